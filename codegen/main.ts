@@ -1,0 +1,123 @@
+/**
+ * The generator: `schema/` → `generated/`.
+ *
+ *   npm run codegen                         writes generated/
+ *   npm run codegen:check                   exits 1 when generated/ is stale
+ *   npm run codegen -- infer <samples.json> prints a draft JSON Schema inferred from result samples
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadCatalog } from "./catalog.js";
+import { emitOperations } from "./emit-operations.js";
+import { emitTypes } from "./emit-types.js";
+import { emitValidators, type NamedEntry } from "./emit-validators.js";
+import { inferSchemaFromFile } from "./infer.js";
+import { SchemaRegistry } from "./schema-registry.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SCHEMA_DIR = join(ROOT, "schema");
+const GENERATED_DIR = join(ROOT, "generated");
+
+/** Schema files whose root (or `$defs`) become named types. */
+const SCHEMA_FILES = [
+  "glass-protocol-v1.schema.json",
+  "glass-capabilities-v1.schema.json",
+  "web-ir-v1.schema.json",
+  "task-v1.schema.json",
+  "operations/browser-defs.schema.json",
+];
+
+const envelope = (pointer: string) => ({ file: "glass-protocol-v1.schema.json", pointer });
+const capabilities = (pointer: string) => ({ file: "glass-capabilities-v1.schema.json", pointer });
+
+/** Validators exported by name (the rest are reached through the operation tables). */
+const NAMED_VALIDATORS: NamedEntry[] = [
+  { name: "validateGlassRequest", location: envelope("/$defs/request") },
+  { name: "validateGlassResponse", location: envelope("/$defs/response") },
+  { name: "validateGlassResponseStrict", location: envelope("/$defs/response"), mode: "strict" },
+  { name: "validateGlassIdentifier", location: envelope("/$defs/identifier") },
+  { name: "validateGlassOperationName", location: envelope("/$defs/operationName") },
+  { name: "validateGlassDeadlineMs", location: envelope("/$defs/deadlineMs") },
+  { name: "validateGlassMutationLease", location: envelope("/$defs/mutationLease") },
+  { name: "validateWebIrDocument", location: { file: "web-ir-v1.schema.json", pointer: "" } },
+  { name: "validateTaskDocument", location: { file: "task-v1.schema.json", pointer: "" } },
+  { name: "validateCapabilityManifest", location: capabilities("/$defs/manifest") },
+  { name: "validateCapabilityAgreement", location: capabilities("/$defs/agreement") },
+  { name: "validateGlassNegotiation", location: capabilities("/$defs/negotiation") },
+];
+
+async function generate(): Promise<Map<string, string>> {
+  const registry = new SchemaRegistry(SCHEMA_DIR);
+  const catalog = loadCatalog(registry);
+  const files = new Map<string, string>();
+  for (const [path, text] of await emitTypes(registry, catalog, SCHEMA_FILES)) files.set(path, text);
+  for (const [path, text] of emitValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
+  for (const [path, text] of emitOperations(catalog)) files.set(path, text);
+  return files;
+}
+
+function existingFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? existingFiles(path) : [relative(GENERATED_DIR, path)];
+  });
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args[0] === "infer") {
+    if (args[1] === undefined) {
+      console.error("usage: npm run codegen -- infer <samples.json> [TypeName]");
+      return 2;
+    }
+    process.stdout.write(`${JSON.stringify(await inferSchemaFromFile(args[1], args[2]), null, 2)}\n`);
+    return 0;
+  }
+  const check = args.includes("--check");
+  const files = await generate();
+  const stale: string[] = [];
+  for (const [path, text] of files) {
+    const target = join(GENERATED_DIR, path);
+    let current: string | undefined;
+    try {
+      current = readFileSync(target, "utf8");
+    } catch {
+      current = undefined;
+    }
+    if (current === text) continue;
+    stale.push(`${current === undefined ? "missing" : "changed"}: generated/${path}`);
+    if (!check) {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    }
+  }
+  for (const path of existingFiles(GENERATED_DIR)) {
+    if (files.has(path)) continue;
+    stale.push(`not generated: generated/${path}`);
+    if (!check) rmSync(join(GENERATED_DIR, path));
+  }
+  if (check) {
+    if (stale.length === 0) {
+      console.log(`generated/ is up to date (${files.size} files).`);
+      return 0;
+    }
+    console.error(`generated/ is stale; run \`npm run codegen\` and commit the result:\n  ${stale.join("\n  ")}`);
+    return 1;
+  }
+  console.log(stale.length === 0 ? `generated/ was already up to date (${files.size} files).` : `wrote generated/ (${stale.length} of ${files.size} files changed).`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

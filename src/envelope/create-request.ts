@@ -1,0 +1,62 @@
+import { GlassError } from "../errors/glass-error.js";
+import type { GlassMutationLease, GlassRequest, PayloadFor } from "./envelope-types.js";
+import { newRequestId } from "./request-id.js";
+import { validateRequest } from "./validate-envelope.js";
+
+/** The optional envelope fields of {@link createRequest}. */
+export interface CreateRequestOptions {
+  /** The request id; a fresh UUID when absent. */
+  requestId?: string;
+  /** Groups the requests of one run or workflow. */
+  correlationId?: string;
+  /** The daemon session; must equal `mutationLease.sessionId` when both are given. */
+  sessionId?: string;
+  /** The mutation lease to send a mutating operation under. */
+  mutationLease?: GlassMutationLease;
+  /** How long the daemon may work on it, 1..900000 ms. */
+  deadlineMs?: number;
+}
+
+/**
+ * Builds a version 1 request envelope for `operation` with a fresh `requestId` (and the optional
+ * fields given). The payload is typed by the catalog: `createRequest("webIr.diff", { before: 1 })`
+ * does not compile. The envelope is validated (§1); invalid input throws a {@link GlassError} with
+ * code `request.invalid` whose `details.issues` lists every problem. Payload rules beyond JSON are
+ * checked by {@link validatePayload}, so deliberately invalid payloads can still be sent.
+ */
+export function createRequest<Op extends string>(
+  operation: Op,
+  payload: PayloadFor<Op>,
+  options: CreateRequestOptions = {},
+): GlassRequest<Op> {
+  const request: Record<string, unknown> = {
+    protocolVersion: 1,
+    requestId: options.requestId ?? newRequestId(),
+  };
+  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
+  if (options.sessionId !== undefined) request.sessionId = options.sessionId;
+  if (options.mutationLease !== undefined) request.mutationLease = options.mutationLease;
+  request.operation = operation;
+  request.payload = payload;
+  if (options.deadlineMs !== undefined) request.deadlineMs = options.deadlineMs;
+  const checked = validateRequest(request);
+  if (!checked.ok) {
+    const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
+    const summary = issues.map((issue) => `${issue.path === "" ? "request" : issue.path}: ${issue.reason}`).join("; ");
+    throw new GlassError({
+      code: "request.invalid",
+      message: `cannot build the request: ${summary}`,
+      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+      details: { kind: "requestValidation", issues },
+      operation: typeof operation === "string" ? operation : undefined,
+      requestId: typeof request.requestId === "string" ? request.requestId : undefined,
+    });
+  }
+  return request as GlassRequest<Op>;
+}
+
+/** Lease tokens never appear in messages. */
+function redactLease(text: string, lease: GlassMutationLease | undefined): string {
+  const token = lease?.token;
+  return typeof token === "string" && token !== "" ? text.split(token).join("[redacted]") : text;
+}

@@ -1,0 +1,100 @@
+/**
+ * Small run-time helpers the generated validators call (see codegen/validator-compiler.ts); the
+ * others live next to what they measure (path.ts, json-value.ts, byte-length.ts, rules/). All are
+ * plain code: the validators need no schema interpreter, `eval` or ajv.
+ */
+import type { ValidationIssue } from "./issue.js";
+
+
+/** A generated validator: `out === null` asks only for the verdict; an array collects every issue. */
+export type GeneratedValidator = (x: unknown, p: string, out: ValidationIssue[] | null) => boolean;
+
+/** Records an issue and returns `false`, so generated code can write `ok = fail(...)`. */
+export function fail(out: ValidationIssue[], path: string, reason: string): false {
+  out.push({ path, reason });
+  return false;
+}
+
+const discarded: ValidationIssue[] = [];
+
+/** A throwaway issue list for rules run while only the verdict is wanted. */
+export function scratch(): ValidationIssue[] {
+  if (discarded.length !== 0) discarded.length = 0;
+  return discarded;
+}
+
+/** Number of Unicode code points in a string (what JSON Schema's minLength/maxLength count). */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    count++;
+  }
+  return count;
+}
+
+/** Index of the first item equal (as JSON) to an earlier one, or -1 when all items differ. */
+export function duplicateIndex(items: unknown[]): number {
+  if (items.length < 2) return -1;
+  if (items.length <= 16) {
+    // Short lists of primitives (evidence sources, missing sources): comparing beats hashing.
+    let primitives = true;
+    for (let i = 0; i < items.length && primitives; i++) primitives = items[i] === null || typeof items[i] !== "object";
+    if (primitives) {
+      for (let i = 1; i < items.length; i++) {
+        for (let j = 0; j < i; j++) if (items[i] === items[j]) return i;
+      }
+      return -1;
+    }
+  }
+  const seen = new Set<unknown>();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const key = item !== null && typeof item === "object" ? `\u0000${canonicalJson(item)}` : item;
+    if (seen.has(key)) return i;
+    seen.add(key);
+  }
+  return -1;
+}
+
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+    .join(",")}}`;
+}
+
+/**
+ * Reports why a value matches none of a union's forms. When some form got past the value's own
+ * type (its issues lie deeper), the issues of the closest such form are reported; otherwise one
+ * issue lists what each form wanted.
+ */
+export function failUnion(
+  out: ValidationIssue[],
+  path: string,
+  value: unknown,
+  branches: GeneratedValidator[],
+  customReason: string,
+): false {
+  if (customReason !== "") return fail(out, path, customReason);
+  let best: ValidationIssue[] | undefined;
+  const shallow: string[] = [];
+  for (const branch of branches) {
+    const issues: ValidationIssue[] = [];
+    branch(value, path, issues);
+    if (issues.every((issue) => issue.path === path)) {
+      for (const issue of issues) if (!shallow.includes(issue.reason)) shallow.push(issue.reason);
+    } else if (best === undefined || issues.length < best.length) {
+      best = issues;
+    }
+  }
+  if (best !== undefined) {
+    out.push(...best);
+    return false;
+  }
+  return fail(out, path, shallow.length === 0 ? "does not match any allowed form" : shallow.join("; or "));
+}
