@@ -115,6 +115,26 @@ describe("Web IR document rules", () => {
     ]);
   });
 
+  it("finds every repeated relationship into an entity with many incoming relationships, in any order", () => {
+    const ir = museumIr();
+    // a-pay already has r-buy --contains--> a-pay; add more sources and kinds, then repeat some.
+    ir.relationships.push(
+      { from: "p", to: "a-pay", kind: "controls" },
+      { from: "f-date", to: "a-pay", kind: "labels" },
+      { from: "p", to: "a-pay", kind: "opens" },
+      { from: "f-date", to: "a-pay", kind: "labels" }, // repeat of [5]
+      { from: "r-buy", to: "a-pay", kind: "contains" }, // repeat of [2], the first incoming one
+      { from: "p", to: "a-pay", kind: "controls" }, // repeat of [4]
+      { from: "map", to: "p", kind: "confirms" },
+      { from: "a-pay", to: "p", kind: "confirms" },
+    );
+    expect(run(webIrDocumentConsistency, ir).issues).toEqual([
+      { path: "relationships[7]", reason: "relationships must be unique by from, to and kind" },
+      { path: "relationships[8]", reason: "relationships must be unique by from, to and kind" },
+      { path: "relationships[9]", reason: "relationships must be unique by from, to and kind" },
+    ]);
+  });
+
   it("rejects a coverage opaque region count that does not match the opaqueRegion entities", () => {
     const ir = museumIr();
     ir.coverage.opaqueRegions = 0;

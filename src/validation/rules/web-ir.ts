@@ -42,6 +42,7 @@ interface WebIrPairShape {
 /** The reason every page-count issue reports. */
 const SINGLE_PAGE = "web ir must contain exactly one page entity";
 const UNKNOWN_ENDPOINT = "relationship endpoint must be a known entity id";
+const DUPLICATE_RELATIONSHIP = "relationships must be unique by from, to and kind";
 
 /**
  * Document rule: everything that relates several parts of one Web IR document, checked in two
@@ -84,9 +85,14 @@ export function webIrDocumentConsistency(ir: WebIrShape, path: string, out: Vali
   for (const i of repeatedIds ?? []) out.push({ path: joinPath(joinIndex(entitiesPath, i), "id"), reason: "entity ids must be unique" });
 
   const relationships = ir.relationships;
-  const kinds = new Map<string, number>();
-  const seen = new Set<number>();
   const n = entities.length;
+  // Uniqueness of {from, to, kind} without hashing strings: most targets have one incoming
+  // relationship, recorded as (from, kind) in a typed array; only targets with several use a Set.
+  const firstIncoming = new Int32Array(n);
+  let severalIncoming: Set<number> | undefined;
+  const kinds = new Map<string, number>();
+  let lastKindName: string | undefined;
+  let lastKind = 0;
   // Extractors list relationships in document order: consecutive ones often share their source (a
   // region and what it contains) and point at the entity after the previous target. Comparing with
   // those guesses is cheaper than hashing the id again; a wrong guess falls back to the map.
@@ -100,7 +106,7 @@ export function webIrDocumentConsistency(ir: WebIrShape, path: string, out: Vali
       lastFrom = ids.get(lastFromId);
     }
     const from = lastFrom;
-    const to = nextTo < entities.length && entities[nextTo]!.id === relationship.to && repeatedIds === undefined ? nextTo : ids.get(relationship.to);
+    const to = nextTo < n && repeatedIds === undefined && entities[nextTo]!.id === relationship.to ? nextTo : ids.get(relationship.to);
     if (to !== undefined) nextTo = to + 1;
     let field: string | undefined;
     let reason: string | undefined;
@@ -113,13 +119,30 @@ export function webIrDocumentConsistency(ir: WebIrShape, path: string, out: Vali
     } else if (from === to) {
       reason = "relationship must connect two distinct entities";
     } else {
-      let kind = kinds.get(relationship.kind);
-      if (kind === undefined) kinds.set(relationship.kind, (kind = kinds.size));
-      // Positions are below 4096 and kinds below 32 (the schema bounds both), so this is exact.
-      const key = (from * n + to) * 32 + kind;
-      const known = seen.size;
-      seen.add(key);
-      if (seen.size === known) reason = "relationships must be unique by from, to and kind";
+      if (relationship.kind !== lastKindName) {
+        lastKindName = relationship.kind;
+        const known = kinds.get(lastKindName);
+        lastKind = known ?? kinds.size;
+        if (known === undefined) kinds.set(lastKindName, lastKind);
+      }
+      // Positions are below 4096 and kinds below 32 (the schema bounds both): every code is exact.
+      const code = from * 32 + lastKind + 1;
+      const first = firstIncoming[to]!;
+      if (first === 0) {
+        firstIncoming[to] = code;
+      } else if (first === code) {
+        reason = DUPLICATE_RELATIONSHIP;
+      } else {
+        severalIncoming ??= new Set<number>();
+        if (first > 0) {
+          severalIncoming.add(to * 131072 + first);
+          firstIncoming[to] = -1;
+        }
+        const key = to * 131072 + code;
+        const known = severalIncoming.size;
+        severalIncoming.add(key);
+        if (severalIncoming.size === known) reason = DUPLICATE_RELATIONSHIP;
+      }
     }
     if (reason === undefined) continue;
     const at = joinIndex(joinPath(path, "relationships"), i);
