@@ -9,6 +9,8 @@ const DEFINITIONS_ROOT = "__Definitions";
 const CONDITIONAL_KEYWORDS = ["if", "then", "else", "not"];
 /** Keywords whose value is a map of names to schemas. */
 const MAP_KEYWORDS = ["properties", "$defs", "patternProperties"];
+/** Keywords that say (or imply) what type a schema has. */
+const TYPED_KEYWORDS = ["type", "$ref", "const", "enum", "properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties", "tsType", "$defs"];
 /** Keywords whose value is data, not a schema. */
 const DATA_KEYWORDS = ["enum", "const", "examples", "default", "required", "x-reason", "x-rule"];
 
@@ -21,14 +23,25 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
   if (Array.isArray(node)) return node.map((item) => prepare(item, file, registry, imports));
   if (node === null || typeof node !== "object") return node;
   const schema = node as SchemaObject;
-  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) {
+  if (typeof schema.$ref === "string") {
+    // A reference becomes the target's named type (imported when it lives in another file), so a
+    // `$ref` with its own description does not spawn a numbered copy of the type.
     const target = registry.resolve(schema.$ref, { file, pointer: "" });
     const title = typeof target.schema === "object" ? target.schema.title : undefined;
-    if (typeof title !== "string") throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
-    const module = moduleName("types", target.file);
-    if (!imports.has(module)) imports.set(module, new Set());
-    imports.get(module)!.add(title);
-    return { tsType: title, ...(schema.description === undefined ? {} : { description: schema.description }) };
+    if (typeof title !== "string") {
+      if (!schema.$ref.startsWith("#")) throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
+    } else {
+      if (target.file !== file) {
+        const module = moduleName("types", target.file);
+        if (!imports.has(module)) imports.set(module, new Set());
+        imports.get(module)!.add(title);
+      }
+      return { tsType: title, ...(schema.description === undefined ? {} : { description: schema.description }) };
+    }
+  }
+  if (!TYPED_KEYWORDS.some((keyword) => keyword in schema)) {
+    // No keyword says what type it is: any JSON value.
+    return { tsType: "unknown", ...(schema.description === undefined ? {} : { description: schema.description }) };
   }
   const copy: SchemaObject = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -45,8 +58,15 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
   return copy;
 }
 
+/** Drops json-schema-to-typescript's "referenced by ... via the definition ..." notes (and blocks left empty). */
+function withoutReferenceNotes(text: string): string {
+  return text
+    .replace(/\n \*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g, "\n")
+    .replace(/\/\*\*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g, "");
+}
+
 async function toTypeScript(schema: SchemaObject, name: string): Promise<string> {
-  return compile(schema as JSONSchema, name, {
+  return withoutReferenceNotes(await compile(schema as JSONSchema, name, {
     bannerComment: "",
     additionalProperties: true,
     ignoreMinAndMaxItems: true,
@@ -54,7 +74,7 @@ async function toTypeScript(schema: SchemaObject, name: string): Promise<string>
     strictIndexSignatures: false,
     format: true,
     declareExternallyReferenced: true,
-  });
+  }));
 }
 
 function withImports(file: string, module: string, imports: Map<string, Set<string>>, body: string): string {
@@ -65,19 +85,26 @@ function withImports(file: string, module: string, imports: Map<string, Set<stri
   return `${banner(`schema/${file}`)}${lines.length > 0 ? `${lines.join("\n")}\n\n` : ""}${body}`;
 }
 
-/** Types of one schema file whose root is a schema (the envelope, documents, capabilities). */
+/**
+ * Types of one schema file: its root schema (when it is one) and every `$defs` entry, each a named
+ * type. They are compiled as definitions of a placeholder root, because json-schema-to-typescript
+ * skips unreferenced definitions when the root itself is a union; the placeholder is removed.
+ */
 async function emitSchemaFile(registry: SchemaRegistry, file: string): Promise<[string, string]> {
   const module = moduleName("types", file);
   const imports = new Map<string, Set<string>>();
-  const raw = registry.load(file) as SchemaObject;
-  let schema = prepare(raw, file, registry, imports) as SchemaObject;
-  const definitionsOnly = raw.type === undefined && raw.$ref === undefined && raw.oneOf === undefined && raw.anyOf === undefined;
-  if (definitionsOnly) {
-    const defs = Object.keys((raw.$defs ?? {}) as object);
-    schema = { ...schema, title: DEFINITIONS_ROOT, type: "object", additionalProperties: false, properties: Object.fromEntries(defs.map((d) => [d, { $ref: `#/$defs/${d}` }])) };
-  }
-  let body = await toTypeScript(schema, String(schema.title));
-  if (definitionsOnly) body = body.replace(new RegExp(`export interface ${DEFINITIONS_ROOT} \\{[\\s\\S]*?\\n\\}\\n`), "");
+  const { $defs, $schema, title, description, ...rootBody } = registry.load(file) as SchemaObject;
+  const definitions: Record<string, unknown> = { ...(($defs ?? {}) as Record<string, unknown>) };
+  if (TYPED_KEYWORDS.some((keyword) => keyword in rootBody)) definitions.$root = { title, description, ...rootBody };
+  void $schema;
+  const placeholder = prepare(
+    { title: DEFINITIONS_ROOT, type: "object", additionalProperties: false, properties: {}, $defs: definitions },
+    file,
+    registry,
+    imports,
+  ) as SchemaObject;
+  const body = (await toTypeScript(placeholder, DEFINITIONS_ROOT)).replace(new RegExp(`export interface ${DEFINITIONS_ROOT} \\{\\}\\n`), "");
+  if (body.includes(DEFINITIONS_ROOT)) throw new Error(`schema/${file}: could not remove the placeholder type from the generated types`);
   return [`${module}.ts`, withImports(file, module, imports, body)];
 }
 

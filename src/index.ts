@@ -17,6 +17,40 @@ export type {
   PayloadFor,
 } from "./envelope/envelope-types.js";
 export { GlassError, type GlassErrorInit } from "./errors/glass-error.js";
+export {
+  BadFrameError,
+  CancelledError,
+  DeadlineExceededError,
+  LeaseError,
+  NotInitializedError,
+  OverloadedError,
+  TransportClosedError,
+  TransportUnavailableError,
+} from "./errors/error-classes.js";
+export { GlassErrorCode, LeaseErrorCode } from "./errors/error-codes.js";
+export { Glass, type McpToolDescription } from "./client/glass.js";
+export type { CallOptions, GlassClientOptions, GlassLogEvent, NegotiationOptions, RetryOptions } from "./client/options.js";
+export { Lease } from "./client/lease.js";
+export type { WithLeaseOptions } from "./client/lease-keeper.js";
+export { toMcpRequest } from "./mcp/to-mcp-request.js";
+export { fromMcpResponse } from "./mcp/from-mcp-response.js";
+export { liftToolError } from "./mcp/lift-tool-error.js";
+export { jsonRpcErrorToGlass } from "./mcp/json-rpc-error-to-glass.js";
+export {
+  JsonRpcErrorCode,
+  type JsonRpcErrorObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type McpToolResult,
+} from "./mcp/json-rpc.js";
+export type { ServerRequestHandler } from "./mcp/mcp-session.js";
+export type { GlassTransport, TransportHandlers } from "./transport/transport.js";
+export { requiresLease, toolFor, operationFor, isRetrySafe, describeOperation } from "./operations/lease-requirement.js";
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";
 export { operations, leaseExemptTools } from "../generated/operations.js";

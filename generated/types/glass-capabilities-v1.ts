@@ -3,16 +3,10 @@
 
 /**
  * A capability name, e.g. action, semanticRegions, taskProtocol, webIr, observationDiffs, intentResolution, workflowRuntime, workflowResume, persistentKnowledge, workflowAuthoring, reliabilityCertification, rawCdp, localDaemon, extensions, mcpStdio. Daemons add new ones, so any identifier is accepted.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "capabilityName".
  */
 export type GlassCapabilityName = string;
 /**
  * Whether a capability can be used in this session, and if not, why.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "capabilityStatus".
  */
 export type GlassCapabilityStatus =
   | "available"
@@ -26,20 +20,11 @@ export type GlassCapabilityStatus =
  * Versions of one named schema, newest last; never empty.
  *
  * @minItems 1
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "schemaVersions".
  */
 export type GlassSchemaVersions = number[];
 
 /**
- * The capability side of an MCP session with a Glass daemon (§3): the `glass` negotiation object a client sends with `initialize`, the manifest (`glass`) the daemon answers with, and the agreement (`glassAgreement`) that capability checks use. Manifest and agreement come from the daemon, so unknown fields are tolerated; the negotiation is ours and closed.
- */
-/**
  * Limits of the daemon this session runs against.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "constraints".
  */
 export interface GlassConstraints {
   /**
@@ -62,9 +47,6 @@ export interface GlassConstraints {
 }
 /**
  * What the daemon offers (`result.glass` of initialize).
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "manifest".
  */
 export interface GlassCapabilityManifest {
   /**
@@ -98,9 +80,6 @@ export interface GlassCapabilityManifest {
 }
 /**
  * What client and daemon agreed on for this session (`result.glassAgreement` of initialize). Capability checks use it.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "agreement".
  */
 export interface GlassCapabilityAgreement {
   /**
@@ -128,9 +107,6 @@ export interface GlassAgreedCapability {
 }
 /**
  * The `glass` object a client sends with initialize: ask only for what you use. An unknown schema name, an empty version list, no common version, or an unknown or disabled required capability fails the whole initialize with -32602.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "negotiation".
  */
 export interface GlassNegotiation {
   /**

@@ -2,29 +2,9 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 /**
- * The Glass protocol version 1 envelope: a request sent to the daemon, or the response it answers with. Byte limits JSON Schema cannot express are annotations (x-maxBytes counts UTF-8 bytes; on a non-string value it bounds the compact JSON serialization). x-rule names a cross-field rule checked in code; x-reason gives the message a failing keyword of that schema reports.
- */
-export type GlassEnvelope = GlassRequest | GlassResponse;
-/**
- * Unique id of this request (the JSON-RPC id on MCP).
+ * A non-empty identifier of at most 128 UTF-8 bytes with no Unicode whitespace and no control characters (U+0000-U+001F, U+007F-U+009F). Printable non-ASCII is allowed.
  */
 export type GlassIdentifier = string;
-/**
- * Groups the requests of one run or workflow.
- */
-export type GlassIdentifier1 = string;
-/**
- * The daemon session; must equal mutationLease.sessionId when both are present.
- */
-export type GlassIdentifier2 = string;
-/**
- * The daemon session that holds the lease.
- */
-export type GlassIdentifier3 = string;
-/**
- * The secret lease token. Never log it.
- */
-export type GlassIdentifier4 = string;
 /**
  * A canonical operation name such as `browser.click` or `webIr.diff`: 1 to 96 UTF-8 bytes, no Unicode whitespace.
  */
@@ -33,18 +13,6 @@ export type GlassOperationName = string;
  * How long the daemon may work on the request, in milliseconds (1 to 900000, fifteen minutes).
  */
 export type GlassDeadlineMs = number;
-/**
- * The id of the request this answers.
- */
-export type GlassIdentifier5 = string;
-/**
- * The request's correlation id, echoed.
- */
-export type GlassIdentifier6 = string;
-/**
- * How far the operation got before it failed. Absent means preflight.
- */
-export type GlassErrorPhase = "preflight" | "dispatch" | "postDispatch" | "verification" | "reconciliation";
 /**
  * Whether and how a failed operation may be tried again.
  */
@@ -57,10 +25,27 @@ export type GlassRetryClassification =
   | "notRetryable"
   | "unknown";
 /**
- * The operation to run before retrying, e.g. inspect_page.
+ * How far the operation got before it failed. Absent means preflight.
  */
-export type GlassIdentifier7 = string;
+export type GlassErrorPhase = "preflight" | "dispatch" | "postDispatch" | "verification" | "reconciliation";
+/**
+ * The Glass protocol version 1 envelope: a request sent to the daemon, or the response it answers with. Byte limits JSON Schema cannot express are annotations (x-maxBytes counts UTF-8 bytes; on a non-string value it bounds the compact JSON serialization). x-rule names a cross-field rule checked in code; x-reason gives the message a failing keyword of that schema reports.
+ */
+export type GlassEnvelope = GlassRequest | GlassResponse;
 
+/**
+ * The mutation lease a mutating operation is sent under (daemon socket only).
+ */
+export interface GlassMutationLease {
+  /**
+   * The daemon session that holds the lease.
+   */
+  sessionId: GlassIdentifier;
+  /**
+   * The secret lease token. Never log it.
+   */
+  token: GlassIdentifier;
+}
 /**
  * A Glass request envelope. Closed: unknown fields are rejected.
  */
@@ -69,47 +54,35 @@ export interface GlassRequest {
    * The envelope version; always 1.
    */
   protocolVersion: 1;
+  /**
+   * Unique id of this request (the JSON-RPC id on MCP).
+   */
   requestId: GlassIdentifier;
-  correlationId?: GlassIdentifier1;
-  sessionId?: GlassIdentifier2;
+  /**
+   * Groups the requests of one run or workflow.
+   */
+  correlationId?: GlassIdentifier;
+  /**
+   * The daemon session; must equal mutationLease.sessionId when both are present.
+   */
+  sessionId?: GlassIdentifier;
   mutationLease?: GlassMutationLease;
   operation: GlassOperationName;
   /**
    * Operation-specific JSON; see the operation catalog.
    */
-  payload: {
-    [k: string]: unknown;
-  };
+  payload: unknown;
   deadlineMs?: GlassDeadlineMs;
 }
 /**
- * The mutation lease a mutating operation is sent under (daemon socket only).
+ * The daemon's advice on retrying. Absent means {classification: safeAfterReobserve, recommendedOperation: inspect_page}.
  */
-export interface GlassMutationLease {
-  sessionId: GlassIdentifier3;
-  token: GlassIdentifier4;
-}
-/**
- * A Glass response envelope: exactly one of result (ok: true) or error (ok: false). Unknown fields are tolerated unless strict validation is asked for.
- */
-export interface GlassResponse {
+export interface GlassRetryAdvice {
+  classification: GlassRetryClassification;
   /**
-   * The envelope version; always 1.
+   * The operation to run before retrying, e.g. inspect_page.
    */
-  protocolVersion: 1;
-  requestId: GlassIdentifier5;
-  correlationId?: GlassIdentifier6;
-  /**
-   * True when result is present, false when error is.
-   */
-  ok: boolean;
-  /**
-   * The operation's typed result (present iff ok is true).
-   */
-  result?: {
-    [k: string]: unknown;
-  };
-  error?: GlassErrorObject;
+  recommendedOperation: GlassIdentifier;
   [k: string]: unknown;
 }
 /**
@@ -137,16 +110,33 @@ export interface GlassErrorObject {
   /**
    * Any JSON, at most 16 KiB serialized. Known kinds carry {kind: taskValidation | taskCompilation | webIrValidation, path, reason}.
    */
-  details?: {
-    [k: string]: unknown;
-  };
+  details?: unknown;
   [k: string]: unknown;
 }
 /**
- * The daemon's advice on retrying. Absent means {classification: safeAfterReobserve, recommendedOperation: inspect_page}.
+ * A Glass response envelope: exactly one of result (ok: true) or error (ok: false). Unknown fields are tolerated unless strict validation is asked for.
  */
-export interface GlassRetryAdvice {
-  classification: GlassRetryClassification;
-  recommendedOperation: GlassIdentifier7;
+export interface GlassResponse {
+  /**
+   * The envelope version; always 1.
+   */
+  protocolVersion: 1;
+  /**
+   * The id of the request this answers.
+   */
+  requestId: GlassIdentifier;
+  /**
+   * The request's correlation id, echoed.
+   */
+  correlationId?: GlassIdentifier;
+  /**
+   * True when result is present, false when error is.
+   */
+  ok: boolean;
+  /**
+   * The operation's typed result (present iff ok is true).
+   */
+  result?: unknown;
+  error?: GlassErrorObject;
   [k: string]: unknown;
 }

@@ -6,9 +6,6 @@ import type { WebIrEntityKind } from "./web-ir-v1.js";
 
 /**
  * The task family. form.*, field.read, navigation.selectTab, navigation.openMenu, pagination.*, table.extract, collection.extract and region.extract work inside a named region (scope.regionName); form.fill needs at least one input, form.submit at least one postcondition, navigation.follow an input named `url`.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "taskKind".
  */
 export type TaskKind =
   | "form.inspect"
@@ -29,34 +26,75 @@ export type TaskKind =
   | "pagination.collect";
 /**
  * One input value: a string of at most 4096 UTF-8 bytes with no control characters (U+0000-U+001F, U+007F-U+009F).
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "inputValue".
  */
 export type TaskInputValue = string;
 /**
  * The worst effect the task may have, declared by the caller. There is deliberately no `unknownRisk`: a task must say what it risks.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "risk".
  */
 export type TaskRisk =
   "readOnly" | "localMutation" | "remoteReversible" | "remoteIrreversible" | "authentication" | "dataDisclosure";
 /**
  * What to do when the target is ambiguous: `fail` (the default) or `requireConfirmation`.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "ambiguity".
  */
 export type TaskAmbiguityPolicy = "fail" | "requireConfirmation";
 /**
  * How strictly the page revision must match the plan's: `exact` (the default), `compatible`, or `reextract` (extract a fresh Web IR and recompile).
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "revisionPolicy".
  */
 export type TaskRevisionPolicy = "exact" | "compatible" | "reextract";
 
+/**
+ * Where on the page the task applies. All fields are optional in the schema; the task families that work inside a region require regionName.
+ */
+export interface TaskScope {
+  /**
+   * The accessible name of the region the task works in (1 to 256 UTF-8 bytes).
+   */
+  regionName?: string;
+  /**
+   * The kind of Web IR entity the task targets.
+   */
+  entityKind?: WebIrEntityKind;
+  /**
+   * The accessible name of the entity the task targets (1 to 256 UTF-8 bytes).
+   */
+  entityName?: string;
+}
+/**
+ * Named input values: at most 64 entries, names of 1 to 64 UTF-8 bytes, values strings of at most 4096 UTF-8 bytes with no control characters.
+ */
+export interface TaskInputs {
+  [k: string]: TaskInputValue;
+}
+/**
+ * Bounds the daemon enforces while running the task.
+ */
+export interface TaskLimits {
+  /**
+   * Most browser actions the task may take (1 to 256).
+   */
+  maxActions: number;
+  /**
+   * Time budget in milliseconds (1 to 120000, two minutes).
+   */
+  timeoutMs: number;
+  /**
+   * Most items an extraction may return (1 to 4096).
+   */
+  maxItems: number;
+}
+/**
+ * A check that must hold after the task ran: its kind and, where the kind needs one, the expected value (any JSON).
+ */
+export interface TaskPostcondition {
+  /**
+   * What to check, e.g. `navigationOccurred` or `textVisible`.
+   */
+  kind: GlassIdentifier;
+  /**
+   * The expected value, when the kind compares against one.
+   */
+  expected?: unknown;
+}
 /**
  * A Task v1 document: one bounded, declarative task (fill a form, follow a link, extract a table, ...) that the daemon validates, compiles against a Web IR document into a plan, and executes. Carried as `task` by the task.* operations. Closed. Issue paths restart at the document root (`inputs`, `scope.regionName`), as the daemon reports them. What each task family needs beyond its structure (inputs, postconditions, a url, a region name) is checked by the rule taskFamilyRequirements in src/validation/rules/task.ts.
  */
@@ -78,71 +116,4 @@ export interface TaskDocument {
    * @maxItems 32
    */
   postconditions?: TaskPostcondition[];
-}
-/**
- * Where on the page the task applies. All fields are optional in the schema; the task families that work inside a region require regionName.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "scope".
- */
-export interface TaskScope {
-  /**
-   * The accessible name of the region the task works in (1 to 256 UTF-8 bytes).
-   */
-  regionName?: string;
-  /**
-   * The kind of Web IR entity the task targets.
-   */
-  entityKind?: WebIrEntityKind;
-  /**
-   * The accessible name of the entity the task targets (1 to 256 UTF-8 bytes).
-   */
-  entityName?: string;
-}
-/**
- * Named input values: at most 64 entries, names of 1 to 64 UTF-8 bytes, values strings of at most 4096 UTF-8 bytes with no control characters.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "inputs".
- */
-export interface TaskInputs {
-  [k: string]: TaskInputValue;
-}
-/**
- * Bounds the daemon enforces while running the task.
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "limits".
- */
-export interface TaskLimits {
-  /**
-   * Most browser actions the task may take (1 to 256).
-   */
-  maxActions: number;
-  /**
-   * Time budget in milliseconds (1 to 120000, two minutes).
-   */
-  timeoutMs: number;
-  /**
-   * Most items an extraction may return (1 to 4096).
-   */
-  maxItems: number;
-}
-/**
- * A check that must hold after the task ran: its kind and, where the kind needs one, the expected value (any JSON).
- *
- * This interface was referenced by `TaskDocument`'s JSON-Schema
- * via the `definition` "postcondition".
- */
-export interface TaskPostcondition {
-  /**
-   * What to check, e.g. `navigationOccurred` or `textVisible`.
-   */
-  kind: GlassIdentifier;
-  /**
-   * The expected value, when the kind compares against one.
-   */
-  expected?: {
-    [k: string]: unknown;
-  };
 }

@@ -4,18 +4,11 @@
 import type { GlassIdentifier } from "./glass-protocol-v1.js";
 
 /**
- * The page revision this document was extracted at.
+ * A page revision: a non-negative integer that grows as the page changes.
  */
 export type WebIrRevision = number;
 /**
- * Equal to the top-level revision.
- */
-export type WebIrRevision1 = number;
-/**
  * What an entity is on the page.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "entityKind".
  */
 export type WebIrEntityKind =
   | "page"
@@ -41,16 +34,10 @@ export type WebIrEntityKind =
   | "opaqueRegion";
 /**
  * How well a fact is supported by evidence, from `confirmed` (several sources agree) down to `opaque` (the extractor could not see inside).
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "quality".
  */
 export type WebIrQuality = "confirmed" | "strong" | "partial" | "inferred" | "conflicted" | "opaque";
 /**
  * A source of evidence the extractor reads.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "evidenceSource".
  */
 export type WebIrEvidenceSource =
   | "dom"
@@ -65,16 +52,13 @@ export type WebIrEvidenceSource =
   | "shadowDom"
   | "boundedProbe";
 /**
- * The sources that attest this entity (empty only for the page and for opaque regions).
+ * A set of evidence sources: at most 12, no repeats.
  *
  * @maxItems 12
  */
 export type WebIrEvidenceSourceList = WebIrEvidenceSource[];
 /**
  * How one entity relates to another.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "relationshipKind".
  */
 export type WebIrRelationshipKind =
   | "contains"
@@ -92,37 +76,141 @@ export type WebIrRelationshipKind =
   | "selects"
   | "repeatsAs"
   | "scopedTo";
-/**
- * How well a fact is supported by evidence, from `confirmed` (several sources agree) down to `opaque` (the extractor could not see inside).
- */
-export type WebIrQuality1 = "confirmed" | "strong" | "partial" | "inferred" | "conflicted" | "opaque";
-/**
- * How well a fact is supported by evidence, from `confirmed` (several sources agree) down to `opaque` (the extractor could not see inside).
- */
-export type WebIrQuality2 = "confirmed" | "strong" | "partial" | "inferred" | "conflicted" | "opaque";
-/**
- * Evidence sources that could not be read for this page.
- *
- * @maxItems 12
- */
-export type WebIrEvidenceSourceList1 = WebIrEvidenceSource[];
-/**
- * A page revision: a non-negative integer that grows as the page changes.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "revision".
- */
-export type WebIrRevision2 = number;
-/**
- * A set of evidence sources: at most 12, no repeats.
- *
- * @maxItems 12
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "evidenceSourceList".
- */
-export type WebIrEvidenceSourceList2 = WebIrEvidenceSource[];
 
+/**
+ * Facts about the page's document. Its revision must equal the Web IR's top-level revision; the url is stored without its query and fragment so that documents never carry tokens or personal data from them.
+ */
+export interface WebIrDocumentInfo {
+  /**
+   * Equal to the top-level revision.
+   */
+  revision: WebIrRevision;
+  /**
+   * The document URL without query or fragment (at most 2048 UTF-8 bytes, no `?` and no `#`).
+   */
+  url?: string;
+  /**
+   * The document title (at most 512 UTF-8 bytes).
+   */
+  title?: string;
+  /**
+   * What sort of document this is, as the extractor classified it (at most 128 UTF-8 bytes).
+   */
+  kind?: string;
+  /**
+   * The document's readyState when it was read, e.g. `complete` (at most 32 UTF-8 bytes).
+   */
+  readyState?: string;
+}
+/**
+ * One thing on the page. Its id is unique within the document and only meaningful at this revision. An `opaqueRegion` has quality `opaque` and no evidence sources; every other entity except the page needs at least one evidence source (checked by rule webIrDocumentConsistency).
+ */
+export interface WebIrEntity {
+  /**
+   * Revision-local id, unique within the document.
+   */
+  id: GlassIdentifier;
+  kind: WebIrEntityKind;
+  /**
+   * The accessibility role (at most 256 UTF-8 bytes).
+   */
+  role?: string;
+  /**
+   * The accessible name (at most 256 UTF-8 bytes).
+   */
+  name?: string;
+  quality: WebIrQuality;
+  /**
+   * The sources that attest this entity (empty only for the page and for opaque regions).
+   */
+  evidenceSources: WebIrEvidenceSourceList;
+}
+/**
+ * A directed relationship between two distinct entities of the same document (rule webIrDocumentConsistency checks that both exist and that no {from, to, kind} repeats).
+ */
+export interface WebIrRelationship {
+  /**
+   * The id of the source entity.
+   */
+  from: GlassIdentifier;
+  /**
+   * The id of the target entity.
+   */
+  to: GlassIdentifier;
+  kind: WebIrRelationshipKind;
+}
+/**
+ * How completely the page was observed, structurally and semantically.
+ */
+export interface WebIrCoverage {
+  /**
+   * How complete the structure (entities and containment) is.
+   */
+  structural: WebIrQuality;
+  /**
+   * How well roles, names and relationships are supported.
+   */
+  semantic: WebIrQuality;
+  /**
+   * How many interactive entities the extractor saw.
+   */
+  interactiveEntitiesObserved: number;
+  /**
+   * How many regions the extractor could not see into; equals the number of `opaqueRegion` entities.
+   */
+  opaqueRegions: number;
+  /**
+   * Why coverage is what it is: at most 16 reasons of at most 128 UTF-8 bytes.
+   *
+   * @maxItems 16
+   */
+  reasons?: string[];
+}
+/**
+ * What the extraction left out to stay within its bounds.
+ */
+export interface WebIrLimits {
+  /**
+   * True when entities or relationships were dropped to fit the bounds.
+   */
+  truncated: boolean;
+  /**
+   * How many facts were left out.
+   */
+  omittedFacts: number;
+  /**
+   * How many bytes of page text the document carries.
+   */
+  textBytes: number;
+  /**
+   * Evidence sources that could not be read for this page.
+   */
+  missingSources: WebIrEvidenceSourceList;
+}
+/**
+ * Extra facts about some entities, keyed by entity id (every key must be the id of an entity of the document: rule webIrDocumentConsistency). The contract does not fix the fields of a detail (state, supported actions, sensitivity, stability keys, ...), so each value is an open object.
+ */
+export interface WebIrEntityDetails {
+  [k: string]: WebIrEntityDetail;
+}
+/**
+ * The details of one entity; an open object.
+ */
+export interface WebIrEntityDetail {
+  [k: string]: unknown;
+}
+/**
+ * The set of surfaces (main document, frames, shadow roots, popups) the extraction covered. The contract does not fix its fields, so it is an open object.
+ */
+export interface WebIrSurfaceSet {
+  [k: string]: unknown;
+}
+/**
+ * A note about one relationship hint that did not become a relationship. The contract does not fix its fields, so it is an open object.
+ */
+export interface WebIrRelationshipHintDiagnostic {
+  [k: string]: unknown;
+}
 /**
  * A Web IR v1 document: the daemon's typed, revision-stamped model of one page (its entities, the relationships between them, how completely it was observed and what was left out). Carried as `ir`, `before` and `after` by the webIr.* operations and task.compile. Closed objects throughout; at most 256 KiB as compact JSON. Issue paths restart at the document root (`entities[2].id`), as the daemon reports them. Constraints on a single value are structural; the rules that relate several values (one page entity, unique ids, relationship endpoints, evidence of opaque regions, the opaque-region count, the document revision, entityDetails keys) are named by x-rule and live in src/validation/rules/web-ir.ts.
  */
@@ -131,6 +219,9 @@ export interface WebIrDocument {
    * The Web IR schema version; always 1.
    */
   schemaVersion: 1;
+  /**
+   * The page revision this document was extracted at.
+   */
   revision: WebIrRevision;
   document?: WebIrDocumentInfo;
   /**
@@ -162,147 +253,4 @@ export interface WebIrDocument {
    * @maxItems 128
    */
   relationshipHintDiagnostics?: WebIrRelationshipHintDiagnostic[];
-}
-/**
- * Facts about the page's document. Its revision must equal the Web IR's top-level revision; the url is stored without its query and fragment so that documents never carry tokens or personal data from them.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "documentInfo".
- */
-export interface WebIrDocumentInfo {
-  revision: WebIrRevision1;
-  /**
-   * The document URL without query or fragment (at most 2048 UTF-8 bytes, no `?` and no `#`).
-   */
-  url?: string;
-  /**
-   * The document title (at most 512 UTF-8 bytes).
-   */
-  title?: string;
-  /**
-   * What sort of document this is, as the extractor classified it (at most 128 UTF-8 bytes).
-   */
-  kind?: string;
-  /**
-   * The document's readyState when it was read, e.g. `complete` (at most 32 UTF-8 bytes).
-   */
-  readyState?: string;
-}
-/**
- * One thing on the page. Its id is unique within the document and only meaningful at this revision. An `opaqueRegion` has quality `opaque` and no evidence sources; every other entity except the page needs at least one evidence source (checked by rule webIrDocumentConsistency).
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "entity".
- */
-export interface WebIrEntity {
-  /**
-   * Revision-local id, unique within the document.
-   */
-  id: GlassIdentifier;
-  kind: WebIrEntityKind;
-  /**
-   * The accessibility role (at most 256 UTF-8 bytes).
-   */
-  role?: string;
-  /**
-   * The accessible name (at most 256 UTF-8 bytes).
-   */
-  name?: string;
-  quality: WebIrQuality;
-  evidenceSources: WebIrEvidenceSourceList;
-}
-/**
- * A directed relationship between two distinct entities of the same document (rule webIrDocumentConsistency checks that both exist and that no {from, to, kind} repeats).
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "relationship".
- */
-export interface WebIrRelationship {
-  /**
-   * The id of the source entity.
-   */
-  from: GlassIdentifier;
-  /**
-   * The id of the target entity.
-   */
-  to: GlassIdentifier;
-  kind: WebIrRelationshipKind;
-}
-/**
- * How completely the page was observed, structurally and semantically.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "coverage".
- */
-export interface WebIrCoverage {
-  structural: WebIrQuality1;
-  semantic: WebIrQuality2;
-  /**
-   * How many interactive entities the extractor saw.
-   */
-  interactiveEntitiesObserved: number;
-  /**
-   * How many regions the extractor could not see into; equals the number of `opaqueRegion` entities.
-   */
-  opaqueRegions: number;
-  /**
-   * Why coverage is what it is: at most 16 reasons of at most 128 UTF-8 bytes.
-   *
-   * @maxItems 16
-   */
-  reasons?: string[];
-}
-/**
- * What the extraction left out to stay within its bounds.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "limits".
- */
-export interface WebIrLimits {
-  /**
-   * True when entities or relationships were dropped to fit the bounds.
-   */
-  truncated: boolean;
-  /**
-   * How many facts were left out.
-   */
-  omittedFacts: number;
-  /**
-   * How many bytes of page text the document carries.
-   */
-  textBytes: number;
-  missingSources: WebIrEvidenceSourceList1;
-}
-/**
- * Extra facts about some entities, keyed by entity id (every key must be the id of an entity of the document: rule webIrDocumentConsistency). The contract does not fix the fields of a detail (state, supported actions, sensitivity, stability keys, ...), so each value is an open object.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "entityDetails".
- */
-export interface WebIrEntityDetails {
-  [k: string]: WebIrEntityDetail;
-}
-/**
- * The details of one entity; an open object.
- */
-export interface WebIrEntityDetail {
-  [k: string]: unknown;
-}
-/**
- * The set of surfaces (main document, frames, shadow roots, popups) the extraction covered. The contract does not fix its fields, so it is an open object.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "surfaceSet".
- */
-export interface WebIrSurfaceSet {
-  [k: string]: unknown;
-}
-/**
- * A note about one relationship hint that did not become a relationship. The contract does not fix its fields, so it is an open object.
- *
- * This interface was referenced by `WebIrDocument`'s JSON-Schema
- * via the `definition` "relationshipHintDiagnostic".
- */
-export interface WebIrRelationshipHintDiagnostic {
-  [k: string]: unknown;
 }

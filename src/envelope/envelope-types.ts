@@ -13,8 +13,11 @@ type KnownFields<T> = { [K in keyof T as string extends K ? never : number exten
 /** The fields every response has, whatever its outcome. */
 type ResponseCommon = Omit<KnownFields<GeneratedResponse>, "ok" | "result" | "error">;
 
-/** The payload type of an operation: the catalog's type, or any JSON for other operations. */
-export type PayloadFor<Op extends string> = Op extends OperationName ? PayloadOf<Op> : JsonValue;
+/**
+ * The payload type of an operation: the catalog's type, any JSON for another named operation, and
+ * `unknown` when the operation is not known statically (a plain `string`).
+ */
+export type PayloadFor<Op extends string> = string extends Op ? unknown : Op extends OperationName ? PayloadOf<Op> : JsonValue;
 
 /** A Glass request envelope for operation `Op`, its payload typed by the catalog. */
 export type GlassRequest<Op extends string = string> = Omit<GeneratedRequest, "operation" | "payload"> & {

@@ -3,47 +3,26 @@
 
 /**
  * The element an operation acts on: an element reference taken from an observation (for example `ref=r7:b42`) or a CSS selector. Must not be empty.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "target".
  */
 export type BrowserTarget = string;
 /**
  * An absolute URL for the browser to load, such as `https://example.com/`. Must not be empty.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "url".
  */
 export type BrowserUrl = string;
 /**
  * How long the daemon may wait, in milliseconds (0 or more).
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "timeoutMs".
  */
 export type BrowserTimeoutMs = number;
 /**
  * A page revision as reported by an observation. Revisions count up as the page changes; element references are only valid for the revision they came from.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "revision".
  */
 export type BrowserRevision = number;
 /**
  * The id the daemon assigns to a successful mutating action; recoverRun accepts it to look the run up again.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "executionId".
  */
 export type BrowserExecutionId = string;
 /**
  * A position or length in CSS pixels; positions are measured from the top-left corner of the viewport.
- *
- * This interface was referenced by `__Definitions`'s JSON-Schema
- * via the `definition` "coordinate".
  */
 export type BrowserCoordinate = number;
 
-/**
- * Definitions shared by the browser operation groups of the Glass operation catalog (element targets, URLs, timeouts, revisions, execution ids and coordinates).
- */

@@ -4,15 +4,15 @@
 import type { BrowserExecutionId, BrowserRevision } from "./browser-defs.js";
 
 /**
- * What the caller wants to do.
+ * An intent in natural language, such as `the Sign in button`.
  */
 export type BrowserIntentText = string;
 /**
- * The kind of action the intent leads to.
+ * The action an intent is for, named like the browser tool that performs it (for example `click` or `type`).
  */
 export type BrowserIntentAction = string;
 /**
- * Where on the page to look; the whole page when absent.
+ * Where an intent is resolved: a string (an element reference or region name) or an open scope object. The protocol page does not fix its shape, so both forms are passed through.
  */
 export type BrowserIntentScope =
   | string
@@ -20,93 +20,9 @@ export type BrowserIntentScope =
       [k: string]: unknown;
     };
 /**
- * How to pick among candidates.
+ * How intent resolution chooses among candidates (for example whether ambiguity fails): a policy name as a string or an open policy object. The protocol page does not fix its shape, so both forms are passed through.
  */
 export type BrowserResolutionPolicy =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * What the caller wants to do.
- */
-export type BrowserIntentText1 = string;
-/**
- * The kind of action the intent leads to.
- */
-export type BrowserIntentAction1 = string;
-/**
- * Where on the page to look; the whole page when absent.
- */
-export type BrowserIntentScope1 =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * How to pick among candidates.
- */
-export type BrowserResolutionPolicy1 =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * What the caller wants to do.
- */
-export type BrowserIntentText2 = string;
-/**
- * The kind of action the intent leads to.
- */
-export type BrowserIntentAction2 = string;
-/**
- * Where on the page to look; the whole page when absent.
- */
-export type BrowserIntentScope2 =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * How to pick among candidates.
- */
-export type BrowserResolutionPolicy2 =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * An intent in natural language, such as `the Sign in button`.
- *
- * This interface was referenced by `BrowserIntentsWorkflowsOperationTypes`'s JSON-Schema
- * via the `definition` "intentText".
- */
-export type BrowserIntentText3 = string;
-/**
- * The action an intent is for, named like the browser tool that performs it (for example `click` or `type`).
- *
- * This interface was referenced by `BrowserIntentsWorkflowsOperationTypes`'s JSON-Schema
- * via the `definition` "intentAction".
- */
-export type BrowserIntentAction3 = string;
-/**
- * Where an intent is resolved: a string (an element reference or region name) or an open scope object. The protocol page does not fix its shape, so both forms are passed through.
- *
- * This interface was referenced by `BrowserIntentsWorkflowsOperationTypes`'s JSON-Schema
- * via the `definition` "intentScope".
- */
-export type BrowserIntentScope3 =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * How intent resolution chooses among candidates (for example whether ambiguity fails): a policy name as a string or an open policy object. The protocol page does not fix its shape, so both forms are passed through.
- *
- * This interface was referenced by `BrowserIntentsWorkflowsOperationTypes`'s JSON-Schema
- * via the `definition` "resolutionPolicy".
- */
-export type BrowserResolutionPolicy3 =
   | string
   | {
       [k: string]: unknown;
@@ -204,21 +120,30 @@ export interface BrowserResolveIntentPayload {
    * Version of the intent request format; always 1.
    */
   schemaVersion: 1;
+  /**
+   * What the caller wants to do.
+   */
   intent: BrowserIntentText;
+  /**
+   * The kind of action the intent leads to.
+   */
   action: BrowserIntentAction;
+  /**
+   * Where on the page to look; the whole page when absent.
+   */
   scope?: BrowserIntentScope;
+  /**
+   * Extra conditions candidates must meet.
+   */
   constraints?: BrowserIntentConstraints;
+  /**
+   * How to pick among candidates.
+   */
   resolutionPolicy: BrowserResolutionPolicy;
   /**
    * The page revision the intent was formed against; the daemon reports a stale revision when the page has moved on.
    */
   expectedRevision?: BrowserRevision;
-}
-/**
- * Extra conditions candidates must meet.
- */
-export interface BrowserIntentConstraints {
-  [k: string]: unknown;
 }
 /**
  * Arguments of findTarget (the same request as resolveIntent). Read-only, so expectedRevision is an ordinary optional field here.
@@ -228,21 +153,30 @@ export interface BrowserFindTargetPayload {
    * Version of the intent request format; always 1.
    */
   schemaVersion: 1;
-  intent: BrowserIntentText1;
-  action: BrowserIntentAction1;
-  scope?: BrowserIntentScope1;
-  constraints?: BrowserIntentConstraints1;
-  resolutionPolicy: BrowserResolutionPolicy1;
+  /**
+   * What the caller wants to do.
+   */
+  intent: BrowserIntentText;
+  /**
+   * The kind of action the intent leads to.
+   */
+  action: BrowserIntentAction;
+  /**
+   * Where on the page to look; the whole page when absent.
+   */
+  scope?: BrowserIntentScope;
+  /**
+   * Extra conditions candidates must meet.
+   */
+  constraints?: BrowserIntentConstraints;
+  /**
+   * How to pick among candidates.
+   */
+  resolutionPolicy: BrowserResolutionPolicy;
   /**
    * The page revision the intent was formed against; the daemon reports a stale revision when the page has moved on.
    */
   expectedRevision?: BrowserRevision;
-}
-/**
- * Extra conditions candidates must meet.
- */
-export interface BrowserIntentConstraints1 {
-  [k: string]: unknown;
 }
 /**
  * Arguments of executeIntent: the resolveIntent request plus the chosen candidate and an optional value. Open, since the page describes it as an extension of the resolveIntent request; unknown fields are passed through.
@@ -252,11 +186,26 @@ export interface BrowserExecuteIntentPayload {
    * Version of the intent request format; always 1.
    */
   schemaVersion: 1;
-  intent: BrowserIntentText2;
-  action: BrowserIntentAction2;
-  scope?: BrowserIntentScope2;
-  constraints?: BrowserIntentConstraints2;
-  resolutionPolicy: BrowserResolutionPolicy2;
+  /**
+   * What the caller wants to do.
+   */
+  intent: BrowserIntentText;
+  /**
+   * The kind of action the intent leads to.
+   */
+  action: BrowserIntentAction;
+  /**
+   * Where on the page to look; the whole page when absent.
+   */
+  scope?: BrowserIntentScope;
+  /**
+   * Extra conditions candidates must meet.
+   */
+  constraints?: BrowserIntentConstraints;
+  /**
+   * How to pick among candidates.
+   */
+  resolutionPolicy: BrowserResolutionPolicy;
   /**
    * The page revision the intent was formed against; the daemon reports a stale revision when the page has moved on.
    */
@@ -269,12 +218,6 @@ export interface BrowserExecuteIntentPayload {
    * The value to enter when the action needs one (for example text to type or an option to select).
    */
   value?: string;
-  [k: string]: unknown;
-}
-/**
- * Extra conditions candidates must meet.
- */
-export interface BrowserIntentConstraints2 {
   [k: string]: unknown;
 }
 /**
@@ -394,10 +337,7 @@ export interface BrowserImportCheckpointResult {
 }
 /**
  * Conditions candidate elements must meet. An open object: the protocol page does not list its fields.
- *
- * This interface was referenced by `BrowserIntentsWorkflowsOperationTypes`'s JSON-Schema
- * via the `definition` "intentConstraints".
  */
-export interface BrowserIntentConstraints3 {
+export interface BrowserIntentConstraints {
   [k: string]: unknown;
 }

@@ -2,20 +2,9 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 /**
- * The record to return.
+ * The id of a persistent knowledge record, as knowledgeList reports it.
  */
 export type BrowserKnowledgeRecordId = string;
-/**
- * The record to change.
- */
-export type BrowserKnowledgeRecordId1 = string;
-/**
- * The id of a persistent knowledge record, as knowledgeList reports it.
- *
- * This interface was referenced by `BrowserKnowledgeOperationTypes`'s JSON-Schema
- * via the `definition` "recordId".
- */
-export type BrowserKnowledgeRecordId2 = string;
 
 /**
  * Payload and result types of the operations in schema/operations/browser-knowledge.json, by operation name.
@@ -54,13 +43,19 @@ export interface BrowserKnowledgeStatsPayload {}
  * Arguments of knowledgeShow.
  */
 export interface BrowserKnowledgeShowPayload {
+  /**
+   * The record to return.
+   */
   recordId: BrowserKnowledgeRecordId;
 }
 /**
  * Arguments of knowledgeInvalidate.
  */
 export interface BrowserKnowledgeInvalidatePayload {
-  recordId: BrowserKnowledgeRecordId1;
+  /**
+   * The record to change.
+   */
+  recordId: BrowserKnowledgeRecordId;
   /**
    * The state to give the record.
    */

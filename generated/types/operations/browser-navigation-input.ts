@@ -4,35 +4,13 @@
 import type { BrowserCoordinate, BrowserRevision, BrowserTarget, BrowserTimeoutMs, BrowserUrl } from "./browser-defs.js";
 
 /**
- * The key to press and release.
+ * A single key, named as in KeyboardEvent.key (for example `Enter`, `Tab`, `ArrowDown` or `a`).
  */
 export type BrowserKeyName = string;
 /**
- * The key to press; it stays down until keyUp.
- */
-export type BrowserKeyName1 = string;
-/**
- * The key to release.
- */
-export type BrowserKeyName2 = string;
-/**
- * How steps are guarded against page changes; `unguarded` when absent.
+ * How a batch checks the page revision as it runs its steps: `fixed` and `chain` are the revision-guarded modes and need expectedRevision; `unguarded` (the default) runs the steps without a revision check.
  */
 export type BrowserBatchMode = "fixed" | "chain" | "unguarded";
-/**
- * A single key, named as in KeyboardEvent.key (for example `Enter`, `Tab`, `ArrowDown` or `a`).
- *
- * This interface was referenced by `BrowserNavigationInputOperationTypes`'s JSON-Schema
- * via the `definition` "keyName".
- */
-export type BrowserKeyName3 = string;
-/**
- * How a batch checks the page revision as it runs its steps: `fixed` and `chain` are the revision-guarded modes and need expectedRevision; `unguarded` (the default) runs the steps without a revision check.
- *
- * This interface was referenced by `BrowserNavigationInputOperationTypes`'s JSON-Schema
- * via the `definition` "batchMode".
- */
-export type BrowserBatchMode1 = "fixed" | "chain" | "unguarded";
 
 /**
  * Payload and result types of the operations in schema/operations/browser-navigation-input.json, by operation name.
@@ -389,6 +367,9 @@ export interface BrowserTypeResult {
  * Arguments of key.
  */
 export interface BrowserKeyPayload {
+  /**
+   * The key to press and release.
+   */
   key: BrowserKeyName;
   /**
    * The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.
@@ -409,7 +390,10 @@ export interface BrowserKeyResult {
  * Arguments of keyDown.
  */
 export interface BrowserKeyDownPayload {
-  key: BrowserKeyName1;
+  /**
+   * The key to press; it stays down until keyUp.
+   */
+  key: BrowserKeyName;
   /**
    * The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.
    */
@@ -429,7 +413,10 @@ export interface BrowserKeyDownResult {
  * Arguments of keyUp.
  */
 export interface BrowserKeyUpPayload {
-  key: BrowserKeyName2;
+  /**
+   * The key to release.
+   */
+  key: BrowserKeyName;
   /**
    * The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.
    */
@@ -543,22 +530,6 @@ export interface BrowserFillFormPayload {
   expectedRevision?: BrowserRevision;
 }
 /**
- * One field for fillForm: the element to fill and the value to put in it.
- *
- * This interface was referenced by `BrowserNavigationInputOperationTypes`'s JSON-Schema
- * via the `definition` "formField".
- */
-export interface BrowserFormField {
-  /**
-   * The form control to fill.
-   */
-  target: BrowserTarget;
-  /**
-   * The value to enter, as text. Optional: some controls need none.
-   */
-  value?: string;
-}
-/**
  * What a successful fillForm returns. Open: the daemon may add fields.
  */
 export interface BrowserFillFormResult {
@@ -605,6 +576,9 @@ export interface BrowserBatchPayload {
    * @maxItems 32
    */
   steps: BrowserBatchStep[];
+  /**
+   * How steps are guarded against page changes; `unguarded` when absent.
+   */
   mode?: BrowserBatchMode;
   /**
    * Whether the daemon should run the steps as one all-or-nothing unit.
@@ -614,15 +588,6 @@ export interface BrowserBatchPayload {
    * The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.
    */
   expectedRevision?: BrowserRevision;
-}
-/**
- * One step of a batch: an object naming a browser tool and carrying its arguments. The protocol page does not fix the step shape, so the object is left open and passed to the daemon as given.
- *
- * This interface was referenced by `BrowserNavigationInputOperationTypes`'s JSON-Schema
- * via the `definition` "batchStep".
- */
-export interface BrowserBatchStep {
-  [k: string]: unknown;
 }
 /**
  * What a successful batch returns. Open: the daemon may add fields.
@@ -753,5 +718,24 @@ export interface BrowserClipboardWriteResult {
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
+  [k: string]: unknown;
+}
+/**
+ * One field for fillForm: the element to fill and the value to put in it.
+ */
+export interface BrowserFormField {
+  /**
+   * The form control to fill.
+   */
+  target: BrowserTarget;
+  /**
+   * The value to enter, as text. Optional: some controls need none.
+   */
+  value?: string;
+}
+/**
+ * One step of a batch: an object naming a browser tool and carrying its arguments. The protocol page does not fix the step shape, so the object is left open and passed to the daemon as given.
+ */
+export interface BrowserBatchStep {
   [k: string]: unknown;
 }

@@ -4,38 +4,13 @@
 import type { BrowserCoordinate, BrowserTarget, BrowserTimeoutMs } from "./browser-defs.js";
 
 /**
- * How much to report.
+ * How much an observation reports, from a short `summary` through `interactive` elements, `structured` and `detailed` views, to `raw` page data.
  */
 export type BrowserObservationLevel = "summary" | "interactive" | "structured" | "detailed" | "raw";
 /**
- * Which check to make.
+ * The kind of check a verify predicate makes. `all`, `any` and `not` combine other predicates; the rest test the page (URL, title, visibility, text, popups, dialogs, downloads, revision).
  */
 export type BrowserVerifyPredicateKind =
-  | "urlEquals"
-  | "titleContains"
-  | "visible"
-  | "textContains"
-  | "popupOpened"
-  | "dialogOpen"
-  | "downloadStarted"
-  | "revisionEquals"
-  | "all"
-  | "any"
-  | "not";
-/**
- * How much an observation reports, from a short `summary` through `interactive` elements, `structured` and `detailed` views, to `raw` page data.
- *
- * This interface was referenced by `BrowserObservationOperationTypes`'s JSON-Schema
- * via the `definition` "observationLevel".
- */
-export type BrowserObservationLevel1 = "summary" | "interactive" | "structured" | "detailed" | "raw";
-/**
- * The kind of check a verify predicate makes. `all`, `any` and `not` combine other predicates; the rest test the page (URL, title, visibility, text, popups, dialogs, downloads, revision).
- *
- * This interface was referenced by `BrowserObservationOperationTypes`'s JSON-Schema
- * via the `definition` "verifyPredicateKind".
- */
-export type BrowserVerifyPredicateKind1 =
   | "urlEquals"
   | "titleContains"
   | "visible"
@@ -129,6 +104,9 @@ export interface BrowserScreenshotPayload {
    * Capture the whole scrollable page instead of the viewport.
    */
   fullPage?: boolean;
+  /**
+   * Capture only this rectangle.
+   */
   clip?: BrowserScreenshotClip;
   /**
    * Capture only this element.
@@ -136,30 +114,12 @@ export interface BrowserScreenshotPayload {
   target?: BrowserTarget;
 }
 /**
- * Capture only this rectangle.
- */
-export interface BrowserScreenshotClip {
-  /**
-   * Left edge of the rectangle.
-   */
-  x: BrowserCoordinate;
-  /**
-   * Top edge of the rectangle.
-   */
-  y: BrowserCoordinate;
-  /**
-   * Width of the rectangle.
-   */
-  width: BrowserCoordinate;
-  /**
-   * Height of the rectangle.
-   */
-  height: BrowserCoordinate;
-}
-/**
  * Arguments of observe; all optional.
  */
 export interface BrowserObservePayload {
+  /**
+   * How much to report.
+   */
   level?: BrowserObservationLevel;
   /**
    * Limit the observation to one region of the page (for example a region name or element reference).
@@ -260,50 +220,14 @@ export interface BrowserEvaluateResult {
  * Arguments of verify.
  */
 export interface BrowserVerifyPayload {
+  /**
+   * The condition to check.
+   */
   predicate: BrowserVerifyPredicate;
   /**
    * How long to keep checking; the daemon's default applies when absent.
    */
   timeoutMs?: BrowserTimeoutMs;
-}
-/**
- * The condition to check.
- */
-export interface BrowserVerifyPredicate {
-  kind: BrowserVerifyPredicateKind;
-  /**
-   * Nested predicates combined by `all` or `any`.
-   */
-  predicates?: BrowserVerifyPredicate1[];
-  predicate?: BrowserVerifyPredicate2;
-  [k: string]: unknown;
-}
-/**
- * A condition verify checks. It names its kind; the other fields depend on the kind and are not fixed by the protocol page, so the object is open. Composite kinds nest further predicates: `predicates` (for all and any) and `predicate` (for not) are typed as predicates when present.
- *
- * This interface was referenced by `BrowserObservationOperationTypes`'s JSON-Schema
- * via the `definition` "verifyPredicate".
- */
-export interface BrowserVerifyPredicate1 {
-  kind: BrowserVerifyPredicateKind;
-  /**
-   * Nested predicates combined by `all` or `any`.
-   */
-  predicates?: BrowserVerifyPredicate1[];
-  predicate?: BrowserVerifyPredicate2;
-  [k: string]: unknown;
-}
-/**
- * The predicate negated by `not`.
- */
-export interface BrowserVerifyPredicate2 {
-  kind: BrowserVerifyPredicateKind;
-  /**
-   * Nested predicates combined by `all` or `any`.
-   */
-  predicates?: BrowserVerifyPredicate1[];
-  predicate?: BrowserVerifyPredicate2;
-  [k: string]: unknown;
 }
 /**
  * Arguments of preflight.
@@ -329,11 +253,8 @@ export interface BrowserDiagnosticsPayload {
 }
 /**
  * A rectangle of the page to capture, in CSS pixels.
- *
- * This interface was referenced by `BrowserObservationOperationTypes`'s JSON-Schema
- * via the `definition` "screenshotClip".
  */
-export interface BrowserScreenshotClip1 {
+export interface BrowserScreenshotClip {
   /**
    * Left edge of the rectangle.
    */
@@ -350,4 +271,22 @@ export interface BrowserScreenshotClip1 {
    * Height of the rectangle.
    */
   height: BrowserCoordinate;
+}
+/**
+ * A condition verify checks. It names its kind; the other fields depend on the kind and are not fixed by the protocol page, so the object is open. Composite kinds nest further predicates: `predicates` (for all and any) and `predicate` (for not) are typed as predicates when present.
+ */
+export interface BrowserVerifyPredicate {
+  /**
+   * Which check to make.
+   */
+  kind: BrowserVerifyPredicateKind;
+  /**
+   * Nested predicates combined by `all` or `any`.
+   */
+  predicates?: BrowserVerifyPredicate[];
+  /**
+   * The predicate negated by `not`.
+   */
+  predicate?: BrowserVerifyPredicate;
+  [k: string]: unknown;
 }

@@ -4,31 +4,13 @@
 import type { BrowserUrl } from "./browser-defs.js";
 
 /**
- * The tab to select.
+ * The id of a tab or other page target, as listTargets reports it.
  */
 export type BrowserTargetId = string;
 /**
- * The tab to close.
- */
-export type BrowserTargetId1 = string;
-/**
- * The frame to select.
+ * The id of a frame, as listFrames reports it.
  */
 export type BrowserFrameId = string;
-/**
- * The id of a tab or other page target, as listTargets reports it.
- *
- * This interface was referenced by `BrowserTargetsStorageOperationTypes`'s JSON-Schema
- * via the `definition` "targetId".
- */
-export type BrowserTargetId2 = string;
-/**
- * The id of a frame, as listFrames reports it.
- *
- * This interface was referenced by `BrowserTargetsStorageOperationTypes`'s JSON-Schema
- * via the `definition` "frameId".
- */
-export type BrowserFrameId1 = string;
 
 /**
  * Payload and result types of the operations in schema/operations/browser-targets-storage.json, by operation name.
@@ -106,6 +88,9 @@ export interface BrowserCreateTargetResult {
  * Arguments of selectTarget.
  */
 export interface BrowserSelectTargetPayload {
+  /**
+   * The tab to select.
+   */
   id: BrowserTargetId;
 }
 /**
@@ -122,7 +107,10 @@ export interface BrowserSelectTargetResult {
  * Arguments of closeTarget.
  */
 export interface BrowserCloseTargetPayload {
-  id: BrowserTargetId1;
+  /**
+   * The tab to close.
+   */
+  id: BrowserTargetId;
 }
 /**
  * What a successful closeTarget returns. Open: the daemon may add fields.
@@ -142,6 +130,9 @@ export interface BrowserListFramesPayload {}
  * Arguments of selectFrame.
  */
 export interface BrowserSelectFramePayload {
+  /**
+   * The frame to select.
+   */
   id: BrowserFrameId;
 }
 /**
@@ -166,23 +157,6 @@ export interface BrowserSetCookiesPayload {
    * The cookies to set.
    */
   cookies: BrowserCookie[];
-}
-/**
- * A cookie to set: its name and value, plus any further cookie attributes the daemon understands (domain, path, expiry and so on). Open: only name and value are fixed by the protocol page.
- *
- * This interface was referenced by `BrowserTargetsStorageOperationTypes`'s JSON-Schema
- * via the `definition` "cookie".
- */
-export interface BrowserCookie {
-  /**
-   * The cookie's name.
-   */
-  name: string;
-  /**
-   * The cookie's value.
-   */
-  value: string;
-  [k: string]: unknown;
 }
 /**
  * What a successful setCookies returns. Open: the daemon may add fields.
@@ -216,3 +190,17 @@ export interface BrowserLocalStoragePayload {}
  * sessionStorage takes no arguments.
  */
 export interface BrowserSessionStoragePayload {}
+/**
+ * A cookie to set: its name and value, plus any further cookie attributes the daemon understands (domain, path, expiry and so on). Open: only name and value are fixed by the protocol page.
+ */
+export interface BrowserCookie {
+  /**
+   * The cookie's name.
+   */
+  name: string;
+  /**
+   * The cookie's value.
+   */
+  value: string;
+  [k: string]: unknown;
+}

@@ -6,9 +6,6 @@ import type { WebIrCoverage, WebIrDocument, WebIrEntityKind, WebIrRevision } fro
 
 /**
  * What became of an entity between two revisions: still there and the same (`unchanged`), same id but a different semantic identity (`changed`), found again under another id (`rebound`), gone (`removed`), or more than one candidate (`ambiguous`).
- *
- * This interface was referenced by `WebIrOperationTypes`'s JSON-Schema
- * via the `definition` "continuityStatus".
  */
 export type WebIrContinuityStatus = "unchanged" | "changed" | "rebound" | "removed" | "ambiguous";
 

@@ -1,0 +1,143 @@
+import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
+import { validateResponse } from "../envelope/validate-envelope.js";
+import { validateResult } from "../envelope/validate-payload.js";
+import { fromMcpResponse } from "../mcp/from-mcp-response.js";
+import type { McpSession } from "../mcp/mcp-session.js";
+import { toMcpRequest } from "../mcp/to-mcp-request.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
+import { GlassError } from "../errors/glass-error.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { exchange } from "./exchange.js";
+import type { InFlightLimiter } from "./in-flight-limiter.js";
+import type { Lease } from "./lease.js";
+import type { CallOptions, GlassLogEvent } from "./options.js";
+import { preflightPayload } from "./preflight.js";
+import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
+import { sleepUnlessAborted } from "./sleep.js";
+
+/** What the client lends one call. */
+export interface CallSettings {
+  session: McpSession;
+  limiter: InFlightLimiter;
+  retryPolicy: ResolvedRetryPolicy;
+  cancelGraceMs: number;
+  log?: ((event: GlassLogEvent) => void) | undefined;
+  validatePayloads: boolean;
+  validateResponses: boolean;
+  /** The lease to attach to mutating calls, when the client holds one. */
+  lease: Lease | undefined;
+  /** Whether the session may use a capability (`undefined`: nobody said). */
+  capabilityUsable(capability: string): boolean | undefined;
+}
+
+function envelope(request: GlassRequest, error: GlassErrorObject): GlassResponse {
+  const base = request.correlationId === undefined
+    ? { protocolVersion: 1 as const, requestId: request.requestId }
+    : { protocolVersion: 1 as const, requestId: request.requestId, correlationId: request.correlationId };
+  return { ...base, ok: false, error };
+}
+
+function localError(code: string, message: string, details?: unknown): GlassErrorObject {
+  return {
+    code,
+    message: truncateUtf8(message, 512),
+    phase: "preflight",
+    mutationPossible: false,
+    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    ...(details === undefined ? {} : { details }),
+  };
+}
+
+/** The payload with its own `timeoutMs` lowered to what is left of the call's deadline. */
+function clampTimeout(payload: unknown, remainingMs: number): unknown {
+  if (!isJsonObject(payload) || typeof payload.timeoutMs !== "number" || payload.timeoutMs <= remainingMs) return payload;
+  return { ...payload, timeoutMs: Math.max(1, Math.floor(remainingMs)) };
+}
+
+/**
+ * One call, from request envelope to response envelope: payload preflight, capability check,
+ * lease attachment, the tool's own timeout clamped to the deadline, the exchange (with retries of
+ * read-only calls on overload or on a failure before the request was written — never of a
+ * mutation), then the answer mapped back and checked before it is believed. Always resolves.
+ */
+export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions & { deadlineMs: number }): Promise<GlassResponse> {
+  const started = Date.now();
+  const deadlineAt = started + options.deadlineMs;
+  const { operation, requestId } = request;
+  if (settings.session.isActive(requestId)) {
+    return envelope(request, localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
+  }
+  if (settings.validatePayloads && options.validate !== false) {
+    const refused = preflightPayload(operation, request.payload);
+    if (refused !== undefined) return envelope(request, refused);
+  }
+  const capability = describeOperation(operation)?.capability;
+  if (capability !== undefined && settings.capabilityUsable(capability) === false) {
+    return envelope(request, {
+      ...localError("capability.unavailable", `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`),
+      retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
+    });
+  }
+  const mutating = requiresLease(operation, request.payload);
+  let outgoing = request;
+  if (mutating && settings.lease !== undefined && request.mutationLease === undefined) {
+    outgoing = { ...request, sessionId: settings.lease.sessionId, mutationLease: settings.lease.mutationLease };
+  }
+  outgoing = { ...outgoing, payload: clampTimeout(outgoing.payload, deadlineAt - Date.now()) as never };
+  let message;
+  try {
+    message = toMcpRequest(outgoing);
+  } catch (error) {
+    return envelope(request, error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
+  }
+  const retrySafe = isRetrySafe(operation, request.payload);
+  const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
+
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal });
+    let response: GlassResponse;
+    let retryable = false;
+    if (outcome.kind === "failed") {
+      response = envelope(request, outcome.error.toJSON() as GlassErrorObject);
+      retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
+    } else {
+      response = believe(fromMcpResponse(outcome.message, request), operation, settings.validateResponses, mutating);
+      retryable = !response.ok && response.error.code === "overloaded";
+    }
+    const delay = retryDelayMs(settings.retryPolicy, attempt + 1);
+    if (retryable && attempt < maxRetries && Date.now() + delay < deadlineAt) {
+      settings.log?.({ type: "retry", operation, requestId, attempt: attempt + 1, delayMs: delay, code: response.ok ? "" : response.error.code });
+      try {
+        await sleepUnlessAborted(delay, options.signal);
+      } catch (error) {
+        return envelope(request, (error as GlassError).toJSON() as GlassErrorObject);
+      }
+      continue;
+    }
+    settings.log?.({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+    return response;
+  }
+}
+
+/** Checks the mapped answer (envelope and, for catalog operations, the result's schema) before it is believed. */
+function believe(response: GlassResponse, operation: string, validate: boolean, mutating: boolean): GlassResponse {
+  if (!validate) return response;
+  const checked = validateResponse(response);
+  const issues = checked.ok ? (response.ok ? resultIssues(operation, response.result) : []) : checked.issues;
+  if (issues.length === 0) return response;
+  const summary = issues.slice(0, 3).map((issue) => `${issue.path || "response"}: ${issue.reason}`).join("; ");
+  return envelope({ protocolVersion: 1, requestId: response.requestId, operation, payload: null, ...(response.correlationId === undefined ? {} : { correlationId: response.correlationId }) } as GlassRequest, {
+    code: "response.invalid",
+    message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512),
+    phase: "postDispatch",
+    mutationPossible: mutating,
+    retry: { classification: mutating ? "safeAfterReobserve" : "unknown", recommendedOperation: "inspect_page" },
+    details: { kind: "responseValidation", issues: issues.slice(0, 50) },
+  });
+}
+
+function resultIssues(operation: string, result: unknown): { path: string; reason: string }[] {
+  const checked = validateResult(operation, result);
+  return checked.ok ? [] : checked.issues.map((issue) => ({ path: issue.path === "" ? "result" : `result.${issue.path}`, reason: issue.reason }));
+}

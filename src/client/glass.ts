@@ -1,0 +1,277 @@
+import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { GlassOperationNamespaces } from "../../generated/methods.js";
+import type { OperationName, ResultOf } from "../../generated/operation-map.js";
+import { createRequest } from "../envelope/create-request.js";
+import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
+import { validateRequest } from "../envelope/validate-envelope.js";
+import { TransportClosedError } from "../errors/error-classes.js";
+import { GlassError } from "../errors/glass-error.js";
+import { McpSession } from "../mcp/mcp-session.js";
+import type { GlassTransport } from "../transport/transport.js";
+import type { JsonValue } from "../validation/json-value.js";
+import { callEnvelope, type CallSettings } from "./call-envelope.js";
+import { errorFromEnvelope } from "./error-from-envelope.js";
+import { InFlightLimiter } from "./in-flight-limiter.js";
+import { Lease } from "./lease.js";
+import { LeaseKeeper, type WithLeaseOptions } from "./lease-keeper.js";
+import { capabilityUsable } from "./negotiation.js";
+import { attachOperationNamespaces } from "./operation-namespaces.js";
+import type { CallOptions, GlassClientOptions } from "./options.js";
+import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry-delay.js";
+import { rpcCall } from "./rpc-call.js";
+import { handshake, type HandshakeResult } from "./handshake.js";
+
+/** A tool as `tools/list` describes it. */
+export interface McpToolDescription {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+const DEFAULT_DEADLINE_MS = 60_000;
+const MAX_DEADLINE_MS = 900_000;
+
+/**
+ * A Glass client: typed operations over any transport.
+ *
+ * ```ts
+ * const glass = await Glass.connect(stdioTransport({ command: "glass", args: ["--mcp"] }));
+ * const page = await glass.browser.observe({ level: "interactive" });
+ * await glass.withLease(() => glass.browser.click({ target: "ref=r7:b42", expectedRevision: page.revision }));
+ * await glass.close();
+ * ```
+ *
+ * Every call has a deadline and can be aborted; read-only calls are retried on overload, mutations
+ * never; failures throw a {@link GlassError} (or, with {@link Glass.send}, come back as envelopes).
+ */
+export class Glass {
+  private readonly session: McpSession;
+  private readonly limiter: InFlightLimiter;
+  private readonly retryPolicy: ResolvedRetryPolicy;
+  private readonly defaultDeadlineMs: number;
+  private readonly leases: LeaseKeeper;
+  private initializing: Promise<void> | undefined;
+  private ready: HandshakeResult | undefined;
+  private closedWith: GlassError | undefined;
+
+  private constructor(
+    private readonly transport: GlassTransport,
+    private readonly options: GlassClientOptions,
+  ) {
+    this.defaultDeadlineMs = checkDeadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS, "deadlineMs");
+    this.retryPolicy = resolveRetryPolicy(options.retry);
+    this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
+    this.session = new McpSession(transport, {
+      serverRequestHandlers: options.serverRequestHandlers,
+      onEvent: (event) => options.logger?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
+      onClose: (error) => {
+        this.closedWith ??= error;
+        this.leases.forget();
+      },
+    });
+    this.leases = new LeaseKeeper({
+      call: (method, params, call) => this.rpc(method, params, call),
+      log: options.logger,
+    });
+    attachOperationNamespaces(this, (operation, payload, call) => this.request(operation, payload as never, call));
+  }
+
+  /** Creates a client and performs the MCP handshake (§3). Rejects with a GlassError that says what failed. */
+  static async connect(transport: GlassTransport, options: GlassClientOptions = {}): Promise<Glass> {
+    const glass = Glass.create(transport, options);
+    await glass.connect();
+    return glass;
+  }
+
+  /** Creates a client without connecting: the first call (or {@link Glass.connect}) performs the handshake, once. */
+  static create(transport: GlassTransport, options: GlassClientOptions = {}): Glass {
+    return new Glass(transport, options);
+  }
+
+  /** Performs the handshake if it has not been done; concurrent callers share one `initialize`. */
+  connect(): Promise<void> {
+    if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
+    this.initializing ??= handshake(this.session, this.options, this.defaultDeadlineMs).then(
+      (result) => {
+        this.ready = result;
+      },
+      async (error: GlassError) => {
+        this.closedWith = error;
+        await this.session.close(error).catch(() => undefined);
+        throw error;
+      },
+    );
+    return this.initializing;
+  }
+
+  /** What the daemon offers (`result.glass` of initialize), once connected. */
+  get manifest(): GlassCapabilityManifest | undefined {
+    return this.ready?.manifest;
+  }
+
+  /** What client and daemon agreed on (`result.glassAgreement`), once connected. */
+  get agreement(): GlassCapabilityAgreement | undefined {
+    return this.ready?.agreement;
+  }
+
+  /** The daemon's name and version. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.ready?.serverInfo;
+  }
+
+  /** The mutation lease this client holds, if any. */
+  get lease(): Lease | undefined {
+    return this.leases.current;
+  }
+
+  /** Whether the agreement (or, for a capability not negotiated, the manifest) says the capability can be used. */
+  supports(capability: string): boolean {
+    return capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true) === true;
+  }
+
+  /**
+   * Runs any operation — in the catalog or not — and returns its result, or throws a GlassError.
+   * Catalog operations are typed: `glass.request("webIr.diff", { before, after })`.
+   */
+  async request<Op extends string>(operation: Op, payload: PayloadFor<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs");
+    const request = createRequest(operation, payload, {
+      deadlineMs,
+      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+      ...(options.correlationId === undefined ? {} : { correlationId: options.correlationId }),
+    });
+    const response = await this.execute(request, options);
+    if (response.ok) return response.result as Op extends OperationName ? ResultOf<Op> : JsonValue;
+    throw errorFromEnvelope(response.error, operation, request.requestId);
+  }
+
+  /**
+   * Sends a Glass request envelope and returns the response envelope. Never throws for the call's
+   * outcome: a daemon error, an invalid request, a deadline or a closed connection all come back as
+   * `ok: false` envelopes.
+   */
+  async send(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {}): Promise<GlassResponse> {
+    const checked = validateRequest(request);
+    if (!checked.ok) {
+      const error: GlassErrorObject = {
+        code: "request.invalid",
+        message: `the request envelope is invalid: ${checked.issues.map((i) => `${i.path || "request"}: ${i.reason}`).join("; ")}`.slice(0, 500),
+        phase: "preflight",
+        mutationPossible: false,
+        retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+        details: { kind: "requestValidation", issues: checked.issues },
+      };
+      const requestId = typeof (request as { requestId?: unknown }).requestId === "string" ? (request as { requestId: string }).requestId : "invalid";
+      return { protocolVersion: 1, requestId, ok: false, error } as GlassResponse;
+    }
+    return this.execute(request, options);
+  }
+
+  /** Lists the daemon's tools (`tools/list`; no paging). Catalog or not, any tool can be called with {@link Glass.request}. */
+  async listTools(options: CallOptions = {}): Promise<McpToolDescription[]> {
+    const result = await this.rpc("tools/list", {}, options);
+    return Array.isArray(result.tools) ? (result.tools as McpToolDescription[]) : [];
+  }
+
+  /** Checks the daemon answers; resolves with the round trip in milliseconds. */
+  async ping(options: CallOptions = {}): Promise<number> {
+    const started = Date.now();
+    await this.rpc("ping", {}, options);
+    return Date.now() - started;
+  }
+
+  /** Acquires the mutation lease (§4, daemon socket): mutating calls then carry it automatically. */
+  acquireLease(options: { ttlMs: number } & CallOptions): Promise<Lease> {
+    return this.leases.acquire(options.ttlMs, options);
+  }
+
+  /** Renews the held lease for another `ttlMs`. */
+  renewLease(options: { ttlMs: number } & CallOptions): Promise<Lease> {
+    return this.leases.renew(options.ttlMs, options);
+  }
+
+  /** Releases the held lease (a no-op when none is held). */
+  releaseLease(options: CallOptions = {}): Promise<void> {
+    return this.leases.release(options);
+  }
+
+  /**
+   * Runs `fn` holding the mutation lease: acquires it, renews it before it expires, and releases it
+   * afterwards, whatever happens. If a renewal fails, `lease.signal` aborts (stop mutating, re-observe).
+   */
+  withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
+    return this.leases.withLease(fn, options);
+  }
+
+  /**
+   * Closes the client: releases the lease, rejects calls still pending (with `mutationPossible`
+   * set for mutating calls that had been written), and closes the transport. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.closedWith !== undefined && this.session.closeReason !== undefined) {
+      await this.transport.close().catch(() => undefined);
+      return;
+    }
+    if (this.leases.current !== undefined && this.closedWith === undefined) await this.leases.release({ deadlineMs: 2000, retry: false }).catch(() => undefined);
+    this.leases.forget();
+    const reason = new TransportClosedError({ message: "the client was closed" });
+    this.closedWith ??= reason;
+    await this.session.close(reason);
+  }
+
+  /** Sends a request envelope through the whole pipeline; always resolves with an envelope. */
+  private async execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
+    try {
+      await this.connect();
+    } catch (error) {
+      return failure(request, error);
+    }
+    const settings: CallSettings = {
+      session: this.session,
+      limiter: this.limiter,
+      retryPolicy: this.retryPolicy,
+      cancelGraceMs: this.options.cancelGraceMs ?? 5000,
+      log: this.options.logger,
+      validatePayloads: this.options.validate?.payloads !== false,
+      validateResponses: this.options.validate?.responses !== false,
+      lease: this.leases.current,
+      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true),
+    };
+    return callEnvelope(settings, request, { ...options, deadlineMs: request.deadlineMs ?? this.defaultDeadlineMs });
+  }
+
+  /** A JSON-RPC method call that is not a tool (ping, tools/list, leases); throws a GlassError on failure. */
+  private async rpc(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    await this.connect();
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs");
+    return rpcCall(
+      { session: this.session, limiter: this.limiter, retryPolicy: this.retryPolicy, cancelGraceMs: this.options.cancelGraceMs ?? 5000, log: this.options.logger },
+      method,
+      params,
+      { ...options, deadlineMs },
+    );
+  }
+}
+
+// The typed operation namespaces (glass.browser.click, glass.webIr.diff, ...) are generated.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Glass extends GlassOperationNamespaces<CallOptions> {}
+
+function checkDeadline(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {
+    throw new GlassError({
+      code: "request.invalid",
+      message: `${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`,
+      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    });
+  }
+  return value;
+}
+
+function failure(request: GlassRequest, error: unknown): GlassResponse {
+  const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: String(error) });
+  const base = request.correlationId === undefined ? { protocolVersion: 1 as const, requestId: request.requestId } : { protocolVersion: 1 as const, requestId: request.requestId, correlationId: request.correlationId };
+  return { ...base, ok: false, error: glassError.toJSON() as GlassErrorObject };
+}
+

@@ -1,0 +1,114 @@
+import { LeaseError } from "../errors/error-classes.js";
+import { GlassError } from "../errors/glass-error.js";
+import { Lease, type LeaseGrant } from "./lease.js";
+import type { CallOptions, GlassLogEvent } from "./options.js";
+
+/** Options of {@link LeaseKeeper.withLease}. */
+export interface WithLeaseOptions {
+  /** How long each grant lasts, 1000..900000 ms; default 60000. */
+  ttlMs?: number;
+  /** Renew this long before expiry; default a third of ttlMs. */
+  renewBeforeMs?: number;
+}
+
+/** Calls an MCP method and returns its result (the client's rpc). */
+type RpcCaller = (method: string, params: Record<string, unknown>, options: CallOptions) => Promise<Record<string, unknown>>;
+
+function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGrant {
+  const sessionId = typeof result.sessionId === "string" ? result.sessionId : previous?.sessionId;
+  const ownerId = typeof result.ownerId === "string" ? result.ownerId : previous?.ownerId;
+  const token = typeof result.token === "string" ? result.token : previous?.token;
+  const expiresAtMs = result.expiresAtMs;
+  if (sessionId === undefined || ownerId === undefined || token === undefined || typeof expiresAtMs !== "number") {
+    throw new GlassError({ code: "response.invalid", message: "the daemon's lease answer lacks sessionId, ownerId, token or expiresAtMs", operation: "glass/lease" });
+  }
+  return { sessionId, ownerId, token, expiresAtMs };
+}
+
+/**
+ * Holds this client's mutation lease (§4): acquires, renews and releases it with the daemon's
+ * `glass/lease/*` methods, and runs blocks under it with renewal before expiry.
+ */
+export class LeaseKeeper {
+  private held: Lease | undefined;
+
+  constructor(private readonly deps: { call: RpcCaller; log?: ((event: GlassLogEvent) => void) | undefined }) {}
+
+  /** The lease held now. */
+  get current(): Lease | undefined {
+    return this.held;
+  }
+
+  /** Forgets the lease without telling the daemon (the connection is gone, which released it). */
+  forget(): void {
+    this.held = undefined;
+  }
+
+  async acquire(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
+    if (this.held !== undefined) {
+      throw new LeaseError({ code: "leaseHeld", message: "this client already holds the mutation lease; release it first or use renewLease", operation: "glass/lease/acquire", retryable: false });
+    }
+    const lease = new Lease(grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs }, options)));
+    this.held = lease;
+    this.deps.log?.({ type: "lease", action: "acquired", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
+    return lease;
+  }
+
+  async renew(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
+    const lease = this.requireHeld("glass/lease/renew");
+    try {
+      const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs }, options), lease);
+      lease.expiresAtMs = grant.expiresAtMs;
+    } catch (error) {
+      if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease);
+      throw error;
+    }
+    this.deps.log?.({ type: "lease", action: "renewed", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
+    return lease;
+  }
+
+  async release(options: CallOptions = {}): Promise<void> {
+    const lease = this.held;
+    if (lease === undefined) return;
+    this.held = undefined;
+    await this.deps.call("glass/lease/release", { token: lease.token }, options);
+    this.deps.log?.({ type: "lease", action: "released", sessionId: lease.sessionId });
+  }
+
+  async withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
+    const ttlMs = options.ttlMs ?? 60_000;
+    const renewBeforeMs = options.renewBeforeMs ?? Math.floor(ttlMs / 3);
+    const lease = await this.acquire(ttlMs);
+    const lost = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const schedule = (): void => {
+      const wait = Math.max(0, lease.expiresAtMs - Date.now() - renewBeforeMs);
+      timer = setTimeout(() => {
+        this.renew(ttlMs, { deadlineMs: Math.max(1, Math.min(renewBeforeMs, 900_000)), retry: false }).then(schedule, (error: unknown) => {
+          this.lost(lease);
+          lost.abort(error);
+        });
+      }, wait);
+    };
+    schedule();
+    try {
+      return await fn(lease, lost.signal);
+    } finally {
+      clearTimeout(timer);
+      if (this.held === lease) await this.release({ deadlineMs: 5000, retry: false }).catch(() => undefined);
+    }
+  }
+
+  private requireHeld(operation: string): Lease {
+    if (this.held === undefined) {
+      throw new LeaseError({ code: "leaseNotFound", message: "this client holds no mutation lease; acquire one first", operation, retryable: true });
+    }
+    return this.held;
+  }
+
+  private lost(lease: Lease): void {
+    if (this.held !== lease) return;
+    this.held = undefined;
+    this.deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
+  }
+}

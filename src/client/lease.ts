@@ -1,0 +1,56 @@
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/** What the daemon answers to `glass/lease/acquire` and `glass/lease/renew` (§4). */
+export interface LeaseGrant {
+  sessionId: string;
+  ownerId: string;
+  token: string;
+  expiresAtMs: number;
+}
+
+/**
+ * A mutation lease held by this client (§4). The client attaches it to mutating calls on its own;
+ * the token is readable for hand-built requests but never shows up in logs, `JSON.stringify`,
+ * `String(lease)` or `console.log(lease)`.
+ */
+export class Lease {
+  /** The daemon session the lease belongs to. */
+  readonly sessionId: string;
+  /** The lease owner the daemon assigned. */
+  readonly ownerId: string;
+  /** When the lease expires (ms since the epoch) unless renewed. */
+  expiresAtMs: number;
+  readonly #token: string;
+
+  constructor(grant: LeaseGrant) {
+    this.sessionId = grant.sessionId;
+    this.ownerId = grant.ownerId;
+    this.expiresAtMs = grant.expiresAtMs;
+    this.#token = grant.token;
+  }
+
+  /** The secret token. Never log it. */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** The lease context a mutating request carries. */
+  get mutationLease(): { sessionId: string; token: string } {
+    return { sessionId: this.sessionId, token: this.#token };
+  }
+
+  /** The lease without its token. */
+  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: "[redacted]" } {
+    return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: "[redacted]" };
+  }
+
+  /** `Lease(session-1, expires 2026-…)`, without the token. */
+  toString(): string {
+    return `Lease(${this.sessionId}, expires ${new Date(this.expiresAtMs).toISOString()})`;
+  }
+
+  /** Node's console shows the redacted form. */
+  [INSPECT](): string {
+    return this.toString();
+  }
+}

@@ -1,0 +1,58 @@
+import { validateTaskDocument, validateWebIrDocument } from "../../generated/validators/index.js";
+import { validatePayload } from "../envelope/validate-payload.js";
+import type { GlassErrorObject } from "../envelope/envelope-types.js";
+import { liftToolError } from "../mcp/lift-tool-error.js";
+import type { ValidationIssue } from "../validation/issue.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+
+function firstIssue(validator: typeof validateTaskDocument, value: unknown): ValidationIssue | undefined {
+  if (validator(value, "", null)) return undefined;
+  const issues: ValidationIssue[] = [];
+  validator(value, "", issues);
+  return issues[0];
+}
+
+/**
+ * The kind of validation failure the daemon reports for a browser-free operation's payload, so a
+ * local preflight failure reads exactly like the daemon's (§2): Web IR operations report
+ * `webIrValidation`; task.compile reports `taskCompilation` for its task and `webIrValidation` for its
+ * IR; the other task operations report `taskValidation`.
+ */
+function failureKind(operation: string, payload: unknown): "taskValidation" | "taskCompilation" | "webIrValidation" | undefined {
+  if (operation.startsWith("webIr.")) return "webIrValidation";
+  if (operation === "task.compile") {
+    const task = isJsonObject(payload) ? payload.task : undefined;
+    return firstIssue(validateTaskDocument, task) === undefined && isJsonObject(payload) && firstIssue(validateWebIrDocument, payload.ir) !== undefined
+      ? "webIrValidation"
+      : "taskCompilation";
+  }
+  if (operation.startsWith("task.")) return "taskValidation";
+  return undefined;
+}
+
+/**
+ * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or
+ * `undefined` when it may go. Browser-free operations fail the way the daemon fails them
+ * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue); other
+ * operations fail with `payload.invalid` listing every issue.
+ */
+export function preflightPayload(operation: string, payload: unknown): GlassErrorObject | undefined {
+  const checked = validatePayload(operation, payload);
+  if (checked.ok) return undefined;
+  const kind = failureKind(operation, payload);
+  const [first] = checked.issues;
+  if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), false);
+  const summary = checked.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path === "" ? "payload" : issue.path}: ${issue.reason}`)
+    .join("; ");
+  return {
+    code: "payload.invalid",
+    message: truncateUtf8(`the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}`, 512),
+    phase: "preflight",
+    mutationPossible: false,
+    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    details: { kind: "payloadValidation", issues: checked.issues.slice(0, 50) },
+  };
+}

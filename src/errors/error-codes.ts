@@ -1,0 +1,47 @@
+/**
+ * The error codes glass-sdk itself produces (daemon codes such as `staleRevision`, `task.invalid`
+ * or `webIr.invalid` pass through unchanged).
+ */
+export const GlassErrorCode = {
+  /** The connection to the daemon closed (it exited, the socket dropped, or the client was closed). */
+  TransportClosed: "transport.closed",
+  /** The daemon could not be reached: a missing binary or socket, or no permission. */
+  TransportUnavailable: "transport.unavailable",
+  /** A frame from the peer could not be decoded (the reader skipped it). */
+  BadFrame: "transport.badFrame",
+  /** The call's deadline passed before the daemon answered. */
+  DeadlineExceeded: "deadlineExceeded",
+  /** The caller aborted the call (AbortSignal), or the daemon reports it cancelled (-32800). */
+  Cancelled: "cancelled",
+  /** The daemon is at a limit (-32000); retry later. */
+  Overloaded: "overloaded",
+  /** A request was sent before the session was initialized (-32002). */
+  NotInitialized: "notInitialized",
+  /** A mutating operation was sent without a mutation lease (-32003 without a lease code). */
+  LeaseRequired: "leaseRequired",
+  /** The request envelope is invalid (it was not sent). */
+  RequestInvalid: "request.invalid",
+  /** The payload breaks the operation's schema (it was not sent). */
+  PayloadInvalid: "payload.invalid",
+  /** The response could not be believed: it breaks the envelope or the operation's result schema. */
+  ResponseInvalid: "response.invalid",
+  /** The agreement with the daemon lacks a capability the operation needs (it was not sent). */
+  CapabilityUnavailable: "capability.unavailable",
+  /** The MCP handshake failed (-32602 on initialize, or an unusable answer). */
+  InitializeFailed: "initialize.failed",
+  /** A JSON-RPC protocol error the daemon reported (-32700, -32600, -32601, -32602, -32603). */
+  ParseError: "mcp.parseError",
+  InvalidRequest: "mcp.invalidRequest",
+  MethodNotFound: "mcp.methodNotFound",
+  InvalidParams: "mcp.invalidParams",
+  InternalError: "mcp.internalError",
+} as const;
+
+/** Lease error codes the daemon sends in `error.data.code` of a -32003 error (§2, §4). */
+export const LeaseErrorCode = {
+  LeaseHeld: "leaseHeld",
+  LeaseExpired: "leaseExpired",
+  LeaseNotFound: "leaseNotFound",
+  LeaseNotOwner: "leaseNotOwner",
+  InvalidLease: "invalidLease",
+} as const;

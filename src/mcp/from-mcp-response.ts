@@ -1,0 +1,46 @@
+import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
+import { requiresLease } from "../operations/lease-requirement.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { jsonRpcErrorToGlass } from "./json-rpc-error-to-glass.js";
+import type { JsonRpcResponse } from "./json-rpc.js";
+import { liftToolError } from "./lift-tool-error.js";
+
+function envelope(request: GlassRequest, outcome: { ok: true; result: unknown } | { ok: false; error: GlassErrorObject }): GlassResponse {
+  const base = request.correlationId === undefined
+    ? { protocolVersion: 1 as const, requestId: request.requestId }
+    : { protocolVersion: 1 as const, requestId: request.requestId, correlationId: request.correlationId };
+  return { ...base, ...outcome } as GlassResponse;
+}
+
+/** The first text item of an MCP tool result, if any. */
+function firstText(result: Record<string, unknown>): string | undefined {
+  const content = result.content;
+  if (!Array.isArray(content)) return undefined;
+  for (const item of content) {
+    if (isJsonObject(item) && item.type === "text" && typeof item.text === "string") return item.text;
+  }
+  return undefined;
+}
+
+/**
+ * Maps the daemon's answer to a `tools/call` back to the Glass response envelope of `request`
+ * (§2): a text result is parsed as the typed result (text that is not JSON is kept as a string);
+ * an `isError` result is lifted to a typed error ({@link liftToolError}); a JSON-RPC error is mapped
+ * by the code table ({@link jsonRpcErrorToGlass}). The envelope carries the request's id and
+ * correlation id. Pure.
+ */
+export function fromMcpResponse(message: JsonRpcResponse, request: GlassRequest): GlassResponse {
+  const mutating = requiresLease(request.operation, request.payload);
+  if ("error" in message) return envelope(request, { ok: false, error: jsonRpcErrorToGlass(message.error, mutating) });
+  const result = isJsonObject(message.result) ? message.result : {};
+  const text = firstText(result);
+  if (result.isError === true) return envelope(request, { ok: false, error: liftToolError(text ?? "", mutating) });
+  if (text === undefined) return envelope(request, { ok: true, result: result.structuredContent ?? null });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return envelope(request, { ok: true, result: parsed });
+}

@@ -1,0 +1,97 @@
+import type { JsonValue } from "../validation/json-value.js";
+
+/** A JSON-RPC 2.0 request id: MCP allows strings and numbers. */
+export type JsonRpcId = string | number;
+
+/** A JSON-RPC 2.0 request (expects a response). */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+/** A JSON-RPC 2.0 notification (no id, no response). */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+/** The error member of a failed JSON-RPC response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A successful JSON-RPC 2.0 response. */
+export interface JsonRpcSuccess {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: { [key: string]: unknown };
+}
+
+/** A failed JSON-RPC 2.0 response (`id` is null for a parse error). */
+export interface JsonRpcFailure {
+  jsonrpc: "2.0";
+  id: JsonRpcId | null;
+  error: JsonRpcErrorObject;
+}
+
+/** A JSON-RPC 2.0 response. */
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+/** Any JSON-RPC 2.0 message a transport carries. */
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** JSON-RPC and MCP error codes the Glass daemon uses (§2 of the protocol). */
+export const JsonRpcErrorCode = {
+  /** Parse error (id null). */
+  ParseError: -32700,
+  /** Invalid request: bad jsonrpc/id, a second initialize, a duplicate active id, workflow already active. */
+  InvalidRequest: -32600,
+  /** Method not found. */
+  MethodNotFound: -32601,
+  /** Invalid params; Glass negotiation failed; unsupported MCP protocol version. */
+  InvalidParams: -32602,
+  /** Internal error. */
+  InternalError: -32603,
+  /** Not initialized: a request before notifications/initialized. */
+  NotInitialized: -32002,
+  /** Mutation lease required, or another lease error (`data.code`). */
+  LeaseError: -32003,
+  /** Overloaded: a limit was reached; retry later. */
+  Overloaded: -32000,
+  /** Request cancelled (after notifications/cancelled). */
+  RequestCancelled: -32800,
+} as const;
+
+/** True for a message that is a request (has an id and a method). */
+export function isJsonRpcRequest(message: JsonRpcMessage): message is JsonRpcRequest {
+  return "method" in message && "id" in message && message.id !== undefined;
+}
+
+/** True for a message that is a notification (a method, no id). */
+export function isJsonRpcNotification(message: JsonRpcMessage): message is JsonRpcNotification {
+  return "method" in message && !("id" in message);
+}
+
+/** True for a message that is a response (no method). */
+export function isJsonRpcResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !("method" in message);
+}
+
+/** The text content item MCP tool results carry. */
+export interface McpTextContent {
+  type: "text";
+  text: string;
+}
+
+/** The result of an MCP `tools/call`. */
+export interface McpToolResult {
+  content: (McpTextContent | { type: string; [key: string]: unknown })[];
+  isError?: boolean;
+  structuredContent?: JsonValue;
+  _meta?: { [key: string]: unknown };
+}

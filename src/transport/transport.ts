@@ -1,0 +1,39 @@
+import type { GlassError } from "../errors/glass-error.js";
+import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+
+/** What a transport tells its owner (the MCP session). */
+export interface TransportHandlers {
+  /** A message arrived from the daemon. */
+  onMessage(message: JsonRpcMessage): void;
+  /**
+   * The connection ended (the daemon exited, the socket closed, a fatal framing error). Called at
+   * most once; `error` says why when it was not a close the owner asked for.
+   */
+  onClose(error?: GlassError): void;
+  /** A message could not be decoded, but the connection goes on (the bad frame was skipped). */
+  onError?(error: GlassError): void;
+}
+
+/**
+ * A way to exchange JSON-RPC messages with a Glass daemon (stdio, Unix socket, HTTP, WebSocket, or
+ * in memory). The client owns the transport: it calls `start` once, `send` for each message, and
+ * `close` at the end.
+ */
+export interface GlassTransport {
+  /** A short name for messages and defaults: `stdio`, `socket`, `http`, `websocket`, `memory`. */
+  readonly kind: string;
+  /**
+   * How many requests the peer accepts in flight on this connection (the daemon allows 8 on stdio,
+   * 4 per client on the socket). The client queues above it instead of provoking -32000.
+   */
+  readonly maxInFlight: number;
+  /** Opens the connection. Rejects with a GlassError (`transport.unavailable`) that says how to fix it. */
+  start(handlers: TransportHandlers): Promise<void>;
+  /**
+   * Sends one message. Resolves once it has been handed to the operating system (so the caller
+   * knows the daemon may act on it); rejects with a GlassError if it could not be written.
+   */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the connection gracefully; resolves when it is closed. Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,96 @@
+import type { GlassTransport, JsonRpcMessage, JsonRpcRequest, TransportHandlers } from "../../src/index.js";
+import { TransportClosedError } from "../../src/index.js";
+
+/** How the scripted daemon answers one request: a result, a JSON-RPC error, nothing (stall), or later. */
+export type ScriptedAnswer =
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; data?: unknown } }
+  | { stall: true }
+  | Promise<{ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }>;
+
+/** Answers `tools/call` and other requests after the handshake; `initialize` is answered for you. */
+export type ScriptedHandler = (request: JsonRpcRequest, daemon: ScriptedDaemon) => ScriptedAnswer;
+
+/** A successful `tools/call` answer carrying `result` as MCP text content. */
+export function textResult(result: unknown): { result: Record<string, unknown> } {
+  return { result: { content: [{ type: "text", text: JSON.stringify(result) }] } };
+}
+
+/**
+ * An in-process daemon for client unit tests: a GlassTransport whose peer is a function. It
+ * records every message the client sends, answers `initialize` with a small manifest, and lets a
+ * test crash the connection or push messages (server requests, stray answers) at will.
+ */
+export class ScriptedDaemon implements GlassTransport {
+  readonly kind = "memory";
+  readonly received: JsonRpcMessage[] = [];
+  handlers: TransportHandlers | undefined;
+  closed = false;
+  /** How long `send` takes to "write" (ms); 0 writes on the next microtask. */
+  writeDelayMs = 0;
+
+  constructor(
+    private readonly handler: ScriptedHandler,
+    readonly maxInFlight = 8,
+    readonly initializeResult: Record<string, unknown> = DEFAULT_INITIALIZE_RESULT,
+  ) {}
+
+  /** Messages of one method the client sent. */
+  sent(method: string): JsonRpcMessage[] {
+    return this.received.filter((message) => "method" in message && message.method === method);
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    this.handlers = handlers;
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new TransportClosedError({ message: "scripted daemon is closed" });
+    if (this.writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.writeDelayMs));
+    else await Promise.resolve();
+    this.received.push(message);
+    if (!("method" in message) || !("id" in message)) return;
+    const request = message as JsonRpcRequest;
+    const answer = request.method === "initialize" ? { result: this.initializeResult } : this.handler(request, this);
+    void Promise.resolve(answer).then((settled) => {
+      if (this.closed || "stall" in settled) return;
+      this.push({ jsonrpc: "2.0", id: request.id, ...settled } as JsonRpcMessage);
+    });
+  }
+
+  /** Delivers a message to the client as if the daemon sent it. */
+  push(message: JsonRpcMessage): void {
+    queueMicrotask(() => this.handlers?.onMessage(message));
+  }
+
+  /** Ends the connection as a crash would. */
+  crash(message = "the daemon exited (code 1)"): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.handlers?.onClose(new TransportClosedError({ message }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** A minimal initialize answer: MCP 2024-11-05, a manifest and an agreement. */
+export const DEFAULT_INITIALIZE_RESULT: Record<string, unknown> = {
+  protocolVersion: "2024-11-05",
+  capabilities: { tools: {} },
+  serverInfo: { name: "scripted", version: "1" },
+  glass: {
+    protocolVersion: 1,
+    glassVersion: "0.0.0-test",
+    schemas: { webIr: [1], task: [1] },
+    capabilities: { webIr: true, taskProtocol: true, rawCdp: false },
+    constraints: { platform: "linux-x64", browserFamily: "chromium", policy: "default", maxSessions: 1 },
+  },
+  glassAgreement: {
+    protocolVersion: 1,
+    agreedSchemas: {},
+    capabilities: { webIr: { status: "available" }, intentResolution: { status: "disabledByPolicy" } },
+    constraints: { platform: "linux-x64", browserFamily: "chromium", policy: "default", maxSessions: 1 },
+  },
+};
