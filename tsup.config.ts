@@ -1,14 +1,33 @@
 import { defineConfig } from "tsup";
 
+/**
+ * Builds of glass-sdk:
+ * - `glass-sdk` (no `node:` imports anywhere below it), `glass-sdk/node` and `glass-sdk/testing` as
+ *   ESM + CJS + .d.ts, built together so their ESM shares one copy of the common code;
+ * - the `glass-sdk` command line (ESM; its shebang comes from src/cli/main.ts).
+ * `npm run build` empties dist/ first (prebuild), since the two builds run side by side.
+ */
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: { index: "src/index.ts", node: "src/node/index.ts", testing: "src/testing/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,
-    clean: true,
+    splitting: true,
     target: "es2022",
     platform: "neutral",
+    external: [/^node:/],
+    // The mock daemon finds the package's fixture from import.meta.url, which CJS needs shimmed.
+    shims: true,
+    treeshake: true,
+  },
+  {
+    entry: { cli: "src/cli/main.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    platform: "node",
+    external: [/^node:/],
     treeshake: true,
   },
 ]);

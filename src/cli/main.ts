@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * The `glass-sdk` command line: `glass-sdk mock-daemon [--fixture F] [--socket PATH] [--latency MS]`.
+ * Exit codes: 0 done, 1 failed (a bad fixture, a taken socket), 2 a command line it cannot run.
+ * Everything it says goes to stderr, except what `--help` and `--version` print.
+ */
+import { GlassError } from "../errors/glass-error.js";
+import { packageVersion } from "../node/mock-daemon/package-files.js";
+import { parseMockDaemonArgs, runMockDaemon } from "./mock-daemon-command.js";
+import { USAGE, UsageError } from "./usage.js";
+
+async function main(args: readonly string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === undefined) throw new UsageError("no command given");
+  if (command === "--version") {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (command !== "mock-daemon") throw new UsageError(`unknown command: ${command}`);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  return runMockDaemon(parseMockDaemonArgs(rest));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`glass-sdk: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    const message = error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`glass-sdk: ${message}\n`);
+    process.exit(1);
+  },
+);

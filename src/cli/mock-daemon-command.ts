@@ -1,0 +1,96 @@
+import { parseFaults, type MockDaemonFaults } from "../node/mock-daemon/faults.js";
+import { startMockDaemon } from "../node/mock-daemon/start-mock-daemon.js";
+import { UsageError } from "./usage.js";
+
+/** The options of `glass-sdk mock-daemon`. */
+export interface MockDaemonCommand {
+  /** `--fixture`: the fixture file. */
+  fixture?: string;
+  /** `--socket`: the Unix socket path to listen on. */
+  socket?: string;
+  /** `--latency`: the delay before each tools/call answer, in ms. */
+  latencyMs?: number;
+  /** `--faults`: the faults to show. */
+  faults?: MockDaemonFaults;
+}
+
+/** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
+export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand {
+  const command: MockDaemonCommand = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const equals = arg.indexOf("=");
+    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
+    const inline = arg.startsWith("--") && equals !== -1 ? arg.slice(equals + 1) : undefined;
+    const value = (): string => {
+      const given = inline ?? args[++i];
+      if (given === undefined || given === "") throw new UsageError(`${name} needs a value`);
+      return given;
+    };
+    switch (name) {
+      case "--fixture":
+        command.fixture = value();
+        break;
+      case "--socket":
+        command.socket = value();
+        break;
+      case "--latency": {
+        const text = value();
+        if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+          throw new UsageError(`--latency needs a whole number of milliseconds, not ${JSON.stringify(text)}`);
+        }
+        command.latencyMs = Number(text);
+        break;
+      }
+      case "--faults":
+        command.faults = readFaults(value());
+        break;
+      default:
+        throw new UsageError(`unknown option for mock-daemon: ${arg}`);
+    }
+  }
+  return command;
+}
+
+function readFaults(text: string): MockDaemonFaults {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--faults needs a JSON object, e.g. '{"stallAfterCalls":2}'`);
+  }
+  try {
+    return parseFaults(json);
+  } catch (error) {
+    throw new UsageError(`--faults: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Runs the mock daemon until it is told to stop: over stdio until stdin ends, or on a socket until
+ * SIGINT or SIGTERM (the socket file is removed). Diagnostics go to stderr only. Resolves with the
+ * exit code; the crash fault exits the process with 1.
+ */
+export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
+  const daemon = await startMockDaemon({
+    fixture: command.fixture,
+    socket: command.socket,
+    latencyMs: command.latencyMs,
+    faults: command.faults,
+    onCrash: () => {
+      process.stderr.write("mock daemon: crashing on purpose (crashAfterCalls fault)\n");
+      process.exit(1);
+    },
+  });
+  if (daemon.socketPath !== undefined) {
+    process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    });
+    await daemon.close();
+    return 0;
+  }
+  await daemon.stopped;
+  return 0;
+}

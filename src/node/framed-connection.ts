@@ -1,0 +1,218 @@
+import type { Readable, Writable } from "node:stream";
+import { BadFrameError, TransportClosedError } from "../errors/error-classes.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { GlassError } from "../errors/glass-error.js";
+import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import type { TransportHandlers } from "../transport/transport.js";
+import { encodeFrame } from "./framing/encode-frame.js";
+import { createFrameReader, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
+
+/** What a {@link FramedConnection} runs over. */
+export interface FramedConnectionOptions {
+  /** The bytes from the daemon (a child's stdout, a socket). */
+  readable: Readable;
+  /** The bytes to the daemon (a child's stdin, the same socket). */
+  writable: Writable;
+  /** The transport owner's handlers. */
+  handlers: TransportHandlers;
+  /** A frame must be complete this many milliseconds after its first byte, or it is dropped as bad. */
+  frameTimeoutMs: number;
+  /** The peer, for messages: "the Glass daemon `glass --mcp`". */
+  peer: string;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * JSON-RPC messages over a pair of Node byte streams, framed as the daemon frames them (§5): the
+ * part the stdio and socket transports share. It writes frames (newline up to 8 KiB, Content-Length
+ * above), decodes what arrives, reports bad and stalled frames to `onError` and reads on, and ends
+ * with `finish`, which calls `onClose` exactly once, rejects unfinished sends and detaches from the
+ * streams. Exceptions thrown by the owner's handlers never reach the streams: they are reported
+ * asynchronously, as an EventTarget listener's would be.
+ */
+export class FramedConnection {
+  readonly #readable: Readable;
+  readonly #writable: Writable;
+  readonly #frameTimeoutMs: number;
+  readonly #peer: string;
+  readonly #reader: FrameReader = createFrameReader();
+  readonly #pendingSends = new Set<(error: GlassError | undefined) => void>();
+  #handlers: TransportHandlers | undefined;
+  #acceptingSends = true;
+  #finished = false;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  #stallTimerFor: number | undefined;
+
+  constructor(options: FramedConnectionOptions) {
+    this.#readable = options.readable;
+    this.#writable = options.writable;
+    this.#handlers = options.handlers;
+    this.#frameTimeoutMs = options.frameTimeoutMs;
+    this.#peer = options.peer;
+    this.#readable.on("data", this.#onData);
+    this.#readable.on("end", this.#onEnd);
+    // Write errors (EPIPE after the peer exited) reach the write callbacks; the close follows.
+    this.#readable.on("error", ignore);
+    this.#writable.on("error", ignore);
+  }
+
+  /** True once `finish` has run. */
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
+  send(message: JsonRpcMessage): Promise<void> {
+    if (!this.#acceptingSends) return Promise.reject(this.#closedError("the transport is closing or closed; the message was not sent"));
+    let frame: Uint8Array;
+    try {
+      frame = encodeFrame(message);
+    } catch (error) {
+      return Promise.reject(
+        new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      const settle = (error: GlassError | undefined): void => {
+        if (!this.#pendingSends.delete(settle)) return;
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      this.#pendingSends.add(settle);
+      const written = (error?: Error | null): void =>
+        settle(error ? this.#closedError(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
+      try {
+        this.#writable.write(frame, written);
+      } catch (error) {
+        written(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  /** Refuses further sends (they reject with TransportClosedError); sends already written may still complete. */
+  stopSending(): void {
+    this.#acceptingSends = false;
+  }
+
+  /**
+   * Ends the connection: calls `onClose(error)` (once, however often this is called), rejects sends
+   * not yet written, stops the frame timer and detaches from the streams.
+   */
+  finish(error?: GlassError): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#acceptingSends = false;
+    this.#clearStallTimer();
+    this.#readable.off("data", this.#onData);
+    this.#readable.off("end", this.#onEnd);
+    const unsent = this.#closedError(error === undefined ? "the transport closed before the message was written" : error.rawMessage);
+    for (const settle of [...this.#pendingSends]) settle(unsent);
+    const handlers = this.#handlers;
+    this.#handlers = undefined;
+    if (handlers !== undefined) callHandler(() => handlers.onClose(error));
+  }
+
+  #onData = (chunk: Uint8Array): void => {
+    let input = chunk;
+    for (;;) {
+      let frames: DecodedFrame[];
+      try {
+        frames = this.#reader.pushFrames(input);
+      } catch (error) {
+        this.#reportError(asBadFrame(error));
+        input = EMPTY; // collect the frames queued before the bad one, and read on
+        continue;
+      }
+      for (const frame of frames) this.#deliver(frame.message);
+      break;
+    }
+    this.#armStallTimer();
+  };
+
+  #onEnd = (): void => {
+    this.#clearStallTimer();
+    for (;;) {
+      try {
+        this.#reader.end();
+        break;
+      } catch (error) {
+        this.#reportError(asBadFrame(error)); // a truncated frame: report it, then finish reading
+      }
+    }
+    for (const frame of this.#reader.pushFrames(EMPTY)) this.#deliver(frame.message);
+  };
+
+  #deliver(message: unknown): void {
+    const handlers = this.#handlers;
+    if (handlers === undefined) return;
+    if (!isJsonRpcMessage(message)) {
+      this.#reportError(new BadFrameError({ message: "the frame holds JSON but not a JSON-RPC 2.0 message object", phase: "dispatch" }));
+      return;
+    }
+    callHandler(() => handlers.onMessage(message));
+  }
+
+  #reportError(error: GlassError): void {
+    const handlers = this.#handlers;
+    if (handlers?.onError !== undefined) callHandler(() => handlers.onError?.(error));
+  }
+
+  /** Keeps a timer on the current incomplete frame; a frame still incomplete when it fires is dropped. */
+  #armStallTimer(): void {
+    const since = this.#reader.partialSince();
+    if (since === undefined || this.#finished) return this.#clearStallTimer();
+    if (this.#stallTimer !== undefined && this.#stallTimerFor === since) return;
+    this.#clearStallTimer();
+    this.#stallTimerFor = since;
+    this.#stallTimer = setTimeout(() => this.#onStall(since), Math.max(0, since + this.#frameTimeoutMs - Date.now()));
+    this.#stallTimer.unref?.();
+  }
+
+  #onStall(since: number): void {
+    this.#stallTimer = undefined;
+    this.#stallTimerFor = undefined;
+    if (this.#finished) return;
+    if (this.#reader.partialSince() === since) {
+      const error = this.#reader.discardPartial(`no complete frame from ${this.#peer} within ${this.#frameTimeoutMs} ms of its first byte`);
+      if (error !== undefined) this.#reportError(error);
+    }
+    this.#armStallTimer();
+  }
+
+  #clearStallTimer(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    this.#stallTimerFor = undefined;
+  }
+
+  #closedError(message: string, cause?: unknown): TransportClosedError {
+    return new TransportClosedError(cause === undefined ? { message } : { message, cause });
+  }
+}
+
+/** A JSON object with `jsonrpc: "2.0"`: the shape every JSON-RPC message has (the session checks the rest). */
+function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+/** Runs an owner's handler; an exception it throws is reported asynchronously, never to the stream. */
+function callHandler(handler: () => void): void {
+  try {
+    handler();
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
+
+function asBadFrame(error: unknown): GlassError {
+  return error instanceof GlassError ? error : new BadFrameError({ message: describe(error), phase: "dispatch", cause: error });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function ignore(): void {}

@@ -1,0 +1,149 @@
+import type { Readable, Writable } from "node:stream";
+import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
+import type { GoldenFixture } from "../../testing/golden-fixture.js";
+import { createReplayEngine, type ReplayEngine } from "../../testing/replay-engine.js";
+import { createDaemonContext } from "./daemon-context.js";
+import type { RecordedCall, RecordedClientAnswer } from "./daemon-record.js";
+import type { MockDaemonFaults } from "./faults.js";
+import type { LeaseGrant } from "./leases.js";
+import { resolveLimits, type MockDaemonLimits } from "./limits.js";
+import { loadFixtureFile } from "./load-fixture-file.js";
+import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "./manifest.js";
+import { defaultFixturePath, packageVersion } from "./package-files.js";
+import { serveSocket } from "./socket-server.js";
+import { serveStdio } from "./stdio-server.js";
+
+/** Options of {@link startMockDaemon}. */
+export interface MockDaemonOptions extends MockManifestOptions {
+  /** The fixture to answer from, or its path; default: the package's `fixtures/protocol-golden-v1.json`. */
+  fixture?: GoldenFixture | string;
+  /** Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. */
+  socket?: string;
+  /** stdio mode: the stream requests arrive on (default `process.stdin`). */
+  stdin?: Readable;
+  /** stdio mode: the stream answers go to (default `process.stdout`); it carries only MCP. */
+  stdout?: Writable;
+  /** Delay before each `tools/call` is answered, in ms (default 0). */
+  latencyMs?: number;
+  /** Misbehaviour to show (see {@link MockDaemonFaults}). */
+  faults?: MockDaemonFaults;
+  /** Limits to change (tests use small ones); the defaults are the real daemon's. */
+  limits?: Partial<MockDaemonLimits>;
+  /**
+   * Called when the crash fault fires, after the daemon stopped serving. The CLI exits the process
+   * here; in-process, a stdio daemon ends its output stream and a socket daemon drops its clients.
+   */
+  onCrash?: () => void;
+}
+
+/** A running mock daemon, with what it has seen for tests to check. */
+export interface MockDaemon {
+  /** `socket` when listening on a socket, else `stdio`. */
+  readonly mode: MockDaemonMode;
+  /** The socket path (socket mode). */
+  readonly socketPath: string | undefined;
+  /** The manifest sent with every initialize. */
+  readonly manifest: GlassCapabilityManifest;
+  /** The replay engine answering tool calls. */
+  readonly engine: ReplayEngine;
+  /** Every `tools/call` received, in order of arrival. */
+  readonly calls: readonly RecordedCall[];
+  /** Every answer clients gave to requests the daemon sent them (server-request fault). */
+  readonly clientAnswers: readonly RecordedClientAnswer[];
+  /** The lease in force, as a list (at most one on a daemon; none over stdio). */
+  activeLeases(): LeaseGrant[];
+  /** Clients connected now (stdio: 1 until the session ends). */
+  clientCount(): number;
+  /** Requests in flight on the whole daemon. */
+  inFlight(): number;
+  /** Resolves once `condition` holds, checked now and whenever a call or client answer is recorded, a call ends, or a client comes or goes. */
+  waitFor(condition: (daemon: MockDaemon) => boolean): Promise<void>;
+  /** Whether the crash fault has fired. */
+  readonly crashed: boolean;
+  /** Resolves when the daemon stops serving: stdin EOF or a crash (stdio), or `close()`. */
+  readonly stopped: Promise<void>;
+  /** Stops the daemon: drops every client (in-flight calls go unanswered) and removes the socket file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a mock Glass daemon that answers from a golden fixture and speaks the daemon's MCP
+ * protocol (§2–§5) over stdio or a Unix socket. Rejects with a clear error when the fixture cannot
+ * be loaded or the socket path is taken.
+ */
+export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
+  const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixtureFile(options.fixture ?? defaultFixturePath());
+  const mode: MockDaemonMode = options.socket === undefined ? "stdio" : "socket";
+  const manifest = buildManifest(mode, `${process.platform}-${process.arch}`, options);
+  const context = createDaemonContext({
+    mode,
+    engine: createReplayEngine(fixture),
+    manifest,
+    serverVersion: packageVersion(),
+    limits: resolveLimits(options.limits),
+    latencyMs: options.latencyMs,
+    faults: options.faults,
+  });
+  let crashed = false;
+  let finish!: () => void;
+  const stopped = new Promise<void>((resolve) => (finish = resolve));
+
+  let clientCount: () => number;
+  let close: () => Promise<void>;
+  if (options.socket !== undefined) {
+    const server = await serveSocket(context, options.socket);
+    clientCount = server.clientCount;
+    close = async () => {
+      await server.close();
+      finish();
+    };
+    context.crash = () => {
+      crashed = true;
+      server.dropClients();
+      context.leases?.reset();
+      options.onCrash?.();
+    };
+  } else {
+    const output = options.stdout ?? process.stdout;
+    const server = serveStdio(context, options.stdin ?? process.stdin, output);
+    let serving = true;
+    void server.done.then(() => {
+      serving = false;
+      context.record.changed();
+      finish();
+    });
+    clientCount = () => (serving ? 1 : 0);
+    close = async () => {
+      server.close();
+      await server.done;
+    };
+    context.crash = () => {
+      crashed = true;
+      server.close();
+      if (output !== process.stdout) output.end();
+      options.onCrash?.();
+    };
+  }
+
+  const daemon: MockDaemon = {
+    mode,
+    socketPath: options.socket,
+    manifest,
+    engine: context.engine,
+    calls: context.record.calls,
+    clientAnswers: context.record.clientAnswers,
+    activeLeases: () => {
+      const lease = context.leases?.active();
+      return lease === undefined ? [] : [lease];
+    },
+    clientCount: () => clientCount(),
+    inFlight: () => context.inFlight,
+    waitFor: (condition) => context.record.waitFor(() => condition(daemon)),
+    get crashed() {
+      return crashed;
+    },
+    stopped,
+    close: () => close(),
+  };
+  return daemon;
+}

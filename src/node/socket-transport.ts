@@ -1,0 +1,183 @@
+import { createConnection, type Socket } from "node:net";
+import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import { defaultSocketPath } from "./default-socket-path.js";
+import { FramedConnection } from "./framed-connection.js";
+import { FrameLimits } from "./framing/frame-limits.js";
+
+/** Where to reach the daemon for a {@link socketTransport}. */
+export interface SocketTransportOptions {
+  /** The daemon's Unix socket; default `GLASS_SOCKET`, else the daemon's default (`defaultSocketPath()`). */
+  path?: string;
+  /** How long `close()` waits for the daemon to close its end before destroying the socket; default 2000 ms. */
+  closeTimeoutMs?: number;
+  /** How long a frame may take to arrive after its first byte before it is dropped as bad; default 10 000 ms. */
+  frameTimeoutMs?: number;
+}
+
+/**
+ * A transport to a running daemon (`glass daemon start`) over its Unix socket (§5: mode 0600,
+ * same-user peers only, at most 4 clients and 4 requests in flight per client). Needed for
+ * mutation leases (capability `localDaemon`).
+ *
+ * `start()` rejects with a TransportUnavailableError that says how to fix it when nothing listens at
+ * the path or the socket belongs to another user. The daemon closing the connection ends it with
+ * one `onClose(TransportClosedError)`. `close()` ends the socket and resolves once it is closed.
+ *
+ * @example
+ * const transport = socketTransport(); // GLASS_SOCKET, or ~/.local/share/glass/glass.sock
+ */
+export function socketTransport(options: SocketTransportOptions = {}): GlassTransport {
+  return new SocketTransport(options);
+}
+
+class SocketTransport implements GlassTransport {
+  readonly kind = "socket";
+  readonly maxInFlight = 4;
+  readonly #path: string;
+  readonly #options: SocketTransportOptions;
+  readonly #peer: string;
+  #socket: Socket | undefined;
+  #connection: FramedConnection | undefined;
+  /** Settles (never rejects) once `start` has succeeded or failed; undefined before `start`. */
+  #startSettled: Promise<void> | undefined;
+  #closeRequested = false;
+  #closing: Promise<void> | undefined;
+  /** The socket error that preceded the close, if any. */
+  #lastError: Error | undefined;
+  /** Resolves when the socket is closed (or never opened). */
+  readonly #gone: Promise<void>;
+  #markGone!: () => void;
+  #isGone = false;
+
+  constructor(options: SocketTransportOptions) {
+    this.#options = options;
+    const fromEnv = process.env.GLASS_SOCKET;
+    this.#path = options.path ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : defaultSocketPath());
+    this.#peer = `the Glass daemon at ${this.#path}`;
+    this.#gone = new Promise<void>((resolve) => {
+      this.#markGone = () => {
+        this.#isGone = true;
+        resolve();
+      };
+    });
+  }
+
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.#startSettled !== undefined) {
+      return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+    }
+    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport was closed before it started" }));
+    const starting = this.#connect(handlers);
+    this.#startSettled = starting.then(ignore, ignore);
+    return starting;
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
+    if (this.#connection === undefined) {
+      return Promise.reject(new TransportClosedError({ message: `not connected to ${this.#peer}: call start() first` }));
+    }
+    return this.#connection.send(message);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  #connect(handlers: TransportHandlers): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let socket: Socket;
+      try {
+        socket = createConnection({ path: this.#path });
+      } catch (error) {
+        this.#markGone();
+        reject(this.#unavailable(error));
+        return;
+      }
+      this.#socket = socket;
+      const onConnectError = (error: Error): void => {
+        socket.off("connect", onConnected);
+        socket.on("error", ignore);
+        socket.destroy();
+        this.#markGone();
+        reject(this.#unavailable(error));
+      };
+      const onConnected = (): void => {
+        socket.off("error", onConnectError);
+        socket.on("error", this.#onError);
+        socket.once("close", this.#onClose);
+        this.#connection = new FramedConnection({
+          readable: socket,
+          writable: socket,
+          handlers,
+          frameTimeoutMs: this.#options.frameTimeoutMs ?? FrameLimits.frameBodyTimeoutMs,
+          peer: this.#peer,
+        });
+        resolve();
+      };
+      socket.once("error", onConnectError);
+      socket.once("connect", onConnected);
+    });
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closeRequested = true;
+    if (this.#startSettled === undefined) return; // never started
+    await this.#startSettled;
+    this.#connection?.stopSending();
+    const socket = this.#socket;
+    if (socket === undefined || this.#isGone) return;
+    socket.end();
+    const closed = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.#options.closeTimeoutMs ?? 2000);
+      void this.#gone.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!closed) socket.destroy();
+    await this.#gone;
+  }
+
+  #onError = (error: Error): void => {
+    this.#lastError = error;
+  };
+
+  #onClose = (): void => {
+    this.#socket?.off("error", this.#onError);
+    this.#socket?.on("error", ignore);
+    let error: TransportClosedError | undefined;
+    if (!this.#closeRequested) {
+      const message =
+        this.#lastError === undefined
+          ? `${this.#peer} closed the connection`
+          : `the connection to ${this.#peer} was lost: ${this.#lastError.message}`;
+      error = new TransportClosedError(this.#lastError === undefined ? { message } : { message, cause: this.#lastError });
+    }
+    this.#connection?.finish(error);
+    this.#markGone();
+  };
+
+  #unavailable(error: unknown): TransportUnavailableError {
+    const code = (error as { code?: unknown } | null)?.code;
+    const path = this.#path;
+    let message: string;
+    if (code === "ENOENT" || code === "ECONNREFUSED") {
+      message =
+        `no Glass daemon is listening at ${path}: start one with \`glass daemon start\` ` +
+        `(or \`npx glass-sdk mock-daemon --socket ${path}\`), or point GLASS_SOCKET at it`;
+    } else if (code === "EACCES" || code === "EPERM") {
+      message =
+        `permission denied connecting to ${path}: the Glass daemon's socket (mode 0600) accepts only the user ` +
+        "who started the daemon; run as that user, or start a daemon of your own with `glass daemon start`";
+    } else {
+      message = `cannot connect to ${this.#peer}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return new TransportUnavailableError({ message, cause: error });
+  }
+}
+
+function ignore(): void {}

@@ -1,0 +1,239 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import { FramedConnection } from "./framed-connection.js";
+import { FrameLimits } from "./framing/frame-limits.js";
+
+/** How to start the daemon for a {@link stdioTransport}. */
+export interface StdioTransportOptions {
+  /** The daemon's executable: `glass` or `glass-browser` (found on PATH), or a full path. */
+  command: string;
+  /** Its arguments; default none. The real daemon needs `["--mcp"]`. */
+  args?: readonly string[];
+  /** Its working directory; default this process's. */
+  cwd?: string;
+  /** Variables added to this process's environment for the daemon (a variable set to `undefined` is removed). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The daemon's stderr (its diagnostics): `pipe` (default) keeps the last 4 KiB to quote when it
+   * dies; `inherit` shares this process's stderr; `ignore` discards it.
+   */
+  stderr?: "inherit" | "pipe" | "ignore";
+  /** How long `close()` waits for the daemon to exit after its stdin ends before SIGTERM; default 2000 ms. */
+  closeTimeoutMs?: number;
+  /** How long a frame may take to arrive after its first byte before it is dropped as bad; default 10 000 ms. */
+  frameTimeoutMs?: number;
+}
+
+/** How much of the daemon's stderr is kept for error messages. */
+const STDERR_TAIL_BYTES = 4096;
+/** After SIGTERM, how long the daemon has to exit before SIGKILL. */
+const KILL_GRACE_MS = 1000;
+/** After the daemon exits, how long its pipes may stay open (held by a process it started) before they are destroyed. */
+const PIPE_DRAIN_MS = 1000;
+
+/**
+ * A transport that starts the daemon as a child process (`glass --mcp`) and speaks MCP over its
+ * stdin and stdout (§5: stdout carries only MCP; diagnostics go to stderr). Up to 8 requests in
+ * flight.
+ *
+ * `start()` rejects with a TransportUnavailableError that says how to fix it when the command is
+ * missing or not executable. The daemon's exit (or crash) ends the connection with one
+ * `onClose(TransportClosedError)` naming the exit code or signal and quoting its stderr. `close()`
+ * ends stdin (the daemon then cancels its work and exits), waits `closeTimeoutMs`, then sends
+ * SIGTERM and, a second later, SIGKILL; it resolves when the process is gone.
+ *
+ * @example
+ * const transport = stdioTransport({ command: "glass", args: ["--mcp"] });
+ */
+export function stdioTransport(options: StdioTransportOptions): GlassTransport {
+  return new StdioTransport(options);
+}
+
+class StdioTransport implements GlassTransport {
+  readonly kind = "stdio";
+  readonly maxInFlight = 8;
+  readonly #options: StdioTransportOptions;
+  readonly #peer: string;
+  readonly #stderrTail = new StderrTail();
+  #child: ChildProcess | undefined;
+  #connection: FramedConnection | undefined;
+  /** Settles (never rejects) once `start` has succeeded or failed; undefined before `start`. */
+  #startSettled: Promise<void> | undefined;
+  #closeRequested = false;
+  #closing: Promise<void> | undefined;
+  #pipeDrainTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Resolves when the daemon process is gone (or never ran). */
+  readonly #gone: Promise<void>;
+  #markGone!: () => void;
+  #isGone = false;
+
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.#peer = `the Glass daemon \`${[options.command, ...(options.args ?? [])].join(" ")}\``;
+    this.#gone = new Promise<void>((resolve) => {
+      this.#markGone = () => {
+        this.#isGone = true;
+        resolve();
+      };
+    });
+  }
+
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.#startSettled !== undefined) {
+      return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+    }
+    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport was closed before it started" }));
+    const starting = this.#spawn(handlers);
+    this.#startSettled = starting.then(ignore, ignore);
+    return starting;
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
+    if (this.#connection === undefined) {
+      return Promise.reject(new TransportClosedError({ message: `${this.#peer} is not running: call start() first` }));
+    }
+    return this.#connection.send(message);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  #spawn(handlers: TransportHandlers): Promise<void> {
+    const { command, args = [], cwd, env, stderr = "pipe" } = this.#options;
+    return new Promise<void>((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        child = spawn(command, [...args], {
+          cwd,
+          env: env === undefined ? process.env : { ...process.env, ...env },
+          stdio: ["pipe", "pipe", stderr],
+          windowsHide: true,
+        });
+      } catch (error) {
+        this.#markGone();
+        reject(this.#unavailable(error));
+        return;
+      }
+      this.#child = child;
+      const onSpawnError = (error: Error): void => {
+        child.off("spawn", onSpawned);
+        child.on("error", ignore);
+        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", ignore).destroy();
+        this.#markGone();
+        reject(this.#unavailable(error));
+      };
+      const onSpawned = (): void => {
+        child.off("error", onSpawnError);
+        child.on("error", ignore); // a failed kill(); the exit that follows is what counts
+        child.stderr?.on("data", this.#onStderr);
+        child.once("exit", this.#onExit);
+        child.once("close", this.#onClose);
+        this.#connection = new FramedConnection({
+          readable: child.stdout!,
+          writable: child.stdin!,
+          handlers,
+          frameTimeoutMs: this.#options.frameTimeoutMs ?? FrameLimits.frameBodyTimeoutMs,
+          peer: this.#peer,
+        });
+        resolve();
+      };
+      child.once("error", onSpawnError);
+      child.once("spawn", onSpawned);
+    });
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closeRequested = true;
+    if (this.#startSettled === undefined) return; // never started
+    await this.#startSettled;
+    const child = this.#child;
+    this.#connection?.stopSending();
+    if (child === undefined || this.#isGone) return;
+    child.stdin?.end();
+    if (await this.#goneWithin(this.#options.closeTimeoutMs ?? 2000)) return;
+    child.kill("SIGTERM");
+    if (await this.#goneWithin(KILL_GRACE_MS)) return;
+    child.kill("SIGKILL");
+    await this.#gone;
+  }
+
+  #goneWithin(ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.#gone.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  #onStderr = (chunk: Buffer): void => {
+    this.#stderrTail.append(chunk);
+  };
+
+  #onExit = (): void => {
+    // 'close' normally follows once stdout has drained; a grandchild holding the pipes must not delay it forever.
+    const child = this.#child;
+    this.#pipeDrainTimer = setTimeout(() => {
+      for (const stream of [child?.stdin, child?.stdout, child?.stderr]) stream?.destroy();
+    }, PIPE_DRAIN_MS);
+  };
+
+  #onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
+    if (this.#pipeDrainTimer !== undefined) clearTimeout(this.#pipeDrainTimer);
+    this.#child?.stderr?.off("data", this.#onStderr);
+    const error = this.#closeRequested ? undefined : new TransportClosedError({ message: this.#describeExit(code, signal) });
+    this.#connection?.finish(error);
+    this.#markGone();
+  };
+
+  #describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? "unknown"}`;
+    const tail = this.#stderrTail.text();
+    return tail === "" ? `${this.#peer} ${how}` : `${this.#peer} ${how}; the end of its stderr:\n${tail}`;
+  }
+
+  #unavailable(error: unknown): TransportUnavailableError {
+    const { command, cwd } = this.#options;
+    const code = (error as { code?: unknown } | null)?.code;
+    const fix =
+      `Install Glass and make sure \`${command}\` is on PATH, or set GLASS_COMMAND to the daemon's full path ` +
+      "(for the mock daemon: `npx glass-sdk mock-daemon`).";
+    let message: string;
+    if (code === "ENOENT" && cwd !== undefined && !existsSync(cwd)) {
+      message = `cannot start ${this.#peer}: its working directory ${cwd} does not exist`;
+    } else if (code === "ENOENT") {
+      message = `cannot start ${this.#peer}: the command \`${command}\` was not found. ${fix}`;
+    } else if (code === "EACCES") {
+      message = `cannot start ${this.#peer}: \`${command}\` is not executable (permission denied). Make it executable (chmod +x), or: ${fix}`;
+    } else {
+      message = `cannot start ${this.#peer}: ${error instanceof Error ? error.message : String(error)}. ${fix}`;
+    }
+    return new TransportUnavailableError({ message, cause: error });
+  }
+}
+
+/** The last few KiB a process wrote to stderr. */
+class StderrTail {
+  #bytes: Buffer = Buffer.alloc(0);
+
+  append(chunk: Buffer): void {
+    this.#bytes =
+      chunk.length >= STDERR_TAIL_BYTES
+        ? Buffer.from(chunk.subarray(chunk.length - STDERR_TAIL_BYTES))
+        : Buffer.concat([this.#bytes, chunk]).subarray(-STDERR_TAIL_BYTES);
+  }
+
+  /** The tail as text, trimmed (a character cut in half at the start is dropped). */
+  text(): string {
+    return this.#bytes.toString("utf8").replace(/^\uFFFD+/, "").trim();
+  }
+}
+
+function ignore(): void {}

@@ -1,0 +1,75 @@
+import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
+import { validateRequest, validateResponse } from "../envelope/validate-envelope.js";
+import { GlassError } from "../errors/glass-error.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import type { ValidationIssue } from "../validation/issue.js";
+import { isJsonObject } from "../validation/json-value.js";
+
+/**
+ * A golden fixture: Glass requests and the responses the daemon gave to them, matched by
+ * `requestId` (a request may have no recorded response), plus responses that must be rejected.
+ * `fixtures/protocol-golden-v1.json` is the package's own.
+ */
+export interface GoldenFixture {
+  /** The fixture format version; always 1. */
+  schemaVersion: 1;
+  /** Recorded requests; their `requestId`s are unique. */
+  requests: GlassRequest[];
+  /** The daemon's answers, each to the request with the same `requestId`. */
+  responses: GlassResponse[];
+  /** Responses a client must reject (not used for replay). */
+  invalidResponses?: unknown[];
+}
+
+/**
+ * Checks parsed JSON as a golden fixture and returns it typed: every request must be a valid
+ * request envelope and every response a valid response envelope (§1), request ids must be unique,
+ * and each response must answer a recorded request at most once. Throws a {@link GlassError} with
+ * code `fixture.invalid` naming the first bad entry (`requests[3] (requestId "x")`).
+ */
+export function loadFixture(json: unknown): GoldenFixture {
+  if (!isJsonObject(json)) fail("the fixture must be a JSON object with schemaVersion, requests and responses");
+  if (json.schemaVersion !== 1) fail(`schemaVersion must be 1 (got ${JSON.stringify(json.schemaVersion) ?? "nothing"})`);
+  const { requests, responses, invalidResponses } = json;
+  if (!Array.isArray(requests)) fail("requests must be an array of request envelopes");
+  if (!Array.isArray(responses)) fail("responses must be an array of response envelopes");
+  if (invalidResponses !== undefined && !Array.isArray(invalidResponses)) fail("invalidResponses, when present, must be an array");
+
+  const requestIds = new Set<string>();
+  requests.forEach((entry: unknown, index) => {
+    const checked = validateRequest(entry);
+    if (!checked.ok) fail(`${entryName("requests", index, entry)} is not a valid request: ${describe(checked.issues)}`);
+    if (requestIds.has(checked.value.requestId)) fail(`${entryName("requests", index, entry)} repeats a requestId of an earlier request`);
+    requestIds.add(checked.value.requestId);
+  });
+  const answered = new Set<string>();
+  responses.forEach((entry: unknown, index) => {
+    const checked = validateResponse(entry);
+    if (!checked.ok) fail(`${entryName("responses", index, entry)} is not a valid response: ${describe(checked.issues)}`);
+    const { requestId } = checked.value;
+    if (!requestIds.has(requestId)) fail(`${entryName("responses", index, entry)} answers no recorded request`);
+    if (answered.has(requestId)) fail(`${entryName("responses", index, entry)} is a second answer to the same request`);
+    answered.add(requestId);
+  });
+  return json as unknown as GoldenFixture;
+}
+
+function entryName(list: string, index: number, entry: unknown): string {
+  const id = isJsonObject(entry) && typeof entry.requestId === "string" ? ` (requestId ${JSON.stringify(entry.requestId)})` : "";
+  return `${list}[${index}]${id}`;
+}
+
+function describe(issues: readonly ValidationIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path === "" ? "the envelope" : issue.path} ${issue.reason}`)
+    .join("; ");
+}
+
+function fail(message: string): never {
+  throw new GlassError({
+    code: "fixture.invalid",
+    message: truncateUtf8(`the golden fixture is invalid: ${message}`, 512),
+    retry: { classification: "notRetryable", recommendedOperation: "fix_fixture" },
+  });
+}
