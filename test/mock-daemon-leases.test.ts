@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LeaseManager } from "../src/node/mock-daemon/leases.js";
+import { LeaseManager } from "../src/testing/daemon/leases.js";
 import { loadFixture } from "../src/testing/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";

@@ -1,4 +1,4 @@
-import { parseFaults, type MockDaemonFaults } from "../node/mock-daemon/faults.js";
+import { parseFaults, type MockDaemonFaults } from "../testing/daemon/faults.js";
 import { startMockDaemon } from "../node/mock-daemon/start-mock-daemon.js";
 import { UsageError } from "./usage.js";
 

@@ -9,9 +9,9 @@ export { encodeFrame, type EncodeFrameOptions, type Framing } from "./framing/en
 export { createFrameReader, type DecodedFrame, type FrameReader, type FrameReaderOptions } from "./framing/frame-reader.js";
 export { FrameLimits } from "./framing/frame-limits.js";
 export { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "./mock-daemon/start-mock-daemon.js";
-export { parseFaults, type MockDaemonFaults } from "./mock-daemon/faults.js";
-export { DEFAULT_LIMITS, type MockDaemonLimits } from "./mock-daemon/limits.js";
-export type { MockDaemonMode, MockManifestOptions } from "./mock-daemon/manifest.js";
-export type { LeaseGrant } from "./mock-daemon/leases.js";
-export type { RecordedCall, RecordedClientAnswer } from "./mock-daemon/daemon-record.js";
+export { parseFaults, type MockDaemonFaults } from "../testing/daemon/faults.js";
+export { DEFAULT_LIMITS, type MockDaemonLimits } from "../testing/daemon/limits.js";
+export type { MockDaemonMode, MockManifestOptions } from "../testing/daemon/manifest.js";
+export type { LeaseGrant } from "../testing/daemon/leases.js";
+export type { RecordedCall, RecordedClientAnswer } from "../testing/daemon/daemon-record.js";
 export { loadFixtureFile } from "./mock-daemon/load-fixture-file.js";

@@ -216,6 +216,35 @@ describe("retries", () => {
   });
 });
 
+describe("retries after a failure to write", () => {
+  function flakyWriter(failures: number): ScriptedDaemon {
+    const daemon = answeringTools({ observe: () => textResult({ revision: 2 }), click: () => textResult({ executionId: "e-1" }) });
+    const send = daemon.send.bind(daemon);
+    let left = failures;
+    daemon.send = async (message) => {
+      if ("method" in message && message.method === "tools/call" && left-- > 0) throw new TransportClosedError({ message: "EPIPE: write failed" });
+      return send(message);
+    };
+    return daemon;
+  }
+
+  it("retries a read-only call whose request was never written", async () => {
+    const daemon = flakyWriter(1);
+    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1 } });
+    await expect(glass.browser.observe({})).resolves.toEqual({ revision: 2 });
+    await glass.close();
+  });
+
+  it("does not retry a mutation even when its request was never written", async () => {
+    const daemon = flakyWriter(1);
+    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1 } });
+    const error = await glass.browser.click({ target: "ref=1" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false });
+    expect(toolCalls(daemon)).toHaveLength(0);
+    await glass.close();
+  });
+});
+
 describe("flow control", () => {
   it("keeps at most maxInFlight requests in flight and queues the rest in order", async () => {
     let active = 0;

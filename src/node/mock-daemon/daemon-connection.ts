@@ -4,9 +4,9 @@ import { JsonRpcErrorCode, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { encodeFrame, type Framing } from "../framing/encode-frame.js";
 import { createFrameReader, type DecodedFrame, type FrameReader } from "../framing/frame-reader.js";
-import { rpcError, rpcFailure } from "./json-rpc-replies.js";
-import type { MockDaemonLimits } from "./limits.js";
-import type { GarbageKind, SessionConnection } from "./mcp-server-session.js";
+import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
+import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
+import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
 
 /** What a {@link DaemonConnection} runs over and reports to. */
 export interface DaemonConnectionOptions {

@@ -2,10 +2,10 @@ import { chmod, lstat, unlink } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
 import { encodeFrame } from "../framing/encode-frame.js";
-import type { DaemonContext } from "./daemon-context.js";
+import type { DaemonContext } from "../../testing/daemon/daemon-context.js";
 import { DaemonConnection } from "./daemon-connection.js";
-import { rpcError, rpcFailure } from "./json-rpc-replies.js";
-import { McpServerSession } from "./mcp-server-session.js";
+import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
+import { McpServerSession } from "../../testing/daemon/mcp-server-session.js";
 
 /** A mock daemon listening on a Unix socket. */
 export interface SocketServer {

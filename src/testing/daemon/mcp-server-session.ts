@@ -1,7 +1,7 @@
 import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
 import { operationFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
-import type { Framing } from "../framing/encode-frame.js";
+import type { Framing } from "../../node/framing/encode-frame.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
 import { rpcError, rpcFailure, rpcResult, type RpcError } from "./json-rpc-replies.js";

@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
 import { requiresLease } from "../../operations/lease-requirement.js";
-import type { ToolCall } from "../../testing/read-tool-call.js";
+import type { ToolCall } from "../read-tool-call.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { rpcError, type RpcError } from "./json-rpc-replies.js";
 import { leaseFailure, type LeaseFailure, type LeaseGrant, type LeaseManager } from "./leases.js";

@@ -1,5 +1,5 @@
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import type { ReplayEngine } from "../../testing/replay-engine.js";
+import type { ReplayEngine } from "../replay-engine.js";
 import { DaemonRecord } from "./daemon-record.js";
 import { createFaultPlan, type FaultPlan, type MockDaemonFaults } from "./faults.js";
 import { LeaseManager } from "./leases.js";

@@ -1,8 +1,8 @@
 import type { GlassResponse } from "../../envelope/envelope-types.js";
 import { JsonRpcErrorCode, type JsonRpcId, type McpToolResult } from "../../mcp/json-rpc.js";
 import { describeOperation } from "../../operations/lease-requirement.js";
-import { readToolCall, type ToolCall } from "../../testing/read-tool-call.js";
-import { toMcpToolResult } from "../../testing/to-mcp-tool-result.js";
+import { readToolCall, type ToolCall } from "../read-tool-call.js";
+import { toMcpToolResult } from "../to-mcp-tool-result.js";
 import type { DaemonContext } from "./daemon-context.js";
 import { rpcError, type RpcError } from "./json-rpc-replies.js";
 import { checkToolLease } from "./lease-rpc.js";
