@@ -22,6 +22,21 @@ export default defineConfig([
     treeshake: true,
   },
   {
+    // The browser bundle: one minified ESM file of `glass-sdk` with its dependencies (ky) inside;
+    // `ws` is only loaded on Node without a global WebSocket, so it stays an external import.
+    entry: { "glass-sdk.browser": "src/index.ts" },
+    outDir: "dist/browser",
+    format: ["esm"],
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    sourcemap: true,
+    treeshake: true,
+    noExternal: ["ky"],
+    external: ["ws"],
+    outExtension: () => ({ js: ".min.js" }),
+  },
+  {
     entry: { cli: "src/cli/main.ts" },
     format: ["esm"],
     sourcemap: true,

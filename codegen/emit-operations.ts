@@ -8,7 +8,6 @@ function descriptor(op: CatalogOperation): string {
     ["tool", op.tool],
     ["namespace", op.namespace],
     ["method", op.method],
-    ["summary", op.summary],
     ["lease", op.lease],
     ["expectedRevision", op.expectedRevision],
     ["retrySafe", op.retrySafe],
@@ -83,10 +82,21 @@ export const operationNamespaces = ${JSON.stringify(namespaces)} as const;
 `;
 }
 
-/** Emits the operation table, the operation map and the method signatures. */
+/** `generated/operation-summaries.ts`: one sentence per operation (kept apart so clients need not ship it). */
+function summariesModule(catalog: Catalog): string {
+  const entries = catalog.operations.map((op) => `  ${JSON.stringify(op.operation)}: ${JSON.stringify(op.summary)},`);
+  return `${banner("schema/operations/")}/** What each catalog operation does, in one sentence, by operation name (e.g. for tools/list descriptions). */
+export const operationSummaries: Readonly<Record<string, string>> = {
+${entries.join("\n")}
+};
+`;
+}
+
+/** Emits the operation table, the operation map, the method signatures and the summaries. */
 export function emitOperations(catalog: Catalog): Map<string, string> {
   return new Map([
     ["operations.ts", operationsModule(catalog)],
+    ["operation-summaries.ts", summariesModule(catalog)],
     ["operation-map.ts", operationMapModule(catalog)],
     ["methods.ts", methodsModule(catalog)],
   ]);

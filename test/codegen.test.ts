@@ -49,11 +49,11 @@ describe("generated code", () => {
   it("codegen:check exits non-zero when a generated file was edited by hand, and codegen repairs it", () => {
     const dir = scratchCopy();
     scratch.push(dir);
-    const target = join(dir, "generated/operations.ts");
-    writeFileSync(target, readFileSync(target, "utf8").replace('"Click an element."', '"Click something."'));
+    const target = join(dir, "generated/methods.ts");
+    writeFileSync(target, readFileSync(target, "utf8").replace("Click an element.", "Click something."));
     const check = spawnSync(TSX, ["codegen/main.ts", "--check"], { cwd: dir, encoding: "utf8" });
     expect(check.status).toBe(1);
-    expect(check.stderr).toContain("changed: generated/operations.ts");
+    expect(check.stderr).toContain("changed: generated/methods.ts");
     execFileSync(TSX, ["codegen/main.ts"], { cwd: dir });
     expect(spawnSync(TSX, ["codegen/main.ts", "--check"], { cwd: dir }).status).toBe(0);
   });

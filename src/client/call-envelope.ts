@@ -95,7 +95,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
 
   for (let attempt = 0; ; attempt++) {
-    const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal });
+    const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
     let response: GlassResponse;
     let retryable = false;
     if (outcome.kind === "failed") {

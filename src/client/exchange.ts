@@ -24,6 +24,8 @@ export interface ExchangeRequest {
   mutating: boolean;
   /** When the call must be over (ms since the epoch). */
   deadlineAt: number;
+  /** 0 for the first try, 1 for the first retry, ... (for logs). */
+  attempt?: number;
   signal?: AbortSignal | undefined;
 }
 
@@ -73,6 +75,7 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
   };
 
   try {
+    if (limiter.inFlight >= limiter.limit) context.log?.({ type: "queued", operation: request.operation, requestId: request.requestId, inFlight: limiter.inFlight });
     try {
       await limiter.acquire(stop.signal);
     } catch (reason) {
@@ -83,7 +86,7 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
       return interrupted(stop.signal.reason);
     }
     state = "sending";
-    context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: 0 });
+    context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
     const answer = session.request(request.message, () => {
       state = "written";
       if (cancelRequested !== undefined) sendCancel(session, request.requestId, cancelRequested);

@@ -135,7 +135,7 @@ export class Glass {
    * Catalog operations are typed: `glass.request("webIr.diff", { before, after })`.
    */
   async request<Op extends string>(operation: Op, payload: PayloadFor<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
-    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs");
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
     const request = createRequest(operation, payload, {
       deadlineMs,
       ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
@@ -198,7 +198,8 @@ export class Glass {
 
   /**
    * Runs `fn` holding the mutation lease: acquires it, renews it before it expires, and releases it
-   * afterwards, whatever happens. If a renewal fails, `lease.signal` aborts (stop mutating, re-observe).
+   * afterwards, whatever happens. If a renewal fails, the AbortSignal passed to `fn` (its second
+   * argument) aborts: stop mutating and re-observe.
    */
   withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
     return this.leases.withLease(fn, options);
@@ -244,7 +245,7 @@ export class Glass {
   /** A JSON-RPC method call that is not a tool (ping, tools/list, leases); throws a GlassError on failure. */
   private async rpc(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     await this.connect();
-    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs");
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", method);
     return rpcCall(
       { session: this.session, limiter: this.limiter, retryPolicy: this.retryPolicy, cancelGraceMs: this.options.cancelGraceMs ?? 5000, log: this.options.logger },
       method,
@@ -258,12 +259,13 @@ export class Glass {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
 
-function checkDeadline(value: number, name: string): number {
+function checkDeadline(value: number, name: string, operation?: string): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {
     throw new GlassError({
       code: "request.invalid",
       message: `${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+      ...(operation === undefined ? {} : { operation }),
     });
   }
   return value;

@@ -15,7 +15,10 @@ export class InFlightLimiter {
   private active = 0;
   private readonly waiting: Waiter[] = [];
 
-  constructor(private readonly limit: number) {
+  constructor(
+    /** Requests allowed in flight at once. */
+    readonly limit: number,
+  ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`maxInFlight must be a positive integer (got ${limit})`);
   }
 

@@ -24,8 +24,6 @@ export interface OperationDescriptor {
   readonly namespace: string;
   /** The typed method's name within its namespace (`click`, `diff`). */
   readonly method: string;
-  /** One sentence on what the operation does. */
-  readonly summary: string;
   /** Whether the operation needs a mutation lease. */
   readonly lease: LeaseRequirement;
   /** Whether the payload accepts `expectedRevision`. */

@@ -266,6 +266,20 @@ describe("flow control", () => {
   });
 });
 
+describe("logging", () => {
+  it("logs queued calls and numbers retry attempts, without payloads or tokens", async () => {
+    let calls = 0;
+    const daemon = answeringTools({ observe: () => (++calls === 1 ? { error: { code: -32000, message: "busy" } } : textResult({ revision: 1 })) });
+    const events: { type: string; attempt?: number }[] = [];
+    const glass = await Glass.connect(daemon, { maxInFlight: 1, retry: { baseDelayMs: 1 }, logger: (event) => events.push(event) });
+    await Promise.all([glass.browser.observe({ level: "summary" }), glass.browser.observe({ level: "summary" })]);
+    expect(events.some((e) => e.type === "queued")).toBe(true);
+    expect(events.filter((e) => e.type === "request").map((e) => e.attempt)).toEqual(expect.arrayContaining([0, 1]));
+    expect(JSON.stringify(events)).not.toContain("summary\"");
+    await glass.close();
+  });
+});
+
 describe("server-to-client requests", () => {
   it("answers a daemon request with -32601 unless a handler is registered", async () => {
     const daemon = answeringTools({});

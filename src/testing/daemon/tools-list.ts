@@ -1,5 +1,6 @@
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import { operations } from "../../../generated/operations.js";
+import { operationSummaries } from "../../../generated/operation-summaries.js";
 import type { OperationDescriptor } from "../../operations/descriptor.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
@@ -28,7 +29,7 @@ export function listTools(manifest: GlassCapabilityManifest): ListedTool[] {
         const status = op.capability === undefined ? "available" : capabilityStatus(manifest, op.capability);
         return status !== undefined && isEnabledStatus(status);
       })
-      .map((op) => ({ name: op.tool, description: op.summary, inputSchema: { type: "object" as const } }));
+      .map((op) => ({ name: op.tool, description: operationSummaries[op.operation] ?? op.operation, inputSchema: { type: "object" as const } }));
     cache.set(manifest, tools);
   }
   return tools;

@@ -1,0 +1,37 @@
+/**
+ * How the quickstart reaches a Glass daemon:
+ *
+ *   GLASS_SOCKET=/path/glass.sock   a running daemon's Unix socket (`glass daemon start`): leases
+ *   GLASS_COMMAND="glass --mcp"     a daemon started as a child process, over stdio
+ *   (neither)                       the mock daemon of this repository, over stdio
+ */
+import { fileURLToPath } from "node:url";
+import type { GlassTransport } from "../../src/index.js";
+import { socketTransport, stdioTransport } from "../../src/node/index.js";
+
+/** A transport and a line saying what it is. */
+export interface ChosenTransport {
+  transport: GlassTransport;
+  description: string;
+}
+
+/** The CLI entry point of this repository, run from source with tsx. */
+const CLI_SOURCE = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+
+export function chooseTransport(env: NodeJS.ProcessEnv = process.env): ChosenTransport {
+  const socket = env.GLASS_SOCKET?.trim();
+  if (socket) {
+    return { transport: socketTransport({ path: socket }), description: `Unix socket ${socket} (GLASS_SOCKET)` };
+  }
+  const command = env.GLASS_COMMAND?.trim();
+  if (command) {
+    const [program, ...args] = command.split(/\s+/) as [string, ...string[]];
+    return { transport: stdioTransport({ command: program, args }), description: `stdio, child process \`${command}\` (GLASS_COMMAND)` };
+  }
+  // The mock daemon replays fixtures/protocol-golden-v1.json. Installed packages run it with
+  // `npx glass-sdk mock-daemon`; from this repository's source it is:
+  return {
+    transport: stdioTransport({ command: process.execPath, args: ["--import", "tsx", CLI_SOURCE, "mock-daemon"] }),
+    description: "stdio, child process `glass-sdk mock-daemon` (the mock daemon, from source)",
+  };
+}
