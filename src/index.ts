@@ -50,6 +50,13 @@ export {
 } from "./mcp/json-rpc.js";
 export type { ServerRequestHandler } from "./mcp/mcp-session.js";
 export type { GlassTransport, TransportHandlers } from "./transport/transport.js";
+export { httpTransport, type HttpTransportOptions } from "./transport/http-transport.js";
+export {
+  webSocketTransport,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  type WebSocketTransportOptions,
+} from "./transport/websocket-transport.js";
 export { requiresLease, toolFor, operationFor, isRetrySafe, describeOperation } from "./operations/lease-requirement.js";
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";

@@ -1,6 +1,8 @@
 import { CancelledError, DeadlineExceededError, TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
+import type { GlassErrorObject } from "../envelope/envelope-types.js";
+import { errorFromEnvelope } from "./error-from-envelope.js";
+import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { McpSession } from "../mcp/mcp-session.js";
 import type { InFlightLimiter } from "./in-flight-limiter.js";
 import type { GlassLogEvent } from "./options.js";
@@ -89,7 +91,7 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
     context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
     const answer = session.request(request.message, () => {
       state = "written";
-      if (cancelRequested !== undefined) sendCancel(session, request.requestId, cancelRequested);
+      if (cancelRequested !== undefined) sendCancel(session, request.message.id, cancelRequested);
     });
     answer.catch(() => undefined);
     const outcome = await new Promise<ExchangeOutcome>((resolve) => {
@@ -105,7 +107,7 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
     if (outcome.kind === "failed" && (outcome.error.code === "deadlineExceeded" || outcome.error.code === "cancelled")) {
       const why = stop.signal.reason === DEADLINE ? "deadline exceeded" : "aborted by the caller";
       context.log?.({ type: "cancel", operation: request.operation, requestId: request.requestId, reason: stop.signal.reason === DEADLINE ? "deadline" : "abort" });
-      if ((state as SendState) === "written") sendCancel(session, request.requestId, why);
+      if ((state as SendState) === "written") sendCancel(session, request.message.id, why);
       else cancelRequested = why;
       holdSlotUntilSettled(context, answer);
     } else {
@@ -118,7 +120,8 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
   }
 }
 
-function sendCancel(session: McpSession, requestId: string, reason: string): void {
+/** Tells the daemon to stop a request; `requestId` is its JSON-RPC id, with its JSON type. */
+function sendCancel(session: McpSession, requestId: JsonRpcId, reason: string): void {
   session.notify("notifications/cancelled", { requestId, reason }).catch(() => undefined);
 }
 
@@ -152,23 +155,13 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
       mutationPossible,
       phase: written ? "dispatch" : "preflight",
       retry: mutationPossible ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeToRetry", recommendedOperation: "reconnect" },
+      ...(error instanceof GlassError && error.details !== undefined ? { details: error.details } : {}),
       cause: error,
     }),
   };
 }
 
-/** A transport error re-issued for this call (its operation, request id and mutationPossible). */
+/** A transport error re-issued for this call (its operation, request id and mutationPossible), keeping its class. */
 function withCall(error: GlassError, request: ExchangeRequest, mutationPossible: boolean): GlassError {
-  return new GlassError({
-    code: error.code,
-    message: error.rawMessage,
-    phase: error.phase,
-    retry: error.retry,
-    ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
-    ...(error.details === undefined ? {} : { details: error.details }),
-    operation: request.operation,
-    requestId: request.requestId,
-    mutationPossible,
-    cause: error,
-  });
+  return errorFromEnvelope({ ...(error.toJSON() as GlassErrorObject), mutationPossible }, request.operation, request.requestId, error);
 }

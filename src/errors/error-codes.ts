@@ -7,6 +7,8 @@ export const GlassErrorCode = {
   TransportClosed: "transport.closed",
   /** The daemon could not be reached: a missing binary or socket, or no permission. */
   TransportUnavailable: "transport.unavailable",
+  /** An HTTP server answered a status the transport cannot turn into a JSON-RPC answer (`details.status`). */
+  HttpError: "transport.http",
   /** A frame from the peer could not be decoded (the reader skipped it). */
   BadFrame: "transport.badFrame",
   /** The call's deadline passed before the daemon answered. */

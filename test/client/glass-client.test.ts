@@ -371,3 +371,22 @@ describe("leases", () => {
     await glass.close();
   });
 });
+
+describe("errors keep their class and details through the client", () => {
+  it("a transport error raised while sending keeps its subclass and its details", async () => {
+    const { TransportUnavailableError } = await import("../../src/index.js");
+    const daemon = answeringTools({});
+    const send = daemon.send.bind(daemon);
+    daemon.send = async (message) => {
+      if ("method" in message && message.method === "tools/call") {
+        throw new TransportUnavailableError({ message: "cannot reach the bridge", details: { status: 401 } });
+      }
+      return send(message);
+    };
+    const glass = await Glass.connect(daemon, { retry: false });
+    const error = await glass.browser.observe({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect(error).toMatchObject({ details: { status: 401 }, operation: "browser.observe" });
+    await glass.close();
+  });
+});

@@ -1,0 +1,459 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { Glass } from "../src/client/glass.js";
+import type { GlassClientOptions } from "../src/client/options.js";
+import { createRequest } from "../src/envelope/create-request.js";
+import { TransportClosedError, TransportUnavailableError } from "../src/errors/error-classes.js";
+import type { GlassError } from "../src/errors/glass-error.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../src/mcp/json-rpc.js";
+import { httpTransport } from "../src/transport/http-transport.js";
+import type { GlassTransport, TransportHandlers } from "../src/transport/transport.js";
+
+const TOKEN = "s3cr3t-token_from-the-startup-line";
+
+/** What the official server's tools did. */
+interface ToolCounts {
+  workspaceStatus: number;
+  touch: number;
+}
+
+/** A canned HTTP answer a test puts in front of the official server. */
+interface CannedAnswer {
+  status: number;
+  body: string;
+  contentType?: string;
+}
+
+interface OfficialServerOptions {
+  /** `enableJsonResponse` of the official transport: JSON answers instead of SSE streams. */
+  json: boolean;
+  /** When set, requests without `Authorization: Bearer <token>` get 401 (what the bridge does). */
+  token?: string;
+  /** Answers a POST instead of the official server when it returns something. */
+  intercept?: (body: unknown) => CannedAnswer | undefined;
+}
+
+/** The official MCP SDK's Streamable HTTP server (session mode) on 127.0.0.1, with a few tools. */
+class OfficialServer {
+  readonly counts: ToolCounts = { workspaceStatus: 0, touch: 0 };
+  readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  readonly #servers = new Set<McpServer>();
+  readonly #http: Server;
+  readonly #options: OfficialServerOptions;
+  url = "";
+
+  constructor(options: OfficialServerOptions) {
+    this.#options = options;
+    this.#http = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end(String(error));
+      });
+    });
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.#http.address() as AddressInfo).port}/mcp`;
+    return this;
+  }
+
+  /** Forgets a session the way a server does when it expires: later requests naming it get 404. */
+  async forget(sessionId: string): Promise<void> {
+    await this.sessions.get(sessionId)?.close();
+    this.sessions.delete(sessionId);
+  }
+
+  async close(): Promise<void> {
+    for (const transport of this.sessions.values()) await transport.close();
+    for (const server of this.#servers) await server.close();
+    this.#http.closeAllConnections();
+    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.#options.token !== undefined && req.headers.authorization !== `Bearer ${this.#options.token}`) {
+      res.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": "Bearer" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "wrong token" } }));
+      return;
+    }
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    const canned = body === undefined ? undefined : this.#options.intercept?.(body);
+    if (canned !== undefined) {
+      res.writeHead(canned.status, { "Content-Type": canned.contentType ?? "application/json" }).end(canned.body);
+      return;
+    }
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const transport = this.sessions.get(sessionId);
+      if (transport === undefined) {
+        res.writeHead(404, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
+        return;
+      }
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: this.#options.json,
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+    };
+    const server = this.#mcpServer();
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  #mcpServer(): McpServer {
+    const server = new McpServer({ name: "official-reference", version: "1.0.0" });
+    this.#servers.add(server);
+    const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
+    server.registerTool("workspaceStatus", { description: "read-only: how often it was called" }, (extra) => {
+      this.counts.workspaceStatus += 1;
+      return text({ calls: this.counts.workspaceStatus, session: extra.sessionId ?? null });
+    });
+    server.registerTool("touch", { description: "mutating: counts touches" }, () => {
+      this.counts.touch += 1;
+      return text({ touched: this.counts.touch });
+    });
+    server.registerTool("slow", { description: "answers after 200 ms" }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return text({ slept: 200 });
+    });
+    server.registerTool("broken", { description: "always fails" }, () => ({
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify({ code: "staleRevision", message: "the observation revision is no longer current" }) }],
+    }));
+    server.registerTool("askClient", { description: "pings the client before answering" }, async (extra) => {
+      await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
+      return text({ clientAnswered: true });
+    });
+    return server;
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** One HTTP exchange as the client's fetch saw it. */
+interface Exchange {
+  method: string;
+  headers: Headers;
+  body: JsonRpcMessage | undefined;
+  status?: number;
+  contentType?: string | null;
+}
+
+/** A fetch that records every request and its status; `failNext` makes the next one fail like a dropped network. */
+function recordingFetch(): { fetch: typeof globalThis.fetch; log: Exchange[]; failNext(): void } {
+  const log: Exchange[] = [];
+  let fail = false;
+  const recording = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const text = request.method === "POST" ? await request.clone().text() : "";
+    const entry: Exchange = { method: request.method, headers: request.headers, body: text === "" ? undefined : (JSON.parse(text) as JsonRpcMessage) };
+    log.push(entry);
+    if (fail) {
+      fail = false;
+      throw new TypeError("fetch failed", { cause: new Error("ECONNRESET") });
+    }
+    const response = await fetch(request);
+    entry.status = response.status;
+    entry.contentType = response.headers.get("content-type");
+    return response;
+  };
+  return { fetch: recording, log, failNext: () => void (fail = true) };
+}
+
+const methodOf = (exchange: Exchange): string | undefined => (exchange.body !== undefined && "method" in exchange.body ? exchange.body.method : undefined);
+const toolOf = (exchange: Exchange): unknown => (exchange.body !== undefined && "params" in exchange.body ? exchange.body.params?.name : undefined);
+
+/** Transport handlers that record what arrives. */
+class Recorder implements TransportHandlers {
+  readonly messages: JsonRpcMessage[] = [];
+  readonly closes: (GlassError | undefined)[] = [];
+  onMessage(message: JsonRpcMessage): void {
+    this.messages.push(message);
+  }
+  onClose(error?: GlassError): void {
+    this.closes.push(error);
+  }
+  async answer(id: string | number): Promise<JsonRpcMessage> {
+    await until(() => this.messages.some((m) => "id" in m && m.id === id && !("method" in m)));
+    return this.messages.find((m) => "id" in m && m.id === id && !("method" in m))!;
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const INITIALIZE: JsonRpcRequest = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+
+/** Starts a transport and performs the MCP handshake by hand (to see the transport's own behaviour). */
+async function handshakeByHand(transport: GlassTransport, recorder: Recorder): Promise<void> {
+  await transport.start(recorder);
+  await transport.send(INITIALIZE);
+  await recorder.answer(0);
+  await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+}
+
+const servers: OfficialServer[] = [];
+const clients: Glass[] = [];
+
+async function officialServer(options: OfficialServerOptions): Promise<OfficialServer> {
+  const server = await new OfficialServer(options).listen();
+  servers.push(server);
+  return server;
+}
+
+async function connect(url: string, extra: { fetch?: typeof globalThis.fetch; token?: string } = {}, options: GlassClientOptions = {}): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url, ...extra }), { negotiation: false, serverRequestHandlers: { ping: () => ({}) }, ...options });
+  clients.push(glass);
+  return glass;
+}
+
+afterEach(async () => {
+  for (const glass of clients.splice(0)) await glass.close();
+  for (const server of servers.splice(0)) await server.close();
+});
+
+describe("httpTransport against the official MCP Streamable HTTP server", () => {
+  it.each([
+    { mode: "SSE streams", json: false, contentType: "text/event-stream" },
+    { mode: "JSON answers", json: true, contentType: "application/json" },
+  ])("lists tools, calls them, pings and reads typed tool errors ($mode)", async ({ json, contentType }) => {
+    const server = await officialServer({ json });
+    const recording = recordingFetch();
+    const glass = await connect(server.url, { fetch: recording.fetch });
+
+    const tools = await glass.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["askClient", "broken", "slow", "touch", "workspaceStatus"]);
+    expect(await glass.request("browser.workspaceStatus", {})).toMatchObject({ calls: 1 });
+    const envelope = await glass.send(createRequest("browser.slow", {}));
+    expect(envelope).toMatchObject({ ok: true, result: { slept: 200 } });
+    expect(await glass.ping()).toBeGreaterThanOrEqual(0);
+    await expect(glass.request("browser.broken", {})).rejects.toMatchObject({ code: "staleRevision", message: expect.stringContaining("no longer current") });
+
+    const answered = recording.log.filter((exchange) => exchange.status === 200 && methodOf(exchange) !== undefined);
+    expect(answered.length).toBeGreaterThanOrEqual(6);
+    for (const exchange of answered) expect(exchange.contentType).toContain(contentType);
+  });
+
+  it("delivers the daemon's own requests that arrive on an SSE stream before the answer, and answers them", async () => {
+    const server = await officialServer({ json: false });
+    const recording = recordingFetch();
+    const glass = await connect(server.url, { fetch: recording.fetch });
+
+    expect(await glass.request("browser.askClient", {})).toEqual({ clientAnswered: true });
+    const reply = recording.log.find((exchange) => exchange.body !== undefined && "result" in exchange.body);
+    expect(reply).toMatchObject({ method: "POST", status: 202, body: { result: {} } });
+  });
+
+  it("sends the session id and negotiated protocol version after initialize (never before), the token, and DELETEs the session on close", async () => {
+    const server = await officialServer({ json: false, token: TOKEN });
+    const recording = recordingFetch();
+    const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, fetch: recording.fetch, headers: { "X-Trace": "t-1" } }), { negotiation: false });
+    await glass.request("browser.workspaceStatus", {});
+    const [sessionId] = [...server.sessions.keys()];
+    expect(sessionId).toBeDefined();
+    await glass.close();
+
+    const [initialize, ...later] = recording.log;
+    expect(methodOf(initialize!)).toBe("initialize");
+    expect(initialize!.headers.get("Mcp-Session-Id")).toBeNull();
+    expect(initialize!.headers.get("MCP-Protocol-Version")).toBeNull();
+    for (const exchange of recording.log) {
+      expect(exchange.headers.get("Authorization")).toBe(`Bearer ${TOKEN}`);
+      expect(exchange.headers.get("X-Trace")).toBe("t-1");
+    }
+    expect(initialize!.headers.get("Content-Type")).toBe("application/json");
+    expect(initialize!.headers.get("Accept")).toBe("application/json, text/event-stream");
+    expect(later.map((exchange) => exchange.method === "DELETE" ? "DELETE" : methodOf(exchange))).toEqual(["notifications/initialized", "tools/call", "DELETE"]);
+    for (const exchange of later) {
+      expect(exchange.headers.get("Mcp-Session-Id")).toBe(sessionId);
+      expect(exchange.headers.get("MCP-Protocol-Version")).toBe("2024-11-05");
+    }
+    expect(later.at(-1)).toMatchObject({ method: "DELETE", status: 200 });
+    expect(server.sessions.size).toBe(0);
+  });
+
+  it("re-initializes once when the session expired and repeats a read-only call in the new session", async () => {
+    const server = await officialServer({ json: false });
+    const recording = recordingFetch();
+    const glass = await connect(server.url, { fetch: recording.fetch });
+    await glass.request("browser.workspaceStatus", {});
+    const [first] = [...server.sessions.keys()];
+    await server.forget(first!);
+
+    const result = await glass.request("browser.workspaceStatus", {});
+    const [second] = [...server.sessions.keys()];
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(result).toEqual({ calls: 2, session: second });
+    expect(await glass.listTools()).toHaveLength(5);
+
+    const afterExpiry = recording.log.slice(recording.log.findIndex((exchange) => exchange.status === 404));
+    expect(afterExpiry.map((exchange) => [methodOf(exchange), exchange.status, exchange.headers.get("Mcp-Session-Id")])).toEqual([
+      ["tools/call", 404, first],
+      ["initialize", 200, null],
+      ["notifications/initialized", 202, second],
+      ["tools/call", 200, second],
+      ["tools/list", 200, second],
+    ]);
+  });
+
+  it("never sends a mutating call again after the session expired: it fails with sessionExpired", async () => {
+    const server = await officialServer({ json: true });
+    const recording = recordingFetch();
+    const glass = await connect(server.url, { fetch: recording.fetch });
+    await server.forget([...server.sessions.keys()][0]!);
+
+    const envelope = await glass.send(createRequest("browser.touch", {}));
+    expect(envelope).toMatchObject({ ok: false, error: { code: "transport.closed", mutationPossible: false } });
+    expect(!envelope.ok && envelope.error.message).toMatch(/session .*expired.*NOT sent again/);
+    expect(server.counts.touch).toBe(0);
+    expect(recording.log.filter((exchange) => toolOf(exchange) === "touch")).toHaveLength(1);
+    // The new session is there for the caller's next decision.
+    expect(await glass.request("browser.touch", {})).toEqual({ touched: 1 });
+  });
+
+  it("rejects the mutation itself with a TransportClosedError carrying details.sessionExpired", async () => {
+    const server = await officialServer({ json: false });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+    await server.forget([...server.sessions.keys()][0]!);
+
+    const touch: JsonRpcRequest = { jsonrpc: "2.0", id: "m-1", method: "tools/call", params: { name: "touch", arguments: {} } };
+    const failed = await transport.send(touch).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(TransportClosedError);
+    expect(failed).toMatchObject({ code: "transport.closed", details: { sessionExpired: true }, rawMessage: expect.stringContaining("NOT sent again") });
+    expect(server.counts.touch).toBe(0);
+
+    await transport.send({ jsonrpc: "2.0", id: "r-1", method: "tools/call", params: { name: "workspaceStatus", arguments: {} } });
+    expect(await recorder.answer("r-1")).toMatchObject({ result: { content: [{ type: "text" }] } });
+    expect(recorder.messages.filter((message) => "id" in message && message.id === 0)).toHaveLength(1); // the replayed initialize's answer is not delivered
+    await transport.close();
+    expect(recorder.closes).toEqual([undefined]);
+  });
+
+  it("refuses a wrong or missing token with a TransportUnavailableError that says where the token comes from, and ends the transport", async () => {
+    const server = await officialServer({ json: false, token: TOKEN });
+    await expect(Glass.connect(httpTransport({ url: server.url, token: "wrong-token" }), { negotiation: false })).rejects.toMatchObject({
+      code: "transport.unavailable",
+      message: expect.stringMatching(/HTTP 401: wrong token: the token was refused.*startup line/),
+    });
+
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    await transport.start(recorder);
+    const refused = await transport.send(INITIALIZE).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(TransportUnavailableError);
+    expect(refused).toMatchObject({ retry: { classification: "notRetryable" }, details: { status: 401 }, rawMessage: expect.stringContaining("no token was sent") });
+    expect(recorder.closes).toEqual([refused]);
+    await expect(transport.send(INITIALIZE)).rejects.toBeInstanceOf(TransportClosedError);
+    await transport.close();
+    expect(recorder.closes).toHaveLength(1);
+
+    const glass = await connect(server.url, { token: TOKEN });
+    expect(await glass.ping()).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reports an unreachable daemon as TransportUnavailableError, and a dropped request as TransportClosedError without ending the transport", async () => {
+    const down = await officialServer({ json: false });
+    const downUrl = down.url;
+    await down.close();
+    servers.splice(servers.indexOf(down), 1);
+    await expect(Glass.connect(httpTransport({ url: downUrl }), { negotiation: false })).rejects.toMatchObject({
+      code: "transport.unavailable",
+      message: expect.stringContaining(`cannot reach the Glass daemon at ${downUrl}`),
+    });
+
+    const server = await officialServer({ json: false });
+    const recording = recordingFetch();
+    const transport = httpTransport({ url: server.url, fetch: recording.fetch });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+    recording.failNext();
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("ECONNRESET") });
+    await transport.send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    expect(await recorder.answer(2)).toMatchObject({ result: {} });
+    expect(recorder.closes).toEqual([]);
+    await transport.close();
+  });
+
+  it("delivers a JSON-RPC error body of a failed POST as the request's answer, and rejects send() with the status otherwise", async () => {
+    const server = await officialServer({
+      json: false,
+      intercept: (body) => {
+        const name = (body as { params?: { name?: unknown } }).params?.name;
+        if (name === "rpcFailure") return { status: 500, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the bridge lost the daemon" } }) };
+        if (name === "htmlFailure") return { status: 502, body: "<html><body>Bad Gateway</body></html>", contentType: "text/html" };
+        return undefined;
+      },
+    });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+
+    await transport.send({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "rpcFailure", arguments: {} } });
+    expect(await recorder.answer("a")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32603, message: "the bridge lost the daemon" } });
+    await expect(transport.send({ jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "htmlFailure", arguments: {} } })).rejects.toMatchObject({
+      code: "transport.http",
+      details: { status: 502 },
+      rawMessage: expect.stringContaining("HTTP 502 Bad Gateway: <html><body>Bad Gateway</body></html>"),
+    });
+    await transport.close();
+  });
+
+  it("closes the answer stream of a call the client cancelled, so its slot and connection are free at once", async () => {
+    const server = await officialServer({ json: false });
+    const recording = recordingFetch();
+    // One slot, and a grace period far beyond the test: only the closed stream can free the slot in time.
+    const glass = await connect(server.url, { fetch: recording.fetch }, { maxInFlight: 1, cancelGraceMs: 20_000 });
+
+    await expect(glass.request("browser.slow", {}, { deadlineMs: 50 })).rejects.toMatchObject({ code: "deadlineExceeded", mutationPossible: true });
+    const started = Date.now();
+    expect(await glass.request("browser.workspaceStatus", {}, { deadlineMs: 2000 })).toMatchObject({ calls: 1 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const cancel = recording.log.find((exchange) => methodOf(exchange) === "notifications/cancelled");
+    expect(cancel).toMatchObject({ status: 202 });
+  });
+
+  it("has the defaults the client relies on", () => {
+    const transport = httpTransport({ url: "http://127.0.0.1:1/mcp" });
+    expect(transport.kind).toBe("http");
+    expect(transport.maxInFlight).toBe(4);
+    expect(httpTransport({ url: "http://127.0.0.1:1/mcp", maxInFlight: 2 }).maxInFlight).toBe(2);
+    expect(() => httpTransport({ url: "http://127.0.0.1:1/mcp", token: "two words" })).toThrow(/bearer token/);
+  });
+});
