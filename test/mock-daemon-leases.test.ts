@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LeaseManager } from "../src/testing/daemon/leases.js";
-import { loadFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/testing/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";
 import { toolCall, type RawPeer } from "./support/raw-mcp-peer.js";
 
-const fixture = loadFixture(readGoldenFixture());
+const fixture = parseFixture(readGoldenFixture());
 const click = fixture.requests.find((r) => r.requestId === "click-renew")!;
 const clickAnswer = fixture.responses.find((r) => r.requestId === "click-renew")!;
 

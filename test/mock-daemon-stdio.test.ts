@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requiresLease } from "../src/operations/lease-requirement.js";
-import { loadFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/testing/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { handshake, RawPeer, toolCall } from "./support/raw-mcp-peer.js";
 
-const fixture = loadFixture(readGoldenFixture());
+const fixture = parseFixture(readGoldenFixture());
 const observe = toolCall("observe", { level: "summary" });
 
 describe("mock daemon over stdio (the CLI, spawned)", () => {

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../generated/operations.js";
 import { requiresLease } from "../src/operations/lease-requirement.js";
-import { loadFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/testing/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";
 import { toolCall } from "./support/raw-mcp-peer.js";
 
-const fixture = loadFixture(readGoldenFixture());
+const fixture = parseFixture(readGoldenFixture());
 const catalogTools = Object.values(operations).map((op) => op.tool);
 
 let harness: SocketHarness;

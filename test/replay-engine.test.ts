@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { GlassError, validateResponse, type GlassRequest } from "../src/index.js";
 import { canonicalJson } from "../src/testing/canonical-json.js";
-import { loadFixture, type GoldenFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture, type GoldenFixture } from "../src/testing/golden-fixture.js";
 import { createReplayEngine } from "../src/testing/replay-engine.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 
-const fixture = loadFixture(readGoldenFixture());
+const fixture = parseFixture(readGoldenFixture());
 const engine = createReplayEngine(fixture);
 
 function live(request: GlassRequest, overrides: Partial<GlassRequest> = {}): GlassRequest {
@@ -30,7 +30,7 @@ describe("canonicalJson", () => {
   });
 });
 
-describe("loadFixture", () => {
+describe("parseFixture", () => {
   it("accepts our golden fixture", () => {
     expect(fixture.requests.length).toBeGreaterThan(0);
   });
@@ -38,7 +38,7 @@ describe("loadFixture", () => {
   it("names the first invalid request", () => {
     const broken = structuredClone(readGoldenFixture());
     delete (broken.requests[2] as Record<string, unknown>).operation;
-    expect(() => loadFixture(broken)).toThrow(/requests\[2\] \(requestId "workflow-renew-all"\) is not a valid request/);
+    expect(() => parseFixture(broken)).toThrow(/requests\[2\] \(requestId "workflow-renew-all"\) is not a valid request/);
   });
 
   it("names an invalid response and throws a GlassError with code fixture.invalid", () => {
@@ -46,7 +46,7 @@ describe("loadFixture", () => {
     (broken.responses[1] as Record<string, unknown>).ok = "yes";
     let thrown: unknown;
     try {
-      loadFixture(broken);
+      parseFixture(broken);
     } catch (error) {
       thrown = error;
     }
@@ -58,15 +58,15 @@ describe("loadFixture", () => {
   it("rejects a response that answers no recorded request, and a repeated request id", () => {
     const orphan = structuredClone(readGoldenFixture());
     (orphan.responses[0] as Record<string, unknown>).requestId = "nobody-asked";
-    expect(() => loadFixture(orphan)).toThrow(/responses\[0\] \(requestId "nobody-asked"\) answers no recorded request/);
+    expect(() => parseFixture(orphan)).toThrow(/responses\[0\] \(requestId "nobody-asked"\) answers no recorded request/);
     const repeated = structuredClone(readGoldenFixture());
     (repeated.requests[1] as Record<string, unknown>).requestId = "observe-loans";
-    expect(() => loadFixture(repeated)).toThrow(/requests\[1\] \(requestId "observe-loans"\) repeats a requestId/);
+    expect(() => parseFixture(repeated)).toThrow(/requests\[1\] \(requestId "observe-loans"\) repeats a requestId/);
   });
 
   it("rejects what is not a fixture at all", () => {
-    expect(() => loadFixture([])).toThrow(/must be a JSON object/);
-    expect(() => loadFixture({ schemaVersion: 2, requests: [], responses: [] })).toThrow(/schemaVersion must be 1/);
+    expect(() => parseFixture([])).toThrow(/must be a JSON object/);
+    expect(() => parseFixture({ schemaVersion: 2, requests: [], responses: [] })).toThrow(/schemaVersion must be 1/);
   });
 });
 
@@ -126,7 +126,7 @@ describe("createReplayEngine", () => {
   it("treats a recorded request without a recorded response as unmatched", () => {
     const extra: GlassRequest = { protocolVersion: 1, requestId: "unanswered", operation: "browser.getText", payload: {} };
     const withGap: GoldenFixture = { ...fixture, requests: [...fixture.requests, extra] };
-    const gapEngine = createReplayEngine(loadFixture(withGap));
+    const gapEngine = createReplayEngine(parseFixture(withGap));
     const answer = gapEngine.answer(live(extra));
     expect(answer.ok).toBe(false);
     if (!answer.ok) expect(answer.error.message).toMatch(/^no answers for browser\.getText at all/);

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `glass-sdk` command line: `glass-sdk mock-daemon [--fixture F] [--socket PATH] [--latency MS]`.
+ * The `glass-sdk` command line: `glass-sdk mock-daemon [--fixture F] [--socket PATH] [--latency MS]`
+ * and `glass-sdk bridge [--port N] [--token T] [--allow-origin URL]... [--socket PATH | -- <daemon command...>]`.
  * Exit codes: 0 done, 1 failed (a bad fixture, a taken socket), 2 a command line it cannot run.
  * Everything it says goes to stderr, except what `--help` and `--version` print.
  */
 import { GlassError } from "../errors/glass-error.js";
 import { packageVersion } from "../node/mock-daemon/package-files.js";
+import { parseBridgeArgs, runBridge } from "./bridge-command.js";
 import { parseMockDaemonArgs, runMockDaemon } from "./mock-daemon-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
@@ -20,11 +22,15 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (command !== "mock-daemon") throw new UsageError(`unknown command: ${command}`);
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (command !== "mock-daemon" && command !== "bridge") throw new UsageError(`unknown command: ${command}`);
+  // After `--` come the daemon's own arguments (bridge), which may include --help.
+  const separator = rest.indexOf("--");
+  const own = separator === -1 ? rest : rest.slice(0, separator);
+  if (own.includes("--help") || own.includes("-h")) {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (command === "bridge") return runBridge(parseBridgeArgs(rest));
   return runMockDaemon(parseMockDaemonArgs(rest));
 }
 

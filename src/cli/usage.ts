@@ -4,12 +4,34 @@ export const USAGE = `Usage: glass-sdk <command> [options]
 Commands:
   mock-daemon   Run a mock Glass daemon that answers from a golden fixture.
                 Speaks MCP on stdin/stdout, or on a Unix socket with --socket.
+  bridge        Expose a Glass daemon to browser pages and remote scripts as MCP
+                Streamable HTTP and WebSocket at http://127.0.0.1:8787/mcp, behind a token.
 
 mock-daemon options:
   --fixture FILE   golden fixture to answer from (default: the package's fixtures/protocol-golden-v1.json)
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)
   --faults JSON    misbehave on purpose, e.g. '{"stallAfterCalls":2}' or '{"crashAfterCalls":1}'
+
+bridge options:
+  --port N             TCP port (default 8787; 0 = any free port)
+  --host H             address to listen on (default 127.0.0.1)
+  --allow-remote       required with a --host that is not a loopback address
+                       (the token is still required; put TLS in front of it)
+  --token T            the token clients must present (default: 32 random bytes,
+                       printed once at startup). --token is visible in the process
+                       list: prefer the GLASS_BRIDGE_TOKEN environment variable
+  --allow-origin URL   let browser pages from this origin in (repeatable; default none)
+  --allow-host NAME    accept this Host header name, or NAME:PORT (repeatable; beyond
+                       localhost, 127.0.0.1 and [::1] on the bridge's port)
+  --max-clients N      client sessions at once (default 4)
+  --socket PATH        the daemon's Unix socket (default GLASS_SOCKET, else the daemon's
+                       default path, e.g. ~/.local/share/glass/glass.sock)
+  -- COMMAND ARGS...   instead of a socket: start this daemon command for each client
+                       session, e.g. -- glass --mcp
+  Clients send the token as Authorization: Bearer <token>; over WebSocket (subprotocol
+  mcp) also as the subprotocol glass-bearer.<token> (browsers) or ?token=<token> (less
+  private: URLs end up in histories and logs).
 
 Other options:
   -h, --help       show this help
@@ -18,6 +40,8 @@ Other options:
 Examples:
   npx glass-sdk mock-daemon
   npx glass-sdk mock-daemon --socket /tmp/glass.sock --latency 20
+  npx glass-sdk bridge --allow-origin http://localhost:5173
+  npx glass-sdk bridge --port 0 -- glass --mcp
 `;
 
 /** Thrown for a command line that cannot be run; the CLI prints it with the usage and exits 2. */

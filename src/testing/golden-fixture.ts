@@ -25,9 +25,10 @@ export interface GoldenFixture {
  * Checks parsed JSON as a golden fixture and returns it typed: every request must be a valid
  * request envelope and every response a valid response envelope (§1), request ids must be unique,
  * and each response must answer a recorded request at most once. Throws a {@link GlassError} with
- * code `fixture.invalid` naming the first bad entry (`requests[3] (requestId "x")`).
+ * code `fixture.invalid` naming the first bad entry (`requests[3] (requestId "x")`). Platform-free;
+ * to read a fixture file, use `loadFixture(path)`.
  */
-export function loadFixture(json: unknown): GoldenFixture {
+export function parseFixture(json: unknown): GoldenFixture {
   if (!isJsonObject(json)) fail("the fixture must be a JSON object with schemaVersion, requests and responses");
   if (json.schemaVersion !== 1) fail(`schemaVersion must be 1 (got ${JSON.stringify(json.schemaVersion) ?? "nothing"})`);
   const { requests, responses, invalidResponses } = json;

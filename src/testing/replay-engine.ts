@@ -31,7 +31,7 @@ export interface ReplayEngine {
 }
 
 /**
- * Builds a replay engine over a fixture (see {@link loadFixture} to check one first). Requests are
+ * Builds a replay engine over a fixture (see {@link parseFixture} to check one first). Requests are
  * matched on operation and canonical payload through precomputed maps: a payload sent with the
  * recorded key order costs one `JSON.stringify`, any other order one canonical serialization. When two recorded requests have the same operation and
  * payload, the first one's answer is used. The responses are copied: changing the fixture later

@@ -1,0 +1,137 @@
+import { existsSync } from "node:fs";
+import { defaultSocketPath } from "../node/default-socket-path.js";
+import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
+import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
+import { startBridge } from "../node/bridge/start-bridge.js";
+import { UsageError } from "./usage.js";
+
+/** The options of `glass-sdk bridge`. */
+export interface BridgeCommand {
+  /** `--port`: the TCP port (default 8787; 0 = any free port). */
+  port: number;
+  /** `--host`: the address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** `--allow-remote`: permits a non-loopback `--host`. */
+  allowRemote: boolean;
+  /** `--token` (or `GLASS_BRIDGE_TOKEN`): the token to require instead of a generated one. */
+  token?: string;
+  /** `--allow-origin`, repeatable: browser origins allowed. */
+  allowedOrigins: string[];
+  /** `--allow-host`, repeatable: extra Host header names. */
+  allowedHosts: string[];
+  /** `--max-clients`: client sessions at once (default 4). */
+  maxClients?: number;
+  /** `--socket PATH`, or `-- <command...>`: the daemon; default its socket at the default path. */
+  upstream: BridgeUpstream;
+}
+
+/**
+ * Reads the arguments after `bridge`. Everything after `--` is the daemon command, started once per
+ * client session (`-- glass --mcp`). Throws a {@link UsageError}.
+ */
+export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): BridgeCommand {
+  const separator = args.indexOf("--");
+  const own = separator === -1 ? args : args.slice(0, separator);
+  const daemonCommand = separator === -1 ? undefined : args.slice(separator + 1);
+  const command: BridgeCommand = { port: BRIDGE_DEFAULTS.cliPort, allowRemote: false, allowedOrigins: [], allowedHosts: [], upstream: { socket: "" } };
+  let socket: string | undefined;
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i]!;
+    const equals = arg.indexOf("=");
+    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
+    const inline = arg.startsWith("--") && equals !== -1 ? arg.slice(equals + 1) : undefined;
+    const value = (): string => {
+      const given = inline ?? own[++i];
+      if (given === undefined || given === "") throw new UsageError(`${name} needs a value`);
+      return given;
+    };
+    switch (name) {
+      case "--port":
+        command.port = wholeNumber(name, value(), 0, 65535);
+        break;
+      case "--host":
+        command.host = value();
+        break;
+      case "--allow-remote":
+        if (inline !== undefined) throw new UsageError("--allow-remote takes no value");
+        command.allowRemote = true;
+        break;
+      case "--token":
+        command.token = value();
+        break;
+      case "--allow-origin":
+        command.allowedOrigins.push(value());
+        break;
+      case "--allow-host":
+        command.allowedHosts.push(value());
+        break;
+      case "--max-clients":
+        command.maxClients = wholeNumber(name, value(), 1, 1024);
+        break;
+      case "--socket":
+        socket = value();
+        break;
+      default:
+        throw new UsageError(`unknown option for bridge: ${arg}`);
+    }
+  }
+  if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "") command.token = env.GLASS_BRIDGE_TOKEN;
+  if (daemonCommand !== undefined) {
+    if (socket !== undefined) throw new UsageError("give either --socket PATH or -- <daemon command>, not both");
+    const [executable, ...rest] = daemonCommand;
+    if (executable === undefined || executable === "") throw new UsageError("-- must be followed by the daemon command, e.g. -- glass --mcp");
+    command.upstream = { command: executable, args: rest };
+  } else {
+    const fromEnv = env.GLASS_SOCKET;
+    command.upstream = { socket: socket ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : defaultSocketPath()) };
+  }
+  return command;
+}
+
+function wholeNumber(name: string, text: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`${name} needs a whole number ${min}..${max}, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/**
+ * Runs the bridge until SIGINT or SIGTERM. Prints one startup line to stderr with the URLs and —
+ * only when it was generated — the token (the only time it is ever shown), then one log line per
+ * session start and end and per refusal (never the token). Resolves with the exit code.
+ */
+export async function runBridge(command: BridgeCommand): Promise<number> {
+  const write = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
+  const bridge = await startBridge({
+    upstream: command.upstream,
+    port: command.port,
+    host: command.host,
+    allowRemote: command.allowRemote,
+    token: command.token,
+    allowedOrigins: command.allowedOrigins,
+    allowedHosts: command.allowedHosts,
+    maxClients: command.maxClients,
+    log: write,
+  });
+  const tokenNote =
+    command.token === undefined
+      ? `token: ${bridge.token} (shown once; pass it as Authorization: Bearer …, or to WebSocket clients as the subprotocol glass-bearer.…)`
+      : "token: the one you gave (pass it as Authorization: Bearer …, or to WebSocket clients as the subprotocol glass-bearer.…)";
+  write(`listening on ${bridge.url} (and ${bridge.wsUrl}) — ${tokenNote}`);
+  const upstream = command.upstream;
+  if ("socket" in upstream) {
+    write(`each client session connects to the daemon socket ${upstream.socket}`);
+    if (!existsSync(upstream.socket)) write(`note: nothing is at ${upstream.socket} yet; start the daemon (\`glass daemon start\`) or pass --socket / -- <command>`);
+  } else {
+    write(`each client session starts \`${[upstream.command, ...(upstream.args ?? [])].join(" ")}\``);
+  }
+  write(
+    command.allowedOrigins.length === 0
+      ? "browser pages: none allowed (add --allow-origin http://localhost:5173 to let a page in)"
+      : `browser pages allowed from: ${command.allowedOrigins.join(", ")}`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  await bridge.close();
+  return 0;
+}

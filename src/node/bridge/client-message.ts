@@ -1,0 +1,59 @@
+import type { JsonRpcFailure, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../mcp/json-rpc.js";
+import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
+import { isJsonObject } from "../../validation/json-value.js";
+
+/** One message from a bridge client, sorted by what the bridge does with it. */
+export type ClientMessage =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse };
+
+/** A client message, or why it cannot be forwarded (answered with this JSON-RPC error). */
+export type ParsedClientMessage = ClientMessage | { kind: "invalid"; error: JsonRpcFailure };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parses what a client sent (an HTTP body or a WebSocket text frame): one JSON-RPC 2.0 message,
+ * as an object. Invalid UTF-8 or JSON → -32700; a batch (an array) → -32600, since the daemon does
+ * not take batches and MCP dropped them; anything else that is not a JSON-RPC message → -32600.
+ */
+export function parseClientMessage(data: Uint8Array | string): ParsedClientMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof data === "string" ? data : utf8.decode(data));
+  } catch {
+    return invalid(null, JsonRpcErrorCode.ParseError, "parse error: the message is not valid UTF-8 JSON");
+  }
+  if (Array.isArray(value)) return invalid(null, JsonRpcErrorCode.InvalidRequest, "JSON-RPC batches are not supported: send one message at a time");
+  if (!isJsonObject(value) || value.jsonrpc !== "2.0") return invalid(null, JsonRpcErrorCode.InvalidRequest, 'invalid request: expected a JSON-RPC 2.0 message object (jsonrpc: "2.0")');
+  const hasId = Object.hasOwn(value, "id");
+  const id = value.id;
+  const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  if (typeof value.method === "string") {
+    if (value.params !== undefined && !isJsonObject(value.params)) {
+      return invalid(validId ? id : null, JsonRpcErrorCode.InvalidRequest, "invalid request: params must be an object");
+    }
+    if (!hasId) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+    if (!validId) return invalid(null, JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string or a number");
+    return { kind: "request", message: value as unknown as JsonRpcRequest };
+  }
+  if (value.method === undefined && validId && (Object.hasOwn(value, "result") || Object.hasOwn(value, "error"))) {
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  return invalid(validId ? id : null, JsonRpcErrorCode.InvalidRequest, "invalid request: a message needs a method (request, notification) or a result or error (response)");
+}
+
+/** A JSON-RPC error response. */
+export function rpcErrorResponse(id: JsonRpcId | null, code: number, message: string): JsonRpcFailure {
+  return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+/** A key for a request id that keeps `1` and `"1"` apart. */
+export function idKey(id: JsonRpcId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+function invalid(id: JsonRpcId | null, code: number, message: string): ParsedClientMessage {
+  return { kind: "invalid", error: rpcErrorResponse(id, code, message) };
+}

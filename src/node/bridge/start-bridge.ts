@@ -1,0 +1,150 @@
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
+import { createRedactingLog } from "./bridge-log.js";
+import type { BridgeContext } from "./bridge-context.js";
+import type { BridgeOptions } from "./bridge-options.js";
+import { createHttpHandler } from "./http-handler.js";
+import { resolveBridgeOptions } from "./resolve-options.js";
+import { SessionRegistry } from "./session-registry.js";
+import { createUpgradeHandler } from "./websocket-handler.js";
+
+/** A running bridge. */
+export interface Bridge {
+  /** The MCP Streamable HTTP endpoint, e.g. `http://127.0.0.1:8787/mcp`. */
+  readonly url: string;
+  /** The WebSocket endpoint, e.g. `ws://127.0.0.1:8787/mcp`. */
+  readonly wsUrl: string;
+  /** The port it listens on (the one picked when `port` was 0). */
+  readonly port: number;
+  /** The token clients must present (the generated one unless one was given). A secret: do not log it. */
+  readonly token: string;
+  /** Client sessions open now (HTTP and WebSocket, including those still connecting to the daemon). */
+  sessionCount(): number;
+  /** Stops listening, ends every session (pending HTTP requests get an error, WebSockets close with 1001) and closes every daemon connection. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the secure bridge: it exposes a Glass daemon (which speaks MCP only over stdio and its
+ * Unix socket) to browser pages and remote scripts as MCP Streamable HTTP (JSON responses) and
+ * WebSocket (subprotocol `mcp`), both at `/mcp`. Each client session gets its own daemon
+ * connection (or, for a command upstream, its own daemon process).
+ *
+ * It hands browser control to whoever reaches it, so by default it listens on 127.0.0.1 only,
+ * requires a bearer token on every request (generated: 32 random bytes), refuses requests whose
+ * `Host` is not a loopback name with its port (DNS rebinding) and browser pages whose `Origin` was
+ * not allowed, caps sessions (4), body and message size (4 MiB) and request time (10 s), and closes
+ * idle sessions (5 minutes). The token never appears in a log line.
+ *
+ * Token transport: HTTP `Authorization: Bearer <token>`; WebSocket the same header, or the
+ * subprotocol entry `glass-bearer.<token>` next to `mcp` (what browsers can do), or `?token=<token>`
+ * in the URL (for clients that can do neither, such as the MCP SDK's WebSocketClientTransport; less
+ * private, as URLs end up in histories and proxy logs).
+ *
+ * Rejects with a RangeError/TypeError for unsafe or malformed options (a non-loopback host without
+ * `allowRemote`) and with an Error when the port cannot be bound.
+ *
+ * @example
+ * const bridge = await startBridge({ upstream: { socket: defaultSocketPath() } });
+ * // fetch(bridge.url, { method: "POST", headers: { Authorization: `Bearer ${bridge.token}`, … }, … })
+ */
+export async function startBridge(options: BridgeOptions): Promise<Bridge> {
+  const resolved = resolveBridgeOptions(options);
+  const context: BridgeContext = {
+    options: resolved,
+    log: createRedactingLog(resolved.log, [resolved.token]),
+    sessions: new SessionRegistry(resolved.maxClients),
+    port: 0,
+    closing: false,
+  };
+  const server = createServer({
+    headersTimeout: resolved.headersTimeoutMs,
+    requestTimeout: resolved.requestTimeoutMs,
+    // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(resolved.headersTimeoutMs / 4))),
+  });
+  const webSockets = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: resolved.maxMessageBytes,
+    handleProtocols: (protocols) => (protocols.has(BRIDGE_DEFAULTS.subprotocol) ? BRIDGE_DEFAULTS.subprotocol : false),
+  });
+  server.on("request", createHttpHandler(context));
+  server.on("upgrade", createUpgradeHandler(context, webSockets));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => onClientError(context, error, socket));
+
+  await listen(server, resolved.port, resolved.host);
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : resolved.port;
+  context.port = port;
+  server.on("error", (error) => context.log(`server error: ${error.message}`));
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${resolved.urlHost}:${port}${BRIDGE_DEFAULTS.path}`,
+    wsUrl: `ws://${resolved.urlHost}:${port}${BRIDGE_DEFAULTS.path}`,
+    port,
+    token: resolved.token,
+    sessionCount: () => context.sessions.count(),
+    close: () => (closing ??= shutDown(context, server, webSockets)),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const why =
+        error.code === "EADDRINUSE"
+          ? "the port is already in use; choose another (port / --port, or 0 for any free port)"
+          : error.code === "EACCES"
+            ? "permission denied (ports below 1024 need privileges)"
+            : error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND"
+              ? "no such local address"
+              : error.message;
+      reject(new Error(`startBridge: cannot listen on ${host}:${port}: ${why}`, { cause: error }));
+    };
+    server.once("error", onError);
+    server.listen({ port, host }, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/** Malformed and too-slow requests: answer 400/431/408, close, and log it (never the request's bytes). */
+function onClientError(context: BridgeContext, error: NodeJS.ErrnoException, socket: Duplex): void {
+  const peer = (socket as Socket).remoteAddress ?? "unknown";
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status: number;
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    status = 408;
+    const { headersTimeoutMs, requestTimeoutMs } = context.options;
+    context.log(`closed a slow request from ${peer}: it was not complete within the time limit (headers ${headersTimeoutMs} ms, request ${requestTimeoutMs} ms) (408)`);
+  } else if (error.code === "HPE_HEADER_OVERFLOW") {
+    status = 431;
+    context.log(`refused a request from ${peer}: its headers are too large (431)`);
+  } else {
+    status = 400;
+    context.log(`refused a malformed HTTP request from ${peer}: ${error.code ?? "parse error"} (400)`);
+  }
+  const reason = status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+  socket.once("finish", () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+async function shutDown(context: BridgeContext, server: Server, webSockets: WebSocketServer): Promise<void> {
+  context.closing = true;
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all(context.sessions.all().map((session) => session.close("the bridge is shutting down")));
+  await new Promise<void>((resolve) => setImmediate(resolve)); // let the answers to pending requests go out
+  server.closeAllConnections();
+  webSockets.close();
+  await stopped;
+}

@@ -1,0 +1,140 @@
+import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { GlassError } from "../errors/glass-error.js";
+import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import type { DaemonContext } from "./daemon/daemon-context.js";
+import type { RecordedCall } from "./daemon/daemon-record.js";
+import { McpServerSession, type GarbageKind, type SessionConnection } from "./daemon/mcp-server-session.js";
+import type { GoldenFixture } from "./golden-fixture.js";
+import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
+import type { ReplayEngine } from "./replay-engine.js";
+
+/** Options of {@link inMemoryTransport}: how the in-process daemon behaves (all optional). */
+export type InMemoryTransportOptions = ReplayDaemonOptions;
+
+/** A transport to an in-process replay daemon; it also shows what the daemon received. */
+export interface InMemoryTransport extends GlassTransport {
+  /** `memory`. */
+  readonly kind: "memory";
+  /** Every `tools/call` the daemon received, in order (MCP-only arguments included). */
+  readonly calls: readonly RecordedCall[];
+}
+
+/** The mock daemon's own session limits: 8 active requests over stdio, 4 per socket client. */
+const MAX_IN_FLIGHT = { stdio: 8, socket: 4 } as const;
+
+/** The framing the session is told messages arrived in (there are no bytes, so nothing depends on it). */
+const FRAMING = "newline";
+
+/**
+ * A {@link GlassTransport} to a daemon that lives in the same process: an MCP server session of
+ * the mock daemon answering from a golden fixture (or a replay engine), with no bytes, sockets or
+ * child processes involved — it works in Node, browsers and edge runtimes alike.
+ *
+ * Messages cross as JSON (serialized and parsed, as on a wire) and are delivered asynchronously, in
+ * order. The daemon enforces the real session rules (handshake, ids, limits, cancellation); in the
+ * default `stdio` mode there are no leases, with `mode: "socket"` there are. The faults of the mock
+ * daemon work too: a crash closes the transport with a `transport.closed` error, a malformed frame
+ * is reported through `onError`, and a partial frame silences the daemon.
+ *
+ * @example
+ * const glass = await Glass.connect(inMemoryTransport(parseFixture(json)));
+ * const page = await glass.browser.observe({ level: "interactive" });
+ */
+export function inMemoryTransport(source: ReplayEngine | GoldenFixture, options: InMemoryTransportOptions = {}): InMemoryTransport {
+  return new InMemoryReplayTransport(createReplayDaemonContext(source, options));
+}
+
+class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
+  readonly kind = "memory";
+  readonly maxInFlight: number;
+  readonly #context: DaemonContext;
+  #handlers: TransportHandlers | undefined;
+  #session: McpServerSession | undefined;
+  #state: "new" | "open" | "closed" = "new";
+  /** Set by the partial-frame fault: nothing more reaches the client. */
+  #silenced = false;
+
+  constructor(context: DaemonContext) {
+    this.#context = context;
+    this.maxInFlight = MAX_IN_FLIGHT[context.mode];
+  }
+
+  get calls(): readonly RecordedCall[] {
+    return this.#context.record.calls;
+  }
+
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the in-memory transport was closed before it started" }));
+    if (this.#state === "open") return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+    this.#handlers = handlers;
+    this.#session = new McpServerSession(this.#context, this.#context.mode === "stdio" ? "stdio" : "client-1", this);
+    this.#context.crash = () => this.#end(new TransportClosedError({ message: "the in-memory daemon crashed (crashAfterCalls fault)" }));
+    this.#state = "open";
+    return Promise.resolve();
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#state !== "open") return Promise.reject(this.#notOpen());
+    let copy: unknown;
+    try {
+      copy = wireCopy(message);
+    } catch (error) {
+      return Promise.reject(new GlassError({ code: "request.invalid", message: `the message cannot be sent as JSON: ${String(error)}`, cause: error }));
+    }
+    return new Promise((resolve, reject) => {
+      queueMicrotask(() => {
+        if (this.#state !== "open") return reject(this.#notOpen());
+        this.#session?.handle(copy, FRAMING);
+        resolve();
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.#state !== "closed") this.#end(undefined);
+    return Promise.resolve();
+  }
+
+  /** Called by the daemon's session: delivers an answer (or a daemon request) to the client. */
+  write(message: JsonRpcMessage): void {
+    if (this.#silenced || this.#state !== "open") return;
+    const copy = wireCopy(message) as JsonRpcMessage;
+    queueMicrotask(() => {
+      if (this.#state === "open") this.#handlers?.onMessage(copy);
+    });
+  }
+
+  /** Called by the daemon's session for the malformed- and partial-frame faults. */
+  writeGarbage(kind: GarbageKind): void {
+    if (this.#silenced || this.#state !== "open") return;
+    if (kind === "partialFrame") {
+      this.#silenced = true;
+      return;
+    }
+    queueMicrotask(() => {
+      if (this.#state === "open") this.#handlers?.onError?.(new BadFrameError({ message: "the in-memory daemon sent a frame that is not JSON (malformedFrame fault); it was skipped", phase: "dispatch" }));
+    });
+  }
+
+  /** Ends the connection once: the daemon forgets the session, the owner hears `onClose(error)`. */
+  #end(error: GlassError | undefined): void {
+    if (this.#state === "closed") return;
+    const wasOpen = this.#state === "open";
+    this.#state = "closed";
+    this.#session?.close();
+    this.#context.record.changed();
+    if (wasOpen) this.#handlers?.onClose(error);
+  }
+
+  #notOpen(): GlassError {
+    return this.#state === "closed"
+      ? new TransportClosedError({ message: "the in-memory transport is closed; the message was not sent" })
+      : new TransportClosedError({ message: "the in-memory transport is not started: call start() first" });
+  }
+}
+
+/** The message as the other side would decode it from the wire: a deep copy through JSON. */
+function wireCopy(message: unknown): unknown {
+  return JSON.parse(JSON.stringify(message)) as unknown;
+}

@@ -1,0 +1,54 @@
+import { createDaemonContext, type DaemonContext } from "./daemon/daemon-context.js";
+import type { MockDaemonFaults } from "./daemon/faults.js";
+import { resolveLimits, type MockDaemonLimits } from "./daemon/limits.js";
+import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "./daemon/manifest.js";
+import type { GoldenFixture } from "./golden-fixture.js";
+import { createReplayEngine, type ReplayEngine } from "./replay-engine.js";
+
+/**
+ * How an in-process replay daemon behaves (the in-memory transport and the MSW handlers): the same
+ * choices the mock daemon offers, every one with a default.
+ */
+export interface ReplayDaemonOptions extends MockManifestOptions {
+  /**
+   * `stdio` (default): no mutation leases, 8 requests active per session, capability `mcpStdio`.
+   * `socket`: like the daemon's Unix socket — `glass/lease/*` and lease checks on mutating tools
+   * (one lease shared by every session of the daemon), 4 requests in flight per session,
+   * capability `localDaemon`.
+   */
+  mode?: MockDaemonMode;
+  /** Delay before each `tools/call` is answered, in ms (default 0). */
+  latencyMs?: number;
+  /** Misbehaviour to show, counted over all sessions (see {@link MockDaemonFaults}). */
+  faults?: MockDaemonFaults;
+  /** Limits to change; the defaults are the real daemon's. */
+  limits?: Partial<MockDaemonLimits>;
+  /** `serverInfo.version` of initialize (default `0.0.0-replay`). */
+  serverVersion?: string;
+}
+
+/** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
+const REPLAY_PLATFORM = "replay";
+
+/** Whether a replay source is an engine already (or a fixture to build one from). */
+function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayEngine {
+  return typeof (source as Partial<ReplayEngine>).answer === "function";
+}
+
+/**
+ * The shared state of an in-process replay daemon answering from `source` (a replay engine, or a
+ * fixture to build one from). Platform-free: sessions of the daemon are
+ * `new McpServerSession(context, clientId, connection)`.
+ */
+export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture, options: ReplayDaemonOptions = {}): DaemonContext {
+  const mode = options.mode ?? "stdio";
+  return createDaemonContext({
+    mode,
+    engine: isReplayEngine(source) ? source : createReplayEngine(source),
+    manifest: buildManifest(mode, REPLAY_PLATFORM, options),
+    serverVersion: options.serverVersion ?? "0.0.0-replay",
+    limits: resolveLimits(options.limits),
+    latencyMs: options.latencyMs,
+    faults: options.faults,
+  });
+}
