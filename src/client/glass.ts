@@ -125,6 +125,14 @@ export class Glass {
     return this.leases.current;
   }
 
+  /**
+   * What the client has in hand right now: requests in flight (holding a slot), calls queued for a
+   * slot, answers still awaited on the connection, and whether it is closed. All zero when idle.
+   */
+  stats(): { inFlight: number; queued: number; awaitingAnswer: number; closed: boolean } {
+    return { inFlight: this.limiter.inFlight, queued: this.limiter.queued, awaitingAnswer: this.session.pendingCount, closed: this.closedWith !== undefined };
+  }
+
   /** Whether the agreement (or, for a capability not negotiated, the manifest) says the capability can be used. */
   supports(capability: string): boolean {
     return capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true) === true;

@@ -70,6 +70,11 @@ export class McpSession {
     return this.closedWith;
   }
 
+  /** Requests awaiting their answer. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   /** Whether a request with this id is awaiting its answer. */
   isActive(id: JsonRpcId): boolean {
     return this.pending.has(idKey(id));
