@@ -2,29 +2,28 @@ import type { Catalog, CatalogOperation } from "./catalog.js";
 import { groupInterfaceName } from "./emit-types.js";
 import { banner, moduleName, relativeImport, sourceImport } from "./output.js";
 
-function descriptor(op: CatalogOperation): string {
-  const fields: [string, unknown][] = [
-    ["operation", op.operation],
-    ["tool", op.tool],
-    ["namespace", op.namespace],
-    ["method", op.method],
-    ["lease", op.lease],
-    ["expectedRevision", op.expectedRevision],
-    ["retrySafe", op.retrySafe],
-    ...(op.capability === undefined ? [] : ([["capability", op.capability]] as [string, unknown][])),
-  ];
-  return `  ${JSON.stringify(op.operation)}: {\n${fields.map(([key, value]) => `    ${key}: ${JSON.stringify(value)},`).join("\n")}\n  },`;
+/** One row of the compact operation table (see src/operations/operation-table.ts). */
+function row(op: CatalogOperation): string {
+  const tool = op.tool === op.method ? 0 : op.tool;
+  const cells: unknown[] = [op.operation, tool, op.lease, op.expectedRevision ? 1 : 0, op.retrySafe ? 1 : 0];
+  if (op.capability !== undefined) cells.push(op.capability);
+  return `  ${JSON.stringify(cells)},`;
 }
 
-/** `generated/operations.ts`: the operation table and the lease-exempt tool list. */
+/** `generated/operations.ts`: the operation table (compact rows, expanded at load) and the lease-exempt tool list. */
 function operationsModule(catalog: Catalog): string {
   const module = "operations";
-  return `${banner("schema/glass-operations-v1.json and schema/operations/")}import type { OperationDescriptor } from "${sourceImport(module, "src/operations/descriptor")}";
+  return `${banner("schema/glass-operations-v1.json and schema/operations/")}import type { OperationName } from "./operation-map.js";
+import type { OperationDescriptor } from "${sourceImport(module, "src/operations/descriptor")}";
+import { expandOperationTable, type OperationRow } from "${sourceImport(module, "src/operations/operation-table")}";
+
+/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability?] per catalog operation. */
+const rows: readonly OperationRow[] = [
+${catalog.operations.map(row).join("\n")}
+];
 
 /** Every operation of the catalog, keyed by canonical operation name. */
-export const operations = {
-${catalog.operations.map(descriptor).join("\n")}
-} as const satisfies Record<string, OperationDescriptor>;
+export const operations: Readonly<Record<OperationName, OperationDescriptor>> = expandOperationTable(rows);
 
 /**
  * MCP tools that are read-only (§4): they must not be sent a mutation lease. Every tool not listed

@@ -1,0 +1,27 @@
+import type { LeaseRequirement, OperationDescriptor } from "./descriptor.js";
+
+/**
+ * One operation as the generated table writes it, compactly:
+ * `[operation, tool (0 when it is the method name), lease, expectedRevision (0/1), retrySafe (0/1), capability?]`.
+ */
+export type OperationRow = readonly [string, string | 0, LeaseRequirement, 0 | 1, 0 | 1, string?];
+
+/** Expands the generated rows into frozen descriptors keyed by operation name. */
+export function expandOperationTable<Name extends string>(rows: readonly OperationRow[]): Readonly<Record<Name, OperationDescriptor>> {
+  const table: Record<string, OperationDescriptor> = {};
+  for (const [operation, tool, lease, expectedRevision, retrySafe, capability] of rows) {
+    const dot = operation.indexOf(".");
+    const method = operation.slice(dot + 1);
+    table[operation] = Object.freeze({
+      operation,
+      tool: tool === 0 ? method : tool,
+      namespace: operation.slice(0, dot),
+      method,
+      lease,
+      expectedRevision: expectedRevision === 1,
+      retrySafe: retrySafe === 1,
+      ...(capability === undefined ? {} : { capability }),
+    });
+  }
+  return Object.freeze(table) as Readonly<Record<Name, OperationDescriptor>>;
+}
