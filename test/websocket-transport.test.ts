@@ -261,8 +261,12 @@ describe("webSocketTransport", () => {
     expect(recorder.closes).toEqual([undefined]);
   });
 
+  it("accepts a token with dots, as the bridge does", () => {
+    expect(() => webSocketTransport({ url: "ws://127.0.0.1:1/mcp", token: "dotted.token-0123456789" })).not.toThrow();
+  });
+
   it("refuses a token that cannot travel as a subprotocol, at construction, naming the allowed characters", () => {
-    for (const token of ["", "has space", "dotted.token", "ünïcode", "a,b"]) {
+    for (const token of ["", "has space", "slash/token", "ünïcode", "a,b"]) {
       let thrown: unknown;
       try {
         webSocketTransport({ url: "ws://127.0.0.1:1/mcp", token });
@@ -270,7 +274,7 @@ describe("webSocketTransport", () => {
         thrown = error;
       }
       expect(thrown, token).toBeInstanceOf(GlassError);
-      expect((thrown as GlassError).rawMessage).toContain("letters, digits, '-', '_' and '~'");
+      expect((thrown as GlassError).rawMessage).toContain("letters, digits, '.', '-', '_' and '~'");
       expect((thrown as GlassError).rawMessage).not.toContain(token === "" ? "\u0000" : token);
     }
   });

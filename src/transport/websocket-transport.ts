@@ -38,7 +38,7 @@ export interface WebSocketTransportOptions {
 const MCP_SUBPROTOCOL = "mcp";
 const TOKEN_SUBPROTOCOL_PREFIX = "glass-bearer.";
 /** What a token may contain: base64url (and `~`), all of them characters a subprotocol name allows. */
-const TOKEN = /^[A-Za-z0-9_~-]+$/;
+const TOKEN = /^[A-Za-z0-9._~-]+$/;
 const OPEN = 1;
 /** How long `close()` waits for the closing handshake before it drops the connection. */
 const CLOSE_TIMEOUT_MS = 2000;
@@ -104,7 +104,7 @@ class WebSocketTransport implements GlassTransport {
       throw new GlassError({
         code: GlassErrorCode.RequestInvalid,
         message:
-          "webSocketTransport: the token must be a non-empty string of letters, digits, '-', '_' and '~' (base64url, as the bridge prints it): " +
+          "webSocketTransport: the token must be a non-empty string of letters, digits, '.', '-', '_' and '~' (the bridge prints one): " +
           `it travels as the WebSocket subprotocol ${TOKEN_SUBPROTOCOL_PREFIX}<token>, and a subprotocol allows no other characters`,
         retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
       });

@@ -32,14 +32,15 @@ interface Target {
   transport(): GlassTransport;
 }
 
+/** The daemon to check, chosen as the quickstart chooses: GLASS_SOCKET, then GLASS_COMMAND, else the mock daemon. */
 function chooseTarget(): Target {
-  const command = variable("GLASS_COMMAND");
-  if (command !== undefined) {
-    const [executable, ...args] = command.split(" ").filter((part) => part !== "");
-    return { description: `\`${command}\` over stdio (GLASS_COMMAND)`, transport: () => stdioTransport({ command: executable!, args }) };
-  }
   const socket = variable("GLASS_SOCKET");
   if (socket !== undefined) return { description: `the daemon socket ${socket} (GLASS_SOCKET)`, transport: () => socketTransport({ path: socket }) };
+  const command = variable("GLASS_COMMAND");
+  if (command !== undefined) {
+    const [executable, ...args] = command.trim().split(/\s+/);
+    return { description: `\`${command}\` over stdio (GLASS_COMMAND)`, transport: () => stdioTransport({ command: executable!, args }) };
+  }
   const cli = join(ROOT, "src/cli/main.ts");
   return {
     description: "the mock daemon over stdio",

@@ -62,8 +62,8 @@ export function checkToken(presented: PresentedTokens, expected: string, channel
   if (presented.tokens.length === 0) {
     const how =
       channel === "http"
-        ? "send Authorization: Bearer <token> (a ?token= query is accepted only on WebSocket upgrades)"
-        : "send Authorization: Bearer <token>, the subprotocol glass-bearer.<token> next to mcp, or ?token=<token>";
+        ? "send the token in an Authorization header with the Bearer scheme (a token query parameter is accepted only on WebSocket upgrades)"
+        : "send the token in an Authorization header with the Bearer scheme, as a subprotocol made of glass-bearer, a dot and the token (next to mcp), or as a token query parameter";
     return refusal(401, `${presented.malformed ?? "missing token"}: ${how}`, CHALLENGE);
   }
   let allMatch = true;
