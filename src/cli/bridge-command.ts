@@ -72,7 +72,8 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         socket = value();
         break;
       default:
-        throw new UsageError(`unknown option for bridge: ${arg}`);
+        // Name the option only: a mistyped --tokn=<secret> must not echo the secret.
+        throw new UsageError(`unknown option for bridge: ${arg.startsWith("-") ? name : "an argument before --"} (see --help)`);
     }
   }
   if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "") command.token = env.GLASS_BRIDGE_TOKEN;

@@ -3,11 +3,17 @@ export const REDACTED = "[redacted]";
 
 /**
  * A deep copy of a JSON value in which every occurrence of each secret — inside any string value
- * or object key, whole or in part — is replaced by {@link REDACTED}. Longer secrets are replaced
- * first; empty strings are ignored. Pure.
+ * or object key, whole or in part, as written or JSON-escaped once or twice — is replaced by
+ * {@link REDACTED}. Longer secrets are replaced first; empty strings are ignored. Pure.
  */
 export function redactSecrets<T>(value: T, secrets: Iterable<string>): T {
-  const ordered = [...new Set(secrets)].filter((secret) => secret !== "").sort((a, b) => b.length - a.length);
+  // A secret may also appear escaped, inside a string that is itself JSON (once or twice over).
+  const forms = [...secrets].flatMap((secret) => {
+    const once = JSON.stringify(secret).slice(1, -1);
+    const twice = JSON.stringify(once).slice(1, -1);
+    return [secret, once, twice];
+  });
+  const ordered = [...new Set(forms)].filter((secret) => secret !== "").sort((a, b) => b.length - a.length);
   const scrub = (text: string): string => {
     let out = text;
     for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);

@@ -1,4 +1,5 @@
 import ky, { type KyInstance } from "ky";
+import { redactUrl } from "./redact-url.js";
 import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -74,6 +75,8 @@ class HttpTransport implements GlassTransport {
   readonly kind = "http";
   readonly maxInFlight: number;
   readonly #url: string;
+  /** The URL as messages show it (credentials in it redacted). */
+  readonly #shownUrl: string;
   readonly #token: string | undefined;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #http: KyInstance;
@@ -97,6 +100,7 @@ class HttpTransport implements GlassTransport {
 
   constructor(options: HttpTransportOptions) {
     this.#url = String(options.url);
+    this.#shownUrl = redactUrl(this.#url);
     if (options.token !== undefined && !BEARER_TOKEN.test(options.token)) {
       throw new GlassError({
         code: GlassErrorCode.RequestInvalid,
@@ -125,7 +129,7 @@ class HttpTransport implements GlassTransport {
 
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
-    if (this.#state === "new") return Promise.reject(new TransportClosedError({ message: `the HTTP transport to ${this.#url} is not started: call start() first` }));
+    if (this.#state === "new") return Promise.reject(new TransportClosedError({ message: `the HTTP transport to ${this.#shownUrl} is not started: call start() first` }));
     if (isJsonRpcRequest(message) && message.method === "initialize") this.#initialize = message;
     return this.#post(message, true);
   }
@@ -150,9 +154,9 @@ class HttpTransport implements GlassTransport {
     if (response.status === 401 || response.status === 403) throw this.#end(await this.#refused(response));
     if (response.status === 404 && sentWith !== undefined) {
       await discardBody(response);
-      if (!mayRenew) throw sessionExpired(message, this.#url, "the new session was gone again at once");
+      if (!mayRenew) throw sessionExpired(message, this.#shownUrl, "the new session was gone again at once");
       await this.#renew(sentWith);
-      if (!safeToRepeat(message)) throw sessionExpired(message, this.#url);
+      if (!safeToRepeat(message)) throw sessionExpired(message, this.#shownUrl);
       return this.#post(message, false);
     }
     await this.#httpError(response, message);
@@ -187,12 +191,12 @@ class HttpTransport implements GlassTransport {
       if (!this.#reachedServer) {
         throw new TransportUnavailableError({
           message:
-            `cannot reach the Glass daemon at ${this.#url}: ${describe(error)}. Check that the daemon's HTTP bridge is running and the URL is right ` +
+            `cannot reach the Glass daemon at ${this.#shownUrl}: ${describe(error)}. Check that the daemon's HTTP bridge is running and the URL is right ` +
             "(in a browser a CORS refusal looks the same: the bridge must allow this page's origin)",
           cause: error,
         });
       }
-      throw new TransportClosedError({ message: `the HTTP request to ${this.#url} failed: ${describe(error)}`, cause: error });
+      throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describe(error)}`, cause: error });
     }
   }
 
@@ -221,7 +225,7 @@ class HttpTransport implements GlassTransport {
       if (this.#streams.get(key) === stream) this.#streams.delete(key);
     }
     if (answered || this.#state === "closed" || stream.stop.signal.aborted) return;
-    this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#url} ended before the daemon answered (${why}); the request may have been carried out`));
+    this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
   }
 
   /** The JSON-RPC messages of a response body: a JSON message or batch, or an SSE stream of them. */
@@ -325,7 +329,7 @@ class HttpTransport implements GlassTransport {
         error instanceof TransportUnavailableError
           ? error
           : new TransportClosedError({
-              message: `the HTTP session with the Glass daemon at ${this.#url} expired and a new one could not be started: ${describe(error)}`,
+              message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describe(error)}`,
               details: { sessionExpired: true },
               cause: error,
             }),
@@ -355,7 +359,7 @@ class HttpTransport implements GlassTransport {
     const said = rpcError !== undefined ? `: ${rpcError.message} (JSON-RPC ${rpcError.code})` : snippet(text);
     throw new GlassError({
       code: "transport.http",
-      message: `the Glass daemon at ${this.#url} answered HTTP ${response.status}${response.statusText === "" ? "" : ` ${response.statusText}`}${said}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${response.status}${response.statusText === "" ? "" : ` ${response.statusText}`}${said}`,
       phase: "dispatch",
       retry: { classification: "unknown", recommendedOperation: "inspect_page" },
       details: { status: response.status },
@@ -370,7 +374,7 @@ class HttpTransport implements GlassTransport {
         ? `${this.#token === undefined ? "no token was sent" : "the token was refused"}. Pass the token the bridge prints in its startup line: httpTransport({ url, token }) (a new one each time the bridge starts)`
         : "the token or this page's origin was refused. Use the token from the bridge's startup line (a new one each time the bridge starts); from a browser, the bridge must also allow this page's origin";
     return new TransportUnavailableError({
-      message: `the Glass daemon at ${this.#url} answered HTTP ${response.status}${said}: ${fix}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${response.status}${said}: ${fix}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_token" },
       details: { status: response.status },
     });
@@ -547,10 +551,11 @@ function callHandler(handler: () => void): void {
   }
 }
 
+/** An error's message (and its cause's), with any credentials in URLs redacted. */
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  if (!(error instanceof Error)) return redactUrl(String(error));
   const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`;
+  return redactUrl(cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`);
 }
 
 function ignore(): void {}

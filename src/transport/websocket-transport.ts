@@ -1,4 +1,5 @@
 import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { redactUrl } from "./redact-url.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
@@ -84,6 +85,8 @@ class WebSocketTransport implements GlassTransport {
   readonly kind = "websocket";
   readonly maxInFlight: number;
   readonly #url: string;
+  /** The URL as messages show it (credentials in it redacted). */
+  readonly #shownUrl: string;
   readonly #protocols: string[];
   readonly #WebSocket: WebSocketConstructor | undefined;
   readonly #pendingSends = new Set<(error: GlassError | undefined) => void>();
@@ -100,6 +103,7 @@ class WebSocketTransport implements GlassTransport {
 
   constructor(options: WebSocketTransportOptions) {
     this.#url = String(options.url);
+    this.#shownUrl = redactUrl(this.#url);
     if (options.token !== undefined && !TOKEN.test(options.token)) {
       throw new GlassError({
         code: GlassErrorCode.RequestInvalid,
@@ -127,7 +131,7 @@ class WebSocketTransport implements GlassTransport {
     } catch (error) {
       this.#finish();
       throw new TransportUnavailableError({
-        message: `cannot open a WebSocket to ${this.#url}: this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option`,
+        message: `cannot open a WebSocket to ${this.#shownUrl}: this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option`,
         cause: error,
       });
     }
@@ -140,7 +144,7 @@ class WebSocketTransport implements GlassTransport {
       socket = new WebSocketClass(this.#url, this.#protocols) as Socket;
     } catch (error) {
       this.#finish();
-      throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#url}: ${describe(error)}`, cause: error });
+      throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error });
     }
     this.#socket = socket;
     const opened = new Promise<void>((resolve, reject) => {
@@ -158,14 +162,14 @@ class WebSocketTransport implements GlassTransport {
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#state === "closed" || this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
     const socket = this.#socket;
-    if (this.#state !== "open" || socket === undefined) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#url} is not open: call start() first` }));
+    if (this.#state !== "open" || socket === undefined) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} is not open: call start() first` }));
     let text: string;
     try {
       text = JSON.stringify(message);
     } catch (error) {
       return Promise.reject(new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }));
     }
-    if (socket.readyState !== OPEN) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#url} is closing; the message was not sent` }));
+    if (socket.readyState !== OPEN) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} is closing; the message was not sent` }));
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
         if (!this.#pendingSends.delete(settle)) return;
@@ -174,7 +178,7 @@ class WebSocketTransport implements GlassTransport {
       };
       this.#pendingSends.add(settle);
       const written = (error?: Error | null): void =>
-        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#url}: ${error.message}`, cause: error }) : undefined);
+        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${error.message}`, cause: error }) : undefined);
       try {
         if (isWsPackageSocket(socket)) {
           socket.send(text, written); // the ws package says when the frame is written
@@ -279,10 +283,10 @@ class WebSocketTransport implements GlassTransport {
     const error = this.#closeRequested
       ? undefined
       : new TransportClosedError({
-          message: `the WebSocket to ${this.#url} closed (code ${code}${because})${this.#lastError === undefined ? "" : `; ${this.#lastError}`}`,
+          message: `the WebSocket to ${this.#shownUrl} closed (code ${code}${because})${this.#lastError === undefined ? "" : `; ${this.#lastError}`}`,
           details: { closeCode: code, closeReason: reason },
         });
-    const unsent = new TransportClosedError({ message: `the WebSocket to ${this.#url} closed before the message was written` });
+    const unsent = new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} closed before the message was written` });
     for (const settle of [...this.#pendingSends]) settle(unsent);
     const handlers = this.#handlers;
     this.#handlers = undefined;
@@ -302,7 +306,7 @@ class WebSocketTransport implements GlassTransport {
     } else {
       fix = "check that the daemon's bridge is running and that the URL is right";
     }
-    return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#url}: ${said}; ${fix}`, details: { closeCode: code } });
+    return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${fix}`, details: { closeCode: code } });
   }
 
   #finish(): void {
@@ -332,8 +336,8 @@ function isWsPackageSocket(socket: Socket): boolean {
 }
 
 function describeErrorEvent(event: SocketEvent): string | undefined {
-  if (event.error instanceof Error && event.error.message !== "") return event.error.message;
-  return typeof event.message === "string" && event.message !== "" ? event.message : undefined;
+  if (event.error instanceof Error && event.error.message !== "") return redactUrl(event.error.message);
+  return typeof event.message === "string" && event.message !== "" ? redactUrl(event.message) : undefined;
 }
 
 /** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
@@ -363,6 +367,7 @@ function callHandler(handler: () => void): void {
   }
 }
 
+/** An error's message, with any credentials in URLs redacted. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactUrl(error instanceof Error ? error.message : String(error));
 }

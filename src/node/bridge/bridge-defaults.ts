@@ -8,6 +8,8 @@ export const BRIDGE_DEFAULTS = {
   cliPort: 8787,
   /** Client sessions at once: the daemon socket's own client limit. */
   maxClients: 4,
+  /** Open TCP connections at once (each authenticated or refused by its own request). */
+  maxConnections: 256,
   /** Idle client sessions are closed after five minutes. */
   idleTimeoutMs: 5 * 60 * 1000,
   /** Headers of a request must arrive within 10 s. */

@@ -55,6 +55,12 @@ export interface BridgeOptions {
   allowedHosts?: readonly string[];
   /** Client sessions (HTTP and WebSocket together) at once; default 4, like the daemon socket. */
   maxClients?: number;
+  /**
+   * Open TCP connections at once, authenticated or not; default 256. Beyond it new connections are
+   * dropped at once, so a flood cannot exhaust the process (connections already open keep working;
+   * idle ones are reclaimed by the header timeout).
+   */
+  maxConnections?: number;
   /** A client session with no traffic and no request in flight for this long is closed; default 5 minutes. */
   idleTimeoutMs?: number;
   /** A request's headers must arrive within this many ms of its first byte (else 408 and close); default 10 000. */

@@ -25,6 +25,8 @@ export interface ResolvedBridgeOptions {
   readonly allowedHosts: AllowedHosts;
   /** Client sessions at once. */
   readonly maxClients: number;
+  /** Open TCP connections at once. */
+  readonly maxConnections: number;
   /** Idle sessions close after this many ms. */
   readonly idleTimeoutMs: number;
   /** Headers must arrive within this many ms. */
@@ -96,6 +98,7 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
     allowedOrigins,
     allowedHosts,
     maxClients: positive("maxClients", options.maxClients ?? BRIDGE_DEFAULTS.maxClients),
+    maxConnections: positive("maxConnections", options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? BRIDGE_DEFAULTS.idleTimeoutMs),
     headersTimeoutMs,
     requestTimeoutMs,

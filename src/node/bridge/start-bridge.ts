@@ -66,6 +66,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(resolved.headersTimeoutMs / 4))),
   });
+  // A flood of connections is capped: beyond the limit Node drops new sockets on arrival.
+  server.maxConnections = resolved.maxConnections;
   const webSockets = new WebSocketServer({
     noServer: true,
     clientTracking: false,

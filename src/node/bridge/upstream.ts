@@ -37,7 +37,7 @@ export async function openUpstream(upstream: BridgeUpstream, handlers: UpstreamH
   const transport: GlassTransport =
     "socket" in upstream
       ? socketTransport({ path: upstream.socket })
-      : stdioTransport({ command: upstream.command, args: upstream.args ?? [], cwd: upstream.cwd, env: upstream.env, stderr: "pipe" });
+      : stdioTransport({ command: upstream.command, args: upstream.args ?? [], cwd: upstream.cwd, env: { ...upstream.env, GLASS_BRIDGE_TOKEN: undefined }, stderr: "pipe" });
   await transport.start({
     onMessage: (message) => handlers.onMessage(message),
     onClose: (error) => handlers.onClose(error),
