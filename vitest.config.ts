@@ -16,7 +16,8 @@ const EXCLUDED = [
 
 export default defineConfig({
   test: {
-    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
+    // The last one prints a summary line per reliability area (test/reliability/) at the end of the run.
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }], "./test/reliability/area-summary-reporter.ts"],
     testTimeout: 30_000,
     projects: [
       {

@@ -25,10 +25,20 @@ export function runValidator<T>(validator: GeneratedValidator, value: unknown): 
     if (issues.length === 0) issues.push({ path: "", reason: "is invalid" });
     return { ok: false, issues: distinct(issues) };
   } catch (error) {
-    const reason =
-      error instanceof RangeError
-        ? "is nested too deeply to validate (or refers back to itself)"
-        : `could not be read: ${error instanceof Error ? error.message : String(error)}`;
-    return { ok: false, issues: [{ path: "", reason }] };
+    return { ok: false, issues: [{ path: "", reason: describeThrown(error) }] };
+  }
+}
+
+/**
+ * Why a value could not be validated, from whatever a getter or proxy trap threw. Describing it must
+ * not throw in turn (a thrown null-prototype object, a throwing `message` getter or `toString`).
+ */
+function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof RangeError) return "is nested too deeply to validate (or refers back to itself)";
+    const text = error instanceof Error ? error.message : String(error);
+    return `could not be read: ${typeof text === "string" ? text : "it threw a value that cannot be described"}`;
+  } catch {
+    return "could not be read: it threw a value that cannot be described";
   }
 }
