@@ -411,13 +411,14 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     await transport.close();
   });
 
-  it("delivers a JSON-RPC error body of a failed POST as the request's answer, and rejects send() with the status otherwise", async () => {
+  it("delivers a JSON-RPC error body of a failed POST as the request's answer, rejects send() with the status otherwise, and a gateway error as unavailable", async () => {
     const server = await officialServer({
       json: false,
       intercept: (body) => {
         const name = (body as { params?: { name?: unknown } }).params?.name;
         if (name === "rpcFailure") return { status: 500, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the bridge lost the daemon" } }) };
-        if (name === "htmlFailure") return { status: 502, body: "<html><body>Bad Gateway</body></html>", contentType: "text/html" };
+        if (name === "htmlFailure") return { status: 500, body: "<html><body>Internal Server Error</body></html>", contentType: "text/html" };
+        if (name === "gatewayFailure") return { status: 502, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the daemon is unreachable" } }) };
         return undefined;
       },
     });
@@ -429,8 +430,14 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(await recorder.answer("a")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32603, message: "the bridge lost the daemon" } });
     await expect(transport.send({ jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "htmlFailure", arguments: {} } })).rejects.toMatchObject({
       code: "transport.http",
+      details: { status: 500 },
+      rawMessage: expect.stringContaining("HTTP 500 Internal Server Error: <html><body>Internal Server Error</body></html>"),
+    });
+    // A gateway error means the daemon behind the bridge is unreachable: nothing was sent to it.
+    await expect(transport.send({ jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "gatewayFailure", arguments: {} } })).rejects.toMatchObject({
+      code: "transport.unavailable",
       details: { status: 502 },
-      rawMessage: expect.stringContaining("HTTP 502 Bad Gateway: <html><body>Bad Gateway</body></html>"),
+      rawMessage: expect.stringContaining("cannot reach the Glass daemon behind it"),
     });
     await transport.close();
   });

@@ -12,6 +12,8 @@ export interface MockDaemonCommand {
   latencyMs?: number;
   /** `--faults`: the faults to show. */
   faults?: MockDaemonFaults;
+  /** `--fast`: fast replay mode, for benchmarks (see `fast` of `startMockDaemon`). */
+  fast?: boolean;
 }
 
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
@@ -45,9 +47,16 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
       case "--faults":
         command.faults = readFaults(value());
         break;
+      case "--fast":
+        if (inline !== undefined) throw new UsageError("--fast takes no value");
+        command.fast = true;
+        break;
       default:
         throw new UsageError(`unknown option for mock-daemon: ${arg}`);
     }
+  }
+  if (command.fast === true && ((command.latencyMs ?? 0) > 0 || command.faults !== undefined)) {
+    throw new UsageError("--fast answers at once and shows no faults: it cannot be combined with --latency or --faults");
   }
   return command;
 }
@@ -77,6 +86,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     socket: command.socket,
     latencyMs: command.latencyMs,
     faults: command.faults,
+    fast: command.fast,
     onCrash: () => {
       process.stderr.write("mock daemon: crashing on purpose (crashAfterCalls fault)\n");
       process.exit(1);

@@ -12,6 +12,9 @@ mock-daemon options:
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)
   --faults JSON    misbehave on purpose, e.g. '{"stallAfterCalls":2}' or '{"crashAfterCalls":1}'
+  --fast           fast replay mode for benchmarks: read-only tools answered at once from one
+                   precomputed result per operation, whatever the payload (not matched, not
+                   validated, not recorded); JSON lines up to 4 MiB. Not with --latency/--faults
 
 bridge options:
   --port N             TCP port (default 8787; 0 = any free port)

@@ -29,7 +29,12 @@ export interface CallSettings {
   lease: Lease | undefined;
   /** Whether the session may use a capability (`undefined`: nobody said). */
   capabilityUsable(capability: string): boolean | undefined;
+  /** Told when the daemon says the client's own lease is gone (expired, unknown): drop it. */
+  onLeaseRefused?(error: GlassErrorObject): void;
 }
+
+/** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
+const DEAD_LEASE = new Set(["leaseExpired", "leaseNotFound"]);
 
 function envelope(request: GlassRequest, error: GlassErrorObject): GlassResponse {
   const base = request.correlationId === undefined
@@ -106,7 +111,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       retryable = !response.ok && response.error.code === "overloaded";
     }
     const delay = retryDelayMs(settings.retryPolicy, attempt + 1);
-    if (retryable && attempt < maxRetries && Date.now() + delay < deadlineAt) {
+    if (retryable && attempt < maxRetries && Date.now() + delay < deadlineAt && settings.session.closeReason === undefined) {
       settings.log?.({ type: "retry", operation, requestId, attempt: attempt + 1, delayMs: delay, code: response.ok ? "" : response.error.code });
       try {
         await sleepUnlessAborted(delay, options.signal);
@@ -116,6 +121,9 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       continue;
     }
     settings.log?.({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+    if (!response.ok && DEAD_LEASE.has(response.error.code) && settings.lease !== undefined && outgoing.mutationLease?.token === settings.lease.token) {
+      settings.onLeaseRefused?.(response.error);
+    }
     return response;
   }
 }

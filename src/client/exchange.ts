@@ -61,7 +61,6 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
   else request.signal?.addEventListener("abort", onCallerAbort, { once: true });
 
   let state: SendState = "queued";
-  let cancelRequested: string | undefined;
   const interrupted = (reason: unknown): ExchangeOutcome => {
     const reachedDaemon = state === "sending" || state === "written";
     const mutationPossible = request.mutating && reachedDaemon;
@@ -91,7 +90,6 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
     context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
     const answer = session.request(request.message, () => {
       state = "written";
-      if (cancelRequested !== undefined) sendCancel(session, request.message.id, cancelRequested);
     });
     answer.catch(() => undefined);
     const outcome = await new Promise<ExchangeOutcome>((resolve) => {
@@ -107,9 +105,10 @@ export async function exchange(context: ExchangeContext, request: ExchangeReques
     if (outcome.kind === "failed" && (outcome.error.code === "deadlineExceeded" || outcome.error.code === "cancelled")) {
       const why = stop.signal.reason === DEADLINE ? "deadline exceeded" : "aborted by the caller";
       context.log?.({ type: "cancel", operation: request.operation, requestId: request.requestId, reason: stop.signal.reason === DEADLINE ? "deadline" : "abort" });
-      if ((state as SendState) === "written") sendCancel(session, request.message.id, why);
-      else cancelRequested = why;
-      holdSlotUntilSettled(context, answer);
+      // Sent as soon as the request may have left: on HTTP a request counts as written only when its
+      // answer starts, which a stalled call never does. A cancel for an id the daemon never got is ignored.
+      sendCancel(session, request.message.id, why);
+      holdSlotUntilSettled(context, session, request.message.id, answer);
     } else {
       limiter.release();
     }
@@ -125,8 +124,11 @@ function sendCancel(session: McpSession, requestId: JsonRpcId, reason: string): 
   session.notify("notifications/cancelled", { requestId, reason }).catch(() => undefined);
 }
 
-/** Keeps the slot of a cancelled request until the daemon answers it (or the grace period ends). */
-function holdSlotUntilSettled(context: ExchangeContext, answer: Promise<JsonRpcResponse>): void {
+/**
+ * Keeps the slot of a cancelled request until the daemon answers it, or until the grace period ends —
+ * then the session stops waiting for that answer too, so a daemon that never answers leaks nothing.
+ */
+function holdSlotUntilSettled(context: ExchangeContext, session: McpSession, id: JsonRpcId, answer: Promise<JsonRpcResponse>): void {
   let released = false;
   const release = (): void => {
     if (released) return;
@@ -134,7 +136,10 @@ function holdSlotUntilSettled(context: ExchangeContext, answer: Promise<JsonRpcR
     clearTimeout(grace);
     context.limiter.release();
   };
-  const grace = setTimeout(release, context.cancelGraceMs);
+  const grace = setTimeout(() => {
+    session.forget(id);
+    release();
+  }, context.cancelGraceMs);
   answer.then(release, release);
 }
 

@@ -69,6 +69,9 @@ export class Glass {
         this.closedWith ??= error;
         this.leases.forget();
       },
+      // A transport that had to start a new daemon session (HTTP after the old one expired): the
+      // lease belonged to the old session.
+      onReset: () => this.leases.invalidate(undefined),
     });
     this.leases = new LeaseKeeper({
       call: (method, params, call) => this.rpc(method, params, call),
@@ -246,6 +249,7 @@ export class Glass {
       validateResponses: this.options.validate?.responses !== false,
       lease: this.leases.current,
       capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true),
+      onLeaseRefused: (error) => this.leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
     };
     return callEnvelope(settings, request, { ...options, deadlineMs: request.deadlineMs ?? this.defaultDeadlineMs });
   }

@@ -31,6 +31,8 @@ function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGran
  */
 export class LeaseKeeper {
   private held: Lease | undefined;
+  /** Aborted when the lease they were made for is lost (one per running withLease block). */
+  private readonly lossSignals = new Map<Lease, AbortController>();
 
   constructor(private readonly deps: { call: RpcCaller; log?: ((event: GlassLogEvent) => void) | undefined }) {}
 
@@ -41,7 +43,16 @@ export class LeaseKeeper {
 
   /** Forgets the lease without telling the daemon (the connection is gone, which released it). */
   forget(): void {
-    this.held = undefined;
+    if (this.held !== undefined) this.lost(this.held, undefined);
+  }
+
+  /**
+   * Drops the lease the daemon says is no longer valid (expired, unknown, not ours) or that a new
+   * daemon session cannot know, and aborts the withLease block running under it: a new lease can
+   * then be acquired at once.
+   */
+  invalidate(reason: unknown): void {
+    if (this.held !== undefined) this.lost(this.held, reason);
   }
 
   async acquire(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
@@ -60,7 +71,7 @@ export class LeaseKeeper {
       const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs }, options), lease);
       lease.expiresAtMs = grant.expiresAtMs;
     } catch (error) {
-      if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease);
+      if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease, error);
       throw error;
     }
     this.deps.log?.({ type: "lease", action: "renewed", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
@@ -80,14 +91,17 @@ export class LeaseKeeper {
     const renewBeforeMs = options.renewBeforeMs ?? Math.floor(ttlMs / 3);
     const lease = await this.acquire(ttlMs);
     const lost = new AbortController();
+    this.lossSignals.set(lease, lost);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const schedule = (): void => {
       const wait = Math.max(0, lease.expiresAtMs - Date.now() - renewBeforeMs);
       timer = setTimeout(() => {
-        this.renew(ttlMs, { deadlineMs: Math.max(1, Math.min(renewBeforeMs, 900_000)), retry: false }).then(schedule, (error: unknown) => {
-          this.lost(lease);
-          lost.abort(error);
-        });
+        this.renew(ttlMs, { deadlineMs: Math.max(1, Math.min(renewBeforeMs, 900_000)), retry: false }).then(
+          () => {
+            if (this.held === lease) schedule();
+          },
+          (error: unknown) => this.lost(lease, error),
+        );
       }, wait);
     };
     schedule();
@@ -95,6 +109,7 @@ export class LeaseKeeper {
       return await fn(lease, lost.signal);
     } finally {
       clearTimeout(timer);
+      this.lossSignals.delete(lease);
       if (this.held === lease) await this.release({ deadlineMs: 5000, retry: false }).catch(() => undefined);
     }
   }
@@ -106,9 +121,12 @@ export class LeaseKeeper {
     return this.held;
   }
 
-  private lost(lease: Lease): void {
-    if (this.held !== lease) return;
-    this.held = undefined;
-    this.deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
+  private lost(lease: Lease, reason: unknown): void {
+    if (this.held === lease) {
+      this.held = undefined;
+      this.deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
+    }
+    const signal = this.lossSignals.get(lease);
+    if (signal !== undefined && !signal.signal.aborted) signal.abort(reason ?? new LeaseError({ code: "leaseNotFound", message: "the mutation lease was lost with the daemon session", retryable: true }));
   }
 }

@@ -29,6 +29,8 @@ export interface McpSessionOptions {
   onEvent?: (event: SessionEvent) => void;
   /** Called once when the connection ends, with why. */
   onClose?: (error: GlassError) => void;
+  /** Called when the transport started a new daemon session under the same connection. */
+  onReset?: () => void;
 }
 
 /** A request in flight: settled by the daemon's answer, or by the connection closing. */
@@ -62,6 +64,7 @@ export class McpSession {
       onMessage: (message) => this.receive(message),
       onClose: (error) => this.closed(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
       onError: (error) => this.options.onEvent?.({ type: "badFrame", error }),
+      onReset: () => this.options.onReset?.(),
     });
   }
 

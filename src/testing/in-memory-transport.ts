@@ -105,15 +105,19 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
     });
   }
 
-  /** Called by the daemon's session for the malformed- and partial-frame faults. */
+  /** Called by the daemon's session for the malformed-, partial- and oversized-frame faults. */
   writeGarbage(kind: GarbageKind): void {
     if (this.#silenced || this.#state !== "open") return;
     if (kind === "partialFrame") {
       this.#silenced = true;
       return;
     }
+    const message =
+      kind === "oversizedFrame"
+        ? "the in-memory daemon sent a frame over the 32 MiB response limit (oversizedFrame fault); it was skipped"
+        : "the in-memory daemon sent a frame that is not JSON (malformedFrame fault); it was skipped";
     queueMicrotask(() => {
-      if (this.#state === "open") this.#handlers?.onError?.(new BadFrameError({ message: "the in-memory daemon sent a frame that is not JSON (malformedFrame fault); it was skipped", phase: "dispatch" }));
+      if (this.#state === "open") this.#handlers?.onError?.(new BadFrameError({ message, phase: "dispatch" }));
     });
   }
 

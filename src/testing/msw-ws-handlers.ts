@@ -29,6 +29,15 @@ const TOKEN_SUBPROTOCOL_PREFIX = "glass-bearer.";
 /** The one framing a WebSocket message has: a whole text frame (the session does not look at it). */
 const FRAMING = "newline";
 
+/**
+ * The oversized-frame fault over a WebSocket: a text frame a byte over the protocol's 32 MiB
+ * response limit (§5), a response to an id no client used padded with spaces (built when sent).
+ */
+function oversizedTextFrame(): string {
+  const json = '{"jsonrpc":"2.0","id":"mock-oversized","result":{"content":[{"type":"text","text":"{}"}]}}';
+  return json + " ".repeat(32 * 1024 * 1024 + 1 - json.length);
+}
+
 /** The client connection MSW hands a `ws.link` listener. */
 type WsClient = WebSocketHandlerConnection["client"];
 
@@ -81,6 +90,7 @@ export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocke
       write: (message: JsonRpcMessage) => send(JSON.stringify(message)),
       writeGarbage: (kind: GarbageKind) => {
         if (kind === "malformedFrame") return send('{"jsonrpc":"2.0","id": this is not JSON}');
+        if (kind === "oversizedFrame") return send(oversizedTextFrame());
         send(JSON.stringify({ jsonrpc: "2.0", id: "glass-server-partial", method: "ping" }).slice(0, 20));
         silenced = true;
       },

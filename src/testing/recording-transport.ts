@@ -79,6 +79,7 @@ class Recorder implements RecordingTransport {
       },
       onClose: (error) => handlers.onClose(error),
       ...(handlers.onError === undefined ? {} : { onError: (error) => handlers.onError?.(error) }),
+      ...(handlers.onReset === undefined ? {} : { onReset: () => handlers.onReset?.() }),
     });
   }
 

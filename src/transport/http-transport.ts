@@ -323,6 +323,8 @@ class HttpTransport implements GlassTransport {
       if (initialized.status === 401 || initialized.status === 403) throw await this.#refused(initialized);
       if (!initialized.ok) throw new Error(`notifications/initialized was answered with HTTP ${initialized.status}${await bodySnippet(initialized)}`);
       await discardBody(initialized);
+      // A new daemon session: what the client held in the old one (its mutation lease) is gone.
+      this.#handlers?.onReset?.();
     } catch (error) {
       if (this.#state === "closed" && !(error instanceof TransportUnavailableError)) throw new TransportClosedError({ message: "the transport is closed; the message was not sent", cause: error });
       throw this.#end(
@@ -347,6 +349,18 @@ class HttpTransport implements GlassTransport {
       parsed = undefined;
     }
     const rpcError = jsonRpcErrorOf(parsed);
+    if (response.status === 502 || response.status === 503 || response.status === 504) {
+      // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504) or the
+      // bridge is at its client limit (503). Nothing reached the daemon.
+      const said = rpcError !== undefined ? `: ${rpcError.message}` : snippet(text);
+      throw new TransportUnavailableError({
+        message:
+          response.status === 503
+            ? `the bridge at ${this.#shownUrl} is serving as many clients as it allows (HTTP 503)${said}; retry later or raise --max-clients`
+            : `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${response.status})${said}; check that the daemon is running (glass daemon start) and the bridge's --socket or daemon command`,
+        details: { status: response.status },
+      });
+    }
     if (rpcError !== undefined && isJsonRpcRequest(sent)) {
       // An HTTP server refusing the request itself (400, 406, 409, 415...) often says -32000; that is
       // not the daemon's "overloaded" (which arrives with 200), so it must not be retried as one.

@@ -12,6 +12,11 @@ export interface TransportHandlers {
   onClose(error?: GlassError): void;
   /** A message could not be decoded, but the connection goes on (the bad frame was skipped). */
   onError?(error: GlassError): void;
+  /**
+   * The transport started a new daemon session on its own (HTTP, after the old session expired):
+   * whatever belonged to the old session — a mutation lease — is gone.
+   */
+  onReset?(): void;
 }
 
 /**

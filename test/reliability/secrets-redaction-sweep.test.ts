@@ -207,9 +207,10 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     const expired = await thrown(() => e.browser.click(clickStale));
     expect(expired).toMatchObject({ code: "leaseExpired" });
     corpus.error("LeaseError leaseExpired (mutating call)", expired);
+    // The daemon said the lease expired, so the client dropped it: renewing now fails on the client.
     const renewExpired = await thrown(() => e.renewLease({ ttlMs: 5_000 }));
-    expect(renewExpired).toMatchObject({ code: "leaseExpired" });
-    corpus.error("LeaseError leaseExpired (renew)", renewExpired);
+    expect(renewExpired).toMatchObject({ code: "leaseNotFound" });
+    corpus.error("LeaseError leaseNotFound (renew after expiry)", renewExpired);
     // withLease whose renewal fails: the signal's reason is the error.
     const lostReason = await e.withLease(
       async (lease, signal) => {

@@ -3,6 +3,7 @@ import { BadFrameError } from "../../errors/error-classes.js";
 import { JsonRpcErrorCode, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { encodeFrame, type Framing } from "../framing/encode-frame.js";
+import { FrameLimits } from "../framing/frame-limits.js";
 import { createFrameReader, type DecodedFrame, type FrameReader } from "../framing/frame-reader.js";
 import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
 import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
@@ -68,6 +69,10 @@ export class DaemonConnection implements SessionConnection {
   writeGarbage(kind: GarbageKind): void {
     if (kind === "malformedFrame") {
       this.#writeBytes(utf8.encode('{"jsonrpc":"2.0","id": this is not JSON}\n'));
+      return;
+    }
+    if (kind === "oversizedFrame") {
+      this.#writeBytes(oversizedFrame(this.#lastFraming));
       return;
     }
     const frame = encodeFrame({ jsonrpc: "2.0", id: "glass-server-partial", method: "ping" }, { framing: this.#lastFraming });
@@ -150,6 +155,21 @@ export class DaemonConnection implements SessionConnection {
     if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
     this.#stallTimer = undefined;
   }
+}
+
+/**
+ * One frame whose body is a byte over the protocol's 32 MiB response limit (§5): a response to an
+ * id no client used, padded with spaces (still valid JSON), newline-delimited or with Content-Length.
+ */
+function oversizedFrame(framing: Framing): Uint8Array {
+  const size = FrameLimits.maxResponseBytes + 1;
+  const json = utf8.encode('{"jsonrpc":"2.0","id":"mock-oversized","result":{"content":[{"type":"text","text":"{}"}]}}');
+  const header = framing === "content-length" ? utf8.encode(`Content-Length: ${size}\r\n\r\n`) : new Uint8Array(0);
+  const frame = new Uint8Array(header.length + size + (framing === "newline" ? 1 : 0)).fill(0x20);
+  frame.set(header, 0);
+  frame.set(json, header.length);
+  if (framing === "newline") frame[frame.length - 1] = 0x0a;
+  return frame;
 }
 
 function ignore(): void {}

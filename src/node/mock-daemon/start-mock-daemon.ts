@@ -6,7 +6,7 @@ import { createDaemonContext } from "../../testing/daemon/daemon-context.js";
 import type { RecordedCall, RecordedClientAnswer } from "../../testing/daemon/daemon-record.js";
 import type { MockDaemonFaults } from "../../testing/daemon/faults.js";
 import type { LeaseGrant } from "../../testing/daemon/leases.js";
-import { resolveLimits, type MockDaemonLimits } from "../../testing/daemon/limits.js";
+import { DEFAULT_LIMITS, resolveLimits, type MockDaemonLimits } from "../../testing/daemon/limits.js";
 import { loadFixtureFile } from "./load-fixture-file.js";
 import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../../testing/daemon/manifest.js";
 import { defaultFixturePath, packageVersion } from "./package-files.js";
@@ -27,6 +27,16 @@ export interface MockDaemonOptions extends MockManifestOptions {
   latencyMs?: number;
   /** Misbehaviour to show (see {@link MockDaemonFaults}). */
   faults?: MockDaemonFaults;
+  /**
+   * Fast replay mode, for benchmarks, trading fidelity for speed: each call to a read-only catalog
+   * tool is answered at once from an MCP result precomputed per operation (the fixture's first
+   * recorded request of it), whatever its payload — which is neither matched nor validated — and is
+   * not recorded in `calls`. Newline-delimited requests may be as large as Content-Length bodies
+   * (4 MiB instead of 8 KiB, unless `limits` says otherwise), so clients that only write JSON lines
+   * can send large payloads. Mutating tools, calls carrying a lease or `includeTrace`, and tools
+   * the fixture has no answer for take the full path. Cannot be combined with `latencyMs` or `faults`.
+   */
+  fast?: boolean;
   /** Limits to change (tests use small ones); the defaults are the real daemon's. */
   limits?: Partial<MockDaemonLimits>;
   /**
@@ -75,14 +85,17 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixtureFile(options.fixture ?? defaultFixturePath());
   const mode: MockDaemonMode = options.socket === undefined ? "stdio" : "socket";
   const manifest = buildManifest(mode, `${process.platform}-${process.arch}`, options);
+  // Fast mode reads JSON lines as large as Content-Length bodies, unless the limits say otherwise.
+  const limits = options.fast === true ? { ...options.limits, maxNewlineRequestBytes: options.limits?.maxNewlineRequestBytes ?? DEFAULT_LIMITS.maxContentLengthBytes } : options.limits;
   const context = createDaemonContext({
     mode,
     engine: createReplayEngine(fixture),
     manifest,
     serverVersion: packageVersion(),
-    limits: resolveLimits(options.limits),
+    limits: resolveLimits(limits),
     latencyMs: options.latencyMs,
     faults: options.faults,
+    fast: options.fast,
   });
   let crashed = false;
   let finish!: () => void;

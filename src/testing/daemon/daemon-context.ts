@@ -1,6 +1,7 @@
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import type { ReplayEngine } from "../replay-engine.js";
 import { DaemonRecord } from "./daemon-record.js";
+import { buildFastAnswers, type FastAnswers } from "./fast-answers.js";
 import { createFaultPlan, type FaultPlan, type MockDaemonFaults } from "./faults.js";
 import { LeaseManager } from "./leases.js";
 import type { MockDaemonLimits } from "./limits.js";
@@ -22,6 +23,8 @@ export interface DaemonContext {
   readonly latencyMs: number;
   /** The faults to show. */
   readonly faults: FaultPlan;
+  /** Fast mode: precomputed answers by tool, served without recording the call (see `fast` of {@link DaemonContextInit}). */
+  readonly fastAnswers: FastAnswers | undefined;
   /** The mutation lease (socket mode only). */
   readonly leases: LeaseManager | undefined;
   /** What the daemon has seen. */
@@ -54,10 +57,20 @@ export interface DaemonContextInit {
   latencyMs?: number;
   /** The faults to show (default none). */
   faults?: MockDaemonFaults;
+  /**
+   * Fast mode (for benchmarks): a read-only catalog tool call is answered at once with the tool
+   * result precomputed from the fixture's first recorded request of its operation, whatever its
+   * payload (which is neither matched nor validated), and is not recorded. Other calls take the
+   * full path. Cannot be combined with latency or faults.
+   */
+  fast?: boolean;
 }
 
 /** The shared state of a new daemon: no calls yet, no lease, no crash handler. */
 export function createDaemonContext(init: DaemonContextInit): DaemonContext {
+  if (init.fast === true && ((init.latencyMs ?? 0) > 0 || (init.faults !== undefined && Object.keys(init.faults).length > 0))) {
+    throw new TypeError("fast mode answers at once and shows no faults: it cannot be combined with latency or faults");
+  }
   return {
     mode: init.mode,
     engine: init.engine,
@@ -66,6 +79,7 @@ export function createDaemonContext(init: DaemonContextInit): DaemonContext {
     limits: init.limits,
     latencyMs: init.latencyMs ?? 0,
     faults: createFaultPlan(init.faults),
+    fastAnswers: init.fast === true ? buildFastAnswers(init.engine, init.manifest) : undefined,
     leases: init.mode === "socket" ? new LeaseManager({ expiresAfterMs: init.faults?.leaseExpiresAfterMs }) : undefined,
     record: new DaemonRecord(),
     inFlight: 0,

@@ -13,6 +13,12 @@ export interface MockDaemonFaults {
   malformedFrameAfterCalls?: number;
   /** After answering call N, writes the first half of a frame and then nothing more on that connection. */
   partialFrameAfterCalls?: number;
+  /**
+   * After answering call N, writes one frame larger than the protocol's 32 MiB response limit (§5):
+   * a response to an id the client never used, padded past the limit, in the framing of the
+   * connection. A client must skip it without buffering it and read on.
+   */
+  oversizedFrameAfterCalls?: number;
   /** After answering call N, writes the same answer again. */
   duplicateAnswerAfterCalls?: number;
   /** After answering call N, writes a response to an id the client never used. */
@@ -38,6 +44,7 @@ export type ArrivalFault = "crash" | "overload" | "stall" | undefined;
 export type AfterAnswerFault =
   | { kind: "malformedFrame" }
   | { kind: "partialFrame" }
+  | { kind: "oversizedFrame" }
   | { kind: "duplicateAnswer" }
   | { kind: "unknownIdAnswer" }
   | { kind: "serverRequest"; method: string; params: Record<string, unknown> };
@@ -78,6 +85,7 @@ export function createFaultPlan(faults: MockDaemonFaults = {}): FaultPlan {
         extra.push({ kind: "serverRequest", method: request.method, params: request.params ?? {} });
       }
       if (call === faults.malformedFrameAfterCalls) extra.push({ kind: "malformedFrame" });
+      if (call === faults.oversizedFrameAfterCalls) extra.push({ kind: "oversizedFrame" });
       if (call === faults.partialFrameAfterCalls) extra.push({ kind: "partialFrame" });
       return extra;
     },
@@ -89,6 +97,7 @@ const COUNT_FIELDS = [
   "crashAfterCalls",
   "malformedFrameAfterCalls",
   "partialFrameAfterCalls",
+  "oversizedFrameAfterCalls",
   "duplicateAnswerAfterCalls",
   "unknownIdAnswerAfterCalls",
   "serverRequestAfterCalls",

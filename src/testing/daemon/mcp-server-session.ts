@@ -5,14 +5,15 @@ import type { Framing } from "../../node/framing/encode-frame.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
 import { rpcError, rpcFailure, rpcResult, type RpcError } from "./json-rpc-replies.js";
+import { fastPathAllowed } from "./fast-answers.js";
 import { handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
 import { negotiate } from "./negotiation.js";
 import { startToolCall } from "./tool-call.js";
 import { listTools } from "./tools-list.js";
 
-/** Bytes that are not a frame, written by the malformed- and partial-frame faults. */
-export type GarbageKind = "malformedFrame" | "partialFrame";
+/** Bytes that are not a valid frame, written by the malformed-, partial- and oversized-frame faults. */
+export type GarbageKind = "malformedFrame" | "partialFrame" | "oversizedFrame";
 
 /** What a session needs from the connection it runs on. */
 export interface SessionConnection {
@@ -184,8 +185,10 @@ export class McpServerSession {
 
   private toolCall(id: JsonRpcId, params: Record<string, unknown> | undefined, framing: Framing): void {
     const context = this.context;
-    const number = ++context.callCount;
     const tool = typeof params?.name === "string" ? params.name : "";
+    const fast = context.fastAnswers?.get(tool);
+    if (fast !== undefined && fastPathAllowed(params)) return this.connection.write(rpcResult(id, { ...fast }), framing);
+    const number = ++context.callCount;
     const started = startToolCall(context, this.clientId, id, params);
     context.record.addCall({
       number,
@@ -255,6 +258,7 @@ export class McpServerSession {
       }
       case "malformedFrame":
       case "partialFrame":
+      case "oversizedFrame":
         return this.connection.writeGarbage(fault.kind);
     }
   }

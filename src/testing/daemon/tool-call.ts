@@ -1,3 +1,4 @@
+import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import type { GlassResponse } from "../../envelope/envelope-types.js";
 import { JsonRpcErrorCode, type JsonRpcId, type McpToolResult } from "../../mcp/json-rpc.js";
 import { describeOperation } from "../../operations/lease-requirement.js";
@@ -27,15 +28,15 @@ export function startToolCall(context: DaemonContext, clientId: string, id: Json
   return {
     kind: "accept",
     call,
-    answer: () => toMcpToolResult(capabilityFailure(context, call) ?? context.engine.answer(call.request), { includeTrace: call.includeTrace }),
+    answer: () => toMcpToolResult(capabilityFailure(context.manifest, call) ?? context.engine.answer(call.request), { includeTrace: call.includeTrace }),
   };
 }
 
-/** The failure of a catalog tool whose capability is not usable on this daemon, if it is not. */
-function capabilityFailure(context: DaemonContext, call: ToolCall): GlassResponse | undefined {
+/** The failure of a catalog tool whose capability is not usable on a daemon with this manifest, if it is not. */
+export function capabilityFailure(manifest: GlassCapabilityManifest, call: ToolCall): GlassResponse | undefined {
   const capability = describeOperation(call.request.operation)?.capability;
   if (capability === undefined) return undefined;
-  const status = capabilityStatus(context.manifest, capability);
+  const status = capabilityStatus(manifest, capability);
   if (status !== undefined && isEnabledStatus(status)) return undefined;
   return {
     protocolVersion: 1,

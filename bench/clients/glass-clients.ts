@@ -1,0 +1,31 @@
+import type { PayloadKey } from "../lib/fixture.js";
+import { sdk, sdkNode } from "../lib/dist.js";
+import type { Glass, WebIrDocument } from "../../src/index.js";
+import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js";
+
+/**
+ * glass-sdk (the built package) over one transport, with its defaults: payloads checked before
+ * sending, answers checked before they are believed. The small call is
+ * `glass.browser.observe({level: "summary"})`, the large one `glass.webIr.validate({ir})`.
+ */
+export async function openGlassClient(transport: TransportName, targets: BenchTargets): Promise<BenchClient & { readonly glass: Glass }> {
+  const { bridge } = targets;
+  const made =
+    transport === "stdio"
+      ? sdkNode.stdioTransport({ command: targets.stdioDaemon.command, args: targets.stdioDaemon.args })
+      : transport === "socket"
+        ? sdkNode.socketTransport({ path: targets.socketPath })
+        : transport === "http"
+          ? sdk.httpTransport({ url: bridge.url, token: bridge.token })
+          : sdk.webSocketTransport({ url: bridge.wsUrl, token: bridge.token });
+  const glass = await sdk.Glass.connect(made);
+  const observe = targets.operations.small.payload as { level: "summary" };
+  const validate = targets.operations.large.payload as { ir: WebIrDocument };
+  return {
+    transport,
+    client: "glass-sdk",
+    glass,
+    call: (payload: PayloadKey) => (payload === "small" ? glass.browser.observe(observe) : glass.webIr.validate(validate)),
+    close: () => glass.close(),
+  };
+}

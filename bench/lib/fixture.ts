@@ -1,0 +1,61 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { WebIrDocument } from "../../src/index.js";
+import { webIrSample } from "../../test/support/web-ir-sample.js";
+
+/** The two calls measured: a small read and a ~100 KB Web IR document. */
+export type PayloadKey = "small" | "large";
+
+/** One measured call: its operation, MCP tool, payload and the result every client must get. */
+export interface BenchOperation {
+  readonly key: PayloadKey;
+  readonly operation: "browser.observe" | "webIr.validate";
+  readonly tool: string;
+  readonly payload: Record<string, unknown>;
+  /** UTF-8 bytes of the payload's compact JSON. */
+  readonly payloadBytes: number;
+  /** The recorded result, which the fast daemon answers with. */
+  readonly result: Record<string, unknown>;
+}
+
+/** The bench fixture written for the daemon, and the calls it answers. */
+export interface BenchFixture {
+  readonly path: string;
+  readonly operations: Readonly<Record<PayloadKey, BenchOperation>>;
+}
+
+/** Target size of the large payload. */
+const LARGE_PAYLOAD_BYTES = 100_000;
+
+/**
+ * Writes the bench fixture into `dir`: one recorded request per operation — `browser.observe
+ * {level: "summary"}` with a small result, and `webIr.validate` of a valid ~100 KB Web IR document
+ * (the test generator's page of regions, forms, fields, links and cells) with its small result.
+ */
+export function writeBenchFixture(dir: string): BenchFixture {
+  const ir: WebIrDocument = webIrSample(LARGE_PAYLOAD_BYTES);
+  const small: BenchOperation = {
+    key: "small",
+    operation: "browser.observe",
+    tool: "observe",
+    payload: { level: "summary" },
+    payloadBytes: Buffer.byteLength(JSON.stringify({ level: "summary" })),
+    result: { revision: 12, level: "summary", url: "https://shop.example/checkout", title: "Checkout" },
+  };
+  const large: BenchOperation = {
+    key: "large",
+    operation: "webIr.validate",
+    tool: "validateWebIr",
+    payload: { ir },
+    payloadBytes: Buffer.byteLength(JSON.stringify({ ir })),
+    result: { valid: true, schemaVersion: 1, revision: ir.revision },
+  };
+  const fixture = {
+    schemaVersion: 1,
+    requests: [small, large].map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, operation: op.operation, payload: op.payload })),
+    responses: [small, large].map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, ok: true, result: op.result })),
+  };
+  const path = join(dir, "bench-fixture.json");
+  writeFileSync(path, JSON.stringify(fixture));
+  return { path, operations: { small, large } };
+}

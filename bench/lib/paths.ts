@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The built command line (`npm run build`), which the daemon and bridge processes run. */
+export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/** The built entry points, as import URLs. */
+export const DIST = {
+  index: new URL("../../dist/index.js", import.meta.url).href,
+  node: new URL("../../dist/node.js", import.meta.url).href,
+  testing: new URL("../../dist/testing.js", import.meta.url).href,
+  browserBundle: fileURLToPath(new URL("../../dist/browser/glass-sdk.browser.min.js", import.meta.url)),
+} as const;
+/** Where results go (gitignored). */
+export const RESULTS_DIR = fileURLToPath(new URL("../results", import.meta.url));

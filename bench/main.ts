@@ -1,0 +1,159 @@
+/**
+ * npm run bench [-- --quick] — glass-sdk's performance next to the floor (a raw hand-written
+ * JSON-RPC client) and the alternative (the official MCP SDK `Client`), in one process run
+ * against the mock daemon in fast replay mode:
+ *
+ * 1. calls/s, p50 and p99 of a small read and a ~100 KB Web IR call, 1 and 4 in flight, over stdio,
+ *    the Unix socket, HTTP and WebSocket (the last two through the bridge);
+ * 2. the SDK's own cost per call without I/O, stage by stage, and its JSON work on the 100 KB path;
+ * 3. heap and RSS around 50,000 calls; 4. cold start; 5. browser bundle sizes.
+ *
+ * Processes: this one runs the clients; the fast daemon runs in its own process (one spawned per
+ * stdio client; one on the socket, spawned, so its CPU never shares the clients' event loop); the
+ * bridge runs in its own process in front of that socket. One configuration runs at a time.
+ *
+ * Prints one table, writes bench/results/latest.json and bench/results/throughput.svg. Exits 0
+ * even when a target is missed (the table says MISS); 1 when the harness itself fails.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { WebSocket } from "ws";
+import { checkAnswer, type BenchClient, type BenchTargets, type TransportName } from "./clients/bench-client.js";
+import { openGlassClient } from "./clients/glass-clients.js";
+import { MCP_SDK_TRANSPORTS, openMcpSdkClient } from "./clients/mcp-sdk-clients.js";
+import { openRawClient } from "./clients/raw-clients.js";
+import { writeBenchFixture } from "./lib/fixture.js";
+import { RESULTS_DIR, ROOT } from "./lib/paths.js";
+import { fastDaemonCommand, spawnBridge, spawnSocketDaemon, type ChildHandle } from "./lib/processes.js";
+import { readSettings } from "./lib/settings.js";
+import { type BenchRun, toResults } from "./report/results.js";
+import { throughputSvg } from "./report/svg.js";
+import { formatTable } from "./report/table.js";
+import { evaluateTargets, ratios, type LargeCallJson } from "./report/targets.js";
+import { measureBundles } from "./sections/bundle.js";
+import { measureColdStart } from "./sections/cold-start.js";
+import { countJsonCalls } from "./sections/json-count.js";
+import { measureMemory } from "./sections/memory.js";
+import { measureOverhead } from "./sections/overhead.js";
+import { measureTransport, type ThroughputCell } from "./sections/throughput.js";
+
+const TRANSPORTS: readonly TransportName[] = ["stdio", "socket", "http", "websocket"];
+
+const started = performance.now();
+const loadAtStart = loadavg();
+const progress = (line: string): void => void process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+const notes: string[] = [
+  "the mock daemon runs in fast mode (mock-daemon --fast): read-only tools are answered from one precomputed result per operation, whatever the payload (not matched, not validated, not recorded) — fidelity traded for speed so the daemon is not what is measured",
+  "processes: clients here; one daemon process per stdio client; one daemon process on the Unix socket (spawned, so its CPU never shares the clients' event loop); the bridge in its own process in front of that socket (HTTP and WebSocket)",
+  "the MCP SDK's StdioClientTransport writes every message as one JSON line: the real daemon refuses lines over 8 KiB (-32700), so its stdio 100 KB cells work only because fast mode accepts JSON lines up to 4 MiB; glass-sdk and the raw baseline send Content-Length frames above 8 KiB, as the protocol requires",
+];
+
+// The MCP SDK's WebSocketClientTransport needs a global WebSocket, which Node 20 lacks: use the ws
+// package's (glass-sdk's webSocketTransport then finds the same class).
+const globals = globalThis as { WebSocket?: unknown };
+if (globals.WebSocket === undefined) {
+  globals.WebSocket = WebSocket;
+  notes.push("Node has no global WebSocket: it was set to the ws package's class for the MCP SDK's WebSocketClientTransport (glass-sdk uses the same class)");
+}
+// Listener-count warnings (the MCP SDK's transports raise them under load) are findings, not
+// noise: count them by kind and by the package whose code raised them, and report them as notes.
+const warnings = new Map<string, number>();
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  if (warning.name !== "MaxListenersExceededWarning") return void process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  const frames = (warning.stack ?? "").split("\n").slice(1);
+  const raisedIn = frames.map((frame) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame)?.[1] ?? (frame.includes("/dist/") ? "glass-sdk" : undefined)).find((name) => name !== undefined);
+  const key = `"${warning.message.replace(/\d+/g, "N").split(". Use ")[0]}" raised in ${raisedIn ?? "code the stack does not show"}`;
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+});
+
+const settings = readSettings(process.argv.slice(2));
+const dir = mkdtempSync(join(tmpdir(), "glass-bench-"));
+const children: ChildHandle[] = [];
+let exitCode = 0;
+try {
+  const fixture = writeBenchFixture(dir);
+  const socketPath = join(dir, "glass.sock");
+  progress(`${settings.quick ? "quick" : "full"} run; bench fixture ${fixture.path}`);
+
+  progress("bundles (esbuild)…");
+  const bundle = await measureBundles();
+
+  const daemon = await spawnSocketDaemon(fixture.path, socketPath);
+  children.push(daemon);
+  const bridge = await spawnBridge(socketPath);
+  children.push(bridge);
+  progress(`fast daemon on ${socketPath}; bridge at ${bridge.url}`);
+  const targets: BenchTargets = { operations: fixture.operations, stdioDaemon: fastDaemonCommand(fixture.path), socketPath, bridge };
+
+  const cells: ThroughputCell[] = [];
+  const largeJson: LargeCallJson = [];
+  for (const transport of TRANSPORTS) {
+    const glass = await openGlassClient(transport, targets);
+    const clients: BenchClient[] = [glass, await openRawClient(transport, targets)];
+    if (MCP_SDK_TRANSPORTS.includes(transport)) clients.push(await openMcpSdkClient(transport, targets));
+    for (const client of clients) {
+      for (const op of Object.values(fixture.operations)) checkAnswer(client, op, await client.call(op.key));
+    }
+    progress(`${transport}: ${clients.map((c) => c.client).join(", ")} connected and answering`);
+    cells.push(...(await measureTransport(clients, settings, progress)));
+    largeJson.push({ transport, json: await countJsonCalls(() => glass.call("large"), fixture.operations.large.payloadBytes, ROOT) });
+    for (const client of clients) await client.close();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // let the daemon and bridge see the sessions go
+  }
+
+  progress("SDK overhead without I/O…");
+  const overhead = await measureOverhead(fixture, settings, ROOT);
+  largeJson.push({ transport: "in-process", json: overhead.find((o) => o.payload === "large")!.json });
+
+  progress(`memory: ${settings.memoryCalls} calls in a child process with --expose-gc…`);
+  const memory = await measureMemory(socketPath, settings.memoryCalls);
+
+  progress(`cold start: ${settings.coldStartRuns} fresh processes per figure…`);
+  const coldStart = await measureColdStart(settings.coldStartRuns, targets.stdioDaemon, socketPath);
+
+  for (const [warning, count] of warnings) notes.push(`Node warned ${count}× ${warning}`);
+  const allRatios = ratios(cells);
+  const run: BenchRun = {
+    settings,
+    fixture,
+    cells,
+    ratios: allRatios,
+    overhead,
+    largeJson,
+    memory,
+    coldStart,
+    bundle,
+    targets: evaluateTargets(allRatios, overhead, largeJson, memory, bundle),
+    wallMs: performance.now() - started,
+    notes,
+    loadAverage: { start: loadAtStart, end: loadavg() },
+    git: gitState(),
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(toResults(run), null, 2)}\n`);
+  writeFileSync(join(RESULTS_DIR, "throughput.svg"), throughputSvg(cells, `Node ${process.version}, ${settings.quick ? "--quick" : "full"} run, fast mock daemon; medians of ${settings.rounds} interleaved rounds`));
+  process.stdout.write(`${formatTable(run)}\n`);
+  progress(`wrote ${join(RESULTS_DIR, "latest.json")} and throughput.svg`);
+} catch (error) {
+  process.stderr.write(`bench: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  exitCode = 1;
+} finally {
+  for (const child of children.reverse()) await child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
+
+/** The commit measured and how many files differ from it. */
+function gitState(): { commit: string; changedFiles: number } {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const changed = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter((line) => line !== "").length;
+    return { commit, changedFiles: changed };
+  } catch {
+    return { commit: "unknown", changedFiles: -1 };
+  }
+}

@@ -1,0 +1,129 @@
+import { cpus, totalmem } from "node:os";
+import type { BenchFixture } from "../lib/fixture.js";
+import type { BenchSettings } from "../lib/settings.js";
+import { fig, type Figure } from "../lib/stats.js";
+import type { BundleResult } from "../sections/bundle.js";
+import type { ColdStartResult } from "../sections/cold-start.js";
+import type { MemoryResult } from "../sections/memory.js";
+import type { OverheadResult } from "../sections/overhead.js";
+import type { ThroughputCell } from "../sections/throughput.js";
+import type { LargeCallJson, Ratio, TargetResult } from "./targets.js";
+
+/** Everything one run measured. */
+export interface BenchRun {
+  settings: BenchSettings;
+  fixture: BenchFixture;
+  cells: ThroughputCell[];
+  ratios: Ratio[];
+  overhead: OverheadResult[];
+  largeJson: LargeCallJson;
+  memory: MemoryResult;
+  coldStart: ColdStartResult;
+  bundle: BundleResult;
+  targets: TargetResult[];
+  wallMs: number;
+  notes: string[];
+  /** os.loadavg() when the run started and when it ended: other work on the machine skews absolute figures. */
+  loadAverage: { start: number[]; end: number[] };
+  /** The commit measured, and how many files differ from it (the build measured includes them). */
+  git: { commit: string; changedFiles: number };
+}
+
+/** The machine-readable results (`bench/results/latest.json`): every figure with its unit. */
+export function toResults(run: BenchRun): Record<string, unknown> {
+  const cpuList = cpus();
+  const bytes = (value: number): Figure => fig(value, "bytes", 0);
+  const ms = (value: number): Figure => fig(value, "ms");
+  const micros = (value: number): Figure => fig(value, "µs", 2);
+  return {
+    generatedAt: new Date().toISOString(),
+    mode: run.settings.quick ? "quick" : "full",
+    environment: {
+      node: process.version,
+      v8: process.versions.v8,
+      platform: `${process.platform}-${process.arch}`,
+      cpuCount: fig(cpuList.length, "cpus", 0),
+      cpuModel: cpuList[0]?.model ?? "unknown",
+      totalMemory: bytes(totalmem()),
+      loadAverage1m: { start: fig(run.loadAverage.start[0] ?? 0, "runnable processes", 2), end: fig(run.loadAverage.end[0] ?? 0, "runnable processes", 2) },
+      git: run.git,
+    },
+    settings: {
+      groupWarmup: ms(run.settings.groupWarmupMs),
+      warmup: ms(run.settings.warmupMs),
+      rounds: fig(run.settings.rounds, "rounds", 0),
+      slice: ms(run.settings.sliceMs),
+      method: "per configuration: warm-up, then interleaved rounds (client order rotated each round); calls/s = median round; p50/p99 over every measured call",
+    },
+    payloads: Object.fromEntries(
+      Object.values(run.fixture.operations).map((op) => [op.key, { operation: op.operation, tool: op.tool, payload: bytes(op.payloadBytes) }]),
+    ),
+    throughput: run.cells.map((cell) => ({
+      transport: cell.transport,
+      client: cell.client,
+      payload: cell.payload,
+      concurrency: fig(cell.concurrency, "calls in flight", 0),
+      throughput: fig(cell.callsPerSecond, "calls/s", 1),
+      p50: ms(cell.p50Ms),
+      p99: ms(cell.p99Ms),
+      calls: fig(cell.calls, "calls", 0),
+      clientCpuPerCall: fig(cell.cpuMicrosPerCall, "µs", 1),
+      roundThroughputs: cell.roundRates.map((rate) => fig(rate, "calls/s", 1)),
+    })),
+    ratios: run.ratios.map((r) => ({
+      name: `glass-sdk / ${r.versus}`,
+      transport: r.transport,
+      payload: r.payload,
+      concurrency: fig(r.concurrency, "calls in flight", 0),
+      value: fig(r.value, "ratio"),
+      target: { op: ">=", ...fig(r.target, "ratio") },
+      pass: r.pass,
+    })),
+    overhead: run.overhead.map((o) => ({
+      payload: o.payload,
+      method: "CPU time (user + system) per call, median of alternating rounds; wall-clock figures alongside",
+      glassCall: micros(o.glassMicros),
+      trivialLoop: micros(o.trivialMicros),
+      overhead: micros(o.overheadMicros),
+      wall: { glassCall: micros(o.wall.glassMicros), trivialLoop: micros(o.wall.trivialMicros), overhead: micros(o.wall.overheadMicros) },
+      stages: o.stages.map((s) => ({ stage: s.stage, cpu: micros(s.micros), wall: micros(s.wallMicros) })),
+      jsonCalls: o.json.calls.map((c) => ({ fn: c.fn, size: fig(c.chars, "chars", 0), where: c.where })),
+    })),
+    largeCallJson: run.largeJson.map(({ transport, json }) => ({
+      transport,
+      payloadParses: fig(json.payloadParses, "parses", 0),
+      payloadSerializations: fig(json.payloadSerializations, "serializations", 0),
+      calls: json.calls.map((c) => ({ fn: c.fn, size: fig(c.chars, "chars", 0), where: c.where })),
+    })),
+    memory: {
+      calls: fig(run.memory.calls, "calls", 0),
+      heapGrowth: bytes(run.memory.heapGrowthBytes),
+      rssGrowth: bytes(run.memory.rssGrowthBytes),
+      heapGrowthSecondHalf: bytes(run.memory.heapGrowthSecondHalfBytes),
+      elapsed: ms(run.memory.elapsedMs),
+      samples: run.memory.samples.map((s) => ({ calls: fig(s.calls, "calls", 0), heapUsed: bytes(s.heapUsedBytes), rss: bytes(s.rssBytes) })),
+      statsAfter: run.memory.stats,
+    },
+    coldStart: {
+      runs: fig(run.coldStart.runs, "processes", 0),
+      nodeProcess: ms(run.coldStart.nodeProcessMs),
+      importGlassSdk: ms(run.coldStart.importMs),
+      importGlassSdkNode: ms(run.coldStart.importNodeMs),
+      importMcpSdkClient: ms(run.coldStart.mcpSdkImportMs),
+      daemonSpawnToFirstAnswer: ms(run.coldStart.daemonSpawnMs),
+      connectStdio: ms(run.coldStart.connectStdioMs),
+      connectSocket: ms(run.coldStart.connectSocketMs),
+      firstCallAfterConnect: ms(run.coldStart.firstCallMs),
+    },
+    bundle: {
+      glassSdk: { file: "dist/browser/glass-sdk.browser.min.js", minified: bytes(run.bundle.glass.minifiedBytes), gzip: bytes(run.bundle.glass.gzipBytes) },
+      mcpSdkClient: { entry: "Client + StreamableHTTPClientTransport (esbuild, browser, minified, this run)", minified: bytes(run.bundle.mcpSdk.minifiedBytes), gzip: bytes(run.bundle.mcpSdk.gzipBytes) },
+      gzipShare: fig(run.bundle.glass.gzipBytes / run.bundle.mcpSdk.gzipBytes, "ratio"),
+      glassSdkComposition: run.bundle.glassComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
+      mcpSdkComposition: run.bundle.mcpSdkComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
+    },
+    targets: run.targets.map((t) => ({ ...t, measured: fig(t.measured.value, t.measured.unit), limit: { op: t.limit.op, ...fig(t.limit.value, t.limit.unit) } })),
+    harnessWallTime: ms(run.wallMs),
+    notes: run.notes,
+  };
+}

@@ -1,0 +1,60 @@
+import { cpus } from "node:os";
+import type { BenchRun } from "./results.js";
+
+const pad = (text: string | number, width: number): string => String(text).padEnd(width);
+const num = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
+const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
+const mark = (pass: boolean): string => (pass ? "PASS" : "MISS");
+
+/** The run as one printed table: throughput rows, ratio rows, then the other measurements and every target. */
+export function formatTable(run: BenchRun): string {
+  const { settings, fixture } = run;
+  const lines: string[] = [];
+  const rule = "─".repeat(96);
+  const cpu = cpus();
+  lines.push(`glass-sdk benchmark — Node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? "unknown"}), ${settings.quick ? "--quick" : "full"} run`);
+  lines.push(`commit ${run.git.commit} with ${run.git.changedFiles} changed files; load average (1 min) ${run.loadAverage.start[0]?.toFixed(2)} at start, ${run.loadAverage.end[0]?.toFixed(2)} at end`);
+  lines.push(`${settings.rounds} interleaved rounds of ${settings.sliceMs} ms per client after ${settings.warmupMs} ms warm-up (and ${settings.groupWarmupMs} ms per client when a transport's clients connect); calls/s = median round; p50/p99 over all measured calls`);
+  lines.push(`small = ${fixture.operations.small.operation} (${fixture.operations.small.payloadBytes} B payload), large = ${fixture.operations.large.operation} (${kb(fixture.operations.large.payloadBytes)} Web IR payload)`);
+  lines.push(rule);
+  lines.push(`${pad("transport", 10)}${pad("client", 11)}${pad("payload", 8)}${pad("in flight", 10)}${"calls/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"CPU µs/call".padStart(13)}`);
+  for (const cell of run.cells) {
+    lines.push(`${pad(cell.transport, 10)}${pad(cell.client, 11)}${pad(cell.payload, 8)}${pad(cell.concurrency, 10)}${num(cell.callsPerSecond, 0, 10)}${num(cell.p50Ms, 3, 10)}${num(cell.p99Ms, 3, 10)}${num(cell.cpuMicrosPerCall, 1, 13)}`);
+  }
+  lines.push("(CPU µs/call: user + system time of the client process per call, all clients in one process; the daemon and bridge are other processes)");
+  lines.push(rule);
+  lines.push(`${pad("ratio (median of per-round ratios)", 36)}${pad("transport", 10)}${pad("payload", 8)}${pad("in flight", 10)}${"value".padStart(8)}${"target".padStart(9)}  result`);
+  for (const r of run.ratios) {
+    lines.push(`${pad(`glass-sdk ÷ ${r.versus}`, 36)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.value, 2, 8)}${`≥ ${r.target.toFixed(2)}`.padStart(9)}  ${mark(r.pass)}`);
+  }
+  lines.push(rule);
+  for (const o of run.overhead) {
+    lines.push(`SDK overhead, ${o.payload} call, no I/O: ${o.overheadMicros.toFixed(1)} µs CPU (glass ${o.glassMicros.toFixed(1)} − trivial loop ${o.trivialMicros.toFixed(1)}); wall ${o.wall.overheadMicros.toFixed(1)} µs. Stages alone (CPU, wall):`);
+    for (const s of o.stages) lines.push(`    ${pad(s.stage, 46)}${num(s.micros, 2, 10)} µs${num(s.wallMicros, 2, 10)} µs`);
+  }
+  lines.push(`JSON work of one large call (client process; payload-sized = ≥ half the payload's ${fixture.operations.large.payloadBytes} B):`);
+  for (const { transport, json } of run.largeJson) {
+    const summary = json.calls.map((c) => `${c.fn} ${c.chars}`).join(", ");
+    lines.push(`    ${pad(transport, 10)} payload parses ${json.payloadParses}, serializations ${json.payloadSerializations}   (all: ${summary})`);
+  }
+  const m = run.memory;
+  lines.push(`Memory, ${m.calls} small calls over the socket (after full GC): heap ${(m.heapGrowthBytes / 1e6).toFixed(2)} MB (second half ${(m.heapGrowthSecondHalfBytes / 1e6).toFixed(2)} MB), RSS ${(m.rssGrowthBytes / 1e6).toFixed(2)} MB; ${(m.calls / (m.elapsedMs / 1000)).toFixed(0)} calls/s; stats after: ${JSON.stringify(m.stats)}`);
+  lines.push(`    heapUsed MB by calls: ${m.samples.map((s) => `${s.calls / 1000}k ${(s.heapUsedBytes / 1e6).toFixed(2)}`).join(" | ")}`);
+  const c = run.coldStart;
+  lines.push(`Cold start (median of ${c.runs} fresh processes): node -e 0 ${c.nodeProcessMs.toFixed(1)} ms; import glass-sdk ${c.importMs.toFixed(1)} ms (+ glass-sdk/node ${c.importNodeMs.toFixed(1)} ms; MCP SDK client ${c.mcpSdkImportMs.toFixed(1)} ms)`);
+  lines.push(`    Glass.connect over stdio ${c.connectStdioMs.toFixed(1)} ms (spawns the daemon; the spawn alone, to its first answer without the SDK: ${c.daemonSpawnMs.toFixed(1)} ms); over the socket to the running daemon ${c.connectSocketMs.toFixed(1)} ms; first call ${c.firstCallMs.toFixed(2)} ms`);
+  const b = run.bundle;
+  lines.push(`Browser bundle: glass-sdk ${kb(b.glass.minifiedBytes)} min, ${kb(b.glass.gzipBytes)} gzip; MCP SDK Client+StreamableHTTP ${kb(b.mcpSdk.minifiedBytes)} min, ${kb(b.mcpSdk.gzipBytes)} gzip; share ${((100 * b.glass.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
+  lines.push(`    glass-sdk min bytes by area: ${b.glassComposition.slice(0, 8).map((a) => `${a.area} ${kb(a.bytes)}`).join(", ")}`);
+  lines.push(rule);
+  lines.push(`${pad("target", 66)}${"measured".padStart(12)}${"limit".padStart(14)}  result`);
+  for (const t of run.targets) {
+    const value = t.measured.unit === "bytes" ? kb(t.measured.value) : `${t.measured.value.toFixed(2)}${t.measured.unit === "µs" ? " µs" : ""}`;
+    const limit = t.limit.unit === "bytes" ? kb(t.limit.value) : `${t.limit.value}${t.limit.unit === "µs" ? " µs" : ""}`;
+    lines.push(`${pad(t.description.slice(0, 65), 66)}${value.padStart(12)}${`${t.limit.op} ${limit}`.padStart(14)}  ${mark(t.pass)}${t.detail === undefined ? "" : `  (${t.detail})`}`);
+  }
+  lines.push(rule);
+  for (const note of run.notes) lines.push(`note: ${note}`);
+  lines.push(`harness wall time ${(run.wallMs / 1000).toFixed(1)} s (after the build)`);
+  return lines.join("\n");
+}

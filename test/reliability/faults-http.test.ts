@@ -1,0 +1,311 @@
+/**
+ * Fault injection over HTTP: `httpTransport` → the bridge → an in-process socket mock daemon with
+ * faults. The bridge gives the HTTP session its own daemon connection and sits in the middle of
+ * every fault: it turns a daemon crash into a JSON-RPC -32603 answer for the pending requests and
+ * ends the session (the transport then starts a new one on the next message), skips bad frames
+ * from the daemon, drops answers nobody is waiting for, and answers the daemon's own requests with
+ * -32601 itself (an HTTP client has no stream to receive them on).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError } from "../../src/index.js";
+import {
+  expectIdle,
+  expectNoRepeatedMutation,
+  failedWith,
+  leaseIfAny,
+  mutate,
+  observePayload,
+  observeResult,
+  read,
+  retries,
+  settle,
+  startRig,
+  succeeded,
+  waitUntil,
+  wireEvents,
+  type Rig,
+} from "./support/fault-rig.js";
+
+let rig: Rig | undefined;
+const extraClients: Glass[] = [];
+afterEach(async () => {
+  const current = rig;
+  rig = undefined;
+  try {
+    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was written, or received, twice
+  } finally {
+    for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
+    await current?.stop();
+  }
+});
+
+describe("faults over HTTP (via the bridge): the daemon dies", () => {
+  it("mid-call: the bridge answers the pending calls with -32603, so they fail with mcp.internalError (mutationPossible for the mutation); the next read starts a new session and succeeds; the old lease is gone", async () => {
+    rig = await startRig("http", { faults: { crashAfterCalls: 2 }, latencyMs: 500 });
+    await leaseIfAny(rig);
+    const click = mutate(rig);
+    await rig.untilCalls(1);
+    const observe = read(rig);
+    await rig.untilCalls(2);
+    const trigger = read(rig);
+    const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
+    failedWith(clicked, GlassError, { code: "mcp.internalError", mutationPossible: true, phase: "dispatch", rawMessage: "the daemon connection closed" });
+    failedWith(observed, GlassError, { code: "mcp.internalError", mutationPossible: false });
+    failedWith(triggered, GlassError, { code: "mcp.internalError", mutationPossible: false });
+    expect(rig.daemon!.crashed).toBe(true);
+    expect(rig.received("observe")).toBe(2);
+    expect(retries(rig.events, "browser.observe")).toEqual([]);
+    expect(rig.bridgeLogs.some((line) => /ended \(http\): the daemon connection closed/.test(line))).toBe(true);
+
+    // The session is gone (404): the transport replays initialize in a new session and sends the read again.
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    expect(rig.wire.sent.filter((m) => "method" in m && m.method === "initialize")).toHaveLength(1); // the replay is the transport's own
+    // The lease died with the daemon connection and the client forgot it with the new session: a
+    // mutation now fails with a LeaseError (leaseRequired), and is not retried.
+    failedWith(await mutate(rig), LeaseError, { code: expect.stringMatching(/^lease(NotFound|Required)$/), mutationPossible: false });
+    expect(expectNoRepeatedMutation(rig)).toBe(2);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+/*
+ * Over HTTP the pending calls get -32603 from the bridge when the daemon connection behind the
+ * session dies, and the next message starts a new session (a new daemon client, without the lease).
+ * The transport reports the new session, so the client forgets the old lease and withLease()
+ * acquires a new one.
+ */
+describe("over HTTP, after the daemon connection behind the session dies, the new session forgets the old lease", () => {
+  it("withLease after the crash acquires a new lease and runs its block", async () => {
+    rig = await startRig("http", { faults: { crashAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    failedWith(await mutate(rig), GlassError, { code: "mcp.internalError", mutationPossible: true }); // call 2 crashes the daemon
+    succeeded(await read(rig)); // a new session
+    const block = await settle(rig.glass.withLease(async () => "ran", { ttlMs: 10_000 }), 5_000, "withLease");
+    expect(block.ok ? block.value : `${(block.error as GlassError).code}: ${(block.error as GlassError).rawMessage}`).toBe("ran");
+  });
+});
+
+describe("faults over HTTP (via the bridge): the daemon stalls", () => {
+  it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the mutation), nothing is retried, the session still answers", async () => {
+    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    await leaseIfAny(rig);
+    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
+    failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
+    failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
+    expect(Math.max(observed.ms, clicked.ms)).toBeLessThan(2_000);
+    expect(rig.received("click")).toBe(1);
+    expect(rig.received("observe")).toBe(1);
+    succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
+    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the cancel grace released the slots");
+    expect(rig.glass.stats()).toMatchObject({ inFlight: 0, queued: 0, closed: false });
+    // The cancels reach the daemon: see the describe below.
+  });
+});
+
+/*
+ * Over HTTP, `send()` resolves only when the POST's answer starts, and the bridge answers a
+ * request with JSON only when the daemon has answered it. exchange() sends notifications/cancelled
+ * only once the request counts as written (`onWritten`), so for a call the daemon has not answered
+ * — exactly the calls a deadline or an abort cuts off — the cancel is deferred forever: the daemon
+ * keeps running the call, the bridge keeps the HTTP request open, and the client keeps it pending.
+ */
+describe("over HTTP, a call cut off by its deadline or an abort sends notifications/cancelled", () => {
+  it("deadline: the daemon is told to cancel both calls and ends them; the client awaits nothing", async () => {
+    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    await leaseIfAny(rig);
+    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 200 }), mutate(rig, { deadlineMs: 200 })]);
+    failedWith(observed, DeadlineExceededError, { mutationPossible: false });
+    failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
+    await waitUntil(() => rig!.daemon!.inFlight() === 0, "the daemon ended the cancelled calls", 1_000).catch(() => undefined);
+    expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
+      cancelsSent: 2,
+      daemonInFlight: 0,
+      awaitingAnswer: 0,
+    });
+  });
+
+  it("abort: an aborted mutation's cancel reaches the daemon (CancelledError mutationPossible either way)", async () => {
+    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    await leaseIfAny(rig);
+    const controller = new AbortController();
+    const click = mutate(rig, { signal: controller.signal });
+    await rig.untilCalls(1);
+    controller.abort();
+    failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true });
+    await waitUntil(() => rig!.daemon!.inFlight() === 0, "the daemon ended the cancelled call", 1_000).catch(() => undefined);
+    expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
+      cancelsSent: 1,
+      daemonInFlight: 0,
+      awaitingAnswer: 0,
+    });
+    expect(rig.received("click")).toBe(1);
+  });
+
+  it("consequence: after 4 timed-out calls the daemon still runs them, so the session's next read is refused -32000 (over the socket it succeeds)", async () => {
+    rig = await startRig("http", { latencyMs: 2_000 }); // long enough to outlast the four timeouts even on a busy machine
+    for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the client released its slots");
+    const next = await read(rig, { deadlineMs: 4_000 }, 6_000);
+    expect(next.ok ? "answered" : `${(next.error as GlassError).name} ${(next.error as GlassError).code} after ${retries(rig.events, "browser.observe").length} retries`).toBe("answered");
+  });
+});
+
+describe("faults over HTTP (via the bridge): the daemon sends half a frame and goes silent", () => {
+  it("later calls end at their deadline (mutationPossible for the mutation); the bridge holds the half frame, the client stays open on a session that no longer answers, and a new session works", async () => {
+    rig = await startRig("http", { faults: { partialFrameAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
+    failedWith(observed, DeadlineExceededError, { mutationPossible: false });
+    failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
+    expect(rig.received("click")).toBe(1);
+    expect(rig.wire.badFrames).toEqual([]);
+    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+    expect(rig.glass.stats()).toMatchObject({ closed: false });
+
+    const fresh = await Glass.connect(rig.newTransport());
+    extraClients.push(fresh);
+    expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
+  });
+});
+
+describe("faults over HTTP (via the bridge): the daemon sends a bad frame", () => {
+  it("oversized (over 32 MiB): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
+    rig = await startRig("http", { faults: { oversizedFrameAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    await waitUntil(() => rig!.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*33554432/.test(line)), "the bridge logged the skipped frame");
+    expect(rig.wire.badFrames).toEqual([]);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("malformed (not JSON): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
+    rig = await startRig("http", { faults: { malformedFrameAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    await waitUntil(() => rig!.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*not valid JSON/.test(line)), "the bridge logged the skipped frame");
+    expect(rig.wire.badFrames).toEqual([]);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over HTTP (via the bridge): the daemon answers what was not asked", () => {
+  it("an unknown id: the bridge drops it; every call settles once with its own answer", async () => {
+    rig = await startRig("http", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    expect(rig.wire.answersTo("mock-unknown-request")).toEqual([]);
+    expect(wireEvents(rig.events)).toEqual([]);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("the same id twice (a mutation's answer): the call settles once; the bridge drops the duplicate", async () => {
+    rig = await startRig("http", { faults: { duplicateAnswerAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    const [clickId] = rig.wire.toolCallIds("click");
+    expect(rig.wire.answersTo(clickId)).toHaveLength(1);
+    expect(wireEvents(rig.events)).toEqual([]);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("a request of its own: the bridge answers it -32601 for the HTTP client, so the daemon never waits; the client goes on", async () => {
+    rig = await startRig("http", { faults: { serverRequestAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the answer");
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { id: "glass-server-1", error: { code: -32601, message: expect.stringContaining("HTTP endpoint") } } });
+    expect(rig.wire.received.some((m) => "method" in m)).toBe(false);
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision" });
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over HTTP (via the bridge): the daemon answers -32000 in a burst", () => {
+  it("shorter than the retries: the read is retried and succeeds", async () => {
+    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    expect(rig.received("observe")).toBe(3);
+    expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
+    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
+    failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+    expect(rig.received("observe")).toBe(3);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("a mutation under the lease fails at once with OverloadedError (mutationPossible false) and was sent exactly once", async () => {
+    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
+    await leaseIfAny(rig);
+    failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+    expect(rig.received("click")).toBe(1);
+    expect(retries(rig.events, "browser.click")).toEqual([]);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over HTTP (via the bridge): the lease expires in the middle of a withLease block", () => {
+  it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
+    rig = await startRig("http", { faults: { leaseExpiresAfterMs: 100 } });
+    let signalAbortedAtError: boolean | undefined;
+    const block = rig.glass.withLease(
+      async (_lease, signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const clicked = await mutate(rig!, { signal });
+        signalAbortedAtError = signal.aborted;
+        return clicked;
+      },
+      { ttlMs: 60_000 },
+    );
+    const clicked = succeeded(await settle(block, 5_000, "the withLease block"));
+    failedWith(clicked, LeaseError, { code: "leaseExpired", mutationPossible: false, retryable: true });
+    // The daemon refused the lease: the client drops it and aborts the block's signal, so the block stops mutating.
+    expect(signalAbortedAtError).toBe(true);
+    expect(rig.received("click")).toBe(1);
+    expect(rig.glass.lease).toBeUndefined();
+    expect(rig.daemon!.activeLeases()).toEqual([]);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
+    rig = await startRig("http", { faults: { leaseExpiresAfterMs: 50 } });
+    const block = rig.glass.withLease(
+      async (_lease, signal) => {
+        await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
+        return { reason: signal.reason as unknown, lease: rig!.glass.lease, clicked: await mutate(rig!, { signal }) };
+      },
+      { ttlMs: 1_000, renewBeforeMs: 900 },
+    );
+    const { reason, lease, clicked } = succeeded(await settle(block, 5_000, "the withLease block"));
+    expect(reason).toBeInstanceOf(LeaseError);
+    expect(reason).toMatchObject({ code: "leaseExpired" });
+    expect(lease).toBeUndefined();
+    failedWith(clicked, CancelledError, { code: "cancelled", mutationPossible: false });
+    expect(rig.received("click")).toBe(0);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+});

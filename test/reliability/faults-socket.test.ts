@@ -1,0 +1,324 @@
+/**
+ * Fault injection over the daemon's Unix socket: an in-process mock daemon with faults, one client.
+ * The socket has mutation leases, so the mutating call runs under a lease acquired first; the
+ * daemon's own record (`daemon.calls`) says how often it received each call.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../src/index.js";
+import {
+  expectIdle,
+  expectNoRepeatedMutation,
+  failedWith,
+  leaseIfAny,
+  mutate,
+  observePayload,
+  observeResult,
+  read,
+  retries,
+  settle,
+  startRig,
+  succeeded,
+  waitUntil,
+  wireEvents,
+  type Rig,
+} from "./support/fault-rig.js";
+
+let rig: Rig | undefined;
+const extraClients: Glass[] = [];
+afterEach(async () => {
+  const current = rig;
+  rig = undefined;
+  try {
+    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was written, or received, twice
+  } finally {
+    for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
+    await current?.stop();
+  }
+});
+
+describe("faults over the socket: the daemon dies", () => {
+  it("mid-call: the written mutation fails with TransportClosedError mutationPossible, the reads without; nothing is retried; the lease is forgotten and the client says it is closed", async () => {
+    rig = await startRig("socket", { faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
+    await leaseIfAny(rig);
+    const click = mutate(rig);
+    await rig.untilCalls(1);
+    const observe = read(rig);
+    await rig.untilCalls(2);
+    const trigger = read(rig); // call 3: the daemon drops every client and forgets its lease
+    const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
+    failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch", operation: "browser.click" });
+    failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false });
+    failedWith(triggered, TransportClosedError, { code: "transport.closed", mutationPossible: false });
+    expect(rig.daemon!.crashed).toBe(true);
+    expect(rig.received("click")).toBe(1);
+    expect(rig.received("observe")).toBe(2);
+    expect(retries(rig.events, "browser.observe")).toEqual([]);
+    expect(rig.glass.lease).toBeUndefined();
+    expect(rig.daemon!.activeLeases()).toEqual([]);
+
+    failedWith(await read(rig), TransportClosedError, { code: "transport.closed", mutationPossible: false });
+    failedWith(await mutate(rig), TransportClosedError, { code: "transport.closed", mutationPossible: false });
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, true);
+  });
+});
+
+describe("faults over the socket: the daemon dies with calls queued in the client", () => {
+  it("a queued mutation is never sent once the connection is gone (TransportClosedError, mutationPossible false); the written one is mutationPossible", async () => {
+    rig = await startRig("socket", { faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
+    await leaseIfAny(rig);
+    const first = mutate(rig); // call 1 crashes the daemon
+    const queuedRead = read(rig);
+    const queuedMutation = mutate(rig);
+    const [written, observed, clicked] = await Promise.all([first, queuedRead, queuedMutation]);
+    failedWith(written, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch" });
+    failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
+    failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
+    expect(rig.received("click")).toBe(1);
+    expect(rig.received("observe")).toBe(0);
+    expect(retries(rig.events, "browser.click")).toEqual([]);
+    // The queued read failed before it was written, but the connection is gone: there is nothing to retry on.
+    expect(retries(rig.events, "browser.observe")).toEqual([]);
+    await expectIdle(rig.glass, true);
+  });
+});
+
+describe("faults over the socket: the daemon stalls", () => {
+  it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the written mutation), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers", async () => {
+    rig = await startRig("socket", { faults: { stallAfterCalls: 0 } });
+    await leaseIfAny(rig);
+    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
+    failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
+    failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
+    expect(Math.max(observed.ms, clicked.ms)).toBeLessThan(2_000);
+    expect(rig.received("click")).toBe(1);
+    expect(rig.received("observe")).toBe(1);
+    await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending both cancelled calls");
+    succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
+    await expectIdle(rig.glass, false);
+  });
+
+  it("an abort after the mutation was written: CancelledError mutationPossible, the daemon's call is cancelled, never repeated", async () => {
+    rig = await startRig("socket", { faults: { stallAfterCalls: 0 } });
+    await leaseIfAny(rig);
+    const controller = new AbortController();
+    const click = mutate(rig, { signal: controller.signal });
+    await rig.untilCalls(1);
+    controller.abort();
+    failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true, phase: "dispatch" });
+    await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending the cancelled call");
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over the socket: a slow daemon and deadlines", () => {
+  it("after 4 timed-out calls the cancels have freed the daemon's slots: the next read is answered", async () => {
+    rig = await startRig("socket", { latencyMs: 1_000 });
+    for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    expect(rig.wire.cancelled()).toHaveLength(4);
+    expect(succeeded(await read(rig, { deadlineMs: 3_000 }, 5_000))).toEqual(observeResult);
+    expect(retries(rig.events, "browser.observe")).toEqual([]);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over the socket: the daemon sends half a frame and goes silent", () => {
+  it("later calls end at their deadline (mutationPossible for the mutation), the half frame is dropped as a bad frame after frameTimeoutMs; the client stays open on a dead connection, and a new connection works", async () => {
+    rig = await startRig("socket", { faults: { partialFrameAfterCalls: 1 }, frameTimeoutMs: 300 });
+    await leaseIfAny(rig);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
+    failedWith(observed, DeadlineExceededError, { mutationPossible: false });
+    failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
+    expect(rig.received("click")).toBe(1);
+    await waitUntil(() => rig!.wire.badFrames.length === 1, "the half frame was dropped");
+    expect(rig.wire.badFrames[0]!.message).toMatch(/no complete frame from .* within 300 ms of its first byte/);
+    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+    expect(rig.glass.stats()).toMatchObject({ closed: false });
+
+    const fresh = await Glass.connect(rig.newTransport());
+    extraClients.push(fresh);
+    expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
+  });
+});
+
+describe("faults over the socket: the daemon sends a bad frame", () => {
+  it("oversized (over 32 MiB): it is skipped as a bad frame without buffering; the calls that follow are answered and the client stays usable", async () => {
+    rig = await startRig("socket", { faults: { oversizedFrameAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    await waitUntil(() => rig!.wire.badFrames.length === 1, "the oversized frame was reported");
+    expect(rig.wire.badFrames[0]!.message).toMatch(/longer than 33554432 bytes|over the 33554432-byte limit/);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("malformed (not JSON): it is skipped as a bad frame; the calls that follow are answered and the client stays usable", async () => {
+    rig = await startRig("socket", { faults: { malformedFrameAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    await waitUntil(() => rig!.wire.badFrames.length === 1, "the malformed frame was reported");
+    expect(rig.wire.badFrames[0]!.message).toMatch(/not valid JSON/);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over the socket: the daemon answers what was not asked", () => {
+  it("an unknown id: the answer is ignored (logged as unknownResponse); every call settles once with its own answer", async () => {
+    rig = await startRig("socket", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+    await waitUntil(() => wireEvents(rig!.events).includes("unknownResponse"), "the stray answer was logged");
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("the same id twice (a mutation's answer): the call settles once, the duplicate is ignored and settles nothing else", async () => {
+    rig = await startRig("socket", { faults: { duplicateAnswerAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
+    const [clickId] = rig.wire.toolCallIds("click");
+    await waitUntil(() => rig!.wire.answersTo(clickId).length === 2, "the duplicate arrived");
+    expect(wireEvents(rig.events)).toEqual(["unknownResponse"]);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    expect(rig.received("click")).toBe(1);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("a request of its own: the client answers -32601 (no handler) so the daemon never waits, and goes on", async () => {
+    rig = await startRig("socket", { faults: { serverRequestAfterCalls: 1 } });
+    await leaseIfAny(rig);
+    succeeded(await read(rig));
+    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { id: "glass-server-1", error: { code: -32601 } } });
+    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+    expect(succeeded(observed)).toEqual(observeResult);
+    failedWith(clicked, GlassError, { code: "staleRevision" });
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over the socket: the daemon answers -32000 in a burst", () => {
+  it("shorter than the retries: the read is retried and succeeds", async () => {
+    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    expect(rig.received("observe")).toBe(3);
+    expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
+    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
+    failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+    expect(rig.received("observe")).toBe(3);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("a mutation under the lease fails at once with OverloadedError (mutationPossible false) and was sent exactly once", async () => {
+    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
+    await leaseIfAny(rig);
+    failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+    expect(rig.received("click")).toBe(1);
+    expect(retries(rig.events, "browser.click")).toEqual([]);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+describe("faults over the socket: the lease expires in the middle of a withLease block", () => {
+  it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
+    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 100 } });
+    let signalAbortedAtError: boolean | undefined;
+    const block = rig.glass.withLease(
+      async (_lease, signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const clicked = await mutate(rig!, { signal });
+        signalAbortedAtError = signal.aborted;
+        return clicked;
+      },
+      { ttlMs: 60_000 },
+    );
+    const clicked = succeeded(await settle(block, 5_000, "the withLease block"));
+    failedWith(clicked, LeaseError, { code: "leaseExpired", mutationPossible: false, retryable: true });
+    // The daemon refused the lease: the client drops it and aborts the block's signal, so the block stops mutating.
+    expect(signalAbortedAtError).toBe(true);
+    expect(rig.received("click")).toBe(1);
+    expect(retries(rig.events, "browser.click")).toEqual([]);
+    expect(rig.glass.lease).toBeUndefined();
+    expect(rig.daemon!.activeLeases()).toEqual([]);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+
+  it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
+    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 50 } });
+    const block = rig.glass.withLease(
+      async (_lease, signal) => {
+        await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
+        return { reason: signal.reason as unknown, lease: rig!.glass.lease, clicked: await mutate(rig!, { signal }) };
+      },
+      { ttlMs: 1_000, renewBeforeMs: 900 }, // renews 100 ms after acquiring, when the lease has really expired
+    );
+    const { reason, lease, clicked } = succeeded(await settle(block, 5_000, "the withLease block"));
+    expect(reason).toBeInstanceOf(LeaseError);
+    expect(reason).toMatchObject({ code: "leaseExpired" });
+    expect(lease).toBeUndefined();
+    failedWith(clicked, CancelledError, { code: "cancelled", mutationPossible: false });
+    expect(rig.received("click")).toBe(0);
+    expect(rig.events.some((e) => e.type === "lease" && e.action === "lost")).toBe(true);
+    expect(succeeded(await read(rig))).toEqual(observeResult);
+    await expectIdle(rig.glass, false);
+  });
+});
+
+/*
+ * A call cut off by its deadline (or an abort) sends notifications/cancelled and gives its
+ * in-flight slot back after cancelGraceMs, but its entry in the MCP session's pending map goes only
+ * when an answer arrives or the connection closes: McpSession.forget(), documented for exactly this
+ * ("stops waiting (after a cancel)"), is never called (exchange.ts, holdSlotUntilSettled). With a
+ * daemon that never answers the cancel — here one gone silent after half a frame; over HTTP every
+ * daemon, see faults-http — each cut-off call stays pending, with its closures, for as long as the
+ * connection lives, and glass.stats() never reads idle again. Same over stdio and WebSocket.
+ */
+describe("a cut-off call the daemon never answers stops being awaited after the cancel grace period", () => {
+  it("after the cancel grace, glass.stats().awaitingAnswer is back to 0", async () => {
+    rig = await startRig("socket", { faults: { partialFrameAfterCalls: 1 } });
+    succeeded(await read(rig));
+    for (let i = 0; i < 3; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the cancel grace released the slots");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(rig.glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed: false });
+  });
+});
+
+/*
+ * When the daemon answers a mutating call with LeaseError leaseExpired (or leaseNotFound /
+ * invalidLease), the lease the client attached is dead — and the error's own advice is
+ * `retry: {safeToRetry, acquire_lease}`. But the client keeps the dead lease (LeaseKeeper drops a
+ * lease only when a *renewal* fails): acquireLease() and withLease() then fail locally with
+ * leaseHeld ("this client already holds the mutation lease") without asking the daemon, until the
+ * caller calls releaseLease() — which itself fails with leaseExpired. Following the advice fails.
+ */
+describe("after the daemon says the lease expired, the client drops it and can acquire a new one", () => {
+  it("a LeaseError leaseExpired on a mutation, then acquireLease() as the error advises: a new lease is granted", async () => {
+    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 100 } });
+    await leaseIfAny(rig);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const expired = failedWith(await mutate(rig), LeaseError, { code: "leaseExpired", mutationPossible: false });
+    expect(expired.retry).toEqual({ classification: "safeToRetry", recommendedOperation: "acquire_lease" });
+    const again = await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, "acquireLease");
+    expect(again.ok ? "granted" : `${(again.error as GlassError).code}: ${(again.error as GlassError).rawMessage}`).toBe("granted");
+  });
+});
