@@ -1,4 +1,23 @@
-import { defineConfig } from "tsup";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Options } from "tsup";
+
+const COMPILED_VALIDATORS = fileURLToPath(new URL("./generated/validators/index.js", import.meta.url));
+const COMPACT_VALIDATORS = fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url));
+
+/**
+ * For the browser bundle only: every import of the compiled validators (generated/validators/,
+ * fast but large) gets the compact ones instead (generated/validators-compact/: the same exports,
+ * the same verdicts and issues, one small interpreter and its program).
+ */
+const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "compact-validators",
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)generated\/validators\/index\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === COMPILED_VALIDATORS ? { path: COMPACT_VALIDATORS } : undefined,
+    );
+  },
+};
 
 /**
  * Builds of glass-sdk:
@@ -24,6 +43,7 @@ export default defineConfig([
   {
     // The browser bundle: one minified ESM file of `glass-sdk` with its dependencies (ky) inside;
     // `ws` is only loaded on Node without a global WebSocket, so it stays an external import.
+    // It validates with the compact validators (see compactValidators above).
     entry: { "glass-sdk.browser": "src/index.ts" },
     outDir: "dist/browser",
     format: ["esm"],
@@ -35,6 +55,7 @@ export default defineConfig([
     noExternal: ["ky"],
     external: ["ws"],
     outExtension: () => ({ js: ".min.js" }),
+    esbuildPlugins: [compactValidators],
   },
   {
     entry: { cli: "src/cli/main.ts" },

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -6,6 +7,26 @@ import { defineConfig } from "vitest/config";
  * get the flag. Name new ones here.
  */
 const WEBSOCKET_TESTS = ["test/testing-kit/msw-ws.test.ts"];
+
+/**
+ * The tests that pin validator behaviour, run a second time (project "compact-validators") with
+ * every import of the compiled validators (generated/validators/index.js) replaced by the compact
+ * ones the browser bundle uses (generated/validators-compact/index.ts): the same assertions hold
+ * for both back ends. Name new validator tests here.
+ */
+const VALIDATOR_TESTS = [
+  "test/envelope-request-rules.test.ts",
+  "test/envelope-response-rules.test.ts",
+  "test/payload-rules.test.ts",
+  "test/json-shape.test.ts",
+  "test/golden-fixture.test.ts",
+  "test/create-request.test.ts",
+  "test/web-ir-rules.test.ts",
+  "test/task-rules.test.ts",
+  "test/upstream-reference.test.ts",
+  "test/mock-daemon-handshake.test.ts",
+  "test/reliability/envelope-*.test.ts",
+];
 
 /** Files that never run in `npm test`. */
 const EXCLUDED = [
@@ -31,6 +52,20 @@ export default defineConfig({
             include: ["test/**/*.test-d.ts"],
             tsconfig: "./tsconfig.json",
           },
+        },
+      },
+      {
+        extends: true,
+        resolve: {
+          // Matches the import as written (`../../generated/validators/index.js` from src/, `../generated/...`
+          // from test/); a setup file checks that the compact module is the one loaded.
+          alias: [{ find: /^(?:\.\.?\/)+generated\/validators\/index\.js$/, replacement: fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url)) }],
+        },
+        test: {
+          name: "compact-validators",
+          include: VALIDATOR_TESTS,
+          exclude: EXCLUDED,
+          setupFiles: ["test/support/compact-validators-setup.ts"],
         },
       },
       {

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "./catalog.js";
+import { emitCompactValidators } from "./emit-compact-validators.js";
 import { emitOperations } from "./emit-operations.js";
 import { emitTypes } from "./emit-types.js";
 import { emitValidators, type NamedEntry } from "./emit-validators.js";
@@ -53,6 +54,7 @@ async function generate(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const [path, text] of await emitTypes(registry, catalog, SCHEMA_FILES)) files.set(path, text);
   for (const [path, text] of emitValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
+  for (const [path, text] of emitCompactValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
   for (const [path, text] of emitOperations(catalog)) files.set(path, text);
   return files;
 }

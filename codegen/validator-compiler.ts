@@ -472,14 +472,15 @@ class FunctionCompiler {
       this.failIf(`${n} ${op} ${limit}`, path, this.reason(s, keyword, `${words} ${limit}`, `" (got " + ${n} + ")"`));
     }
     if (typeof s.multipleOf === "number") {
-      this.failIf(`!Number.isInteger(${n} / ${s.multipleOf})`, path, this.reason(s, "multipleOf", `must be a multiple of ${s.multipleOf}`));
+      // Within floating-point error: 0.3 is a multiple of 0.1.
+      this.failIf(`Math.abs(${n} / ${s.multipleOf} - Math.round(${n} / ${s.multipleOf})) > 1e-9`, path, this.reason(s, "multipleOf", `must be a multiple of ${s.multipleOf}`));
     }
   }
 
   private enumKeyword(s: SchemaObject, located: LocatedSchema, x: string, path: string): void {
     const values = s.enum as unknown[];
-    if (!Array.isArray(values) || values.some((value) => value !== null && typeof value === "object")) {
-      throw new Error(`schema/${located.file}#${located.pointer}: only enums of primitives are supported`);
+    if (!Array.isArray(values) || values.length === 0 || values.some((value) => value !== null && typeof value === "object")) {
+      throw new Error(`schema/${located.file}#${located.pointer}: an enum must list at least one value, all primitives`);
     }
     const listed = values.map((value) => (typeof value === "string" ? value : JSON.stringify(value))).join(", ");
     const reason = this.reason(s, "enum", `must be one of: ${listed}`, `gotValue(${x})`);
