@@ -41,6 +41,7 @@ const NAMED_VALIDATORS: NamedEntry[] = [
   { name: "validateGlassOperationName", location: envelope("/$defs/operationName") },
   { name: "validateGlassDeadlineMs", location: envelope("/$defs/deadlineMs") },
   { name: "validateGlassMutationLease", location: envelope("/$defs/mutationLease") },
+  { name: "validateGlassErrorObject", location: envelope("/$defs/error") },
   { name: "validateWebIrDocument", location: { file: "web-ir-v1.schema.json", pointer: "" } },
   { name: "validateTaskDocument", location: { file: "task-v1.schema.json", pointer: "" } },
   { name: "validateCapabilityManifest", location: capabilities("/$defs/manifest") },

@@ -18,11 +18,11 @@ const validator = compact([
   /* 8 */ {k:1},
   /* 9 */ {t:3},
   /* 10 */ {t:7},
-  /* 11 */ {h:1,t:1,c:1,q:123,b:262144,w:[1],p:["schemaVersion",8,"revision",2,"document",59,"entities",61,"relationships",63,"coverage",29,"limits",64,"entityDetails",65,"surfaceSet",7,"diagnostics",66,"relationshipHintDiagnostics",67]},
+  /* 11 */ {h:1,t:1,c:1,q:123,b:262144,w:[1],p:["schemaVersion",8,"revision",2,"document",59,"entities",61,"relationships",63,"coverage",30,"limits",64,"entityDetails",65,"surfaceSet",7,"diagnostics",66,"relationshipHintDiagnostics",67]},
   /* 12 */ {t:1,c:1,q:1,p:["target",3,"expectedRevision",2]},
   /* 13 */ {y:[3,7]},
   /* 14 */ {j:1},
-  /* 15 */ {h:1,t:1,c:1,q:55,w:[3],p:["schemaVersion",8,"task",34,"scope",73,"inputs",74,"limits",75,"risk",76,"ambiguity",77,"revision",78,"postconditions",80]},
+  /* 15 */ {h:1,t:1,c:1,q:55,w:[3],p:["schemaVersion",8,"task",35,"scope",73,"inputs",74,"limits",75,"risk",76,"ambiguity",77,"revision",78,"postconditions",80]},
   /* 16 */ {k:true},
   /* 17 */ {e:"page region form field action link navigationItem tab table row cell collection collectionItem dialog paginationControl frame shadowRoot probe text unknownInteractive opaqueRegion"},
   /* 18 */ {e:"confirmed strong partial inferred conflicted opaque"},
@@ -34,24 +34,24 @@ const validator = compact([
   /* 24 */ {t:1,c:1,q:3,p:["sessionId",6,"token",6]},
   /* 25 */ {t:3,v:1,D:96,K:1,x:{P:"must not contain whitespace"}},
   /* 26 */ {t:6,U:[1,900000]},
-  /* 27 */ {t:1,q:11,a:[48,52],p:["protocolVersion",8,"requestId",6,"correlationId",6,"ok",5,"result",14,"error",44]},
-  /* 28 */ {t:3,v:1,D:64},
-  /* 29 */ {t:1,c:1,q:15,p:["structural",18,"semantic",18,"interactiveEntitiesObserved",2,"opaqueRegions",2,"reasons",71]},
-  /* 30 */ {t:3,D:512},
-  /* 31 */ {t:3,D:128},
-  /* 32 */ {t:3,D:256},
-  /* 33 */ {t:2,L:12,i:72,u:1,x:{u:"evidence sources must not repeat"}},
-  /* 34 */ {e:"form.inspect form.fill form.validate form.submit navigation.follow navigation.selectTab navigation.openMenu table.extract collection.extract region.extract field.read dialog.inspect dialog.confirm dialog.cancel pagination.next pagination.collect"},
-  /* 35 */ {t:3,v:1,D:256},
-  /* 36 */ {t:1,X:86},
-  /* 37 */ {e:"available availableUncertified experimental disabledByPolicy unavailableOnPlatform missingRuntimeDependency blockedBySecurityGate"},
-  /* 38 */ {t:1,q:15,p:["platform",3,"browserFamily",89,"policy",3,"maxSessions",19]},
-  /* 39 */ {t:2,i:96,u:1},
-  /* 40 */ {t:1,c:1,q:39,p:["schemaVersion",8,"intent",3,"action",3,"scope",13,"constraints",7,"resolutionPolicy",13,"expectedRevision",2]},
-  /* 41 */ {y:[3,2]},
-  /* 42 */ {t:1,c:1,q:1,p:["ir",11]},
-  /* 43 */ {t:1,c:1,q:99,w:[0],p:["protocolVersion",8,"requestId",6,"correlationId",6,"sessionId",6,"mutationLease",24,"operation",25,"payload",14,"deadlineMs",26]},
-  /* 44 */ {t:1,q:3,p:["code",28,"message",53,"phase",54,"mutationPossible",5,"retry",55,"retryable",5,"details",-57]},
+  /* 27 */ {t:1,q:11,a:[48,52],p:["protocolVersion",8,"requestId",6,"correlationId",6,"ok",5,"result",14,"error",28]},
+  /* 28 */ {t:1,q:3,p:["code",29,"message",53,"phase",54,"mutationPossible",5,"retry",55,"retryable",5,"details",-57]},
+  /* 29 */ {t:3,v:1,D:64},
+  /* 30 */ {t:1,c:1,q:15,p:["structural",18,"semantic",18,"interactiveEntitiesObserved",2,"opaqueRegions",2,"reasons",71]},
+  /* 31 */ {t:3,D:512},
+  /* 32 */ {t:3,D:128},
+  /* 33 */ {t:3,D:256},
+  /* 34 */ {t:2,L:12,i:72,u:1,x:{u:"evidence sources must not repeat"}},
+  /* 35 */ {e:"form.inspect form.fill form.validate form.submit navigation.follow navigation.selectTab navigation.openMenu table.extract collection.extract region.extract field.read dialog.inspect dialog.confirm dialog.cancel pagination.next pagination.collect"},
+  /* 36 */ {t:3,v:1,D:256},
+  /* 37 */ {t:1,X:86},
+  /* 38 */ {e:"available availableUncertified experimental disabledByPolicy unavailableOnPlatform missingRuntimeDependency blockedBySecurityGate"},
+  /* 39 */ {t:1,q:15,p:["platform",3,"browserFamily",89,"policy",3,"maxSessions",19]},
+  /* 40 */ {t:2,i:96,u:1},
+  /* 41 */ {t:1,c:1,q:39,p:["schemaVersion",8,"intent",3,"action",3,"scope",13,"constraints",7,"resolutionPolicy",13,"expectedRevision",2]},
+  /* 42 */ {y:[3,2]},
+  /* 43 */ {t:1,c:1,q:1,p:["ir",11]},
+  /* 44 */ {t:1,c:1,q:99,w:[0],p:["protocolVersion",8,"requestId",6,"correlationId",6,"sessionId",6,"mutationLease",24,"operation",25,"payload",14,"deadlineMs",26]},
   /* 45 */ {q:1,p:["ok",16]},
   /* 46 */ {n:14,x:{n:"must be absent when ok is true"}},
   /* 47 */ {Q:["result"],x:{q:"is required when ok is true"},p:["error",46]},
@@ -66,22 +66,22 @@ const validator = compact([
   /* 56 */ {j:1,b:16384},
   /* 57 */ {k:false},
   /* 58 */ {e:"safeToRetry safeAfterReobserve safeWithIdempotencyKey unsafeUntilReconciled requiresUserDecision notRetryable unknown"},
-  /* 59 */ {t:1,c:1,q:1,p:["revision",2,"url",68,"title",30,"kind",31,"readyState",69]},
-  /* 60 */ {t:1,c:1,q:51,p:["id",6,"kind",17,"role",32,"name",32,"quality",18,"evidenceSources",33]},
+  /* 59 */ {t:1,c:1,q:1,p:["revision",2,"url",68,"title",31,"kind",32,"readyState",69]},
+  /* 60 */ {t:1,c:1,q:51,p:["id",6,"kind",17,"role",33,"name",33,"quality",18,"evidenceSources",34]},
   /* 61 */ {t:2,l:1,L:4096,i:60,x:{l:"entity count must be between 1 and the draft bound",L:"entity count must be between 1 and the draft bound"}},
   /* 62 */ {t:1,c:1,q:7,p:["from",6,"to",6,"kind",70]},
   /* 63 */ {t:2,L:8192,i:62},
-  /* 64 */ {t:1,c:1,q:15,p:["truncated",5,"omittedFacts",2,"textBytes",2,"missingSources",33]},
+  /* 64 */ {t:1,c:1,q:15,p:["truncated",5,"omittedFacts",2,"textBytes",2,"missingSources",34]},
   /* 65 */ {t:1,X:7,N:6,M:4096},
-  /* 66 */ {t:2,L:128,i:30},
+  /* 66 */ {t:2,L:128,i:31},
   /* 67 */ {t:2,L:128,i:7},
   /* 68 */ {t:3,D:2048,P:"^[^?#]*$",x:{P:"document url must not carry a query (?) or fragment (#)"}},
   /* 69 */ {t:3,D:32},
   /* 70 */ {e:"contains labels owns controls navigatesTo opens confirms cancels continues submits headerFor cellOf selects repeatsAs scopedTo"},
-  /* 71 */ {t:2,L:16,i:31},
+  /* 71 */ {t:2,L:16,i:32},
   /* 72 */ {e:"dom accessibility layout forms navigation tables collections dialogs frames shadowDom boundedProbe"},
-  /* 73 */ {t:1,c:1,p:["regionName",35,"entityKind",17,"entityName",35]},
-  /* 74 */ {t:1,X:81,N:28,M:64},
+  /* 73 */ {t:1,c:1,p:["regionName",36,"entityKind",17,"entityName",36]},
+  /* 74 */ {t:1,X:81,N:29,M:64},
   /* 75 */ {t:1,c:1,q:7,p:["maxActions",82,"timeoutMs",83,"maxItems",84]},
   /* 76 */ {x:{e:"must be one of readOnly, localMutation, remoteReversible, remoteIrreversible, authentication, dataDisclosure (unknownRisk is not accepted)"},e:"readOnly localMutation remoteReversible remoteIrreversible authentication dataDisclosure"},
   /* 77 */ {e:"fail requireConfirmation"},
@@ -92,16 +92,16 @@ const validator = compact([
   /* 82 */ {t:6,U:[1,256]},
   /* 83 */ {t:6,U:[1,120000]},
   /* 84 */ {t:6,U:[1,4096]},
-  /* 85 */ {t:1,q:47,p:["protocolVersion",8,"glassVersion",3,"schemas",36,"capabilities",87,"capabilityStatuses",88,"constraints",38]},
+  /* 85 */ {t:1,q:47,p:["protocolVersion",8,"glassVersion",3,"schemas",37,"capabilities",87,"capabilityStatuses",88,"constraints",39]},
   /* 86 */ {t:2,l:1,i:19,u:1},
   /* 87 */ {t:1,X:5},
-  /* 88 */ {t:1,X:37},
+  /* 88 */ {t:1,X:38},
   /* 89 */ {k:"chromium"},
-  /* 90 */ {t:1,q:15,p:["protocolVersion",8,"agreedSchemas",91,"capabilities",93,"constraints",38]},
+  /* 90 */ {t:1,q:15,p:["protocolVersion",8,"agreedSchemas",91,"capabilities",93,"constraints",39]},
   /* 91 */ {t:1,X:19},
-  /* 92 */ {t:1,q:1,p:["status",37]},
+  /* 92 */ {t:1,q:1,p:["status",38]},
   /* 93 */ {t:1,X:92},
-  /* 94 */ {t:1,c:1,p:["protocolVersions",95,"schemas",36,"requires",39,"optional",39,"acceptsExperimental",5]},
+  /* 94 */ {t:1,c:1,p:["protocolVersions",95,"schemas",37,"requires",40,"optional",40,"acceptsExperimental",5]},
   /* 95 */ {t:2,l:1,i:8,u:1},
   /* 96 */ {t:3,v:1,D:128},
   /* 97 */ {t:1,c:1,q:1,p:["url",3,"timeoutMs",2,"expectedRevision",2]},
@@ -145,7 +145,7 @@ const validator = compact([
   /* 135 */ {t:1,c:1,q:1,p:["executionId",3]},
   /* 136 */ {t:1,c:1,q:7,p:["fromRevision",2,"refs",137,"hints",7,"scopeRef",3]},
   /* 137 */ {t:2,i:3},
-  /* 138 */ {t:1,c:1,q:1,p:["operation",3,"from",41,"to",41]},
+  /* 138 */ {t:1,c:1,q:1,p:["operation",3,"from",42,"to",42]},
   /* 139 */ {t:1,c:1,q:1,p:["url",3]},
   /* 140 */ {t:1,c:1,q:1,p:["cookies",142]},
   /* 141 */ {t:1,q:3,p:["name",9,"value",9]},
@@ -166,19 +166,19 @@ const validator = compact([
   /* 156 */ {t:1,c:1,q:1,p:["task",15]},
   /* 157 */ {t:1,c:1,q:3,p:["task",15,"ir",11]},
   /* 158 */ {t:1,c:1,q:3,p:["task",15,"expectedRevision",2,"confirmed",5]},
-  /* 159 */ {t:1,q:511,p:["schemaVersion",8,"revision",2,"entityCount",2,"relationshipCount",2,"coverage",29,"truncated",5,"opaqueRegions",2,"diagnosticCount",2,"relationshipHintDiagnosticCount",2,"entityKindCounts",160,"actionableEntities",161]},
+  /* 159 */ {t:1,q:511,p:["schemaVersion",8,"revision",2,"entityCount",2,"relationshipCount",2,"coverage",30,"truncated",5,"opaqueRegions",2,"diagnosticCount",2,"relationshipHintDiagnosticCount",2,"entityKindCounts",160,"actionableEntities",161]},
   /* 160 */ {t:1,X:2,N:17},
   /* 161 */ {t:2},
   /* 162 */ {t:1,q:7,p:["valid",16,"schemaVersion",8,"revision",2]},
   /* 163 */ {t:1,q:4095,p:["schemaVersion",8,"fromRevision",2,"toRevision",2,"entityAddedCount",2,"entityRemovedCount",2,"entityChangedCount",2,"relationshipAddedCount",2,"relationshipRemovedCount",2,"coverageChanged",5,"limitsChanged",5,"diagnosticsChanged",5,"relationshipHintDiagnosticsChanged",5]},
   /* 164 */ {t:1,q:11,p:["requestedId",6,"status",165,"currentId",6,"reason",9]},
   /* 165 */ {e:"unchanged changed rebound removed ambiguous"},
-  /* 166 */ {t:1,q:7,p:["valid",16,"schemaVersion",8,"task",34]},
+  /* 166 */ {t:1,q:7,p:["valid",16,"schemaVersion",8,"task",35]},
   /* 167 */ {t:1,q:1,p:["plan",7]},
 ]);
 
 /** Validates a value against glass-protocol-v1.schema.json#/$defs/request. */
-export const validateGlassRequest: GeneratedValidator = validator(43);
+export const validateGlassRequest: GeneratedValidator = validator(44);
 /** Validates a value against glass-protocol-v1.schema.json#/$defs/response. */
 export const validateGlassResponse: GeneratedValidator = validator(27);
 /** Validates a value against glass-protocol-v1.schema.json#/$defs/response (strict). */
@@ -191,6 +191,8 @@ export const validateGlassOperationName: GeneratedValidator = validator(25);
 export const validateGlassDeadlineMs: GeneratedValidator = validator(26);
 /** Validates a value against glass-protocol-v1.schema.json#/$defs/mutationLease. */
 export const validateGlassMutationLease: GeneratedValidator = validator(24);
+/** Validates a value against glass-protocol-v1.schema.json#/$defs/error. */
+export const validateGlassErrorObject: GeneratedValidator = validator(28);
 /** Validates a value against web-ir-v1.schema.json#. */
 export const validateWebIrDocument: GeneratedValidator = validator(11);
 /** Validates a value against task-v1.schema.json#. */
@@ -203,7 +205,7 @@ export const validateCapabilityAgreement: GeneratedValidator = validator(90);
 export const validateGlassNegotiation: GeneratedValidator = validator(94);
 
 /** The payload validator of every catalog operation, by operation name. */
-export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, Object.keys(operations), [97,12,12,12,12,12,12,12,98,99,20,20,20,100,101,102,104,107,108,115,4,4,4,116,4,117,118,123,4,4,7,4,4,4,7,125,126,127,130,131,133,40,40,134,7,135,136,138,4,7,4,139,22,22,4,22,4,140,4,4,4,143,4,144,4,146,4,147,4,150,7,4,4,151,152,153,42,42,154,155,156,157,158]);
+export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, Object.keys(operations), [97,12,12,12,12,12,12,12,98,99,20,20,20,100,101,102,104,107,108,115,4,4,4,116,4,117,118,123,4,4,7,4,4,4,7,125,126,127,130,131,133,41,41,134,7,135,136,138,4,7,4,139,22,22,4,22,4,140,4,4,4,143,4,144,4,146,4,147,4,150,7,4,4,151,152,153,43,43,154,155,156,157,158]);
 
 /** The result validator of every catalog operation whose result the protocol describes (0: none). */
 export const resultValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, Object.keys(operations), [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1,1,0,0,0,1,0,0,1,1,0,1,0,1,1,0,1,1,1,0,1,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,0,0,0,1,1,159,162,163,164,166,167,0]);

@@ -3,7 +3,7 @@
 
 import type { GeneratedValidator } from "../../src/validation/generated-support.js";
 import { validateCapabilityAgreement, validateCapabilityManifest, validateGlassNegotiation } from "./glass-capabilities-v1.js";
-import { validateGlassDeadlineMs, validateGlassIdentifier, validateGlassMutationLease, validateGlassOperationName, validateGlassRequest, validateGlassResponse, validateGlassResponseStrict } from "./glass-protocol-v1.js";
+import { validateGlassDeadlineMs, validateGlassErrorObject, validateGlassIdentifier, validateGlassMutationLease, validateGlassOperationName, validateGlassRequest, validateGlassResponse, validateGlassResponseStrict } from "./glass-protocol-v1.js";
 import { validateBrowserClearCpuThrottlingPayload, validateBrowserClearCpuThrottlingResult, validateBrowserClearGeolocationPayload, validateBrowserClearGeolocationResult, validateBrowserClearNetworkConditionsPayload, validateBrowserClearNetworkConditionsResult, validateBrowserClearUserAgentPayload, validateBrowserClearUserAgentResult, validateBrowserPrintToPdfPayload, validateBrowserPrintToPdfResult, validateBrowserSetCpuThrottlingPayload, validateBrowserSetCpuThrottlingResult, validateBrowserSetGeolocationPayload, validateBrowserSetGeolocationResult, validateBrowserSetNetworkConditionsPayload, validateBrowserSetNetworkConditionsResult, validateBrowserSetTimezonePayload, validateBrowserSetTimezoneResult, validateBrowserSetUserAgentPayload, validateBrowserSetUserAgentResult } from "./operations/browser-emulation.js";
 import { validateBrowserActAndVerifyPayload, validateBrowserActAndVerifyResult, validateBrowserExecuteIntentPayload, validateBrowserExecuteIntentResult, validateBrowserExportCheckpointPayload, validateBrowserExportCheckpointResult, validateBrowserFindTargetPayload, validateBrowserImportCheckpointPayload, validateBrowserImportCheckpointResult, validateBrowserReconcileReferencesPayload, validateBrowserReconcileReferencesResult, validateBrowserRecoverRunPayload, validateBrowserResolveIntentPayload, validateBrowserSessionSnapshotPayload, validateBrowserWorkflowPayload, validateBrowserWorkflowResult } from "./operations/browser-intents-workflows.js";
 import { validateBrowserKnowledgeInvalidatePayload, validateBrowserKnowledgeInvalidateResult, validateBrowserKnowledgeListPayload, validateBrowserKnowledgePurgePayload, validateBrowserKnowledgePurgeResult, validateBrowserKnowledgeShowPayload, validateBrowserKnowledgeStatsPayload } from "./operations/browser-knowledge.js";
@@ -29,6 +29,8 @@ export { validateGlassOperationName };
 export { validateGlassDeadlineMs };
 /** Validates a value against glass-protocol-v1.schema.json#/$defs/mutationLease. */
 export { validateGlassMutationLease };
+/** Validates a value against glass-protocol-v1.schema.json#/$defs/error. */
+export { validateGlassErrorObject };
 /** Validates a value against web-ir-v1.schema.json#. */
 export { validateWebIrDocument };
 /** Validates a value against task-v1.schema.json#. */

@@ -1,13 +1,13 @@
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { validateResponse } from "../envelope/validate-envelope.js";
-import { validateResult } from "../envelope/validate-payload.js";
+import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
 import type { McpSession } from "../mcp/mcp-session.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
 import { GlassError } from "../errors/glass-error.js";
-import { isJsonObject } from "../validation/json-value.js";
+import type { ValidationIssue } from "../validation/issue.js";
+import { checkJson, isJsonObject } from "../validation/json-value.js";
 import { exchange } from "./exchange.js";
 import type { InFlightLimiter } from "./in-flight-limiter.js";
 import type { Lease } from "./lease.js";
@@ -30,7 +30,7 @@ export interface CallSettings {
   /** Whether the session may use a capability (`undefined`: nobody said). */
   capabilityUsable(capability: string): boolean | undefined;
   /** Told when the daemon says the client's own lease is gone (expired, unknown): drop it. */
-  onLeaseRefused?(error: GlassErrorObject): void;
+  onLeaseRefused?(error: GlassErrorObject, request: GlassRequest): void;
 }
 
 /** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
@@ -66,16 +66,21 @@ function clampTimeout(payload: unknown, remainingMs: number): unknown {
  * read-only calls on overload or on a failure before the request was written — never of a
  * mutation), then the answer mapped back and checked before it is believed. Always resolves.
  */
-export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions & { deadlineMs: number }): Promise<GlassResponse> {
+export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions, deadlineMs: number): Promise<GlassResponse> {
   const started = Date.now();
-  const deadlineAt = started + options.deadlineMs;
+  const deadlineAt = started + deadlineMs;
   const { operation, requestId } = request;
   if (settings.session.isActive(requestId)) {
     return envelope(request, localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
   }
-  if (settings.validatePayloads && options.validate !== false) {
+  if (settings.validatePayloads && options.validate !== false && describeOperation(operation) !== undefined) {
+    // The catalog's schema also proves the payload is JSON.
     const refused = preflightPayload(operation, request.payload);
     if (refused !== undefined) return envelope(request, refused);
+  } else if (!checkJson(request.payload, "payload", null)) {
+    const issues: ValidationIssue[] = [];
+    checkJson(request.payload, "payload", issues);
+    return envelope(request, localError("request.invalid", `the payload is not JSON: ${issues.map((i) => `${i.path}: ${i.reason}`).join("; ")}`, { kind: "requestValidation", issues }));
   }
   const capability = describeOperation(operation)?.capability;
   if (capability !== undefined && settings.capabilityUsable(capability) === false) {
@@ -85,11 +90,13 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     });
   }
   const mutating = requiresLease(operation, request.payload);
+  const lease = settings.lease;
   let outgoing = request;
-  if (mutating && settings.lease !== undefined && request.mutationLease === undefined) {
-    outgoing = { ...request, sessionId: settings.lease.sessionId, mutationLease: settings.lease.mutationLease };
+  if (mutating && lease !== undefined && request.mutationLease === undefined) {
+    outgoing = { ...request, sessionId: lease.sessionId, mutationLease: lease.mutationLease };
   }
-  outgoing = { ...outgoing, payload: clampTimeout(outgoing.payload, deadlineAt - Date.now()) as never };
+  const payload = clampTimeout(outgoing.payload, deadlineAt - Date.now());
+  if (payload !== outgoing.payload) outgoing = { ...outgoing, payload: payload as never };
   let message;
   try {
     message = toMcpRequest(outgoing);
@@ -120,19 +127,23 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       }
       continue;
     }
-    settings.log?.({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
-    if (!response.ok && DEAD_LEASE.has(response.error.code) && settings.lease !== undefined && outgoing.mutationLease?.token === settings.lease.token) {
-      settings.onLeaseRefused?.(response.error);
+    if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+    if (!response.ok && DEAD_LEASE.has(response.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
+      settings.onLeaseRefused?.(response.error, request);
     }
     return response;
   }
 }
 
-/** Checks the mapped answer (envelope and, for catalog operations, the result's schema) before it is believed. */
+/**
+ * Checks what came from the daemon before it is believed: the error object of a failure (code and
+ * message limits, phase, retry advice, details size), and for catalog operations the result's
+ * schema. The rest of the envelope is the client's own (ids copied from the request); the result
+ * came out of JSON.parse, so it is JSON.
+ */
 function believe(response: GlassResponse, operation: string, validate: boolean, mutating: boolean): GlassResponse {
   if (!validate) return response;
-  const checked = validateResponse(response);
-  const issues = checked.ok ? (response.ok ? resultIssues(operation, response.result) : []) : checked.issues;
+  const issues = response.ok ? resultIssues(operation, response.result) : errorIssues(response.error);
   if (issues.length === 0) return response;
   const summary = issues.slice(0, 3).map((issue) => `${issue.path || "response"}: ${issue.reason}`).join("; ");
   return envelope({ protocolVersion: 1, requestId: response.requestId, operation, payload: null, ...(response.correlationId === undefined ? {} : { correlationId: response.correlationId }) } as GlassRequest, {
@@ -145,7 +156,17 @@ function believe(response: GlassResponse, operation: string, validate: boolean, 
   });
 }
 
-function resultIssues(operation: string, result: unknown): { path: string; reason: string }[] {
-  const checked = validateResult(operation, result);
-  return checked.ok ? [] : checked.issues.map((issue) => ({ path: issue.path === "" ? "result" : `result.${issue.path}`, reason: issue.reason }));
+function errorIssues(error: GlassErrorObject): ValidationIssue[] {
+  if (validateGlassErrorObject(error, "error", null)) return [];
+  const issues: ValidationIssue[] = [];
+  validateGlassErrorObject(error, "error", issues);
+  return issues;
+}
+
+function resultIssues(operation: string, result: unknown): ValidationIssue[] {
+  const validator = resultValidators[operation];
+  if (validator === undefined || validator(result, "result", null)) return [];
+  const issues: ValidationIssue[] = [];
+  validator(result, "result", issues);
+  return issues;
 }

@@ -4,7 +4,7 @@ import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { McpSession } from "../mcp/mcp-session.js";
-import type { InFlightLimiter } from "./in-flight-limiter.js";
+import type { InFlightLimiter, SlotWait } from "./in-flight-limiter.js";
 import type { GlassLogEvent } from "./options.js";
 
 /** What one request needs to be sent: where, when it must end, and what it is. */
@@ -45,78 +45,98 @@ const DEADLINE = Symbol("deadline");
 
 /**
  * Sends one request and waits for its answer, within its deadline and until its AbortSignal fires.
- * Waits for an in-flight slot first (FIFO). When the deadline passes or the caller aborts after
- * the request was written, sends `notifications/cancelled` and fails with a DeadlineExceededError or
- * CancelledError whose `mutationPossible` is true for a mutating request that may have been
- * written; the slot is kept until the daemon answers (or a grace period ends), so the client never
- * overruns the daemon's limit. Never throws.
+ * Takes an in-flight slot first, waiting in order when none is free. When the deadline passes or
+ * the caller aborts once the request may have left, sends `notifications/cancelled` and fails with
+ * a DeadlineExceededError or CancelledError whose `mutationPossible` is true for a mutating request;
+ * the slot is kept until the daemon answers (or a grace period ends), so the client never overruns
+ * the daemon's limit. Never rejects. Allocates no AbortController and no promise of its own beyond
+ * the one it returns.
  */
-export async function exchange(context: ExchangeContext, request: ExchangeRequest): Promise<ExchangeOutcome> {
+export function exchange(context: ExchangeContext, request: ExchangeRequest): Promise<ExchangeOutcome> {
   const { session, limiter } = context;
-  const stop = new AbortController();
-  const remaining = request.deadlineAt - Date.now();
-  const timer = setTimeout(() => stop.abort(DEADLINE), Math.max(0, remaining));
-  const onCallerAbort = (): void => stop.abort(request.signal?.reason ?? new CancelledError({ message: "aborted" }));
-  if (request.signal?.aborted) onCallerAbort();
-  else request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  return new Promise<ExchangeOutcome>((resolve) => {
+    let state: SendState = "queued";
+    let settled = false;
+    let wait: SlotWait | undefined;
+    let answer: Promise<JsonRpcResponse> | undefined;
+    const signal = request.signal;
 
-  let state: SendState = "queued";
-  const interrupted = (reason: unknown): ExchangeOutcome => {
-    const reachedDaemon = state === "sending" || state === "written";
-    const mutationPossible = request.mutating && reachedDaemon;
-    const deadline = reason === DEADLINE;
-    const base = { operation: request.operation, requestId: request.requestId, mutationPossible, phase: reachedDaemon ? ("dispatch" as const) : ("preflight" as const) };
-    const advice = mutationPossible ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" } : { classification: "safeToRetry" as const, recommendedOperation: "retry" };
-    const error = deadline
-      ? new DeadlineExceededError({ ...base, retry: advice, message: `no answer within the deadline${mutationPossible ? "; the action may have happened — observe before deciding" : ""}` })
-      : reason instanceof GlassError && reason.code === "cancelled"
-        ? new CancelledError({ ...base, retry: advice, message: reason.rawMessage })
-        : new CancelledError({ ...base, retry: advice, message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, cause: reason });
-    return { kind: "failed", error, reachedDaemon };
-  };
-
-  try {
-    if (limiter.inFlight >= limiter.limit) context.log?.({ type: "queued", operation: request.operation, requestId: request.requestId, inFlight: limiter.inFlight });
-    try {
-      await limiter.acquire(stop.signal);
-    } catch (reason) {
-      return interrupted(reason);
-    }
-    if (stop.signal.aborted) {
-      limiter.release();
-      return interrupted(stop.signal.reason);
-    }
-    state = "sending";
-    context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
-    const answer = session.request(request.message, () => {
-      state = "written";
-    });
-    answer.catch(() => undefined);
-    const outcome = await new Promise<ExchangeOutcome>((resolve) => {
-      answer.then(
-        (message) => resolve({ kind: "answer", message }),
-        (error: unknown) => {
-          if (state === "sending") state = "failed";
-          resolve(closedOutcome(error, request, state === "written"));
-        },
-      );
-      stop.signal.addEventListener("abort", () => resolve(interrupted(stop.signal.reason)), { once: true });
-    });
-    if (outcome.kind === "failed" && (outcome.error.code === "deadlineExceeded" || outcome.error.code === "cancelled")) {
-      const why = stop.signal.reason === DEADLINE ? "deadline exceeded" : "aborted by the caller";
-      context.log?.({ type: "cancel", operation: request.operation, requestId: request.requestId, reason: stop.signal.reason === DEADLINE ? "deadline" : "abort" });
+    const finish = (outcome: ExchangeOutcome): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+      return true;
+    };
+    const interrupt = (reason: unknown): void => {
+      if (settled) return;
+      const queued = state === "queued";
+      finish(interrupted(request, reason, state));
+      if (queued) {
+        wait?.cancel();
+        return;
+      }
+      const deadline = reason === DEADLINE;
+      context.log?.({ type: "cancel", operation: request.operation, requestId: request.requestId, reason: deadline ? "deadline" : "abort" });
       // Sent as soon as the request may have left: on HTTP a request counts as written only when its
       // answer starts, which a stalled call never does. A cancel for an id the daemon never got is ignored.
-      sendCancel(session, request.message.id, why);
-      holdSlotUntilSettled(context, session, request.message.id, answer);
-    } else {
-      limiter.release();
+      sendCancel(session, request.message.id, deadline ? "deadline exceeded" : "aborted by the caller");
+      holdSlotUntilSettled(context, session, request.message.id, answer!);
+    };
+    const onAbort = (): void => interrupt(signal?.reason ?? new CancelledError({ message: "aborted" }));
+    const send = (): void => {
+      if (settled) {
+        limiter.release(); // the wait was granted just as the call gave up
+        return;
+      }
+      state = "sending";
+      context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
+      answer = session.request(request.message, () => {
+        state = "written";
+      });
+      answer.then(
+        (message) => {
+          if (finish({ kind: "answer", message })) limiter.release();
+        },
+        (error: unknown) => {
+          if (state === "sending") state = "failed";
+          if (finish(closedOutcome(error, request, state === "written"))) limiter.release();
+        },
+      );
+    };
+
+    const timer = setTimeout(() => interrupt(DEADLINE), Math.max(0, request.deadlineAt - Date.now()));
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener("abort", onAbort, { once: true });
     }
-    return outcome;
-  } finally {
-    clearTimeout(timer);
-    request.signal?.removeEventListener("abort", onCallerAbort);
-  }
+    if (limiter.tryAcquire()) {
+      send();
+      return;
+    }
+    context.log?.({ type: "queued", operation: request.operation, requestId: request.requestId, inFlight: limiter.inFlight });
+    wait = limiter.wait();
+    void wait.granted.then(send);
+  });
+}
+
+/** The outcome of a call stopped by its deadline or its caller, in the state it had reached. */
+function interrupted(request: ExchangeRequest, reason: unknown, state: SendState): ExchangeOutcome {
+  const reachedDaemon = state === "sending" || state === "written";
+  const mutationPossible = request.mutating && reachedDaemon;
+  const base = { operation: request.operation, requestId: request.requestId, mutationPossible, phase: reachedDaemon ? ("dispatch" as const) : ("preflight" as const) };
+  const retry = mutationPossible ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" } : { classification: "safeToRetry" as const, recommendedOperation: "retry" };
+  const error =
+    reason === DEADLINE
+      ? new DeadlineExceededError({ ...base, retry, message: `no answer within the deadline${mutationPossible ? "; the action may have happened — observe before deciding" : ""}` })
+      : reason instanceof GlassError && reason.code === "cancelled"
+        ? new CancelledError({ ...base, retry, message: reason.rawMessage })
+        : new CancelledError({ ...base, retry, message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, cause: reason });
+  return { kind: "failed", error, reachedDaemon };
 }
 
 /** Tells the daemon to stop a request; `requestId` is its JSON-RPC id, with its JSON type. */

@@ -1,7 +1,9 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
 import type { OperationName, ResultOf } from "../../generated/operation-map.js";
-import { createRequest } from "../envelope/create-request.js";
+import { newRequestId } from "../envelope/request-id.js";
+import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
+import type { ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
 import { TransportClosedError } from "../errors/error-classes.js";
@@ -54,6 +56,7 @@ export class Glass {
   private initializing: Promise<void> | undefined;
   private ready: HandshakeResult | undefined;
   private closedWith: GlassError | undefined;
+  private callSettings: CallSettings | undefined;
 
   private constructor(
     private readonly transport: GlassTransport,
@@ -147,11 +150,7 @@ export class Glass {
    */
   async request<Op extends string>(operation: Op, payload: PayloadFor<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
-    const request = createRequest(operation, payload, {
-      deadlineMs,
-      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
-      ...(options.correlationId === undefined ? {} : { correlationId: options.correlationId }),
-    });
+    const request = buildRequest(operation, payload, options, deadlineMs);
     const response = await this.execute(request, options);
     if (response.ok) return response.result as Op extends OperationName ? ResultOf<Op> : JsonValue;
     throw errorFromEnvelope(response.error, operation, request.requestId);
@@ -234,12 +233,22 @@ export class Glass {
 
   /** Sends a request envelope through the whole pipeline; always resolves with an envelope. */
   private async execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
-    try {
-      await this.connect();
-    } catch (error) {
-      return failure(request, error);
+    if (this.ready === undefined) {
+      try {
+        await this.connect();
+      } catch (error) {
+        return failure(request, error);
+      }
     }
-    const settings: CallSettings = {
+    return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
+  }
+
+  /** What every call borrows from the client (made once; the lease is read when a call starts). */
+  private get settings(): CallSettings {
+    if (this.callSettings !== undefined) return this.callSettings;
+    const leases = this.leases;
+    const experimental = this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true;
+    this.callSettings = {
       session: this.session,
       limiter: this.limiter,
       retryPolicy: this.retryPolicy,
@@ -247,11 +256,13 @@ export class Glass {
       log: this.options.logger,
       validatePayloads: this.options.validate?.payloads !== false,
       validateResponses: this.options.validate?.responses !== false,
-      lease: this.leases.current,
-      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true),
-      onLeaseRefused: (error) => this.leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
+      get lease() {
+        return leases.current;
+      },
+      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, experimental),
+      onLeaseRefused: (error, request) => leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
     };
-    return callEnvelope(settings, request, { ...options, deadlineMs: request.deadlineMs ?? this.defaultDeadlineMs });
+    return this.callSettings;
   }
 
   /** A JSON-RPC method call that is not a tool (ping, tools/list, leases); throws a GlassError on failure. */
@@ -270,6 +281,32 @@ export class Glass {
 // The typed operation namespaces (glass.browser.click, glass.webIr.diff, ...) are generated.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
+
+/**
+ * The request envelope of a typed call, built field by field. The ids the caller gave are checked
+ * here; the payload is checked by the preflight (or, without one, for being JSON) when it is sent.
+ */
+function buildRequest(operation: string, payload: unknown, options: CallOptions, deadlineMs: number): GlassRequest {
+  const issues: ValidationIssue[] = [];
+  validateGlassOperationName(operation, "operation", issues);
+  if (options.requestId !== undefined) validateGlassIdentifier(options.requestId, "requestId", issues);
+  if (options.correlationId !== undefined) validateGlassIdentifier(options.correlationId, "correlationId", issues);
+  if (issues.length > 0) {
+    throw new GlassError({
+      code: "request.invalid",
+      message: `cannot build the request: ${issues.map((issue) => `${issue.path}: ${issue.reason}`).join("; ")}`,
+      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+      details: { kind: "requestValidation", issues },
+      ...(typeof operation === "string" ? { operation } : {}),
+    });
+  }
+  const request: Record<string, unknown> = { protocolVersion: 1, requestId: options.requestId ?? newRequestId() };
+  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
+  request.operation = operation;
+  request.payload = payload;
+  request.deadlineMs = deadlineMs;
+  return request as GlassRequest;
+}
 
 function checkDeadline(value: number, name: string, operation?: string): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {

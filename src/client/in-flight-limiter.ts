@@ -1,19 +1,17 @@
-import { CancelledError } from "../errors/error-classes.js";
-
-interface Waiter {
-  grant(): void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+/** A caller waiting for a slot: `granted` resolves when it has one; `cancel()` gives up the wait. */
+export interface SlotWait {
+  granted: Promise<void>;
+  cancel(): void;
 }
 
 /**
  * A client-side limit on requests in flight: a slot is taken before a request is sent and given
  * back when the daemon is done with it. Above the limit callers wait in order (FIFO) instead of
- * provoking the daemon's -32000. A waiting caller can give up with its AbortSignal.
+ * provoking the daemon's -32000. Taking a free slot costs no promise.
  */
 export class InFlightLimiter {
   private active = 0;
-  private readonly waiting: Waiter[] = [];
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     /** Requests allowed in flight at once. */
@@ -32,39 +30,31 @@ export class InFlightLimiter {
     return this.waiting.length;
   }
 
-  /** Takes a slot, waiting if all are taken. Rejects with the signal's reason if it aborts first. */
-  acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.active < this.limit && this.waiting.length === 0) {
-      this.active++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { grant: resolve, signal, onAbort: undefined };
-      if (signal !== undefined) {
-        waiter.onAbort = () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index !== -1) this.waiting.splice(index, 1);
-          reject(abortReason(signal));
-        };
-        signal.addEventListener("abort", waiter.onAbort, { once: true });
-      }
-      this.waiting.push(waiter);
-    });
+  /** Takes a slot if one is free and nobody is waiting; false otherwise (then {@link wait}). */
+  tryAcquire(): boolean {
+    if (this.active >= this.limit || this.waiting.length > 0) return false;
+    this.active++;
+    return true;
+  }
+
+  /** Waits for a slot, in order. A cancelled wait takes no slot. */
+  wait(): SlotWait {
+    let grant!: () => void;
+    const granted = new Promise<void>((resolve) => (grant = resolve));
+    this.waiting.push(grant);
+    return {
+      granted,
+      cancel: () => {
+        const index = this.waiting.indexOf(grant);
+        if (index !== -1) this.waiting.splice(index, 1);
+      },
+    };
   }
 
   /** Gives a slot back, handing it to the next waiter if there is one. */
   release(): void {
     const next = this.waiting.shift();
-    if (next === undefined) {
-      this.active = Math.max(0, this.active - 1);
-      return;
-    }
-    if (next.signal !== undefined && next.onAbort !== undefined) next.signal.removeEventListener("abort", next.onAbort);
-    next.grant();
+    if (next === undefined) this.active = Math.max(0, this.active - 1);
+    else next();
   }
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new CancelledError({ message: "the call was aborted before it was sent" });
 }
