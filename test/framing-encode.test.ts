@@ -69,3 +69,19 @@ describe("encodeFrame", () => {
     expect(() => encodeFrame({ n: 1n })).toThrow(TypeError);
   });
 });
+
+describe("encodeFrameText", () => {
+  it("is the same frame as encodeFrame, as text, on both sides of the 8 KiB line limit", async () => {
+    const { encodeFrame, encodeFrameText } = await import("../src/node/framing/encode-frame.js");
+    const byteLength = (text: string) => new TextEncoder().encode(text).length;
+    const messages = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
+      ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({ jsonrpc: "2.0", id: size, method: "x", params: { text: "ß".repeat(size / 2) } })),
+      { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
+    ];
+    for (const message of messages) {
+      expect(new TextEncoder().encode(encodeFrameText(message, byteLength))).toEqual(encodeFrame(message));
+    }
+  });
+});

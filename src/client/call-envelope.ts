@@ -1,28 +1,22 @@
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
-import type { McpSession } from "../mcp/mcp-session.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { checkJson, isJsonObject } from "../validation/json-value.js";
-import { exchange } from "./exchange.js";
-import type { InFlightLimiter } from "./in-flight-limiter.js";
+import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
-import type { CallOptions, GlassLogEvent } from "./options.js";
+import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
 import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
 import { sleepUnlessAborted } from "./sleep.js";
 
 /** What the client lends one call. */
-export interface CallSettings {
-  session: McpSession;
-  limiter: InFlightLimiter;
+export interface CallSettings extends ExchangeContext {
   retryPolicy: ResolvedRetryPolicy;
-  cancelGraceMs: number;
-  log?: ((event: GlassLogEvent) => void) | undefined;
   validatePayloads: boolean;
   validateResponses: boolean;
   /** The lease to attach to mutating calls, when the client holds one. */

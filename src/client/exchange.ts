@@ -4,6 +4,7 @@ import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { McpSession } from "../mcp/mcp-session.js";
+import type { DeadlineScheduler, ScheduledDeadline } from "./deadline-scheduler.js";
 import type { InFlightLimiter, SlotWait } from "./in-flight-limiter.js";
 import type { GlassLogEvent } from "./options.js";
 
@@ -11,6 +12,8 @@ import type { GlassLogEvent } from "./options.js";
 export interface ExchangeContext {
   session: McpSession;
   limiter: InFlightLimiter;
+  /** Where call deadlines wait (one timer per client); without it, one timer per call. */
+  deadlines?: DeadlineScheduler | undefined;
   /** How long a cancelled request keeps its in-flight slot while the daemon winds it down. */
   cancelGraceMs: number;
   log?: ((event: GlassLogEvent) => void) | undefined;
@@ -64,7 +67,8 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
     const finish = (outcome: ExchangeOutcome): boolean => {
       if (settled) return false;
       settled = true;
-      clearTimeout(timer);
+      if (scheduled !== undefined) context.deadlines!.cancel(scheduled);
+      else clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
       return true;
@@ -106,7 +110,11 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
       );
     };
 
-    const timer = setTimeout(() => interrupt(DEADLINE), Math.max(0, request.deadlineAt - Date.now()));
+    const onDeadline = (): void => interrupt(DEADLINE);
+    let scheduled: ScheduledDeadline | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (context.deadlines !== undefined) scheduled = context.deadlines.schedule(request.deadlineAt, onDeadline);
+    else timer = setTimeout(onDeadline, Math.max(0, request.deadlineAt - Date.now()));
     if (signal !== undefined) {
       if (signal.aborted) {
         onAbort();

@@ -13,6 +13,7 @@ import type { GlassTransport } from "../transport/transport.js";
 import type { JsonValue } from "../validation/json-value.js";
 import { callEnvelope, type CallSettings } from "./call-envelope.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
+import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
 import { Lease } from "./lease.js";
 import { LeaseKeeper, type WithLeaseOptions } from "./lease-keeper.js";
@@ -50,6 +51,7 @@ const MAX_DEADLINE_MS = 900_000;
 export class Glass {
   private readonly session: McpSession;
   private readonly limiter: InFlightLimiter;
+  private readonly deadlines = new DeadlineScheduler();
   private readonly retryPolicy: ResolvedRetryPolicy;
   private readonly defaultDeadlineMs: number;
   private readonly leases: LeaseKeeper;
@@ -71,6 +73,8 @@ export class Glass {
       onClose: (error) => {
         this.closedWith ??= error;
         this.leases.forget();
+        // Pending calls were just rejected (and took their deadlines out); nothing is left to time.
+        queueMicrotask(() => this.deadlines.stop());
       },
       // A transport that had to start a new daemon session (HTTP after the old one expired): the
       // lease belonged to the old session.
@@ -229,6 +233,7 @@ export class Glass {
     const reason = new TransportClosedError({ message: "the client was closed" });
     this.closedWith ??= reason;
     await this.session.close(reason);
+    this.deadlines.stop();
   }
 
   /** Sends a request envelope through the whole pipeline; always resolves with an envelope. */
@@ -251,6 +256,7 @@ export class Glass {
     this.callSettings = {
       session: this.session,
       limiter: this.limiter,
+      deadlines: this.deadlines,
       retryPolicy: this.retryPolicy,
       cancelGraceMs: this.options.cancelGraceMs ?? 5000,
       log: this.options.logger,

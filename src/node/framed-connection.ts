@@ -1,10 +1,11 @@
 import type { Readable, Writable } from "node:stream";
+import { Buffer } from "node:buffer";
 import { BadFrameError, TransportClosedError } from "../errors/error-classes.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
-import { encodeFrame } from "./framing/encode-frame.js";
+import { encodeFrameText } from "./framing/encode-frame.js";
 import { createFrameReader, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
 
 /** What a {@link FramedConnection} runs over. */
@@ -22,6 +23,7 @@ export interface FramedConnectionOptions {
 }
 
 const EMPTY = new Uint8Array(0);
+const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
  * JSON-RPC messages over a pair of Node byte streams, framed as the daemon frames them (§5): the
@@ -43,6 +45,11 @@ export class FramedConnection {
   #finished = false;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #stallTimerFor: number | undefined;
+  #corked = false;
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#writable.uncork();
+  };
 
   constructor(options: FramedConnectionOptions) {
     this.#readable = options.readable;
@@ -65,9 +72,9 @@ export class FramedConnection {
   /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
   send(message: JsonRpcMessage): Promise<void> {
     if (!this.#acceptingSends) return Promise.reject(this.#closedError("the transport is closing or closed; the message was not sent"));
-    let frame: Uint8Array;
+    let frame: string;
     try {
-      frame = encodeFrame(message);
+      frame = encodeFrameText(message, byteLength);
     } catch (error) {
       return Promise.reject(
         new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }),
@@ -83,7 +90,13 @@ export class FramedConnection {
       const written = (error?: Error | null): void =>
         settle(error ? this.#closedError(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
       try {
-        this.#writable.write(frame, written);
+        // Frames written in the same tick leave in one system call (writev).
+        if (!this.#corked) {
+          this.#corked = true;
+          this.#writable.cork();
+          process.nextTick(this.#uncork);
+        }
+        this.#writable.write(frame, "utf8", written);
       } catch (error) {
         written(error instanceof Error ? error : new Error(String(error)));
       }

@@ -48,6 +48,21 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
   return frame;
 }
 
+/**
+ * The same frame as {@link encodeFrame}, as text for a stream that encodes strings itself (Node
+ * sockets and pipes write a string's UTF-8 natively, with no intermediate buffer). `byteLength`
+ * measures a string's UTF-8 length (e.g. `Buffer.byteLength`); it is asked only when the message
+ * might be longer than a line may be.
+ */
+export function encodeFrameText(message: unknown, byteLength: (text: string) => number): string {
+  const json = JSON.stringify(message);
+  if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
+  const short = json.length * 3 <= FrameLimits.maxNewlineRequestBytes;
+  const length = short ? 0 : byteLength(json);
+  if ((short || length <= FrameLimits.maxNewlineRequestBytes) && !json.includes("\n")) return `${json}\n`;
+  return `Content-Length: ${short ? byteLength(json) : length}\r\n\r\n${json}`;
+}
+
 /** Reused for encoding (TextEncoder.encodeInto into a ready buffer is several times faster than encode). */
 let scratch = new Uint8Array(16 * 1024);
 /** Larger scratch buffers are not kept: one big message must not pin megabytes for the process's life. */
