@@ -41,7 +41,7 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    // The browser bundle: one minified ESM file of `glass-sdk` with its dependencies (ky) inside;
+    // The browser bundle: one minified ESM file of `glass-sdk` (it has no runtime dependencies);
     // `ws` is only loaded on Node without a global WebSocket, so it stays an external import.
     // It validates with the compact validators (see compactValidators above).
     entry: { "glass-sdk.browser": "src/index.ts" },
@@ -52,7 +52,6 @@ export default defineConfig([
     minify: true,
     sourcemap: true,
     treeshake: true,
-    noExternal: ["ky"],
     external: ["ws"],
     outExtension: () => ({ js: ".min.js" }),
     esbuildPlugins: [compactValidators],

@@ -185,11 +185,15 @@ const toolOf = (exchange: Exchange): unknown => (exchange.body !== undefined && 
 class Recorder implements TransportHandlers {
   readonly messages: JsonRpcMessage[] = [];
   readonly closes: (GlassError | undefined)[] = [];
+  readonly errors: GlassError[] = [];
   onMessage(message: JsonRpcMessage): void {
     this.messages.push(message);
   }
   onClose(error?: GlassError): void {
     this.closes.push(error);
+  }
+  onError(error: GlassError): void {
+    this.errors.push(error);
   }
   async answer(id: string | number): Promise<JsonRpcMessage> {
     await until(() => this.messages.some((m) => "id" in m && m.id === id && !("method" in m)));
@@ -454,6 +458,123 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(Date.now() - started).toBeLessThan(1000);
     const cancel = recording.log.find((exchange) => methodOf(exchange) === "notifications/cancelled");
     expect(cancel).toMatchObject({ status: 202 });
+  });
+
+  it("answers a request whose accepted POST ends without its answer with -32603, reports undecodable answers as bad frames, and reads JSON batches", async () => {
+    const note = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } };
+    const server = await officialServer({
+      json: false,
+      intercept: (body) => {
+        const { id, params } = body as { id?: unknown; params?: { name?: unknown } };
+        if (params?.name === "emptyJson") return { status: 200, body: "" };
+        if (params?.name === "badJson") return { status: 200, body: "{oops" };
+        if (params?.name === "plainText") return { status: 200, body: "hello", contentType: "text/plain" };
+        if (params?.name === "sseNoAnswer") return { status: 200, body: `event: message\ndata: ${JSON.stringify(note)}\n\n`, contentType: "text/event-stream" };
+        if (params?.name === "batch") return { status: 200, body: JSON.stringify([note, 7, { jsonrpc: "2.0", id, result: { content: [] } }]) };
+        return undefined;
+      },
+    });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+    const call = (id: string, name: string) => transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+    const unanswered = (id: string, why: string) => ({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32603, message: expect.stringMatching(new RegExp(`answer from ${server.url} ended before the daemon answered \\(.*${why}.*\\); the request may have been carried out`)) },
+    });
+
+    await call("e", "emptyJson");
+    expect(await recorder.answer("e")).toEqual(unanswered("e", "the daemon sent no answer"));
+    await call("j", "badJson");
+    expect(await recorder.answer("j")).toEqual(unanswered("j", "the daemon sent no answer"));
+    expect(recorder.errors.map((error) => [error.code, error.rawMessage])).toEqual([["transport.badFrame", expect.stringContaining("not valid JSON")]]);
+    await call("t", "plainText");
+    expect(await recorder.answer("t")).toEqual(unanswered("t", 'content type "text/plain"'));
+    await call("s", "sseNoAnswer");
+    expect(await recorder.answer("s")).toEqual(unanswered("s", "the daemon sent no answer"));
+    expect(recorder.messages.filter((message) => "method" in message)).toEqual([note]);
+    await call("b", "batch");
+    expect(await recorder.answer("b")).toEqual({ jsonrpc: "2.0", id: "b", result: { content: [] } });
+    expect(recorder.messages.filter((message) => "method" in message)).toEqual([note, note]);
+    expect(recorder.errors.map((error) => error.rawMessage)).toEqual([expect.stringContaining("not valid JSON"), expect.stringContaining("not a JSON-RPC 2.0 message")]);
+    expect(recorder.closes).toEqual([]);
+    await transport.close();
+  });
+
+  it("does not take -32000 in an HTTP 4xx answer (but 429) for the daemon's overload, and reports a bridge at its client limit (503) as unavailable", async () => {
+    const busy = (message: string) => JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { why: "busy" } } });
+    const server = await officialServer({
+      json: true,
+      intercept: (body) => {
+        const name = (body as { params?: { name?: unknown } }).params?.name;
+        if (name === "conflict") return { status: 409, body: busy("Conflict: the session is busy") };
+        if (name === "tooMany") return { status: 429, body: busy("Too many requests") };
+        if (name === "full") return { status: 503, body: busy("the bridge serves 8 clients at most") };
+        return undefined;
+      },
+    });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+    const call = (id: string, name: string) => transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+
+    await call("c", "conflict");
+    expect(await recorder.answer("c")).toEqual({
+      jsonrpc: "2.0",
+      id: "c",
+      error: { code: -32600, message: "Conflict: the session is busy", data: { httpStatus: 409, jsonRpcCode: -32000, data: { why: "busy" } } },
+    });
+    await call("m", "tooMany");
+    expect(await recorder.answer("m")).toEqual({ jsonrpc: "2.0", id: "m", error: { code: -32000, message: "Too many requests", data: { why: "busy" } } });
+    const full = await call("f", "full").catch((error: unknown) => error);
+    expect(full).toBeInstanceOf(TransportUnavailableError);
+    expect(full).toMatchObject({ details: { status: 503 }, rawMessage: expect.stringMatching(/HTTP 503\): the bridge serves 8 clients at most; .*--max-clients/) });
+    expect(recorder.closes).toEqual([]);
+    await transport.close();
+  });
+
+  it("makes one fetch per message with the protocol's headers over the caller's (whatever their case), and close() aborts what is in flight and DELETEs the session", async () => {
+    const calls: { input: unknown; init: RequestInit }[] = [];
+    const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+      calls.push({ input, init });
+      const body = typeof init.body === "string" ? (JSON.parse(init.body) as { id?: number; method?: string }) : undefined;
+      if (body === undefined) return new Response(null, { status: 200 });
+      if (body.method === "initialize") return Response.json({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-06-18" } }, { headers: { "Mcp-Session-Id": "s-1" } });
+      if (body.id === undefined) return new Response(null, { status: 202 });
+      if (body.method !== "hang") return Response.json({ jsonrpc: "2.0", id: body.id, result: {} });
+      return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+    };
+    const transport = httpTransport({ url: "http://glass.test/mcp", token: TOKEN, fetch, headers: { "content-type": "text/plain", ACCEPT: "*/*", "X-Trace": "t-1" } });
+    const recorder = new Recorder();
+    await handshakeByHand(transport, recorder);
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(await recorder.answer(1)).toMatchObject({ result: {} });
+
+    expect(calls.map(({ init }) => init.method)).toEqual(["POST", "POST", "POST"]);
+    for (const { input, init } of calls) {
+      expect(String(input)).toBe("http://glass.test/mcp");
+      expect(typeof init.body).toBe("string");
+      const headers = new Headers(init.headers);
+      expect([headers.get("content-type"), headers.get("accept"), headers.get("authorization"), headers.get("x-trace")]).toEqual([
+        "application/json",
+        "application/json, text/event-stream",
+        `Bearer ${TOKEN}`,
+        "t-1",
+      ]);
+    }
+    expect(new Headers(calls[0]!.init.headers).get("mcp-session-id")).toBeNull();
+    expect(new Headers(calls[2]!.init.headers).get("mcp-session-id")).toBe("s-1");
+    expect(new Headers(calls[2]!.init.headers).get("mcp-protocol-version")).toBe("2025-06-18");
+
+    const hanging = transport.send({ jsonrpc: "2.0", id: 2, method: "hang" }).catch((error: unknown) => error);
+    await until(() => calls.length === 4);
+    await transport.close();
+    expect(await hanging).toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("closed before the daemon answered") });
+    expect(calls[3]!.init.signal?.aborted).toBe(true);
+    expect(calls.at(-1)!.init.method).toBe("DELETE");
+    expect(new Headers(calls.at(-1)!.init.headers).get("mcp-session-id")).toBe("s-1");
+    expect(recorder.closes).toEqual([undefined]);
   });
 
   it("has the defaults the client relies on", () => {

@@ -80,6 +80,15 @@ describe("SSE parser", () => {
     expect(parse([new Uint8Array([0xef, 0xbb, 0xbf]), "id: p1\ndata: \n\n"])).toEqual([{ type: "message", data: "", lastEventId: "p1" }]);
   });
 
+  it("parses thousands of events in one chunk, with LF line ends and then CR ones", () => {
+    const count = 20_000;
+    const text = `${Array.from({ length: count }, (_, i) => `id: ${i}\ndata: ${i}\n\n`).join("")}data: cr\r\r`;
+    const events = parse([text]);
+    expect(events).toHaveLength(count + 1);
+    expect(events[count - 1]).toEqual({ type: "message", data: String(count - 1), lastEventId: String(count - 1) });
+    expect(events[count]).toEqual({ type: "message", data: "cr", lastEventId: String(count - 1) });
+  });
+
   it("discards an event the stream ends before finishing", () => {
     expect(parse(["data: complete\n\ndata: cut off\n"])).toEqual([{ type: "message", data: "complete", lastEventId: "" }]);
     expect(parse(["data: no newline at all"])).toEqual([]);

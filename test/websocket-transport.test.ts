@@ -131,6 +131,53 @@ class BrowserLikeWebSocket {
   }
 }
 
+/** A ws-package-like socket driven by the test: it opens on the next microtask and never completes a closing handshake. */
+class ScriptedSocket {
+  static last: ScriptedSocket | undefined;
+  readyState = 0;
+  protocol = "mcp";
+  readonly sent: string[] = [];
+  closedWith: [number | undefined, string | undefined] | undefined;
+  terminated = false;
+  readonly #listeners = new Map<string, ((event: unknown) => void)[]>();
+
+  constructor(
+    readonly url: string,
+    readonly protocols?: string | string[],
+  ) {
+    ScriptedSocket.last = this;
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.emit("open", {});
+    });
+  }
+
+  addEventListener(type: string, listener: (event: unknown) => void): void {
+    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
+  }
+
+  emit(type: string, event: unknown): void {
+    for (const listener of this.#listeners.get(type) ?? []) listener(event);
+  }
+
+  send(data: string, written?: (error?: Error) => void): void {
+    this.sent.push(data);
+    written?.();
+  }
+
+  close(code?: number, reason?: string): void {
+    this.closedWith = [code, reason];
+    this.readyState = 2;
+  }
+
+  on(): void {}
+
+  terminate(): void {
+    this.terminated = true;
+    this.readyState = 3;
+  }
+}
+
 /** Transport handlers that record what arrives. */
 class Recorder implements TransportHandlers {
   readonly messages: JsonRpcMessage[] = [];
@@ -298,6 +345,46 @@ describe("webSocketTransport", () => {
     const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN }).start(new Recorder()).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(TransportUnavailableError);
     expect((failed as GlassError).rawMessage).toMatch(/401.*refused the token.*startup line/);
+  });
+
+  it("close() before start(), or while connecting, makes start() fail with TransportClosedError; send() before start() is refused", async () => {
+    const never = webSocketTransport({ url: "ws://127.0.0.1:1/mcp", WebSocket: ScriptedSocket });
+    await expect(never.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("is not open: call start() first") });
+    await never.close();
+    await expect(never.start(new Recorder())).rejects.toMatchObject({ code: "transport.closed", rawMessage: "the transport was closed before it started" });
+
+    const server = await daemon();
+    const connecting = webSocketTransport({ url: server.url, token: TOKEN });
+    const recorder = new Recorder();
+    const started = connecting.start(recorder).catch((error: unknown) => error);
+    await connecting.close();
+    expect(await started).toBeInstanceOf(TransportClosedError);
+    expect(await started).toMatchObject({ rawMessage: "the transport was closed before it opened" });
+    await expect(connecting.start(recorder)).rejects.toMatchObject({ code: "transport.closed" });
+    expect(recorder.closes).toEqual([]);
+  });
+
+  it("drops the connection when the closing handshake does not finish within 2 s, and reports a close the owner asked for without an error", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const transport = webSocketTransport({ url: "ws://glass.test/mcp", WebSocket: ScriptedSocket });
+      const recorder = new Recorder();
+      await transport.start(recorder);
+      const socket = ScriptedSocket.last!;
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      expect(socket.sent).toEqual(['{"jsonrpc":"2.0","method":"notifications/initialized"}']);
+      let closed = false;
+      const closing = transport.close().then(() => (closed = true));
+      await vi.advanceTimersByTimeAsync(1999);
+      expect([closed, socket.closedWith, socket.terminated]).toEqual([false, [1000, "the client closed the connection"], false]);
+      await vi.advanceTimersByTimeAsync(1);
+      await closing;
+      expect(socket.terminated).toBe(true);
+      expect(recorder.closes).toEqual([undefined]);
+      await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toBeInstanceOf(TransportClosedError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("fails start() with TransportUnavailableError naming the URL when nothing listens", async () => {

@@ -1,7 +1,4 @@
-import ky, { type KyInstance } from "ky";
-import { redactUrl } from "./redact-url.js";
-import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
+import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import {
   isJsonRpcNotification,
@@ -12,12 +9,15 @@ import {
   type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
+import { redactUrl } from "./redact-url.js";
 import { createSseParser } from "./sse-parser.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, describe, encode, ignore, invalid, isMessage, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -25,7 +25,7 @@ export interface HttpTransportOptions {
   url: string | URL;
   /** The bearer token (the bridge prints it in its startup line); sent as `Authorization: Bearer <token>`. */
   token?: string;
-  /** The fetch to use (a test double, a proxying fetch); default the global `fetch`. */
+  /** The fetch to use (a test double, a proxying fetch); default the global `fetch` (looked up at each request). */
   fetch?: typeof globalThis.fetch;
   /** Headers added to every request (the protocol's own headers take precedence). */
   headers?: Readonly<Record<string, string>>;
@@ -33,8 +33,8 @@ export interface HttpTransportOptions {
   maxInFlight?: number;
 }
 
-const SESSION_HEADER = "Mcp-Session-Id";
-const PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+const SESSION_HEADER = "mcp-session-id";
+const VERSION_HEADER = "mcp-protocol-version";
 /** Methods that only read, so they may be sent again in a new session (as the client's rpcCall retries them). */
 const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
@@ -44,7 +44,7 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * A transport that speaks MCP Streamable HTTP (MCP 2025-03-26 / 2025-06-18) to a Glass daemon's
- * HTTP bridge, with ky over `fetch`: browser-safe, and the same in Node, Deno and edge runtimes.
+ * HTTP bridge over `fetch`: browser-safe, and the same in Node, Deno and edge runtimes.
  *
  * Every message is POSTed to `url`; answers come back as JSON or as a Server-Sent Events stream
  * (which may carry the daemon's own requests before the answer) and reach `onMessage`. `send()`
@@ -54,9 +54,10 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * client's `initialize`, and sends the failed message again only if that cannot repeat a side effect
  * (a notification, a read-only method or a retry-safe tool call); a mutation fails with a
  * TransportClosedError carrying `details: { sessionExpired: true }` and is never sent again. HTTP
- * 401/403 ends the transport with a TransportUnavailableError that says how to fix the token. No
- * request is retried by the transport otherwise, and no timeout is imposed: the client's deadline
- * governs. `close()` DELETEs the session and aborts what is in flight.
+ * 401/403 ends the transport with a TransportUnavailableError that says how to fix the token; 502,
+ * 503 and 504 (the bridge cannot serve) reject with a TransportUnavailableError. No request is
+ * retried by the transport otherwise, and no timeout is imposed: the client's deadline governs.
+ * `close()` DELETEs the session and aborts what is in flight.
  *
  * @example
  * const glass = await Glass.connect(httpTransport({ url: "http://127.0.0.1:7341/mcp", token }));
@@ -65,10 +66,11 @@ export function httpTransport(options: HttpTransportOptions): GlassTransport {
   return new HttpTransport(options);
 }
 
-/** An answer stream still open for a request: aborted when the client cancels that request. */
-interface OpenStream {
+/** The answer of a request being read: a cancel aborts its fetch and cancels its stream. */
+interface Answer {
   id: JsonRpcId;
   stop: AbortController;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
 }
 
 class HttpTransport implements GlassTransport {
@@ -77,13 +79,17 @@ class HttpTransport implements GlassTransport {
   readonly #url: string;
   /** The URL as messages show it (credentials in it redacted). */
   readonly #shownUrl: string;
-  readonly #token: string | undefined;
-  readonly #headers: Readonly<Record<string, string>>;
-  readonly #http: KyInstance;
-  /** Aborts every request in flight when the transport ends. */
-  readonly #inFlight = new AbortController();
-  /** Answer streams of requests, by `String(id)`. */
-  readonly #streams = new Map<string, OpenStream>();
+  readonly #fetch: typeof globalThis.fetch | undefined;
+  /** The caller's headers (lower-cased names) and `authorization`: the start of every request's headers. */
+  readonly #headers: Record<string, string> = {};
+  readonly #hasToken: boolean;
+  /**
+   * One controller per POST in flight (until its answer is read), aborted when the transport ends.
+   * Not one shared signal: fetch implementations keep a listener on it per request until GC.
+   */
+  readonly #inFlight = new Set<AbortController>();
+  /** Answers being read, by `String(id)`: a cancel closes the request's stream. */
+  readonly #answers = new Map<string, Answer>();
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
@@ -99,38 +105,31 @@ class HttpTransport implements GlassTransport {
   #renewing: Promise<void> | undefined;
 
   constructor(options: HttpTransportOptions) {
+    const { token } = options;
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
-    if (options.token !== undefined && !BEARER_TOKEN.test(options.token)) {
-      throw new GlassError({
-        code: GlassErrorCode.RequestInvalid,
-        message: "httpTransport: the token must be a non-empty bearer token (letters, digits and - . _ ~ + /, optionally ending in =); pass the token from the bridge's startup line as it is",
-        retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-      });
+    if (token !== undefined && !BEARER_TOKEN.test(token)) {
+      throw invalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
     }
-    this.#token = options.token;
-    this.#headers = options.headers ?? {};
-    this.maxInFlight = checkMaxInFlight(options.maxInFlight ?? 4);
-    this.#http = ky.create({
-      retry: 0, // the client decides what may be retried
-      timeout: false, // the client's deadline governs
-      throwHttpErrors: false,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    new Headers(options.headers).forEach((value, name) => (this.#headers[name] = value));
+    if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
+    this.#hasToken = token !== undefined;
+    this.#fetch = options.fetch;
+    this.maxInFlight = checkMaxInFlight(options.maxInFlight);
   }
 
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the transport was closed before it started" }));
-    if (this.#state === "started") return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+    if (this.#state !== "new") {
+      return Promise.reject(this.#state === "closed" ? closed(CLOSED_BEFORE_START) : startedTwice());
+    }
     this.#handlers = handlers;
     this.#state = "started";
     return Promise.resolve();
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
-    if (this.#state === "new") return Promise.reject(new TransportClosedError({ message: `the HTTP transport to ${this.#shownUrl} is not started: call start() first` }));
-    if (isJsonRpcRequest(message) && message.method === "initialize") this.#initialize = message;
+    if (this.#state !== "started") return Promise.reject(closed(this.#state === "new" ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first` : NOT_SENT));
+    if (isInitialize(message)) this.#initialize = message;
     return this.#post(message, true);
   }
 
@@ -142,141 +141,117 @@ class HttpTransport implements GlassTransport {
   /** POSTs one message; `mayRenew` is false for the one retry after a renewal. */
   async #post(message: JsonRpcMessage, mayRenew: boolean): Promise<void> {
     if (this.#renewing !== undefined) await this.#renewing.catch(ignore);
-    if (this.#state === "closed") throw new TransportClosedError({ message: "the transport is closed; the message was not sent" });
+    if (this.#state === "closed") throw closed(NOT_SENT);
     const sentWith = this.#sessionId;
-    const response = await this.#request("POST", message, this.#inFlight.signal);
+    const stop = this.#track();
+    const response = await this.#request(message, stop.signal).catch((error: unknown) => {
+      this.#inFlight.delete(stop);
+      throw error;
+    });
+    const { status } = response;
     if (isInitialize(message)) this.#adoptSession(response);
     if (response.ok) {
-      void this.#consume(response, message);
-      if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopStream(message.params?.requestId);
+      void this.#consume(response, message, stop);
+      if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopAnswer(message.params?.requestId);
       return;
     }
-    if (response.status === 401 || response.status === 403) throw this.#end(await this.#refused(response));
-    if (response.status === 404 && sentWith !== undefined) {
-      await discardBody(response);
-      if (!mayRenew) throw sessionExpired(message, this.#shownUrl, "the new session was gone again at once");
-      await this.#renew(sentWith);
-      if (!safeToRepeat(message)) throw sessionExpired(message, this.#shownUrl);
-      return this.#post(message, false);
-    }
-    await this.#httpError(response, message);
+    this.#inFlight.delete(stop);
+    if (status === 401 || status === 403) throw this.#end(await this.#refused(response));
+    if (status !== 404 || sentWith === undefined) return this.#httpError(response, message);
+    await discard(response);
+    if (!mayRenew) throw sessionExpired(message, this.#shownUrl, "the new session was gone again at once");
+    await this.#renew(sentWith);
+    if (!safeToRepeat(message)) throw sessionExpired(message, this.#shownUrl);
+    return this.#post(message, false);
   }
 
-  /** Sends one HTTP request with the protocol's headers; rejects with a GlassError when no response comes. */
-  async #request(method: "POST" | "DELETE", message: JsonRpcMessage | undefined, signal: AbortSignal): Promise<Response> {
-    let body: string | undefined;
-    if (message !== undefined) {
-      try {
-        body = JSON.stringify(message);
-      } catch (error) {
-        throw new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error });
-      }
-    }
-    const headers = new Headers(this.#headers);
-    if (this.#token !== undefined) headers.set("Authorization", `Bearer ${this.#token}`);
-    if (method === "POST") {
-      headers.set("Content-Type", "application/json");
-      headers.set("Accept", "application/json, text/event-stream");
+  /** One fetch with the protocol's headers (a DELETE when there is no `message`); rejects with a GlassError when no response comes. */
+  async #request(message: JsonRpcMessage | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = { ...this.#headers };
+    const body = message === undefined ? undefined : encode(message);
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      headers.accept = "application/json, text/event-stream";
     }
     if (message === undefined || !isInitialize(message)) {
-      if (this.#sessionId !== undefined) headers.set(SESSION_HEADER, this.#sessionId);
-      if (this.#protocolVersion !== undefined) headers.set(PROTOCOL_VERSION_HEADER, this.#protocolVersion);
+      if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
+      if (this.#protocolVersion !== undefined) headers[VERSION_HEADER] = this.#protocolVersion;
     }
     try {
-      const response = await this.#http(this.#url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
+      const response = await (this.#fetch ?? globalThis.fetch)(this.#url, { method: body === undefined ? "DELETE" : "POST", headers, body, signal });
       this.#reachedServer = true;
       return response;
     } catch (error) {
       if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
-      if (!this.#reachedServer) {
-        throw new TransportUnavailableError({
-          message:
-            `cannot reach the Glass daemon at ${this.#shownUrl}: ${describe(error)}. Check that the daemon's HTTP bridge is running and the URL is right ` +
-            "(in a browser a CORS refusal looks the same: the bridge must allow this page's origin)",
-          cause: error,
-        });
-      }
-      throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describe(error)}`, cause: error });
+      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describe(error)}`, cause: error });
+      throw new TransportUnavailableError({
+        message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describe(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
+        cause: error,
+      });
     }
   }
 
-  /** Reads the body of an accepted POST and delivers its messages; fails a request left unanswered. */
-  async #consume(response: Response, sent: JsonRpcMessage): Promise<void> {
-    if (!isJsonRpcRequest(sent)) {
-      await discardBody(response); // 202 Accepted: notifications and responses get no answer
-      return;
-    }
-    const stream: OpenStream = { id: sent.id, stop: new AbortController() };
+  /** Reads the answer to an accepted POST and delivers its messages; fails a request left unanswered. */
+  async #consume(response: Response, sent: JsonRpcMessage, stop: AbortController): Promise<void> {
+    if (!isJsonRpcRequest(sent)) return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
     const key = String(sent.id);
-    this.#streams.set(key, stream);
+    const answer: Answer = { id: sent.id, stop };
+    this.#answers.set(key, answer);
     let answered = false;
     let why = "the daemon sent no answer";
     try {
-      for await (const message of this.#messagesOf(response, stream.stop.signal)) {
-        if (isJsonRpcResponse(message) && message.id === sent.id) {
-          answered = true;
-          if (sent.method === "initialize") this.#adoptProtocolVersion(message);
-        }
-        this.#deliver(message);
-      }
+      await this.#read(
+        response,
+        (message) => {
+          if (isJsonRpcResponse(message) && message.id === sent.id) {
+            answered = true;
+            if (sent.method === "initialize") this.#adoptProtocolVersion(message);
+          }
+          this.#deliver(message);
+        },
+        answer,
+      );
     } catch (error) {
       why = describe(error);
-    } finally {
-      if (this.#streams.get(key) === stream) this.#streams.delete(key);
     }
-    if (answered || this.#state === "closed" || stream.stop.signal.aborted) return;
+    this.#inFlight.delete(stop);
+    if (this.#answers.get(key) === answer) this.#answers.delete(key);
+    if (answered || stop.signal.aborted || this.#state === "closed") return;
     this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
   }
 
-  /** The JSON-RPC messages of a response body: a JSON message or batch, or an SSE stream of them. */
-  async *#messagesOf(response: Response, stop: AbortSignal): AsyncGenerator<JsonRpcMessage> {
-    const type = mediaType(response.headers.get("content-type"));
-    if (response.body === null || response.status === 202 || response.status === 204) return;
+  /**
+   * Passes the JSON-RPC messages of a response body — a JSON message or batch, or an SSE stream of
+   * them — to `take`, until it returns something truthy.
+   */
+  async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer): Promise<void> {
+    const { body, status } = response;
+    if (body === null || status === 202 || status === 204) return;
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "application/json") {
       const text = await response.text();
-      if (text.trim() === "") return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        this.#badFrame(`the daemon's JSON answer is not valid JSON: ${describe(error)}`, error);
-        return;
-      }
-      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-        if (isMessage(item)) yield item;
-        else this.#badFrame("the daemon's JSON answer holds something that is not a JSON-RPC 2.0 message");
-      }
+      if (text.trim() !== "") for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true)) if (take(message)) return;
       return;
     }
     if (type !== "text/event-stream") {
-      await discardBody(response);
-      throw new Error(`the answer has the content type ${JSON.stringify(type)}, neither application/json nor text/event-stream`);
+      await discard(response);
+      throw new Error(`its content type ${JSON.stringify(type)} is neither application/json nor text/event-stream`);
     }
-    const reader = response.body.getReader();
-    const onStop = (): void => void reader.cancel().catch(ignore);
-    stop.addEventListener("abort", onStop, { once: true });
+    const reader = body.getReader();
+    if (answer !== undefined) answer.reader = reader;
     const parser = createSseParser();
     let done = false;
     try {
-      while (!done && !stop.aborted) {
+      while (!done) {
         const chunk = await reader.read();
         done = chunk.done;
         for (const event of chunk.done ? parser.end() : parser.push(chunk.value)) {
           if (event.type !== "message" || event.data === "") continue; // priming events and other types carry no message
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(event.data);
-          } catch (error) {
-            this.#badFrame(`an event of the daemon's SSE stream is not valid JSON: ${describe(error)}`, error);
-            continue;
-          }
-          if (isMessage(parsed)) yield parsed;
-          else this.#badFrame("an event of the daemon's SSE stream holds JSON but not a JSON-RPC 2.0 message");
+          for (const message of messagesIn(event.data, "an event of the daemon's SSE stream", this.#handlers)) if (take(message)) return;
         }
       }
     } finally {
-      stop.removeEventListener("abort", onStop);
-      if (!done) void reader.cancel().catch(ignore);
+      if (!done) reader.cancel().catch(ignore);
     }
   }
 
@@ -299,104 +274,103 @@ class HttpTransport implements GlassTransport {
   }
 
   async #reinitialize(): Promise<void> {
-    this.#sessionId = undefined;
-    this.#protocolVersion = undefined;
+    this.#sessionId = this.#protocolVersion = undefined;
     const initialize = this.#initialize;
+    const stop = this.#track();
     try {
-      if (initialize === undefined) throw new Error("the transport never saw the client's initialize, so it cannot replay it");
-      const response = await this.#request("POST", initialize, this.#inFlight.signal);
-      if (response.status === 401 || response.status === 403) throw await this.#refused(response);
-      if (!response.ok) throw new Error(`initialize was answered with HTTP ${response.status}${await bodySnippet(response)}`);
+      if (initialize === undefined) throw new Error("the client sent no initialize to replay");
+      const response = await this.#accepted(initialize, stop.signal);
       this.#adoptSession(response);
-      let answer: JsonRpcResponse | undefined;
-      for await (const message of this.#messagesOf(response, this.#inFlight.signal)) {
-        if (isJsonRpcResponse(message) && message.id === initialize.id) {
-          answer = message;
-          break;
-        }
+      const answer: { of?: JsonRpcResponse } = {};
+      await this.#read(response, (message) => {
+        if (isJsonRpcResponse(message) && message.id === initialize.id) return (answer.of = message);
         this.#deliver(message);
-      }
-      if (answer === undefined) throw new Error("the daemon did not answer initialize");
-      if ("error" in answer) throw new Error(`the daemon refused initialize: ${answer.error.message} (JSON-RPC ${answer.error.code})`);
-      this.#adoptProtocolVersion(answer);
-      const initialized = await this.#request("POST", { jsonrpc: "2.0", method: "notifications/initialized" }, this.#inFlight.signal);
-      if (initialized.status === 401 || initialized.status === 403) throw await this.#refused(initialized);
-      if (!initialized.ok) throw new Error(`notifications/initialized was answered with HTTP ${initialized.status}${await bodySnippet(initialized)}`);
-      await discardBody(initialized);
+      });
+      const initialized = answer.of;
+      if (initialized === undefined) throw new Error("the daemon did not answer initialize");
+      if ("error" in initialized) throw new Error(`the daemon refused initialize: ${initialized.error.message} (JSON-RPC ${initialized.error.code})`);
+      this.#adoptProtocolVersion(initialized);
+      await discard(await this.#accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, stop.signal));
       // A new daemon session: what the client held in the old one (its mutation lease) is gone.
       this.#handlers?.onReset?.();
     } catch (error) {
-      if (this.#state === "closed" && !(error instanceof TransportUnavailableError)) throw new TransportClosedError({ message: "the transport is closed; the message was not sent", cause: error });
+      if (error instanceof TransportUnavailableError) throw this.#end(error);
+      if (this.#state === "closed") throw new TransportClosedError({ message: NOT_SENT, cause: error });
       throw this.#end(
-        error instanceof TransportUnavailableError
-          ? error
-          : new TransportClosedError({
-              message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describe(error)}`,
-              details: { sessionExpired: true },
-              cause: error,
-            }),
+        new TransportClosedError({
+          message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describe(error)}`,
+          details: { sessionExpired: true },
+          cause: error,
+        }),
       );
+    } finally {
+      this.#inFlight.delete(stop);
     }
+  }
+
+  /** POSTs a message of the renewal: 401 and 403 are refusals, anything else but a 2xx an Error. */
+  async #accepted(message: JsonRpcRequest | JsonRpcNotification, signal: AbortSignal): Promise<Response> {
+    const response = await this.#request(message, signal);
+    if (response.status === 401 || response.status === 403) throw await this.#refused(response);
+    if (!response.ok) throw new Error(`${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response))}`);
+    return response;
   }
 
   /** A non-2xx answer other than 401, 403 and an expired session. */
   async #httpError(response: Response, sent: JsonRpcMessage): Promise<void> {
+    const { status, statusText } = response;
     const text = await response.text().catch(() => "");
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const rpcError = jsonRpcErrorOf(parsed);
-    if (response.status === 502 || response.status === 503 || response.status === 504) {
+    const rpcError = jsonRpcErrorOf(text);
+    if (status === 502 || status === 503 || status === 504) {
       // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504) or the
       // bridge is at its client limit (503). Nothing reached the daemon.
-      const said = rpcError !== undefined ? `: ${rpcError.message}` : snippet(text);
+      const said = snippet(rpcError?.message ?? text);
       throw new TransportUnavailableError({
         message:
-          response.status === 503
-            ? `the bridge at ${this.#shownUrl} is serving as many clients as it allows (HTTP 503)${said}; retry later or raise --max-clients`
-            : `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${response.status})${said}; check that the daemon is running (glass daemon start) and the bridge's --socket or daemon command`,
-        details: { status: response.status },
+          status === 503
+            ? `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`
+            : `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${status})${said}; check that the daemon runs and the bridge's --socket or daemon command`,
+        details: { status },
       });
     }
     if (rpcError !== undefined && isJsonRpcRequest(sent)) {
       // An HTTP server refusing the request itself (400, 406, 409, 415...) often says -32000; that is
       // not the daemon's "overloaded" (which arrives with 200), so it must not be retried as one.
-      const refusedByHttp = rpcError.code === JsonRpcErrorCode.Overloaded && response.status >= 400 && response.status < 500 && response.status !== 429;
-      const code = refusedByHttp ? JsonRpcErrorCode.InvalidRequest : rpcError.code;
-      const data = refusedByHttp ? { httpStatus: response.status, jsonRpcCode: rpcError.code, ...(rpcError.data === undefined ? {} : { data: rpcError.data }) } : rpcError.data;
-      this.#deliver(failure(sent.id, code, rpcError.message, data));
+      const { code, message, data } = rpcError;
+      const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500 && status !== 429;
+      this.#deliver(
+        refusedByHttp
+          ? failure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
+          : failure(sent.id, code, message, data),
+      );
       return;
     }
-    const said = rpcError !== undefined ? `: ${rpcError.message} (JSON-RPC ${rpcError.code})` : snippet(text);
     throw new GlassError({
       code: "transport.http",
-      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${response.status}${response.statusText === "" ? "" : ` ${response.statusText}`}${said}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${statusText === "" ? "" : ` ${statusText}`}${rpcError === undefined ? snippet(text) : `: ${rpcError.message} (JSON-RPC ${rpcError.code})`}`,
       phase: "dispatch",
       retry: { classification: "unknown", recommendedOperation: "inspect_page" },
-      details: { status: response.status },
+      details: { status },
     });
   }
 
   /** The error that ends the transport when the daemon answers 401 or 403. */
   async #refused(response: Response): Promise<TransportUnavailableError> {
-    const said = await bodySnippet(response);
+    const { status } = response;
     const fix =
-      response.status === 401
-        ? `${this.#token === undefined ? "no token was sent" : "the token was refused"}. Pass the token the bridge prints in its startup line: httpTransport({ url, token }) (a new one each time the bridge starts)`
-        : "the token or this page's origin was refused. Use the token from the bridge's startup line (a new one each time the bridge starts); from a browser, the bridge must also allow this page's origin";
+      status === 401
+        ? `${this.#hasToken ? "the token was refused" : "no token was sent"}: pass the one from the bridge's startup line (new each time it starts) as httpTransport({ url, token })`
+        : "the token or this page's origin was refused: use the token from the bridge's startup line (new each time it starts), and let the bridge allow this page's origin";
     return new TransportUnavailableError({
-      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${response.status}${said}: ${fix}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${snippet(await errorBody(response))}: ${fix}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_token" },
-      details: { status: response.status },
+      details: { status },
     });
   }
 
   #adoptSession(response: Response): void {
     const sessionId = response.headers.get(SESSION_HEADER);
-    if (sessionId !== null && sessionId !== "") this.#sessionId = sessionId;
+    if (sessionId) this.#sessionId = sessionId;
   }
 
   #adoptProtocolVersion(answer: JsonRpcResponse): void {
@@ -404,31 +378,27 @@ class HttpTransport implements GlassTransport {
   }
 
   /** After the client cancelled `requestId`: closes its answer stream (the daemon will not answer it) and fails it. */
-  #stopStream(requestId: unknown): void {
+  #stopAnswer(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const stream = this.#streams.get(String(requestId));
-    if (stream === undefined) return;
-    this.#streams.delete(String(requestId));
-    stream.stop.abort();
-    this.#deliver(failure(stream.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled (notifications/cancelled); its HTTP answer stream was closed"));
+    const key = String(requestId);
+    const answer = this.#answers.get(key);
+    if (answer === undefined) return;
+    this.#answers.delete(key);
+    answer.stop.abort();
+    answer.reader?.cancel().catch(ignore);
+    this.#deliver(failure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
   }
 
   async #shutdown(): Promise<void> {
-    if (this.#state !== "started") {
-      this.#state = "closed";
-      return;
-    }
+    const wasStarted = this.#state === "started";
     const hadSession = this.#sessionId !== undefined;
     this.#state = "closed";
-    this.#inFlight.abort();
+    if (!wasStarted) return;
+    this.#abortAll();
     if (hadSession) {
-      try {
-        // 405: the server does not let clients end sessions; any other failure changes nothing now.
-        const response = await this.#request("DELETE", undefined, AbortSignal.timeout(DELETE_TIMEOUT_MS));
-        await discardBody(response);
-      } catch {
-        // the daemon is gone or slow: the session will expire on its own
-      }
+      // 405: the server does not let clients end sessions; any other failure changes nothing now
+      // (the daemon is gone or slow: the session will expire on its own).
+      await this.#request(undefined, AbortSignal.timeout(DELETE_TIMEOUT_MS)).then(discard, ignore);
     }
     this.#notifyClose(undefined);
   }
@@ -437,9 +407,20 @@ class HttpTransport implements GlassTransport {
   #end(error: GlassError): GlassError {
     if (this.#state === "closed") return error;
     this.#state = "closed";
-    this.#inFlight.abort();
+    this.#abortAll();
     this.#notifyClose(error);
     return error;
+  }
+
+  #track(): AbortController {
+    const stop = new AbortController();
+    this.#inFlight.add(stop);
+    return stop;
+  }
+
+  #abortAll(): void {
+    for (const stop of this.#inFlight) stop.abort();
+    this.#inFlight.clear();
   }
 
   #notifyClose(error: GlassError | undefined): void {
@@ -452,12 +433,10 @@ class HttpTransport implements GlassTransport {
     const handlers = this.#handlers;
     if (handlers !== undefined) callHandler(() => handlers.onMessage(message));
   }
+}
 
-  #badFrame(message: string, cause?: unknown): void {
-    const handlers = this.#handlers;
-    const error = new BadFrameError({ message, phase: "dispatch", ...(cause === undefined ? {} : { cause }) });
-    if (handlers?.onError !== undefined) callHandler(() => handlers.onError?.(error));
-  }
+function isInitialize(message: JsonRpcMessage): message is JsonRpcRequest {
+  return isJsonRpcRequest(message) && message.method === "initialize";
 }
 
 /**
@@ -468,25 +447,24 @@ function safeToRepeat(message: JsonRpcMessage): boolean {
   if (isJsonRpcNotification(message)) return true;
   if (!isJsonRpcRequest(message)) return false; // an answer to a request of the old session
   if (READ_ONLY_METHODS.has(message.method)) return true;
-  if (message.method !== "tools/call" || typeof message.params?.name !== "string") return false;
-  return isRetrySafe(operationFor(message.params.name), message.params.arguments);
+  const tool = toolOf(message);
+  return tool !== undefined && isRetrySafe(operationFor(tool), message.params?.arguments);
+}
+
+function toolOf(message: JsonRpcRequest): string | undefined {
+  const name = message.params?.name;
+  return message.method === "tools/call" && typeof name === "string" ? name : undefined;
 }
 
 /** The failure of a message that found its session expired and may not be sent again. */
-function sessionExpired(message: JsonRpcMessage, url: string, extra?: string): TransportClosedError {
-  const what = isJsonRpcRequest(message)
-    ? message.method === "tools/call" && typeof message.params?.name === "string"
-      ? `the call of ${message.params.name}`
-      : message.method
-    : isJsonRpcNotification(message)
-      ? message.method
-      : "an answer to the daemon's request";
-  const mutation = isJsonRpcRequest(message) && !safeToRepeat(message);
+function sessionExpired(message: JsonRpcMessage, url: string, extra = "a new session was started"): TransportClosedError {
+  const request = isJsonRpcRequest(message);
+  const what = request ? (toolOf(message) === undefined ? message.method : `the call of ${toolOf(message)}`) : "method" in message ? message.method : "an answer to the daemon's request";
+  const mutation = request && !safeToRepeat(message);
   return new TransportClosedError({
     message:
-      `the HTTP session with the Glass daemon at ${url} had expired, so the daemon did not receive ${what}` +
-      (extra === undefined ? "; a new session was started" : `; ${extra}`) +
-      (mutation ? ", but a mutation is never sent twice automatically: it was NOT sent again. Observe the page before deciding to repeat it" : ""),
+      `the HTTP session with the Glass daemon at ${url} had expired, so the daemon did not receive ${what}; ${extra}` +
+      (mutation ? "; a mutation is never sent twice automatically: it was NOT sent again. Observe the page before repeating it" : ""),
     phase: "preflight",
     retry: mutation ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeToRetry", recommendedOperation: "retry" },
     details: { sessionExpired: true },
@@ -497,79 +475,31 @@ function failure(id: JsonRpcId, code: number, message: string, data?: unknown): 
   return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
-function isInitialize(message: JsonRpcMessage): boolean {
-  return isJsonRpcRequest(message) && message.method === "initialize";
-}
-
-/** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
-function isMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
-
-/** The `error` member of a JSON-RPC error response, if `value` is one. */
-function jsonRpcErrorOf(value: unknown): JsonRpcErrorObject | undefined {
-  if (!isMessage(value) || !("error" in value)) return undefined;
-  const error: unknown = value.error;
-  if (typeof error !== "object" || error === null) return undefined;
-  const { code, message } = error as { code?: unknown; message?: unknown };
+/** The `error` member of a JSON-RPC error response, if `text` is one. */
+function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const error = isMessage(value) ? (value as { error?: unknown }).error : undefined;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return typeof code === "number" && typeof message === "string" ? (error as JsonRpcErrorObject) : undefined;
 }
 
-/** `text/event-stream` from `text/event-stream; charset=utf-8`. */
-function mediaType(contentType: string | null): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(ignore);
-}
-
-/** `": <what the body says>"` for error messages (a JSON-RPC error's message, or the start of the text), or `""`. */
-async function bodySnippet(response: Response): Promise<string> {
+/** What an error answer's body says: its JSON-RPC error's message, or its text. */
+async function errorBody(response: Response): Promise<string> {
   const text = await response.text().catch(() => "");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return snippet(text);
-  }
-  const rpcError = jsonRpcErrorOf(parsed);
-  return rpcError === undefined ? snippet(text) : snippet(rpcError.message);
+  return jsonRpcErrorOf(text)?.message ?? text;
 }
 
+/** `": <the start of text>"` for error messages, or `""` when there is no text. */
 function snippet(text: string): string {
   const words = text.replace(/\s+/g, " ").trim();
-  if (words === "") return "";
-  return `: ${words.length > 200 ? `${words.slice(0, 200)}…` : words}`;
+  return words === "" ? "" : `: ${words.length > 200 ? `${words.slice(0, 200)}…` : words}`;
 }
 
-function checkMaxInFlight(value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new GlassError({
-      code: GlassErrorCode.RequestInvalid,
-      message: `maxInFlight must be a positive integer; got ${String(value)}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-    });
-  }
-  return value;
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(ignore);
 }
-
-/** Runs an owner's handler; an exception it throws is reported asynchronously, never to the transport. */
-function callHandler(handler: () => void): void {
-  try {
-    handler();
-  } catch (error) {
-    queueMicrotask(() => {
-      throw error;
-    });
-  }
-}
-
-/** An error's message (and its cause's), with any credentials in URLs redacted. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return redactUrl(String(error));
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return redactUrl(cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`);
-}
-
-function ignore(): void {}

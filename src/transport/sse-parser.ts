@@ -39,109 +39,89 @@ export interface SseParser {
  * for (const event of parser.push(chunk)) if (event.type === "message") handle(JSON.parse(event.data));
  */
 export function createSseParser(): SseParser {
-  return new IncrementalSseParser();
-}
-
-class IncrementalSseParser implements SseParser {
-  readonly #decoder = new TextDecoder("utf-8");
+  const decoder = new TextDecoder();
   /** The start of a line whose end has not arrived yet. */
-  #line = "";
+  let line = "";
   /** The previous chunk ended with CR: a LF opening the next chunk belongs to that line break. */
-  #skipLeadingLf = false;
-  #atStreamStart = true;
-  #eventType = "";
-  #data: string[] = [];
-  #lastEventId = "";
-  #retryMs: number | undefined;
+  let skipLf = false;
+  let atStart = true;
+  let type = "";
+  let data: string[] = [];
+  let lastEventId = "";
+  let retryMs: number | undefined;
 
-  get lastEventId(): string {
-    return this.#lastEventId;
-  }
-
-  get retryMs(): number | undefined {
-    return this.#retryMs;
-  }
-
-  push(chunk: Uint8Array | string): SseEvent[] {
-    let text = typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, { stream: true });
-    if (this.#atStreamStart && text !== "") {
-      this.#atStreamStart = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    const events: SseEvent[] = [];
-    this.#feed(text, events);
-    return events;
-  }
-
-  end(): SseEvent[] {
-    const events: SseEvent[] = [];
-    this.#feed(this.#decoder.decode(), events);
-    // The standard discards an event the stream did not finish with a blank line.
-    this.#line = "";
-    this.#data = [];
-    this.#eventType = "";
-    return events;
-  }
-
-  #feed(text: string, events: SseEvent[]): void {
-    let index = 0;
-    if (this.#skipLeadingLf && text !== "") {
-      this.#skipLeadingLf = false;
-      if (text.charCodeAt(0) === 0x0a) index = 1;
-    }
-    while (index < text.length) {
-      const lf = text.indexOf("\n", index);
-      const cr = text.indexOf("\r", index);
-      if (lf === -1 && cr === -1) {
-        this.#line += text.slice(index);
-        return;
-      }
-      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-      const line = this.#line + text.slice(index, end);
-      this.#line = "";
-      index = end + 1;
-      if (end === cr) {
-        if (index === text.length) this.#skipLeadingLf = true;
-        else if (text.charCodeAt(index) === 0x0a) index += 1;
-      }
-      this.#interpret(line, events);
-    }
-  }
-
-  #interpret(line: string, events: SseEvent[]): void {
-    if (line === "") {
-      this.#dispatch(events);
+  /** Interprets one complete line (`field: value`, a comment, or blank). */
+  const interpret = (text: string, events: SseEvent[]): void => {
+    if (text === "") {
+      // A blank line dispatches the event, if it has data.
+      if (data.length > 0) events.push({ type: type || "message", data: data.join("\n"), lastEventId });
+      data = [];
+      type = "";
       return;
     }
-    if (line.startsWith(":")) return; // a comment (servers send them as keep-alives)
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    switch (field) {
-      case "event":
-        this.#eventType = value;
-        break;
-      case "data":
-        this.#data.push(value);
-        break;
-      case "id":
-        if (!value.includes("\0")) this.#lastEventId = value;
-        break;
-      case "retry":
-        if (/^[0-9]+$/.test(value)) this.#retryMs = Number(value);
-        break;
-      default:
-        break; // unknown fields are ignored
-    }
-  }
+    const colon = text.indexOf(":");
+    if (colon === 0) return; // a comment (servers send them as keep-alives)
+    const name = colon < 0 ? text : text.slice(0, colon);
+    const value = colon < 0 ? "" : text.slice(text.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    if (name === "event") type = value;
+    else if (name === "data") data.push(value);
+    else if (name === "id") lastEventId = value.includes("\0") ? lastEventId : value;
+    else if (name === "retry" && /^[0-9]+$/.test(value)) retryMs = Number(value);
+    // unknown fields are ignored
+  };
 
-  #dispatch(events: SseEvent[]): void {
-    const data = this.#data;
-    const type = this.#eventType;
-    this.#data = [];
-    this.#eventType = "";
-    if (data.length === 0) return; // no data: nothing to dispatch
-    events.push({ type: type === "" ? "message" : type, data: data.join("\n"), lastEventId: this.#lastEventId });
-  }
+  const feed = (text: string): SseEvent[] => {
+    const events: SseEvent[] = [];
+    let index = 0;
+    if (skipLf && text !== "") {
+      skipLf = false;
+      if (text.charCodeAt(0) === 0x0a) index = 1;
+    }
+    // The next LF and CR at or after `index` (-1: none left in `text`), searched again only when passed.
+    let lf = -2;
+    let cr = -2;
+    while (index < text.length) {
+      if (lf !== -1 && lf < index) lf = text.indexOf("\n", index);
+      if (cr !== -1 && cr < index) cr = text.indexOf("\r", index);
+      if (lf === -1 && cr === -1) {
+        line += text.slice(index);
+        break;
+      }
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      const complete = line + text.slice(index, end);
+      line = "";
+      index = end + 1;
+      if (end === cr) {
+        if (index === text.length) skipLf = true;
+        else if (text.charCodeAt(index) === 0x0a) index += 1;
+      }
+      interpret(complete, events);
+    }
+    return events;
+  };
+
+  return {
+    push(chunk) {
+      let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      if (atStart && text !== "") {
+        atStart = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      return feed(text);
+    },
+    end() {
+      const events = feed(decoder.decode());
+      // The standard discards an event the stream did not finish with a blank line.
+      line = "";
+      data = [];
+      type = "";
+      return events;
+    },
+    get lastEventId() {
+      return lastEventId;
+    },
+    get retryMs() {
+      return retryMs;
+    },
+  };
 }

@@ -1,9 +1,9 @@
-import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import { redactUrl } from "./redact-url.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
-import { GlassError } from "../errors/glass-error.js";
+import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import { redactUrl } from "./redact-url.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, describe, encode, invalid, messagesIn, NOT_SENT, reportBadFrame, startedTwice } from "./transport-util.js";
 
 /** What the transport needs of a WebSocket: the browser's, Node's global one, and the `ws` package's all have it. */
 export interface WebSocketLike {
@@ -36,8 +36,8 @@ export interface WebSocketTransportOptions {
 }
 
 /** The subprotocol the daemon speaks: one JSON-RPC message per text frame. */
-const MCP_SUBPROTOCOL = "mcp";
-const TOKEN_SUBPROTOCOL_PREFIX = "glass-bearer.";
+const MCP = "mcp";
+const TOKEN_PREFIX = "glass-bearer.";
 /** What a token may contain: base64url (and `~`), all of them characters a subprotocol name allows. */
 const TOKEN = /^[A-Za-z0-9._~-]+$/;
 const OPEN = 1;
@@ -89,96 +89,75 @@ class WebSocketTransport implements GlassTransport {
   readonly #shownUrl: string;
   readonly #protocols: string[];
   readonly #WebSocket: WebSocketConstructor | undefined;
-  readonly #pendingSends = new Set<(error: GlassError | undefined) => void>();
+  /** Settles each `send()` still waiting for its write callback (`ws` package sockets only). */
+  readonly #writing = new Set<(error?: GlassError) => void>();
   #state: "new" | "connecting" | "open" | "closed" = "new";
   #socket: Socket | undefined;
+  /** The owner's handlers, once the socket is open. */
   #handlers: TransportHandlers | undefined;
-  #opening: { resolve(): void; reject(error: GlassError): void } | undefined;
+  /** Settles `start()`. */
+  #opened: ((error?: GlassError) => void) | undefined;
   #closeRequested = false;
   #closing: Promise<void> | undefined;
   /** What the last `error` event said (the close that follows says less). */
   #lastError: string | undefined;
-  readonly #gone: Promise<void>;
   #markGone!: () => void;
+  readonly #gone = new Promise<void>((resolve) => (this.#markGone = resolve));
 
   constructor(options: WebSocketTransportOptions) {
+    const { token } = options;
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
-    if (options.token !== undefined && !TOKEN.test(options.token)) {
-      throw new GlassError({
-        code: GlassErrorCode.RequestInvalid,
-        message:
-          "webSocketTransport: the token must be a non-empty string of letters, digits, '.', '-', '_' and '~' (the bridge prints one): " +
-          `it travels as the WebSocket subprotocol ${TOKEN_SUBPROTOCOL_PREFIX}<token>, and a subprotocol allows no other characters`,
-        retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-      });
+    if (token !== undefined && !TOKEN.test(token)) {
+      throw invalid(`webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`);
     }
-    this.#protocols = options.token === undefined ? [MCP_SUBPROTOCOL] : [MCP_SUBPROTOCOL, `${TOKEN_SUBPROTOCOL_PREFIX}${options.token}`];
+    this.#protocols = token === undefined ? [MCP] : [MCP, TOKEN_PREFIX + token];
     this.#WebSocket = options.WebSocket;
-    this.maxInFlight = checkMaxInFlight(options.maxInFlight ?? 4);
-    this.#gone = new Promise<void>((resolve) => {
-      this.#markGone = resolve;
-    });
+    this.maxInFlight = checkMaxInFlight(options.maxInFlight);
   }
 
   async start(handlers: TransportHandlers): Promise<void> {
-    if (this.#closeRequested) throw new TransportClosedError({ message: "the transport was closed before it started" });
-    if (this.#state !== "new") throw new TransportUnavailableError({ message: "start() was already called: a transport is started once" });
+    if (this.#closeRequested) throw closed(CLOSED_BEFORE_START);
+    if (this.#state !== "new") throw startedTwice();
     this.#state = "connecting";
-    let WebSocketClass: WebSocketConstructor;
+    let WebSocketClass: WebSocketConstructor | undefined;
+    let socket: Socket | undefined;
     try {
       WebSocketClass = await resolveWebSocket(this.#WebSocket);
+      if (!this.#closeRequested) socket = new WebSocketClass(this.#url, this.#protocols) as Socket;
     } catch (error) {
       this.#finish();
-      throw new TransportUnavailableError({
-        message: `cannot open a WebSocket to ${this.#shownUrl}: this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option`,
-        cause: error,
-      });
+      const why = WebSocketClass === undefined ? `this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option` : describe(error);
+      throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${why}`, cause: error });
     }
-    if (this.#closeRequested) {
+    if (socket === undefined) {
       this.#finish();
-      throw new TransportClosedError({ message: "the transport was closed before it opened" });
-    }
-    let socket: Socket;
-    try {
-      socket = new WebSocketClass(this.#url, this.#protocols) as Socket;
-    } catch (error) {
-      this.#finish();
-      throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error });
+      throw closed("the transport was closed before it opened");
     }
     this.#socket = socket;
-    const opened = new Promise<void>((resolve, reject) => {
-      this.#opening = { resolve, reject };
-    });
+    const opened = new Promise<void>((resolve, reject) => (this.#opened = (error) => (error === undefined ? resolve() : reject(error))));
     socket.addEventListener("open", () => this.#onOpen(handlers));
-    socket.addEventListener("message", (event) => this.#onMessage(event));
-    socket.addEventListener("error", (event) => {
-      this.#lastError = describeErrorEvent(event);
-    });
+    socket.addEventListener("message", (event) => this.#onMessage(event.data));
+    socket.addEventListener("error", (event) => (this.#lastError = describeErrorEvent(event)));
     socket.addEventListener("close", (event) => this.#onClose(event));
     return opened;
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.#state === "closed" || this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
     const socket = this.#socket;
-    if (this.#state !== "open" || socket === undefined) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} is not open: call start() first` }));
-    let text: string;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      return Promise.reject(new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }));
-    }
-    if (socket.readyState !== OPEN) return Promise.reject(new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} is closing; the message was not sent` }));
+    if (this.#state === "closed" || this.#closeRequested) return Promise.reject(closed(NOT_SENT));
+    if (this.#state !== "open" || socket === undefined) return Promise.reject(closed(`the WebSocket to ${this.#shownUrl} is not open: call start() first`));
     return new Promise<void>((resolve, reject) => {
-      const settle = (error: GlassError | undefined): void => {
-        if (!this.#pendingSends.delete(settle)) return;
+      const text = encode(message);
+      if (socket.readyState !== OPEN) throw closed(`the WebSocket to ${this.#shownUrl} is closing; the message was not sent`);
+      const written = (error?: unknown): void =>
+        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error }) : undefined);
+      const settle = (error?: GlassError): void => {
+        if (!this.#writing.delete(settle)) return;
         if (error === undefined) resolve();
         else reject(error);
       };
-      this.#pendingSends.add(settle);
-      const written = (error?: Error | null): void =>
-        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${error.message}`, cause: error }) : undefined);
+      this.#writing.add(settle);
       try {
         if (isWsPackageSocket(socket)) {
           socket.send(text, written); // the ws package says when the frame is written
@@ -187,7 +166,7 @@ class WebSocketTransport implements GlassTransport {
           written();
         }
       } catch (error) {
-        written(error instanceof Error ? error : new Error(String(error)));
+        written(error);
       }
     });
   }
@@ -200,134 +179,88 @@ class WebSocketTransport implements GlassTransport {
   async #shutdown(): Promise<void> {
     this.#closeRequested = true;
     const socket = this.#socket;
+    if (this.#state === "new") this.#finish();
     if (this.#state === "closed") return;
-    if (socket === undefined) {
-      if (this.#state === "new") this.#finish();
-      else await this.#gone; // resolving the WebSocket class: start() sees the request and gives up
-      return;
-    }
-    try {
-      socket.close(1000, "the client closed the connection");
-    } catch {
-      // already closing
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = await Promise.race([
-      this.#gone.then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
+    if (socket === undefined) return this.#gone; // resolving the WebSocket class: start() sees the request and gives up
+    closeSocket(socket, "the client closed the connection");
+    const timer = setTimeout(() => {
       socket.terminate?.();
       this.#onClose({ code: 1006, reason: "the closing handshake timed out" });
-    }
+    }, CLOSE_TIMEOUT_MS);
+    await this.#gone;
+    clearTimeout(timer);
   }
 
   #onOpen(handlers: TransportHandlers): void {
-    const socket = this.#socket;
-    if (this.#state !== "connecting" || socket === undefined) return;
-    if (socket.protocol !== MCP_SUBPROTOCOL) {
-      const chosen = socket.protocol === "" ? "none" : JSON.stringify(socket.protocol.startsWith(TOKEN_SUBPROTOCOL_PREFIX) ? `${TOKEN_SUBPROTOCOL_PREFIX}…` : socket.protocol);
-      this.#lastError = `the server did not select the ${MCP_SUBPROTOCOL} subprotocol (it selected ${chosen}): it refused the token or does not speak MCP there`;
-      try {
-        socket.close(1000, "the mcp subprotocol is required");
-      } catch {
-        // already closing
-      }
-      return; // the close event rejects start()
+    const socket = this.#socket!;
+    if (this.#state !== "connecting") return;
+    const chosen = socket.protocol;
+    if (chosen !== MCP) {
+      const shown = chosen === "" ? "none" : JSON.stringify(chosen.startsWith(TOKEN_PREFIX) ? `${TOKEN_PREFIX}…` : chosen);
+      this.#lastError = `the server did not select the ${MCP} subprotocol (it selected ${shown}): it refused the token or does not speak MCP there`;
+      closeSocket(socket, "the mcp subprotocol is required"); // the close event rejects start()
+      return;
     }
     this.#state = "open";
     this.#handlers = handlers;
-    const opening = this.#opening;
-    this.#opening = undefined;
-    opening?.resolve();
+    this.#opened?.();
+    this.#opened = undefined;
   }
 
-  #onMessage(event: SocketEvent): void {
+  #onMessage(data: unknown): void {
     const handlers = this.#handlers;
-    if (this.#state !== "open" || handlers === undefined) return;
-    const data = event.data;
-    if (typeof data !== "string") {
-      this.#badFrame("a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(data);
-    } catch (error) {
-      this.#badFrame(`a text frame is not valid JSON: ${describe(error)}`, error);
-      return;
-    }
-    if (!isMessage(message)) {
-      this.#badFrame("a text frame holds JSON but not a JSON-RPC 2.0 message object");
-      return;
-    }
-    callHandler(() => handlers.onMessage(message));
+    if (handlers === undefined) return;
+    if (typeof data !== "string") return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
+    for (const message of messagesIn(data, "a text frame", handlers)) callHandler(() => handlers.onMessage(message));
   }
 
   #onClose(event: SocketEvent): void {
     if (this.#state === "closed") return;
     const wasOpen = this.#state === "open";
+    const handlers = this.#handlers;
     this.#finish();
     const code = typeof event.code === "number" ? event.code : 1006;
     const reason = typeof event.reason === "string" ? event.reason : "";
-    const opening = this.#opening;
-    this.#opening = undefined;
     if (!wasOpen) {
-      opening?.reject(this.#closeRequested ? new TransportClosedError({ message: "the transport was closed before it opened" }) : this.#unavailable(code, reason));
+      this.#opened?.(this.#closeRequested ? closed("the transport was closed before it opened") : this.#unavailable(code, reason));
+      this.#opened = undefined;
       return;
     }
-    const because = reason === "" ? "" : `: ${reason}`;
+    const unsent = closed(`the WebSocket to ${this.#shownUrl} closed before the message was written`);
+    for (const settle of [...this.#writing]) settle(unsent);
     const error = this.#closeRequested
       ? undefined
       : new TransportClosedError({
-          message: `the WebSocket to ${this.#shownUrl} closed (code ${code}${because})${this.#lastError === undefined ? "" : `; ${this.#lastError}`}`,
+          message: `the WebSocket to ${this.#shownUrl} closed (code ${code}${reason === "" ? "" : `: ${reason}`})${this.#lastError === undefined ? "" : `; ${this.#lastError}`}`,
           details: { closeCode: code, closeReason: reason },
         });
-    const unsent = new TransportClosedError({ message: `the WebSocket to ${this.#shownUrl} closed before the message was written` });
-    for (const settle of [...this.#pendingSends]) settle(unsent);
-    const handlers = this.#handlers;
-    this.#handlers = undefined;
     if (handlers !== undefined) callHandler(() => handlers.onClose(error));
   }
 
   /** Why the socket did not open, in words a person can act on. */
   #unavailable(code: number, reason: string): TransportUnavailableError {
-    const said = this.#lastError ?? (reason === "" ? `it closed with code ${code}` : `it closed with code ${code}: ${reason}`);
-    let fix: string;
-    if (/\b(401|403)\b/.test(said)) {
-      fix = "the server refused the token: pass the token the bridge prints in its startup line (a new one each time it starts)";
-    } else if (/subprotocol/i.test(said)) {
-      fix = `the server refused the ${MCP_SUBPROTOCOL} subprotocol or the token it carries: check that the URL is the Glass daemon's WebSocket endpoint and the token is the one from the bridge's startup line`;
-    } else if (this.#lastError === undefined) {
-      fix = "the browser gives no reason: check that the daemon's bridge is running, that the URL is right, and that the token is the one from its startup line";
-    } else {
-      fix = "check that the daemon's bridge is running and that the URL is right";
-    }
+    const said = this.#lastError ?? `it closed with code ${code}${reason === "" ? "" : `: ${reason}`}`;
+    const fix = /\b(401|403)\b/.test(said)
+      ? "the server refused the token: use the one from the bridge's startup line (new each time it starts)"
+      : /subprotocol/i.test(said)
+        ? `the server refused the ${MCP} subprotocol or the token: check that the URL is the bridge's WebSocket endpoint and the token the one from its startup line`
+        : this.#lastError === undefined
+          ? "the browser gives no reason: check that the bridge runs at this URL and the token is the one from its startup line"
+          : "check that the bridge runs at this URL";
     return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${fix}`, details: { closeCode: code } });
   }
 
+  /** The transport is over: no more messages reach the owner, and `close()` can return. */
   #finish(): void {
     this.#state = "closed";
+    this.#handlers = undefined;
     this.#markGone();
-  }
-
-  #badFrame(message: string, cause?: unknown): void {
-    const handlers = this.#handlers;
-    const error = new BadFrameError({ message, phase: "dispatch", ...(cause === undefined ? {} : { cause }) });
-    if (handlers?.onError !== undefined) callHandler(() => handlers.onError?.(error));
   }
 }
 
 /** The WebSocket class to use: the one given, the global one, or the `ws` package's (imported only then). */
 async function resolveWebSocket(given: WebSocketConstructor | undefined): Promise<WebSocketConstructor> {
-  if (given !== undefined) return given;
-  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (global !== undefined) return global;
-  const ws = await import("ws");
-  return ws.default;
+  return given ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? (await import("ws")).default;
 }
 
 /** A socket of the `ws` package (an EventEmitter with `terminate`), whose `send` takes a write callback. */
@@ -335,39 +268,16 @@ function isWsPackageSocket(socket: Socket): boolean {
   return typeof socket.on === "function" && typeof socket.terminate === "function";
 }
 
-function describeErrorEvent(event: SocketEvent): string | undefined {
-  if (event.error instanceof Error && event.error.message !== "") return redactUrl(event.error.message);
-  return typeof event.message === "string" && event.message !== "" ? redactUrl(event.message) : undefined;
-}
-
-/** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
-function isMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
-
-function checkMaxInFlight(value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new GlassError({
-      code: GlassErrorCode.RequestInvalid,
-      message: `maxInFlight must be a positive integer; got ${String(value)}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-    });
-  }
-  return value;
-}
-
-/** Runs an owner's handler; an exception it throws is reported asynchronously, never to the socket. */
-function callHandler(handler: () => void): void {
+/** Starts the closing handshake (normal closure), unless the socket is closing already. */
+function closeSocket(socket: Socket, reason: string): void {
   try {
-    handler();
-  } catch (error) {
-    queueMicrotask(() => {
-      throw error;
-    });
+    socket.close(1000, reason);
+  } catch {
+    // already closing
   }
 }
 
-/** An error's message, with any credentials in URLs redacted. */
-function describe(error: unknown): string {
-  return redactUrl(error instanceof Error ? error.message : String(error));
+function describeErrorEvent(event: SocketEvent): string | undefined {
+  const message = event.error instanceof Error && event.error.message !== "" ? event.error.message : event.message;
+  return typeof message === "string" && message !== "" ? redactUrl(message) : undefined;
 }
