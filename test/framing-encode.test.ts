@@ -70,10 +70,10 @@ describe("encodeFrame", () => {
   });
 });
 
-describe("encodeFrameText", () => {
-  it("is the same frame as encodeFrame, as text, on both sides of the 8 KiB line limit", async () => {
-    const { encodeFrame, encodeFrameText } = await import("../src/node/framing/encode-frame.js");
-    const byteLength = (text: string) => new TextEncoder().encode(text).length;
+describe("encodeFrameForStream", () => {
+  it("is the same frame as encodeFrame (text when short, bytes when long), on both sides of the 8 KiB line limit", async () => {
+    const { encodeFrame, encodeFrameForStream } = await import("../src/node/framing/encode-frame.js");
+    const utf8 = (text: string) => new TextEncoder().encode(text);
     const messages = [
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
@@ -81,7 +81,8 @@ describe("encodeFrameText", () => {
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
     ];
     for (const message of messages) {
-      expect(new TextEncoder().encode(encodeFrameText(message, byteLength))).toEqual(encodeFrame(message));
+      const frame = encodeFrameForStream(message, utf8);
+      expect(typeof frame === "string" ? utf8(frame) : frame).toEqual(encodeFrame(message));
     }
   });
 });

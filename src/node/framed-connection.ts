@@ -5,8 +5,9 @@ import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
-import { encodeFrameText } from "./framing/encode-frame.js";
+import { encodeFrameForStream } from "./framing/encode-frame.js";
 import { createFrameReader, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
+import { ignore } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -23,7 +24,7 @@ export interface FramedConnectionOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
+const utf8 = (text: string): Uint8Array => Buffer.from(text, "utf8");
 
 /**
  * JSON-RPC messages over a pair of Node byte streams, framed as the daemon frames them (§5): the
@@ -72,9 +73,9 @@ export class FramedConnection {
   /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
   send(message: JsonRpcMessage): Promise<void> {
     if (!this.#acceptingSends) return Promise.reject(this.#closedError("the transport is closing or closed; the message was not sent"));
-    let frame: string;
+    let frame: string | Uint8Array;
     try {
-      frame = encodeFrameText(message, byteLength);
+      frame = encodeFrameForStream(message, utf8);
     } catch (error) {
       return Promise.reject(
         new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }),
@@ -227,5 +228,3 @@ function asBadFrame(error: unknown): GlassError {
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-function ignore(): void {}

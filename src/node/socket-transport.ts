@@ -2,6 +2,7 @@ import { createConnection, type Socket } from "node:net";
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import { closed, CLOSED_BEFORE_START, ignore, NOT_SENT, startedTwice } from "../transport/transport-util.js";
 import { defaultSocketPath } from "./default-socket-path.js";
 import { FramedConnection } from "./framed-connection.js";
 import { FrameLimits } from "./framing/frame-limits.js";
@@ -66,16 +67,16 @@ class SocketTransport implements GlassTransport {
 
   start(handlers: TransportHandlers): Promise<void> {
     if (this.#startSettled !== undefined) {
-      return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+      return Promise.reject(startedTwice());
     }
-    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport was closed before it started" }));
+    if (this.#closeRequested) return Promise.reject(closed(CLOSED_BEFORE_START));
     const starting = this.#connect(handlers);
     this.#startSettled = starting.then(ignore, ignore);
     return starting;
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
+    if (this.#closeRequested) return Promise.reject(closed(NOT_SENT));
     if (this.#connection === undefined) {
       return Promise.reject(new TransportClosedError({ message: `not connected to ${this.#peer}: call start() first` }));
     }
@@ -179,5 +180,3 @@ class SocketTransport implements GlassTransport {
     return new TransportUnavailableError({ message, cause: error });
   }
 }
-
-function ignore(): void {}

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import { closed, CLOSED_BEFORE_START, ignore, NOT_SENT, startedTwice } from "../transport/transport-util.js";
 import { FramedConnection } from "./framed-connection.js";
 import { FrameLimits } from "./framing/frame-limits.js";
 
@@ -83,16 +84,16 @@ class StdioTransport implements GlassTransport {
 
   start(handlers: TransportHandlers): Promise<void> {
     if (this.#startSettled !== undefined) {
-      return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+      return Promise.reject(startedTwice());
     }
-    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport was closed before it started" }));
+    if (this.#closeRequested) return Promise.reject(closed(CLOSED_BEFORE_START));
     const starting = this.#spawn(handlers);
     this.#startSettled = starting.then(ignore, ignore);
     return starting;
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closeRequested) return Promise.reject(new TransportClosedError({ message: "the transport is closed; the message was not sent" }));
+    if (this.#closeRequested) return Promise.reject(closed(NOT_SENT));
     if (this.#connection === undefined) {
       return Promise.reject(new TransportClosedError({ message: `${this.#peer} is not running: call start() first` }));
     }
@@ -235,5 +236,3 @@ class StderrTail {
     return this.#bytes.toString("utf8").replace(/^\uFFFD+/, "").trim();
   }
 }
-
-function ignore(): void {}

@@ -5,7 +5,7 @@ import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { redactUrl } from "./redact-url.js";
 import type { TransportHandlers } from "./transport.js";
 
-/** Helpers the HTTP and WebSocket transports share. */
+/** Helpers the transports share. */
 
 /** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
 export function isMessage(value: unknown): value is JsonRpcMessage {
@@ -36,7 +36,9 @@ export function encode(message: JsonRpcMessage): string {
 /** A TransportClosedError with only a message. */
 export const closed = (message: string): TransportClosedError => new TransportClosedError({ message });
 
+/** Why a message offered to a closed transport failed. */
 export const NOT_SENT = "the transport is closed; the message was not sent";
+/** Why `start()` failed on a transport closed before it started. */
 export const CLOSED_BEFORE_START = "the transport was closed before it started";
 
 /** What `start()` rejects with when called twice. */
@@ -86,4 +88,5 @@ export function describe(error: unknown): string {
   return redactUrl(cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`);
 }
 
+/** Does nothing: the handler for a rejection or an event that needs no action. */
 export function ignore(): void {}

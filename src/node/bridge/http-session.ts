@@ -12,6 +12,7 @@ import type { BridgeContext } from "./bridge-context.js";
 import { idKey, rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
 import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
+import { ignore } from "../../transport/transport-util.js";
 
 /** A client request waiting for the daemon's answer. */
 interface PendingRequest {
@@ -134,5 +135,3 @@ export class HttpSession extends UpstreamSession {
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-function ignore(): void {}

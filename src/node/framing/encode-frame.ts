@@ -49,18 +49,26 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
 }
 
 /**
- * The same frame as {@link encodeFrame}, as text for a stream that encodes strings itself (Node
- * sockets and pipes write a string's UTF-8 natively, with no intermediate buffer). `byteLength`
- * measures a string's UTF-8 length (e.g. `Buffer.byteLength`); it is asked only when the message
- * might be longer than a line may be.
+ * The same frame as {@link encodeFrame}, for a stream that encodes strings itself (Node sockets and
+ * pipes): a short frame as text (written with no intermediate buffer), a longer one as bytes.
+ * `utf8` encodes a string (e.g. `Buffer.from`). A long message's JSON is touched once, by `utf8`:
+ * V8 builds the JSON of text outside Latin-1 as a rope, and each operation that needs it flat
+ * (measuring its UTF-8 length, then writing it with a header in front) costs as much as the
+ * serialisation again.
  */
-export function encodeFrameText(message: unknown, byteLength: (text: string) => number): string {
+export function encodeFrameForStream(message: unknown, utf8: (text: string) => Uint8Array): string | Uint8Array {
   const json = JSON.stringify(message);
   if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
-  const short = json.length * 3 <= FrameLimits.maxNewlineRequestBytes;
-  const length = short ? 0 : byteLength(json);
-  if ((short || length <= FrameLimits.maxNewlineRequestBytes) && !json.includes("\n")) return `${json}\n`;
-  return `Content-Length: ${short ? byteLength(json) : length}\r\n\r\n${json}`;
+  if (json.length * 3 <= FrameLimits.maxNewlineRequestBytes && !json.includes("\n")) return `${json}\n`;
+  const body = utf8(json);
+  const length = body.length;
+  const line = length <= FrameLimits.maxNewlineRequestBytes && body.indexOf(LINE_FEED) === -1;
+  const header = line ? new Uint8Array(0) : utf8(`Content-Length: ${length}\r\n\r\n`);
+  const frame = new Uint8Array(header.length + length + (line ? 1 : 0));
+  frame.set(header);
+  frame.set(body, header.length);
+  if (line) frame[length] = LINE_FEED;
+  return frame;
 }
 
 /** Reused for encoding (TextEncoder.encodeInto into a ready buffer is several times faster than encode). */

@@ -8,6 +8,7 @@ import { createFrameReader, type DecodedFrame, type FrameReader } from "../frami
 import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
 import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
+import { ignore } from "../../transport/transport-util.js";
 
 /** What a {@link DaemonConnection} runs over and reports to. */
 export interface DaemonConnectionOptions {
@@ -171,5 +172,3 @@ function oversizedFrame(framing: Framing): Uint8Array {
   if (framing === "newline") frame[frame.length - 1] = 0x0a;
   return frame;
 }
-
-function ignore(): void {}
