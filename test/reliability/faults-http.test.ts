@@ -7,14 +7,13 @@
  * -32601 itself (an HTTP client has no stream to receive them on).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError } from "../../src/index.js";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError } from "../../src/index.js";
 import {
   expectIdle,
   expectNoRepeatedMutation,
   failedWith,
   leaseIfAny,
   mutate,
-  observePayload,
   observeResult,
   read,
   retries,
@@ -25,6 +24,13 @@ import {
   wireEvents,
   type Rig,
 } from "./support/fault-rig.js";
+import {
+  describeBridgeHoldsHalfFrame,
+  describeBridgeSkipsBadFrames,
+  describeLeaseExpiryInWithLease,
+  describeOverloadBurst,
+  type BridgeFaultSuite,
+} from "./support/shared-fault-scenarios.js";
 
 let rig: Rig | undefined;
 const extraClients: Glass[] = [];
@@ -38,6 +44,16 @@ afterEach(async () => {
     await current?.stop();
   }
 });
+
+/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs and clients go to the afterEach above. */
+const suite: BridgeFaultSuite<"http"> = {
+  kind: "http",
+  label: "faults over HTTP (via the bridge)",
+  keep: (started) => (rig = started),
+  keepClient: (glass) => {
+    extraClients.push(glass);
+  },
+};
 
 describe("faults over HTTP (via the bridge): the daemon dies", () => {
   it("mid-call: the bridge answers the pending calls with -32603, so they fail with mcp.internalError (mutationPossible for the mutation); the next read starts a new session and succeeds; the old lease is gone", async () => {
@@ -151,52 +167,9 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
   });
 });
 
-describe("faults over HTTP (via the bridge): the daemon sends half a frame and goes silent", () => {
-  it("later calls end at their deadline (mutationPossible for the mutation); the bridge holds the half frame, the client stays open on a session that no longer answers, and a new session works", async () => {
-    rig = await startRig("http", { faults: { partialFrameAfterCalls: 1 } });
-    await leaseIfAny(rig);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
-    failedWith(observed, DeadlineExceededError, { mutationPossible: false });
-    failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
-    expect(rig.received("click")).toBe(1);
-    expect(rig.wire.badFrames).toEqual([]);
-    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
-    expect(rig.glass.stats()).toMatchObject({ closed: false });
+describeBridgeHoldsHalfFrame(suite);
 
-    const fresh = await Glass.connect(rig.newTransport());
-    extraClients.push(fresh);
-    expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
-  });
-});
-
-describe("faults over HTTP (via the bridge): the daemon sends a bad frame", () => {
-  it("oversized (over 32 MiB): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
-    rig = await startRig("http", { faults: { oversizedFrameAfterCalls: 1 } });
-    await leaseIfAny(rig);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
-    expect(succeeded(observed)).toEqual(observeResult);
-    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => rig!.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*33554432/.test(line)), "the bridge logged the skipped frame");
-    expect(rig.wire.badFrames).toEqual([]);
-    expect(rig.received("click")).toBe(1);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("malformed (not JSON): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
-    rig = await startRig("http", { faults: { malformedFrameAfterCalls: 1 } });
-    await leaseIfAny(rig);
-    succeeded(await read(rig));
-    const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
-    expect(succeeded(observed)).toEqual(observeResult);
-    failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => rig!.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*not valid JSON/.test(line)), "the bridge logged the skipped frame");
-    expect(rig.wire.badFrames).toEqual([]);
-    expect(rig.received("click")).toBe(1);
-    await expectIdle(rig.glass, false);
-  });
-});
+describeBridgeSkipsBadFrames(suite);
 
 describe("faults over HTTP (via the bridge): the daemon answers what was not asked", () => {
   it("an unknown id: the bridge drops it; every call settles once with its own answer", async () => {
@@ -238,74 +211,6 @@ describe("faults over HTTP (via the bridge): the daemon answers what was not ask
   });
 });
 
-describe("faults over HTTP (via the bridge): the daemon answers -32000 in a burst", () => {
-  it("shorter than the retries: the read is retried and succeeds", async () => {
-    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    expect(rig.received("observe")).toBe(3);
-    expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
-    await expectIdle(rig.glass, false);
-  });
+describeOverloadBurst(suite);
 
-  it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
-    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
-    failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("observe")).toBe(3);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("a mutation under the lease fails at once with OverloadedError (mutationPossible false) and was sent exactly once", async () => {
-    rig = await startRig("http", { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
-    await leaseIfAny(rig);
-    failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("click")).toBe(1);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-});
-
-describe("faults over HTTP (via the bridge): the lease expires in the middle of a withLease block", () => {
-  it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
-    rig = await startRig("http", { faults: { leaseExpiresAfterMs: 100 } });
-    let signalAbortedAtError: boolean | undefined;
-    const block = rig.glass.withLease(
-      async (_lease, signal) => {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const clicked = await mutate(rig!, { signal });
-        signalAbortedAtError = signal.aborted;
-        return clicked;
-      },
-      { ttlMs: 60_000 },
-    );
-    const clicked = succeeded(await settle(block, 5_000, "the withLease block"));
-    failedWith(clicked, LeaseError, { code: "leaseExpired", mutationPossible: false, retryable: true });
-    // The daemon refused the lease: the client drops it and aborts the block's signal, so the block stops mutating.
-    expect(signalAbortedAtError).toBe(true);
-    expect(rig.received("click")).toBe(1);
-    expect(rig.glass.lease).toBeUndefined();
-    expect(rig.daemon!.activeLeases()).toEqual([]);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
-    rig = await startRig("http", { faults: { leaseExpiresAfterMs: 50 } });
-    const block = rig.glass.withLease(
-      async (_lease, signal) => {
-        await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
-        return { reason: signal.reason as unknown, lease: rig!.glass.lease, clicked: await mutate(rig!, { signal }) };
-      },
-      { ttlMs: 1_000, renewBeforeMs: 900 },
-    );
-    const { reason, lease, clicked } = succeeded(await settle(block, 5_000, "the withLease block"));
-    expect(reason).toBeInstanceOf(LeaseError);
-    expect(reason).toMatchObject({ code: "leaseExpired" });
-    expect(lease).toBeUndefined();
-    failedWith(clicked, CancelledError, { code: "cancelled", mutationPossible: false });
-    expect(rig.received("click")).toBe(0);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-});
+describeLeaseExpiryInWithLease(suite);

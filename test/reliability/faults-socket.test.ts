@@ -4,7 +4,7 @@
  * daemon's own record (`daemon.calls`) says how often it received each call.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../src/index.js";
+import { DeadlineExceededError, Glass, GlassError, LeaseError, TransportClosedError } from "../../src/index.js";
 import {
   expectIdle,
   expectNoRepeatedMutation,
@@ -22,6 +22,13 @@ import {
   wireEvents,
   type Rig,
 } from "./support/fault-rig.js";
+import {
+  describeCrashWithCallsQueued,
+  describeDaemonStallsAndCancels,
+  describeLeaseExpiryInWithLease,
+  describeOverloadBurst,
+  type FaultSuite,
+} from "./support/shared-fault-scenarios.js";
 
 let rig: Rig | undefined;
 const extraClients: Glass[] = [];
@@ -35,6 +42,13 @@ afterEach(async () => {
     await current?.stop();
   }
 });
+
+/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs go to the afterEach above. */
+const suite: FaultSuite<"socket"> = {
+  kind: "socket",
+  label: "faults over the socket",
+  keep: (started) => (rig = started),
+};
 
 describe("faults over the socket: the daemon dies", () => {
   it("mid-call: the written mutation fails with TransportClosedError mutationPossible, the reads without; nothing is retried; the lease is forgotten and the client says it is closed", async () => {
@@ -63,54 +77,9 @@ describe("faults over the socket: the daemon dies", () => {
   });
 });
 
-describe("faults over the socket: the daemon dies with calls queued in the client", () => {
-  it("a queued mutation is never sent once the connection is gone (TransportClosedError, mutationPossible false); the written one is mutationPossible", async () => {
-    rig = await startRig("socket", { faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
-    await leaseIfAny(rig);
-    const first = mutate(rig); // call 1 crashes the daemon
-    const queuedRead = read(rig);
-    const queuedMutation = mutate(rig);
-    const [written, observed, clicked] = await Promise.all([first, queuedRead, queuedMutation]);
-    failedWith(written, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch" });
-    failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
-    failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
-    expect(rig.received("click")).toBe(1);
-    expect(rig.received("observe")).toBe(0);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    // The queued read failed before it was written, but the connection is gone: there is nothing to retry on.
-    expect(retries(rig.events, "browser.observe")).toEqual([]);
-    await expectIdle(rig.glass, true);
-  });
-});
+describeCrashWithCallsQueued(suite);
 
-describe("faults over the socket: the daemon stalls", () => {
-  it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the written mutation), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers", async () => {
-    rig = await startRig("socket", { faults: { stallAfterCalls: 0 } });
-    await leaseIfAny(rig);
-    const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
-    failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
-    failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
-    expect(Math.max(observed.ms, clicked.ms)).toBeLessThan(2_000);
-    expect(rig.received("click")).toBe(1);
-    expect(rig.received("observe")).toBe(1);
-    await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending both cancelled calls");
-    succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
-    await expectIdle(rig.glass, false);
-  });
-
-  it("an abort after the mutation was written: CancelledError mutationPossible, the daemon's call is cancelled, never repeated", async () => {
-    rig = await startRig("socket", { faults: { stallAfterCalls: 0 } });
-    await leaseIfAny(rig);
-    const controller = new AbortController();
-    const click = mutate(rig, { signal: controller.signal });
-    await rig.untilCalls(1);
-    controller.abort();
-    failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true, phase: "dispatch" });
-    await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending the cancelled call");
-    expect(rig.received("click")).toBe(1);
-    await expectIdle(rig.glass, false);
-  });
-});
+describeDaemonStallsAndCancels(suite, "the written mutation");
 
 describe("faults over the socket: a slow daemon and deadlines", () => {
   it("after 4 timed-out calls the cancels have freed the daemon's slots: the next read is answered", async () => {
@@ -209,79 +178,9 @@ describe("faults over the socket: the daemon answers what was not asked", () => 
   });
 });
 
-describe("faults over the socket: the daemon answers -32000 in a burst", () => {
-  it("shorter than the retries: the read is retried and succeeds", async () => {
-    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    expect(rig.received("observe")).toBe(3);
-    expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
-    await expectIdle(rig.glass, false);
-  });
+describeOverloadBurst(suite);
 
-  it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
-    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
-    failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("observe")).toBe(3);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("a mutation under the lease fails at once with OverloadedError (mutationPossible false) and was sent exactly once", async () => {
-    rig = await startRig("socket", { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
-    await leaseIfAny(rig);
-    failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("click")).toBe(1);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-});
-
-describe("faults over the socket: the lease expires in the middle of a withLease block", () => {
-  it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
-    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 100 } });
-    let signalAbortedAtError: boolean | undefined;
-    const block = rig.glass.withLease(
-      async (_lease, signal) => {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const clicked = await mutate(rig!, { signal });
-        signalAbortedAtError = signal.aborted;
-        return clicked;
-      },
-      { ttlMs: 60_000 },
-    );
-    const clicked = succeeded(await settle(block, 5_000, "the withLease block"));
-    failedWith(clicked, LeaseError, { code: "leaseExpired", mutationPossible: false, retryable: true });
-    // The daemon refused the lease: the client drops it and aborts the block's signal, so the block stops mutating.
-    expect(signalAbortedAtError).toBe(true);
-    expect(rig.received("click")).toBe(1);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    expect(rig.glass.lease).toBeUndefined();
-    expect(rig.daemon!.activeLeases()).toEqual([]);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
-    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 50 } });
-    const block = rig.glass.withLease(
-      async (_lease, signal) => {
-        await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
-        return { reason: signal.reason as unknown, lease: rig!.glass.lease, clicked: await mutate(rig!, { signal }) };
-      },
-      { ttlMs: 1_000, renewBeforeMs: 900 }, // renews 100 ms after acquiring, when the lease has really expired
-    );
-    const { reason, lease, clicked } = succeeded(await settle(block, 5_000, "the withLease block"));
-    expect(reason).toBeInstanceOf(LeaseError);
-    expect(reason).toMatchObject({ code: "leaseExpired" });
-    expect(lease).toBeUndefined();
-    failedWith(clicked, CancelledError, { code: "cancelled", mutationPossible: false });
-    expect(rig.received("click")).toBe(0);
-    expect(rig.events.some((e) => e.type === "lease" && e.action === "lost")).toBe(true);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-});
+describeLeaseExpiryInWithLease(suite);
 
 /*
  * A call cut off by its deadline (or an abort) sends notifications/cancelled and gives its

@@ -4,7 +4,7 @@
  * (it cannot have received more). stdio has no leases: mutating calls need none.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { DeadlineExceededError, GlassError, OverloadedError, TransportClosedError } from "../../src/index.js";
+import { DeadlineExceededError, GlassError, TransportClosedError } from "../../src/index.js";
 import {
   expectIdle,
   expectNoRepeatedMutation,
@@ -20,6 +20,11 @@ import {
   wireEvents,
   type Rig,
 } from "./support/fault-rig.js";
+import {
+  describeCrashWithCallsQueued,
+  describeOverloadBurst,
+  type FaultSuite,
+} from "./support/shared-fault-scenarios.js";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -31,6 +36,13 @@ afterEach(async () => {
     await current?.stop();
   }
 });
+
+/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs go to the afterEach above. */
+const suite: FaultSuite<"stdio"> = {
+  kind: "stdio",
+  label: "faults over stdio",
+  keep: (started) => (rig = started),
+};
 
 describe("faults over stdio: the daemon dies", () => {
   it("mid-call: the written mutation fails with TransportClosedError mutationPossible, the reads without; nothing is retried; the client then says it is closed", async () => {
@@ -57,24 +69,7 @@ describe("faults over stdio: the daemon dies", () => {
   });
 });
 
-describe("faults over stdio: the daemon dies with calls queued in the client", () => {
-  it("a queued mutation is never sent once the connection is gone (TransportClosedError, mutationPossible false); the written one is mutationPossible", async () => {
-    rig = await startRig("stdio", { faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
-    const first = mutate(rig); // call 1 crashes the daemon
-    const queuedRead = read(rig);
-    const queuedMutation = mutate(rig);
-    const [written, observed, clicked] = await Promise.all([first, queuedRead, queuedMutation]);
-    failedWith(written, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch" });
-    failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
-    failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
-    expect(rig.received("click")).toBe(1);
-    expect(rig.received("observe")).toBe(0);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    // The queued read failed before it was written, but the connection is gone: there is nothing to retry on.
-    expect(retries(rig.events, "browser.observe")).toEqual([]);
-    await expectIdle(rig.glass, true);
-  });
-});
+describeCrashWithCallsQueued(suite);
 
 describe("faults over stdio: the daemon stalls", () => {
   it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the written mutation), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers", async () => {
@@ -177,32 +172,7 @@ describe("faults over stdio: the daemon answers what was not asked", () => {
   });
 });
 
-describe("faults over stdio: the daemon answers -32000 in a burst", () => {
-  it("shorter than the retries: the read is retried and succeeds", async () => {
-    rig = await startRig("stdio", { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    expect(rig.received("observe")).toBe(3);
-    expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
-    rig = await startRig("stdio", { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
-    failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("observe")).toBe(3);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-
-  it("a mutation fails at once with OverloadedError (mutationPossible false) and was sent exactly once", async () => {
-    rig = await startRig("stdio", { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
-    failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
-    expect(rig.received("click")).toBe(1);
-    expect(retries(rig.events, "browser.click")).toEqual([]);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectIdle(rig.glass, false);
-  });
-});
+describeOverloadBurst(suite);
 
 describe("faults over stdio: leases", () => {
   it("there are none: withLease fails with mcp.methodNotFound before running its block, and nothing is sent", async () => {

@@ -37,6 +37,14 @@ export const clickPayload = fixtureRequest("click-renew").payload as never;
 /** The four ways the issue asks about. */
 export type TransportKind = "stdio" | "socket" | "http" | "websocket";
 
+/** The transports with mutation leases: the daemon socket, and the bridge in front of it. */
+export type LeaseTransportKind = Exclude<TransportKind, "stdio">;
+
+/** Whether `kind` has mutation leases (all but stdio, where mutating calls need none). */
+export function hasLeases(kind: TransportKind): kind is LeaseTransportKind {
+  return kind !== "stdio";
+}
+
 /** Everything that crossed one client's transport, in order. */
 export class Wire {
   readonly sent: JsonRpcMessage[] = [];
@@ -190,7 +198,7 @@ export async function startRig(kind: TransportKind, options: RigOptions = {}): P
     daemon,
     bridge: harness?.bridge,
     bridgeLogs: harness?.logs ?? [],
-    leases: kind !== "stdio",
+    leases: hasLeases(kind),
     received(tool) {
       const written = wire.toolCallsSent(tool);
       if (daemon === undefined) return written;

@@ -1,0 +1,272 @@
+/**
+ * Fault scenarios that run the same way over more than one transport (test/reliability/faults-*.test.ts).
+ * Each function registers one describe block, labelled `${suite.label}: …`, with its tests; a
+ * test file calls it where the block stands in the file, so the order of the tests is the file's.
+ *
+ * The rigs stay the test file's: every test here hands the rig it starts (and any extra client)
+ * to the suite, and the file's afterEach asserts that no mutation was repeated and stops them,
+ * exactly as for the file's own tests.
+ */
+import { describe, expect, it } from "vitest";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../../src/index.js";
+import {
+  expectIdle,
+  failedWith,
+  hasLeases,
+  leaseIfAny,
+  mutate,
+  observePayload,
+  observeResult,
+  read,
+  retries,
+  settle,
+  startRig,
+  succeeded,
+  waitUntil,
+  type LeaseTransportKind,
+  type Rig,
+  type RigOptions,
+  type TransportKind,
+} from "./fault-rig.js";
+
+/** One fault-suite file: the transport it runs over, how its describe labels start, and where its rigs go. */
+export interface FaultSuite<K extends TransportKind = TransportKind> {
+  /** The transport every rig of the suite runs over. */
+  readonly kind: K;
+  /** The start of the suite's describe labels, e.g. "faults over the socket". */
+  readonly label: string;
+  /** Hands a started rig to the file's afterEach (which asserts no mutation was repeated, then stops it); returns it. */
+  keep(rig: Rig): Rig;
+}
+
+/** A suite over the bridge (HTTP or WebSocket) whose scenarios also connect a second client. */
+export interface BridgeFaultSuite<K extends "http" | "websocket" = "http" | "websocket"> extends FaultSuite<K> {
+  /** Hands a second client to the file's afterEach, which closes it. */
+  keepClient(glass: Glass): void;
+}
+
+/** Starts a rig over the suite's transport and hands it to the suite. */
+async function start(suite: FaultSuite, options: RigOptions): Promise<Rig> {
+  return suite.keep(await startRig(suite.kind, options));
+}
+
+/**
+ * Registers "`label`: the daemon dies with calls queued in the client" (socket, stdio): with one
+ * call in flight at most, the call that crashes the daemon is the only one written
+ * (mutationPossible); the queued read and mutation fail in preflight and are never sent.
+ */
+export function describeCrashWithCallsQueued(suite: FaultSuite<"socket" | "stdio">): void {
+  describe(`${suite.label}: the daemon dies with calls queued in the client`, () => {
+    it("a queued mutation is never sent once the connection is gone (TransportClosedError, mutationPossible false); the written one is mutationPossible", async () => {
+      const rig = await start(suite, { faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
+      await leaseIfAny(rig);
+      const first = mutate(rig); // call 1 crashes the daemon
+      const queuedRead = read(rig);
+      const queuedMutation = mutate(rig);
+      const [written, observed, clicked] = await Promise.all([first, queuedRead, queuedMutation]);
+      failedWith(written, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch" });
+      failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
+      failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
+      expect(rig.received("click")).toBe(1);
+      expect(rig.received("observe")).toBe(0);
+      expect(retries(rig.events, "browser.click")).toEqual([]);
+      // The queued read failed before it was written, but the connection is gone: there is nothing to retry on.
+      expect(retries(rig.events, "browser.observe")).toEqual([]);
+      await expectIdle(rig.glass, true);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the daemon stalls" for a transport whose client sees the daemon's answers
+ * to its cancels (socket, WebSocket): calls past their deadline fail at it, notifications/cancelled
+ * ends them in the daemon, and an abort after the mutation was written cancels it.
+ *
+ * @param mutation How the first test's name calls the mutation: the socket suite says "the written
+ *   mutation", the WebSocket suite "the mutation" (the same call either way).
+ */
+export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "websocket">, mutation: "the written mutation" | "the mutation"): void {
+  describe(`${suite.label}: the daemon stalls`, () => {
+    it(`past the deadline: DeadlineExceededError at the deadline (mutationPossible for ${mutation}), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers`, async () => {
+      const rig = await start(suite, { faults: { stallAfterCalls: 0 } });
+      await leaseIfAny(rig);
+      const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
+      failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
+      failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
+      expect(Math.max(observed.ms, clicked.ms)).toBeLessThan(2_000);
+      expect(rig.received("click")).toBe(1);
+      expect(rig.received("observe")).toBe(1);
+      await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending both cancelled calls");
+      succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
+      await expectIdle(rig.glass, false);
+    });
+
+    it("an abort after the mutation was written: CancelledError mutationPossible, the daemon's call is cancelled, never repeated", async () => {
+      const rig = await start(suite, { faults: { stallAfterCalls: 0 } });
+      await leaseIfAny(rig);
+      const controller = new AbortController();
+      const click = mutate(rig, { signal: controller.signal });
+      await rig.untilCalls(1);
+      controller.abort();
+      failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true, phase: "dispatch" });
+      await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending the cancelled call");
+      expect(rig.received("click")).toBe(1);
+      await expectIdle(rig.glass, false);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the daemon sends half a frame and goes silent" over the bridge (HTTP,
+ * WebSocket): the bridge holds the half frame, so later calls end at their deadline and the client
+ * stays open on a session that no longer answers; a second client (a new HTTP session, a new
+ * WebSocket connection) is answered.
+ */
+export function describeBridgeHoldsHalfFrame(suite: BridgeFaultSuite): void {
+  const fresh = suite.kind === "http" ? "a new session" : "a new connection";
+  describe(`${suite.label}: the daemon sends half a frame and goes silent`, () => {
+    it(`later calls end at their deadline (mutationPossible for the mutation); the bridge holds the half frame, the client stays open on a session that no longer answers, and ${fresh} works`, async () => {
+      const rig = await start(suite, { faults: { partialFrameAfterCalls: 1 } });
+      await leaseIfAny(rig);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
+      failedWith(observed, DeadlineExceededError, { mutationPossible: false });
+      failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
+      expect(rig.received("click")).toBe(1);
+      expect(rig.wire.badFrames).toEqual([]);
+      failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+      expect(rig.glass.stats()).toMatchObject({ closed: false });
+
+      const second = await Glass.connect(rig.newTransport());
+      suite.keepClient(second);
+      expect(await second.browser.observe(observePayload)).toEqual(observeResult);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the daemon sends a bad frame" over the bridge (HTTP, WebSocket): the bridge
+ * skips an oversized and a malformed frame from the daemon and logs them; the client sees nothing
+ * of either and every call is answered.
+ */
+export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websocket">): void {
+  describe(`${suite.label}: the daemon sends a bad frame`, () => {
+    it("oversized (over 32 MiB): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
+      const rig = await start(suite, { faults: { oversizedFrameAfterCalls: 1 } });
+      await leaseIfAny(rig);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+      expect(succeeded(observed)).toEqual(observeResult);
+      failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+      await waitUntil(() => rig.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*33554432/.test(line)), "the bridge logged the skipped frame");
+      expect(rig.wire.badFrames).toEqual([]);
+      expect(rig.received("click")).toBe(1);
+      await expectIdle(rig.glass, false);
+    });
+
+    it("malformed (not JSON): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
+      const rig = await start(suite, { faults: { malformedFrameAfterCalls: 1 } });
+      await leaseIfAny(rig);
+      succeeded(await read(rig));
+      const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+      expect(succeeded(observed)).toEqual(observeResult);
+      failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+      await waitUntil(() => rig.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*not valid JSON/.test(line)), "the bridge logged the skipped frame");
+      expect(rig.wire.badFrames).toEqual([]);
+      expect(rig.received("click")).toBe(1);
+      await expectIdle(rig.glass, false);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the daemon answers -32000 in a burst" (every transport): a burst shorter than
+ * the retries is retried away, a longer one fails the read with OverloadedError after
+ * 1 + maxRetries attempts, and a mutation is sent once and never retried. Where the transport has
+ * leases the mutation runs under one, and its test's name says so ("a mutation under the lease");
+ * over stdio it needs none ("a mutation").
+ */
+export function describeOverloadBurst(suite: FaultSuite): void {
+  const mutation = hasLeases(suite.kind) ? "a mutation under the lease" : "a mutation";
+  describe(`${suite.label}: the daemon answers -32000 in a burst`, () => {
+    it("shorter than the retries: the read is retried and succeeds", async () => {
+      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      expect(rig.received("observe")).toBe(3);
+      expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
+      await expectIdle(rig.glass, false);
+    });
+
+    it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
+      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
+      failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+      expect(rig.received("observe")).toBe(3);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      await expectIdle(rig.glass, false);
+    });
+
+    it(`${mutation} fails at once with OverloadedError (mutationPossible false) and was sent exactly once`, async () => {
+      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
+      await leaseIfAny(rig);
+      failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
+      expect(rig.received("click")).toBe(1);
+      expect(retries(rig.events, "browser.click")).toEqual([]);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      await expectIdle(rig.glass, false);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the lease expires in the middle of a withLease block" (every transport with
+ * leases): before any renewal, the next mutation fails with LeaseError leaseExpired, is not
+ * retried, and the block's signal aborts at once; at the renewal, the block's signal aborts with
+ * the LeaseError and a mutation given that signal is never sent.
+ */
+export function describeLeaseExpiryInWithLease(suite: FaultSuite<LeaseTransportKind>): void {
+  describe(`${suite.label}: the lease expires in the middle of a withLease block`, () => {
+    it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
+      const rig = await start(suite, { faults: { leaseExpiresAfterMs: 100 } });
+      let signalAbortedAtError: boolean | undefined;
+      const block = rig.glass.withLease(
+        async (_lease, signal) => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const clicked = await mutate(rig, { signal });
+          signalAbortedAtError = signal.aborted;
+          return clicked;
+        },
+        { ttlMs: 60_000 },
+      );
+      const clicked = succeeded(await settle(block, 5_000, "the withLease block"));
+      failedWith(clicked, LeaseError, { code: "leaseExpired", mutationPossible: false, retryable: true });
+      // The daemon refused the lease: the client drops it and aborts the block's signal, so the block stops mutating.
+      expect(signalAbortedAtError).toBe(true);
+      expect(rig.received("click")).toBe(1);
+      expect(retries(rig.events, "browser.click")).toEqual([]);
+      expect(rig.glass.lease).toBeUndefined();
+      expect(rig.daemon!.activeLeases()).toEqual([]);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      await expectIdle(rig.glass, false);
+    });
+
+    it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
+      const rig = await start(suite, { faults: { leaseExpiresAfterMs: 50 } });
+      const block = rig.glass.withLease(
+        async (_lease, signal) => {
+          await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
+          return { reason: signal.reason as unknown, lease: rig.glass.lease, clicked: await mutate(rig, { signal }) };
+        },
+        { ttlMs: 1_000, renewBeforeMs: 900 }, // renews 100 ms after acquiring, when the lease has really expired
+      );
+      const { reason, lease, clicked } = succeeded(await settle(block, 5_000, "the withLease block"));
+      expect(reason).toBeInstanceOf(LeaseError);
+      expect(reason).toMatchObject({ code: "leaseExpired" });
+      expect(lease).toBeUndefined();
+      failedWith(clicked, CancelledError, { code: "cancelled", mutationPossible: false });
+      expect(rig.received("click")).toBe(0);
+      expect(rig.events.some((e) => e.type === "lease" && e.action === "lost")).toBe(true);
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      await expectIdle(rig.glass, false);
+    });
+  });
+}
