@@ -1,11 +1,11 @@
 import { createConnection, type Socket } from "node:net";
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
-import { closed, CLOSED_BEFORE_START, ignore, NOT_SENT, startedTwice } from "../transport/transport-util.js";
+import { ignore } from "../transport/transport-util.js";
 import { defaultSocketPath } from "./default-socket-path.js";
 import { FramedConnection } from "./framed-connection.js";
 import { FrameLimits } from "./framing/frame-limits.js";
+import { StreamTransport } from "./stream-transport.js";
 
 /** Where to reach the daemon for a {@link socketTransport}. */
 export interface SocketTransportOptions {
@@ -33,68 +33,35 @@ export function socketTransport(options: SocketTransportOptions = {}): GlassTran
   return new SocketTransport(options);
 }
 
-class SocketTransport implements GlassTransport {
+class SocketTransport extends StreamTransport {
   readonly kind = "socket";
   readonly maxInFlight = 4;
   readonly #path: string;
   readonly #options: SocketTransportOptions;
   readonly #peer: string;
   #socket: Socket | undefined;
-  #connection: FramedConnection | undefined;
-  /** Settles (never rejects) once `start` has succeeded or failed; undefined before `start`. */
-  #startSettled: Promise<void> | undefined;
-  #closeRequested = false;
-  #closing: Promise<void> | undefined;
   /** The socket error that preceded the close, if any. */
   #lastError: Error | undefined;
-  /** Resolves when the socket is closed (or never opened). */
-  readonly #gone: Promise<void>;
-  #markGone!: () => void;
-  #isGone = false;
 
   constructor(options: SocketTransportOptions) {
+    super();
     this.#options = options;
     const fromEnv = process.env.GLASS_SOCKET;
     this.#path = options.path ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : defaultSocketPath());
     this.#peer = `the Glass daemon at ${this.#path}`;
-    this.#gone = new Promise<void>((resolve) => {
-      this.#markGone = () => {
-        this.#isGone = true;
-        resolve();
-      };
-    });
   }
 
-  start(handlers: TransportHandlers): Promise<void> {
-    if (this.#startSettled !== undefined) {
-      return Promise.reject(startedTwice());
-    }
-    if (this.#closeRequested) return Promise.reject(closed(CLOSED_BEFORE_START));
-    const starting = this.#connect(handlers);
-    this.#startSettled = starting.then(ignore, ignore);
-    return starting;
+  protected notStarted(): string {
+    return `not connected to ${this.#peer}: call start() first`;
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closeRequested) return Promise.reject(closed(NOT_SENT));
-    if (this.#connection === undefined) {
-      return Promise.reject(new TransportClosedError({ message: `not connected to ${this.#peer}: call start() first` }));
-    }
-    return this.#connection.send(message);
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
-  }
-
-  #connect(handlers: TransportHandlers): Promise<void> {
+  protected open(handlers: TransportHandlers): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let socket: Socket;
       try {
         socket = createConnection({ path: this.#path });
       } catch (error) {
-        this.#markGone();
+        this.markGone();
         reject(this.#unavailable(error));
         return;
       }
@@ -103,14 +70,14 @@ class SocketTransport implements GlassTransport {
         socket.off("connect", onConnected);
         socket.on("error", ignore);
         socket.destroy();
-        this.#markGone();
+        this.markGone();
         reject(this.#unavailable(error));
       };
       const onConnected = (): void => {
         socket.off("error", onConnectError);
         socket.on("error", this.#onError);
         socket.once("close", this.#onClose);
-        this.#connection = new FramedConnection({
+        this.connection = new FramedConnection({
           readable: socket,
           writable: socket,
           handlers,
@@ -124,23 +91,12 @@ class SocketTransport implements GlassTransport {
     });
   }
 
-  async #shutdown(): Promise<void> {
-    this.#closeRequested = true;
-    if (this.#startSettled === undefined) return; // never started
-    await this.#startSettled;
-    this.#connection?.stopSending();
+  protected async end(): Promise<void> {
     const socket = this.#socket;
-    if (socket === undefined || this.#isGone) return;
+    if (socket === undefined) return;
     socket.end();
-    const closed = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), this.#options.closeTimeoutMs ?? 2000);
-      void this.#gone.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-    if (!closed) socket.destroy();
-    await this.#gone;
+    if (!(await this.goneWithin(this.#options.closeTimeoutMs ?? 2000))) socket.destroy();
+    await this.gone;
   }
 
   #onError = (error: Error): void => {
@@ -151,15 +107,15 @@ class SocketTransport implements GlassTransport {
     this.#socket?.off("error", this.#onError);
     this.#socket?.on("error", ignore);
     let error: TransportClosedError | undefined;
-    if (!this.#closeRequested) {
+    if (!this.closeRequested) {
       const message =
         this.#lastError === undefined
           ? `${this.#peer} closed the connection`
           : `the connection to ${this.#peer} was lost: ${this.#lastError.message}`;
       error = new TransportClosedError(this.#lastError === undefined ? { message } : { message, cause: this.#lastError });
     }
-    this.#connection?.finish(error);
-    this.#markGone();
+    this.connection?.finish(error);
+    this.markGone();
   };
 
   #unavailable(error: unknown): TransportUnavailableError {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
-import { closed, CLOSED_BEFORE_START, ignore, NOT_SENT, startedTwice } from "../transport/transport-util.js";
+import { ignore } from "../transport/transport-util.js";
 import { FramedConnection } from "./framed-connection.js";
 import { FrameLimits } from "./framing/frame-limits.js";
+import { StreamTransport } from "./stream-transport.js";
 
 /** How to start the daemon for a {@link stdioTransport}. */
 export interface StdioTransportOptions {
@@ -53,59 +53,26 @@ export function stdioTransport(options: StdioTransportOptions): GlassTransport {
   return new StdioTransport(options);
 }
 
-class StdioTransport implements GlassTransport {
+class StdioTransport extends StreamTransport {
   readonly kind = "stdio";
   readonly maxInFlight = 8;
   readonly #options: StdioTransportOptions;
   readonly #peer: string;
   readonly #stderrTail = new StderrTail();
   #child: ChildProcess | undefined;
-  #connection: FramedConnection | undefined;
-  /** Settles (never rejects) once `start` has succeeded or failed; undefined before `start`. */
-  #startSettled: Promise<void> | undefined;
-  #closeRequested = false;
-  #closing: Promise<void> | undefined;
   #pipeDrainTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Resolves when the daemon process is gone (or never ran). */
-  readonly #gone: Promise<void>;
-  #markGone!: () => void;
-  #isGone = false;
 
   constructor(options: StdioTransportOptions) {
+    super();
     this.#options = options;
     this.#peer = `the Glass daemon \`${[options.command, ...(options.args ?? [])].join(" ")}\``;
-    this.#gone = new Promise<void>((resolve) => {
-      this.#markGone = () => {
-        this.#isGone = true;
-        resolve();
-      };
-    });
   }
 
-  start(handlers: TransportHandlers): Promise<void> {
-    if (this.#startSettled !== undefined) {
-      return Promise.reject(startedTwice());
-    }
-    if (this.#closeRequested) return Promise.reject(closed(CLOSED_BEFORE_START));
-    const starting = this.#spawn(handlers);
-    this.#startSettled = starting.then(ignore, ignore);
-    return starting;
+  protected notStarted(): string {
+    return `${this.#peer} is not running: call start() first`;
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closeRequested) return Promise.reject(closed(NOT_SENT));
-    if (this.#connection === undefined) {
-      return Promise.reject(new TransportClosedError({ message: `${this.#peer} is not running: call start() first` }));
-    }
-    return this.#connection.send(message);
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
-  }
-
-  #spawn(handlers: TransportHandlers): Promise<void> {
+  protected open(handlers: TransportHandlers): Promise<void> {
     const { command, args = [], cwd, env, stderr = "pipe" } = this.#options;
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcess;
@@ -117,7 +84,7 @@ class StdioTransport implements GlassTransport {
           windowsHide: true,
         });
       } catch (error) {
-        this.#markGone();
+        this.markGone();
         reject(this.#unavailable(error));
         return;
       }
@@ -126,7 +93,7 @@ class StdioTransport implements GlassTransport {
         child.off("spawn", onSpawned);
         child.on("error", ignore);
         for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", ignore).destroy();
-        this.#markGone();
+        this.markGone();
         reject(this.#unavailable(error));
       };
       const onSpawned = (): void => {
@@ -135,7 +102,7 @@ class StdioTransport implements GlassTransport {
         child.stderr?.on("data", this.#onStderr);
         child.once("exit", this.#onExit);
         child.once("close", this.#onClose);
-        this.#connection = new FramedConnection({
+        this.connection = new FramedConnection({
           readable: child.stdout!,
           writable: child.stdin!,
           handlers,
@@ -149,29 +116,15 @@ class StdioTransport implements GlassTransport {
     });
   }
 
-  async #shutdown(): Promise<void> {
-    this.#closeRequested = true;
-    if (this.#startSettled === undefined) return; // never started
-    await this.#startSettled;
+  protected async end(): Promise<void> {
     const child = this.#child;
-    this.#connection?.stopSending();
-    if (child === undefined || this.#isGone) return;
+    if (child === undefined) return;
     child.stdin?.end();
-    if (await this.#goneWithin(this.#options.closeTimeoutMs ?? 2000)) return;
+    if (await this.goneWithin(this.#options.closeTimeoutMs ?? 2000)) return;
     child.kill("SIGTERM");
-    if (await this.#goneWithin(KILL_GRACE_MS)) return;
+    if (await this.goneWithin(KILL_GRACE_MS)) return;
     child.kill("SIGKILL");
-    await this.#gone;
-  }
-
-  #goneWithin(ms: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.#gone.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+    await this.gone;
   }
 
   #onStderr = (chunk: Buffer): void => {
@@ -189,9 +142,9 @@ class StdioTransport implements GlassTransport {
   #onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
     if (this.#pipeDrainTimer !== undefined) clearTimeout(this.#pipeDrainTimer);
     this.#child?.stderr?.off("data", this.#onStderr);
-    const error = this.#closeRequested ? undefined : new TransportClosedError({ message: this.#describeExit(code, signal) });
-    this.#connection?.finish(error);
-    this.#markGone();
+    const error = this.closeRequested ? undefined : new TransportClosedError({ message: this.#describeExit(code, signal) });
+    this.connection?.finish(error);
+    this.markGone();
   };
 
   #describeExit(code: number | null, signal: NodeJS.Signals | null): string {
