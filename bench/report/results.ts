@@ -117,6 +117,7 @@ export function toResults(run: BenchRun): Record<string, unknown> {
     },
     bundle: {
       glassSdk: { file: "dist/browser/glass-sdk.browser.min.js", minified: bytes(run.bundle.glass.minifiedBytes), gzip: bytes(run.bundle.glass.gzipBytes) },
+      glassSdkHttpPage: { entry: "Glass + httpTransport from the bundle above (esbuild, browser, minified, this run)", minified: bytes(run.bundle.glassHttpPage.minifiedBytes), gzip: bytes(run.bundle.glassHttpPage.gzipBytes) },
       mcpSdkClient: { entry: "Client + StreamableHTTPClientTransport (esbuild, browser, minified, this run)", minified: bytes(run.bundle.mcpSdk.minifiedBytes), gzip: bytes(run.bundle.mcpSdk.gzipBytes) },
       gzipShare: fig(run.bundle.glass.gzipBytes / run.bundle.mcpSdk.gzipBytes, "ratio"),
       glassSdkComposition: run.bundle.glassComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),

@@ -45,6 +45,7 @@ export function formatTable(run: BenchRun): string {
   lines.push(`    Glass.connect over stdio ${c.connectStdioMs.toFixed(1)} ms (spawns the daemon; the spawn alone, to its first answer without the SDK: ${c.daemonSpawnMs.toFixed(1)} ms); over the socket to the running daemon ${c.connectSocketMs.toFixed(1)} ms; first call ${c.firstCallMs.toFixed(2)} ms`);
   const b = run.bundle;
   lines.push(`Browser bundle: glass-sdk ${kb(b.glass.minifiedBytes)} min, ${kb(b.glass.gzipBytes)} gzip; MCP SDK Client+StreamableHTTP ${kb(b.mcpSdk.minifiedBytes)} min, ${kb(b.mcpSdk.gzipBytes)} gzip; share ${((100 * b.glass.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
+  lines.push(`    a page importing only Glass + httpTransport (what the MCP SDK bundle holds): ${kb(b.glassHttpPage.minifiedBytes)} min, ${kb(b.glassHttpPage.gzipBytes)} gzip; share ${((100 * b.glassHttpPage.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
   lines.push(`    glass-sdk min bytes by area: ${b.glassComposition.slice(0, 8).map((a) => `${a.area} ${kb(a.bytes)}`).join(", ")}`);
   lines.push(rule);
   lines.push(`${pad("target", 66)}${"measured".padStart(12)}${"limit".padStart(14)}  result`);

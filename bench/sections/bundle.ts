@@ -14,6 +14,12 @@ export interface BundleSize {
 export interface BundleResult {
   /** dist/browser/glass-sdk.browser.min.js, as `npm run build` made it. */
   glass: BundleSize;
+  /**
+   * A page's share of ours when it imports what the MCP SDK bundle holds (`Glass` and
+   * `httpTransport`): esbuild bundling that from our bundle, built now. Informational: the targets
+   * are checked on the whole bundle.
+   */
+  glassHttpPage: BundleSize;
   /** esbuild bundle of the MCP SDK's Client + StreamableHTTPClientTransport, built now. */
   mcpSdk: BundleSize;
   /** Our minified bytes by source area, read from the bundle's source map. */
@@ -32,7 +38,7 @@ const BROWSER = { bundle: true, platform: "browser", format: "esm", minify: true
 /**
  * Bundle sizes (minified, and gzip level 9 via node:zlib): ours as built, and the MCP SDK's client
  * (an entry exporting `Client` and `StreamableHTTPClientTransport`) bundled by esbuild in this run
- * with the same settings. Where the bytes go: ours from its source map, theirs from esbuild's metafile.
+ * with the same settings; and the part of ours a page connecting over HTTP ships. Where the bytes go: ours from its source map, theirs from esbuild's metafile.
  */
 export async function measureBundles(): Promise<BundleResult> {
   const mcp = await build({
@@ -43,6 +49,11 @@ export async function measureBundles(): Promise<BundleResult> {
       loader: "js",
     },
   });
+  const page = await build({
+    ...BROWSER,
+    external: ["ws"],
+    stdin: { contents: `export { Glass, httpTransport } from ${JSON.stringify(DIST.browserBundle)};\n`, resolveDir: ROOT, loader: "js" },
+  });
   const ours = new Map<string, number>();
   for (const [source, bytes] of bytesBySource(DIST.browserBundle, `${DIST.browserBundle}.map`)) {
     const area = glassArea(source.replace(/^(\.\.\/)+/, ""));
@@ -50,6 +61,7 @@ export async function measureBundles(): Promise<BundleResult> {
   }
   return {
     glass: sizes(readFileSync(DIST.browserBundle)),
+    glassHttpPage: sizes(page.outputFiles[0]!.contents),
     mcpSdk: sizes(mcp.outputFiles[0]!.contents),
     glassComposition: [...ours].map(([area, bytes]) => ({ area, bytes })).sort((a, b) => b.bytes - a.bytes),
     mcpSdkComposition: composition(mcp.metafile, packageArea),
