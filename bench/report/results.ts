@@ -76,6 +76,7 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       payload: r.payload,
       concurrency: fig(r.concurrency, "calls in flight", 0),
       value: fig(r.value, "ratio"),
+      roundRange: r.range.map((v) => fig(v, "ratio")),
       target: { op: ">=", ...fig(r.target, "ratio") },
       pass: r.pass,
     })),

@@ -23,9 +23,9 @@ export function formatTable(run: BenchRun): string {
   }
   lines.push("(CPU µs/call: user + system time of the client process per call, all clients in one process; the daemon and bridge are other processes)");
   lines.push(rule);
-  lines.push(`${pad("ratio (median of per-round ratios)", 36)}${pad("transport", 10)}${pad("payload", 8)}${pad("in flight", 10)}${"value".padStart(8)}${"target".padStart(9)}  result`);
+  lines.push(`${pad("ratio (median of per-round ratios)", 36)}${pad("transport", 10)}${pad("payload", 8)}${pad("in flight", 10)}${"value".padStart(8)}${"rounds".padStart(13)}${"target".padStart(9)}  result`);
   for (const r of run.ratios) {
-    lines.push(`${pad(`glass-sdk ÷ ${r.versus}`, 36)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.value, 2, 8)}${`≥ ${r.target.toFixed(2)}`.padStart(9)}  ${mark(r.pass)}`);
+    lines.push(`${pad(`glass-sdk ÷ ${r.versus}`, 36)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.value, 2, 8)}${`${r.range[0].toFixed(2)}–${r.range[1].toFixed(2)}`.padStart(13)}${`≥ ${r.target.toFixed(2)}`.padStart(9)}  ${mark(r.pass)}`);
   }
   lines.push(rule);
   for (const o of run.overhead) {

@@ -17,6 +17,8 @@ export interface Ratio {
   concurrency: number;
   versus: Exclude<ClientName, "glass-sdk">;
   value: number;
+  /** The lowest and highest per-round ratio: how much the run's noise moved it. */
+  range: [number, number];
   target: number;
   pass: boolean;
 }
@@ -51,8 +53,10 @@ export function ratios(cells: readonly ThroughputCell[]): Ratio[] {
       if (other === undefined) continue;
       const target = versus === "raw" ? RAW_TARGET : MCP_TARGET;
       // Paired by round (the two ran in adjacent slices), so load that drifts between rounds cancels out.
-      const value = median(ours.roundRates.map((rate, round) => rate / other.roundRates[round]!));
-      out.push({ transport: ours.transport, payload: ours.payload, concurrency: ours.concurrency, versus, value, target, pass: value >= target });
+      const perRound = ours.roundRates.map((rate, round) => rate / other.roundRates[round]!);
+      const value = median(perRound);
+      const range: [number, number] = [Math.min(...perRound), Math.max(...perRound)];
+      out.push({ transport: ours.transport, payload: ours.payload, concurrency: ours.concurrency, versus, value, range, target, pass: value >= target });
     }
   }
   return out;
