@@ -26,5 +26,5 @@ export function readSettings(argv: readonly string[]): BenchSettings {
   const quick = argv.includes("--quick");
   return quick
     ? { quick, groupWarmupMs: 250, warmupMs: 50, rounds: 3, sliceMs: 100, memoryCalls: 50_000, coldStartRuns: 3, overheadRounds: 5, overheadRoundMs: 60 }
-    : { quick, groupWarmupMs: 500, warmupMs: 150, rounds: 7, sliceMs: 200, memoryCalls: 50_000, coldStartRuns: 7, overheadRounds: 11, overheadRoundMs: 120 };
+    : { quick, groupWarmupMs: 500, warmupMs: 150, rounds: 9, sliceMs: 200, memoryCalls: 50_000, coldStartRuns: 7, overheadRounds: 11, overheadRoundMs: 120 };
 }
