@@ -7,7 +7,7 @@ import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { encodeFrameForStream } from "./framing/encode-frame.js";
 import { createFrameReader, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
-import { ignore } from "../transport/transport-util.js";
+import { callHandler, describe, ignore, isMessage } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -160,7 +160,7 @@ export class FramedConnection {
   #deliver(message: unknown): void {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
-    if (!isJsonRpcMessage(message)) {
+    if (!isMessage(message)) {
       this.#reportError(new BadFrameError({ message: "the frame holds JSON but not a JSON-RPC 2.0 message object", phase: "dispatch" }));
       return;
     }
@@ -205,26 +205,6 @@ export class FramedConnection {
   }
 }
 
-/** A JSON object with `jsonrpc: "2.0"`: the shape every JSON-RPC message has (the session checks the rest). */
-function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
-
-/** Runs an owner's handler; an exception it throws is reported asynchronously, never to the stream. */
-function callHandler(handler: () => void): void {
-  try {
-    handler();
-  } catch (error) {
-    queueMicrotask(() => {
-      throw error;
-    });
-  }
-}
-
 function asBadFrame(error: unknown): GlassError {
   return error instanceof GlassError ? error : new BadFrameError({ message: describe(error), phase: "dispatch", cause: error });
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
