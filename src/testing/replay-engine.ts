@@ -1,5 +1,6 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { canonicalJson } from "./canonical-json.js";
+import { deepFreeze } from "./deep-freeze.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { unmatchedResponse } from "./unmatched-response.js";
 
@@ -96,12 +97,4 @@ function withIds(recorded: GlassResponse, request: GlassRequest): GlassResponse 
     ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }),
     ...rest,
   } as GlassResponse;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }

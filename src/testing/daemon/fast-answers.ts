@@ -3,6 +3,7 @@ import type { McpToolResult } from "../../mcp/json-rpc.js";
 import { describeOperation, toolFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { readToolCall } from "../read-tool-call.js";
+import { deepFreeze } from "../deep-freeze.js";
 import type { ReplayEngine } from "../replay-engine.js";
 import { toMcpToolResult } from "../to-mcp-tool-result.js";
 import { capabilityFailure } from "./tool-call.js";
@@ -41,12 +42,4 @@ export function fastPathAllowed(params: Record<string, unknown> | undefined): bo
   if (args === undefined) return true;
   if (!isJsonObject(args)) return false;
   return args.mutationLease === undefined && args.leaseToken === undefined && args.includeTrace === undefined;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }
