@@ -276,6 +276,14 @@ describe("stdio transport", () => {
     await closedFirst.close();
     await expect(closedFirst.start(new Recorder())).rejects.toBeInstanceOf(TransportClosedError);
   });
+
+  it("rejects send() before start() with a TransportClosedError that says to call start() first, and spawns nothing", async () => {
+    const transport = stdioTransport({ command: process.execPath, args: [echoPeer] });
+    await expect(transport.send(request(1, "echo"))).rejects.toThrow(/is not running: call start\(\) first/);
+    await expect(transport.send(request(1, "echo"))).rejects.toBeInstanceOf(TransportClosedError);
+    await transport.close();
+    await expect(transport.send(request(2, "echo"))).rejects.toThrow(/the transport is closed; the message was not sent/);
+  });
 });
 
 /** A Unix-socket echo server built on the SDK's own framing, answering in each request's framing. */
@@ -332,6 +340,21 @@ describe("socket transport", () => {
     await expect(transport.send(request(3, "echo"))).rejects.toBeInstanceOf(TransportClosedError);
     expect(recorder.closes).toEqual([undefined]);
     await recorder.until(() => sockets.size === 0);
+  });
+
+  it("rejects send() before start(), a second start(), and start() after close()", async () => {
+    const path = join(tempDir(), "glass.sock");
+    const { server } = await startEchoServer(path);
+    servers.push(server);
+    const transport = socketTransport({ path });
+    openTransports.push(transport);
+    await expect(transport.send(request(1, "echo"))).rejects.toThrow(/not connected to the Glass daemon at .*: call start\(\) first/);
+    await transport.start(new Recorder());
+    await expect(transport.start(new Recorder())).rejects.toBeInstanceOf(TransportUnavailableError);
+    const closedFirst = socketTransport({ path });
+    await closedFirst.close();
+    await expect(closedFirst.start(new Recorder())).rejects.toBeInstanceOf(TransportClosedError);
+    await expect(closedFirst.send(request(2, "echo"))).rejects.toThrow(/the transport is closed; the message was not sent/);
   });
 
   it("reports the daemon closing the connection with exactly one onClose(TransportClosedError)", async () => {
