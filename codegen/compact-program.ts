@@ -2,6 +2,7 @@ import { KNOWN_PATTERNS } from "../src/validation/text-patterns.js";
 import { KNOWN_TESTS, type CompactNode } from "../src/validation/compact/index.js";
 import { rules } from "../src/validation/rules/index.js";
 import { reasonText } from "./validator-reasons.js";
+import { checkKeywords, constValue, enumValues, groupApplies, isOnlyString, isUnconstrained, locationName, ruleNamesOf, typesOf, type KeywordGroup } from "./schema-keywords.js";
 import { childPointer, locationKey, type LocatedSchema, type SchemaLocation, type SchemaObject, type SchemaRegistry } from "./schema-registry.js";
 
 /*
@@ -14,19 +15,6 @@ import { childPointer, locationKey, type LocatedSchema, type SchemaLocation, typ
  * compares them.
  */
 
-const SUPPORTED = new Set([
-  "$schema", "$id", "$comment", "$defs", "$ref", "title", "description", "default", "examples",
-  "type", "const", "enum", "properties", "required", "additionalProperties", "minProperties",
-  "maxProperties", "propertyNames", "items", "minItems", "maxItems", "uniqueItems", "contains",
-  "minContains", "maxContains", "minLength", "maxLength", "pattern", "minimum", "maximum",
-  "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "allOf", "anyOf", "oneOf", "not", "if",
-  "then", "else", "x-maxBytes", "x-minBytes", "x-reason", "x-rule", "x-pathRoot",
-]);
-
-const OBJECT_KEYWORDS = ["properties", "required", "additionalProperties", "minProperties", "maxProperties", "propertyNames"];
-const ARRAY_KEYWORDS = ["items", "minItems", "maxItems", "uniqueItems", "contains"];
-const STRING_KEYWORDS = ["minLength", "maxLength", "pattern", "x-minBytes"];
-const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 const TYPE_CODES: Record<string, number> = { object: 1, array: 2, string: 3, boolean: 4, null: 5, integer: 6, number: 7 };
 
 /** The key under which the interpreter looks up the `x-reason` of each keyword that can fail. */
@@ -47,10 +35,6 @@ type NodeKey = (typeof CALLED)[number] | (typeof INLINED)[number];
 function childrenOf(node: CompactNode, key: NodeKey): number[] {
   const value = node[key] as number | number[] | undefined;
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
-
-function has(schema: SchemaObject, keywords: string[]): boolean {
-  return keywords.some((keyword) => schema[keyword] !== undefined);
 }
 
 const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
@@ -175,23 +159,19 @@ export class CompactProgramCompiler {
     if (raw === true) return {};
     if (raw === false) return { f: 1 };
     const s = raw;
-    const where = `schema/${located.file}#${located.pointer}`;
-    for (const keyword of Object.keys(s)) {
-      if (!SUPPORTED.has(keyword)) throw new Error(`${where}: keyword "${keyword}" is not supported by the generator`);
-    }
+    const where = locationName(located);
+    checkKeywords(s, located);
     const at = (...keys: (string | number)[]): LocatedSchema => this.registry.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
     const n: CompactNode = {};
     if (s["x-pathRoot"] === true) n.h = 1;
     if (typeof s.$ref === "string") n.r = this.fn(this.registry.resolve(s.$ref, located));
 
-    const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-    for (const type of types) if (TYPE_CODES[type] === undefined) throw new Error(`${where}: unknown type ${type}`);
-    const onlyString = types.length === 1 && types[0] === "string";
-    const groups: [string[], boolean, () => void][] = [
-      [["object"], has(s, OBJECT_KEYWORDS) || types.includes("object"), () => this.objectKeywords(s, n, types, at, where)],
-      [["array"], has(s, ARRAY_KEYWORDS), () => this.arrayKeywords(s, n, at)],
-      [["string"], has(s, STRING_KEYWORDS) || (s["x-maxBytes"] !== undefined && onlyString), () => this.stringKeywords(s, n)],
-      [["integer", "number"], has(s, NUMBER_KEYWORDS), () => this.numberKeywords(s, n)],
+    const types = typesOf(s, located);
+    const groups: [KeywordGroup, () => void][] = [
+      ["object", () => this.objectKeywords(s, n, types, at, where)],
+      ["array", () => this.arrayKeywords(s, n, at)],
+      ["string", () => this.stringKeywords(s, n)],
+      ["number", () => this.numberKeywords(s, n)],
     ];
     if (types.length > 0) {
       const digits = types.map((type) => TYPE_CODES[type]).join("");
@@ -199,19 +179,10 @@ export class CompactProgramCompiler {
     }
     // The keywords of a group are written only when the group applies; the interpreter runs a
     // group on every value of its kind, which does nothing when none of its keywords is there.
-    for (const [group, keywords, emit] of groups) {
-      if (keywords && (types.length === 0 || group.some((type) => types.includes(type)))) emit();
-    }
+    for (const [group, emit] of groups) if (groupApplies(s, types, group)) emit();
 
-    if (s.const !== undefined) {
-      if (s.const !== null && typeof s.const === "object") throw new Error(`${where}: only primitive const is supported`);
-      n.k = s.const as CompactNode["k"];
-    }
-    if (s.enum !== undefined) {
-      const values = s.enum as unknown[];
-      if (!Array.isArray(values) || values.some((value) => value !== null && typeof value === "object")) throw new Error(`${where}: only enums of primitives are supported`);
-      n.e = values as CompactNode["e"];
-    }
+    if (s.const !== undefined) n.k = constValue(s, located);
+    if (s.enum !== undefined) n.e = enumValues(s, located);
     if (Array.isArray(s.allOf)) n.a = s.allOf.map((_, i) => this.inline(at("allOf", i)));
     if (Array.isArray(s.anyOf)) n.y = s.anyOf.map((_, i) => this.sub(at("anyOf", i)));
     if (Array.isArray(s.oneOf)) n.o = s.oneOf.map((_, i) => this.sub(at("oneOf", i)));
@@ -222,11 +193,10 @@ export class CompactProgramCompiler {
       if (s.else !== undefined) n.E = this.inline(at("else"));
     }
 
-    const constrainsType = types.length > 0 || s.$ref !== undefined || s.const !== undefined || s.enum !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.allOf !== undefined;
-    if (!constrainsType && !has(s, [...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...STRING_KEYWORDS, ...NUMBER_KEYWORDS, "not", "if"])) n.j = 1;
+    if (isUnconstrained(s, types)) n.j = 1;
     const maxBytes = s["x-maxBytes"];
-    if (typeof maxBytes === "number" && !onlyString) n.b = maxBytes;
-    const ruleNames = s["x-rule"] === undefined ? [] : Array.isArray(s["x-rule"]) ? (s["x-rule"] as string[]) : [s["x-rule"] as string];
+    if (typeof maxBytes === "number" && !isOnlyString(types)) n.b = maxBytes;
+    const ruleNames = ruleNamesOf(s);
     for (const rule of ruleNames) if (!Object.hasOwn(rules, rule)) throw new Error(`${where}: x-rule ${rule} is not a rule of src/validation/rules/index.ts`);
     if (ruleNames.length > 0) n.w = ruleNames.map((rule) => Object.keys(rules).indexOf(rule));
 

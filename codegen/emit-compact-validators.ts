@@ -1,7 +1,7 @@
 import type { CompactNode, PackedNode } from "../src/validation/compact/index.js";
 import type { Catalog } from "./catalog.js";
 import { CompactProgramCompiler } from "./compact-program.js";
-import type { NamedEntry } from "./emit-validators.js";
+import { namedValidatorDoc, type NamedEntry } from "./emit-validators.js";
 import { banner, relativeImport, sourceImport } from "./output.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 
@@ -52,7 +52,7 @@ export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog
     "",
   ];
   for (const entry of named) {
-    lines.push(`/** Validates a value against ${entry.location.file}#${entry.location.pointer}${entry.mode === "strict" ? " (strict)" : ""}. */`);
+    lines.push(namedValidatorDoc(entry));
     lines.push(`export const ${entry.name}: GeneratedValidator = validator(${map(entry.node)}${entry.mode === "strict" ? ", true" : ""});`);
   }
   // The operation names, in catalog order: the keys of generated/operations.ts's table (already in

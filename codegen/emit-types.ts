@@ -14,10 +14,16 @@ const TYPED_KEYWORDS = ["type", "$ref", "const", "enum", "properties", "items", 
 /** Keywords whose value is data, not a schema. */
 const DATA_KEYWORDS = ["enum", "const", "examples", "default", "required", "x-reason", "x-rule"];
 
+/** A schema standing for the TypeScript type `tsType`, keeping the description of `schema`. */
+function named(tsType: string, schema: SchemaObject): SchemaObject {
+  return { tsType, ...(schema.description === undefined ? {} : { description: schema.description }) };
+}
+
 /**
- * Copies a schema for json-schema-to-typescript: `$ref`s into other files become `tsType`
- * references (imported from that file's generated module, so each type is declared once) and
- * conditional keywords are dropped.
+ * Copies a schema for json-schema-to-typescript: a `$ref` to a titled schema becomes a `tsType`
+ * reference (imported from that file's generated module when it is in another file, so each type
+ * is declared once), a schema that says nothing of its type becomes `unknown`, and conditional
+ * keywords are dropped.
  */
 function prepare(node: unknown, file: string, registry: SchemaRegistry, imports: Map<string, Set<string>>): unknown {
   if (Array.isArray(node)) return node.map((item) => prepare(item, file, registry, imports));
@@ -28,21 +34,18 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
     // `$ref` with its own description does not spawn a numbered copy of the type.
     const target = registry.resolve(schema.$ref, { file, pointer: "" });
     const title = typeof target.schema === "object" ? target.schema.title : undefined;
-    if (typeof title !== "string") {
-      if (!schema.$ref.startsWith("#")) throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
-    } else {
+    if (typeof title === "string") {
       if (target.file !== file) {
         const module = moduleName("types", target.file);
         if (!imports.has(module)) imports.set(module, new Set());
         imports.get(module)!.add(title);
       }
-      return { tsType: title, ...(schema.description === undefined ? {} : { description: schema.description }) };
+      return named(title, schema);
     }
+    if (!schema.$ref.startsWith("#")) throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
   }
-  if (!TYPED_KEYWORDS.some((keyword) => keyword in schema)) {
-    // No keyword says what type it is: any JSON value.
-    return { tsType: "unknown", ...(schema.description === undefined ? {} : { description: schema.description }) };
-  }
+  // No keyword says what type it is: any JSON value.
+  if (!TYPED_KEYWORDS.some((keyword) => keyword in schema)) return named("unknown", schema);
   const copy: SchemaObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (CONDITIONAL_KEYWORDS.includes(key)) continue;
@@ -93,10 +96,9 @@ function withImports(file: string, module: string, imports: Map<string, Set<stri
 async function emitSchemaFile(registry: SchemaRegistry, file: string): Promise<[string, string]> {
   const module = moduleName("types", file);
   const imports = new Map<string, Set<string>>();
-  const { $defs, $schema, title, description, ...rootBody } = registry.load(file) as SchemaObject;
+  const { $defs, $schema: _schema, title, description, ...rootBody } = registry.load(file) as SchemaObject;
   const definitions: Record<string, unknown> = { ...(($defs ?? {}) as Record<string, unknown>) };
   if (TYPED_KEYWORDS.some((keyword) => keyword in rootBody)) definitions.$root = { title, description, ...rootBody };
-  void $schema;
   const placeholder = prepare(
     { title: DEFINITIONS_ROOT, type: "object", additionalProperties: false, properties: {}, $defs: definitions },
     file,

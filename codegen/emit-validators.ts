@@ -12,6 +12,11 @@ export interface NamedEntry {
   mode?: ValidationMode;
 }
 
+/** The doc comment of a named validator (the same in `generated/validators/` and `generated/validators-compact/`). */
+export function namedValidatorDoc(entry: NamedEntry): string {
+  return `/** Validates a value against ${entry.location.file}#${entry.location.pointer}${entry.mode === "strict" ? " (strict)" : ""}. */`;
+}
+
 /** Where each run-time helper the generated code may call is defined (imported directly, not via a barrel). */
 const SUPPORT: Record<string, string> = {
   fail: "src/validation/generated-support",
@@ -99,7 +104,7 @@ export function emitValidators(registry: SchemaRegistry, catalog: Catalog, entri
   };
   const lines: string[] = [];
   for (const entry of named) {
-    lines.push(`/** Validates a value against ${entry.location.file}#${entry.location.pointer}${entry.mode === "strict" ? " (strict)" : ""}. */`);
+    lines.push(namedValidatorDoc(entry));
     lines.push(entry.fn === entry.name ? `export { ${use(entry.fn)} };` : `export const ${entry.name}: GeneratedValidator = ${use(entry.fn)};`);
   }
   lines.push("", "/** The payload validator of every catalog operation, by operation name. */");

@@ -2,6 +2,7 @@ import { CodeWriter } from "./code-writer.js";
 import type { SizerCompiler } from "./sizer-compiler.js";
 import { KNOWN_PATTERNS } from "../src/validation/text-patterns.js";
 import { reasonText, typeReason } from "./validator-reasons.js";
+import { checkKeywords, constValue, enumValues, groupApplies, isOnlyString, isUnconstrained, ruleNamesOf, typesOf, type KeywordGroup } from "./schema-keywords.js";
 import {
   childPointer,
   locationKey,
@@ -28,20 +29,6 @@ export interface CompiledFunction {
   /** Module-level constants (regular expressions, enum sets) this function uses. */
   constants: string[];
 }
-
-const SUPPORTED = new Set([
-  "$schema", "$id", "$comment", "$defs", "$ref", "title", "description", "default", "examples",
-  "type", "const", "enum", "properties", "required", "additionalProperties", "minProperties",
-  "maxProperties", "propertyNames", "items", "minItems", "maxItems", "uniqueItems", "contains",
-  "minContains", "maxContains", "minLength", "maxLength", "pattern", "minimum", "maximum",
-  "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "allOf", "anyOf", "oneOf", "not", "if",
-  "then", "else", "x-maxBytes", "x-minBytes", "x-reason", "x-rule", "x-pathRoot",
-]);
-
-const OBJECT_KEYWORDS = ["properties", "required", "additionalProperties", "minProperties", "maxProperties", "propertyNames"];
-const ARRAY_KEYWORDS = ["items", "minItems", "maxItems", "uniqueItems", "contains"];
-const STRING_KEYWORDS = ["minLength", "maxLength", "pattern", "x-minBytes"];
-const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 
 const TYPE_TEST: Record<string, (x: string) => string> = {
   object: (x) => `isJsonObject(${x})`,
@@ -125,10 +112,6 @@ function asObject(schema: Schema): SchemaObject {
   return typeof schema === "boolean" ? {} : schema;
 }
 
-function has(schema: SchemaObject, keywords: string[]): boolean {
-  return keywords.some((keyword) => schema[keyword] !== undefined);
-}
-
 /** Compiles one located schema into one function. */
 class FunctionCompiler {
   private readonly w = new CodeWriter();
@@ -205,48 +188,37 @@ class FunctionCompiler {
       return;
     }
     const s = raw;
-    for (const keyword of Object.keys(s)) {
-      if (!SUPPORTED.has(keyword)) {
-        throw new Error(`schema/${located.file}#${located.pointer}: keyword "${keyword}" is not supported by the generator`);
-      }
-    }
+    checkKeywords(s, located);
     const at = (...keys: (string | number)[]): LocatedSchema => this.owner.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
 
     if (typeof s.$ref === "string") this.call(this.owner.functionFor(this.owner.resolve(s.$ref, located), this.mode), x, path);
 
-    const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-    const groups: [string[], string, (y: string) => void][] = [
-      [["object"], `typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x})`, (y) => this.objectKeywords(s, y, path, at)],
-      [["array"], TYPE_TEST.array!(x), (y) => this.arrayKeywords(s, y, path, at)],
-      [["string"], TYPE_TEST.string!(x), (y) => this.stringKeywords(s, y, path)],
-      [["integer", "number"], `typeof ${x} === "number"`, (y) => this.numberKeywords(s, y, path)],
+    const types = typesOf(s, located);
+    const groups: [KeywordGroup, string, (y: string) => void][] = [
+      ["object", `typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x})`, (y) => this.objectKeywords(s, y, path, at)],
+      ["array", TYPE_TEST.array!(x), (y) => this.arrayKeywords(s, y, path, at)],
+      ["string", TYPE_TEST.string!(x), (y) => this.stringKeywords(s, y, path)],
+      ["number", `typeof ${x} === "number"`, (y) => this.numberKeywords(s, y, path)],
     ];
-    const keywordsOf = (group: string[]): boolean =>
-      group[0] === "object" ? has(s, OBJECT_KEYWORDS) || (group[0] === "object" && types.includes("object")) :
-      group[0] === "array" ? has(s, ARRAY_KEYWORDS) :
-      group[0] === "string" ? has(s, STRING_KEYWORDS) || s["x-maxBytes"] !== undefined && (types.length === 1 && types[0] === "string") :
-      has(s, NUMBER_KEYWORDS);
+    const applicable = groups.filter(([group]) => groupApplies(s, types, group));
 
     if (types.length > 0) {
-      for (const type of types) if (TYPE_TEST[type] === undefined) throw new Error(`schema/${located.file}#${located.pointer}: unknown type ${type}`);
       const test = types.map((type) => TYPE_TEST[type]!(x)).join(" || ");
       this.w.open(`if (!(${test})) {`);
       this.fail(path, this.reason(s, "type", typeReason(types), `got(${x})`));
-      const applicable = groups.filter(([group]) => group.some((type) => types.includes(type)) && keywordsOf(group));
       if (applicable.length > 0) {
         this.w.close("} else {");
         this.w.indent();
       }
       for (const [group, guard, emit] of applicable) {
-        const needsGuard = types.length > 1 && !(group[0] === "integer" && types.every((t) => t === "integer" || t === "number"));
+        const needsGuard = types.length > 1 && !(group === "number" && types.every((t) => t === "integer" || t === "number"));
         if (needsGuard) this.w.open(`if (${guard}) {`);
         emit(x);
         if (needsGuard) this.w.close("}");
       }
       this.w.close("}");
     } else {
-      for (const [group, guard, emit] of groups) {
-        if (!keywordsOf(group)) continue;
+      for (const [, guard, emit] of applicable) {
         this.w.open(`if (${guard}) {`);
         emit(x);
         this.w.close("}");
@@ -254,8 +226,8 @@ class FunctionCompiler {
     }
 
     if (s.const !== undefined) {
-      if (s.const !== null && typeof s.const === "object") throw new Error(`schema/${located.file}#${located.pointer}: only primitive const is supported`);
-      this.failIf(`${x} !== ${JSON.stringify(s.const)}`, path, this.reason(s, "const", `must be ${JSON.stringify(s.const)}`, `gotValue(${x})`));
+      const value = JSON.stringify(constValue(s, located));
+      this.failIf(`${x} !== ${value}`, path, this.reason(s, "const", `must be ${value}`, `gotValue(${x})`));
     }
     if (s.enum !== undefined) this.enumKeyword(s, located, x, path);
 
@@ -280,8 +252,7 @@ class FunctionCompiler {
       this.w.close("}");
     }
 
-    const constrainsType = types.length > 0 || s.$ref !== undefined || s.const !== undefined || s.enum !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.allOf !== undefined;
-    if (!constrainsType && !has(s, [...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...STRING_KEYWORDS, ...NUMBER_KEYWORDS, "not", "if"])) {
+    if (isUnconstrained(s, types)) {
       // An unconstrained position ("any JSON"): still insist on JSON.
       this.w.open(`if (!checkJson(${x}, out === null ? "" : ${path}, out)) {`);
       this.w.line("if (out === null) return false;");
@@ -289,7 +260,7 @@ class FunctionCompiler {
       this.w.close("}");
     }
     const maxBytes = s["x-maxBytes"];
-    if (typeof maxBytes === "number" && !(types.length === 1 && types[0] === "string")) {
+    if (typeof maxBytes === "number" && !isOnlyString(types)) {
       // Only a structurally valid value gets here, so its schema's sizer can measure it.
       const sizer = this.owner.sizers.sizerFor(located);
       this.calls.add(sizer);
@@ -300,8 +271,7 @@ class FunctionCompiler {
       this.failIf(`${n} > ${maxBytes}`, path, this.reason(s, "x-maxBytes", `must serialize to at most ${maxBytes} bytes of JSON`, `" (got " + ${n} + ")"`));
       this.w.close("}");
     }
-    const ruleNames = s["x-rule"] === undefined ? [] : Array.isArray(s["x-rule"]) ? (s["x-rule"] as string[]) : [s["x-rule"] as string];
-    for (const rule of ruleNames) {
+    for (const rule of ruleNamesOf(s)) {
       this.w.open(`if (ok && !rules.${rule}(${x} as never, out === null ? "" : ${path}, out ?? scratch())) {`);
       this.w.line("if (out === null) return false;");
       this.w.line("ok = false;");
@@ -478,10 +448,7 @@ class FunctionCompiler {
   }
 
   private enumKeyword(s: SchemaObject, located: LocatedSchema, x: string, path: string): void {
-    const values = s.enum as unknown[];
-    if (!Array.isArray(values) || values.length === 0 || values.some((value) => value !== null && typeof value === "object")) {
-      throw new Error(`schema/${located.file}#${located.pointer}: an enum must list at least one value, all primitives`);
-    }
+    const values = enumValues(s, located);
     const listed = values.map((value) => (typeof value === "string" ? value : JSON.stringify(value))).join(", ");
     const reason = this.reason(s, "enum", `must be one of: ${listed}`, `gotValue(${x})`);
     if (values.length <= 4) {
