@@ -3,6 +3,7 @@ import { defaultSocketPath } from "../node/default-socket-path.js";
 import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
 import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
+import { forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk bridge`. */
@@ -30,21 +31,10 @@ export interface BridgeCommand {
  * client session (`-- glass --mcp`). Throws a {@link UsageError}.
  */
 export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): BridgeCommand {
-  const separator = args.indexOf("--");
-  const own = separator === -1 ? args : args.slice(0, separator);
-  const daemonCommand = separator === -1 ? undefined : args.slice(separator + 1);
+  const { own, rest: daemonCommand } = splitAtSeparator(args);
   const command: BridgeCommand = { port: BRIDGE_DEFAULTS.cliPort, allowRemote: false, allowedOrigins: [], allowedHosts: [], upstream: { socket: "" } };
   let socket: string | undefined;
-  for (let i = 0; i < own.length; i++) {
-    const arg = own[i]!;
-    const equals = arg.indexOf("=");
-    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
-    const inline = arg.startsWith("--") && equals !== -1 ? arg.slice(equals + 1) : undefined;
-    const value = (): string => {
-      const given = inline ?? own[++i];
-      if (given === undefined || given === "") throw new UsageError(`${name} needs a value`);
-      return given;
-    };
+  forEachOption(own, ({ arg, name, value, flag }) => {
     switch (name) {
       case "--port":
         command.port = wholeNumber(name, value(), 0, 65535);
@@ -53,7 +43,7 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         command.host = value();
         break;
       case "--allow-remote":
-        if (inline !== undefined) throw new UsageError("--allow-remote takes no value");
+        flag();
         command.allowRemote = true;
         break;
       case "--token":
@@ -75,7 +65,7 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         // Name the option only: a mistyped --tokn=<secret> must not echo the secret.
         throw new UsageError(`unknown option for bridge: ${arg.startsWith("-") ? name : "an argument before --"} (see --help)`);
     }
-  }
+  });
   if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "") command.token = env.GLASS_BRIDGE_TOKEN;
   if (daemonCommand !== undefined) {
     if (socket !== undefined) throw new UsageError("give either --socket PATH or -- <daemon command>, not both");
@@ -129,10 +119,7 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
       ? "browser pages: none allowed (add --allow-origin http://localhost:5173 to let a page in)"
       : `browser pages allowed from: ${command.allowedOrigins.join(", ")}`,
   );
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
-  });
+  await untilStopSignal();
   await bridge.close();
   return 0;
 }

@@ -8,6 +8,7 @@
 import { GlassError } from "../errors/glass-error.js";
 import { packageVersion } from "../node/mock-daemon/package-files.js";
 import { parseBridgeArgs, runBridge } from "./bridge-command.js";
+import { splitAtSeparator } from "./command-line.js";
 import { parseMockDaemonArgs, runMockDaemon } from "./mock-daemon-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
@@ -24,8 +25,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
   if (command !== "mock-daemon" && command !== "bridge") throw new UsageError(`unknown command: ${command}`);
   // After `--` come the daemon's own arguments (bridge), which may include --help.
-  const separator = rest.indexOf("--");
-  const own = separator === -1 ? rest : rest.slice(0, separator);
+  const { own } = splitAtSeparator(rest);
   if (own.includes("--help") || own.includes("-h")) {
     process.stdout.write(USAGE);
     return 0;

@@ -1,5 +1,6 @@
 import { parseFaults, type MockDaemonFaults } from "../testing/daemon/faults.js";
 import { startMockDaemon } from "../node/mock-daemon/start-mock-daemon.js";
+import { forEachOption, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk mock-daemon`. */
@@ -19,16 +20,7 @@ export interface MockDaemonCommand {
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
 export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand {
   const command: MockDaemonCommand = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const equals = arg.indexOf("=");
-    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
-    const inline = arg.startsWith("--") && equals !== -1 ? arg.slice(equals + 1) : undefined;
-    const value = (): string => {
-      const given = inline ?? args[++i];
-      if (given === undefined || given === "") throw new UsageError(`${name} needs a value`);
-      return given;
-    };
+  forEachOption(args, ({ arg, name, value, flag }) => {
     switch (name) {
       case "--fixture":
         command.fixture = value();
@@ -48,13 +40,13 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
         command.faults = readFaults(value());
         break;
       case "--fast":
-        if (inline !== undefined) throw new UsageError("--fast takes no value");
+        flag();
         command.fast = true;
         break;
       default:
         throw new UsageError(`unknown option for mock-daemon: ${arg}`);
     }
-  }
+  });
   if (command.fast === true && ((command.latencyMs ?? 0) > 0 || command.faults !== undefined)) {
     throw new UsageError("--fast answers at once and shows no faults: it cannot be combined with --latency or --faults");
   }
@@ -94,10 +86,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   });
   if (daemon.socketPath !== undefined) {
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", () => resolve());
-      process.once("SIGTERM", () => resolve());
-    });
+    await untilStopSignal();
     await daemon.close();
     return 0;
   }

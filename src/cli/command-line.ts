@@ -1,0 +1,49 @@
+import { UsageError } from "./usage.js";
+
+/** One option of a command line, as {@link forEachOption} hands it over. */
+export interface CommandOption {
+  /** The argument as given. */
+  readonly arg: string;
+  /** The option's name: `--port` of `--port=8787`, or the whole argument. */
+  readonly name: string;
+  /** The option's value: after `=`, or else the next argument (consumed). Throws a {@link UsageError} when it is missing or empty. */
+  value(): string;
+  /** Checks that the option is a flag given without `=value`; throws a {@link UsageError} otherwise. */
+  flag(): void;
+}
+
+/** Calls `visit` with each option of `args` (`--name value` or `--name=value`), in order. */
+export function forEachOption(args: readonly string[], visit: (option: CommandOption) => void): void {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = equals === -1 ? arg : arg.slice(0, equals);
+    const inline = equals === -1 ? undefined : arg.slice(equals + 1);
+    visit({
+      arg,
+      name,
+      value: () => {
+        const given = inline ?? args[++i];
+        if (given === undefined || given === "") throw new UsageError(`${name} needs a value`);
+        return given;
+      },
+      flag: () => {
+        if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+      },
+    });
+  }
+}
+
+/** The arguments before `--`, and those after it (`undefined` when there is no `--`). */
+export function splitAtSeparator(args: readonly string[]): { own: readonly string[]; rest: readonly string[] | undefined } {
+  const separator = args.indexOf("--");
+  return separator === -1 ? { own: args, rest: undefined } : { own: args.slice(0, separator), rest: args.slice(separator + 1) };
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+export function untilStopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+}
