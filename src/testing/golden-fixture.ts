@@ -68,9 +68,15 @@ function describe(issues: readonly ValidationIssue[]): string {
 }
 
 function fail(message: string): never {
-  throw new GlassError({
+  throw fixtureInvalid(`the golden fixture is invalid: ${message}`);
+}
+
+/** The `fixture.invalid` error (not retryable: fix the fixture), its message cut to 512 UTF-8 bytes. */
+export function fixtureInvalid(message: string, cause?: unknown): GlassError {
+  return new GlassError({
     code: "fixture.invalid",
-    message: truncateUtf8(`the golden fixture is invalid: ${message}`, 512),
+    message: truncateUtf8(message, 512),
     retry: { classification: "notRetryable", recommendedOperation: "fix_fixture" },
+    cause,
   });
 }

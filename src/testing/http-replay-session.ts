@@ -1,6 +1,7 @@
 import type { JsonRpcId, JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
+import { idKey, usableId } from "./daemon/json-rpc-replies.js";
 import { McpServerSession, type SessionConnection } from "./daemon/mcp-server-session.js";
 
 /** What became of one POSTed message. */
@@ -106,12 +107,5 @@ export class HttpReplaySession implements SessionConnection {
 
 /** The id of a message that is a request (a method and a usable id), else `undefined`. */
 function requestIdOf(message: unknown): JsonRpcId | undefined {
-  if (!isJsonObject(message) || typeof message.method !== "string") return undefined;
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
-}
-
-/** A key for a request id that keeps `1` and `"1"` apart. */
-function idKey(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
+  return isJsonObject(message) && typeof message.method === "string" ? usableId(message.id) : undefined;
 }

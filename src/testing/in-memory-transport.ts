@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
 import type { RecordedCall } from "./daemon/daemon-record.js";
+import { DEFAULT_LIMITS } from "./daemon/limits.js";
 import { McpServerSession, type GarbageKind, type SessionConnection } from "./daemon/mcp-server-session.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
@@ -20,8 +21,8 @@ export interface InMemoryTransport extends GlassTransport {
   readonly calls: readonly RecordedCall[];
 }
 
-/** The mock daemon's own session limits: 8 active requests over stdio, 4 per socket client. */
-const MAX_IN_FLIGHT = { stdio: 8, socket: 4 } as const;
+/** The mock daemon's default session limits: 8 active requests over stdio, 4 per socket client. */
+const MAX_IN_FLIGHT = { stdio: DEFAULT_LIMITS.maxActivePerSession, socket: DEFAULT_LIMITS.maxInFlightPerClient } as const;
 
 /** The framing the session is told messages arrived in (there are no bytes, so nothing depends on it). */
 const FRAMING = "newline";

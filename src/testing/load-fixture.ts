@@ -1,6 +1,5 @@
 import { GlassError } from "../errors/glass-error.js";
-import { truncateUtf8 } from "../mcp/utf8-truncate.js";
-import { parseFixture, type GoldenFixture } from "./golden-fixture.js";
+import { fixtureInvalid, parseFixture, type GoldenFixture } from "./golden-fixture.js";
 
 /**
  * Reads a golden fixture file and checks it ({@link parseFixture}). Node only: the file is read
@@ -19,27 +18,18 @@ export async function loadFixture(path: string | URL): Promise<GoldenFixture> {
     const { readFile } = await import("node:fs/promises");
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw invalid(`cannot read the fixture ${name}: ${(error as { code?: unknown }).code ?? String(error)}`, error);
+    throw fixtureInvalid(`cannot read the fixture ${name}: ${(error as { code?: unknown }).code ?? String(error)}`, error);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw invalid(`the fixture ${name} is not JSON: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw fixtureInvalid(`the fixture ${name} is not JSON: ${error instanceof Error ? error.message : String(error)}`, error);
   }
   try {
     return parseFixture(json);
   } catch (error) {
-    if (error instanceof GlassError) throw invalid(`${name}: ${error.rawMessage}`, error);
+    if (error instanceof GlassError) throw fixtureInvalid(`${name}: ${error.rawMessage}`, error);
     throw error;
   }
-}
-
-function invalid(message: string, cause: unknown): GlassError {
-  return new GlassError({
-    code: "fixture.invalid",
-    message: truncateUtf8(message, 512),
-    retry: { classification: "notRetryable", recommendedOperation: "fix_fixture" },
-    cause,
-  });
 }

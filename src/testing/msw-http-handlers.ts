@@ -1,6 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from "msw";
 import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
+import { usableId } from "./daemon/json-rpc-replies.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { HttpReplaySession, type HttpExchangeOutcome } from "./http-replay-session.js";
 import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
@@ -153,8 +154,7 @@ function checkAccept(request: Request): Response | undefined {
 
 /** The id of a message, when it is usable in an answer. */
 function idOf(message: Record<string, unknown>): JsonRpcId | null {
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+  return usableId(message.id) ?? null;
 }
 
 function rpcErrorResponse(status: number, id: JsonRpcId | null, code: number, message: string, headers?: Record<string, string>): Response {

@@ -1,8 +1,9 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../mcp/json-rpc.js";
+import type { JsonRpcMessage, JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { isJsonObject } from "../validation/json-value.js";
+import { idKey } from "./daemon/json-rpc-replies.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { readToolCall } from "./read-tool-call.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
@@ -142,9 +143,4 @@ class Recorder implements RecordingTransport {
     this.#calls.delete(key);
     this.#entries.set(request.requestId, { request, response: fromMcpResponse(message as JsonRpcResponse, request) });
   }
-}
-
-/** A key for a JSON-RPC id that keeps `1` and `"1"` apart. */
-function idKey(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
 }

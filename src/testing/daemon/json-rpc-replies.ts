@@ -20,6 +20,16 @@ export function rpcFailure(id: JsonRpcId | null, error: RpcError): JsonRpcFailur
   return { jsonrpc: "2.0", id, error: error.data === undefined ? { code: error.code, message: error.message } : { ...error } };
 }
 
+/** `id` when it is usable as a JSON-RPC id (a string or a finite number), else `undefined`. */
+export function usableId(id: unknown): JsonRpcId | undefined {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+}
+
+/** A key for a JSON-RPC id that keeps `1` and `"1"` apart. */
+export function idKey(id: JsonRpcId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
 /** Shorthand for an {@link RpcError}. */
 export function rpcError(code: number, message: string, data?: unknown): RpcError {
   return data === undefined ? { code, message } : { code, message, data };

@@ -4,7 +4,7 @@ import { isJsonObject } from "../../validation/json-value.js";
 import type { Framing } from "../../node/framing/encode-frame.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
-import { rpcError, rpcFailure, rpcResult, type RpcError } from "./json-rpc-replies.js";
+import { idKey, rpcError, rpcFailure, rpcResult, usableId, type RpcError } from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
 import { handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
@@ -101,7 +101,7 @@ export class McpServerSession {
       this.takeClientAnswer(message as unknown as JsonRpcResponse);
       return;
     }
-    const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+    const validId = usableId(id) ?? null;
     if (message.jsonrpc !== "2.0" || typeof method !== "string" || (hasId && validId === null)) {
       if (!hasId && message.jsonrpc === "2.0") return; // a notification we cannot read: nothing to answer
       const what = message.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : typeof method !== "string" ? "method must be a string" : "id must be a string or a number";
@@ -292,10 +292,6 @@ export class McpServerSession {
   private reply(id: JsonRpcId | null, error: RpcError, framing: Framing): void {
     this.connection.write(rpcFailure(id, error), framing);
   }
-}
-
-function idKey(id: JsonRpcId): string {
-  return typeof id === "number" ? `n:${id}` : `s:${id}`;
 }
 
 function internalError(error: unknown): RpcError {
