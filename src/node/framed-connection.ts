@@ -1,13 +1,12 @@
 import type { Readable, Writable } from "node:stream";
 import { Buffer } from "node:buffer";
-import { BadFrameError, TransportClosedError } from "../errors/error-classes.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
+import { BadFrameError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { encodeFrameForStream } from "./framing/encode-frame.js";
-import { createFrameReader, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
-import { callHandler, describe, ignore, isMessage } from "../transport/transport-util.js";
+import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
+import { callHandler, closed, describe, ignore, isMessage, notEncodable, reportBadFrame } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -65,21 +64,14 @@ export class FramedConnection {
     this.#writable.on("error", ignore);
   }
 
-  /** True once `finish` has run. */
-  get finished(): boolean {
-    return this.#finished;
-  }
-
   /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
   send(message: JsonRpcMessage): Promise<void> {
-    if (!this.#acceptingSends) return Promise.reject(this.#closedError("the transport is closing or closed; the message was not sent"));
+    if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
     let frame: string | Uint8Array;
     try {
       frame = encodeFrameForStream(message, utf8);
     } catch (error) {
-      return Promise.reject(
-        new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error }),
-      );
+      return Promise.reject(notEncodable(error));
     }
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
@@ -89,7 +81,7 @@ export class FramedConnection {
       };
       this.#pendingSends.add(settle);
       const written = (error?: Error | null): void =>
-        settle(error ? this.#closedError(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
+        settle(error ? closed(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
       try {
         // Frames written in the same tick leave in one system call (writev).
         if (!this.#corked) {
@@ -120,7 +112,7 @@ export class FramedConnection {
     this.#clearStallTimer();
     this.#readable.off("data", this.#onData);
     this.#readable.off("end", this.#onEnd);
-    const unsent = this.#closedError(error === undefined ? "the transport closed before the message was written" : error.rawMessage);
+    const unsent = closed(error === undefined ? "the transport closed before the message was written" : error.rawMessage);
     for (const settle of [...this.#pendingSends]) settle(unsent);
     const handlers = this.#handlers;
     this.#handlers = undefined;
@@ -128,19 +120,7 @@ export class FramedConnection {
   }
 
   #onData = (chunk: Uint8Array): void => {
-    let input = chunk;
-    for (;;) {
-      let frames: DecodedFrame[];
-      try {
-        frames = this.#reader.pushFrames(input);
-      } catch (error) {
-        this.#reportError(asBadFrame(error));
-        input = EMPTY; // collect the frames queued before the bad one, and read on
-        continue;
-      }
-      for (const frame of frames) this.#deliver(frame.message);
-      break;
-    }
+    for (const frame of pushFramesPastErrors(this.#reader, chunk, (error) => this.#reportError(asBadFrame(error)))) this.#deliver(frame.message);
     this.#armStallTimer();
   };
 
@@ -160,10 +140,7 @@ export class FramedConnection {
   #deliver(message: unknown): void {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
-    if (!isMessage(message)) {
-      this.#reportError(new BadFrameError({ message: "the frame holds JSON but not a JSON-RPC 2.0 message object", phase: "dispatch" }));
-      return;
-    }
+    if (!isMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
     callHandler(() => handlers.onMessage(message));
   }
 
@@ -198,10 +175,6 @@ export class FramedConnection {
     if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
     this.#stallTimer = undefined;
     this.#stallTimerFor = undefined;
-  }
-
-  #closedError(message: string, cause?: unknown): TransportClosedError {
-    return new TransportClosedError(cause === undefined ? { message } : { message, cause });
   }
 }
 

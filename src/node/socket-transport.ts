@@ -1,7 +1,7 @@
 import { createConnection, type Socket } from "node:net";
-import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { TransportUnavailableError } from "../errors/error-classes.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
-import { ignore } from "../transport/transport-util.js";
+import { closed, ignore } from "../transport/transport-util.js";
 import { defaultSocketPath } from "./default-socket-path.js";
 import { FramedConnection } from "./framed-connection.js";
 import { FrameLimits } from "./framing/frame-limits.js";
@@ -106,14 +106,10 @@ class SocketTransport extends StreamTransport {
   #onClose = (): void => {
     this.#socket?.off("error", this.#onError);
     this.#socket?.on("error", ignore);
-    let error: TransportClosedError | undefined;
-    if (!this.closeRequested) {
-      const message =
-        this.#lastError === undefined
-          ? `${this.#peer} closed the connection`
-          : `the connection to ${this.#peer} was lost: ${this.#lastError.message}`;
-      error = new TransportClosedError(this.#lastError === undefined ? { message } : { message, cause: this.#lastError });
-    }
+    const lastError = this.#lastError;
+    const error = this.closeRequested
+      ? undefined
+      : closed(lastError === undefined ? `${this.#peer} closed the connection` : `the connection to ${this.#peer} was lost: ${lastError.message}`, lastError);
     this.connection?.finish(error);
     this.markGone();
   };

@@ -29,12 +29,17 @@ export function encode(message: JsonRpcMessage): string {
   try {
     return JSON.stringify(message);
   } catch (error) {
-    throw new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error });
+    throw notEncodable(error);
   }
 }
 
-/** A TransportClosedError with only a message. */
-export const closed = (message: string): TransportClosedError => new TransportClosedError({ message });
+/** The GlassError for a message `JSON.stringify` refused (`error` says why: a BigInt, a cycle). */
+export function notEncodable(error: unknown): GlassError {
+  return new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error });
+}
+
+/** A TransportClosedError with a message (and the error behind it, if any). */
+export const closed = (message: string, cause?: unknown): TransportClosedError => new TransportClosedError({ message, cause });
 
 /** Why a message offered to a closed transport failed. */
 export const NOT_SENT = "the transport is closed; the message was not sent";

@@ -25,8 +25,7 @@ const utf8 = new TextEncoder();
  * cannot be serialised (a BigInt, a cycle).
  */
 export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}): Uint8Array {
-  const json = JSON.stringify(message);
-  if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
+  const json = jsonOf(message);
   const framing = options.framing ?? "auto";
   const [bytes, length] = utf8Bytes(json);
   if (framing === "newline" || (framing === "auto" && length <= FrameLimits.maxNewlineRequestBytes)) {
@@ -57,8 +56,7 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
  * serialisation again.
  */
 export function encodeFrameForStream(message: unknown, utf8: (text: string) => Uint8Array): string | Uint8Array {
-  const json = JSON.stringify(message);
-  if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
+  const json = jsonOf(message);
   if (json.length * 3 <= FrameLimits.maxNewlineRequestBytes && !json.includes("\n")) return `${json}\n`;
   const body = utf8(json);
   const length = body.length;
@@ -69,6 +67,13 @@ export function encodeFrameForStream(message: unknown, utf8: (text: string) => U
   frame.set(body, header.length);
   if (line) frame[length] = LINE_FEED;
   return frame;
+}
+
+/** `JSON.stringify(message)`; a TypeError when the message has no JSON form. */
+function jsonOf(message: unknown): string {
+  const json: string | undefined = JSON.stringify(message);
+  if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
+  return json;
 }
 
 /** Reused for encoding (TextEncoder.encodeInto into a ready buffer is several times faster than encode). */

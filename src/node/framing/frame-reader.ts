@@ -67,6 +67,23 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
   return new StreamFrameReader(options);
 }
 
+/**
+ * `reader.pushFrames(chunk)` that reads on past bad frames: each error `pushFrames` throws goes to
+ * `onBadFrame` (which may rethrow), and the frames queued around it are collected with empty pushes.
+ * Returns every good frame the chunk completed.
+ */
+export function pushFramesPastErrors(reader: FrameReader, chunk: Uint8Array, onBadFrame: (error: unknown) => void): DecodedFrame[] {
+  let input = chunk;
+  for (;;) {
+    try {
+      return reader.pushFrames(input);
+    } catch (error) {
+      onBadFrame(error);
+      input = EMPTY;
+    }
+  }
+}
+
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;

@@ -4,7 +4,7 @@ import { JsonRpcErrorCode, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { encodeFrame, type Framing } from "../framing/encode-frame.js";
 import { FrameLimits } from "../framing/frame-limits.js";
-import { createFrameReader, type DecodedFrame, type FrameReader } from "../framing/frame-reader.js";
+import { createFrameReader, pushFramesPastErrors, type FrameReader } from "../framing/frame-reader.js";
 import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
 import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
@@ -24,7 +24,6 @@ export interface DaemonConnectionOptions {
   onEnd(): void;
 }
 
-const EMPTY = new Uint8Array(0);
 const utf8 = new TextEncoder();
 
 /**
@@ -98,14 +97,7 @@ export class DaemonConnection implements SessionConnection {
   }
 
   readonly #onData = (chunk: Uint8Array): void => {
-    let frames: DecodedFrame[];
-    try {
-      frames = this.#reader.pushFrames(chunk);
-    } catch (error) {
-      this.#reportBadFrame(error);
-      frames = this.#drain();
-    }
-    for (const frame of frames) {
+    for (const frame of pushFramesPastErrors(this.#reader, chunk, (error) => this.#reportBadFrame(error))) {
       if (this.#ended) return;
       this.#lastFraming = frame.framing;
       this.#options.onMessage(frame.message, frame.framing);
@@ -118,17 +110,6 @@ export class DaemonConnection implements SessionConnection {
     this.detach();
     this.#options.onEnd();
   };
-
-  /** The frames queued behind bad ones, reporting each bad frame met on the way. */
-  #drain(): DecodedFrame[] {
-    for (;;) {
-      try {
-        return this.#reader.pushFrames(EMPTY);
-      } catch (error) {
-        this.#reportBadFrame(error);
-      }
-    }
-  }
 
   #reportBadFrame(error: unknown): void {
     if (!(error instanceof BadFrameError)) throw error;
