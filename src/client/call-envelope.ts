@@ -1,11 +1,13 @@
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
+import { responseEnvelope } from "../envelope/response-envelope.js";
+import { issuesOf } from "../envelope/run-validator.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
 import { GlassError } from "../errors/glass-error.js";
-import type { ValidationIssue } from "../validation/issue.js";
+import { describeIssues } from "../validation/issue.js";
 import { checkJson, isJsonObject } from "../validation/json-value.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
@@ -29,13 +31,6 @@ export interface CallSettings extends ExchangeContext {
 
 /** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
 const DEAD_LEASE = new Set(["leaseExpired", "leaseNotFound"]);
-
-function envelope(request: GlassRequest, error: GlassErrorObject): GlassResponse {
-  const base = request.correlationId === undefined
-    ? { protocolVersion: 1 as const, requestId: request.requestId }
-    : { protocolVersion: 1 as const, requestId: request.requestId, correlationId: request.correlationId };
-  return { ...base, ok: false, error };
-}
 
 function localError(code: string, message: string, details?: unknown): GlassErrorObject {
   return {
@@ -65,20 +60,22 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   const deadlineAt = started + deadlineMs;
   const { operation, requestId } = request;
   if (settings.session.isActive(requestId)) {
-    return envelope(request, localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
+    return responseEnvelope(request, false, localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
   }
-  if (settings.validatePayloads && options.validate !== false && describeOperation(operation) !== undefined) {
+  const descriptor = describeOperation(operation);
+  if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
     // The catalog's schema also proves the payload is JSON.
     const refused = preflightPayload(operation, request.payload);
-    if (refused !== undefined) return envelope(request, refused);
-  } else if (!checkJson(request.payload, "payload", null)) {
-    const issues: ValidationIssue[] = [];
-    checkJson(request.payload, "payload", issues);
-    return envelope(request, localError("request.invalid", `the payload is not JSON: ${issues.map((i) => `${i.path}: ${i.reason}`).join("; ")}`, { kind: "requestValidation", issues }));
+    if (refused !== undefined) return responseEnvelope(request, false, refused);
+  } else {
+    const issues = issuesOf(checkJson, request.payload, "payload");
+    if (issues !== undefined) {
+      return responseEnvelope(request, false, localError("request.invalid", `the payload is not JSON: ${describeIssues(issues, "payload")}`, { kind: "requestValidation", issues }));
+    }
   }
-  const capability = describeOperation(operation)?.capability;
+  const capability = descriptor?.capability;
   if (capability !== undefined && settings.capabilityUsable(capability) === false) {
-    return envelope(request, {
+    return responseEnvelope(request, false, {
       ...localError("capability.unavailable", `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`),
       retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
     });
@@ -95,7 +92,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   try {
     message = toMcpRequest(outgoing);
   } catch (error) {
-    return envelope(request, error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
+    return responseEnvelope(request, false, error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
   }
   const retrySafe = isRetrySafe(operation, request.payload);
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
@@ -105,7 +102,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     let response: GlassResponse;
     let retryable = false;
     if (outcome.kind === "failed") {
-      response = envelope(request, outcome.error.toJSON() as GlassErrorObject);
+      response = responseEnvelope(request, false, outcome.error.toJSON() as GlassErrorObject);
       retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
     } else {
       response = believe(fromMcpResponse(outcome.message, request), operation, settings.validateResponses, mutating);
@@ -117,7 +114,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       try {
         await sleepUnlessAborted(delay, options.signal);
       } catch (error) {
-        return envelope(request, (error as GlassError).toJSON() as GlassErrorObject);
+        return responseEnvelope(request, false, (error as GlassError).toJSON() as GlassErrorObject);
       }
       continue;
     }
@@ -137,10 +134,15 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
  */
 function believe(response: GlassResponse, operation: string, validate: boolean, mutating: boolean): GlassResponse {
   if (!validate) return response;
-  const issues = response.ok ? resultIssues(operation, response.result) : errorIssues(response.error);
-  if (issues.length === 0) return response;
-  const summary = issues.slice(0, 3).map((issue) => `${issue.path || "response"}: ${issue.reason}`).join("; ");
-  return envelope({ protocolVersion: 1, requestId: response.requestId, operation, payload: null, ...(response.correlationId === undefined ? {} : { correlationId: response.correlationId }) } as GlassRequest, {
+  const resultValidator = resultValidators[operation];
+  const issues = !response.ok
+    ? issuesOf(validateGlassErrorObject, response.error, "error")
+    : resultValidator === undefined
+      ? undefined
+      : issuesOf(resultValidator, response.result, "result");
+  if (issues === undefined || issues.length === 0) return response;
+  const summary = describeIssues(issues.slice(0, 3), "response");
+  return responseEnvelope(response, false, {
     code: "response.invalid",
     message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512),
     phase: "postDispatch",
@@ -148,19 +150,4 @@ function believe(response: GlassResponse, operation: string, validate: boolean, 
     retry: { classification: mutating ? "safeAfterReobserve" : "unknown", recommendedOperation: "inspect_page" },
     details: { kind: "responseValidation", issues: issues.slice(0, 50) },
   });
-}
-
-function errorIssues(error: GlassErrorObject): ValidationIssue[] {
-  if (validateGlassErrorObject(error, "error", null)) return [];
-  const issues: ValidationIssue[] = [];
-  validateGlassErrorObject(error, "error", issues);
-  return issues;
-}
-
-function resultIssues(operation: string, result: unknown): ValidationIssue[] {
-  const validator = resultValidators[operation];
-  if (validator === undefined || validator(result, "result", null)) return [];
-  const issues: ValidationIssue[] = [];
-  validator(result, "result", issues);
-  return issues;
 }

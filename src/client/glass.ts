@@ -3,8 +3,9 @@ import type { GlassOperationNamespaces } from "../../generated/methods.js";
 import type { OperationName, ResultOf } from "../../generated/operation-map.js";
 import { newRequestId } from "../envelope/request-id.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
-import type { ValidationIssue } from "../validation/issue.js";
+import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
+import { responseEnvelope } from "../envelope/response-envelope.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
 import { TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -54,6 +55,8 @@ export class Glass {
   private readonly deadlines = new DeadlineScheduler();
   private readonly retryPolicy: ResolvedRetryPolicy;
   private readonly defaultDeadlineMs: number;
+  /** Whether the client accepts experimental capabilities (it asked for them in the negotiation). */
+  private readonly acceptsExperimental: boolean;
   private readonly leases: LeaseKeeper;
   private initializing: Promise<void> | undefined;
   private ready: HandshakeResult | undefined;
@@ -66,6 +69,7 @@ export class Glass {
   ) {
     this.defaultDeadlineMs = checkDeadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS, "deadlineMs");
     this.retryPolicy = resolveRetryPolicy(options.retry);
+    this.acceptsExperimental = options.negotiation !== false && options.negotiation?.acceptsExperimental === true;
     this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
     this.session = new McpSession(transport, {
       serverRequestHandlers: options.serverRequestHandlers,
@@ -145,7 +149,7 @@ export class Glass {
 
   /** Whether the agreement (or, for a capability not negotiated, the manifest) says the capability can be used. */
   supports(capability: string): boolean {
-    return capabilityUsable(capability, this.agreement, this.manifest, this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true) === true;
+    return capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) === true;
   }
 
   /**
@@ -170,7 +174,7 @@ export class Glass {
     if (!checked.ok) {
       const error: GlassErrorObject = {
         code: "request.invalid",
-        message: `the request envelope is invalid: ${checked.issues.map((i) => `${i.path || "request"}: ${i.reason}`).join("; ")}`.slice(0, 500),
+        message: `the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500),
         phase: "preflight",
         mutationPossible: false,
         retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
@@ -248,11 +252,10 @@ export class Glass {
     return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
   }
 
-  /** What every call borrows from the client (made once; the lease is read when a call starts). */
+  /** What every call (tool or MCP method) borrows from the client (made once; the lease is read when a call starts). */
   private get settings(): CallSettings {
     if (this.callSettings !== undefined) return this.callSettings;
     const leases = this.leases;
-    const experimental = this.options.negotiation !== false && this.options.negotiation?.acceptsExperimental === true;
     this.callSettings = {
       session: this.session,
       limiter: this.limiter,
@@ -265,7 +268,7 @@ export class Glass {
       get lease() {
         return leases.current;
       },
-      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, experimental),
+      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
       onLeaseRefused: (error, request) => leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
     };
     return this.callSettings;
@@ -275,12 +278,7 @@ export class Glass {
   private async rpc(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     await this.connect();
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", method);
-    return rpcCall(
-      { session: this.session, limiter: this.limiter, retryPolicy: this.retryPolicy, cancelGraceMs: this.options.cancelGraceMs ?? 5000, log: this.options.logger },
-      method,
-      params,
-      { ...options, deadlineMs },
-    );
+    return rpcCall(this.settings, method, params, { ...options, deadlineMs });
   }
 }
 
@@ -300,7 +298,7 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
   if (issues.length > 0) {
     throw new GlassError({
       code: "request.invalid",
-      message: `cannot build the request: ${issues.map((issue) => `${issue.path}: ${issue.reason}`).join("; ")}`,
+      message: `cannot build the request: ${describeIssues(issues, "request")}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
       details: { kind: "requestValidation", issues },
       ...(typeof operation === "string" ? { operation } : {}),
@@ -328,7 +326,6 @@ function checkDeadline(value: number, name: string, operation?: string): number 
 
 function failure(request: GlassRequest, error: unknown): GlassResponse {
   const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: String(error) });
-  const base = request.correlationId === undefined ? { protocolVersion: 1 as const, requestId: request.requestId } : { protocolVersion: 1 as const, requestId: request.requestId, correlationId: request.correlationId };
-  return { ...base, ok: false, error: glassError.toJSON() as GlassErrorObject };
+  return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 

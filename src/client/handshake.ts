@@ -3,6 +3,7 @@ import { validateCapabilityAgreement, validateCapabilityManifest } from "../../g
 import { runValidator } from "../envelope/run-validator.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { McpSession } from "../mcp/mcp-session.js";
+import { describeIssues } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { exchange } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
@@ -64,12 +65,12 @@ export async function handshake(session: McpSession, options: GlassClientOptions
   let agreement: GlassCapabilityAgreement | undefined;
   if (result.glass !== undefined) {
     const checked = runValidator<GlassCapabilityManifest>(validateCapabilityManifest, result.glass);
-    if (!checked.ok) throw failed(`the daemon's capability manifest is invalid: ${checked.issues.map((i) => `${i.path || "glass"}: ${i.reason}`).join("; ")}`, { issues: checked.issues });
+    if (!checked.ok) throw failed(`the daemon's capability manifest is invalid: ${describeIssues(checked.issues, "glass")}`, { issues: checked.issues });
     manifest = checked.value;
   }
   if (result.glassAgreement !== undefined) {
     const checked = runValidator<GlassCapabilityAgreement>(validateCapabilityAgreement, result.glassAgreement);
-    if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${checked.issues.map((i) => `${i.path || "glassAgreement"}: ${i.reason}`).join("; ")}`, { issues: checked.issues });
+    if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues, "glassAgreement")}`, { issues: checked.issues });
     agreement = checked.value;
   }
   await session.notify("notifications/initialized");

@@ -2,16 +2,9 @@ import { validateTaskDocument, validateWebIrDocument } from "../../generated/val
 import { validatePayload } from "../envelope/validate-payload.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
-import type { ValidationIssue } from "../validation/issue.js";
+import { describeIssues } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
-
-function firstIssue(validator: typeof validateTaskDocument, value: unknown): ValidationIssue | undefined {
-  if (validator(value, "", null)) return undefined;
-  const issues: ValidationIssue[] = [];
-  validator(value, "", issues);
-  return issues[0];
-}
 
 /**
  * The kind of validation failure the daemon reports for a browser-free operation's payload, so a
@@ -22,8 +15,8 @@ function firstIssue(validator: typeof validateTaskDocument, value: unknown): Val
 function failureKind(operation: string, payload: unknown): "taskValidation" | "taskCompilation" | "webIrValidation" | undefined {
   if (operation.startsWith("webIr.")) return "webIrValidation";
   if (operation === "task.compile") {
-    const task = isJsonObject(payload) ? payload.task : undefined;
-    return firstIssue(validateTaskDocument, task) === undefined && isJsonObject(payload) && firstIssue(validateWebIrDocument, payload.ir) !== undefined
+    // Only the verdicts matter: a valid task compiled against an invalid IR is the IR's failure.
+    return isJsonObject(payload) && validateTaskDocument(payload.task, "", null) && !validateWebIrDocument(payload.ir, "", null)
       ? "webIrValidation"
       : "taskCompilation";
   }
@@ -43,10 +36,7 @@ export function preflightPayload(operation: string, payload: unknown): GlassErro
   const kind = failureKind(operation, payload);
   const [first] = checked.issues;
   if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), false);
-  const summary = checked.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path === "" ? "payload" : issue.path}: ${issue.reason}`)
-    .join("; ");
+  const summary = describeIssues(checked.issues.slice(0, 3), "payload");
   return {
     code: "payload.invalid",
     message: truncateUtf8(`the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}`, 512),

@@ -22,11 +22,12 @@ export interface RpcContext extends ExchangeContext {
  */
 export async function rpcCall(context: RpcContext, method: string, params: Record<string, unknown>, options: CallOptions & { deadlineMs: number }): Promise<Record<string, unknown>> {
   const deadlineAt = Date.now() + options.deadlineMs;
-  const maxRetries = options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : READ_ONLY_METHODS.has(method) ? context.retryPolicy.maxRetries : 0;
+  const readOnly = READ_ONLY_METHODS.has(method);
+  const maxRetries = options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : readOnly ? context.retryPolicy.maxRetries : 0;
   for (let attempt = 0; ; attempt++) {
     const id = nextRpcId++;
     const requestId = String(id);
-    const outcome = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !READ_ONLY_METHODS.has(method), deadlineAt, signal: options.signal });
+    const outcome = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
     if (outcome.kind === "failed") throw outcome.error;
     const message = outcome.message;
     if (!("error" in message)) return message.result !== null && typeof message.result === "object" ? message.result : {};

@@ -1,4 +1,5 @@
 import { GlassError } from "../errors/glass-error.js";
+import { describeIssues } from "../validation/issue.js";
 import type { GlassMutationLease, GlassRequest, PayloadFor } from "./envelope-types.js";
 import { newRequestId } from "./request-id.js";
 import { validateRequest } from "./validate-envelope.js";
@@ -42,10 +43,9 @@ export function createRequest<Op extends string>(
   const checked = validateRequest(request);
   if (!checked.ok) {
     const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
-    const summary = issues.map((issue) => `${issue.path === "" ? "request" : issue.path}: ${issue.reason}`).join("; ");
     throw new GlassError({
       code: "request.invalid",
-      message: `cannot build the request: ${summary}`,
+      message: `cannot build the request: ${describeIssues(issues, "request")}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
       details: { kind: "requestValidation", issues },
       operation: typeof operation === "string" ? operation : undefined,

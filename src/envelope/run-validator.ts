@@ -13,15 +13,27 @@ function distinct(issues: ValidationIssue[]): ValidationIssue[] {
 }
 
 /**
+ * Runs a generated validator (or anything with its signature, such as `checkJson`) the cheap way
+ * first, verdict only, and again, collecting issues under `path`, only when the value is invalid.
+ * Returns `undefined` for a valid value, otherwise the issues (which a validator may leave empty).
+ * Throws whatever reading the value throws.
+ */
+export function issuesOf(validator: GeneratedValidator, value: unknown, path = ""): ValidationIssue[] | undefined {
+  if (validator(value, path, null)) return undefined;
+  const issues: ValidationIssue[] = [];
+  validator(value, path, issues);
+  return issues;
+}
+
+/**
  * Runs a generated validator the cheap way first (verdict only) and again, collecting issues,
  * only when the value is invalid. Never throws: a value that cannot even be read (a throwing
  * getter, a proxy, nesting deep enough to exhaust the stack) becomes an issue.
  */
 export function runValidator<T>(validator: GeneratedValidator, value: unknown): ValidationResult<T> {
   try {
-    if (validator(value, "", null)) return { ok: true, value: value as T };
-    const issues: ValidationIssue[] = [];
-    validator(value, "", issues);
+    const issues = issuesOf(validator, value);
+    if (issues === undefined) return { ok: true, value: value as T };
     if (issues.length === 0) issues.push({ path: "", reason: "is invalid" });
     return { ok: false, issues: distinct(issues) };
   } catch (error) {

@@ -1,19 +1,10 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
+import { responseEnvelope } from "../envelope/response-envelope.js";
 import { requiresLease } from "../operations/lease-requirement.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { jsonRpcErrorToGlass } from "./json-rpc-error-to-glass.js";
 import type { JsonRpcResponse } from "./json-rpc.js";
 import { liftToolError } from "./lift-tool-error.js";
-
-function envelope(request: GlassRequest, ok: boolean, value: unknown): GlassResponse {
-  // Built field by field (no spreads): this runs once per call.
-  const response: Record<string, unknown> = { protocolVersion: 1, requestId: request.requestId };
-  if (request.correlationId !== undefined) response.correlationId = request.correlationId;
-  response.ok = ok;
-  if (ok) response.result = value;
-  else response.error = value;
-  return response as GlassResponse;
-}
 
 /** The first text item of an MCP tool result, if any. */
 function firstText(result: Record<string, unknown>): string | undefined {
@@ -33,16 +24,16 @@ function firstText(result: Record<string, unknown>): string | undefined {
  * correlation id. Pure.
  */
 export function fromMcpResponse(message: JsonRpcResponse, request: GlassRequest): GlassResponse {
-  if ("error" in message) return envelope(request, false, jsonRpcErrorToGlass(message.error, requiresLease(request.operation, request.payload)));
+  if ("error" in message) return responseEnvelope(request, false, jsonRpcErrorToGlass(message.error, requiresLease(request.operation, request.payload)));
   const result = isJsonObject(message.result) ? message.result : {};
   const text = firstText(result);
-  if (result.isError === true) return envelope(request, false, liftToolError(text ?? "", requiresLease(request.operation, request.payload)));
-  if (text === undefined) return envelope(request, true, result.structuredContent ?? null);
+  if (result.isError === true) return responseEnvelope(request, false, liftToolError(text ?? "", requiresLease(request.operation, request.payload)));
+  if (text === undefined) return responseEnvelope(request, true, result.structuredContent ?? null);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = text;
   }
-  return envelope(request, true, parsed);
+  return responseEnvelope(request, true, parsed);
 }

@@ -6,11 +6,18 @@ import { utf8Length } from "../validation/byte-length.js";
  */
 export function truncateUtf8(text: string, maxBytes: number): string {
   if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return text;
-  let end = Math.min(text.length, maxBytes);
   const budget = maxBytes - 3; // room for "…"
-  while (end > 0 && utf8Length(text.slice(0, end)) > budget) end = Math.floor(end * 0.9);
-  while (end < text.length && utf8Length(text.slice(0, end + 1)) <= budget) end++;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--; // do not leave half a surrogate pair
+  // The longest prefix that fits, measured in one pass as utf8Length measures a prefix: a high
+  // surrogate counts 3 bytes until the low surrogate after it makes the pair 4.
+  let bytes = 0;
+  let end = 0;
+  for (; end < text.length; end++) {
+    const c = text.charCodeAt(end);
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : (c & 0xfc00) === 0xdc00 && end > 0 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800 ? 1 : 3;
+    if (bytes + size > budget) break;
+    bytes += size;
+  }
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // do not leave half a surrogate pair
   return `${text.slice(0, end)}…`;
 }

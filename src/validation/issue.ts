@@ -14,3 +14,11 @@ export interface ValidationIssue {
 export type ValidationResult<T> =
   | { ok: true; value: T }
   | { ok: false; issues: ValidationIssue[] };
+
+/**
+ * Issues in words for an error message: `path: reason`, joined by "; ", with the root path (`""`)
+ * named `root` (`request`, `payload`...).
+ */
+export function describeIssues(issues: readonly ValidationIssue[], root: string): string {
+  return issues.map((issue) => `${issue.path || root}: ${issue.reason}`).join("; ");
+}
