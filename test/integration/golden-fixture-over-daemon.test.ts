@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "../../src/index.js";
-import { callTyped, expectMatchesFixture, fixtureCases, recordedResponses } from "../support/fixture-outcomes.js";
+import { callTyped, expectMatchesFixture, fixtureCases, itMatchesTheWholeFixture } from "../support/fixture-outcomes.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
 
 const cases = fixtureCases();
-const recorded = recordedResponses();
 
 describe("the whole golden fixture over stdio (mock daemon child process)", () => {
   let glass: Glass;
@@ -15,17 +14,7 @@ describe("the whole golden fixture over stdio (mock daemon child process)", () =
     await glass.close();
   });
 
-  it.each(cases)("send(%s) returns exactly the recorded response envelope", async (_id, request) => {
-    expect(await glass.send(request, { validate: false })).toEqual(recorded.get(request.requestId));
-  });
-
-  it.each(cases)("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, true), request);
-  });
-
-  it.each(cases)("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, false), request);
-  });
+  itMatchesTheWholeFixture(() => glass);
 });
 
 describe("the whole golden fixture over the Unix socket (under a mutation lease)", () => {

@@ -97,6 +97,15 @@ function insertAt(text: string, char: string, at: number): string {
   return units.join("");
 }
 
+/**
+ * Printable text of up to `maxLength` characters with one character `c` from `chars` inserted
+ * anywhere (ends included), tagged with that character's `tag`.
+ */
+const withCharInserted = (maxLength: number, chars: fc.Arbitrary<{ c: string; tag: string }>): fc.Arbitrary<Part<string>> =>
+  fc
+    .tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength }), chars, fc.nat())
+    .map(([printable, { c, tag }, at]) => ({ value: insertAt(printable.join(""), c, at), tags: [tag] }));
+
 /** Text of exactly `target` UTF-8 bytes from a random mix of 1- to 4-byte characters. */
 const textOfBytes = (targets: fc.Arbitrary<number>): fc.Arbitrary<Part<string>> =>
   fc.tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 1, maxLength: 8 }), targets).map(([pieces, target]) => ({
@@ -177,9 +186,7 @@ const identifierValid: fc.Arbitrary<Part> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength: 30 }), fc.constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad", "\u2060"), fc.nat())
-      .map(([chars, c, at]) => ({ value: insertAt(chars.join(""), c, at), tags: ["id:allowedOddChar"] })),
+    arbitrary: withCharInserted(30, fc.constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad", "\u2060").map((c) => ({ c, tag: "id:allowedOddChar" }))),
   },
 );
 
@@ -208,18 +215,15 @@ const identifierAny: fc.Arbitrary<Part> = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: fc
-      .tuple(
-        fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength: 30 }),
-        fc.oneof(
-          fc.constantFrom(...WHITESPACE).map((c) => ({ c, tag: "id:whitespace" })),
-          controlChar.map((c) => ({ c, tag: "id:control" })),
-          fc.constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad").map((c) => ({ c, tag: "id:allowedOddChar" })),
-          fc.constantFrom(...LONE_SURROGATES).map((c) => ({ c, tag: "id:loneSurrogate" })),
-        ),
-        fc.nat(),
-      )
-      .map(([chars, { c, tag }, at]) => ({ value: insertAt(chars.join(""), c, at), tags: [tag] })),
+    arbitrary: withCharInserted(
+      30,
+      fc.oneof(
+        fc.constantFrom(...WHITESPACE).map((c) => ({ c, tag: "id:whitespace" })),
+        controlChar.map((c) => ({ c, tag: "id:control" })),
+        fc.constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad").map((c) => ({ c, tag: "id:allowedOddChar" })),
+        fc.constantFrom(...LONE_SURROGATES).map((c) => ({ c, tag: "id:loneSurrogate" })),
+      ),
+    ),
   },
   { weight: 1, arbitrary: fc.constant<Part>({ value: "", tags: ["id:empty"] }) },
   { weight: 1, arbitrary: wrongType.map((value) => ({ value, tags: ["id:wrongType"] })) },
@@ -246,14 +250,8 @@ const operationValid: fc.Arbitrary<Part> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .tuple(
-        fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength: 20 }),
-        // U+001C–U+001F and the C1 controls other than U+0085 are not White_Space: allowed.
-        controlChar.filter((c) => !WHITESPACE.includes(c)),
-        fc.nat(),
-      )
-      .map(([chars, c, at]) => ({ value: insertAt(chars.join(""), c, at), tags: ["op:controlAllowed"] })),
+    // U+001C–U+001F and the C1 controls other than U+0085 are not White_Space: allowed.
+    arbitrary: withCharInserted(20, controlChar.filter((c) => !WHITESPACE.includes(c)).map((c) => ({ c, tag: "op:controlAllowed" }))),
   },
 );
 
@@ -278,17 +276,14 @@ const operationAny: fc.Arbitrary<Part> = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: fc
-      .tuple(
-        fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength: 20 }),
-        fc.oneof(
-          fc.constantFrom(...WHITESPACE).map((c) => ({ c, tag: "op:whitespace" })),
-          // U+001C–U+001F and the C1 controls other than U+0085 are not White_Space: allowed.
-          controlChar.filter((c) => !WHITESPACE.includes(c)).map((c) => ({ c, tag: "op:controlAllowed" })),
-        ),
-        fc.nat(),
-      )
-      .map(([chars, { c, tag }, at]) => ({ value: insertAt(chars.join(""), c, at), tags: [tag] })),
+    arbitrary: withCharInserted(
+      20,
+      fc.oneof(
+        fc.constantFrom(...WHITESPACE).map((c) => ({ c, tag: "op:whitespace" })),
+        // U+001C–U+001F and the C1 controls other than U+0085 are not White_Space: allowed.
+        controlChar.filter((c) => !WHITESPACE.includes(c)).map((c) => ({ c, tag: "op:controlAllowed" })),
+      ),
+    ),
   },
   { weight: 1, arbitrary: fc.constant<Part>({ value: "", tags: ["op:empty"] }) },
   { weight: 1, arbitrary: wrongType.map((value) => ({ value, tags: ["op:wrongType"] })) },

@@ -6,8 +6,8 @@
  * from the daemon, drops answers nobody is waiting for, and answers the daemon's own requests with
  * -32601 itself (an HTTP client has no stream to receive them on).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { CancelledError, DeadlineExceededError, GlassError, LeaseError } from "../../src/index.js";
 import {
   expectIdle,
   expectNoRepeatedMutation,
@@ -18,46 +18,23 @@ import {
   read,
   retries,
   settle,
-  startRig,
   succeeded,
   waitUntil,
   wireEvents,
-  type Rig,
 } from "./support/fault-rig.js";
 import {
   describeBridgeHoldsHalfFrame,
   describeBridgeSkipsBadFrames,
   describeLeaseExpiryInWithLease,
   describeOverloadBurst,
-  type BridgeFaultSuite,
+  faultSuite,
 } from "./support/shared-fault-scenarios.js";
 
-let rig: Rig | undefined;
-const extraClients: Glass[] = [];
-afterEach(async () => {
-  const current = rig;
-  rig = undefined;
-  try {
-    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was written, or received, twice
-  } finally {
-    for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
-    await current?.stop();
-  }
-});
-
-/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs and clients go to the afterEach above. */
-const suite: BridgeFaultSuite<"http"> = {
-  kind: "http",
-  label: "faults over HTTP (via the bridge)",
-  keep: (started) => (rig = started),
-  keepClient: (glass) => {
-    extraClients.push(glass);
-  },
-};
+const suite = faultSuite("http", "faults over HTTP (via the bridge)");
 
 describe("faults over HTTP (via the bridge): the daemon dies", () => {
   it("mid-call: the bridge answers the pending calls with -32603, so they fail with mcp.internalError (mutationPossible for the mutation); the next read starts a new session and succeeds; the old lease is gone", async () => {
-    rig = await startRig("http", { faults: { crashAfterCalls: 2 }, latencyMs: 500 });
+    const rig = await suite.start({ faults: { crashAfterCalls: 2 }, latencyMs: 500 });
     await leaseIfAny(rig);
     const click = mutate(rig);
     await rig.untilCalls(1);
@@ -92,7 +69,7 @@ describe("faults over HTTP (via the bridge): the daemon dies", () => {
  */
 describe("over HTTP, after the daemon connection behind the session dies, the new session forgets the old lease", () => {
   it("withLease after the crash acquires a new lease and runs its block", async () => {
-    rig = await startRig("http", { faults: { crashAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { crashAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     failedWith(await mutate(rig), GlassError, { code: "mcp.internalError", mutationPossible: true }); // call 2 crashes the daemon
@@ -104,7 +81,7 @@ describe("over HTTP, after the daemon connection behind the session dies, the ne
 
 describe("faults over HTTP (via the bridge): the daemon stalls", () => {
   it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the mutation), nothing is retried, the session still answers", async () => {
-    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
     await leaseIfAny(rig);
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
     failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
@@ -113,7 +90,7 @@ describe("faults over HTTP (via the bridge): the daemon stalls", () => {
     expect(rig.received("click")).toBe(1);
     expect(rig.received("observe")).toBe(1);
     succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
-    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the cancel grace released the slots");
+    await waitUntil(() => rig.glass.stats().inFlight === 0, "the cancel grace released the slots");
     expect(rig.glass.stats()).toMatchObject({ inFlight: 0, queued: 0, closed: false });
     // The cancels reach the daemon: see the describe below.
   });
@@ -128,12 +105,12 @@ describe("faults over HTTP (via the bridge): the daemon stalls", () => {
  */
 describe("over HTTP, a call cut off by its deadline or an abort sends notifications/cancelled", () => {
   it("deadline: the daemon is told to cancel both calls and ends them; the client awaits nothing", async () => {
-    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
     await leaseIfAny(rig);
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 200 }), mutate(rig, { deadlineMs: 200 })]);
     failedWith(observed, DeadlineExceededError, { mutationPossible: false });
     failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
-    await waitUntil(() => rig!.daemon!.inFlight() === 0, "the daemon ended the cancelled calls", 1_000).catch(() => undefined);
+    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled calls", 1_000).catch(() => undefined);
     expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
       cancelsSent: 2,
       daemonInFlight: 0,
@@ -142,14 +119,14 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
   });
 
   it("abort: an aborted mutation's cancel reaches the daemon (CancelledError mutationPossible either way)", async () => {
-    rig = await startRig("http", { faults: { stallAfterCalls: 0 } });
+    const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
     await leaseIfAny(rig);
     const controller = new AbortController();
     const click = mutate(rig, { signal: controller.signal });
     await rig.untilCalls(1);
     controller.abort();
     failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true });
-    await waitUntil(() => rig!.daemon!.inFlight() === 0, "the daemon ended the cancelled call", 1_000).catch(() => undefined);
+    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled call", 1_000).catch(() => undefined);
     expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
       cancelsSent: 1,
       daemonInFlight: 0,
@@ -159,9 +136,9 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
   });
 
   it("consequence: after 4 timed-out calls the daemon still runs them, so the session's next read is refused -32000 (over the socket it succeeds)", async () => {
-    rig = await startRig("http", { latencyMs: 2_000 }); // long enough to outlast the four timeouts even on a busy machine
+    const rig = await suite.start({ latencyMs: 2_000 }); // long enough to outlast the four timeouts even on a busy machine
     for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
-    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the client released its slots");
+    await waitUntil(() => rig.glass.stats().inFlight === 0, "the client released its slots");
     const next = await read(rig, { deadlineMs: 4_000 }, 6_000);
     expect(next.ok ? "answered" : `${(next.error as GlassError).name} ${(next.error as GlassError).code} after ${retries(rig.events, "browser.observe").length} retries`).toBe("answered");
   });
@@ -173,7 +150,7 @@ describeBridgeSkipsBadFrames(suite);
 
 describe("faults over HTTP (via the bridge): the daemon answers what was not asked", () => {
   it("an unknown id: the bridge drops it; every call settles once with its own answer", async () => {
-    rig = await startRig("http", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { unknownIdAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
@@ -186,7 +163,7 @@ describe("faults over HTTP (via the bridge): the daemon answers what was not ask
   });
 
   it("the same id twice (a mutation's answer): the call settles once; the bridge drops the duplicate", async () => {
-    rig = await startRig("http", { faults: { duplicateAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { duplicateAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
     expect(succeeded(await read(rig))).toEqual(observeResult);
@@ -198,7 +175,7 @@ describe("faults over HTTP (via the bridge): the daemon answers what was not ask
   });
 
   it("a request of its own: the bridge answers it -32601 for the HTTP client, so the daemon never waits; the client goes on", async () => {
-    rig = await startRig("http", { faults: { serverRequestAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the answer");

@@ -3,11 +3,10 @@
  * The socket has mutation leases, so the mutating call runs under a lease acquired first; the
  * daemon's own record (`daemon.calls`) says how often it received each call.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DeadlineExceededError, Glass, GlassError, LeaseError, TransportClosedError } from "../../src/index.js";
 import {
   expectIdle,
-  expectNoRepeatedMutation,
   failedWith,
   leaseIfAny,
   mutate,
@@ -16,43 +15,23 @@ import {
   read,
   retries,
   settle,
-  startRig,
   succeeded,
   waitUntil,
   wireEvents,
-  type Rig,
 } from "./support/fault-rig.js";
 import {
   describeCrashWithCallsQueued,
   describeDaemonStallsAndCancels,
   describeLeaseExpiryInWithLease,
   describeOverloadBurst,
-  type FaultSuite,
+  faultSuite,
 } from "./support/shared-fault-scenarios.js";
 
-let rig: Rig | undefined;
-const extraClients: Glass[] = [];
-afterEach(async () => {
-  const current = rig;
-  rig = undefined;
-  try {
-    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was written, or received, twice
-  } finally {
-    for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
-    await current?.stop();
-  }
-});
-
-/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs go to the afterEach above. */
-const suite: FaultSuite<"socket"> = {
-  kind: "socket",
-  label: "faults over the socket",
-  keep: (started) => (rig = started),
-};
+const suite = faultSuite("socket", "faults over the socket");
 
 describe("faults over the socket: the daemon dies", () => {
   it("mid-call: the written mutation fails with TransportClosedError mutationPossible, the reads without; nothing is retried; the lease is forgotten and the client says it is closed", async () => {
-    rig = await startRig("socket", { faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
+    const rig = await suite.start({ faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
     await leaseIfAny(rig);
     const click = mutate(rig);
     await rig.untilCalls(1);
@@ -83,7 +62,7 @@ describeDaemonStallsAndCancels(suite, "the written mutation");
 
 describe("faults over the socket: a slow daemon and deadlines", () => {
   it("after 4 timed-out calls the cancels have freed the daemon's slots: the next read is answered", async () => {
-    rig = await startRig("socket", { latencyMs: 1_000 });
+    const rig = await suite.start({ latencyMs: 1_000 });
     for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
     expect(rig.wire.cancelled()).toHaveLength(4);
     expect(succeeded(await read(rig, { deadlineMs: 3_000 }, 5_000))).toEqual(observeResult);
@@ -94,46 +73,46 @@ describe("faults over the socket: a slow daemon and deadlines", () => {
 
 describe("faults over the socket: the daemon sends half a frame and goes silent", () => {
   it("later calls end at their deadline (mutationPossible for the mutation), the half frame is dropped as a bad frame after frameTimeoutMs; the client stays open on a dead connection, and a new connection works", async () => {
-    rig = await startRig("socket", { faults: { partialFrameAfterCalls: 1 }, frameTimeoutMs: 300 });
+    const rig = await suite.start({ faults: { partialFrameAfterCalls: 1 }, frameTimeoutMs: 300 });
     await leaseIfAny(rig);
     expect(succeeded(await read(rig))).toEqual(observeResult);
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
     failedWith(observed, DeadlineExceededError, { mutationPossible: false });
     failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
     expect(rig.received("click")).toBe(1);
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the half frame was dropped");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the half frame was dropped");
     expect(rig.wire.badFrames[0]!.message).toMatch(/no complete frame from .* within 300 ms of its first byte/);
     failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
     expect(rig.glass.stats()).toMatchObject({ closed: false });
 
     const fresh = await Glass.connect(rig.newTransport());
-    extraClients.push(fresh);
+    suite.keepClient(fresh);
     expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
   });
 });
 
 describe("faults over the socket: the daemon sends a bad frame", () => {
   it("oversized (over 32 MiB): it is skipped as a bad frame without buffering; the calls that follow are answered and the client stays usable", async () => {
-    rig = await startRig("socket", { faults: { oversizedFrameAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
     await leaseIfAny(rig);
     expect(succeeded(await read(rig))).toEqual(observeResult);
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the oversized frame was reported");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the oversized frame was reported");
     expect(rig.wire.badFrames[0]!.message).toMatch(/longer than 33554432 bytes|over the 33554432-byte limit/);
     expect(rig.received("click")).toBe(1);
     await expectIdle(rig.glass, false);
   });
 
   it("malformed (not JSON): it is skipped as a bad frame; the calls that follow are answered and the client stays usable", async () => {
-    rig = await startRig("socket", { faults: { malformedFrameAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { malformedFrameAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the malformed frame was reported");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the malformed frame was reported");
     expect(rig.wire.badFrames[0]!.message).toMatch(/not valid JSON/);
     expect(rig.received("click")).toBe(1);
     await expectIdle(rig.glass, false);
@@ -142,23 +121,23 @@ describe("faults over the socket: the daemon sends a bad frame", () => {
 
 describe("faults over the socket: the daemon answers what was not asked", () => {
   it("an unknown id: the answer is ignored (logged as unknownResponse); every call settles once with its own answer", async () => {
-    rig = await startRig("socket", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { unknownIdAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => wireEvents(rig!.events).includes("unknownResponse"), "the stray answer was logged");
+    await waitUntil(() => wireEvents(rig.events).includes("unknownResponse"), "the stray answer was logged");
     expect(rig.received("click")).toBe(1);
     await expectIdle(rig.glass, false);
   });
 
   it("the same id twice (a mutation's answer): the call settles once, the duplicate is ignored and settles nothing else", async () => {
-    rig = await startRig("socket", { faults: { duplicateAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { duplicateAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
     const [clickId] = rig.wire.toolCallIds("click");
-    await waitUntil(() => rig!.wire.answersTo(clickId).length === 2, "the duplicate arrived");
+    await waitUntil(() => rig.wire.answersTo(clickId).length === 2, "the duplicate arrived");
     expect(wireEvents(rig.events)).toEqual(["unknownResponse"]);
     expect(succeeded(await read(rig))).toEqual(observeResult);
     expect(rig.received("click")).toBe(1);
@@ -166,7 +145,7 @@ describe("faults over the socket: the daemon answers what was not asked", () => 
   });
 
   it("a request of its own: the client answers -32601 (no handler) so the daemon never waits, and goes on", async () => {
-    rig = await startRig("socket", { faults: { serverRequestAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
@@ -193,10 +172,10 @@ describeLeaseExpiryInWithLease(suite);
  */
 describe("a cut-off call the daemon never answers stops being awaited after the cancel grace period", () => {
   it("after the cancel grace, glass.stats().awaitingAnswer is back to 0", async () => {
-    rig = await startRig("socket", { faults: { partialFrameAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { partialFrameAfterCalls: 1 } });
     succeeded(await read(rig));
     for (let i = 0; i < 3; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
-    await waitUntil(() => rig!.glass.stats().inFlight === 0, "the cancel grace released the slots");
+    await waitUntil(() => rig.glass.stats().inFlight === 0, "the cancel grace released the slots");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(rig.glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed: false });
   });
@@ -212,7 +191,7 @@ describe("a cut-off call the daemon never answers stops being awaited after the 
  */
 describe("after the daemon says the lease expired, the client drops it and can acquire a new one", () => {
   it("a LeaseError leaseExpired on a mutation, then acquireLease() as the error advises: a new lease is granted", async () => {
-    rig = await startRig("socket", { faults: { leaseExpiresAfterMs: 100 } });
+    const rig = await suite.start({ faults: { leaseExpiresAfterMs: 100 } });
     await leaseIfAny(rig);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const expired = failedWith(await mutate(rig), LeaseError, { code: "leaseExpired", mutationPossible: false });

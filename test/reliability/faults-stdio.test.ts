@@ -3,50 +3,27 @@
  * The daemon runs in another process, so what it received is read off the wire the client wrote
  * (it cannot have received more). stdio has no leases: mutating calls need none.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DeadlineExceededError, GlassError, TransportClosedError } from "../../src/index.js";
 import {
   expectIdle,
-  expectNoRepeatedMutation,
   failedWith,
   mutate,
   observeResult,
   read,
   retries,
   settle,
-  startRig,
   succeeded,
   waitUntil,
   wireEvents,
-  type Rig,
 } from "./support/fault-rig.js";
-import {
-  describeCrashWithCallsQueued,
-  describeOverloadBurst,
-  type FaultSuite,
-} from "./support/shared-fault-scenarios.js";
+import { describeCrashWithCallsQueued, describeOverloadBurst, faultSuite } from "./support/shared-fault-scenarios.js";
 
-let rig: Rig | undefined;
-afterEach(async () => {
-  const current = rig;
-  rig = undefined;
-  try {
-    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was ever written twice
-  } finally {
-    await current?.stop();
-  }
-});
-
-/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs go to the afterEach above. */
-const suite: FaultSuite<"stdio"> = {
-  kind: "stdio",
-  label: "faults over stdio",
-  keep: (started) => (rig = started),
-};
+const suite = faultSuite("stdio", "faults over stdio");
 
 describe("faults over stdio: the daemon dies", () => {
   it("mid-call: the written mutation fails with TransportClosedError mutationPossible, the reads without; nothing is retried; the client then says it is closed", async () => {
-    rig = await startRig("stdio", { faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
+    const rig = await suite.start({ faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
     const click = mutate(rig);
     await rig.untilCalls(1);
     const observe = read(rig);
@@ -73,7 +50,7 @@ describeCrashWithCallsQueued(suite);
 
 describe("faults over stdio: the daemon stalls", () => {
   it("past the deadline: DeadlineExceededError at the deadline (mutationPossible for the written mutation), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers", async () => {
-    rig = await startRig("stdio", { faults: { stallAfterCalls: 0 } });
+    const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
     failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
     failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
@@ -83,8 +60,8 @@ describe("faults over stdio: the daemon stalls", () => {
     expect(rig.received("observe")).toBe(1);
     const ids = [...rig.wire.toolCallIds("observe"), ...rig.wire.toolCallIds("click")];
     expect(rig.wire.cancelled().sort()).toEqual([...ids].sort());
-    await waitUntil(() => ids.every((id) => rig!.wire.answersTo(id).length === 1), "the daemon answered both cancelled calls");
-    expect(ids.map((id) => (rig!.wire.answersTo(id)[0] as { error?: { code: number } }).error?.code)).toEqual([-32800, -32800]);
+    await waitUntil(() => ids.every((id) => rig.wire.answersTo(id).length === 1), "the daemon answered both cancelled calls");
+    expect(ids.map((id) => (rig.wire.answersTo(id)[0] as { error?: { code: number } }).error?.code)).toEqual([-32800, -32800]);
 
     succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
     await expectIdle(rig.glass, false);
@@ -93,13 +70,13 @@ describe("faults over stdio: the daemon stalls", () => {
 
 describe("faults over stdio: the daemon sends half a frame and goes silent", () => {
   it("later calls end at their deadline (mutationPossible for the mutation), the half frame is dropped as a bad frame after frameTimeoutMs; the client stays open on a connection that no longer answers", async () => {
-    rig = await startRig("stdio", { faults: { partialFrameAfterCalls: 1 }, frameTimeoutMs: 300 });
+    const rig = await suite.start({ faults: { partialFrameAfterCalls: 1 }, frameTimeoutMs: 300 });
     expect(succeeded(await read(rig))).toEqual(observeResult);
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
     failedWith(observed, DeadlineExceededError, { mutationPossible: false });
     failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
     expect(rig.received("click")).toBe(1);
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the half frame was dropped");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the half frame was dropped");
     expect(rig.wire.badFrames[0]!.message).toMatch(/no complete frame from .* within 300 ms of its first byte/);
     expect(wireEvents(rig.events)).toContain("badFrame");
     failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
@@ -109,12 +86,12 @@ describe("faults over stdio: the daemon sends half a frame and goes silent", () 
 
 describe("faults over stdio: the daemon sends a bad frame", () => {
   it("oversized (over 32 MiB): it is skipped as a bad frame without buffering; the calls that follow are answered and the client stays usable", async () => {
-    rig = await startRig("stdio", { faults: { oversizedFrameAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
     expect(succeeded(await read(rig))).toEqual(observeResult);
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false }); // the daemon's own answer to the click
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the oversized frame was reported");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the oversized frame was reported");
     expect(rig.wire.badFrames[0]!.message).toMatch(/longer than 33554432 bytes|over the 33554432-byte limit/);
     expect(rig.received("click")).toBe(1);
     expect(rig.wire.received.some((m) => (m as { id?: unknown }).id === "mock-oversized")).toBe(false);
@@ -122,12 +99,12 @@ describe("faults over stdio: the daemon sends a bad frame", () => {
   });
 
   it("malformed (not JSON): it is skipped as a bad frame; the calls that follow are answered and the client stays usable", async () => {
-    rig = await startRig("stdio", { faults: { malformedFrameAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { malformedFrameAfterCalls: 1 } });
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => rig!.wire.badFrames.length === 1, "the malformed frame was reported");
+    await waitUntil(() => rig.wire.badFrames.length === 1, "the malformed frame was reported");
     expect(rig.wire.badFrames[0]!.message).toMatch(/not valid JSON/);
     expect(wireEvents(rig.events)).toEqual(["badFrame"]);
     expect(rig.received("click")).toBe(1);
@@ -137,22 +114,22 @@ describe("faults over stdio: the daemon sends a bad frame", () => {
 
 describe("faults over stdio: the daemon answers what was not asked", () => {
   it("an unknown id: the answer is ignored (logged as unknownResponse); every call settles once with its own answer", async () => {
-    rig = await startRig("stdio", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { unknownIdAnswerAfterCalls: 1 } });
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => wireEvents(rig!.events).includes("unknownResponse"), "the stray answer was logged");
+    await waitUntil(() => wireEvents(rig.events).includes("unknownResponse"), "the stray answer was logged");
     expect(rig.wire.answersTo("mock-unknown-request")).toHaveLength(1);
     expect(rig.received("click")).toBe(1);
     await expectIdle(rig.glass, false);
   });
 
   it("the same id twice (a mutation's answer): the call settles once, the duplicate is ignored and settles nothing else", async () => {
-    rig = await startRig("stdio", { faults: { duplicateAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { duplicateAnswerAfterCalls: 1 } });
     failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
     const [clickId] = rig.wire.toolCallIds("click");
-    await waitUntil(() => rig!.wire.answersTo(clickId).length === 2, "the duplicate arrived");
+    await waitUntil(() => rig.wire.answersTo(clickId).length === 2, "the duplicate arrived");
     expect(wireEvents(rig.events)).toEqual(["unknownResponse"]);
     expect(succeeded(await read(rig))).toEqual(observeResult);
     expect(rig.received("click")).toBe(1);
@@ -160,9 +137,9 @@ describe("faults over stdio: the daemon answers what was not asked", () => {
   });
 
   it("a request of its own: the client answers -32601 (no handler) so the daemon never waits, and goes on", async () => {
-    rig = await startRig("stdio", { faults: { serverRequestAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     succeeded(await read(rig));
-    await waitUntil(() => rig!.wire.sent.some((m) => (m as { id?: unknown }).id === "glass-server-1"), "the client answered the daemon's request");
+    await waitUntil(() => rig.wire.sent.some((m) => (m as { id?: unknown }).id === "glass-server-1"), "the client answered the daemon's request");
     expect(rig.wire.sent.find((m) => (m as { id?: unknown }).id === "glass-server-1")).toMatchObject({ error: { code: -32601 } });
     expect(wireEvents(rig.events)).toContain("daemon request elicitation/create answered (methodNotFound)");
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
@@ -176,7 +153,7 @@ describeOverloadBurst(suite);
 
 describe("faults over stdio: leases", () => {
   it("there are none: withLease fails with mcp.methodNotFound before running its block, and nothing is sent", async () => {
-    rig = await startRig("stdio");
+    const rig = await suite.start();
     let ran = false;
     const outcome = await settle(
       rig.glass.withLease(() => {

@@ -5,11 +5,10 @@
  * bad frames from the daemon are skipped by the bridge; a daemon crash becomes -32603 for the
  * pending requests, then the WebSocket closes with 1011.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError, TransportClosedError } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { GlassError, TransportClosedError } from "../../src/index.js";
 import {
   expectIdle,
-  expectNoRepeatedMutation,
   failedWith,
   leaseIfAny,
   mutate,
@@ -17,11 +16,9 @@ import {
   read,
   retries,
   settle,
-  startRig,
   succeeded,
   waitUntil,
   wireEvents,
-  type Rig,
 } from "./support/fault-rig.js";
 import {
   describeBridgeHoldsHalfFrame,
@@ -29,35 +26,14 @@ import {
   describeDaemonStallsAndCancels,
   describeLeaseExpiryInWithLease,
   describeOverloadBurst,
-  type BridgeFaultSuite,
+  faultSuite,
 } from "./support/shared-fault-scenarios.js";
 
-let rig: Rig | undefined;
-const extraClients: Glass[] = [];
-afterEach(async () => {
-  const current = rig;
-  rig = undefined;
-  try {
-    if (current !== undefined) expectNoRepeatedMutation(current); // in every scenario: no mutation was written, or received, twice
-  } finally {
-    for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
-    await current?.stop();
-  }
-});
-
-/** The transport of the shared scenarios (support/shared-fault-scenarios.ts): their rigs and clients go to the afterEach above. */
-const suite: BridgeFaultSuite<"websocket"> = {
-  kind: "websocket",
-  label: "faults over WebSocket (via the bridge)",
-  keep: (started) => (rig = started),
-  keepClient: (glass) => {
-    extraClients.push(glass);
-  },
-};
+const suite = faultSuite("websocket", "faults over WebSocket (via the bridge)");
 
 describe("faults over WebSocket (via the bridge): the daemon dies", () => {
   it("mid-call: the bridge answers the pending calls with -32603 (mcp.internalError, mutationPossible for the mutation), then closes the socket (1011): the client says it is closed and forgets the lease", async () => {
-    rig = await startRig("websocket", { faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
+    const rig = await suite.start({ faults: { crashAfterCalls: 2 }, latencyMs: 2_000 });
     await leaseIfAny(rig);
     const click = mutate(rig);
     await rig.untilCalls(1);
@@ -71,7 +47,7 @@ describe("faults over WebSocket (via the bridge): the daemon dies", () => {
     expect(rig.received("click")).toBe(1);
     expect(rig.received("observe")).toBe(2);
     expect(retries(rig.events, "browser.observe")).toEqual([]);
-    await waitUntil(() => rig!.wire.closes.length === 1, "the WebSocket closed");
+    await waitUntil(() => rig.wire.closes.length === 1, "the WebSocket closed");
     expect(rig.wire.closes[0]).toMatchObject({ code: "transport.closed", details: { closeCode: 1011 } });
     expect(rig.glass.lease).toBeUndefined();
 
@@ -90,24 +66,24 @@ describeBridgeSkipsBadFrames(suite);
 
 describe("faults over WebSocket (via the bridge): the daemon answers what was not asked", () => {
   it("an unknown id: relayed by the bridge, ignored by the client (logged as unknownResponse); every call settles once with its own answer", async () => {
-    rig = await startRig("websocket", { faults: { unknownIdAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { unknownIdAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
-    await waitUntil(() => wireEvents(rig!.events).includes("unknownResponse"), "the stray answer was logged");
+    await waitUntil(() => wireEvents(rig.events).includes("unknownResponse"), "the stray answer was logged");
     expect(rig.wire.answersTo("mock-unknown-request")).toHaveLength(1);
     expect(rig.received("click")).toBe(1);
     await expectIdle(rig.glass, false);
   });
 
   it("the same id twice (a mutation's answer): relayed by the bridge; the call settles once, the duplicate is ignored and settles nothing else", async () => {
-    rig = await startRig("websocket", { faults: { duplicateAnswerAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { duplicateAnswerAfterCalls: 1 } });
     await leaseIfAny(rig);
     failedWith(await mutate(rig), GlassError, { code: "staleRevision", mutationPossible: false });
     const [clickId] = rig.wire.toolCallIds("click");
-    await waitUntil(() => rig!.wire.answersTo(clickId).length === 2, "the duplicate arrived");
+    await waitUntil(() => rig.wire.answersTo(clickId).length === 2, "the duplicate arrived");
     expect(wireEvents(rig.events)).toEqual(["unknownResponse"]);
     expect(succeeded(await read(rig))).toEqual(observeResult);
     expect(rig.received("click")).toBe(1);
@@ -115,7 +91,7 @@ describe("faults over WebSocket (via the bridge): the daemon answers what was no
   });
 
   it("a request of its own: relayed to the client, which answers -32601 (no handler) so the daemon never waits, and goes on", async () => {
-    rig = await startRig("websocket", { faults: { serverRequestAfterCalls: 1 } });
+    const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
     await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
@@ -128,7 +104,7 @@ describe("faults over WebSocket (via the bridge): the daemon answers what was no
   });
 
   it("a request of its own, with a handler registered: the handler's answer reaches the daemon", async () => {
-    rig = await startRig("websocket", {
+    const rig = await suite.start({
       faults: { serverRequestAfterCalls: 1 },
       client: { serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) } },
     });

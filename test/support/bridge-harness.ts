@@ -186,11 +186,11 @@ export class WsPeer {
   }
 }
 
-/** Resolves once `condition` holds, polling every few ms (up to 5 s). */
+/** Resolves once `condition` holds, polling every 5 ms; fails with `what` after `timeoutMs` (5 s by default). */
 export async function eventually(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

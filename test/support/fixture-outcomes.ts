@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { Glass, GlassError, type GlassRequest, type GlassResponse } from "../../src/index.js";
 import { parseFixture, type GoldenFixture } from "../../src/testing/golden-fixture.js";
 import { readGoldenFixture } from "./golden-fixture.js";
@@ -49,4 +49,27 @@ export function expectMatchesFixture(outcome: CallOutcome, request: GlassRequest
   const json = outcome.error.toJSON();
   expect(Object.fromEntries(Object.keys(response.error).map((key) => [key, json[key]]))).toEqual(response.error);
   expect(outcome.error.operation).toBe(request.operation);
+}
+
+/**
+ * Registers, where it is called (inside the describe that connects the client), the three checks of
+ * the whole golden fixture against a client: for each request, `send()` returns exactly the recorded
+ * response envelope, and the typed call's result or GlassError equals the fixture with preflight on
+ * and with it off (the daemon's own answer). `glass` is called when the tests run, so it can return
+ * the client the describe's beforeAll connected.
+ */
+export function itMatchesTheWholeFixture(glass: () => Glass): void {
+  const recorded = recordedResponses();
+
+  it.each(fixtureCases())("send(%s) returns exactly the recorded response envelope", async (_id, request) => {
+    expect(await glass().send(request, { validate: false })).toEqual(recorded.get(request.requestId));
+  });
+
+  it.each(fixtureCases())("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
+    expectMatchesFixture(await callTyped(glass(), request, true), request);
+  });
+
+  it.each(fixtureCases())("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
+    expectMatchesFixture(await callTyped(glass(), request, false), request);
+  });
 }

@@ -4,7 +4,7 @@ import type { JsonRpcMessage } from "../../src/mcp/json-rpc.js";
 import { createReplayEngine } from "../../src/testing/replay-engine.js";
 import { inMemoryTransport } from "../../src/testing/in-memory-transport.js";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, recordedResponses } from "../support/fixture-outcomes.js";
+import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";
 
 const recorded = recordedResponses();
 const observe = { level: "summary" } as const;
@@ -43,17 +43,7 @@ describe("the whole golden fixture through Glass over inMemoryTransport", () => 
     expect(glass.serverInfo?.name).toBe("glass-sdk-mock-daemon");
   });
 
-  it.each(fixtureCases())("send(%s) returns exactly the recorded response envelope", async (_id, request) => {
-    expect(await glass.send(request, { validate: false })).toEqual(recorded.get(request.requestId));
-  });
-
-  it.each(fixtureCases())("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, true), request);
-  });
-
-  it.each(fixtureCases())("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, false), request);
-  });
+  itMatchesTheWholeFixture(() => glass);
 
   it("answers a request the fixture does not have with mock.unmatched", async () => {
     const error = await glass.browser.observe({ level: "detailed" }).catch((caught: unknown) => caught);

@@ -4,7 +4,7 @@ import { Glass } from "../../src/index.js";
 import { createGlassHandlers } from "../../src/testing/msw-http-handlers.js";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, recordedResponses } from "../support/fixture-outcomes.js";
+import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";
 
 const ENDPOINT = "http://glass.test/mcp";
 const SECURED_URL = "http://secured.glass.test/mcp";
@@ -170,17 +170,7 @@ describe("the whole golden fixture through Glass over httpTransport and the MSW 
     await glass.close();
   });
 
-  it.each(fixtureCases())("send(%s) returns exactly the recorded response envelope", async (_id, request) => {
-    expect(await glass.send(request, { validate: false })).toEqual(recorded.get(request.requestId));
-  });
-
-  it.each(fixtureCases())("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, true), request);
-  });
-
-  it.each(fixtureCases())("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, false), request);
-  });
+  itMatchesTheWholeFixture(() => glass);
 
   it("with a token, over the secured handlers", async () => {
     const secured = await Glass.connect(httpTransport({ url: SECURED_URL, token: TOKEN }));

@@ -6,7 +6,7 @@ import { Glass } from "../../src/index.js";
 import { createGlassWsHandlers } from "../../src/testing/msw-ws-handlers.js";
 import { webSocketTransport } from "../../src/transport/websocket-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, recordedResponses } from "../support/fixture-outcomes.js";
+import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";
 
 const ENDPOINT = "ws://glass.test/mcp";
 const SECURED_URL = "ws://secured.glass.test/mcp";
@@ -156,17 +156,7 @@ describe("the whole golden fixture through Glass over webSocketTransport and the
     await glass.close();
   });
 
-  it.each(fixtureCases())("send(%s) returns exactly the recorded response envelope", async (_id, request) => {
-    expect(await glass.send(request, { validate: false })).toEqual(recorded.get(request.requestId));
-  });
-
-  it.each(fixtureCases())("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, true), request);
-  });
-
-  it.each(fixtureCases())("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass, request, false), request);
-  });
+  itMatchesTheWholeFixture(() => glass);
 
   it("under a mutation lease (mode socket), the fixture's calls still equal it", async () => {
     const leased = await Glass.connect(webSocketTransport({ url: SOCKET_MODE_URL }));

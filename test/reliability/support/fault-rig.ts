@@ -19,7 +19,7 @@ import type { JsonRpcMessage } from "../../../src/mcp/json-rpc.js";
 import { socketTransport, stdioTransport, type MockDaemon, type MockDaemonFaults } from "../../../src/node/index.js";
 import type { Bridge } from "../../../src/node/bridge/index.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
-import { CLI, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";
+import { CLI, eventually, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";
 import { readGoldenFixture } from "../../support/golden-fixture.js";
 import { mockDaemonOnSocket, type SocketMock } from "../../support/mock-daemon-transports.js";
 
@@ -263,14 +263,8 @@ export function succeeded<T>(outcome: Outcome<T>): T {
   return outcome.value;
 }
 
-/** Polls `condition` every 5 ms; fails with `what` after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Polls `condition` every 5 ms; fails with `what` after `timeoutMs` (5 s by default). test/support's `eventually`, under the name the fault suites use. */
+export const waitUntil = eventually;
 
 /** Waits (up to the cancel grace and a margin) until the client holds nothing, then asserts `stats()`. */
 export async function expectIdle(glass: Glass, closed: boolean): Promise<void> {

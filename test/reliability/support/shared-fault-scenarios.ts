@@ -3,14 +3,16 @@
  * Each function registers one describe block, labelled `${suite.label}: …`, with its tests; a
  * test file calls it where the block stands in the file, so the order of the tests is the file's.
  *
- * The rigs stay the test file's: every test here hands the rig it starts (and any extra client)
- * to the suite, and the file's afterEach asserts that no mutation was repeated and stops them,
- * exactly as for the file's own tests.
+ * A test file sets itself up with `faultSuite(kind, label)`: every test, the file's own and the
+ * ones registered here, starts its rig with `suite.start(...)` (and hands any extra client to
+ * `suite.keepClient`), and the afterEach registered by `faultSuite` asserts that no mutation was
+ * repeated and stops them.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../../src/index.js";
 import {
   expectIdle,
+  expectNoRepeatedMutation,
   failedWith,
   hasLeases,
   leaseIfAny,
@@ -35,19 +37,43 @@ export interface FaultSuite<K extends TransportKind = TransportKind> {
   readonly kind: K;
   /** The start of the suite's describe labels, e.g. "faults over the socket". */
   readonly label: string;
-  /** Hands a started rig to the file's afterEach (which asserts no mutation was repeated, then stops it); returns it. */
-  keep(rig: Rig): Rig;
-}
-
-/** A suite over the bridge (HTTP or WebSocket) whose scenarios also connect a second client. */
-export interface BridgeFaultSuite<K extends "http" | "websocket" = "http" | "websocket"> extends FaultSuite<K> {
-  /** Hands a second client to the file's afterEach, which closes it. */
+  /** Starts a rig over the suite's transport; the file's afterEach asserts no mutation was repeated on it, then stops it. */
+  start(options?: RigOptions): Promise<Rig>;
+  /** Hands a second client to the file's afterEach, which closes it (before stopping the rig). */
   keepClient(glass: Glass): void;
 }
 
-/** Starts a rig over the suite's transport and hands it to the suite. */
-async function start(suite: FaultSuite, options: RigOptions): Promise<Rig> {
-  return suite.keep(await startRig(suite.kind, options));
+/**
+ * Sets up a fault-suite file over `kind` (call it once, at the top of the file): registers the
+ * file's afterEach and returns the suite its tests start their rigs from. After each test, for the
+ * rig the test started: no mutation was written, or received by an in-process daemon, twice
+ * (`expectNoRepeatedMutation`); then the extra clients are closed and the rig is stopped, even when
+ * that assertion fails.
+ */
+export function faultSuite<K extends TransportKind>(kind: K, label: string): FaultSuite<K> {
+  const rigs: Rig[] = [];
+  const extraClients: Glass[] = [];
+  afterEach(async () => {
+    const started = rigs.splice(0);
+    try {
+      for (const rig of started) expectNoRepeatedMutation(rig);
+    } finally {
+      for (const glass of extraClients.splice(0)) await glass.close().catch(() => undefined);
+      for (const rig of started) await rig.stop();
+    }
+  });
+  return {
+    kind,
+    label,
+    async start(options = {}) {
+      const rig = await startRig(kind, options);
+      rigs.push(rig);
+      return rig;
+    },
+    keepClient(glass) {
+      extraClients.push(glass);
+    },
+  };
 }
 
 /**
@@ -58,7 +84,7 @@ async function start(suite: FaultSuite, options: RigOptions): Promise<Rig> {
 export function describeCrashWithCallsQueued(suite: FaultSuite<"socket" | "stdio">): void {
   describe(`${suite.label}: the daemon dies with calls queued in the client`, () => {
     it("a queued mutation is never sent once the connection is gone (TransportClosedError, mutationPossible false); the written one is mutationPossible", async () => {
-      const rig = await start(suite, { faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
+      const rig = await suite.start({ faults: { crashAfterCalls: 0 }, client: { maxInFlight: 1 } });
       await leaseIfAny(rig);
       const first = mutate(rig); // call 1 crashes the daemon
       const queuedRead = read(rig);
@@ -88,7 +114,7 @@ export function describeCrashWithCallsQueued(suite: FaultSuite<"socket" | "stdio
 export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "websocket">, mutation: "the written mutation" | "the mutation"): void {
   describe(`${suite.label}: the daemon stalls`, () => {
     it(`past the deadline: DeadlineExceededError at the deadline (mutationPossible for ${mutation}), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers`, async () => {
-      const rig = await start(suite, { faults: { stallAfterCalls: 0 } });
+      const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
       await leaseIfAny(rig);
       const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
       failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
@@ -102,7 +128,7 @@ export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "web
     });
 
     it("an abort after the mutation was written: CancelledError mutationPossible, the daemon's call is cancelled, never repeated", async () => {
-      const rig = await start(suite, { faults: { stallAfterCalls: 0 } });
+      const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
       await leaseIfAny(rig);
       const controller = new AbortController();
       const click = mutate(rig, { signal: controller.signal });
@@ -122,11 +148,11 @@ export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "web
  * stays open on a session that no longer answers; a second client (a new HTTP session, a new
  * WebSocket connection) is answered.
  */
-export function describeBridgeHoldsHalfFrame(suite: BridgeFaultSuite): void {
+export function describeBridgeHoldsHalfFrame(suite: FaultSuite<"http" | "websocket">): void {
   const fresh = suite.kind === "http" ? "a new session" : "a new connection";
   describe(`${suite.label}: the daemon sends half a frame and goes silent`, () => {
     it(`later calls end at their deadline (mutationPossible for the mutation); the bridge holds the half frame, the client stays open on a session that no longer answers, and ${fresh} works`, async () => {
-      const rig = await start(suite, { faults: { partialFrameAfterCalls: 1 } });
+      const rig = await suite.start({ faults: { partialFrameAfterCalls: 1 } });
       await leaseIfAny(rig);
       expect(succeeded(await read(rig))).toEqual(observeResult);
       const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 400 }), mutate(rig, { deadlineMs: 400 })]);
@@ -152,7 +178,7 @@ export function describeBridgeHoldsHalfFrame(suite: BridgeFaultSuite): void {
 export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websocket">): void {
   describe(`${suite.label}: the daemon sends a bad frame`, () => {
     it("oversized (over 32 MiB): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
-      const rig = await start(suite, { faults: { oversizedFrameAfterCalls: 1 } });
+      const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
       await leaseIfAny(rig);
       expect(succeeded(await read(rig))).toEqual(observeResult);
       const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
@@ -165,7 +191,7 @@ export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websock
     });
 
     it("malformed (not JSON): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
-      const rig = await start(suite, { faults: { malformedFrameAfterCalls: 1 } });
+      const rig = await suite.start({ faults: { malformedFrameAfterCalls: 1 } });
       await leaseIfAny(rig);
       succeeded(await read(rig));
       const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
@@ -190,7 +216,7 @@ export function describeOverloadBurst(suite: FaultSuite): void {
   const mutation = hasLeases(suite.kind) ? "a mutation under the lease" : "a mutation";
   describe(`${suite.label}: the daemon answers -32000 in a burst`, () => {
     it("shorter than the retries: the read is retried and succeeds", async () => {
-      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
+      const rig = await suite.start({ faults: { overloadBurst: { afterCalls: 0, count: 2 } } });
       expect(succeeded(await read(rig))).toEqual(observeResult);
       expect(rig.received("observe")).toBe(3);
       expect(retries(rig.events, "browser.observe").map((r) => r.code)).toEqual(["overloaded", "overloaded"]);
@@ -198,7 +224,7 @@ export function describeOverloadBurst(suite: FaultSuite): void {
     });
 
     it("longer than the retries: the read fails with OverloadedError after 1 + maxRetries attempts, and the next read succeeds", async () => {
-      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
+      const rig = await suite.start({ faults: { overloadBurst: { afterCalls: 0, count: 3 } } });
       failedWith(await read(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
       expect(rig.received("observe")).toBe(3);
       expect(succeeded(await read(rig))).toEqual(observeResult);
@@ -206,7 +232,7 @@ export function describeOverloadBurst(suite: FaultSuite): void {
     });
 
     it(`${mutation} fails at once with OverloadedError (mutationPossible false) and was sent exactly once`, async () => {
-      const rig = await start(suite, { faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
+      const rig = await suite.start({ faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
       await leaseIfAny(rig);
       failedWith(await mutate(rig), OverloadedError, { code: "overloaded", mutationPossible: false });
       expect(rig.received("click")).toBe(1);
@@ -226,7 +252,7 @@ export function describeOverloadBurst(suite: FaultSuite): void {
 export function describeLeaseExpiryInWithLease(suite: FaultSuite<LeaseTransportKind>): void {
   describe(`${suite.label}: the lease expires in the middle of a withLease block`, () => {
     it("before any renewal: the next mutation fails with LeaseError leaseExpired and is not retried; the lease is dropped and the block's signal aborts at once", async () => {
-      const rig = await start(suite, { faults: { leaseExpiresAfterMs: 100 } });
+      const rig = await suite.start({ faults: { leaseExpiresAfterMs: 100 } });
       let signalAbortedAtError: boolean | undefined;
       const block = rig.glass.withLease(
         async (_lease, signal) => {
@@ -250,7 +276,7 @@ export function describeLeaseExpiryInWithLease(suite: FaultSuite<LeaseTransportK
     });
 
     it("at the renewal: the renewal fails, the block's signal aborts with the LeaseError, and a mutation given that signal is never sent", async () => {
-      const rig = await start(suite, { faults: { leaseExpiresAfterMs: 50 } });
+      const rig = await suite.start({ faults: { leaseExpiresAfterMs: 50 } });
       const block = rig.glass.withLease(
         async (_lease, signal) => {
           await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
