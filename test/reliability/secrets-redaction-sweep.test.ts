@@ -27,13 +27,12 @@ import {
   Lease,
   LeaseError,
   TransportClosedError,
-  TransportUnavailableError,
   webSocketTransport,
   type GlassLogEvent,
   type GlassRequest,
   type GlassTransport,
 } from "../../src/index.js";
-import { socketTransport, startBridge, type Bridge } from "../../src/node/index.js";
+import { socketTransport, startBridge } from "../../src/node/index.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
 import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
@@ -56,7 +55,7 @@ import {
 } from "../support/bridge-harness.js";
 import { rawClient } from "./support/bridge-raw-http.js";
 import { runCli, startupLine } from "./support/secrets-cli.js";
-import { describeHits, findSecrets, OutputCorpus, occurrences, renderings, secretForms, thrown, type Output, type Secret } from "./support/secrets-scan.js";
+import { describeHits, findSecrets, OutputCorpus, occurrences, secretForms, thrown, type Output, type Secret } from "./support/secrets-scan.js";
 
 // Distinctive secrets: a hit cannot be an accident.
 const BRIDGE_TOKEN = "SwEeP-bridge-token.Kq7Wz3Xv9Pm2Lr8Tn4Bc6_Hd1~Yf5";

@@ -36,7 +36,7 @@ export class RawPeer {
   private isClosed = false;
 
   constructor(
-    private readonly readable: Readable,
+    readable: Readable,
     private readonly writable: Writable,
     private readonly onClose: () => void = () => {},
   ) {
