@@ -3,6 +3,14 @@ import type { JsonValue } from "../validation/json-value.js";
 /** A JSON-RPC 2.0 request id: MCP allows strings and numbers. */
 export type JsonRpcId = string | number;
 
+/**
+ * A string key for a JSON-RPC id that keeps `1` and `"1"` apart, for records and logs keyed by id.
+ * (A `Map` keyed by the id itself keeps them apart too.)
+ */
+export function idKey(id: JsonRpcId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
 /** A JSON-RPC 2.0 request (expects a response). */
 export interface JsonRpcRequest {
   jsonrpc: "2.0";

@@ -39,10 +39,6 @@ interface Pending {
   reject(error: GlassError): void;
 }
 
-function idKey(id: JsonRpcId | null | undefined): string {
-  return `${typeof id}:${String(id)}`;
-}
-
 /**
  * One MCP (JSON-RPC 2.0) connection: sends requests and matches their answers by id, sends
  * notifications, answers the daemon's own requests (with -32601 unless a handler is registered, so
@@ -50,7 +46,8 @@ function idKey(id: JsonRpcId | null | undefined): string {
  * Answers for unknown ids (late, duplicated, or invented) are ignored and reported as events.
  */
 export class McpSession {
-  private readonly pending = new Map<string, Pending>();
+  /** Keyed by the id itself: a Map keeps `1` and `"1"` apart. */
+  private readonly pending = new Map<JsonRpcId, Pending>();
   private closedWith: GlassError | undefined;
 
   constructor(
@@ -80,7 +77,7 @@ export class McpSession {
 
   /** Whether a request with this id is awaiting its answer. */
   isActive(id: JsonRpcId): boolean {
-    return this.pending.has(idKey(id));
+    return this.pending.has(id);
   }
 
   /**
@@ -91,13 +88,13 @@ export class McpSession {
    */
   request(message: JsonRpcRequest, onWritten?: () => void): Promise<JsonRpcResponse> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
-    const key = idKey(message.id);
-    const answer = new Promise<JsonRpcResponse>((resolve, reject) => this.pending.set(key, { resolve, reject }));
+    const id = message.id;
+    const answer = new Promise<JsonRpcResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.transport.send(message).then(
       () => onWritten?.(),
       (error: GlassError) => {
-        const entry = this.pending.get(key);
-        this.pending.delete(key);
+        const entry = this.pending.get(id);
+        this.pending.delete(id);
         entry?.reject(error);
       },
     );
@@ -106,7 +103,7 @@ export class McpSession {
 
   /** Stops waiting for an answer to `id` (its late answer will be ignored). */
   forget(id: JsonRpcId): void {
-    this.pending.delete(idKey(id));
+    this.pending.delete(id);
   }
 
   /** Sends a notification; resolves once written. */
@@ -130,13 +127,13 @@ export class McpSession {
       return;
     }
     const response = message as JsonRpcResponse;
-    const key = idKey(response.id);
-    const entry = this.pending.get(key);
-    if (entry === undefined) {
-      this.options.onEvent?.({ type: "unknownResponse", id: response.id ?? null });
+    const id = response.id ?? null;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (id === null || entry === undefined) {
+      this.options.onEvent?.({ type: "unknownResponse", id });
       return;
     }
-    this.pending.delete(key);
+    this.pending.delete(id);
     entry.resolve(response);
   }
 

@@ -1,7 +1,8 @@
 import type { JsonRpcId, JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
-import { idKey, usableId } from "./daemon/json-rpc-replies.js";
+import { idKey } from "../mcp/json-rpc.js";
+import { usableId } from "./daemon/json-rpc-replies.js";
 import { McpServerSession, type SessionConnection } from "./daemon/mcp-server-session.js";
 
 /** What became of one POSTed message. */

@@ -3,7 +3,7 @@ import { fromMcpResponse } from "../mcp/from-mcp-response.js";
 import type { JsonRpcMessage, JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { isJsonObject } from "../validation/json-value.js";
-import { idKey } from "./daemon/json-rpc-replies.js";
+import { idKey } from "../mcp/json-rpc.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { readToolCall } from "./read-tool-call.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";

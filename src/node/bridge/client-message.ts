@@ -49,10 +49,6 @@ export function rpcErrorResponse(id: JsonRpcId | null, code: number, message: st
   return { jsonrpc: "2.0", id, error: { code, message } };
 }
 
-/** A key for a request id that keeps `1` and `"1"` apart. */
-export function idKey(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
-}
 
 function invalid(id: JsonRpcId | null, code: number, message: string): ParsedClientMessage {
   return { kind: "invalid", error: rpcErrorResponse(id, code, message) };

@@ -1,4 +1,5 @@
 import {
+  idKey,
   isJsonRpcRequest,
   isJsonRpcResponse,
   JsonRpcErrorCode,
@@ -9,7 +10,7 @@ import {
   type JsonRpcResponse,
 } from "../../mcp/json-rpc.js";
 import type { BridgeContext } from "./bridge-context.js";
-import { idKey, rpcErrorResponse } from "./client-message.js";
+import { rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
 import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 import { ignore } from "../../transport/transport-util.js";

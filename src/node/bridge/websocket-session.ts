@@ -1,7 +1,8 @@
 import type { RawData, WebSocket } from "ws";
 import { isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import type { BridgeContext } from "./bridge-context.js";
-import { idKey, parseClientMessage, rpcErrorResponse } from "./client-message.js";
+import { idKey } from "../../mcp/json-rpc.js";
+import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
 import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 

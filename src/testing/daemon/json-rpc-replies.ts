@@ -25,10 +25,6 @@ export function usableId(id: unknown): JsonRpcId | undefined {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
 }
 
-/** A key for a JSON-RPC id that keeps `1` and `"1"` apart. */
-export function idKey(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
-}
 
 /** Shorthand for an {@link RpcError}. */
 export function rpcError(code: number, message: string, data?: unknown): RpcError {

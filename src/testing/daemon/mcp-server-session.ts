@@ -1,10 +1,10 @@
-import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
+import { idKey, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
 import { operationFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import type { Framing } from "../../node/framing/encode-frame.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
-import { idKey, rpcError, rpcFailure, rpcResult, usableId, type RpcError } from "./json-rpc-replies.js";
+import { rpcError, rpcFailure, rpcResult, usableId, type RpcError } from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
 import { handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
