@@ -108,8 +108,9 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       response = believe(fromMcpResponse(outcome.message, request), operation, settings.validateResponses, mutating);
       retryable = !response.ok && response.error.code === "overloaded";
     }
-    const delay = retryDelayMs(settings.retryPolicy, attempt + 1);
-    if (retryable && attempt < maxRetries && Date.now() + delay < deadlineAt && settings.session.closeReason === undefined) {
+    const mayRetry = retryable && attempt < maxRetries && settings.session.closeReason === undefined;
+    const delay = mayRetry ? retryDelayMs(settings.retryPolicy, attempt + 1) : 0;
+    if (mayRetry && Date.now() + delay < deadlineAt) {
       settings.log?.({ type: "retry", operation, requestId, attempt: attempt + 1, delayMs: delay, code: response.ok ? "" : response.error.code });
       try {
         await sleepUnlessAborted(delay, options.signal);

@@ -240,16 +240,23 @@ export class Glass {
     this.deadlines.stop();
   }
 
-  /** Sends a request envelope through the whole pipeline; always resolves with an envelope. */
-  private async execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
-    if (this.ready === undefined) {
-      try {
-        await this.connect();
-      } catch (error) {
-        return failure(request, error);
-      }
-    }
+  /**
+   * Sends a request envelope through the whole pipeline; always resolves with an envelope. Not
+   * async once connected: the call's own promise is returned as it is, with no extra wrapping.
+   */
+  private execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
+    if (this.ready === undefined) return this.connectThenExecute(request, options);
     return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
+  }
+
+  /** {@link execute} before the handshake: connects first (a failed connect is the call's failure). */
+  private async connectThenExecute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
+    try {
+      await this.connect();
+    } catch (error) {
+      return failure(request, error);
+    }
+    return this.execute(request, options);
   }
 
   /** What every call (tool or MCP method) borrows from the client (made once; the lease is read when a call starts). */
