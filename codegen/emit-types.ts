@@ -80,11 +80,19 @@ async function toTypeScript(schema: SchemaObject, name: string): Promise<string>
   }));
 }
 
+/**
+ * The module's text: banner, the imports of the titled types its body uses (a `$ref` collected
+ * while preparing can vanish from the output, e.g. one json-schema-to-typescript folds into a
+ * union), then the body.
+ */
 function withImports(file: string, module: string, imports: Map<string, Set<string>>, body: string): string {
+  const used = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(body);
   const lines = [...imports.entries()]
     .filter(([from]) => from !== module)
+    .map(([from, names]) => [from, [...names].filter(used).sort()] as const)
+    .filter(([, names]) => names.length > 0)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([from, names]) => `import type { ${[...names].sort().join(", ")} } from "${relativeImport(module, from)}";`);
+    .map(([from, names]) => `import type { ${names.join(", ")} } from "${relativeImport(module, from)}";`);
   return `${banner(`schema/${file}`)}${lines.length > 0 ? `${lines.join("\n")}\n\n` : ""}${body}`;
 }
 

@@ -2,7 +2,7 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import type { GlassIdentifier } from "../glass-protocol-v1.js";
-import type { WebIrCoverage, WebIrDocument, WebIrEntityKind, WebIrRevision } from "../web-ir-v1.js";
+import type { WebIrCoverage, WebIrDocument, WebIrRevision } from "../web-ir-v1.js";
 
 /**
  * What became of an entity between two revisions: still there and the same (`unchanged`), same id but a different semantic identity (`changed`), found again under another id (`rebound`), gone (`removed`), or more than one candidate (`ambiguous`).
