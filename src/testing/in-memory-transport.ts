@@ -4,7 +4,7 @@ import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
 import type { RecordedCall } from "./daemon/daemon-record.js";
-import { DEFAULT_LIMITS } from "./daemon/limits.js";
+import type { MockDaemonLimits } from "./daemon/limits.js";
 import { McpServerSession, type GarbageKind, type SessionConnection } from "./daemon/mcp-server-session.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
@@ -20,9 +20,6 @@ export interface InMemoryTransport extends GlassTransport {
   /** Every `tools/call` the daemon received, in order (MCP-only arguments included). */
   readonly calls: readonly RecordedCall[];
 }
-
-/** The mock daemon's default session limits: 8 active requests over stdio, 4 per socket client. */
-const MAX_IN_FLIGHT = { stdio: DEFAULT_LIMITS.maxActivePerSession, socket: DEFAULT_LIMITS.maxInFlightPerClient } as const;
 
 /** The framing the session is told messages arrived in (there are no bytes, so nothing depends on it). */
 const FRAMING = "newline";
@@ -58,7 +55,7 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
 
   constructor(context: DaemonContext) {
     this.#context = context;
-    this.maxInFlight = MAX_IN_FLIGHT[context.mode];
+    this.maxInFlight = sessionLimit(context.mode, context.limits);
   }
 
   get calls(): readonly RecordedCall[] {
@@ -142,4 +139,14 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
 /** The message as the other side would decode it from the wire: a deep copy through JSON. */
 function wireCopy(message: unknown): unknown {
   return JSON.parse(JSON.stringify(message)) as unknown;
+}
+
+/**
+ * The requests one client may have in flight under the daemon's limits (8 over stdio and 4 on the
+ * socket by default, smaller when the daemon is given smaller ones), so that the client queues
+ * rather than overruns them. A client's own `maxInFlight` option still overrides it (to provoke
+ * -32000 on purpose).
+ */
+function sessionLimit(mode: DaemonContext["mode"], limits: MockDaemonLimits): number {
+  return mode === "stdio" ? limits.maxActivePerSession : Math.min(limits.maxInFlightPerClient, limits.maxInFlightTotal);
 }

@@ -80,6 +80,25 @@ describe("inMemoryTransport options", () => {
     await glass.close();
   });
 
+  it("smaller daemon limits: the transport advertises them, so concurrent calls queue instead of being refused", async () => {
+    expect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 } }).maxInFlight).toBe(2);
+    expect(inMemoryTransport(goldenFixture, { mode: "socket", limits: { maxInFlightPerClient: 3 } }).maxInFlight).toBe(3);
+    expect(inMemoryTransport(goldenFixture, { mode: "socket", limits: { maxInFlightTotal: 1 } }).maxInFlight).toBe(1);
+    const glass = await Glass.connect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 5 }));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => glass.browser.observe(observe, { retry: false })));
+    expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+    await glass.close();
+  });
+
+  it("a client's own maxInFlight above the daemon's limit still provokes overloaded (-32000)", async () => {
+    const glass = await Glass.connect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 20 }), { maxInFlight: 8 });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => glass.browser.observe(observe, { retry: false })));
+    const codes = results.map((result) => (result.status === "rejected" ? (result.reason as GlassError).code : "ok"));
+    expect(codes.filter((code) => code === "ok")).toHaveLength(2);
+    expect(codes.filter((code) => code === "overloaded")).toHaveLength(4);
+    await glass.close();
+  });
+
   it("mode stdio (the default) has no leases: acquiring one fails with method not found", async () => {
     const glass = await Glass.connect(inMemoryTransport(goldenFixture));
     await expect(glass.acquireLease({ ttlMs: 10_000 })).rejects.toThrow(/leases exist only on the daemon socket/);
