@@ -4,7 +4,7 @@ import { BadFrameError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
-import { encodeFrameForStream } from "./framing/encode-frame.js";
+import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
 import { callHandler, closed, describe, ignore, isMessage, notEncodable, reportBadFrame } from "../transport/transport-util.js";
 
@@ -67,7 +67,7 @@ export class FramedConnection {
   /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
   send(message: JsonRpcMessage): Promise<void> {
     if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
-    let frame: string | Uint8Array;
+    let frame: StreamFrame;
     try {
       frame = encodeFrameForStream(message, utf8);
     } catch (error) {
@@ -89,7 +89,12 @@ export class FramedConnection {
           this.#writable.cork();
           process.nextTick(this.#uncork);
         }
-        this.#writable.write(frame, "utf8", written);
+        if (typeof frame === "string") {
+          this.#writable.write(frame, "utf8", written);
+        } else {
+          this.#writable.write(frame[0]);
+          this.#writable.write(frame[1], written);
+        }
       } catch (error) {
         written(error instanceof Error ? error : new Error(String(error)));
       }
