@@ -1,6 +1,7 @@
 import { TransportClosedError } from "../errors/error-classes.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { GlassTransport } from "../transport/transport.js";
+import { SlotTable } from "../collections/slot-table.js";
 import { isJsonObject } from "../validation/json-value.js";
 import {
   JsonRpcErrorCode,
@@ -46,8 +47,8 @@ interface Pending {
  * Answers for unknown ids (late, duplicated, or invented) are ignored and reported as events.
  */
 export class McpSession {
-  /** Keyed by the id itself: a Map keeps `1` and `"1"` apart. */
-  private readonly pending = new Map<JsonRpcId, Pending>();
+  /** Keyed by the id itself (`1` and `"1"` apart); a slot table, since entries churn once per call. */
+  private readonly pending = new SlotTable<JsonRpcId, Pending>();
   private closedWith: GlassError | undefined;
 
   constructor(
@@ -93,9 +94,7 @@ export class McpSession {
     this.transport.send(message).then(
       () => onWritten?.(),
       (error: GlassError) => {
-        const entry = this.pending.get(id);
-        this.pending.delete(id);
-        entry?.reject(error);
+        this.pending.take(id)?.reject(error);
       },
     );
     return answer;
@@ -103,7 +102,7 @@ export class McpSession {
 
   /** Stops waiting for an answer to `id` (its late answer will be ignored). */
   forget(id: JsonRpcId): void {
-    this.pending.delete(id);
+    this.pending.take(id);
   }
 
   /** Sends a notification; resolves once written. */
@@ -128,12 +127,11 @@ export class McpSession {
     }
     const response = message as JsonRpcResponse;
     const id = response.id ?? null;
-    const entry = id === null ? undefined : this.pending.get(id);
-    if (id === null || entry === undefined) {
+    const entry = id === null ? undefined : this.pending.take(id);
+    if (entry === undefined) {
       this.options.onEvent?.({ type: "unknownResponse", id });
       return;
     }
-    this.pending.delete(id);
     entry.resolve(response);
   }
 
@@ -158,9 +156,7 @@ export class McpSession {
   private closed(reason: GlassError): void {
     if (this.closedWith !== undefined) return;
     this.closedWith = reason;
-    const entries = [...this.pending.values()];
-    this.pending.clear();
-    for (const entry of entries) entry.reject(reason);
+    for (const entry of this.pending.clear()) entry.reject(reason);
     this.options.onClose?.(reason);
   }
 }

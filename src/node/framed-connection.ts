@@ -4,6 +4,7 @@ import { BadFrameError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { TransportHandlers } from "../transport/transport.js";
+import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
 import { callHandler, closed, describe, ignore, isMessage, notEncodable, reportBadFrame } from "../transport/transport-util.js";
@@ -39,7 +40,8 @@ export class FramedConnection {
   readonly #frameTimeoutMs: number;
   readonly #peer: string;
   readonly #reader: FrameReader = createFrameReader();
-  readonly #pendingSends = new Set<(error: GlassError | undefined) => void>();
+  /** Sends not yet written, by slot (a slot list: they churn once per call). */
+  readonly #pendingSends = new SlotList<(error: GlassError | undefined) => void>();
   #handlers: TransportHandlers | undefined;
   #acceptingSends = true;
   #finished = false;
@@ -75,11 +77,12 @@ export class FramedConnection {
     }
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
-        if (!this.#pendingSends.delete(settle)) return;
+        if (this.#pendingSends.get(slot) !== settle) return;
+        this.#pendingSends.remove(slot);
         if (error === undefined) resolve();
         else reject(error);
       };
-      this.#pendingSends.add(settle);
+      const slot = this.#pendingSends.add(settle);
       const written = (error?: Error | null): void =>
         settle(error ? closed(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
       try {
@@ -118,7 +121,7 @@ export class FramedConnection {
     this.#readable.off("data", this.#onData);
     this.#readable.off("end", this.#onEnd);
     const unsent = closed(error === undefined ? "the transport closed before the message was written" : error.rawMessage);
-    for (const settle of [...this.#pendingSends]) settle(unsent);
+    for (const settle of this.#pendingSends.values()) settle(unsent);
     const handlers = this.#handlers;
     this.#handlers = undefined;
     if (handlers !== undefined) callHandler(() => handlers.onClose(error));
