@@ -1,4 +1,6 @@
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { SlotList } from "../collections/slot-list.js";
+import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
 import {
   isJsonRpcNotification,
@@ -87,9 +89,9 @@ class HttpTransport implements GlassTransport {
    * One controller per POST in flight (until its answer is read), aborted when the transport ends.
    * Not one shared signal: fetch implementations keep a listener on it per request until GC.
    */
-  readonly #inFlight = new Set<AbortController>();
+  readonly #inFlight = new SlotList<AbortController>();
   /** Answers being read, by `String(id)`: a cancel closes the request's stream. */
-  readonly #answers = new Map<string, Answer>();
+  readonly #answers = new SlotTable<string, Answer>();
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
@@ -419,8 +421,7 @@ class HttpTransport implements GlassTransport {
   }
 
   #abortAll(): void {
-    for (const stop of this.#inFlight) stop.abort();
-    this.#inFlight.clear();
+    for (const stop of this.#inFlight.clear()) stop.abort();
   }
 
   #notifyClose(error: GlassError | undefined): void {

@@ -1,4 +1,5 @@
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { redactUrl } from "./redact-url.js";
@@ -90,7 +91,7 @@ class WebSocketTransport implements GlassTransport {
   readonly #protocols: string[];
   readonly #WebSocket: WebSocketConstructor | undefined;
   /** Settles each `send()` still waiting for its write callback (`ws` package sockets only). */
-  readonly #writing = new Set<(error?: GlassError) => void>();
+  readonly #writing = new SlotList<(error?: GlassError) => void>();
   #state: "new" | "connecting" | "open" | "closed" = "new";
   #socket: Socket | undefined;
   /** The owner's handlers, once the socket is open. */
@@ -153,11 +154,12 @@ class WebSocketTransport implements GlassTransport {
       const written = (error?: unknown): void =>
         settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error }) : undefined);
       const settle = (error?: GlassError): void => {
-        if (!this.#writing.delete(settle)) return;
+        if (this.#writing.get(slot) !== settle) return;
+        this.#writing.remove(slot);
         if (error === undefined) resolve();
         else reject(error);
       };
-      this.#writing.add(settle);
+      const slot = this.#writing.add(settle);
       try {
         if (isWsPackageSocket(socket)) {
           socket.send(text, written); // the ws package says when the frame is written
@@ -227,7 +229,7 @@ class WebSocketTransport implements GlassTransport {
       return;
     }
     const unsent = closed(`the WebSocket to ${this.#shownUrl} closed before the message was written`);
-    for (const settle of [...this.#writing]) settle(unsent);
+    for (const settle of this.#writing.values()) settle(unsent);
     const error = this.#closeRequested
       ? undefined
       : new TransportClosedError({

@@ -9,6 +9,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../mcp/json-rpc.js";
+import { SlotTable } from "../../collections/slot-table.js";
 import type { BridgeContext } from "./bridge-context.js";
 import { rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
@@ -36,7 +37,7 @@ const NO_SERVER_REQUESTS =
  */
 export class HttpSession extends UpstreamSession {
   readonly channel = "http";
-  readonly #pending = new Map<string, PendingRequest>();
+  readonly #pending = new SlotTable<string, PendingRequest>();
 
   private constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     super(context, slot, peer);
@@ -122,7 +123,7 @@ export class HttpSession extends UpstreamSession {
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
     const message = cause === "upstream" ? "the daemon connection closed" : `the session was closed: ${reason}`;
-    for (const [key, pending] of [...this.#pending]) this.#settle(key, rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
+    for (const pending of this.#pending.values()) this.#settle(idKey(pending.id), rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
   }
 
   #settle(key: string, response: JsonRpcResponse): void {

@@ -1,7 +1,7 @@
 import type { RawData, WebSocket } from "ws";
-import { isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { SlotTable } from "../../collections/slot-table.js";
+import { idKey, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import type { BridgeContext } from "./bridge-context.js";
-import { idKey } from "../../mcp/json-rpc.js";
 import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
 import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
@@ -24,7 +24,7 @@ export class WebSocketSession extends UpstreamSession {
   /** Messages from the daemon that arrived before the socket was attached. */
   #queued: JsonRpcMessage[] = [];
   /** The client's requests the daemon has not answered yet, with their idle-timer hold. */
-  readonly #pending = new Map<string, { id: JsonRpcId; done: () => void }>();
+  readonly #pending = new SlotTable<string, { id: JsonRpcId; done: () => void }>();
   /** Why the socket failed, when it did (for the log line), and the close code the bridge sent for it. */
   #socketError: { message: string; code?: number } | undefined;
 
@@ -69,8 +69,7 @@ export class WebSocketSession extends UpstreamSession {
   }
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
+    const pending = this.#pending.clear();
     for (const { id, done } of pending) {
       done();
       if (cause === "upstream") this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));

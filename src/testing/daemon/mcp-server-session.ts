@@ -1,4 +1,5 @@
 import { idKey, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
+import { SlotTable } from "../../collections/slot-table.js";
 import { operationFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import type { Framing } from "../../node/framing/encode-frame.js";
@@ -51,7 +52,8 @@ type CallOutcome = { error: RpcError } | { result: McpToolResult };
  */
 export class McpServerSession {
   private state: "new" | "initializing" | "ready" = "new";
-  private readonly active = new Map<string, ActiveCall>();
+  /** Calls in flight by id key (a slot table: they churn once per call). */
+  private readonly active = new SlotTable<string, ActiveCall>();
   private readonly serverRequests = new Map<string, string>();
   private closed = false;
 
