@@ -71,9 +71,10 @@ describe("encodeFrame", () => {
 });
 
 describe("encodeFrameForStream", () => {
-  it("is the same frame as encodeFrame (text when short, two pieces when long), on both sides of the 8 KiB line limit", async () => {
+  it("is the same frame as encodeFrame (the whole frame as text, or header and body), on both sides of the 8 KiB line limit", async () => {
     const { encodeFrame, encodeFrameForStream } = await import("../src/node/framing/encode-frame.js");
     const utf8 = (text: string) => new TextEncoder().encode(text);
+    const utf8Length = (text: string) => utf8(text).length;
     const messages = [
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
@@ -81,8 +82,8 @@ describe("encodeFrameForStream", () => {
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
     ];
     for (const message of messages) {
-      const frame = encodeFrameForStream(message, utf8);
-      const pieces = (typeof frame === "string" ? [frame] : [...frame]).map((piece) => (typeof piece === "string" ? utf8(piece) : piece));
+      const frame = encodeFrameForStream(message, utf8Length);
+      const pieces = (typeof frame === "string" ? [frame] : [...frame]).map(utf8);
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
     }
   });

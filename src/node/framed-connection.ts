@@ -24,7 +24,7 @@ export interface FramedConnectionOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const utf8 = (text: string): Uint8Array => Buffer.from(text, "utf8");
+const utf8Length = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
  * JSON-RPC messages over a pair of Node byte streams, framed as the daemon frames them (§5): the
@@ -71,7 +71,7 @@ export class FramedConnection {
     if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
     let frame: StreamFrame;
     try {
-      frame = encodeFrameForStream(message, utf8);
+      frame = encodeFrameForStream(message, utf8Length);
     } catch (error) {
       return Promise.reject(notEncodable(error));
     }
@@ -95,8 +95,8 @@ export class FramedConnection {
         if (typeof frame === "string") {
           this.#writable.write(frame, "utf8", written);
         } else {
-          this.#writable.write(frame[0]);
-          this.#writable.write(frame[1], written);
+          this.#writable.write(frame[0], "utf8");
+          this.#writable.write(frame[1], "utf8", written);
         }
       } catch (error) {
         written(error instanceof Error ? error : new Error(String(error)));
