@@ -313,3 +313,13 @@ export function mutate(rig: Rig, options: { deadlineMs?: number; signal?: AbortS
 export async function leaseIfAny(rig: Rig): Promise<void> {
   if (rig.leases) succeeded(await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, `${rig.kind}: acquireLease`));
 }
+
+/**
+ * Sends a read and a mutation together and expects both answered as the daemon answers them (the
+ * read with the fixture's result, the click with its staleRevision error): the client is still usable.
+ */
+export async function expectReadAndMutationAnswered(rig: Rig): Promise<void> {
+  const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
+  expect(succeeded(observed)).toEqual(observeResult);
+  failedWith(clicked, GlassError, { code: "staleRevision", mutationPossible: false });
+}
