@@ -21,6 +21,19 @@ describe("SlotList: values in reusable slots", () => {
     expect(list.values()).toEqual([c, b]);
   });
 
+  it("release empties a slot only while it still holds the value (a settled value cannot empty the slot's next holder)", () => {
+    const list = new SlotList<{ n: number }>();
+    const first = { n: 1 };
+    const slot = list.add(first);
+    expect(list.release(slot, first)).toBe(true);
+    const next = { n: 2 };
+    expect(list.add(next)).toBe(slot);
+    expect(list.release(slot, first)).toBe(false);
+    expect(list.get(slot)).toBe(next);
+    expect(list.release(slot, next)).toBe(true);
+    expect(list.size).toBe(0);
+  });
+
   it("delete finds a value wherever it is; values() is a copy, so settling each while going through it is safe", () => {
     const list = new SlotList<() => void>();
     const settled: number[] = [];

@@ -41,6 +41,14 @@ export class SlotList<V extends object> {
   }
 
   /**
+   * Empties `slot` if it still holds `value` (an emptied slot is soon reused by another value);
+   * returns whether it did. For a value that removes itself, at most once.
+   */
+  release(slot: number, value: V): boolean {
+    return this.#values[slot] === value && this.remove(slot) !== undefined;
+  }
+
+  /**
    * Removes a value wherever it is (a linear search: for the few values in flight at once);
    * returns whether it was held.
    */

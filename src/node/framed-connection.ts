@@ -77,8 +77,7 @@ export class FramedConnection {
     }
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
-        if (this.#pendingSends.get(slot) !== settle) return;
-        this.#pendingSends.remove(slot);
+        if (!this.#pendingSends.release(slot, settle)) return;
         if (error === undefined) resolve();
         else reject(error);
       };

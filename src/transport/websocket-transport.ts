@@ -154,8 +154,7 @@ class WebSocketTransport implements GlassTransport {
       const written = (error?: unknown): void =>
         settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error }) : undefined);
       const settle = (error?: GlassError): void => {
-        if (this.#writing.get(slot) !== settle) return;
-        this.#writing.remove(slot);
+        if (!this.#writing.release(slot, settle)) return;
         if (error === undefined) resolve();
         else reject(error);
       };
