@@ -49,7 +49,6 @@ export function rpcErrorResponse(id: JsonRpcId | null, code: number, message: st
   return { jsonrpc: "2.0", id, error: { code, message } };
 }
 
-
 function invalid(id: JsonRpcId | null, code: number, message: string): ParsedClientMessage {
   return { kind: "invalid", error: rpcErrorResponse(id, code, message) };
 }

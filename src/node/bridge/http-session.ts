@@ -1,5 +1,4 @@
 import {
-  idKey,
   isJsonRpcRequest,
   isJsonRpcResponse,
   JsonRpcErrorCode,
@@ -37,7 +36,7 @@ const NO_SERVER_REQUESTS =
  */
 export class HttpSession extends UpstreamSession {
   readonly channel = "http";
-  readonly #pending = new SlotTable<string, PendingRequest>();
+  readonly #pending = new SlotTable<JsonRpcId, PendingRequest>();
 
   private constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     super(context, slot, peer);
@@ -57,15 +56,14 @@ export class HttpSession extends UpstreamSession {
   request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
     this.touch();
     if (this.isEnded) return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, "the session ended"));
-    const key = idKey(message.id);
-    if (this.#pending.has(key)) {
+    if (this.#pending.has(message.id)) {
       return Promise.resolve(
         rpcErrorResponse(message.id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(message.id)}: a request with this id is still in flight`),
       );
     }
     return new Promise<JsonRpcResponse>((resolve) => {
       const done = this.beginWork();
-      this.#pending.set(key, {
+      this.#pending.set(message.id, {
         id: message.id,
         settle: (response) => {
           done();
@@ -73,7 +71,7 @@ export class HttpSession extends UpstreamSession {
         },
       });
       this.sendUpstream(message).catch((error: unknown) =>
-        this.#settle(key, rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${describe(error)}`)),
+        this.#settle(message.id, rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${describe(error)}`)),
       );
     });
   }
@@ -87,7 +85,7 @@ export class HttpSession extends UpstreamSession {
     if (message.method === "notifications/cancelled") {
       const requestId = message.params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
-        this.#settle(idKey(requestId), rpcErrorResponse(requestId, JsonRpcErrorCode.RequestCancelled, "request cancelled by the client"));
+        this.#settle(requestId, rpcErrorResponse(requestId, JsonRpcErrorCode.RequestCancelled, "request cancelled by the client"));
       }
     }
     return this.sendUpstream(message);
@@ -98,9 +96,8 @@ export class HttpSession extends UpstreamSession {
    * (`notifications/cancelled`) and forget the request.
    */
   abandon(id: JsonRpcId): void {
-    const key = idKey(id);
-    if (!this.#pending.has(key)) return;
-    this.#settle(key, rpcErrorResponse(id, JsonRpcErrorCode.RequestCancelled, "the HTTP client disconnected"));
+    if (!this.#pending.has(id)) return;
+    this.#settle(id, rpcErrorResponse(id, JsonRpcErrorCode.RequestCancelled, "the HTTP client disconnected"));
     this.sendUpstream({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the HTTP client disconnected" } }).catch(ignore);
   }
 
@@ -112,7 +109,7 @@ export class HttpSession extends UpstreamSession {
   protected onUpstreamMessage(message: JsonRpcMessage): void {
     this.touch();
     if (isJsonRpcResponse(message)) {
-      if (message.id !== null) this.#settle(idKey(message.id), message);
+      if (message.id !== null) this.#settle(message.id, message);
       return;
     }
     if (isJsonRpcRequest(message)) {
@@ -123,14 +120,11 @@ export class HttpSession extends UpstreamSession {
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
     const message = cause === "upstream" ? "the daemon connection closed" : `the session was closed: ${reason}`;
-    for (const pending of this.#pending.values()) this.#settle(idKey(pending.id), rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
+    for (const pending of this.#pending.values()) this.#settle(pending.id, rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
   }
 
-  #settle(key: string, response: JsonRpcResponse): void {
-    const pending = this.#pending.get(key);
-    if (pending === undefined) return;
-    this.#pending.delete(key);
-    pending.settle(response);
+  #settle(id: JsonRpcId, response: JsonRpcResponse): void {
+    this.#pending.take(id)?.settle(response);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from "ws";
 import { SlotTable } from "../../collections/slot-table.js";
-import { idKey, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import type { BridgeContext } from "./bridge-context.js";
 import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
@@ -24,7 +24,7 @@ export class WebSocketSession extends UpstreamSession {
   /** Messages from the daemon that arrived before the socket was attached. */
   #queued: JsonRpcMessage[] = [];
   /** The client's requests the daemon has not answered yet, with their idle-timer hold. */
-  readonly #pending = new SlotTable<string, { id: JsonRpcId; done: () => void }>();
+  readonly #pending = new SlotTable<JsonRpcId, { id: JsonRpcId; done: () => void }>();
   /** Why the socket failed, when it did (for the log line), and the close code the bridge sent for it. */
   #socketError: { message: string; code?: number } | undefined;
 
@@ -99,13 +99,12 @@ export class WebSocketSession extends UpstreamSession {
         return this.#toClient(parsed.error);
       case "request": {
         const { id } = parsed.message;
-        const key = idKey(id);
-        if (this.#pending.has(key)) {
+        if (this.#pending.has(id)) {
           return this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`));
         }
-        this.#pending.set(key, { id, done: this.beginWork() });
+        this.#pending.set(id, { id, done: this.beginWork() });
         this.sendUpstream(parsed.message).catch(() => {
-          if (!this.#pending.has(key)) return;
+          if (!this.#pending.has(id)) return;
           this.#answered(id);
           this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "could not forward the request to the daemon"));
         });
@@ -119,11 +118,7 @@ export class WebSocketSession extends UpstreamSession {
   }
 
   #answered(id: JsonRpcId): void {
-    const key = idKey(id);
-    const pending = this.#pending.get(key);
-    if (pending === undefined) return;
-    this.#pending.delete(key);
-    pending.done();
+    this.#pending.take(id)?.done();
   }
 
   #toClient(message: JsonRpcMessage): void {

@@ -25,7 +25,6 @@ export function usableId(id: unknown): JsonRpcId | undefined {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
 }
 
-
 /** Shorthand for an {@link RpcError}. */
 export function rpcError(code: number, message: string, data?: unknown): RpcError {
   return data === undefined ? { code, message } : { code, message, data };

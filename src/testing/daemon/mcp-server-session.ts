@@ -1,4 +1,4 @@
-import { idKey, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
+import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
 import { SlotTable } from "../../collections/slot-table.js";
 import { operationFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
@@ -32,7 +32,6 @@ export const MOCK_SERVER_NAME = "glass-sdk-mock-daemon";
 
 interface ActiveCall {
   id: JsonRpcId;
-  key: string;
   number: number;
   framing: Framing;
   workflow: boolean;
@@ -52,8 +51,8 @@ type CallOutcome = { error: RpcError } | { result: McpToolResult };
  */
 export class McpServerSession {
   private state: "new" | "initializing" | "ready" = "new";
-  /** Calls in flight by id key (a slot table: they churn once per call). */
-  private readonly active = new SlotTable<string, ActiveCall>();
+  /** Calls in flight by id (a slot table: they churn once per call). */
+  private readonly active = new SlotTable<JsonRpcId, ActiveCall>();
   private readonly serverRequests = new Map<string, string>();
   private closed = false;
 
@@ -115,7 +114,7 @@ export class McpServerSession {
       return;
     }
     const requestId = validId as JsonRpcId;
-    if (this.active.has(idKey(requestId))) {
+    if (this.active.has(requestId)) {
       this.reply(requestId, rpcError(JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(requestId)}: a request with this id is still active`), framing);
       return;
     }
@@ -202,7 +201,7 @@ export class McpServerSession {
     });
     const fault = context.faults.onArrival(number);
     if (fault === "crash") return context.crash();
-    const call: ActiveCall = { id, key: idKey(id), number, framing, workflow: tool === "workflow", answered: false };
+    const call: ActiveCall = { id, number, framing, workflow: tool === "workflow", answered: false };
     if (fault === "overload") return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later") });
     const overloaded = overloadReason(context.mode, context.limits, this.active.size, context.inFlight);
     if (overloaded !== undefined) return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, overloaded) });
@@ -210,7 +209,7 @@ export class McpServerSession {
     if (call.workflow && context.workflowActive) {
       return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidRequest, "workflow already active: wait for it to finish or cancel it") });
     }
-    this.active.set(call.key, call);
+    this.active.set(call.id, call);
     context.inFlight++;
     if (call.workflow) context.workflowActive = true;
     if (fault === "stall") return;
@@ -233,7 +232,7 @@ export class McpServerSession {
   private finish(call: ActiveCall, outcome: CallOutcome): void {
     if (this.closed || call.answered) return;
     call.answered = true;
-    if (this.active.get(call.key) === call) this.forget(call);
+    if (this.active.get(call.id) === call) this.forget(call);
     const message = "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
     this.connection.write(message, call.framing);
     for (const fault of this.context.faults.afterAnswer(call.number)) this.misbehave(fault, message, call.framing);
@@ -241,7 +240,7 @@ export class McpServerSession {
 
   private forget(call: ActiveCall): void {
     if (call.timer !== undefined) clearTimeout(call.timer);
-    this.active.delete(call.key);
+    this.active.delete(call.id);
     this.context.inFlight--;
     if (call.workflow) this.context.workflowActive = false;
     this.context.record.changed();
@@ -273,7 +272,7 @@ export class McpServerSession {
     if (method !== "notifications/cancelled" || !isJsonObject(params)) return;
     const requestId = params.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const call = this.active.get(idKey(requestId));
+    const call = this.active.get(requestId);
     if (call === undefined) return;
     const reason = typeof params.reason === "string" && params.reason !== "" ? `: ${params.reason}` : "";
     this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, `request cancelled${reason}`) });
