@@ -1,7 +1,6 @@
-import type { JsonRpcId, JsonRpcMessage } from "../mcp/json-rpc.js";
+import { idKey, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
-import { idKey } from "../mcp/json-rpc.js";
 import { usableId } from "./daemon/json-rpc-replies.js";
 import { McpServerSession, type SessionConnection } from "./daemon/mcp-server-session.js";
 

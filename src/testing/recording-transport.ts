@@ -1,9 +1,8 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
-import type { JsonRpcMessage, JsonRpcResponse } from "../mcp/json-rpc.js";
+import { idKey, type JsonRpcMessage, type JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { isJsonObject } from "../validation/json-value.js";
-import { idKey } from "../mcp/json-rpc.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { readToolCall } from "./read-tool-call.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
