@@ -21,6 +21,8 @@ export interface CatalogOperation {
   expectedRevision: boolean;
   retrySafe: boolean;
   capability?: string;
+  /** True when the daemon answers with plain text (not JSON), which the client lifts to `{text}`. */
+  resultText: boolean;
   /** The group file the entry is in (relative to the schema folder). */
   file: string;
   payload: SchemaLocation;
@@ -83,12 +85,13 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
     const group = registry.load(file) as { operations?: unknown };
     if (!Array.isArray(group.operations)) throw new Error(`schema/${file} has no "operations" list`);
     group.operations.forEach((raw: Record<string, unknown>, i: number) => {
-      const { operation, tool, summary, expectedRevision, retrySafe, capability, payload, result } = raw;
+      const { operation, tool, summary, expectedRevision, retrySafe, capability, resultText, payload, result } = raw;
       if (typeof operation !== "string" || !/^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/.test(operation)) fail(file, i, `operation must be "namespace.method"`);
       if (typeof tool !== "string" || tool === "") fail(file, i, "tool is required");
       if (typeof summary !== "string" || summary === "") fail(file, i, "summary is required");
       if (typeof expectedRevision !== "boolean" || typeof retrySafe !== "boolean") fail(file, i, "expectedRevision and retrySafe must be booleans");
       if (capability !== undefined && typeof capability !== "string") fail(file, i, "capability must be a string");
+      if (resultText !== undefined && resultText !== true) fail(file, i, "resultText, when present, must be true");
       if (payload === null || typeof payload !== "object" || (payload as SchemaObject).type !== "object") fail(file, i, `payload must be an object schema`);
       for (const name of [operation, `tool:${tool}`]) {
         if (seen.has(name)) fail(file, i, `${name} is listed twice`);
@@ -116,6 +119,7 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
         expectedRevision,
         retrySafe,
         ...(capability === undefined ? {} : { capability }),
+        resultText: resultText === true,
         file,
         payload: { file, pointer: childPointer(pointer, "payload") },
         ...(result === undefined ? {} : { result: { file, pointer: childPointer(pointer, "result") } }),

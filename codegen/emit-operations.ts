@@ -6,7 +6,8 @@ import { banner, moduleName, relativeImport, sourceImport } from "./output.js";
 function row(op: CatalogOperation): string {
   const tool = op.tool === op.method ? 0 : op.tool;
   const cells: unknown[] = [op.operation, tool, op.lease, op.expectedRevision ? 1 : 0, op.retrySafe ? 1 : 0];
-  if (op.capability !== undefined) cells.push(op.capability);
+  if (op.capability !== undefined || op.resultText) cells.push(op.capability ?? 0);
+  if (op.resultText) cells.push(1);
   return `  ${JSON.stringify(cells)},`;
 }
 
@@ -17,7 +18,7 @@ function operationsModule(catalog: Catalog): string {
 import type { OperationDescriptor } from "${sourceImport(module, "src/operations/descriptor")}";
 import { expandOperationTable, type OperationRow } from "${sourceImport(module, "src/operations/operation-table")}";
 
-/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability?] per catalog operation. */
+/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability (0: none)?, resultText?] per catalog operation. */
 const rows: readonly OperationRow[] = [
 ${catalog.operations.map(row).join("\n")}
 ];

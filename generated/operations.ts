@@ -5,7 +5,7 @@ import type { OperationName } from "./operation-map.js";
 import type { OperationDescriptor } from "../src/operations/descriptor.js";
 import { expandOperationTable, type OperationRow } from "../src/operations/operation-table.js";
 
-/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability?] per catalog operation. */
+/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability (0: none)?, resultText?] per catalog operation. */
 const rows: readonly OperationRow[] = [
   ["browser.navigate",0,"required",1,0],
   ["browser.click",0,"required",1,0],
@@ -39,7 +39,7 @@ const rows: readonly OperationRow[] = [
   ["browser.observeDelta",0,"none",0,1],
   ["browser.observeKnowledge",0,"none",0,1,"persistentKnowledge"],
   ["browser.getDOM",0,"none",0,1],
-  ["browser.getText",0,"none",0,1],
+  ["browser.getText",0,"none",0,1,0,1],
   ["browser.inspectPage",0,"none",0,1],
   ["browser.extractStructured",0,"none",0,1],
   ["browser.wait",0,"required",0,0],

@@ -191,9 +191,9 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
   });
 
   it.each([
-    "safeToRetry",
+    "safeImmediate",
     "safeAfterReobserve",
-    "safeWithIdempotencyKey",
+    "safeAfterReconcile",
     "unsafeUntilReconciled",
     "requiresUserDecision",
     "notRetryable",
@@ -210,25 +210,25 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
   });
 
   it.each(["classification", "recommendedOperation"])("requires retry.%s", (field) => {
-    const retry: Record<string, unknown> = { classification: "safeToRetry", recommendedOperation: "inspect_page" };
+    const retry: Record<string, unknown> = { classification: "safeImmediate", recommendedOperation: "inspect_page" };
     delete retry[field];
     expect(issuesOf(failure({ retry }))).toEqual([{ path: `error.retry.${field}`, reason: "is required" }]);
   });
 
   it("applies the identifier rules to retry.recommendedOperation", () => {
-    expect(issuesOf(failure({ retry: { classification: "safeToRetry", recommendedOperation: "inspect page" } }))).toEqual([
+    expect(issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect page" } }))).toEqual([
       {
         path: "error.retry.recommendedOperation",
         reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)",
       },
     ]);
-    expect(issuesOf(failure({ retry: { classification: "safeToRetry", recommendedOperation: "猫".repeat(43) } }))).toEqual([
+    expect(issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "猫".repeat(43) } }))).toEqual([
       { path: "error.retry.recommendedOperation", reason: "must be at most 128 UTF-8 bytes (got 129)" },
     ]);
   });
 
   it("rejects a retry advice that is not an object", () => {
-    expect(issuesOf(failure({ retry: "safeToRetry" }))).toEqual([{ path: "error.retry", reason: "must be an object (got string)" }]);
+    expect(issuesOf(failure({ retry: "safeImmediate" }))).toEqual([{ path: "error.retry", reason: "must be an object (got string)" }]);
   });
 
   it.each([true, false])("accepts retryable %s", (retryable) => {
@@ -352,7 +352,7 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
   });
 
   it("accepts an unknown field inside error.retry by default", () => {
-    expectAccepted(failure({ retry: { classification: "safeToRetry", recommendedOperation: "inspect_page", afterMs: 100 } }));
+    expectAccepted(failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect_page", afterMs: 100 } }));
   });
 
   it("rejects an unknown top-level field with { strict: true } at its path", () => {
@@ -373,7 +373,7 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
 
   it("rejects an unknown field inside error.retry with { strict: true }", () => {
     const issues = issuesOf(
-      failure({ retry: { classification: "safeToRetry", recommendedOperation: "inspect_page", afterMs: 100 } }),
+      failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect_page", afterMs: 100 } }),
       true,
     );
     expect(issues.map((issue) => issue.path)).toEqual(["error.retry.afterMs"]);

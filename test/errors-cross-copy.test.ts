@@ -39,6 +39,6 @@ describe("GlassError", () => {
       retryable: true,
     });
     expect(error.name).toBe("GlassError");
-    expect(new source.OverloadedError({ message: "busy" })).toMatchObject({ name: "OverloadedError", code: "overloaded", retry: { classification: "safeToRetry" } });
+    expect(new source.OverloadedError({ message: "busy" })).toMatchObject({ name: "OverloadedError", code: "overloaded", retry: { classification: "safeImmediate" } });
   });
 });

@@ -65,7 +65,7 @@ function requestViolations(request: Json): string[] {
 }
 
 const PHASES = ["preflight", "dispatch", "postDispatch", "verification", "reconciliation"];
-const CLASSIFICATIONS = ["safeToRetry", "safeAfterReobserve", "safeWithIdempotencyKey", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
+const CLASSIFICATIONS = ["safeImmediate", "safeAfterReobserve", "safeAfterReconcile", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
 
 /** The §1 response rules a value breaks (empty when it is a valid response envelope). */
 function responseViolations(response: Json): string[] {

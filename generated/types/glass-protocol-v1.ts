@@ -17,9 +17,9 @@ export type GlassDeadlineMs = number;
  * Whether and how a failed operation may be tried again.
  */
 export type GlassRetryClassification =
-  | "safeToRetry"
+  | "safeImmediate"
   | "safeAfterReobserve"
-  | "safeWithIdempotencyKey"
+  | "safeAfterReconcile"
   | "unsafeUntilReconciled"
   | "requiresUserDecision"
   | "notRetryable"

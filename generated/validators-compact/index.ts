@@ -65,7 +65,7 @@ const validator = compact([
   /* 55 */ {t:1,q:3,p:["classification",58,"recommendedOperation",6]},
   /* 56 */ {j:1,b:16384},
   /* 57 */ {k:false},
-  /* 58 */ {e:"safeToRetry safeAfterReobserve safeWithIdempotencyKey unsafeUntilReconciled requiresUserDecision notRetryable unknown"},
+  /* 58 */ {e:"safeImmediate safeAfterReobserve safeAfterReconcile unsafeUntilReconciled requiresUserDecision notRetryable unknown"},
   /* 59 */ {t:1,c:1,q:1,p:["revision",2,"url",68,"title",31,"kind",32,"readyState",69]},
   /* 60 */ {t:1,c:1,q:51,p:["id",6,"kind",17,"role",33,"name",33,"quality",18,"evidenceSources",34]},
   /* 61 */ {t:2,l:1,L:4096,i:60,x:{l:"entity count must be between 1 and the draft bound",L:"entity count must be between 1 and the draft bound"}},

@@ -532,12 +532,11 @@ const validateGlassRetryClassification_c0 = (v: unknown): boolean => {
   if (typeof v !== "string") return false;
   switch (v.length) {
     case 7: return v === "unknown";
-    case 11: return v === "safeToRetry";
     case 12: return v === "notRetryable";
-    case 18: return v === "safeAfterReobserve";
+    case 13: return v === "safeImmediate";
+    case 18: return v === "safeAfterReobserve" || v === "safeAfterReconcile";
     case 20: return v === "requiresUserDecision";
     case 21: return v === "unsafeUntilReconciled";
-    case 22: return v === "safeWithIdempotencyKey";
     default: return false;
   }
 };
@@ -546,7 +545,7 @@ export function validateGlassRetryClassification(x: unknown, p: string, out: Val
   let ok = true;
   if (!validateGlassRetryClassification_c0(x)) {
     if (out === null) return false;
-    ok = fail(out, p, "must be one of: safeToRetry, safeAfterReobserve, safeWithIdempotencyKey, unsafeUntilReconciled, requiresUserDecision, notRetryable, unknown" + gotValue(x));
+    ok = fail(out, p, "must be one of: safeImmediate, safeAfterReobserve, safeAfterReconcile, unsafeUntilReconciled, requiresUserDecision, notRetryable, unknown" + gotValue(x));
   }
   return ok;
 }
@@ -896,12 +895,11 @@ const validateGlassRetryClassificationStrict_c0 = (v: unknown): boolean => {
   if (typeof v !== "string") return false;
   switch (v.length) {
     case 7: return v === "unknown";
-    case 11: return v === "safeToRetry";
     case 12: return v === "notRetryable";
-    case 18: return v === "safeAfterReobserve";
+    case 13: return v === "safeImmediate";
+    case 18: return v === "safeAfterReobserve" || v === "safeAfterReconcile";
     case 20: return v === "requiresUserDecision";
     case 21: return v === "unsafeUntilReconciled";
-    case 22: return v === "safeWithIdempotencyKey";
     default: return false;
   }
 };
@@ -910,7 +908,7 @@ export function validateGlassRetryClassificationStrict(x: unknown, p: string, ou
   let ok = true;
   if (!validateGlassRetryClassificationStrict_c0(x)) {
     if (out === null) return false;
-    ok = fail(out, p, "must be one of: safeToRetry, safeAfterReobserve, safeWithIdempotencyKey, unsafeUntilReconciled, requiresUserDecision, notRetryable, unknown" + gotValue(x));
+    ok = fail(out, p, "must be one of: safeImmediate, safeAfterReobserve, safeAfterReconcile, unsafeUntilReconciled, requiresUserDecision, notRetryable, unknown" + gotValue(x));
   }
   return ok;
 }

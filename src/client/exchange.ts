@@ -137,7 +137,7 @@ function interrupted(request: ExchangeRequest, reason: unknown, state: SendState
   const reachedDaemon = state === "sending" || state === "written";
   const mutationPossible = request.mutating && reachedDaemon;
   const base = { operation: request.operation, requestId: request.requestId, mutationPossible, phase: reachedDaemon ? ("dispatch" as const) : ("preflight" as const) };
-  const retry = mutationPossible ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" } : { classification: "safeToRetry" as const, recommendedOperation: "retry" };
+  const retry = mutationPossible ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" } : { classification: "safeImmediate" as const, recommendedOperation: "retry" };
   const error =
     reason === DEADLINE
       ? new DeadlineExceededError({ ...base, retry, message: `no answer within the deadline${mutationPossible ? "; the action may have happened — observe before deciding" : ""}` })
@@ -187,7 +187,7 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
       requestId: request.requestId,
       mutationPossible,
       phase: written ? "dispatch" : "preflight",
-      retry: mutationPossible ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeToRetry", recommendedOperation: "reconnect" },
+      retry: mutationPossible ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "reconnect" },
       ...(error instanceof GlassError && error.details !== undefined ? { details: error.details } : {}),
       cause: error,
     }),

@@ -16,7 +16,7 @@ brandErrorClass(TransportClosedError, "TransportClosedError");
 /** The daemon could not be reached at all: a missing binary or socket, or no permission. Nothing was sent. */
 export class TransportUnavailableError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeToRetry", recommendedOperation: "connect" }, ...init, code: "transport.unavailable" });
+    super({ retry: { classification: "safeImmediate", recommendedOperation: "connect" }, ...init, code: "transport.unavailable" });
     this.name = "TransportUnavailableError";
   }
 }
@@ -52,7 +52,7 @@ brandErrorClass(CancelledError, "CancelledError");
 /** The daemon is at a limit (-32000). Read-only calls are retried; mutations never are. */
 export class OverloadedError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeToRetry", recommendedOperation: "retry_later" }, ...init, code: "overloaded" });
+    super({ retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, ...init, code: "overloaded" });
     this.name = "OverloadedError";
   }
 }
@@ -61,7 +61,7 @@ brandErrorClass(OverloadedError, "OverloadedError");
 /** A request reached the daemon before the MCP session was initialized (-32002). */
 export class NotInitializedError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeToRetry", recommendedOperation: "initialize" }, ...init, code: "notInitialized" });
+    super({ retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, ...init, code: "notInitialized" });
     this.name = "NotInitializedError";
   }
 }

@@ -31,22 +31,22 @@ export function jsonRpcErrorToGlass(error: JsonRpcErrorObject, mutating: boolean
         message,
         phase: "preflight",
         mutationPossible: false,
-        retry: { classification: retryable ? "safeToRetry" : "notRetryable", recommendedOperation: "acquire_lease" },
+        retry: { classification: retryable ? "safeImmediate" : "notRetryable", recommendedOperation: "acquire_lease" },
         retryable,
         details,
       };
     }
     case JsonRpcErrorCode.Overloaded:
-      return { code: GlassErrorCode.Overloaded, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeToRetry", recommendedOperation: "retry_later" }, retryable: true, details };
+      return { code: GlassErrorCode.Overloaded, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, retryable: true, details };
     case JsonRpcErrorCode.NotInitialized:
-      return { code: GlassErrorCode.NotInitialized, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeToRetry", recommendedOperation: "initialize" }, details };
+      return { code: GlassErrorCode.NotInitialized, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, details };
     case JsonRpcErrorCode.RequestCancelled:
       return {
         code: GlassErrorCode.Cancelled,
         message,
         phase: "dispatch",
         mutationPossible: mutating,
-        retry: mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeToRetry", recommendedOperation: "retry" },
+        retry: mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "retry" },
         details,
       };
     case JsonRpcErrorCode.InternalError:

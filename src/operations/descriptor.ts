@@ -32,4 +32,9 @@ export interface OperationDescriptor {
   readonly retrySafe: boolean;
   /** The capability the daemon must agree to for this operation, when there is one. */
   readonly capability?: string;
+  /**
+   * Present when the daemon answers with plain text rather than JSON (`getText`): the client lifts
+   * that text to the result `{text}` without parsing it.
+   */
+  readonly resultText?: true;
 }

@@ -467,7 +467,7 @@ function sessionExpired(message: JsonRpcMessage, url: string, extra = "a new ses
       `the HTTP session with the Glass daemon at ${url} had expired, so the daemon did not receive ${what}; ${extra}` +
       (mutation ? "; a mutation is never sent twice automatically: it was NOT sent again. Observe the page before repeating it" : ""),
     phase: "preflight",
-    retry: mutation ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeToRetry", recommendedOperation: "retry" },
+    retry: mutation ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "retry" },
     details: { sessionExpired: true },
   });
 }

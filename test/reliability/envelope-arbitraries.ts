@@ -577,7 +577,7 @@ const details: fc.Arbitrary<Part> = fc.oneof(
   { weight: 1, arbitrary: notJson.map((value) => ({ value, tags: ["details:notJson"] })) },
 );
 
-const CLASSIFICATIONS = ["safeToRetry", "safeAfterReobserve", "safeWithIdempotencyKey", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
+const CLASSIFICATIONS = ["safeImmediate", "safeAfterReobserve", "safeAfterReconcile", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
 const PHASES = ["preflight", "dispatch", "postDispatch", "verification", "reconciliation"];
 
 const retry: fc.Arbitrary<Part> = fc.oneof(

@@ -153,7 +153,7 @@ describe("over HTTP, a bridge that cannot reach the daemon (502) is reported as 
     expect({ name: error.name, code: error.code, retry: error.retry }).toEqual({
       name: "TransportUnavailableError",
       code: "transport.unavailable",
-      retry: { classification: "safeToRetry", recommendedOperation: "connect" },
+      retry: { classification: "safeImmediate", recommendedOperation: "connect" },
     });
   });
 });
