@@ -1,4 +1,5 @@
-import type { Catalog, CatalogOperation } from "./catalog.js";
+import type { Catalog, CatalogOperation, NamedType, ResultCase } from "./catalog.js";
+import type { DeclaredTypes } from "./emit-type-index.js";
 import { groupInterfaceName } from "./emit-types.js";
 import { banner, moduleName, relativeImport, sourceImport } from "./output.js";
 
@@ -54,27 +55,84 @@ export type ResultOf<Op extends OperationName> = OperationMap[Op]["result"];
 `;
 }
 
-/** `generated/methods.ts`: the typed method signatures of every operation namespace. */
-function methodsModule(catalog: Catalog): string {
+/** A payload property name as a TypeScript property key. */
+function propertyKey(field: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(field) ? field : JSON.stringify(field);
+}
+
+/** `a`, `a or b`, `a, b or c` (each in backticks, as JSON). */
+function listOf(values: string[]): string {
+  const quoted = values.map((value) => `\`${JSON.stringify(value)}\``);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)!}`;
+}
+
+/** One overload of a result case: its payload type (the payload narrowed by the case), optionality and documentation line. */
+function caseOverload(payload: string, payloadOptional: boolean, { when, result }: ResultCase, resultName: string): { payload: string; optional: boolean; doc: string } {
+  const key = propertyKey(when.field);
+  const field = `\`${when.field}\``;
+  if ("present" in when) return { payload: `${payload} & { ${key}: NonNullable<${payload}[${JSON.stringify(when.field)}]> }`, optional: false, doc: `With ${field} given, it resolves to a \`${resultName}\`.` };
+  if ("absent" in when) return { payload: `${payload} & { ${key}?: undefined }`, optional: payloadOptional, doc: `Without ${field}, it resolves to a \`${resultName}\`.` };
+  const values = when.in.map((value) => JSON.stringify(value)).join(" | ");
+  if (when.orAbsent === true) return { payload: `${payload} & { ${key}?: ${values} }`, optional: payloadOptional, doc: `With ${field} ${listOf(when.in)}, or without it, it resolves to a \`${resultName}\`.` };
+  return { payload: `${payload} & { ${key}: ${values} }`, optional: false, doc: `With ${field} ${listOf(when.in)}, it resolves to a \`${resultName}\`.` };
+}
+
+/**
+ * The signatures of one operation's method, with their documentation: one overload per result case
+ * (in catalog order), then the general one, typed with the named payload and result types.
+ */
+function methodSignatures(op: CatalogOperation, typeName: (type: NamedType) => string): string[] {
+  const lease = op.lease === "required" ? "Mutating: needs a mutation lease on the daemon socket." : op.lease === "none" ? "Read-only." : "Needs a mutation lease depending on its payload.";
+  const head = [op.summary, "", `Operation \`${op.operation}\` (MCP tool \`${op.tool}\`). ${lease}`];
+  const payload = typeName(op.payloadType);
+  const result = op.resultType === undefined ? "unknown" : typeName(op.resultType);
+  const signature = (lines: string[], payloadType: string, optional: boolean, resultType: string): string =>
+    `  /**\n${lines.map((line) => (line === "" ? "   *" : `   * ${line}`)).join("\n")}\n   */\n  ${op.method}(payload${optional ? "?" : ""}: ${payloadType}, options?: CallOptions): Promise<${resultType}>;`;
+  const cases = (op.resultCases ?? []).map((resultCase) => {
+    const name = typeName(resultCase.result);
+    const overload = caseOverload(payload, op.payloadOptional, resultCase, name);
+    return signature([...head, overload.doc], overload.payload, overload.optional, name);
+  });
+  const general = op.resultType === undefined ? "The catalog gives no result schema: it resolves to any JSON." : cases.length > 0 ? `Any other payload resolves to a \`${result}\`.` : undefined;
+  return [...cases, signature(general === undefined ? head : [...head, general], payload, op.payloadOptional, result)];
+}
+
+/** The generic parameter of the method interfaces; no schema type may take its name. */
+const CALL_OPTIONS = "CallOptions";
+
+/**
+ * `generated/methods.ts`: the typed method signatures of every operation namespace, using the named
+ * payload and result types (checked to be declared by the generated type modules).
+ */
+function methodsModule(catalog: Catalog, declared: DeclaredTypes): string {
+  const module = "methods";
+  const imports = new Map<string, Set<string>>();
+  const typeNameFor = (op: CatalogOperation) => (type: NamedType): string => {
+    const from = moduleName("types", type.file);
+    if (!(declared.get(from) ?? []).includes(type.name)) {
+      throw new Error(`schema/${op.file}: ${op.operation} uses the type ${type.name}, which generated/${from}.ts does not declare (is it a titled schema, and is its title a plain type name?)`);
+    }
+    if (type.name === CALL_OPTIONS) throw new Error(`schema/${type.file}: the title ${CALL_OPTIONS} is reserved for the generated methods' options type`);
+    if (!imports.has(from)) imports.set(from, new Set());
+    imports.get(from)!.add(type.name);
+    return type.name;
+  };
   const namespaces = [...new Set(catalog.operations.map((op) => op.namespace))];
   const interfaceName = (ns: string): string => `Glass${ns[0]!.toUpperCase()}${ns.slice(1)}Methods`;
   const blocks = namespaces.map((ns) => {
-    const methods = catalog.operations
-      .filter((op) => op.namespace === ns)
-      .map((op) => {
-        const lease = op.lease === "required" ? "Mutating: needs a mutation lease on the daemon socket." : op.lease === "none" ? "Read-only." : "Needs a mutation lease depending on its payload.";
-        const key = JSON.stringify(op.operation);
-        return `  /**\n   * ${op.summary}\n   *\n   * Operation \`${op.operation}\` (MCP tool \`${op.tool}\`). ${lease}\n   */\n  ${op.method}(payload${op.payloadOptional ? "?" : ""}: OperationMap[${key}]["payload"], options?: CallOptions): Promise<OperationMap[${key}]["result"]>;`;
-      });
-    return `/** Typed methods of the \`${ns}\` operations. \`CallOptions\` is the client's per-call options type. */\nexport interface ${interfaceName(ns)}<CallOptions> {\n${methods.join("\n\n")}\n}`;
+    const methods = catalog.operations.filter((op) => op.namespace === ns).map((op) => methodSignatures(op, typeNameFor(op)).join("\n\n"));
+    return `/** Typed methods of the \`${ns}\` operations. \`${CALL_OPTIONS}\` is the client's per-call options type. */\nexport interface ${interfaceName(ns)}<${CALL_OPTIONS}> {\n${methods.join("\n\n")}\n}`;
   });
-  return `${banner("schema/operations/")}import type { OperationMap } from "./operation-map.js";
+  const importLines = [...imports]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([from, names]) => `import type {\n${[...names].sort().map((name) => `  ${name},`).join("\n")}\n} from "${relativeImport(module, from)}";`);
+  return `${banner("schema/operations/")}${importLines.join("\n")}
 
 ${blocks.join("\n\n")}
 
 /** Every operation namespace of the catalog, as properties of the client. */
-export interface GlassOperationNamespaces<CallOptions> {
-${namespaces.map((ns) => `  /** The \`${ns}.*\` operations. */\n  readonly ${ns}: ${interfaceName(ns)}<CallOptions>;`).join("\n")}
+export interface GlassOperationNamespaces<${CALL_OPTIONS}> {
+${namespaces.map((ns) => `  /** The \`${ns}.*\` operations. */\n  readonly ${ns}: ${interfaceName(ns)}<${CALL_OPTIONS}>;`).join("\n")}
 }
 
 /** The namespace names, in catalog order. */
@@ -92,12 +150,15 @@ ${entries.join("\n")}
 `;
 }
 
-/** Emits the operation table, the operation map, the method signatures and the summaries. */
-export function emitOperations(catalog: Catalog): Map<string, string> {
+/**
+ * Emits the operation table, the operation map, the method signatures and the summaries.
+ * `declared` holds the names each generated type module declares, for the method signatures.
+ */
+export function emitOperations(catalog: Catalog, declared: DeclaredTypes): Map<string, string> {
   return new Map([
     ["operations.ts", operationsModule(catalog)],
     ["operation-summaries.ts", summariesModule(catalog)],
     ["operation-map.ts", operationMapModule(catalog)],
-    ["methods.ts", methodsModule(catalog)],
+    ["methods.ts", methodsModule(catalog, declared)],
   ]);
 }

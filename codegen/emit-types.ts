@@ -14,9 +14,17 @@ const TYPED_KEYWORDS = ["type", "$ref", "const", "enum", "properties", "items", 
 /** Keywords whose value is data, not a schema. */
 const DATA_KEYWORDS = ["enum", "const", "examples", "default", "required", "x-reason", "x-rule"];
 
-/** A schema standing for the TypeScript type `tsType`, keeping the description of `schema`. */
+/**
+ * A schema standing for the TypeScript type `tsType`, keeping the description of `schema`, and its
+ * title: a titled one becomes a named alias (a catalog result that is a bare `$ref` still gets its
+ * `<Pascal>Result` name).
+ */
 function named(tsType: string, schema: SchemaObject): SchemaObject {
-  return { tsType, ...(schema.description === undefined ? {} : { description: schema.description }) };
+  return {
+    ...(schema.title === undefined ? {} : { title: schema.title }),
+    tsType,
+    ...(schema.description === undefined ? {} : { description: schema.description }),
+  };
 }
 
 /**

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { loadCatalog } from "./catalog.js";
 import { emitCompactValidators } from "./emit-compact-validators.js";
 import { emitOperations } from "./emit-operations.js";
-import { emitTypes } from "./emit-types.js";
+import { collectDeclaredTypes, emitTypeIndex } from "./emit-type-index.js";
+import { emitTypes, groupInterfaceName } from "./emit-types.js";
 import { emitValidators, type NamedEntry } from "./emit-validators.js";
 import { inferSchemaFromFile } from "./infer.js";
 import { SchemaRegistry } from "./schema-registry.js";
@@ -53,10 +54,14 @@ async function generate(): Promise<Map<string, string>> {
   const registry = new SchemaRegistry(SCHEMA_DIR);
   const catalog = loadCatalog(registry);
   const files = new Map<string, string>();
-  for (const [path, text] of await emitTypes(registry, catalog, SCHEMA_FILES)) files.set(path, text);
+  const types = await emitTypes(registry, catalog, SCHEMA_FILES);
+  const declared = collectDeclaredTypes(types);
+  for (const [path, text] of types) files.set(path, text);
+  const [indexPath, indexText] = emitTypeIndex(declared, new Set(catalog.groups.map(groupInterfaceName)));
+  files.set(indexPath, indexText);
   for (const [path, text] of emitValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
   for (const [path, text] of emitCompactValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
-  for (const [path, text] of emitOperations(catalog)) files.set(path, text);
+  for (const [path, text] of emitOperations(catalog, declared)) files.set(path, text);
   return files;
 }
 

@@ -64,7 +64,6 @@ export { operations, leaseExemptTools } from "../generated/operations.js";
 export type { OperationDescriptor, LeaseRequirement, LeaseCondition } from "./operations/descriptor.js";
 export type { OperationMap, OperationName, PayloadOf, ResultOf } from "../generated/operation-map.js";
 export type { GlassOperationNamespaces } from "../generated/methods.js";
-export type * from "../generated/types/glass-protocol-v1.js";
-export type * from "../generated/types/glass-capabilities-v1.js";
-export type * from "../generated/types/web-ir-v1.js";
-export type * from "../generated/types/task-v1.js";
+// Every named type of the schemas, flat: envelope, capabilities, Web IR, Task, and each operation's
+// payload and result (`BrowserObservePayload`, `WebIrDiffResult`, …) with their titled parts.
+export type * from "../generated/types/index.js";

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,3 +80,222 @@ describe("generated code", () => {
     expect(run.stderr).toMatch(/keyword "format" is not supported/);
   });
 }, 60_000);
+
+/** Where a catalog group lives in a scratch copy, read fresh from this repository. */
+type Group = { $defs?: Record<string, unknown>; operations: Record<string, any>[] };
+const readGroup = (file: string): Group => JSON.parse(readFileSync(join(ROOT, "schema/operations", file), "utf8")) as Group;
+const writeGroup = (dir: string, file: string, group: Group): void => writeFileSync(join(dir, "schema/operations", file), JSON.stringify(group, null, 2));
+const entry = (group: Group, operation: string): Record<string, any> => group.operations.find((op) => op.operation === operation)!;
+
+/**
+ * A temporary catalog with result cases: `browser.observe` narrows on `level` (present / absent),
+ * `browser.sessionSnapshot` on `operation` (`in` / `in` or absent), one case's type living in
+ * another schema file (browser-defs).
+ */
+function writeCaseCatalog(dir: string): void {
+  const observation = readGroup("browser-observation.json");
+  observation.$defs = {
+    ...observation.$defs,
+    probeObserveDetail: { title: "ProbeObserveDetail", type: "object", required: ["revision"], properties: { revision: { type: "integer" } } },
+    probeObserveSummary: { title: "ProbeObserveSummary", type: "object", required: ["text"], properties: { text: { type: "string" } } },
+  };
+  const observe = entry(observation, "browser.observe");
+  observe.result = { anyOf: [{ $ref: "#/$defs/probeObserveDetail" }, { $ref: "#/$defs/probeObserveSummary" }] };
+  observe.resultCases = [
+    { when: { field: "level", present: true }, result: { $ref: "#/$defs/probeObserveDetail" } },
+    { when: { field: "level", absent: true }, result: { $ref: "#/$defs/probeObserveSummary" } },
+  ];
+  writeGroup(dir, "browser-observation.json", observation);
+
+  const defsPath = join(dir, "schema/operations/browser-defs.schema.json");
+  const defs = JSON.parse(readFileSync(defsPath, "utf8")) as Group;
+  defs.$defs = { ...defs.$defs, probeSnapshotList: { title: "ProbeSnapshotList", type: "object", required: ["result"], properties: { result: { type: "array" } } } };
+  writeFileSync(defsPath, JSON.stringify(defs, null, 2));
+
+  const workflows = readGroup("browser-intents-workflows.json");
+  workflows.$defs = {
+    ...workflows.$defs,
+    probeSnapshot: { title: "ProbeSnapshot", type: "object", required: ["snapshotId"], properties: { snapshotId: { type: "string" } } },
+    probeSnapshotPurge: { title: "ProbeSnapshotPurge", type: "object", required: ["removed"], properties: { removed: { type: "integer" } } },
+  };
+  const snapshot = entry(workflows, "browser.sessionSnapshot");
+  snapshot.payload.properties.operation = { enum: ["create", "list", "inspect", "diff", "purge"] };
+  snapshot.payload.required = [];
+  snapshot.result = { anyOf: [{ $ref: "#/$defs/probeSnapshot" }, { $ref: "#/$defs/probeSnapshotPurge" }, { $ref: "browser-defs.schema.json#/$defs/probeSnapshotList" }] };
+  snapshot.resultCases = [
+    { when: { field: "operation", in: ["create", "inspect"] }, result: { $ref: "#/$defs/probeSnapshot" } },
+    { when: { field: "operation", in: ["list"], orAbsent: true }, result: { $ref: "browser-defs.schema.json#/$defs/probeSnapshotList" } },
+    { when: { field: "operation", in: ["purge"] }, result: { $ref: "#/$defs/probeSnapshotPurge" } },
+  ];
+  writeGroup(dir, "browser-intents-workflows.json", workflows);
+}
+
+/** Type assertions over the scratch copy's generated methods, compiled with tsc under the project's strict options. */
+const OVERLOAD_PROBE = `import type { BrowserObservePayload, BrowserObserveResult, BrowserSessionSnapshotResult, Glass, ProbeObserveDetail, ProbeObserveSummary, ProbeSnapshot, ProbeSnapshotList, ProbeSnapshotPurge } from "../src/index.js";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+declare function assert<T extends true>(): void;
+declare const glass: Glass;
+declare const payload: BrowserObservePayload;
+
+const detail = await glass.browser.observe({ level: "interactive" });
+assert<Equal<typeof detail, ProbeObserveDetail>>();
+detail.revision;
+// @ts-expect-error — with a level the result is the detail, not the summary
+assert<Equal<typeof detail, ProbeObserveSummary>>();
+const bare = await glass.browser.observe();
+assert<Equal<typeof bare, ProbeObserveSummary>>();
+const flags = await glass.browser.observe({ includeDom: true }, { deadlineMs: 1_000 });
+assert<Equal<typeof flags, ProbeObserveSummary>>();
+const unknownLevel = await glass.browser.observe(payload);
+assert<Equal<typeof unknownLevel, BrowserObserveResult>>();
+assert<Equal<BrowserObserveResult, ProbeObserveDetail | ProbeObserveSummary>>();
+
+const created = await glass.browser.sessionSnapshot({ operation: "create" });
+assert<Equal<typeof created, ProbeSnapshot>>();
+const inspected = await glass.browser.sessionSnapshot({ operation: "inspect", from: "snap-1" });
+assert<Equal<typeof inspected, ProbeSnapshot>>();
+const listed = await glass.browser.sessionSnapshot({ operation: "list" });
+assert<Equal<typeof listed, ProbeSnapshotList>>();
+const defaulted = await glass.browser.sessionSnapshot();
+assert<Equal<typeof defaulted, ProbeSnapshotList>>();
+const purged = await glass.browser.sessionSnapshot({ operation: "purge" });
+assert<Equal<typeof purged, ProbeSnapshotPurge>>();
+const diffed = await glass.browser.sessionSnapshot({ operation: "diff", from: 1, to: 2 });
+assert<Equal<typeof diffed, BrowserSessionSnapshotResult>>();
+export {};
+`;
+
+describe("result cases (catalog field resultCases)", () => {
+  it("emits one overload per case, in order, then the general one, and each picks its case under strict", () => {
+    const dir = scratchCopy();
+    scratch.push(dir);
+    writeCaseCatalog(dir);
+    const run = spawnSync(TSX, ["codegen/main.ts"], { cwd: dir, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+
+    const methods = readFileSync(join(dir, "generated/methods.ts"), "utf8");
+    const signatures = (method: string): string[] => [...methods.matchAll(new RegExp(`^  ${method}\\(.*$`, "gm"))].map((match) => match[0].trim());
+    expect(signatures("observe")).toEqual([
+      'observe(payload: BrowserObservePayload & { level: NonNullable<BrowserObservePayload["level"]> }, options?: CallOptions): Promise<ProbeObserveDetail>;',
+      "observe(payload?: BrowserObservePayload & { level?: undefined }, options?: CallOptions): Promise<ProbeObserveSummary>;",
+      "observe(payload?: BrowserObservePayload, options?: CallOptions): Promise<BrowserObserveResult>;",
+    ]);
+    expect(signatures("sessionSnapshot")).toEqual([
+      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions): Promise<ProbeSnapshot>;',
+      'sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions): Promise<ProbeSnapshotList>;',
+      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions): Promise<ProbeSnapshotPurge>;',
+      "sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions): Promise<BrowserSessionSnapshotResult>;",
+    ]);
+    // A case type from another schema file is imported from that file's generated module.
+    expect(methods).toMatch(/import type \{\n(?: {2}\w+,\n)*? {2}ProbeSnapshotList,\n(?: {2}\w+,\n)*\} from "\.\/types\/operations\/browser-defs\.js";/);
+    expect(readFileSync(join(dir, "generated/types/index.ts"), "utf8")).toContain("  ProbeSnapshotList,\n");
+
+    mkdirSync(join(dir, "probe"));
+    writeFileSync(join(dir, "probe/overloads.ts"), OVERLOAD_PROBE);
+    writeFileSync(join(dir, "probe/tsconfig.json"), JSON.stringify({ extends: "../tsconfig.json", include: ["overloads.ts"] }));
+    const tsc = spawnSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "probe/tsconfig.json"], { cwd: dir, encoding: "utf8" });
+    expect(tsc.stdout).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
+  /** Malformed `resultCases` on browser.observe (or its payload), each with the message that names the fault. */
+  const malformed: [string, (observe: Record<string, any>, group: Group) => void, RegExp][] = [
+    ["an empty list", (observe) => (observe.resultCases = []), /resultCases, when present, must be a non-empty list/],
+    ["a case with an extra key", (observe) => (observe.resultCases[0].note = "x"), /resultCases\[0\]: must be \{when, result\}/],
+    ["present: false", (observe) => (observe.resultCases[0].when = { field: "level", present: false }), /resultCases\[0\]: when must be one of/],
+    ["two conditions at once", (observe) => (observe.resultCases[1].when = { field: "level", absent: true, in: ["summary"] }), /resultCases\[1\]: when must be one of/],
+    ["orAbsent without in", (observe) => (observe.resultCases[1].when = { field: "level", orAbsent: true }), /resultCases\[1\]: when must be one of/],
+    ["a field that is not a payload property", (observe) => (observe.resultCases[0].when = { field: "depth", present: true }), /resultCases\[0\]: when\.field "depth" is not a top-level property of the payload/],
+    ["a nested field", (observe) => (observe.resultCases[0].when = { field: "level.name", present: true }), /when\.field "level\.name" is not a top-level property/],
+    ["an empty in", (observe) => (observe.resultCases[0].when = { field: "level", in: [] }), /resultCases\[0\]: when\.in must be a non-empty list of distinct strings/],
+    ["a value the field cannot hold", (observe) => (observe.resultCases[0].when = { field: "level", in: ["everything"] }), /when\.in: "everything" cannot be a value of the payload's "level"/],
+    ["a string value for a boolean field", (observe) => (observe.resultCases[0].when = { field: "includeDom", in: ["yes"] }), /when\.in: "yes" cannot be a value of the payload's "includeDom"/],
+    ["absent on a required field", (observe) => (observe.payload.required = ["level"]), /resultCases\[1\]: when: "level" is a required payload property, so it is never absent/],
+    ["a result that is not a bare $ref", (observe) => (observe.resultCases[0].result.description = "the detail"), /resultCases\[0\]: result must be \{"\$ref"/],
+    ["a $ref to nothing", (observe) => (observe.resultCases[0].result = { $ref: "#/$defs/probeMissing" }), /resultCases\[0\]: result: schema\/operations\/browser-observation\.json: nothing at \/\$defs\/probeMissing/],
+    ["a $ref to an untitled schema", (observe) => (observe.resultCases[0].result = { $ref: "#/$defs/probeUntitled" }), /resultCases\[0\]: result #\/\$defs\/probeUntitled must point at a schema whose title is a type name/],
+    ["a title that is not a type name", (observe, group) => ((group.$defs!.probeObserveDetail as { title: string }).title = "probe observe detail"), /resultCases\[0\]: result #\/\$defs\/probeObserveDetail must point at a schema whose title is a type name/],
+    ["cases without a result schema", (observe) => delete observe.result, /resultCases needs a result schema/],
+  ];
+
+  /** One scratch copy holding the case catalog, shared by the failure cases (each rewrites browser-observation.json). */
+  let failureScratch: { dir: string; observation: string } | undefined;
+  function caseScratch(): { dir: string; observation: string } {
+    if (failureScratch === undefined) {
+      const dir = scratchCopy();
+      scratch.push(dir);
+      writeCaseCatalog(dir);
+      failureScratch = { dir, observation: readFileSync(join(dir, "schema/operations/browser-observation.json"), "utf8") };
+    }
+    return failureScratch;
+  }
+
+  it.each(malformed)("fails loudly on resultCases with %s", (_name, mutate, message) => {
+    const { dir, observation } = caseScratch();
+    const group = JSON.parse(observation) as Group;
+    group.$defs!.probeUntitled = { type: "object" };
+    mutate(entry(group, "browser.observe"), group);
+    writeGroup(dir, "browser-observation.json", group);
+    const run = spawnSync(TSX, ["codegen/main.ts", "--check"], { cwd: dir, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^schema\/operations\/browser-observation\.json operations\[\d+\]: /);
+    expect(run.stderr).toMatch(message);
+  });
+}, 120_000);
+
+describe("named types (flat, one name each)", () => {
+  /** Schema changes that break the flat naming scheme, each with the message that names the fault. */
+  const clashes: [string, (dir: string) => void, RegExp][] = [
+    [
+      "a title declared by two schema files",
+      (dir) => {
+        const group = readGroup("web-ir.json");
+        group.$defs = { ...group.$defs, probeClash: { title: "BrowserObservePayload", type: "object", properties: { x: { type: "string" } } } };
+        writeGroup(dir, "web-ir.json", group);
+      },
+      /type name collision: BrowserObservePayload is declared by both generated\/types\/operations\/browser-observation\.ts and generated\/types\/operations\/web-ir\.ts/,
+    ],
+    [
+      "a title given to two different schemas of one file",
+      (dir) => {
+        const group = readGroup("browser-observation.json");
+        group.$defs = { ...group.$defs, probeA: { title: "ProbeTwice", type: "object", properties: { a: { type: "string" } } }, probeB: { title: "ProbeTwice", type: "object", properties: { b: { type: "number" } } } };
+        writeGroup(dir, "browser-observation.json", group);
+      },
+      /type name collision in generated\/types\/operations\/browser-observation\.ts: two schemas are titled \(or named\) ProbeTwice, so one became ProbeTwice1/,
+    ],
+    [
+      "a payload title that is not a plain type name",
+      (dir) => {
+        const group = readGroup("browser-observation.json");
+        entry(group, "browser.observe").payload.title = "browser observe arguments";
+        writeGroup(dir, "browser-observation.json", group);
+      },
+      /browser\.observe uses the type browser observe arguments, which generated\/types\/operations\/browser-observation\.ts does not declare/,
+    ],
+    [
+      "a result titled CallOptions",
+      (dir) => {
+        const group = readGroup("web-ir.json");
+        entry(group, "webIr.diff").result.title = "CallOptions";
+        writeGroup(dir, "web-ir.json", group);
+      },
+      /the title CallOptions is reserved/,
+    ],
+  ];
+
+  let shared: string | undefined;
+  it.each(clashes)("fails loudly on %s", (_name, change, message) => {
+    if (shared === undefined) {
+      shared = scratchCopy();
+      scratch.push(shared);
+    }
+    cpSync(join(ROOT, "schema"), join(shared, "schema"), { recursive: true });
+    change(shared);
+    const run = spawnSync(TSX, ["codegen/main.ts", "--check"], { cwd: shared, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
+  });
+}, 120_000);
