@@ -40,6 +40,19 @@ describe("generated code", () => {
     }
   });
 
+  it("writes method signatures with the named payload and result types, never OperationMap lookups", () => {
+    const methods = readFileSync(join(ROOT, "generated/methods.ts"), "utf8");
+    expect(methods).not.toContain("OperationMap");
+    expect(methods).toContain("  diff(payload: WebIrDiffPayload, options?: CallOptions): Promise<WebIrDiffResult>;");
+    expect(methods).toContain("  click(payload: BrowserClickPayload, options?: CallOptions): Promise<BrowserClickResult>;");
+    const signatures = [...methods.matchAll(/^ {2}\w+\(payload\??: (.+), options\?: CallOptions\): Promise<(.+)>;$/gm)];
+    expect(signatures.length).toBeGreaterThanOrEqual(83);
+    for (const [line, payload, result] of signatures) {
+      expect(payload, line).toMatch(/^\w+(?: & \{.*\})?$/);
+      expect(result, line).toMatch(/^\w+$/);
+    }
+  });
+
   it("is up to date with the schema (codegen:check passes)", () => {
     const run = spawnSync(TSX, ["codegen/main.ts", "--check"], { cwd: ROOT, encoding: "utf8" });
     expect(run.stderr).toBe("");
