@@ -40,6 +40,9 @@ const MAX_DEADLINE_MS = 900_000;
  * A Glass client: typed operations over any transport.
  *
  * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { stdioTransport } from "glass-sdk/node";
+ *
  * const glass = await Glass.connect(stdioTransport({ command: "glass", args: ["--mcp"] }));
  * const page = await glass.browser.observe({ level: "interactive" });
  * await glass.withLease(() => glass.browser.click({ target: "ref=r7:b42", expectedRevision: page.revision }));

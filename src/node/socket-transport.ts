@@ -27,7 +27,12 @@ export interface SocketTransportOptions {
  * one `onClose(TransportClosedError)`. `close()` ends the socket and resolves once it is closed.
  *
  * @example
- * const transport = socketTransport(); // GLASS_SOCKET, or ~/.local/share/glass/glass.sock
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { socketTransport } from "glass-sdk/node";
+ *
+ * const glass = await Glass.connect(socketTransport()); // GLASS_SOCKET, or ~/.local/share/glass/glass.sock
+ * ```
  */
 export function socketTransport(options: SocketTransportOptions = {}): GlassTransport {
   return new SocketTransport(options);

@@ -47,7 +47,12 @@ const PIPE_DRAIN_MS = 1000;
  * SIGTERM and, a second later, SIGKILL; it resolves when the process is gone.
  *
  * @example
- * const transport = stdioTransport({ command: "glass", args: ["--mcp"] });
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { stdioTransport } from "glass-sdk/node";
+ *
+ * const glass = await Glass.connect(stdioTransport({ command: "glass", args: ["--mcp"] }));
+ * ```
  */
 export function stdioTransport(options: StdioTransportOptions): GlassTransport {
   return new StdioTransport(options);

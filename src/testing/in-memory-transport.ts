@@ -36,8 +36,14 @@ const FRAMING = "newline";
  * is reported through `onError`, and a partial frame silences the daemon.
  *
  * @example
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { inMemoryTransport, parseFixture } from "glass-sdk/testing";
+ *
+ * declare const json: unknown; // a fixture, fetched or bundled
  * const glass = await Glass.connect(inMemoryTransport(parseFixture(json)));
  * const page = await glass.browser.observe({ level: "interactive" });
+ * ```
  */
 export function inMemoryTransport(source: ReplayEngine | GoldenFixture, options: InMemoryTransportOptions = {}): InMemoryTransport {
   return new InMemoryReplayTransport(createReplayDaemonContext(source, options));

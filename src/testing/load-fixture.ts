@@ -9,7 +9,11 @@ import { fixtureInvalid, parseFixture, type GoldenFixture } from "./golden-fixtu
  * not JSON, or is not a valid fixture.
  *
  * @example
+ * ```ts
+ * import { loadFixture } from "glass-sdk/testing";
+ *
  * const fixture = await loadFixture(new URL("./fixtures/checkout.json", import.meta.url));
+ * ```
  */
 export async function loadFixture(path: string | URL): Promise<GoldenFixture> {
   const name = typeof path === "string" ? path : path.href;

@@ -47,9 +47,16 @@ const REFUSED = -32000;
  * an answer fail as network errors, later ones get 404.
  *
  * @example
+ * ```ts
+ * import { setupServer } from "msw/node";
+ * import { Glass, httpTransport } from "glass-sdk";
+ * import { createGlassHandlers, loadFixture } from "glass-sdk/testing";
+ *
+ * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
  * const server = setupServer(...createGlassHandlers({ fixture, url: "http://glass.test/mcp" }));
  * server.listen();
  * const glass = await Glass.connect(httpTransport({ url: "http://glass.test/mcp" }));
+ * ```
  */
 export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[] {
   const context = createReplayDaemonContext(options.fixture, options);

@@ -53,9 +53,16 @@ type WsClient = WebSocketHandlerConnection["client"];
  * Needs the global `WebSocket`, which MSW intercepts (Node 20: `--experimental-websocket`).
  *
  * @example
+ * ```ts
+ * import { setupServer } from "msw/node";
+ * import { Glass, webSocketTransport } from "glass-sdk";
+ * import { createGlassWsHandlers, loadFixture } from "glass-sdk/testing";
+ *
+ * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
  * const server = setupServer(...createGlassWsHandlers({ fixture, url: "ws://glass.test/mcp" }));
  * server.listen();
  * const glass = await Glass.connect(webSocketTransport({ url: "ws://glass.test/mcp" }));
+ * ```
  */
 export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocketHandler[] {
   const context = createReplayDaemonContext(options.fixture, options);

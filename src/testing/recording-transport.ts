@@ -42,11 +42,17 @@ const GRANTING_LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquir
  * `token` of `glass/lease/*` grants) and the strings of `options.redact` are redacted.
  *
  * @example
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { socketTransport } from "glass-sdk/node";
+ * import { recordingTransport, saveFixture } from "glass-sdk/testing";
+ *
  * const recorder = recordingTransport(socketTransport());
  * const glass = await Glass.connect(recorder);
  * await glass.withLease(() => glass.browser.click({ target: "ref=r7:b42" }));
  * await glass.close();
  * await saveFixture("fixtures/renew.json", recorder.fixture());
+ * ```
  */
 export function recordingTransport(inner: GlassTransport, options: RecordingTransportOptions = {}): RecordingTransport {
   return new Recorder(inner, options);

@@ -7,7 +7,17 @@ import { parseFixture, type GoldenFixture } from "./golden-fixture.js";
  * imported dynamically, when it is called, so the rest of `glass-sdk/testing` stays browser-safe.
  *
  * @example
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { socketTransport } from "glass-sdk/node";
+ * import { recordingTransport, saveFixture } from "glass-sdk/testing";
+ *
+ * const recorder = recordingTransport(socketTransport());
+ * const glass = await Glass.connect(recorder);
+ * await glass.browser.observe({ level: "summary" });
+ * await glass.close();
  * await saveFixture("fixtures/checkout.json", recorder.fixture());
+ * ```
  */
 export async function saveFixture(path: string | URL, fixture: GoldenFixture): Promise<void> {
   const checked = parseFixture(fixture);

@@ -62,7 +62,12 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * `close()` DELETEs the session and aborts what is in flight.
  *
  * @example
+ * ```ts
+ * import { Glass, httpTransport } from "glass-sdk";
+ *
+ * declare const token: string; // the bridge's token
  * const glass = await Glass.connect(httpTransport({ url: "http://127.0.0.1:7341/mcp", token }));
+ * ```
  */
 export function httpTransport(options: HttpTransportOptions): GlassTransport {
   return new HttpTransport(options);

@@ -35,8 +35,17 @@ export interface SseParser {
  * dropped). Platform-free.
  *
  * @example
+ * ```ts
+ * import { createSseParser } from "./sse-parser.js";
+ *
+ * declare const chunks: AsyncIterable<Uint8Array>; // a text/event-stream body, as it arrives
+ * declare function handle(message: unknown): void;
+ *
  * const parser = createSseParser();
- * for (const event of parser.push(chunk)) if (event.type === "message") handle(JSON.parse(event.data));
+ * for await (const chunk of chunks) {
+ *   for (const event of parser.push(chunk)) if (event.type === "message") handle(JSON.parse(event.data));
+ * }
+ * ```
  */
 export function createSseParser(): SseParser {
   const decoder = new TextDecoder();

@@ -59,7 +59,12 @@ const CLOSE_TIMEOUT_MS = 2000;
  * package, once it is written).
  *
  * @example
+ * ```ts
+ * import { Glass, webSocketTransport } from "glass-sdk";
+ *
+ * declare const token: string; // the bridge's token
  * const glass = await Glass.connect(webSocketTransport({ url: "ws://127.0.0.1:7341/mcp", token }));
+ * ```
  */
 export function webSocketTransport(options: WebSocketTransportOptions): GlassTransport {
   return new WebSocketTransport(options);

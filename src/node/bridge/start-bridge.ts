@@ -48,8 +48,13 @@ export interface Bridge {
  * `allowRemote`) and with an Error when the port cannot be bound.
  *
  * @example
+ * ```ts
+ * import { defaultSocketPath, startBridge } from "glass-sdk/node";
+ *
  * const bridge = await startBridge({ upstream: { socket: defaultSocketPath() } });
- * // fetch(bridge.url, { method: "POST", headers: { Authorization: `Bearer ${bridge.token}`, … }, … })
+ * // a client: fetch(bridge.url, { method: "POST", headers: { Authorization: `Bearer ${bridge.token}`, … }, … })
+ * await bridge.close();
+ * ```
  */
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const resolved = resolveBridgeOptions(options);
