@@ -38,7 +38,7 @@ describe("Glass client handshake", () => {
   it("asks only for what the caller needs: envelope version 1 by default, plus the declared schemas and capabilities", async () => {
     const plain = answeringTools({});
     await (await Glass.connect(plain)).close();
-    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ protocolVersion: "2024-11-05", glass: { protocolVersions: [1] } });
+    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ protocolVersion: "2025-11-25", glass: { protocolVersions: [1] } });
     expect(((plain.sent("initialize")[0] as JsonRpcRequest).params as { glass: object }).glass).toEqual({ protocolVersions: [1] });
 
     const declared = answeringTools({});
