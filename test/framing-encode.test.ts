@@ -82,9 +82,20 @@ describe("encodeFrameForStream", () => {
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
     ];
     for (const message of messages) {
-      const frame = encodeFrameForStream(message, utf8Length);
+      const frame = encodeFrameForStream(message, utf8Length, "auto");
       const pieces = (typeof frame === "string" ? [frame] : [...frame]).map(utf8);
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
+    }
+  });
+
+  it("with newline framing is always one JSON line, whatever the size (what a plain MCP server reads)", async () => {
+    const { encodeFrame, encodeFrameForStream } = await import("../src/node/framing/encode-frame.js");
+    const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+    for (const size of [10, 8192, 9000, 100_000]) {
+      const message = { jsonrpc: "2.0", id: size, method: "x", params: { text: "é\n".repeat(size / 2) } };
+      const frame = encodeFrameForStream(message, utf8Length, "newline");
+      expect(frame).toBe(`${JSON.stringify(message)}\n`);
+      expect(Buffer.from(frame as string)).toEqual(Buffer.from(encodeFrame(message, { framing: "newline" })));
     }
   });
 });

@@ -298,7 +298,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(later.map((exchange) => exchange.method === "DELETE" ? "DELETE" : methodOf(exchange))).toEqual(["notifications/initialized", "tools/call", "DELETE"]);
     for (const exchange of later) {
       expect(exchange.headers.get("Mcp-Session-Id")).toBe(sessionId);
-      expect(exchange.headers.get("MCP-Protocol-Version")).toBe("2024-11-05");
+      expect(exchange.headers.get("MCP-Protocol-Version")).toBe("2025-11-25");
     }
     expect(later.at(-1)).toMatchObject({ method: "DELETE", status: 200 });
     expect(server.sessions.size).toBe(0);

@@ -11,21 +11,28 @@ describe("toMcpRequest", () => {
     expect(toMcpRequest(request)).toEqual({ jsonrpc: "2.0", id: "inspect-7", method: "tools/call", params: { name: "inspectWebIr", arguments: { ir: { schemaVersion: 1 } } } });
   });
 
-  it("adds the lease context to a mutating call and strips it from a read-only one", () => {
-    expect(toMcpRequest(leased("browser.click", { target: "ref=1" })).params).toEqual({ name: "click", arguments: { target: "ref=1", sessionId: "s-1", mutationLease: lease } });
+  it("sends the lease token alone as arguments.leaseToken to a mutating call, and nothing to a read-only one", () => {
+    expect(toMcpRequest(leased("browser.click", { target: "ref=1" })).params).toEqual({ name: "click", arguments: { target: "ref=1", leaseToken: "t-1" } });
+    expect(toMcpRequest(leased("browser.executeIntent", { candidateId: "c-1" })).params).toEqual({ name: "executeIntent", arguments: { candidateId: "c-1", leaseToken: "t-1" } });
     expect(toMcpRequest(leased("browser.observe", { level: "summary" })).params).toEqual({ name: "observe", arguments: { level: "summary" } });
+    expect(toMcpRequest(leased("browser.findTarget", { intent: "renew" })).params).toEqual({ name: "findTarget", arguments: { intent: "renew" } });
+  });
+
+  it("sends no lease context at all when the envelope has a session id but no lease", () => {
+    const request = { protocolVersion: 1, requestId: "r-2", sessionId: "s-1", operation: "browser.click", payload: { target: "ref=1" } } as GlassRequest;
+    expect(toMcpRequest(request).params).toEqual({ name: "click", arguments: { target: "ref=1" } });
   });
 
   it("decides conditional lease rules from the payload", () => {
-    expect(toMcpRequest(leased("browser.sessionSnapshot", { operation: "create" })).params).toMatchObject({ arguments: { mutationLease: lease } });
+    expect(toMcpRequest(leased("browser.sessionSnapshot", { operation: "create" })).params).toMatchObject({ arguments: { leaseToken: "t-1" } });
     expect(toMcpRequest(leased("browser.sessionSnapshot", { operation: "list" })).params).toEqual({ name: "sessionSnapshot", arguments: { operation: "list" } });
-    expect(toMcpRequest(leased("task.execute", { task: { task: "table.extract" }, expectedRevision: 1 })).params).not.toHaveProperty("arguments.mutationLease");
-    expect(toMcpRequest(leased("task.execute", { task: { task: "form.submit" }, expectedRevision: 1 })).params).toHaveProperty("arguments.mutationLease", lease);
+    expect(toMcpRequest(leased("task.execute", { task: { task: "table.extract" }, expectedRevision: 1 })).params).not.toHaveProperty("arguments.leaseToken");
+    expect(toMcpRequest(leased("task.execute", { task: { task: "form.submit" }, expectedRevision: 1 })).params).toHaveProperty("arguments.leaseToken", "t-1");
   });
 
   it("treats tools outside the catalog by the read-only list: unknown tools mutate", () => {
     expect(toMcpRequest(leased("browser.project.read", {})).params).toEqual({ name: "project.read", arguments: {} });
-    expect(toMcpRequest(leased("browser.project.edit", {})).params).toMatchObject({ name: "project.edit", arguments: { mutationLease: lease } });
+    expect(toMcpRequest(leased("browser.project.edit", {})).params).toEqual({ name: "project.edit", arguments: { leaseToken: "t-1" } });
   });
 
   it("does not change the caller's payload object", () => {
@@ -55,8 +62,10 @@ describe("fromMcpResponse", () => {
     });
   });
 
-  it("keeps text that is not JSON as a string result", () => {
-    expect(fromMcpResponse(answer({ content: [{ type: "text", text: "done" }] }), observe)).toMatchObject({ ok: true, result: "done" });
+  it("lifts text that is not JSON to {text}, and JSON that is not an object to {result}", () => {
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: "done" }] }), observe)).toMatchObject({ ok: true, result: { text: "done" } });
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: "[1,2]" }] }), observe)).toMatchObject({ ok: true, result: { result: [1, 2] } });
+    expect(fromMcpResponse(answer({ content: [] }), observe)).toMatchObject({ ok: true, result: {} });
   });
 
   it("lifts browser-free validation failures to task.invalid and webIr.invalid", () => {
@@ -91,7 +100,7 @@ describe("fromMcpResponse", () => {
     });
   });
 
-  it("maps every JSON-RPC error code of the table, with the lease data.code as the error code", () => {
+  it("maps every JSON-RPC error code of the table, with the lease code from data.details (or an older daemon's data.code)", () => {
     const codes = (response: JsonRpcResponse, request = click) => {
       const mapped = fromMcpResponse(response, request);
       return mapped.ok ? undefined : { code: mapped.error.code, mutationPossible: mapped.error.mutationPossible };
@@ -104,11 +113,17 @@ describe("fromMcpResponse", () => {
     expect(codes(failure(-32603, "internal"), observe)).toEqual({ code: "mcp.internalError", mutationPossible: false });
     expect(codes(failure(-32002, "not initialized"))).toEqual({ code: "notInitialized", mutationPossible: false });
     expect(codes(failure(-32003, "mutation lease required"))).toEqual({ code: "leaseRequired", mutationPossible: false });
+    expect(codes(failure(-32003, "mutation lease required", { code: "policy.mutationLease", details: null }))).toEqual({ code: "leaseRequired", mutationPossible: false });
+    expect(codes(failure(-32003, "held", { code: "policy.mutationLease", details: { code: "leaseHeld", retryable: true } }))).toEqual({ code: "leaseHeld", mutationPossible: false });
     expect(codes(failure(-32003, "held", { code: "leaseHeld", retryable: true }))).toEqual({ code: "leaseHeld", mutationPossible: false });
+    expect(codes(failure(-32001, "response too large"))).toEqual({ code: "response.tooLarge", mutationPossible: true });
+    expect(codes(failure(-32001, "response too large"), observe)).toEqual({ code: "response.tooLarge", mutationPossible: false });
     expect(codes(failure(-32000, "overloaded"))).toEqual({ code: "overloaded", mutationPossible: false });
     expect(codes(failure(-32800, "cancelled"))).toEqual({ code: "cancelled", mutationPossible: true });
     expect(codes(failure(-32800, "cancelled"), observe)).toEqual({ code: "cancelled", mutationPossible: false });
-    const lease = fromMcpResponse(failure(-32003, "not owner", { code: "leaseNotOwner", retryable: false }), click);
+    const lease = fromMcpResponse(failure(-32003, "not owner", { code: "policy.mutationLease", details: { code: "leaseNotOwner", retryable: false } }), click);
     expect(lease).toMatchObject({ error: { retryable: false, retry: { classification: "notRetryable" } } });
+    const old = fromMcpResponse(failure(-32003, "not owner", { code: "leaseNotOwner", retryable: false }), click);
+    expect(old).toMatchObject({ error: { code: "leaseNotOwner", retryable: false, retry: { classification: "notRetryable" } } });
   });
 });

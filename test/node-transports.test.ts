@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../src/errors/error-classes.js";
-import type { GlassError } from "../src/errors/glass-error.js";
+import { GlassError } from "../src/errors/glass-error.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcSuccess } from "../src/mcp/json-rpc.js";
 import { defaultSocketPath } from "../src/node/default-socket-path.js";
 import { encodeFrame } from "../src/node/framing/encode-frame.js";
@@ -118,10 +118,29 @@ describe("stdio transport", () => {
     expect(recorder.closes).toEqual([]);
   });
 
-  it("sends messages above 8 KiB with Content-Length and small ones as lines", async () => {
+  it("frames every message as a JSON line, whatever its size, to a peer that has not identified itself as Glass", async () => {
     const transport = echoTransport();
     const recorder = new Recorder();
     await transport.start(recorder);
+    await transport.send(request(1, "echo", { text: "x".repeat(9000) }));
+    await transport.send(request(2, "initialize", { protocolVersion: "2025-11-25" }));
+    expect(await recorder.result(2)).not.toHaveProperty("glass");
+    await transport.send(request(3, "echo", { text: "y".repeat(3 * 1024 * 1024) }));
+    await transport.send(request(4, "echo", { text: "z".repeat(5 * 1024 * 1024) }));
+    const [before, after, over4MiB] = [await recorder.result(1), await recorder.result(3), await recorder.result(4)];
+    expect(before).toMatchObject({ framing: "newline" });
+    expect(before.bytes).toBeGreaterThan(8192);
+    expect(after).toMatchObject({ framing: "newline" });
+    expect((after.params.text as string).length).toBe(3 * 1024 * 1024);
+    expect(over4MiB).toMatchObject({ framing: "newline" });
+  });
+
+  it("once a peer's initialize answer carries the glass manifest, sends messages above 8 KiB with Content-Length and small ones as lines", async () => {
+    const transport = echoTransport(["--glass"]);
+    const recorder = new Recorder();
+    await transport.start(recorder);
+    await transport.send(request(0, "initialize", { protocolVersion: "2025-11-25" }));
+    expect(await recorder.result(0)).toMatchObject({ framing: "newline", glass: { protocolVersion: 1 } });
     await transport.send(request(1, "echo", { text: "x".repeat(8000) }));
     await transport.send(request(2, "echo", { text: "x".repeat(9000) }));
     await transport.send(request(3, "echo", { text: "y".repeat(3 * 1024 * 1024) }));
@@ -132,6 +151,20 @@ describe("stdio transport", () => {
     expect(large.bytes).toBeGreaterThan(8192);
     expect(huge).toMatchObject({ framing: "content-length" });
     expect((huge.params.text as string).length).toBe(3 * 1024 * 1024);
+  });
+
+  it("refuses a message whose body exceeds the Glass daemon's 4 MiB before writing it, and the connection goes on", async () => {
+    const transport = echoTransport(["--glass"]);
+    const recorder = new Recorder();
+    await transport.start(recorder);
+    await transport.send(request(0, "initialize", {}));
+    await recorder.result(0);
+    const refused = await transport.send(request(1, "echo", { text: "x".repeat(4 * 1024 * 1024) })).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GlassError);
+    expect(refused).toMatchObject({ code: "request.invalid", mutationPossible: false, details: { maxBytes: 4 * 1024 * 1024 } });
+    await transport.send(request(2, "echo", { text: "after" }));
+    expect(await recorder.result(2)).toMatchObject({ params: { text: "after" } });
+    expect(recorder.messages.some((message) => "id" in message && message.id === 1)).toBe(false);
   });
 
   it("reports a bad frame from the daemon with onError and keeps reading", async () => {
@@ -286,8 +319,11 @@ describe("stdio transport", () => {
   });
 });
 
-/** A Unix-socket echo server built on the SDK's own framing, answering in each request's framing. */
-function startEchoServer(path: string): Promise<{ server: Server; sockets: Set<Socket> }> {
+/**
+ * A Unix-socket echo server built on the SDK's own framing, answering in each request's framing
+ * (with `glass`, its answer to initialize carries a manifest, as the Glass daemon's does).
+ */
+function startEchoServer(path: string, glass = false): Promise<{ server: Server; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -295,8 +331,9 @@ function startEchoServer(path: string): Promise<{ server: Server; sockets: Set<S
     const reader = createFrameReader({ maxNewlineFrameBytes: 8192, maxContentLengthBytes: 4 * 1024 * 1024 });
     socket.on("data", (chunk: Buffer) => {
       for (const { message, framing, bytes } of reader.pushFrames(chunk)) {
-        const { id, params } = message as JsonRpcRequest;
-        socket.write(encodeFrame({ jsonrpc: "2.0", id, result: { framing, bytes, params } }, { framing }));
+        const { id, method, params } = message as JsonRpcRequest;
+        const result = glass && method === "initialize" ? { framing, bytes, params, glass: { protocolVersion: 1 } } : { framing, bytes, params };
+        socket.write(encodeFrame({ jsonrpc: "2.0", id, result }, { framing }));
       }
     });
   });
@@ -319,9 +356,9 @@ describe("socket transport", () => {
     }
   });
 
-  it("round-trips messages with an echo server, Content-Length above 8 KiB, and closes", async () => {
+  it("round-trips messages with an echo server, Content-Length above 8 KiB once it answered initialize as Glass, and closes", async () => {
     const path = join(tempDir(), "glass.sock");
-    const { server, sockets } = await startEchoServer(path);
+    const { server, sockets } = await startEchoServer(path, true);
     servers.push(server);
     const transport = socketTransport({ path });
     openTransports.push(transport);
@@ -329,6 +366,8 @@ describe("socket transport", () => {
     expect(transport.maxInFlight).toBe(4);
     const recorder = new Recorder();
     await transport.start(recorder);
+    await transport.send(request(0, "initialize", {}));
+    expect(await recorder.result(0)).toMatchObject({ glass: { protocolVersion: 1 } });
     await transport.send(request(1, "echo", { text: "héllo" }));
     await transport.send(request(2, "echo", { text: "x".repeat(20_000) }));
     expect(await recorder.result(1)).toMatchObject({ framing: "newline", params: { text: "héllo" } });

@@ -90,11 +90,15 @@ describe("examples/quickstart.ts (npm start)", () => {
     // The click and the workflow carried the lease; read-only calls did not; the token was never printed.
     const byTool = (tool: string) => daemon!.calls.filter((call) => call.tool === tool);
     const [click] = byTool("click");
-    const lease = click?.arguments.mutationLease as { sessionId: string; token: string } | undefined;
-    expect(lease?.sessionId).toMatch(/^sess-mock-/);
-    expect(byTool("workflow")[0]?.arguments.mutationLease).toBeDefined();
-    expect(byTool("observe").every((call) => call.arguments.mutationLease === undefined)).toBe(true);
-    expect(run.stdout).not.toContain(lease!.token);
+    const token = click?.arguments.leaseToken as string | undefined;
+    expect(token).toEqual(expect.any(String));
+    expect(click?.arguments).not.toHaveProperty("mutationLease");
+    expect(click?.arguments).not.toHaveProperty("sessionId");
+    const workflowToken = byTool("workflow")[0]?.arguments.leaseToken as string | undefined;
+    expect(workflowToken).toEqual(expect.any(String));
+    expect(byTool("observe").every((call) => call.arguments.leaseToken === undefined)).toBe(true);
+    expect(run.stdout).not.toContain(token!);
+    expect(run.stdout).not.toContain(workflowToken!);
     // withLease released it, and the example disconnected.
     expect(daemon.activeLeases()).toEqual([]);
     await daemon.waitFor((d) => d.clientCount() === 0);

@@ -2,17 +2,35 @@ import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../ge
 import { validateCapabilityAgreement, validateCapabilityManifest } from "../../generated/validators/index.js";
 import { runValidator } from "../envelope/run-validator.js";
 import { GlassError } from "../errors/glass-error.js";
+import type { JsonRpcFailure, JsonRpcId, JsonRpcSuccess } from "../mcp/json-rpc.js";
 import type { McpSession } from "../mcp/mcp-session.js";
 import { describeIssues } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { exchange } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
-import { negotiationParams } from "./negotiation.js";
+import { negotiationParams, requiredCapabilities } from "./negotiation.js";
 import type { GlassClientOptions } from "./options.js";
 
 /** The package's own version, sent as clientInfo by default. */
 const SDK_VERSION = "0.1.0";
-const SUPPORTED_MCP_VERSIONS = ["2024-11-05", "2025-11-25"];
+
+/**
+ * The MCP revisions asked for when the caller names none, newest first: newest daemons accept
+ * `2025-11-25`, every daemon `2024-11-05`; a daemon refuses a revision it does not speak with an
+ * error (no counter-offer), and the client then asks again on the same connection.
+ */
+const REQUESTED_MCP_VERSIONS = ["2025-11-25", "2024-11-05"] as const;
+
+/**
+ * The MCP revisions the client accepts in an answer. A plain MCP server answers a revision it
+ * does not speak with one it does (MCP's own negotiation); the client uses only what all four
+ * share — initialize, tools/list, tools/call, ping and notifications/cancelled, text and image
+ * content — so any published revision will do. An unknown string is refused.
+ */
+const ACCEPTED_MCP_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/** JSON-RPC ids of the initialize attempts (the client's other methods count up from 1). */
+const INITIALIZE_IDS: readonly JsonRpcId[] = [0, "initialize-2"];
 
 /** What the handshake learned about the daemon. */
 export interface HandshakeResult {
@@ -35,31 +53,49 @@ function failed(message: string, details?: unknown): GlassError {
 /**
  * The MCP handshake (§3): opens the transport, sends `initialize` with the Glass negotiation the
  * caller asked for, checks the answer (MCP version, manifest and agreement against their schemas),
- * then sends `notifications/initialized`. Rejects with a GlassError that says what went wrong
- * (`transport.unavailable` when the daemon cannot be reached, `initialize.failed` otherwise).
+ * then sends `notifications/initialized`.
+ *
+ * Without `mcpProtocolVersion` the client asks for MCP `2025-11-25` and, when the server refuses it
+ * with an error, for `2024-11-05` on the same connection; a version the caller set is asked for
+ * alone. A server that agreed to nothing Glass (no `glassAgreement`) while the caller `requires`
+ * capabilities fails the handshake at once rather than at the first call. Rejects with a
+ * GlassError that says what went wrong (`transport.unavailable` when the daemon cannot be reached,
+ * `initialize.failed` otherwise).
  */
 export async function handshake(session: McpSession, options: GlassClientOptions, deadlineMs: number): Promise<HandshakeResult> {
   await session.start();
-  const requested = options.mcpProtocolVersion ?? "2024-11-05";
-  const capabilities: Record<string, unknown> = {};
-  if (options.serverRequestHandlers?.["elicitation/create"] !== undefined) capabilities.elicitation = {};
-  const params: Record<string, unknown> = {
-    protocolVersion: requested,
-    capabilities,
-    clientInfo: options.clientInfo ?? { name: "glass-sdk", version: SDK_VERSION },
-  };
-  if (options.negotiation !== false) params.glass = negotiationParams(options.negotiation ?? {});
-  const outcome = await exchange(
-    { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log: options.logger },
-    { message: { jsonrpc: "2.0", id: 0, method: "initialize", params }, operation: "initialize", requestId: "0", mutating: false, deadlineAt: Date.now() + deadlineMs },
-  );
-  if (outcome.kind === "failed") throw outcome.error;
-  const answer = outcome.message;
-  if ("error" in answer) throw failed(`the daemon refused initialize: ${answer.error.message} (JSON-RPC ${answer.error.code})`, { jsonRpcCode: answer.error.code, data: answer.error.data });
+  const deadlineAt = Date.now() + deadlineMs;
+  const versions = options.mcpProtocolVersion !== undefined ? [options.mcpProtocolVersion] : REQUESTED_MCP_VERSIONS;
+  const refusals: { protocolVersion: string; jsonRpcCode: number; message: string; data?: unknown }[] = [];
+  let answer: JsonRpcSuccess | JsonRpcFailure | undefined;
+  for (const [attempt, protocolVersion] of versions.entries()) {
+    const params = initializeParams(options, protocolVersion);
+    const id = INITIALIZE_IDS[attempt] ?? `initialize-${attempt + 1}`;
+    const outcome = await exchange(
+      { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log: options.logger },
+      { message: { jsonrpc: "2.0", id, method: "initialize", params }, operation: "initialize", requestId: String(id), mutating: false, deadlineAt },
+    );
+    if (outcome.kind === "failed") throw outcome.error;
+    answer = outcome.message;
+    if (!("error" in answer)) break;
+    const { code, message, data } = answer.error;
+    refusals.push({ protocolVersion, jsonRpcCode: code, message, ...(data === undefined ? {} : { data }) });
+    if (attempt < versions.length - 1) {
+      options.logger?.({ type: "wire", detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}` });
+    }
+  }
+  if (answer === undefined || "error" in answer) {
+    const last = refusals.at(-1)!;
+    throw failed(`the daemon refused initialize: ${last.message} (JSON-RPC ${last.jsonRpcCode})`, {
+      jsonRpcCode: last.jsonRpcCode,
+      ...(last.data === undefined ? {} : { data: last.data }),
+      ...(refusals.length > 1 ? { refusals } : {}),
+    });
+  }
   const result = answer.result;
   const version = result.protocolVersion;
-  if (typeof version !== "string" || !SUPPORTED_MCP_VERSIONS.includes(version)) {
-    throw failed(`the daemon answered with MCP protocol version ${JSON.stringify(version)}; glass-sdk speaks ${SUPPORTED_MCP_VERSIONS.join(" and ")}`);
+  if (typeof version !== "string" || !ACCEPTED_MCP_VERSIONS.includes(version)) {
+    throw failed(`the server answered with MCP protocol version ${JSON.stringify(version)}; glass-sdk speaks ${ACCEPTED_MCP_VERSIONS.join(", ")}`);
   }
   let manifest: GlassCapabilityManifest | undefined;
   let agreement: GlassCapabilityAgreement | undefined;
@@ -73,9 +109,36 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues, "glassAgreement")}`, { issues: checked.issues });
     agreement = checked.value;
   }
+  const required = requiredCapabilities(options.negotiation);
+  if (required.length > 0 && agreement === undefined) {
+    throw failed(
+      `the server made no Glass agreement, so it cannot grant the required ${required.length === 1 ? "capability" : "capabilities"} ${required.join(", ")}: ` +
+        "it is not a Glass daemon (or one too old to negotiate); connect to a Glass daemon, or pass `negotiation: false` to talk to a server without Glass negotiation",
+      { required, serverInfo: result.serverInfo ?? null },
+    );
+  }
   await session.notify("notifications/initialized");
   const serverInfo = isJsonObject(result.serverInfo) && typeof result.serverInfo.name === "string"
     ? { name: result.serverInfo.name, version: typeof result.serverInfo.version === "string" ? result.serverInfo.version : "" }
     : undefined;
   return { mcpProtocolVersion: version, serverInfo, manifest, agreement };
+}
+
+/** The params of `initialize`: only fields with a value (an absent one is left out, never null). */
+function initializeParams(options: GlassClientOptions, protocolVersion: string): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = {};
+  if (options.serverRequestHandlers?.["elicitation/create"] !== undefined) capabilities.elicitation = {};
+  const params: Record<string, unknown> = {
+    protocolVersion,
+    capabilities,
+    clientInfo: clientInfoOf(options.clientInfo),
+  };
+  if (options.negotiation !== false) params.glass = negotiationParams(options.negotiation ?? {});
+  return params;
+}
+
+/** The caller's clientInfo with a string name and version, or the SDK's own. */
+function clientInfoOf(given: GlassClientOptions["clientInfo"]): { name: string; version: string } {
+  if (given === undefined || given === null || typeof given.name !== "string" || given.name === "") return { name: "glass-sdk", version: SDK_VERSION };
+  return { name: given.name, version: typeof given.version === "string" ? given.version : "" };
 }

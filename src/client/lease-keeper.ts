@@ -5,10 +5,25 @@ import type { CallOptions, GlassLogEvent } from "./options.js";
 
 /** Options of {@link LeaseKeeper.withLease}. */
 export interface WithLeaseOptions {
-  /** How long each grant lasts, 1000..900000 ms; default 60000. */
+  /** How long each grant lasts, 100..900000 ms; default 60000. */
   ttlMs?: number;
   /** Renew this long before expiry; default a third of ttlMs. */
   renewBeforeMs?: number;
+}
+
+/** The daemon's range for a lease's `ttlMs` (§4): an integer, with no default. */
+const MIN_TTL_MS = 100;
+const MAX_TTL_MS = 900_000;
+
+/** `ttlMs`, checked before it is sent: a missing or out-of-range value would be refused by the daemon. */
+function checkTtl(ttlMs: unknown, operation: string): number {
+  if (typeof ttlMs === "number" && Number.isInteger(ttlMs) && ttlMs >= MIN_TTL_MS && ttlMs <= MAX_TTL_MS) return ttlMs;
+  throw new GlassError({
+    code: "request.invalid",
+    message: `ttlMs must be an integer from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms; got ${String(ttlMs)}`,
+    operation,
+    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+  });
 }
 
 /** Calls an MCP method and returns its result (the client's rpc). */
@@ -59,16 +74,18 @@ export class LeaseKeeper {
     if (this.held !== undefined) {
       throw new LeaseError({ code: "leaseHeld", message: "this client already holds the mutation lease; release it first or use renewLease", operation: "glass/lease/acquire", retryable: false });
     }
-    const lease = new Lease(grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs }, options)));
+    const ttl = checkTtl(ttlMs, "glass/lease/acquire");
+    const lease = new Lease(grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs: ttl }, options)));
     this.held = lease;
     this.deps.log?.({ type: "lease", action: "acquired", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
     return lease;
   }
 
   async renew(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
+    const ttl = checkTtl(ttlMs, "glass/lease/renew");
     const lease = this.requireHeld("glass/lease/renew");
     try {
-      const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs }, options), lease);
+      const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options), lease);
       lease.expiresAtMs = grant.expiresAtMs;
     } catch (error) {
       if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease, error);
@@ -87,7 +104,7 @@ export class LeaseKeeper {
   }
 
   async withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
-    const ttlMs = options.ttlMs ?? 60_000;
+    const ttlMs = checkTtl(options.ttlMs ?? 60_000, "glass/lease/acquire");
     const renewBeforeMs = options.renewBeforeMs ?? Math.floor(ttlMs / 3);
     const lease = await this.acquire(ttlMs);
     const lost = new AbortController();

@@ -9,7 +9,7 @@ export interface LeaseGrant {
 }
 
 /**
- * A mutation lease held by this client (§4). The client attaches it to mutating calls on its own;
+ * A mutation lease held by this client (§4). The client sends its token with mutating calls on its own;
  * the token is readable for hand-built requests but never shows up in logs, `JSON.stringify`,
  * `String(lease)` or `console.log(lease)`.
  */
@@ -34,7 +34,10 @@ export class Lease {
     return this.#token;
   }
 
-  /** The lease context a mutating request carries. */
+  /**
+   * The lease context of a request envelope. Over MCP only its token travels, as
+   * `arguments.leaseToken` of mutating calls (§2); the session id stays on this side.
+   */
   get mutationLease(): { sessionId: string; token: string } {
     return { sessionId: this.sessionId, token: this.#token };
   }

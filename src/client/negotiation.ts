@@ -8,17 +8,31 @@ import type { NegotiationOptions } from "./options.js";
 /** Capability statuses a call may rely on (experimental ones only when the client accepts them). */
 const USABLE: ReadonlySet<GlassCapabilityStatus> = new Set(["available", "availableUncertified"]);
 
+/** The distinct strings of a list the caller gave (anything else in it is left out). */
+function names(list: readonly unknown[] | undefined): string[] {
+  return Array.isArray(list) ? [...new Set(list.filter((name): name is string => typeof name === "string"))] : [];
+}
+
 /**
  * The `glass` object of `initialize`: envelope version 1 and exactly what the caller asked for —
- * asking for an unknown schema or capability would fail the whole handshake.
+ * asking for an unknown schema or capability would fail the whole handshake. A member the caller
+ * left empty or unset is left out (never sent as null).
  */
 export function negotiationParams(options: NegotiationOptions): Record<string, unknown> {
   const params: Record<string, unknown> = { protocolVersions: [1] };
-  if (options.schemas !== undefined && Object.keys(options.schemas).length > 0) params.schemas = options.schemas;
-  if (options.requires !== undefined && options.requires.length > 0) params.requires = [...new Set(options.requires)];
-  if (options.optional !== undefined && options.optional.length > 0) params.optional = [...new Set(options.optional)];
-  if (options.acceptsExperimental !== undefined) params.acceptsExperimental = options.acceptsExperimental;
+  const { schemas, acceptsExperimental } = options;
+  if (schemas !== undefined && schemas !== null && typeof schemas === "object" && Object.keys(schemas).length > 0) params.schemas = schemas;
+  const requires = names(options.requires);
+  if (requires.length > 0) params.requires = requires;
+  const optional = names(options.optional);
+  if (optional.length > 0) params.optional = optional;
+  if (typeof acceptsExperimental === "boolean") params.acceptsExperimental = acceptsExperimental;
   return params;
+}
+
+/** The capabilities the caller requires (none when it sends no negotiation). */
+export function requiredCapabilities(negotiation: NegotiationOptions | false | undefined): string[] {
+  return negotiation === false || negotiation === undefined || negotiation === null ? [] : names(negotiation.requires);
 }
 
 /**

@@ -38,9 +38,16 @@ export type GlassLogEvent =
 export interface GlassClientOptions {
   /** Name and version the client introduces itself with. */
   clientInfo?: { name: string; version: string };
-  /** MCP protocol version to ask for: `2024-11-05` (default, every daemon) or `2025-11-25`. */
+  /**
+   * The MCP protocol version to ask for, alone. Unset (the default), the client asks for
+   * `2025-11-25` (newest daemons) and, if the server refuses it, for `2024-11-05` (every daemon) on
+   * the same connection.
+   */
   mcpProtocolVersion?: "2024-11-05" | "2025-11-25";
-  /** The Glass negotiation, or `false` to send none (plain MCP servers). Default `{ protocolVersions: [1] }` only. */
+  /**
+   * The Glass negotiation, or `false` to send none (plain MCP servers). Default `{ protocolVersions: [1] }` only.
+   * With `requires`, connecting fails (`initialize.failed`) unless the server makes a Glass agreement.
+   */
   negotiation?: NegotiationOptions | false;
   /** Default deadline of every call in ms (1..900000); default 60000. */
   deadlineMs?: number;

@@ -2,6 +2,7 @@ import { validateTaskDocument, validateWebIrDocument } from "../../generated/val
 import { validatePayload } from "../envelope/validate-payload.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
+import { toolFor } from "../operations/lease-requirement.js";
 import { describeIssues } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
@@ -28,18 +29,22 @@ function failureKind(operation: string, payload: unknown): "taskValidation" | "t
  * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or
  * `undefined` when it may go. Browser-free operations fail the way the daemon fails them
  * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue); other
- * operations fail with `payload.invalid` listing every issue.
+ * operations fail with `payload.invalid` listing every issue. A `null` given for an optional field is
+ * refused like any other wrong type, with a hint to leave the field out: the daemon refuses null
+ * for optional strings (opaquely) and takes it as absent only for optional integers, so the one
+ * safe way to say "absent" is to omit the field.
  */
 export function preflightPayload(operation: string, payload: unknown): GlassErrorObject | undefined {
   const checked = validatePayload(operation, payload);
   if (checked.ok) return undefined;
   const kind = failureKind(operation, payload);
   const [first] = checked.issues;
-  if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), false);
+  if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+  const hint = checked.issues.some((issue) => issue.reason.endsWith("(got null)")) ? "; leave an absent optional field out rather than sending null" : "";
   const summary = describeIssues(checked.issues.slice(0, 3), "payload");
   return {
     code: "payload.invalid",
-    message: truncateUtf8(`the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}`, 512),
+    message: truncateUtf8(`the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}${hint}`, 512),
     phase: "preflight",
     mutationPossible: false,
     retry: { classification: "notRetryable", recommendedOperation: "fix_request" },

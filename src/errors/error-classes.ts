@@ -69,8 +69,9 @@ brandErrorClass(NotInitializedError, "NotInitializedError");
 
 /**
  * A mutation-lease problem (-32003): `leaseRequired` (a mutating call without a lease), or the
- * daemon's `data.code` — leaseHeld, leaseExpired, leaseNotFound (retryable after acquiring a
- * lease), leaseNotOwner, invalidLease. The lease token is never part of the message.
+ * lease code the daemon gives in `data.details.code` — leaseHeld, leaseExpired, leaseNotFound
+ * (retryable after acquiring a lease), leaseNotOwner, invalidLease. The lease token is never part
+ * of the message.
  */
 export class LeaseError extends GlassError {
   constructor(init: GlassErrorInit) {

@@ -27,6 +27,13 @@ export const GlassErrorCode = {
   PayloadInvalid: "payload.invalid",
   /** The response could not be believed: it breaks the envelope or the operation's result schema. */
   ResponseInvalid: "response.invalid",
+  /** The daemon's answer would exceed 32 MiB and was dropped (-32001); for a mutating call the action ran. */
+  ResponseTooLarge: "response.tooLarge",
+  /**
+   * A tool failed without a typed error: the daemon's opaque `browser tool failed` (bad or unknown
+   * arguments, an unknown tool, a bad responseMode), or a failure given only as text.
+   */
+  ToolFailed: "tool.failed",
   /** The agreement with the daemon lacks a capability the operation needs (it was not sent). */
   CapabilityUnavailable: "capability.unavailable",
   /** The MCP handshake failed (-32602 on initialize, or an unusable answer). */
@@ -39,7 +46,7 @@ export const GlassErrorCode = {
   InternalError: "mcp.internalError",
 } as const;
 
-/** Lease error codes the daemon sends in `error.data.code` of a -32003 error (§2, §4). */
+/** Lease error codes the daemon sends in `error.data.details.code` of a -32003 error (§2, §4). */
 export const LeaseErrorCode = {
   LeaseHeld: "leaseHeld",
   LeaseExpired: "leaseExpired",

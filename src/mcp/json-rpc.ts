@@ -67,8 +67,10 @@ export const JsonRpcErrorCode = {
   InternalError: -32603,
   /** Not initialized: a request before notifications/initialized. */
   NotInitialized: -32002,
-  /** Mutation lease required, or another lease error (`data.code`). */
+  /** Mutation lease required, or another lease error (the lease code in `data.details.code`). */
   LeaseError: -32003,
+  /** The response would exceed 32 MiB; sent with the request's id instead of the result. */
+  ResponseTooLarge: -32001,
   /** Overloaded: a limit was reached; retry later. */
   Overloaded: -32000,
   /** Request cancelled (after notifications/cancelled). */

@@ -7,8 +7,11 @@ import type { JsonRpcRequest } from "./json-rpc.js";
 /**
  * Maps a Glass request envelope to the MCP `tools/call` message that carries it (§2): the request
  * id is the JSON-RPC id, the operation's tool is `params.name`, the payload is
- * `params.arguments`. Lease context (`sessionId`, `mutationLease`) is added to the arguments only
- * for operations that need a lease; read-only operations are never sent a token. Pure.
+ * `params.arguments`. The lease context goes as `arguments.leaseToken` alone — the daemon needs no
+ * session id, and `executeIntent` and `actAndVerify` fail when `sessionId` or `mutationLease` is
+ * among their arguments — and only to operations that need a lease: read-only operations are never
+ * sent a token (six of them refuse any unlisted argument). The envelope's `sessionId` never
+ * travels. Pure; the caller's payload object is not changed.
  */
 export function toMcpRequest(request: GlassRequest): JsonRpcRequest {
   const payload: unknown = request.payload;
@@ -21,12 +24,7 @@ export function toMcpRequest(request: GlassRequest): JsonRpcRequest {
       requestId: request.requestId,
     });
   }
-  let args: Record<string, unknown> = payload;
-  if (requiresLease(request.operation, payload) && (request.mutationLease !== undefined || request.sessionId !== undefined)) {
-    args = { ...payload };
-    const sessionId = request.sessionId ?? request.mutationLease?.sessionId;
-    if (sessionId !== undefined) args.sessionId = sessionId;
-    if (request.mutationLease !== undefined) args.mutationLease = { sessionId: request.mutationLease.sessionId, token: request.mutationLease.token };
-  }
+  const token = request.mutationLease?.token;
+  const args = token !== undefined && requiresLease(request.operation, payload) ? { ...payload, leaseToken: token } : payload;
   return { jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: { name: toolFor(request.operation), arguments: args } };
 }

@@ -2,10 +2,13 @@ import type { Readable, Writable } from "node:stream";
 import { Buffer } from "node:buffer";
 import { BadFrameError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
-import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
+import { isJsonObject } from "../validation/json-value.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
+import { FrameLimits } from "./framing/frame-limits.js";
 import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
 import { callHandler, closed, describe, ignore, isMessage, notEncodable, reportBadFrame } from "../transport/transport-util.js";
 
@@ -27,12 +30,21 @@ const EMPTY = new Uint8Array(0);
 const utf8Length = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
- * JSON-RPC messages over a pair of Node byte streams, framed as the daemon frames them (§5): the
- * part the stdio and socket transports share. It writes frames (newline up to 8 KiB, Content-Length
- * above), decodes what arrives, reports bad and stalled frames to `onError` and reads on, and ends
- * with `finish`, which calls `onClose` exactly once, rejects unfinished sends and detaches from the
- * streams. Exceptions thrown by the owner's handlers never reach the streams: they are reported
- * asynchronously, as an EventTarget listener's would be.
+ * JSON-RPC messages over a pair of Node byte streams (§5): the part the stdio and socket transports
+ * share. It writes frames, decodes what arrives (JSON lines and Content-Length frames), reports bad
+ * and stalled frames to `onError` and reads on, and ends with `finish`, which calls `onClose`
+ * exactly once, rejects unfinished sends and detaches from the streams. Exceptions thrown by the
+ * owner's handlers never reach the streams: they are reported asynchronously, as an EventTarget
+ * listener's would be.
+ *
+ * How it frames depends on who the peer turned out to be. Until a server has identified itself as
+ * Glass — an answer to an `initialize` sent here whose result carries the `glass` manifest — every
+ * message goes as a JSON line, whatever its size: that is all a plain MCP server reads (with no
+ * size limit), and an `initialize` always fits the daemon's 8 KiB line. Once the peer is Glass,
+ * messages above 8 KiB go with `Content-Length`, as the daemon requires, and a message whose body
+ * would exceed the daemon's 4 MiB is refused before it is written (the daemon would drop the whole
+ * connection). The bridge's daemon connections learn it the same way, from the initialize they
+ * pass through.
  */
 export class FramedConnection {
   readonly #readable: Readable;
@@ -44,6 +56,10 @@ export class FramedConnection {
   readonly #pendingSends = new SlotList<(error: GlassError | undefined) => void>();
   #handlers: TransportHandlers | undefined;
   #acceptingSends = true;
+  /** Whether the peer identified itself as a Glass daemon (its initialize result had a `glass` manifest). */
+  #glassPeer = false;
+  /** Ids of `initialize` requests sent and not yet answered: their answer tells who the peer is. */
+  readonly #initializeIds = new Set<JsonRpcId>();
   #finished = false;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #stallTimerFor: number | undefined;
@@ -71,10 +87,14 @@ export class FramedConnection {
     if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
     let frame: StreamFrame;
     try {
-      frame = encodeFrameForStream(message, utf8Length);
+      frame = encodeFrameForStream(message, utf8Length, this.#glassPeer ? "auto" : "newline");
     } catch (error) {
       return Promise.reject(notEncodable(error));
     }
+    if (typeof frame !== "string" && frame[1].length > FrameLimits.maxRequestBodyBytes && utf8Length(frame[1]) > FrameLimits.maxRequestBodyBytes) {
+      return Promise.reject(tooLarge(utf8Length(frame[1]), this.#peer));
+    }
+    if (isJsonRpcRequest(message) && message.method === "initialize") this.#initializeIds.add(message.id);
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
         if (!this.#pendingSends.release(slot, settle)) return;
@@ -148,7 +168,14 @@ export class FramedConnection {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
     if (!isMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
+    if (this.#initializeIds.size > 0) this.#learnPeer(message);
     callHandler(() => handlers.onMessage(message));
+  }
+
+  /** Reads who the peer is from the answer to an `initialize` sent here: a `glass` manifest means a Glass daemon. */
+  #learnPeer(message: JsonRpcMessage): void {
+    if (!isJsonRpcResponse(message) || message.id === null || !this.#initializeIds.delete(message.id)) return;
+    if ("result" in message && isJsonObject(message.result) && isJsonObject(message.result.glass)) this.#glassPeer = true;
   }
 
   #reportError(error: GlassError): void {
@@ -183,6 +210,16 @@ export class FramedConnection {
     this.#stallTimer = undefined;
     this.#stallTimerFor = undefined;
   }
+}
+
+/** The error for a request the daemon would refuse by closing the connection (a body over 4 MiB). */
+function tooLarge(bytes: number, peer: string): GlassError {
+  return new GlassError({
+    code: GlassErrorCode.RequestInvalid,
+    message: `the message is ${bytes} bytes; ${peer} reads at most ${FrameLimits.maxRequestBodyBytes} bytes per message and would drop the connection: send less (it was not sent)`,
+    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    details: { bytes, maxBytes: FrameLimits.maxRequestBodyBytes },
+  });
 }
 
 function asBadFrame(error: unknown): GlassError {

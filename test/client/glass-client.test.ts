@@ -38,7 +38,7 @@ describe("Glass client handshake", () => {
   it("asks only for what the caller needs: envelope version 1 by default, plus the declared schemas and capabilities", async () => {
     const plain = answeringTools({});
     await (await Glass.connect(plain)).close();
-    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ protocolVersion: "2024-11-05", glass: { protocolVersions: [1] } });
+    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ protocolVersion: "2025-11-25", glass: { protocolVersions: [1] } });
     expect(((plain.sent("initialize")[0] as JsonRpcRequest).params as { glass: object }).glass).toEqual({ protocolVersions: [1] });
 
     const declared = answeringTools({});
@@ -106,7 +106,7 @@ describe("Glass client calls", () => {
   });
 
   it("send() takes and returns envelopes and never throws for an ok:false answer", async () => {
-    const daemon = answeringTools({ click: () => ({ error: { code: -32003, message: "mutation lease required", data: { code: "leaseRequired", retryable: true } } }) });
+    const daemon = answeringTools({ click: () => ({ error: { code: -32003, message: "mutation lease required", data: { code: "policy.mutationLease", details: null } } }) });
     const glass = await Glass.connect(daemon);
     const response = await glass.send({ protocolVersion: 1, requestId: "send-1", correlationId: "run-9", operation: "browser.click", payload: { target: "ref=1" } });
     expect(response).toMatchObject({ protocolVersion: 1, requestId: "send-1", correlationId: "run-9", ok: false, error: { code: "leaseRequired", retryable: true } });
@@ -342,8 +342,8 @@ describe("leases", () => {
     await glass.browser.observe({});
     const failure = await glass.browser.click({ target: "ref=1" }).catch((e: Error) => e);
     const [observe, click] = toolCalls(daemon);
-    expect(argumentsOf(observe!)).not.toHaveProperty("mutationLease");
-    expect(argumentsOf(click!)).toMatchObject({ sessionId: "s-1", mutationLease: { sessionId: "s-1", token: "sekrit-token-1" } });
+    expect(argumentsOf(observe!)).toEqual({});
+    expect(argumentsOf(click!)).toEqual({ target: "ref=1", leaseToken: "sekrit-token-1" });
     expect(failure.message).not.toContain("sekrit");
     expect(JSON.stringify(failure)).not.toContain("sekrit");
     await glass.close();
@@ -363,7 +363,9 @@ describe("leases", () => {
   });
 
   it("maps a -32003 lease error to a LeaseError with the daemon's code", async () => {
-    const daemon = answeringTools({ click: () => ({ error: { code: -32003, message: "lease expired", data: { code: "leaseExpired", retryable: true } } }) });
+    const daemon = answeringTools({
+      click: () => ({ error: { code: -32003, message: "lease expired", data: { code: "policy.mutationLease", phase: "preflight", message: "lease expired", mutationPossible: false, details: { code: "leaseExpired", retryable: true } } } }),
+    });
     const glass = await Glass.connect(daemon);
     const error = await glass.browser.click({ target: "ref=1" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LeaseError);

@@ -34,7 +34,8 @@ describe("the whole golden fixture over the Unix socket (under a mutation lease)
   });
 
   it("sent the lease token with the mutating calls only", () => {
-    const withToken = mock.daemon.calls.filter((call) => "mutationLease" in call.arguments).map((call) => call.tool);
+    const withToken = mock.daemon.calls.filter((call) => "leaseToken" in call.arguments).map((call) => call.tool);
+    expect(mock.daemon.calls.filter((call) => "mutationLease" in call.arguments || "sessionId" in call.arguments)).toEqual([]);
     expect(withToken.sort()).toEqual(["click", "workflow"]);
     expect(mock.daemon.activeLeases()).toEqual([]);
   });

@@ -179,7 +179,8 @@ describe("a cut-off call the daemon never answers stops being awaited after the 
 /*
  * When the daemon answers a mutating call with LeaseError leaseExpired (or leaseNotFound /
  * invalidLease), the lease the client attached is dead — and the error's own advice is
- * `retry: {safeImmediate, acquire_lease}`. But the client keeps the dead lease (LeaseKeeper drops a
+ * `retry: {safeAfterReobserve, acquire_lease}` (acquire a new lease, re-observe, then decide: another
+ * client may have acted meanwhile). But the client keeps the dead lease (LeaseKeeper drops a
  * lease only when a *renewal* fails): acquireLease() and withLease() then fail locally with
  * leaseHeld ("this client already holds the mutation lease") without asking the daemon, until the
  * caller calls releaseLease() — which itself fails with leaseExpired. Following the advice fails.
@@ -190,7 +191,7 @@ describe("after the daemon says the lease expired, the client drops it and can a
     await leaseIfAny(rig);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const expired = failedWith(await mutate(rig), LeaseError, { code: "leaseExpired", mutationPossible: false });
-    expect(expired.retry).toEqual({ classification: "safeImmediate", recommendedOperation: "acquire_lease" });
+    expect(expired.retry).toEqual({ classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" });
     const again = await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, "acquireLease");
     expect(again.ok ? "granted" : `${(again.error as GlassError).code}: ${(again.error as GlassError).rawMessage}`).toBe("granted");
   });

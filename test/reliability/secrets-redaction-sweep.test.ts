@@ -39,7 +39,7 @@ import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
 import { fixtureToolCall } from "../support/fixture-calls.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
-import { ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
+import { daemonErrorData, ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
 import {
   eventually,
   fixtureRequest,
@@ -161,9 +161,10 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     expect(notOwner).toMatchObject({ ok: false, error: { code: "leaseNotOwner" } });
     corpus.value("leaseNotOwner response envelope", notOwner);
 
+    // A's own token under another session id: only the token travels (§2), so the daemon acts on it.
     const wrongSession = await a.send(createRequest("browser.click", clickStale, { mutationLease: { sessionId: "sess-elsewhere", token: lease.token } }));
-    expect(wrongSession).toMatchObject({ ok: false, error: { code: "invalidLease" } });
-    corpus.value("invalidLease response envelope", wrongSession);
+    expect(wrongSession).toMatchObject({ ok: false, error: { code: "staleRevision" } });
+    corpus.value("staleRevision response envelope (hand-built lease)", wrongSession);
 
     const stale = await thrown(() => a.browser.click(clickStale));
     expect(stale).toBeInstanceOf(GlassError);
@@ -346,7 +347,10 @@ describe("secrets: the client's logger and Lease objects", () => {
       if (request.method === "glass/lease/acquire" || request.method === "glass/lease/renew") return { result: grant };
       if (request.method === "glass/lease/release") return { result: { sessionId: "sess-scripted", released: true } };
       const args = (request.params?.arguments ?? {}) as Record<string, unknown>;
-      if (args.mutationLease !== undefined) return { error: { code: -32003, message: "the mutation lease belongs to another client", data: { code: "leaseNotOwner", retryable: false } } };
+      if (args.leaseToken !== undefined) {
+        const message = "the mutation lease belongs to another client";
+        return { error: { code: -32003, message, data: daemonErrorData("policy.mutationLease", message, { code: "leaseNotOwner", retryable: false }) } };
+      }
       return textResult({ revision: 12 });
     });
     const glass = await Glass.connect(scripted, { logger: (event) => events.push(event) });
@@ -566,7 +570,9 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
     ];
     for (const [name, recorded] of fixtures) {
       expect(recorded.requests.map((r) => r.operation)).toEqual(expect.arrayContaining(["browser.click", "browser.workflow"]));
-      expect(recorded.requests.find((r) => r.operation === "browser.click")?.mutationLease?.token).toBe("[redacted]");
+      const click = recorded.requests.find((r) => r.operation === "browser.click");
+      expect(click?.payload).not.toHaveProperty("leaseToken");
+      if (click?.mutationLease !== undefined) expect(click.mutationLease.token).toBe("[redacted]");
       const file = join(dir, `${name.replace(/\W+/g, "-")}.json`);
       await saveFixture(file, recorded);
       corpus.text(`fixture ${name}`, JSON.stringify(recorded));

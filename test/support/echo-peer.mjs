@@ -8,18 +8,33 @@
 //   exit    {code, stderr?, signal?}  writes stderr (if any) and exits with the code (or kills itself
 //                            with the signal), without answering
 //   raw     {text}           writes text to stdout as it is (a bad frame, a partial one), no answer
+//   initialize               answered like any request, plus the MCP protocolVersion asked for and a
+//                            serverInfo; with --glass also a `glass` manifest, so a client takes the
+//                            peer for a Glass daemon
+//   tools/call               answered as an MCP tool result whose text is the JSON of {framing, bytes}
 // Flags:
+//   --glass                  identifies itself as a Glass daemon in its answer to initialize
 //   --ignore-eof             keeps running after stdin ends, and ignores SIGTERM (only SIGKILL stops it)
 //   --stderr-at-start TEXT   writes TEXT to stderr at once
 
 const args = process.argv.slice(2);
 const ignoreEof = args.includes("--ignore-eof");
+const glass = args.includes("--glass");
 const startIndex = args.indexOf("--stderr-at-start");
 if (startIndex !== -1) process.stderr.write(args[startIndex + 1] ?? "");
 if (ignoreEof) {
   process.on("SIGTERM", () => {});
   setInterval(() => {}, 1000);
 }
+
+/** The capability manifest the peer shows with --glass (§3: what a Glass daemon's initialize result carries). */
+const GLASS_MANIFEST = {
+  protocolVersion: 1,
+  glassVersion: "0.0.0-echo",
+  schemas: {},
+  capabilities: {},
+  constraints: { platform: "linux-x64", browserFamily: "chromium", policy: "default", maxSessions: 1 },
+};
 
 let buffer = Buffer.alloc(0);
 
@@ -69,8 +84,22 @@ function handle({ framing, body }) {
   }
   if (message.method === "stderr") process.stderr.write(params.text);
   if (message.id === undefined) return;
-  const json = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { framing, bytes: body.length, params, pid: process.pid } });
+  const result = resultFor(message, framing, body.length);
+  const json = JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
   const out = Buffer.from(json, "utf8");
   if (framing === "newline") process.stdout.write(Buffer.concat([out, Buffer.from("\n")]));
   else process.stdout.write(Buffer.concat([Buffer.from(`Content-Length: ${out.length}\r\n\r\n`), out]));
+}
+
+/** What the peer answers: how the request arrived, shaped for the method. */
+function resultFor(message, framing, bytes) {
+  const params = message.params ?? {};
+  if (message.method === "tools/call") return { content: [{ type: "text", text: JSON.stringify({ framing, bytes }) }] };
+  const result = { framing, bytes, params, pid: process.pid };
+  if (message.method === "initialize") {
+    result.protocolVersion = params.protocolVersion;
+    result.serverInfo = { name: "echo-peer", version: "1.0.0" };
+    if (glass) result.glass = GLASS_MANIFEST;
+  }
+  return result;
 }

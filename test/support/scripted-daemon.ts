@@ -17,9 +17,25 @@ export function textResult(result: unknown): { result: Record<string, unknown> }
 }
 
 /**
+ * The daemon's refusal of an MCP revision it does not speak (§3): -32602 with the error wrapper
+ * every JSON-RPC error of the daemon carries, and no counter-offer.
+ */
+export function unsupportedVersion(version: unknown): { error: { code: number; message: string; data: unknown } } {
+  const message = `unsupported MCP protocol version ${JSON.stringify(version)}`;
+  return { error: { code: -32602, message, data: daemonErrorData("protocol.invalidParams", message) } };
+}
+
+/** The `error.data` wrapper the daemon puts on every JSON-RPC error (§2). */
+export function daemonErrorData(code: string, message: string, details: unknown = null): Record<string, unknown> {
+  return { code, phase: "preflight", message, mutationPossible: false, retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }, details };
+}
+
+/**
  * An in-process daemon for client unit tests: a GlassTransport whose peer is a function. It
- * records every message the client sends, answers `initialize` with a small manifest, and lets a
- * test crash the connection or push messages (server requests, stray answers) at will.
+ * records every message the client sends, answers `initialize` like the daemon — with the MCP
+ * revision asked for when it is one of {@link mcpVersions} (else -32602, no counter-offer), a small
+ * manifest and an agreement — and lets a test crash the connection or push messages (server
+ * requests, stray answers) at will.
  */
 export class ScriptedDaemon implements GlassTransport {
   readonly kind = "memory";
@@ -28,6 +44,8 @@ export class ScriptedDaemon implements GlassTransport {
   closed = false;
   /** How long `send` takes to "write" (ms); 0 writes on the next microtask. */
   writeDelayMs = 0;
+  /** The MCP revisions this daemon accepts in initialize (the newest daemons: both). */
+  mcpVersions: readonly string[] = ["2024-11-05", "2025-11-25"];
 
   constructor(
     private readonly handler: ScriptedHandler,
@@ -51,11 +69,18 @@ export class ScriptedDaemon implements GlassTransport {
     this.received.push(message);
     if (!("method" in message) || !("id" in message)) return;
     const request = message as JsonRpcRequest;
-    const answer = request.method === "initialize" ? { result: this.initializeResult } : this.handler(request, this);
+    const answer = request.method === "initialize" ? this.initialize(request) : this.handler(request, this);
     void Promise.resolve(answer).then((settled) => {
       if (this.closed || "stall" in settled) return;
       this.push({ jsonrpc: "2.0", id: request.id, ...settled } as JsonRpcMessage);
     });
+  }
+
+  /** The answer to initialize: the requested revision echoed, or the daemon's refusal. */
+  private initialize(request: JsonRpcRequest): ScriptedAnswer {
+    const version = request.params?.protocolVersion;
+    if (typeof version !== "string" || !this.mcpVersions.includes(version)) return unsupportedVersion(version);
+    return { result: { protocolVersion: version, ...this.initializeResult } };
   }
 
   /** Delivers a message to the client as if the daemon sent it. */
@@ -75,9 +100,8 @@ export class ScriptedDaemon implements GlassTransport {
   }
 }
 
-/** A minimal initialize answer: MCP 2024-11-05, a manifest and an agreement. */
+/** A minimal initialize answer (the MCP revision asked for is added), a manifest and an agreement. */
 export const DEFAULT_INITIALIZE_RESULT: Record<string, unknown> = {
-  protocolVersion: "2024-11-05",
   capabilities: { tools: {} },
   serverInfo: { name: "scripted", version: "1" },
   glass: {

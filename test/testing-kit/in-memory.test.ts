@@ -75,7 +75,7 @@ describe("inMemoryTransport options", () => {
     for (const [, request] of fixtureCases()) {
       expectMatchesFixture(await glass.withLease(() => callTyped(glass, request, false), { ttlMs: 10_000 }), request);
     }
-    const withToken = transport.calls.filter((call) => "mutationLease" in call.arguments).map((call) => call.tool);
+    const withToken = transport.calls.filter((call) => "leaseToken" in call.arguments).map((call) => call.tool);
     expect(withToken.sort()).toEqual(["click", "workflow"]);
     await glass.close();
   });

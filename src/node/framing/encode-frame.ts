@@ -54,18 +54,22 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
 export type StreamFrame = string | readonly [header: string, body: string];
 
 /**
- * The same frame as {@link encodeFrame}, for a stream that encodes text itself (Node sockets and
- * pipes, written with `"utf8"`): no bytes are made here at all. `byteLength` measures a string's
- * UTF-8 length (e.g. `Buffer.byteLength`). Measured on 100 KB messages, handing the stream the
- * JSON text costs 15-25 % less CPU than encoding it into a buffer first: V8 builds the JSON of text
- * outside Latin-1 as a rope, and a fresh 100 KB buffer per message is slow to get; measuring
- * flattens the rope once, and the stream encodes the flat text straight into what it sends.
+ * A frame for a stream that encodes text itself (Node sockets and pipes, written with `"utf8"`): no
+ * bytes are made here at all. `byteLength` measures a string's UTF-8 length (e.g.
+ * `Buffer.byteLength`). With `framing` `auto` it is the same frame as {@link encodeFrame}: a JSON
+ * line up to 8 KiB, `Content-Length` above — what a Glass daemon reads. With `newline` it is always
+ * a JSON line, whatever the size — what a plain MCP server reads (it knows no `Content-Length`, and
+ * has no line limit). Measured on 100 KB messages, handing the stream the JSON text costs 15-25 %
+ * less CPU than encoding it into a buffer first: V8 builds the JSON of text outside Latin-1 as a
+ * rope, and a fresh 100 KB buffer per message is slow to get; measuring flattens the rope once,
+ * and the stream encodes the flat text straight into what it sends.
  */
-export function encodeFrameForStream(message: unknown, byteLength: (text: string) => number): StreamFrame {
+export function encodeFrameForStream(message: unknown, byteLength: (text: string) => number, framing: "auto" | "newline" = "auto"): StreamFrame {
   const json = jsonOf(message);
-  if (json.length * 3 <= FrameLimits.maxNewlineRequestBytes && !json.includes("\n")) return `${json}\n`;
+  // JSON.stringify escapes every line feed, so the line below is one frame.
+  if (framing === "newline" || json.length * 3 <= FrameLimits.maxNewlineRequestBytes) return `${json}\n`;
   const length = byteLength(json);
-  if (length <= FrameLimits.maxNewlineRequestBytes && !json.includes("\n")) return `${json}\n`;
+  if (length <= FrameLimits.maxNewlineRequestBytes) return `${json}\n`;
   return [`Content-Length: ${length}\r\n\r\n`, json];
 }
 
