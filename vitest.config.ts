@@ -24,6 +24,8 @@ const VALIDATOR_TESTS = [
   "test/web-ir-rules.test.ts",
   "test/task-rules.test.ts",
   "test/upstream-reference.test.ts",
+  "test/result-schemas.test.ts",
+  "test/upstream-results.test.ts",
   "test/mock-daemon-handshake.test.ts",
   "test/reliability/envelope-*.test.ts",
 ];

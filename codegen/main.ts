@@ -28,6 +28,7 @@ const SCHEMA_FILES = [
   "web-ir-v1.schema.json",
   "task-v1.schema.json",
   "operations/browser-defs.schema.json",
+  "operations/browser-results.schema.json",
 ];
 
 const envelope = (pointer: string) => ({ file: "glass-protocol-v1.schema.json", pointer });

@@ -9,11 +9,11 @@
  * (`npx glass-sdk mock-daemon`, which replays that fixture) answers each one. In your own code,
  * import from the package instead of ../src:
  *
- *   import { Glass, GlassError } from "glass-sdk";
+ *   import { Glass, GlassError, type ResultOf } from "glass-sdk";
  *   import { stdioTransport, socketTransport } from "glass-sdk/node";
  */
 import { isDeepStrictEqual } from "node:util";
-import { Glass, GlassError } from "../src/index.js";
+import { Glass, GlassError, type ResultOf } from "../src/index.js";
 import { chooseTransport } from "./support/connect.js";
 import { list, say, step } from "./support/print.js";
 import { loadRecordedCalls } from "./support/recorded-calls.js";
@@ -63,7 +63,11 @@ async function automate(glass: Glass, requestsSent: () => number): Promise<void>
   step(2, "Observe the page");
   const observePayload = recorded.payload("browser.observe", "observe-loans");
   const page = await glass.browser.observe(observePayload);
-  say(`browser.observe ${JSON.stringify(observePayload)} → revision ${revisionOf(page)}`);
+  say(`browser.observe ${JSON.stringify(observePayload)} → revision ${revisionOf(page)}: "${page.page.title}"`);
+  if (page.level !== undefined) {
+    // With `level`, observe answers a semantic observation: the page's kind and its regions.
+    say(`   a ${page.page.kind} page; regions ${list(page.regions.map((region) => `${region.label} (${region.kind})`))}`);
+  }
 
   step(3, "Click, and what to do when the page has moved on");
   // A daemon socket shares one browser between clients: mutations need the mutation lease.
@@ -133,11 +137,13 @@ async function automate(glass: Glass, requestsSent: () => number): Promise<void>
   if (!same) throw new Error(`preflight ${JSON.stringify(local.toJSON())} differs from the daemon's ${JSON.stringify(remote.toJSON())}`);
 }
 
-/** `browser.observe` results are open objects; the revision is what later actions must name. */
-function revisionOf(observation: unknown): number {
-  const revision = (observation as { revision?: unknown } | null)?.revision;
-  if (typeof revision !== "number") throw new Error("browser.observe answered without a revision");
-  return revision;
+/**
+ * The page revision an observation reports, which later actions must name: a semantic observation
+ * (observe with `level`) has it at the top, a page context (observe without `level`) in its
+ * accessibility snapshot.
+ */
+function revisionOf(observation: ResultOf<"browser.observe">): number {
+  return observation.level !== undefined ? observation.revision : observation.accessibility.revision;
 }
 
 /** The GlassError a call rejects with; anything else is unexpected. */

@@ -31,13 +31,21 @@ import type {
   BrowserExportCheckpointPayload,
   BrowserExportCheckpointResult,
   BrowserFindTargetPayload,
+  BrowserFindTargetResult,
   BrowserImportCheckpointPayload,
   BrowserImportCheckpointResult,
   BrowserReconcileReferencesPayload,
   BrowserReconcileReferencesResult,
   BrowserRecoverRunPayload,
+  BrowserRecoverRunResult,
   BrowserResolveIntentPayload,
+  BrowserResolveIntentResult,
+  BrowserSessionSnapshotDiffResult,
+  BrowserSessionSnapshotListResult,
   BrowserSessionSnapshotPayload,
+  BrowserSessionSnapshotPurgeResult,
+  BrowserSessionSnapshotResult,
+  BrowserSessionSnapshotSingleResult,
   BrowserWorkflowPayload,
   BrowserWorkflowResult,
 } from "./types/operations/browser-intents-workflows.js";
@@ -45,10 +53,13 @@ import type {
   BrowserKnowledgeInvalidatePayload,
   BrowserKnowledgeInvalidateResult,
   BrowserKnowledgeListPayload,
+  BrowserKnowledgeListResult,
   BrowserKnowledgePurgePayload,
   BrowserKnowledgePurgeResult,
   BrowserKnowledgeShowPayload,
+  BrowserKnowledgeShowResult,
   BrowserKnowledgeStatsPayload,
+  BrowserKnowledgeStatsResult,
 } from "./types/operations/browser-knowledge.js";
 import type {
   BrowserAcceptDialogPayload,
@@ -106,38 +117,59 @@ import type {
 } from "./types/operations/browser-navigation-input.js";
 import type {
   BrowserDiagnosticsPayload,
+  BrowserDiagnosticsResult,
   BrowserEvaluatePayload,
   BrowserEvaluateResult,
   BrowserExtractStructuredPayload,
+  BrowserExtractStructuredResult,
   BrowserGetDOMPayload,
+  BrowserGetDOMResult,
   BrowserGetTextPayload,
+  BrowserGetTextResult,
   BrowserInspectPagePayload,
+  BrowserInspectPageResult,
   BrowserObserveBootstrapPayload,
+  BrowserObserveBootstrapResult,
   BrowserObserveDeltaPayload,
+  BrowserObserveDeltaResult,
   BrowserObserveKnowledgePayload,
+  BrowserObserveKnowledgeResult,
   BrowserObservePayload,
+  BrowserObserveResult,
+  BrowserPageContext,
   BrowserPreflightPayload,
+  BrowserPreflightResult,
   BrowserScreenshotPayload,
+  BrowserScreenshotResult,
   BrowserVerifyPayload,
+  BrowserVerifyResult,
   BrowserWaitPayload,
   BrowserWaitResult,
 } from "./types/operations/browser-observation.js";
+import type {
+  BrowserSemanticObservation,
+} from "./types/operations/browser-results.js";
 import type {
   BrowserClearCookiesPayload,
   BrowserClearCookiesResult,
   BrowserCloseTargetPayload,
   BrowserCloseTargetResult,
   BrowserCookiesPayload,
+  BrowserCookiesResult,
   BrowserCreateTargetPayload,
   BrowserCreateTargetResult,
   BrowserListFramesPayload,
+  BrowserListFramesResult,
   BrowserListTargetsPayload,
+  BrowserListTargetsResult,
   BrowserLocalStoragePayload,
+  BrowserLocalStorageResult,
   BrowserSelectFramePayload,
   BrowserSelectFrameResult,
   BrowserSelectTargetPayload,
   BrowserSelectTargetResult,
   BrowserSessionStoragePayload,
+  BrowserSessionStorageResult,
   BrowserSetCookiesPayload,
   BrowserSetCookiesResult,
 } from "./types/operations/browser-targets-storage.js";
@@ -145,6 +177,7 @@ import type {
   TaskCompilePayload,
   TaskCompileResult,
   TaskExecutePayload,
+  TaskExecuteResult,
   TaskValidatePayload,
   TaskValidateResult,
 } from "./types/operations/task.js";
@@ -347,73 +380,81 @@ export interface GlassBrowserMethods<CallOptions> {
    * Capture an image of the page, of one element or of a rectangle.
    *
    * Operation `browser.screenshot` (MCP tool `screenshot`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  screenshot(payload?: BrowserScreenshotPayload, options?: CallOptions): Promise<unknown>;
+  screenshot(payload?: BrowserScreenshotPayload, options?: CallOptions): Promise<BrowserScreenshotResult>;
 
   /**
    * Describe the current page at a chosen level of detail.
    *
    * Operation `browser.observe` (MCP tool `observe`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
+   * With `level` given, it resolves to a `BrowserSemanticObservation`.
    */
-  observe(payload?: BrowserObservePayload, options?: CallOptions): Promise<unknown>;
+  observe(payload: BrowserObservePayload & { level: NonNullable<BrowserObservePayload["level"]> }, options?: CallOptions): Promise<BrowserSemanticObservation>;
+
+  /**
+   * Describe the current page at a chosen level of detail.
+   *
+   * Operation `browser.observe` (MCP tool `observe`). Read-only.
+   * Without `level`, it resolves to a `BrowserPageContext`.
+   */
+  observe(payload?: BrowserObservePayload & { level?: undefined }, options?: CallOptions): Promise<BrowserPageContext>;
+
+  /**
+   * Describe the current page at a chosen level of detail.
+   *
+   * Operation `browser.observe` (MCP tool `observe`). Read-only.
+   * Any other payload resolves to a `BrowserObserveResult`.
+   */
+  observe(payload?: BrowserObservePayload, options?: CallOptions): Promise<BrowserObserveResult>;
 
   /**
    * Take a baseline observation of the page that later delta observations build on.
    *
    * Operation `browser.observeBootstrap` (MCP tool `observeBootstrap`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  observeBootstrap(payload?: BrowserObserveBootstrapPayload, options?: CallOptions): Promise<unknown>;
+  observeBootstrap(payload?: BrowserObserveBootstrapPayload, options?: CallOptions): Promise<BrowserObserveBootstrapResult>;
 
   /**
    * Report what changed on the page since the previous observation.
    *
    * Operation `browser.observeDelta` (MCP tool `observeDelta`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  observeDelta(payload?: BrowserObserveDeltaPayload, options?: CallOptions): Promise<unknown>;
+  observeDelta(payload?: BrowserObserveDeltaPayload, options?: CallOptions): Promise<BrowserObserveDeltaResult>;
 
   /**
    * Observe the page together with what persistent knowledge holds about it.
    *
    * Operation `browser.observeKnowledge` (MCP tool `observeKnowledge`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  observeKnowledge(payload?: BrowserObserveKnowledgePayload, options?: CallOptions): Promise<unknown>;
+  observeKnowledge(payload?: BrowserObserveKnowledgePayload, options?: CallOptions): Promise<BrowserObserveKnowledgeResult>;
 
   /**
    * Return the DOM of the current page.
    *
    * Operation `browser.getDOM` (MCP tool `getDOM`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  getDOM(payload?: BrowserGetDOMPayload, options?: CallOptions): Promise<unknown>;
+  getDOM(payload?: BrowserGetDOMPayload, options?: CallOptions): Promise<BrowserGetDOMResult>;
 
   /**
    * Return the text content of the current page.
    *
    * Operation `browser.getText` (MCP tool `getText`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  getText(payload?: BrowserGetTextPayload, options?: CallOptions): Promise<unknown>;
+  getText(payload?: BrowserGetTextPayload, options?: CallOptions): Promise<BrowserGetTextResult>;
 
   /**
    * Return an overview of the current page.
    *
    * Operation `browser.inspectPage` (MCP tool `inspectPage`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  inspectPage(payload?: BrowserInspectPagePayload, options?: CallOptions): Promise<unknown>;
+  inspectPage(payload?: BrowserInspectPagePayload, options?: CallOptions): Promise<BrowserInspectPageResult>;
 
   /**
    * Extract structured data from the current page.
    *
    * Operation `browser.extractStructured` (MCP tool `extractStructured`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  extractStructured(payload?: BrowserExtractStructuredPayload, options?: CallOptions): Promise<unknown>;
+  extractStructured(payload?: BrowserExtractStructuredPayload, options?: CallOptions): Promise<BrowserExtractStructuredResult>;
 
   /**
    * Wait until a condition holds on the page, or give up after a timeout.
@@ -433,25 +474,22 @@ export interface GlassBrowserMethods<CallOptions> {
    * Check a predicate against the page, waiting for it up to a timeout.
    *
    * Operation `browser.verify` (MCP tool `verify`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  verify(payload: BrowserVerifyPayload, options?: CallOptions): Promise<unknown>;
+  verify(payload: BrowserVerifyPayload, options?: CallOptions): Promise<BrowserVerifyResult>;
 
   /**
    * Check whether an action on an element could be carried out, without doing it.
    *
    * Operation `browser.preflight` (MCP tool `preflight`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  preflight(payload: BrowserPreflightPayload, options?: CallOptions): Promise<unknown>;
+  preflight(payload: BrowserPreflightPayload, options?: CallOptions): Promise<BrowserPreflightResult>;
 
   /**
    * Collect browser diagnostics over a short window of time.
    *
    * Operation `browser.diagnostics` (MCP tool `diagnostics`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  diagnostics(payload?: BrowserDiagnosticsPayload, options?: CallOptions): Promise<unknown>;
+  diagnostics(payload?: BrowserDiagnosticsPayload, options?: CallOptions): Promise<BrowserDiagnosticsResult>;
 
   /**
    * Run a workflow, by name or by definition, with its inputs.
@@ -464,17 +502,15 @@ export interface GlassBrowserMethods<CallOptions> {
    * Rank the elements of the page that could carry out an intent, without acting on any.
    *
    * Operation `browser.resolveIntent` (MCP tool `resolveIntent`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  resolveIntent(payload: BrowserResolveIntentPayload, options?: CallOptions): Promise<unknown>;
+  resolveIntent(payload: BrowserResolveIntentPayload, options?: CallOptions): Promise<BrowserResolveIntentResult>;
 
   /**
    * Find the element that best matches an intent, without acting on it.
    *
    * Operation `browser.findTarget` (MCP tool `findTarget`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  findTarget(payload: BrowserFindTargetPayload, options?: CallOptions): Promise<unknown>;
+  findTarget(payload: BrowserFindTargetPayload, options?: CallOptions): Promise<BrowserFindTargetResult>;
 
   /**
    * Carry out an intent on one of its resolved candidates.
@@ -494,9 +530,8 @@ export interface GlassBrowserMethods<CallOptions> {
    * Look up an earlier run by its execution id to see how it ended and how to recover.
    *
    * Operation `browser.recoverRun` (MCP tool `recoverRun`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  recoverRun(payload: BrowserRecoverRunPayload, options?: CallOptions): Promise<unknown>;
+  recoverRun(payload: BrowserRecoverRunPayload, options?: CallOptions): Promise<BrowserRecoverRunResult>;
 
   /**
    * Map element references taken at an older revision onto the current page.
@@ -509,9 +544,41 @@ export interface GlassBrowserMethods<CallOptions> {
    * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
    *
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
-   * The catalog gives no result schema: it resolves to any JSON.
+   * With `operation` `"list"`, or without it, it resolves to a `BrowserSessionSnapshotListResult`.
    */
-  sessionSnapshot(payload: BrowserSessionSnapshotPayload, options?: CallOptions): Promise<unknown>;
+  sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions): Promise<BrowserSessionSnapshotListResult>;
+
+  /**
+   * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
+   *
+   * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
+   * With `operation` `"create"` or `"inspect"`, it resolves to a `BrowserSessionSnapshotSingleResult`.
+   */
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions): Promise<BrowserSessionSnapshotSingleResult>;
+
+  /**
+   * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
+   *
+   * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
+   * With `operation` `"diff"`, it resolves to a `BrowserSessionSnapshotDiffResult`.
+   */
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "diff" }, options?: CallOptions): Promise<BrowserSessionSnapshotDiffResult>;
+
+  /**
+   * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
+   *
+   * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
+   * With `operation` `"purge"`, it resolves to a `BrowserSessionSnapshotPurgeResult`.
+   */
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions): Promise<BrowserSessionSnapshotPurgeResult>;
+
+  /**
+   * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
+   *
+   * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
+   * Any other payload resolves to a `BrowserSessionSnapshotResult`.
+   */
+  sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions): Promise<BrowserSessionSnapshotResult>;
 
   /**
    * Save the session's state as a checkpoint document.
@@ -531,9 +598,8 @@ export interface GlassBrowserMethods<CallOptions> {
    * List the open tabs and other page targets.
    *
    * Operation `browser.listTargets` (MCP tool `listTargets`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  listTargets(payload?: BrowserListTargetsPayload, options?: CallOptions): Promise<unknown>;
+  listTargets(payload?: BrowserListTargetsPayload, options?: CallOptions): Promise<BrowserListTargetsResult>;
 
   /**
    * Open a new tab at a URL.
@@ -560,9 +626,8 @@ export interface GlassBrowserMethods<CallOptions> {
    * List the frames of the current page.
    *
    * Operation `browser.listFrames` (MCP tool `listFrames`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  listFrames(payload?: BrowserListFramesPayload, options?: CallOptions): Promise<unknown>;
+  listFrames(payload?: BrowserListFramesPayload, options?: CallOptions): Promise<BrowserListFramesResult>;
 
   /**
    * Make a frame the one later operations act on.
@@ -575,9 +640,8 @@ export interface GlassBrowserMethods<CallOptions> {
    * Return the cookies of the browser session.
    *
    * Operation `browser.cookies` (MCP tool `cookies`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  cookies(payload?: BrowserCookiesPayload, options?: CallOptions): Promise<unknown>;
+  cookies(payload?: BrowserCookiesPayload, options?: CallOptions): Promise<BrowserCookiesResult>;
 
   /**
    * Set one or more cookies.
@@ -597,17 +661,15 @@ export interface GlassBrowserMethods<CallOptions> {
    * Return the localStorage entries of the current page's origin.
    *
    * Operation `browser.localStorage` (MCP tool `localStorage`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  localStorage(payload?: BrowserLocalStoragePayload, options?: CallOptions): Promise<unknown>;
+  localStorage(payload?: BrowserLocalStoragePayload, options?: CallOptions): Promise<BrowserLocalStorageResult>;
 
   /**
    * Return the sessionStorage entries of the current page's origin.
    *
    * Operation `browser.sessionStorage` (MCP tool `sessionStorage`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  sessionStorage(payload?: BrowserSessionStoragePayload, options?: CallOptions): Promise<unknown>;
+  sessionStorage(payload?: BrowserSessionStoragePayload, options?: CallOptions): Promise<BrowserSessionStorageResult>;
 
   /**
    * Emulate network conditions such as offline mode, extra latency or limited bandwidth.
@@ -683,25 +745,22 @@ export interface GlassBrowserMethods<CallOptions> {
    * List the records held in persistent knowledge.
    *
    * Operation `browser.knowledgeList` (MCP tool `knowledgeList`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  knowledgeList(payload?: BrowserKnowledgeListPayload, options?: CallOptions): Promise<unknown>;
+  knowledgeList(payload?: BrowserKnowledgeListPayload, options?: CallOptions): Promise<BrowserKnowledgeListResult>;
 
   /**
    * Report statistics about persistent knowledge.
    *
    * Operation `browser.knowledgeStats` (MCP tool `knowledgeStats`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  knowledgeStats(payload?: BrowserKnowledgeStatsPayload, options?: CallOptions): Promise<unknown>;
+  knowledgeStats(payload?: BrowserKnowledgeStatsPayload, options?: CallOptions): Promise<BrowserKnowledgeStatsResult>;
 
   /**
    * Return one persistent knowledge record.
    *
    * Operation `browser.knowledgeShow` (MCP tool `knowledgeShow`). Read-only.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  knowledgeShow(payload: BrowserKnowledgeShowPayload, options?: CallOptions): Promise<unknown>;
+  knowledgeShow(payload: BrowserKnowledgeShowPayload, options?: CallOptions): Promise<BrowserKnowledgeShowResult>;
 
   /**
    * Change the state of a knowledge record, for example to mark it as no longer valid.
@@ -769,9 +828,8 @@ export interface GlassTaskMethods<CallOptions> {
    * Runs a Task v1 document in the browser at the expected page revision; read-only task families need no mutation lease.
    *
    * Operation `task.execute` (MCP tool `executeTask`). Needs a mutation lease depending on its payload.
-   * The catalog gives no result schema: it resolves to any JSON.
    */
-  execute(payload: TaskExecutePayload, options?: CallOptions): Promise<unknown>;
+  execute(payload: TaskExecutePayload, options?: CallOptions): Promise<TaskExecuteResult>;
 }
 
 /** Every operation namespace of the catalog, as properties of the client. */

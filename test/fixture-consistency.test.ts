@@ -287,6 +287,21 @@ describe("golden fixture: success results match the documents sent", () => {
     }
   });
 
+  it("observes the loans page that the Web IR documents describe: same revision, URL and title", () => {
+    const loans = requestById.get("inspect-ir-loans").payload.ir;
+    for (const response of successes("browser.observe")) {
+      const observation = response.result;
+      expect(observation).toMatchObject({ schemaVersion: 1, revision: loans.revision, level: requestById.get(response.requestId).payload.level });
+      expect(observation.route.url).toBe(loans.document.url);
+      expect(observation.page).toMatchObject({ url: loans.document.url, title: loans.document.title, targetId: observation.route.targetId, frameId: observation.route.frameId });
+      for (const region of observation.regions) {
+        if (region.expansion !== undefined) expect(region.expansion).toEqual({ regionId: region.id, revision: observation.revision, route: observation.route });
+      }
+      // A summary names the regions; the elements to act on come from the interactive level up.
+      expect(observation.regions.some((region: Json) => "targets" in region || "structuredRecords" in region)).toBe(false);
+    }
+  });
+
   it("validates a task with its family", () => {
     for (const response of successes("task.validate")) {
       expect(response.result).toEqual({ valid: true, schemaVersion: 1, task: requestById.get(response.requestId).payload.task.task });

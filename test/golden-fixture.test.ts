@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { validatePayload, validateRequest, validateResponse } from "../src/index.js";
+import { validatePayload, validateRequest, validateResponse, validateResult } from "../src/index.js";
 import { GOLDEN_FIXTURE_PATH, readGoldenFixture } from "./support/golden-fixture.js";
 
 const fixture = readGoldenFixture();
@@ -52,6 +52,22 @@ describe("our golden fixture", () => {
 
   it.each(fixture.responses.map((r) => [r.requestId, r] as const))("response %s is a valid envelope, even strictly", (_id, response) => {
     expect(validateResponse(response, { strict: true }).ok).toBe(true);
+  });
+
+  it.each(fixture.responses.filter((r) => r.ok === true).map((r) => [r.requestId, r] as const))("response %s: the result matches its operation's result schema", (id, response) => {
+    const operation = fixture.requests.find((r) => r.requestId === id)!.operation as string;
+    expect(validateResult(operation, response.result)).toEqual({ ok: true, value: response.result });
+  });
+
+  it("answers observe-loans with a summary-level semantic observation of the loans page", () => {
+    const observe = fixture.responses.find((r) => r.requestId === "observe-loans") as { result: Record<string, unknown> };
+    expect(observe.result).toMatchObject({
+      schemaVersion: 1,
+      revision: 12,
+      level: "summary",
+      route: { url: "https://library.example/account/loans" },
+      page: { url: "https://library.example/account/loans", title: "My loans · City Library" },
+    });
   });
 
   it.each(fixture.invalidResponses!.map((r, i) => [i, r] as const))("invalid response #%s is rejected with a path", (_i, response) => {

@@ -31,7 +31,8 @@ function runQuickstart(extraEnv: Record<string, string> = {}): Promise<Run> {
 function expectFixtureFacts(stdout: string): void {
   expect(stdout).toContain("answered by glass-sdk-mock-daemon");
   expect(stdout).toContain("agreed schemas: webIr v1 and task v1");
-  expect(stdout).toMatch(/browser\.observe .* → revision 12/);
+  expect(stdout).toMatch(/browser\.observe .* → revision 12: "My loans · City Library"/);
+  expect(stdout).toContain("a listing page; regions Library navigation (navigation), Renew loans (form) and Borrowed items (table)");
   expect(stdout).toContain("✗ staleRevision — expected revision 11 but the page is at revision 12");
   expect(stdout).toContain("mutationPossible false");
   expect(stdout).toContain("re-observed: the page is at revision 12");

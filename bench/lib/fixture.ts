@@ -24,6 +24,21 @@ export interface BenchFixture {
   readonly operations: Readonly<Record<PayloadKey, BenchOperation>>;
 }
 
+/** The small call's result: a summary-level semantic observation of a checkout page (what observe answers with `level`). */
+const CHECKOUT_ROUTE = { targetId: "tab-1", frameId: "frame-main", url: "https://shop.example/checkout" };
+const CHECKOUT_SUMMARY = {
+  schemaVersion: 1,
+  revision: 12,
+  level: "summary",
+  route: CHECKOUT_ROUTE,
+  page: { kind: "checkout", title: "Checkout", url: CHECKOUT_ROUTE.url, targetId: CHECKOUT_ROUTE.targetId, frameId: CHECKOUT_ROUTE.frameId, confidence: "high" },
+  regions: [
+    { id: "region_form", label: "Shipping address", kind: "form", interactiveCount: 6, confidence: "high" },
+    { id: "region_summary", label: "Order summary", kind: "checkoutSummary", interactiveCount: 1, itemCount: 2, confidence: "high" },
+  ],
+  limits: { truncated: false, omittedRegions: 0, omittedTargets: 0, omittedStructuredRecords: 0 },
+};
+
 /** Target size of the large payload. */
 const LARGE_PAYLOAD_BYTES = 100_000;
 
@@ -40,7 +55,7 @@ export function writeBenchFixture(dir: string): BenchFixture {
     tool: "observe",
     payload: { level: "summary" },
     payloadBytes: Buffer.byteLength(JSON.stringify({ level: "summary" })),
-    result: { revision: 12, level: "summary", url: "https://shop.example/checkout", title: "Checkout" },
+    result: CHECKOUT_SUMMARY,
   };
   const large: BenchOperation = {
     key: "large",

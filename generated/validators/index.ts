@@ -5,12 +5,12 @@ import type { GeneratedValidator } from "../../src/validation/generated-support.
 import { validateCapabilityAgreement, validateCapabilityManifest, validateGlassNegotiation } from "./glass-capabilities-v1.js";
 import { validateGlassDeadlineMs, validateGlassErrorObject, validateGlassIdentifier, validateGlassMutationLease, validateGlassOperationName, validateGlassRequest, validateGlassResponse, validateGlassResponseStrict } from "./glass-protocol-v1.js";
 import { validateBrowserClearCpuThrottlingPayload, validateBrowserClearCpuThrottlingResult, validateBrowserClearGeolocationPayload, validateBrowserClearGeolocationResult, validateBrowserClearNetworkConditionsPayload, validateBrowserClearNetworkConditionsResult, validateBrowserClearUserAgentPayload, validateBrowserClearUserAgentResult, validateBrowserPrintToPdfPayload, validateBrowserPrintToPdfResult, validateBrowserSetCpuThrottlingPayload, validateBrowserSetCpuThrottlingResult, validateBrowserSetGeolocationPayload, validateBrowserSetGeolocationResult, validateBrowserSetNetworkConditionsPayload, validateBrowserSetNetworkConditionsResult, validateBrowserSetTimezonePayload, validateBrowserSetTimezoneResult, validateBrowserSetUserAgentPayload, validateBrowserSetUserAgentResult } from "./operations/browser-emulation.js";
-import { validateBrowserActAndVerifyPayload, validateBrowserActAndVerifyResult, validateBrowserExecuteIntentPayload, validateBrowserExecuteIntentResult, validateBrowserExportCheckpointPayload, validateBrowserExportCheckpointResult, validateBrowserFindTargetPayload, validateBrowserImportCheckpointPayload, validateBrowserImportCheckpointResult, validateBrowserReconcileReferencesPayload, validateBrowserReconcileReferencesResult, validateBrowserRecoverRunPayload, validateBrowserResolveIntentPayload, validateBrowserSessionSnapshotPayload, validateBrowserWorkflowPayload, validateBrowserWorkflowResult } from "./operations/browser-intents-workflows.js";
-import { validateBrowserKnowledgeInvalidatePayload, validateBrowserKnowledgeInvalidateResult, validateBrowserKnowledgeListPayload, validateBrowserKnowledgePurgePayload, validateBrowserKnowledgePurgeResult, validateBrowserKnowledgeShowPayload, validateBrowserKnowledgeStatsPayload } from "./operations/browser-knowledge.js";
+import { validateBrowserActAndVerifyPayload, validateBrowserActAndVerifyResult, validateBrowserExecuteIntentPayload, validateBrowserExecuteIntentResult, validateBrowserExportCheckpointPayload, validateBrowserExportCheckpointResult, validateBrowserFindTargetPayload, validateBrowserFindTargetResult, validateBrowserImportCheckpointPayload, validateBrowserImportCheckpointResult, validateBrowserReconcileReferencesPayload, validateBrowserReconcileReferencesResult, validateBrowserRecoverRunPayload, validateBrowserRecoverRunResult, validateBrowserResolveIntentPayload, validateBrowserResolveIntentResult, validateBrowserSessionSnapshotPayload, validateBrowserSessionSnapshotResult, validateBrowserWorkflowPayload, validateBrowserWorkflowResult } from "./operations/browser-intents-workflows.js";
+import { validateBrowserKnowledgeInvalidatePayload, validateBrowserKnowledgeInvalidateResult, validateBrowserKnowledgeListPayload, validateBrowserKnowledgeListResult, validateBrowserKnowledgePurgePayload, validateBrowserKnowledgePurgeResult, validateBrowserKnowledgeShowPayload, validateBrowserKnowledgeShowResult, validateBrowserKnowledgeStatsPayload, validateBrowserKnowledgeStatsResult } from "./operations/browser-knowledge.js";
 import { validateBrowserAcceptDialogPayload, validateBrowserAcceptDialogResult, validateBrowserBatchPayload, validateBrowserBatchResult, validateBrowserCheckPayload, validateBrowserCheckResult, validateBrowserClearPayload, validateBrowserClearResult, validateBrowserClickAtPayload, validateBrowserClickAtResult, validateBrowserClickExpectPopupPayload, validateBrowserClickExpectPopupResult, validateBrowserClickPayload, validateBrowserClickResult, validateBrowserClipboardReadPayload, validateBrowserClipboardReadResult, validateBrowserClipboardWritePayload, validateBrowserClipboardWriteResult, validateBrowserDismissConsentPayload, validateBrowserDismissConsentResult, validateBrowserDismissDialogPayload, validateBrowserDismissDialogResult, validateBrowserDoubleClickPayload, validateBrowserDoubleClickResult, validateBrowserDownloadPayload, validateBrowserDownloadResult, validateBrowserDragPayload, validateBrowserDragResult, validateBrowserFillFormPayload, validateBrowserFillFormResult, validateBrowserHoverPayload, validateBrowserHoverResult, validateBrowserKeyDownPayload, validateBrowserKeyDownResult, validateBrowserKeyPayload, validateBrowserKeyResult, validateBrowserKeyUpPayload, validateBrowserKeyUpResult, validateBrowserNavigatePayload, validateBrowserNavigateResult, validateBrowserScrollPayload, validateBrowserScrollResult, validateBrowserSelectPayload, validateBrowserSelectResult, validateBrowserShortcutPayload, validateBrowserShortcutResult, validateBrowserTypePayload, validateBrowserTypeResult, validateBrowserUncheckPayload, validateBrowserUncheckResult, validateBrowserUploadPayload, validateBrowserUploadResult } from "./operations/browser-navigation-input.js";
-import { validateBrowserDiagnosticsPayload, validateBrowserEvaluatePayload, validateBrowserEvaluateResult, validateBrowserExtractStructuredPayload, validateBrowserGetDOMPayload, validateBrowserGetTextPayload, validateBrowserInspectPagePayload, validateBrowserObserveBootstrapPayload, validateBrowserObserveDeltaPayload, validateBrowserObserveKnowledgePayload, validateBrowserObservePayload, validateBrowserPreflightPayload, validateBrowserScreenshotPayload, validateBrowserVerifyPayload, validateBrowserWaitPayload, validateBrowserWaitResult } from "./operations/browser-observation.js";
-import { validateBrowserClearCookiesPayload, validateBrowserClearCookiesResult, validateBrowserCloseTargetPayload, validateBrowserCloseTargetResult, validateBrowserCookiesPayload, validateBrowserCreateTargetPayload, validateBrowserCreateTargetResult, validateBrowserListFramesPayload, validateBrowserListTargetsPayload, validateBrowserLocalStoragePayload, validateBrowserSelectFramePayload, validateBrowserSelectFrameResult, validateBrowserSelectTargetPayload, validateBrowserSelectTargetResult, validateBrowserSessionStoragePayload, validateBrowserSetCookiesPayload, validateBrowserSetCookiesResult } from "./operations/browser-targets-storage.js";
-import { validateTaskCompilePayload, validateTaskCompileResult, validateTaskExecutePayload, validateTaskValidatePayload, validateTaskValidateResult } from "./operations/task.js";
+import { validateBrowserDiagnosticsPayload, validateBrowserDiagnosticsResult, validateBrowserEvaluatePayload, validateBrowserEvaluateResult, validateBrowserExtractStructuredPayload, validateBrowserExtractStructuredResult, validateBrowserGetDOMPayload, validateBrowserGetDOMResult, validateBrowserGetTextPayload, validateBrowserGetTextResult, validateBrowserInspectPagePayload, validateBrowserInspectPageResult, validateBrowserObserveBootstrapPayload, validateBrowserObserveBootstrapResult, validateBrowserObserveDeltaPayload, validateBrowserObserveDeltaResult, validateBrowserObserveKnowledgePayload, validateBrowserObserveKnowledgeResult, validateBrowserObservePayload, validateBrowserObserveResult, validateBrowserPreflightPayload, validateBrowserPreflightResult, validateBrowserScreenshotPayload, validateBrowserScreenshotResult, validateBrowserVerifyPayload, validateBrowserVerifyResult, validateBrowserWaitPayload, validateBrowserWaitResult } from "./operations/browser-observation.js";
+import { validateBrowserClearCookiesPayload, validateBrowserClearCookiesResult, validateBrowserCloseTargetPayload, validateBrowserCloseTargetResult, validateBrowserCookiesPayload, validateBrowserCookiesResult, validateBrowserCreateTargetPayload, validateBrowserCreateTargetResult, validateBrowserListFramesPayload, validateBrowserListFramesResult, validateBrowserListTargetsPayload, validateBrowserListTargetsResult, validateBrowserLocalStoragePayload, validateBrowserLocalStorageResult, validateBrowserSelectFramePayload, validateBrowserSelectFrameResult, validateBrowserSelectTargetPayload, validateBrowserSelectTargetResult, validateBrowserSessionStoragePayload, validateBrowserSessionStorageResult, validateBrowserSetCookiesPayload, validateBrowserSetCookiesResult } from "./operations/browser-targets-storage.js";
+import { validateTaskCompilePayload, validateTaskCompileResult, validateTaskExecutePayload, validateTaskExecuteResult, validateTaskValidatePayload, validateTaskValidateResult } from "./operations/task.js";
 import { validateWebIrContinuityPayload, validateWebIrContinuityResult, validateWebIrDiffPayload, validateWebIrDiffResult, validateWebIrInspectPayload, validateWebIrInspectResult, validateWebIrValidatePayload, validateWebIrValidateResult } from "./operations/web-ir.js";
 import { validateTaskDocument } from "./task-v1.js";
 import { validateWebIrDocument } from "./web-ir-v1.js";
@@ -157,20 +157,41 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = {
   "browser.download": validateBrowserDownloadResult,
   "browser.clipboardRead": validateBrowserClipboardReadResult,
   "browser.clipboardWrite": validateBrowserClipboardWriteResult,
+  "browser.screenshot": validateBrowserScreenshotResult,
+  "browser.observe": validateBrowserObserveResult,
+  "browser.observeBootstrap": validateBrowserObserveBootstrapResult,
+  "browser.observeDelta": validateBrowserObserveDeltaResult,
+  "browser.observeKnowledge": validateBrowserObserveKnowledgeResult,
+  "browser.getDOM": validateBrowserGetDOMResult,
+  "browser.getText": validateBrowserGetTextResult,
+  "browser.inspectPage": validateBrowserInspectPageResult,
+  "browser.extractStructured": validateBrowserExtractStructuredResult,
   "browser.wait": validateBrowserWaitResult,
   "browser.evaluate": validateBrowserEvaluateResult,
+  "browser.verify": validateBrowserVerifyResult,
+  "browser.preflight": validateBrowserPreflightResult,
+  "browser.diagnostics": validateBrowserDiagnosticsResult,
   "browser.workflow": validateBrowserWorkflowResult,
+  "browser.resolveIntent": validateBrowserResolveIntentResult,
+  "browser.findTarget": validateBrowserFindTargetResult,
   "browser.executeIntent": validateBrowserExecuteIntentResult,
   "browser.actAndVerify": validateBrowserActAndVerifyResult,
+  "browser.recoverRun": validateBrowserRecoverRunResult,
   "browser.reconcileReferences": validateBrowserReconcileReferencesResult,
+  "browser.sessionSnapshot": validateBrowserSessionSnapshotResult,
   "browser.exportCheckpoint": validateBrowserExportCheckpointResult,
   "browser.importCheckpoint": validateBrowserImportCheckpointResult,
+  "browser.listTargets": validateBrowserListTargetsResult,
   "browser.createTarget": validateBrowserCreateTargetResult,
   "browser.selectTarget": validateBrowserSelectTargetResult,
   "browser.closeTarget": validateBrowserCloseTargetResult,
+  "browser.listFrames": validateBrowserListFramesResult,
   "browser.selectFrame": validateBrowserSelectFrameResult,
+  "browser.cookies": validateBrowserCookiesResult,
   "browser.setCookies": validateBrowserSetCookiesResult,
   "browser.clearCookies": validateBrowserClearCookiesResult,
+  "browser.localStorage": validateBrowserLocalStorageResult,
+  "browser.sessionStorage": validateBrowserSessionStorageResult,
   "browser.setNetworkConditions": validateBrowserSetNetworkConditionsResult,
   "browser.clearNetworkConditions": validateBrowserClearNetworkConditionsResult,
   "browser.setCpuThrottling": validateBrowserSetCpuThrottlingResult,
@@ -181,6 +202,9 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = {
   "browser.clearGeolocation": validateBrowserClearGeolocationResult,
   "browser.setTimezone": validateBrowserSetTimezoneResult,
   "browser.printToPdf": validateBrowserPrintToPdfResult,
+  "browser.knowledgeList": validateBrowserKnowledgeListResult,
+  "browser.knowledgeStats": validateBrowserKnowledgeStatsResult,
+  "browser.knowledgeShow": validateBrowserKnowledgeShowResult,
   "browser.knowledgeInvalidate": validateBrowserKnowledgeInvalidateResult,
   "browser.knowledgePurge": validateBrowserKnowledgePurgeResult,
   "webIr.inspect": validateWebIrInspectResult,
@@ -189,4 +213,5 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = {
   "webIr.continuity": validateWebIrContinuityResult,
   "task.validate": validateTaskValidateResult,
   "task.compile": validateTaskCompileResult,
+  "task.execute": validateTaskExecuteResult,
 };

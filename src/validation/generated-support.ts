@@ -4,6 +4,7 @@
  * plain code: the validators need no schema interpreter, `eval` or ajv.
  */
 import type { ValidationIssue } from "./issue.js";
+import { joinPath } from "./path.js";
 
 
 /** A generated validator: `out === null` asks only for the verdict; an array collects every issue. */
@@ -69,9 +70,26 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
+ * How many of a form's issues name a property of `value` that it does not have (a key the form
+ * requires and the value lacks): a form that asks for keys the value does not have is further from
+ * it than one that only finds fault with keys the value has.
+ */
+function missingKeys(issues: readonly ValidationIssue[], path: string, value: unknown): number {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return 0;
+  const present = new Set(Object.keys(value).map((key) => joinPath(path, key)));
+  return issues.filter((issue) => issue.path !== path && issue.path.startsWith(path) && !present.has(issue.path) && isChildPath(issue.path.slice(path.length), path === "")).length;
+}
+
+/** Whether what an issue path adds to its parent's names one property (`.key`, `key` at the root, or `["a b"]`). */
+function isChildPath(rest: string, atRoot: boolean): boolean {
+  return atRoot ? /^(?:[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest) : /^(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest);
+}
+
+/**
  * Reports why a value matches none of a union's forms. When some form got past the value's own
- * type (its issues lie deeper), the issues of the closest such form are reported; otherwise one
- * issue lists what each form wanted.
+ * type (its issues lie deeper), the issues of the closest such form are reported — the one that
+ * misses the fewest of the value's keys, then the one with the fewest issues; otherwise one issue
+ * lists what each form wanted.
  */
 export function failUnion(
   out: ValidationIssue[],
@@ -82,14 +100,19 @@ export function failUnion(
 ): false {
   if (customReason !== "") return fail(out, path, customReason);
   let best: ValidationIssue[] | undefined;
+  let bestMissing = 0;
   const shallow: string[] = [];
   for (const branch of branches) {
     const issues: ValidationIssue[] = [];
     branch(value, path, issues);
     if (issues.every((issue) => issue.path === path)) {
       for (const issue of issues) if (!shallow.includes(issue.reason)) shallow.push(issue.reason);
-    } else if (best === undefined || issues.length < best.length) {
+      continue;
+    }
+    const missing = missingKeys(issues, path, value);
+    if (best === undefined || missing < bestMissing || (missing === bestMissing && issues.length < best.length)) {
       best = issues;
+      bestMissing = missing;
     }
   }
   if (best !== undefined) {

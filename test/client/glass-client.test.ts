@@ -10,6 +10,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../src/index.js";
+import { semanticObservation } from "../support/result-samples.js";
 import { ScriptedDaemon, textResult, type ScriptedAnswer } from "../support/scripted-daemon.js";
 
 const toolCalls = (daemon: ScriptedDaemon) => daemon.sent("tools/call") as JsonRpcRequest[];
@@ -26,10 +27,10 @@ function answeringTools(answers: Record<string, (request: JsonRpcRequest) => Scr
 
 describe("Glass client handshake", () => {
   it("sends one initialize for many concurrent first calls, then notifications/initialized once", async () => {
-    const daemon = answeringTools({ observe: () => textResult({ revision: 3 }) });
+    const daemon = answeringTools({ observe: () => textResult(semanticObservation(3)) });
     const glass = Glass.create(daemon);
     const results = await Promise.all(Array.from({ length: 10 }, () => glass.browser.observe({ level: "summary" })));
-    expect(results.every((r) => (r as { revision: number }).revision === 3)).toBe(true);
+    expect(results.every((r) => r.level !== undefined && r.revision === 3)).toBe(true);
     expect(daemon.sent("initialize")).toHaveLength(1);
     expect(daemon.sent("notifications/initialized")).toHaveLength(1);
     await glass.close();
@@ -185,9 +186,9 @@ describe("retries", () => {
 
   it("retries a read-only call on overload with backoff, then succeeds", async () => {
     let calls = 0;
-    const daemon = answeringTools({ observe: () => (++calls < 3 ? overloaded : textResult({ revision: 1 })) });
+    const daemon = answeringTools({ observe: () => (++calls < 3 ? overloaded : textResult(semanticObservation(1))) });
     const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1, maxDelayMs: 4 } });
-    await expect(glass.browser.observe({})).resolves.toEqual({ revision: 1 });
+    await expect(glass.browser.observe({})).resolves.toEqual(semanticObservation(1));
     expect(calls).toBe(3);
     await glass.close();
   });
@@ -218,7 +219,7 @@ describe("retries", () => {
 
 describe("retries after a failure to write", () => {
   function flakyWriter(failures: number): ScriptedDaemon {
-    const daemon = answeringTools({ observe: () => textResult({ revision: 2 }), click: () => textResult({ executionId: "e-1" }) });
+    const daemon = answeringTools({ observe: () => textResult(semanticObservation(2)), click: () => textResult({ executionId: "e-1" }) });
     const send = daemon.send.bind(daemon);
     let left = failures;
     daemon.send = async (message) => {
@@ -231,7 +232,7 @@ describe("retries after a failure to write", () => {
   it("retries a read-only call whose request was never written", async () => {
     const daemon = flakyWriter(1);
     const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1 } });
-    await expect(glass.browser.observe({})).resolves.toEqual({ revision: 2 });
+    await expect(glass.browser.observe({})).resolves.toEqual(semanticObservation(2));
     await glass.close();
   });
 
@@ -255,7 +256,7 @@ describe("flow control", () => {
         active++;
         peak = Math.max(peak, active);
         order.push(String(request.id));
-        return new Promise((resolve) => setTimeout(() => (active--, resolve(textResult({ revision: 1 }))), 5));
+        return new Promise((resolve) => setTimeout(() => (active--, resolve(textResult(semanticObservation(1)))), 5));
       },
     });
     const glass = await Glass.connect(daemon, { maxInFlight: 3 });
@@ -269,7 +270,7 @@ describe("flow control", () => {
 describe("logging", () => {
   it("logs queued calls and numbers retry attempts, without payloads or tokens", async () => {
     let calls = 0;
-    const daemon = answeringTools({ observe: () => (++calls === 1 ? { error: { code: -32000, message: "busy" } } : textResult({ revision: 1 })) });
+    const daemon = answeringTools({ observe: () => (++calls === 1 ? { error: { code: -32000, message: "busy" } } : textResult(semanticObservation(1))) });
     const events: { type: string; attempt?: number }[] = [];
     const glass = await Glass.connect(daemon, { maxInFlight: 1, retry: { baseDelayMs: 1 }, logger: (event) => events.push(event) });
     await Promise.all([glass.browser.observe({ level: "summary" }), glass.browser.observe({ level: "summary" })]);
@@ -328,7 +329,7 @@ describe("leases", () => {
         default:
           return (request.params as { name: string }).name === "click"
             ? { result: { isError: true, content: [{ type: "text", text: "element not found" }] } }
-            : textResult({ revision: 1 });
+            : textResult(semanticObservation(1));
       }
     }, 4);
   }

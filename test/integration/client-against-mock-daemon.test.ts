@@ -10,6 +10,7 @@ import {
 } from "../../src/index.js";
 import type { GoldenFixture } from "../../src/testing/index.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
+import { domNode } from "../support/result-samples.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
 
 const fixture = readGoldenFixture();
@@ -179,14 +180,14 @@ describe("client against the mock daemon: flow control and faults", () => {
     const custom: GoldenFixture = {
       ...base,
       requests: [{ protocolVersion: 1, requestId: "dom-1", operation: "browser.getDOM", payload: {} }],
-      responses: [{ protocolVersion: 1, requestId: "dom-1", ok: true, result: { html: huge } }],
+      responses: [{ protocolVersion: 1, requestId: "dom-1", ok: true, result: { ...domNode("#document", ""), children: [domNode("#text", huge)] } }],
       invalidResponses: [],
     } as unknown as GoldenFixture;
     const mock = await socketMock({ fixture: custom });
     const glass = await connect(mock.transport());
-    const result = (await glass.browser.getDOM({}, { deadlineMs: 60_000 })) as { html: string };
-    expect(result.html.length).toBe(huge.length);
-    expect(result.html === huge).toBe(true);
+    const text = (await glass.browser.getDOM({}, { deadlineMs: 60_000 })).children[0]!.node_value;
+    expect(text.length).toBe(huge.length);
+    expect(text === huge).toBe(true);
   }, 60_000);
 
   it("a response envelope is checked before it is believed", async () => {

@@ -2,9 +2,18 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 /**
+ * The record asked for.
+ */
+export type BrowserKnowledgeShowResult = BrowserKnowledgeRecord;
+/**
  * The id of a persistent knowledge record, as knowledgeList reports it.
  */
 export type BrowserKnowledgeRecordId = string;
+/**
+ * How far a knowledge record is trusted, from a first `candidate` to `verified`, or why it no longer is.
+ */
+export type BrowserKnowledgeConfidence =
+  "candidate" | "observed" | "verified" | "stale" | "contradicted" | "quarantined";
 
 /**
  * Payload and result types of the operations in schema/operations/browser-knowledge.json, by operation name.
@@ -12,15 +21,15 @@ export type BrowserKnowledgeRecordId = string;
 export interface BrowserKnowledgeOperationTypes {
   "browser.knowledgeList": {
     payload: BrowserKnowledgeListPayload;
-    result: unknown;
+    result: BrowserKnowledgeListResult;
   };
   "browser.knowledgeStats": {
     payload: BrowserKnowledgeStatsPayload;
-    result: unknown;
+    result: BrowserKnowledgeStatsResult;
   };
   "browser.knowledgeShow": {
     payload: BrowserKnowledgeShowPayload;
-    result: unknown;
+    result: BrowserKnowledgeShowResult;
   };
   "browser.knowledgeInvalidate": {
     payload: BrowserKnowledgeInvalidatePayload;
@@ -36,9 +45,61 @@ export interface BrowserKnowledgeOperationTypes {
  */
 export interface BrowserKnowledgeListPayload {}
 /**
+ * The records held in persistent knowledge.
+ */
+export interface BrowserKnowledgeListResult {
+  /**
+   * Version of the knowledge format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The records (at most 256).
+   */
+  records: BrowserKnowledgeRecord[];
+  [k: string]: unknown;
+}
+/**
  * knowledgeStats takes no arguments.
  */
 export interface BrowserKnowledgeStatsPayload {}
+/**
+ * How many records persistent knowledge holds, in all and by confidence, and their size.
+ */
+export interface BrowserKnowledgeStatsResult {
+  /**
+   * Records in all.
+   */
+  recordCount: number;
+  /**
+   * Their size, in bytes.
+   */
+  serializedBytes: number;
+  /**
+   * Records of confidence `candidate`.
+   */
+  candidateCount: number;
+  /**
+   * Records of confidence `observed`.
+   */
+  observedCount: number;
+  /**
+   * Records of confidence `verified`.
+   */
+  verifiedCount: number;
+  /**
+   * Records of confidence `stale`.
+   */
+  staleCount: number;
+  /**
+   * Records of confidence `contradicted`.
+   */
+  contradictedCount: number;
+  /**
+   * Records of confidence `quarantined`.
+   */
+  quarantinedCount: number;
+  [k: string]: unknown;
+}
 /**
  * Arguments of knowledgeShow.
  */
@@ -96,5 +157,331 @@ export interface BrowserKnowledgePurgeResult {
    * The id the daemon gave this purge; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
+  [k: string]: unknown;
+}
+/**
+ * Where a knowledge record applies: the origin and paths, the profile, the browser and the policy it was learnt under.
+ */
+export interface BrowserKnowledgeScope {
+  /**
+   * The site's origin, e.g. `https://example.com`.
+   */
+  origin: string;
+  /**
+   * The paths the record applies to.
+   */
+  pathPattern: string;
+  /**
+   * Whether it applies signed out, signed in, or to one browser profile only.
+   */
+  profileScope: "anonymous" | "authenticated" | "profileBound";
+  /**
+   * The profile it is bound to.
+   */
+  profileKey?: string;
+  /**
+   * The locale it was learnt in.
+   */
+  locale?: string;
+  /**
+   * The tenant (account, organisation) it applies to.
+   */
+  tenantKey?: string;
+  /**
+   * The browser family it was learnt with.
+   */
+  browserFamily: string;
+  /**
+   * The browser versions it applies to.
+   */
+  browserVersionRange?: string;
+  /**
+   * The schema version it was stored with.
+   */
+  glassSchemaVersion: number;
+  /**
+   * The policy it was learnt under.
+   */
+  policyPreset: string;
+  /**
+   * The workspace it belongs to.
+   */
+  workspaceId?: string;
+  /**
+   * The workspace generation it belongs to.
+   */
+  workspaceGeneration?: number;
+  [k: string]: unknown;
+}
+/**
+ * What kind of surface a record was learnt from and how well it was understood.
+ */
+export interface BrowserKnowledgeSurface {
+  /**
+   * The kind of surface.
+   */
+  kind:
+    | "document"
+    | "accessibility"
+    | "shadowDocument"
+    | "frameDocument"
+    | "svg"
+    | "canvas2d"
+    | "webgl"
+    | "webgpu"
+    | "embeddedDocument"
+    | "embeddedPdf"
+    | "pdf"
+    | "media"
+    | "terminal"
+    | "remoteApplication"
+    | "browserNative"
+    | "extensionDefined"
+    | "unknown"
+    | "opaque";
+  /**
+   * The extension that defines the surface (kind `extensionDefined`).
+   */
+  extensionId?: string;
+  /**
+   * How well the surface was understood.
+   */
+  understanding: "opaque" | "inferred" | "partial" | "strong" | "taskCompilable";
+  /**
+   * How much of the surface was covered.
+   */
+  coverage: "none" | "structural" | "semantic" | "interaction" | "complete";
+  [k: string]: unknown;
+}
+/**
+ * The browser backend a record was learnt through.
+ */
+export interface BrowserKnowledgeBackend {
+  /**
+   * The backend.
+   */
+  backend: "cdp" | "webdriverBidi" | "browserExtension" | "visual" | "terminal" | "unknown";
+  /**
+   * The backend profile.
+   */
+  profile: string;
+  /**
+   * What the backend could do.
+   *
+   * Items: A backend capability.
+   */
+  capabilities?: (
+    | "navigation"
+    | "semanticExtraction"
+    | "coordinateInput"
+    | "script"
+    | "capture"
+    | "verification"
+    | "storage"
+    | "prompt"
+  )[];
+  [k: string]: unknown;
+}
+/**
+ * When and how a record was learnt and verified.
+ */
+export interface BrowserKnowledgeSource {
+  /**
+   * When it was first seen (a timestamp).
+   */
+  firstSeenAt: string;
+  /**
+   * When it was last verified (a timestamp).
+   */
+  lastVerifiedAt: string;
+  /**
+   * The Glass version that learnt it.
+   */
+  glassVersion: string;
+  /**
+   * How many times it was verified.
+   */
+  verificationCount: number;
+  /**
+   * The surface it was learnt from; absent for an opaque one.
+   */
+  surface?: BrowserKnowledgeSurface;
+  /**
+   * The backend it was learnt through; absent when not known.
+   */
+  backend?: BrowserKnowledgeBackend;
+  [k: string]: unknown;
+}
+/**
+ * When a record stops being valid.
+ */
+export interface BrowserKnowledgeInvalidation {
+  /**
+   * How long it stays valid, in seconds.
+   */
+  maxAgeSeconds?: number;
+  /**
+   * Landmarks the page must still have; absent when none.
+   */
+  requiredLandmarks?: string[];
+  [k: string]: unknown;
+}
+/**
+ * Why a record was retrieved for the current page, and whether it was validated against it.
+ */
+export interface BrowserKnowledgeRetrieval {
+  /**
+   * Why the record was retrieved.
+   */
+  signals?: BrowserKnowledgeRetrievalSignal[];
+  currentValidation: BrowserKnowledgeValidation;
+  [k: string]: unknown;
+}
+/**
+ * One reason the record was retrieved.
+ */
+export interface BrowserKnowledgeRetrievalSignal {
+  /**
+   * What matched.
+   */
+  kind:
+    | "exactPageFamilyMatch"
+    | "exactFingerprintMatch"
+    | "originMatch"
+    | "surfaceMatch"
+    | "backendMatch"
+    | "graphDistance"
+    | "semanticSimilarity"
+    | "freshness";
+  /**
+   * The match in words.
+   */
+  detail: string;
+  /**
+   * How strong the match is, in thousandths.
+   */
+  scoreMillis?: number;
+  [k: string]: unknown;
+}
+/**
+ * Whether the record was validated against the current page.
+ */
+export interface BrowserKnowledgeValidation {
+  /**
+   * The outcome of the validation.
+   */
+  status: "notValidated" | "validated" | "rejected" | "stale" | "contradicted";
+  /**
+   * How good the evidence was.
+   */
+  evidenceQuality: "none" | "weak" | "partial" | "strong";
+  /**
+   * The page revision validated against.
+   */
+  currentRevision?: number;
+  /**
+   * When it was validated (a timestamp).
+   */
+  validatedAt?: string;
+  [k: string]: unknown;
+}
+/**
+ * A persistent knowledge record: something the daemon learnt about a site (a page family, a region model, a target fingerprint...), where it applies and how far it is trusted.
+ */
+export interface BrowserKnowledgeRecord {
+  /**
+   * Version of the knowledge format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The record's id.
+   */
+  recordId: BrowserKnowledgeRecordId;
+  /**
+   * What the record describes.
+   */
+  kind:
+    | "pageFamily"
+    | "regionModel"
+    | "targetFingerprint"
+    | "routeTransition"
+    | "workflowEntryPoint"
+    | "verifiedPostcondition"
+    | "extractionShape"
+    | "invalidationRule";
+  /**
+   * Where it applies.
+   */
+  scope: BrowserKnowledgeScope;
+  /**
+   * When and how it was learnt.
+   */
+  source: BrowserKnowledgeSource;
+  /**
+   * How far it is trusted.
+   */
+  confidence: BrowserKnowledgeConfidence;
+  /**
+   * When it stops being valid.
+   */
+  invalidation: BrowserKnowledgeInvalidation;
+  /**
+   * What was learnt; its shape depends on `kind` (at most 16 KiB).
+   */
+  data:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[];
+  /**
+   * How far it carries over to other surfaces, backends and browsers; absent means `nonPortable`.
+   */
+  portability?:
+    | "semanticPortable"
+    | "surfacePortable"
+    | "backendCapabilityDependent"
+    | "backendSpecific"
+    | "browserSpecific"
+    | "nonPortable";
+  /**
+   * How it may influence the daemon's decisions; absent means `none`.
+   */
+  memoryInfluence?:
+    | "none"
+    | "rankingOnly"
+    | "templateSuggested"
+    | "verificationSuggested"
+    | "recoverySuggested"
+    | "identityContinuitySuggested";
+  /**
+   * Why it was retrieved for the current page; absent when there is nothing to say.
+   */
+  retrieval?: BrowserKnowledgeRetrieval;
+  /**
+   * How its confidence changed (at most 32 entries); absent when it never did.
+   */
+  history?: BrowserKnowledgeHistoryEntry[];
+  [k: string]: unknown;
+}
+/**
+ * A change of the record's confidence.
+ */
+export interface BrowserKnowledgeHistoryEntry {
+  /**
+   * The confidence before.
+   */
+  from: BrowserKnowledgeConfidence;
+  /**
+   * The confidence after.
+   */
+  to: BrowserKnowledgeConfidence;
+  /**
+   * Why it changed.
+   */
+  reason: string;
+  /**
+   * When (a timestamp).
+   */
+  observedAt: string;
   [k: string]: unknown;
 }

@@ -2,7 +2,16 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import type { BrowserUrl } from "./browser-defs.js";
+import type { BrowserDetailAvailability } from "./browser-results.js";
 
+/**
+ * The localStorage entries of the current page's origin.
+ */
+export type BrowserLocalStorageResult = BrowserStorageItems;
+/**
+ * The sessionStorage entries of the current page's origin.
+ */
+export type BrowserSessionStorageResult = BrowserStorageItems;
 /**
  * The id of a tab or other page target, as listTargets reports it.
  */
@@ -18,7 +27,7 @@ export type BrowserFrameId = string;
 export interface BrowserTargetsStorageOperationTypes {
   "browser.listTargets": {
     payload: BrowserListTargetsPayload;
-    result: unknown;
+    result: BrowserListTargetsResult;
   };
   "browser.createTarget": {
     payload: BrowserCreateTargetPayload;
@@ -34,7 +43,7 @@ export interface BrowserTargetsStorageOperationTypes {
   };
   "browser.listFrames": {
     payload: BrowserListFramesPayload;
-    result: unknown;
+    result: BrowserListFramesResult;
   };
   "browser.selectFrame": {
     payload: BrowserSelectFramePayload;
@@ -42,7 +51,7 @@ export interface BrowserTargetsStorageOperationTypes {
   };
   "browser.cookies": {
     payload: BrowserCookiesPayload;
-    result: unknown;
+    result: BrowserCookiesResult;
   };
   "browser.setCookies": {
     payload: BrowserSetCookiesPayload;
@@ -54,17 +63,31 @@ export interface BrowserTargetsStorageOperationTypes {
   };
   "browser.localStorage": {
     payload: BrowserLocalStoragePayload;
-    result: unknown;
+    result: BrowserLocalStorageResult;
   };
   "browser.sessionStorage": {
     payload: BrowserSessionStoragePayload;
-    result: unknown;
+    result: BrowserSessionStorageResult;
   };
 }
 /**
  * listTargets takes no arguments.
  */
 export interface BrowserListTargetsPayload {}
+/**
+ * The open tabs. The daemon sends a JSON array, which the client lifts to `{result}`.
+ */
+export interface BrowserListTargetsResult {
+  /**
+   * The tabs (at most 32).
+   */
+  result: BrowserPageTarget[];
+  /**
+   * Where the full result is kept (the native runtime projects this result).
+   */
+  detailAvailability?: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
 /**
  * Arguments of createTarget.
  */
@@ -127,6 +150,20 @@ export interface BrowserCloseTargetResult {
  */
 export interface BrowserListFramesPayload {}
 /**
+ * The frames of the current page. The daemon sends a JSON array, which the client lifts to `{result}`.
+ */
+export interface BrowserListFramesResult {
+  /**
+   * The frames (at most 128).
+   */
+  result: BrowserFrameInfo[];
+  /**
+   * Where the full result is kept (the native runtime projects this result).
+   */
+  detailAvailability?: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
+/**
  * Arguments of selectFrame.
  */
 export interface BrowserSelectFramePayload {
@@ -150,13 +187,27 @@ export interface BrowserSelectFrameResult {
  */
 export interface BrowserCookiesPayload {}
 /**
+ * The cookies of the browser session. The daemon sends a JSON array, which the client lifts to `{result}`.
+ */
+export interface BrowserCookiesResult {
+  /**
+   * The cookies (at most 256).
+   */
+  result: BrowserCookie[];
+  /**
+   * Where the full result is kept (the native runtime projects this result).
+   */
+  detailAvailability?: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
+/**
  * Arguments of setCookies.
  */
 export interface BrowserSetCookiesPayload {
   /**
    * The cookies to set.
    */
-  cookies: BrowserCookie[];
+  cookies: BrowserCookieToSet[];
 }
 /**
  * What a successful setCookies returns. Open: the daemon may add fields.
@@ -193,6 +244,20 @@ export interface BrowserSessionStoragePayload {}
 /**
  * A cookie to set: its name and value, plus any further cookie attributes the daemon understands (domain, path, expiry and so on). Open: only name and value are fixed by the protocol page.
  */
+export interface BrowserCookieToSet {
+  /**
+   * The cookie's name.
+   */
+  name: string;
+  /**
+   * The cookie's value.
+   */
+  value: string;
+  [k: string]: unknown;
+}
+/**
+ * A cookie of the browser session, as the browser reports it. Every key is present; the ones the browser did not set are null.
+ */
 export interface BrowserCookie {
   /**
    * The cookie's name.
@@ -200,6 +265,130 @@ export interface BrowserCookie {
   name: string;
   /**
    * The cookie's value.
+   */
+  value: string;
+  /**
+   * The domain it is sent to.
+   */
+  domain: string;
+  /**
+   * The path it is sent to.
+   */
+  path: string;
+  /**
+   * When it expires, in Unix seconds; 0 for none.
+   */
+  expires: number;
+  /**
+   * Whether scripts are kept from reading it.
+   */
+  httpOnly: boolean;
+  /**
+   * Whether it is sent over HTTPS only.
+   */
+  secure: boolean;
+  /**
+   * Its SameSite policy (`Strict`, `Lax` or `None`), or null.
+   */
+  sameSite: string | null;
+  /**
+   * Whether it ends with the browser session.
+   */
+  session: boolean;
+  /**
+   * Its size in bytes, or null.
+   */
+  size: number | null;
+  /**
+   * Its priority (`Low`, `Medium` or `High`), or null.
+   */
+  priority: string | null;
+  [k: string]: unknown;
+}
+/**
+ * An open tab (page target), as listTargets reports it (snake_case keys).
+ */
+export interface BrowserPageTarget {
+  /**
+   * The tab's id.
+   */
+  id: BrowserTargetId;
+  /**
+   * The tab's URL, without credentials or fragment and with query values replaced by `[redacted]`.
+   */
+  url: string;
+  /**
+   * The tab's title (redacted and shortened when needed).
+   */
+  title: string;
+  /**
+   * The tab that opened this one; absent when none did.
+   */
+  opener_id?: string;
+  /**
+   * Whether later operations act on this tab.
+   */
+  active: boolean;
+  [k: string]: unknown;
+}
+/**
+ * A frame of the current page, as listFrames reports it (snake_case keys).
+ */
+export interface BrowserFrameInfo {
+  /**
+   * The frame's id.
+   */
+  id: BrowserFrameId;
+  /**
+   * The parent frame's id; absent for the main frame.
+   */
+  parent_id?: string;
+  /**
+   * The frame's URL.
+   */
+  url: string;
+  /**
+   * Whether later operations act on this frame.
+   */
+  active: boolean;
+  /**
+   * Whether the frame runs in a process of its own.
+   */
+  out_of_process: boolean;
+  [k: string]: unknown;
+}
+/**
+ * Entries of the page origin's web storage (localStorage or sessionStorage).
+ */
+export interface BrowserStorageItems {
+  /**
+   * The entries (at most 64).
+   */
+  items: BrowserStorageItem[];
+  /**
+   * Whether entries were left out.
+   */
+  truncated: boolean;
+  /**
+   * How many keys the storage holds in all.
+   */
+  count: number;
+  /**
+   * Where the full result is kept (the native runtime projects its results).
+   */
+  detailAvailability?: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
+/**
+ * One storage entry.
+ */
+export interface BrowserStorageItem {
+  /**
+   * The entry's key.
+   */
+  key: string;
+  /**
+   * The entry's value; one longer than 1024 characters is cut and ends in `…`.
    */
   value: string;
   [k: string]: unknown;

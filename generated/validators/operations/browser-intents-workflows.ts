@@ -5,7 +5,9 @@ import type { ValidationIssue } from "../../../src/validation/issue.js";
 import { fail, failUnion } from "../../../src/validation/generated-support.js";
 import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { joinPath, joinIndex } from "../../../src/validation/path.js";
+import { validateGlassRetryAdvice } from "../glass-protocol-v1.js";
 import { validateBrowserExecutionId, validateBrowserRevision } from "./browser-defs.js";
+import { validateBrowserDetailAvailability, validateBrowserProjectedResult, validateBrowserRegionKind, validateBrowserRoute, validateBrowserSemanticObservation } from "./browser-results.js";
 
 /** Validates BrowserWorkflowPayload. */
 export function validateBrowserWorkflowPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -652,6 +654,16 @@ export function validateBrowserReconcileReferencesPayload(x: unknown, p: string,
   return ok;
 }
 
+const validateBrowserSessionSnapshotPayload_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "list" || v === "diff";
+    case 5: return v === "purge";
+    case 6: return v === "create";
+    case 7: return v === "inspect";
+    default: return false;
+  }
+};
 /** Validates BrowserSessionSnapshotPayload. */
 export function validateBrowserSessionSnapshotPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -668,32 +680,23 @@ export function validateBrowserSessionSnapshotPayload(x: unknown, p: string, out
     }
     const v3 = o1["operation"];
     if (v3 !== undefined || "operation" in o1) {
-      if (!(typeof v3 === "string")) {
+      if (!validateBrowserSessionSnapshotPayload_c0(v3)) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "operation"), "must be a string" + got(v3));
-      } else {
-        const s4 = v3 as string;
-        if (s4.length === 0) {
-          if (out === null) return false;
-          ok = fail(out, joinPath(p, "operation"), "must not be empty");
-        }
-      }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "operation"), "is required");
-    }
-    const v5 = o1["from"];
-    if (v5 !== undefined || "from" in o1) {
-      if (!(validateBrowserSessionSnapshotPayload_5(v5, "", null) || validateBrowserSessionSnapshotPayload_6(v5, "", null))) {
-        if (out === null) return false;
-        ok = failUnion(out, joinPath(p, "from"), v5, [validateBrowserSessionSnapshotPayload_5, validateBrowserSessionSnapshotPayload_6], "");
+        ok = fail(out, joinPath(p, "operation"), "must be one of: create, list, inspect, diff, purge" + gotValue(v3));
       }
     }
-    const v8 = o1["to"];
-    if (v8 !== undefined || "to" in o1) {
-      if (!(validateBrowserSessionSnapshotPayload_8(v8, "", null) || validateBrowserSessionSnapshotPayload_9(v8, "", null))) {
+    const v4 = o1["from"];
+    if (v4 !== undefined || "from" in o1) {
+      if (!(validateBrowserSessionSnapshotPayload_4(v4, "", null) || validateBrowserSessionSnapshotPayload_5(v4, "", null))) {
         if (out === null) return false;
-        ok = failUnion(out, joinPath(p, "to"), v8, [validateBrowserSessionSnapshotPayload_8, validateBrowserSessionSnapshotPayload_9], "");
+        ok = failUnion(out, joinPath(p, "from"), v4, [validateBrowserSessionSnapshotPayload_4, validateBrowserSessionSnapshotPayload_5], "");
+      }
+    }
+    const v7 = o1["to"];
+    if (v7 !== undefined || "to" in o1) {
+      if (!(validateBrowserSessionSnapshotPayload_7(v7, "", null) || validateBrowserSessionSnapshotPayload_8(v7, "", null))) {
+        if (out === null) return false;
+        ok = failUnion(out, joinPath(p, "to"), v7, [validateBrowserSessionSnapshotPayload_7, validateBrowserSessionSnapshotPayload_8], "");
       }
     }
   }
@@ -701,7 +704,7 @@ export function validateBrowserSessionSnapshotPayload(x: unknown, p: string, out
 }
 
 /** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/from/anyOf/0. */
-export function validateBrowserSessionSnapshotPayload_5(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+export function validateBrowserSessionSnapshotPayload_4(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(typeof x === "string")) {
     if (out === null) return false;
@@ -717,7 +720,7 @@ export function validateBrowserSessionSnapshotPayload_5(x: unknown, p: string, o
 }
 
 /** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/from/anyOf/1. */
-export function validateBrowserSessionSnapshotPayload_6(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+export function validateBrowserSessionSnapshotPayload_5(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(Number.isInteger(x))) {
     if (out === null) return false;
@@ -733,7 +736,7 @@ export function validateBrowserSessionSnapshotPayload_6(x: unknown, p: string, o
 }
 
 /** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/to/anyOf/0. */
-export function validateBrowserSessionSnapshotPayload_8(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+export function validateBrowserSessionSnapshotPayload_7(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(typeof x === "string")) {
     if (out === null) return false;
@@ -749,7 +752,7 @@ export function validateBrowserSessionSnapshotPayload_8(x: unknown, p: string, o
 }
 
 /** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/to/anyOf/1. */
-export function validateBrowserSessionSnapshotPayload_9(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+export function validateBrowserSessionSnapshotPayload_8(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(Number.isInteger(x))) {
     if (out === null) return false;
@@ -829,6 +832,711 @@ export function validateBrowserWorkflowResult(x: unknown, p: string, out: Valida
   return ok;
 }
 
+const validateBrowserResolveIntentResult_c0 = new Set<string>(["schemaVersion","intent","action","normalizedIntent","resolution","policyDecision","route","revision","candidates","excludedCandidates","excludedCount","selectedCandidate","suggestedConstraints","reason","detailAvailability"]);
+const validateBrowserResolveIntentResult_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 5: return v === "exact";
+    case 8: return v === "notFound";
+    case 9: return v === "ambiguous";
+    case 13: return v === "staleRevision";
+    case 14: return v === "policyRejected";
+    case 17: return v === "unsupportedIntent";
+    case 19: return v === "uniqueLowConfidence";
+    case 20: return v === "uniqueHighConfidence";
+    default: return false;
+  }
+};
+/** Validates BrowserResolveIntentResult. */
+export function validateBrowserResolveIntentResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateBrowserResolveIntentResult_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["intent"];
+    if (v4 !== undefined || "intent" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "intent"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "intent"), "is required");
+    }
+    const v5 = o1["action"];
+    if (v5 !== undefined || "action" in o1) {
+      if (!validateBrowserResolvedIntentAction(v5, out === null ? "" : joinPath(p, "action"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "action"), "is required");
+    }
+    const v6 = o1["normalizedIntent"];
+    if (v6 !== undefined || "normalizedIntent" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "normalizedIntent"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "normalizedIntent"), "is required");
+    }
+    const v7 = o1["resolution"];
+    if (v7 !== undefined || "resolution" in o1) {
+      if (!validateBrowserResolveIntentResult_c1(v7)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "resolution"), "must be one of: exact, uniqueHighConfidence, uniqueLowConfidence, ambiguous, notFound, staleRevision, policyRejected, unsupportedIntent" + gotValue(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "resolution"), "is required");
+    }
+    const v8 = o1["policyDecision"];
+    if (v8 !== undefined || "policyDecision" in o1) {
+      if (v8 !== "allowed" && v8 !== "reportOnly" && v8 !== "confirmationRequired" && v8 !== "rejected") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "policyDecision"), "must be one of: allowed, reportOnly, confirmationRequired, rejected" + gotValue(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "policyDecision"), "is required");
+    }
+    const v9 = o1["route"];
+    if (v9 !== undefined || "route" in o1) {
+      if (!validateBrowserRoute(v9, out === null ? "" : joinPath(p, "route"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v10 = o1["revision"];
+    if (v10 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v10, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v11 = o1["candidates"];
+    if (v11 !== undefined || "candidates" in o1) {
+      if (!(Array.isArray(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidates"), "must be an array" + got(v11));
+      } else {
+        const a12 = v11 as unknown[];
+        for (let i13 = 0; i13 < a12.length; i13++) {
+          const v14 = a12[i13];
+          if (!validateBrowserIntentCandidate(v14, out === null ? "" : joinIndex(joinPath(p, "candidates"), i13), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v15 = o1["excludedCandidates"];
+    if (v15 !== undefined || "excludedCandidates" in o1) {
+      if (!(Array.isArray(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "excludedCandidates"), "must be an array" + got(v15));
+      } else {
+        const a16 = v15 as unknown[];
+        for (let i17 = 0; i17 < a16.length; i17++) {
+          const v18 = a16[i17];
+          if (!(isJsonObject(v18))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "excludedCandidates"), i17), "must be an object" + got(v18));
+          } else {
+            const o19 = v18 as Record<string, unknown>;
+            for (const k20 in o19) {
+              if (!(k20 === "id" || k20 === "reason")) {
+                if (!checkJson(o19[k20], out === null ? "" : joinPath(joinIndex(joinPath(p, "excludedCandidates"), i17), k20), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v21 = o19["id"];
+            if (v21 !== undefined || "id" in o19) {
+              if (!(typeof v21 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "excludedCandidates"), i17), "id"), "must be a string" + got(v21));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "excludedCandidates"), i17), "id"), "is required");
+            }
+            const v22 = o19["reason"];
+            if (v22 !== undefined || "reason" in o19) {
+              if (!validateBrowserIntentEvidence(v22, out === null ? "" : joinPath(joinIndex(joinPath(p, "excludedCandidates"), i17), "reason"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "excludedCandidates"), i17), "reason"), "is required");
+            }
+          }
+        }
+      }
+    }
+    const v23 = o1["excludedCount"];
+    if (v23 !== undefined || "excludedCount" in o1) {
+      if (!(Number.isInteger(v23))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "excludedCount"), "must be an integer" + got(v23));
+      } else {
+        const n24 = v23 as number;
+        if (n24 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "excludedCount"), "must be at least 0" + " (got " + n24 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "excludedCount"), "is required");
+    }
+    const v25 = o1["selectedCandidate"];
+    if (v25 !== undefined || "selectedCandidate" in o1) {
+      if (!(typeof v25 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "selectedCandidate"), "must be a string" + got(v25));
+      }
+    }
+    const v26 = o1["suggestedConstraints"];
+    if (v26 !== undefined || "suggestedConstraints" in o1) {
+      if (!(Array.isArray(v26))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "suggestedConstraints"), "must be an array" + got(v26));
+      } else {
+        const a27 = v26 as unknown[];
+        for (let i28 = 0; i28 < a27.length; i28++) {
+          const v29 = a27[i28];
+          if (!validateBrowserSuggestedConstraint(v29, out === null ? "" : joinIndex(joinPath(p, "suggestedConstraints"), i28), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v30 = o1["reason"];
+    if (v30 !== undefined || "reason" in o1) {
+      if (!(typeof v30 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reason"), "must be a string" + got(v30));
+      }
+    }
+    const v31 = o1["detailAvailability"];
+    if (v31 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v31, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserResolvedIntentAction_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "type" || v === "open" || v === "sort";
+    case 5: return v === "click" || v === "clear" || v === "check" || v === "close";
+    case 6: return v === "select" || v === "submit" || v === "search" || v === "filter" || v === "toggle" || v === "expand" || v === "upload";
+    case 7: return v === "uncheck" || v === "inspect" || v === "extract";
+    case 8: return v === "paginate" || v === "collapse" || v === "download";
+    default: return false;
+  }
+};
+/** Validates BrowserResolvedIntentAction. */
+export function validateBrowserResolvedIntentAction(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserResolvedIntentAction_c0(x)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: click, type, clear, check, uncheck, select, submit, open, close, search, filter, sort, paginate, toggle, expand, collapse, download, upload, inspect, extract" + gotValue(x));
+  }
+  return ok;
+}
+
+const validateBrowserIntentCandidate_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 3: return v === "low";
+    case 4: return v === "high";
+    case 5: return v === "exact";
+    case 6: return v === "medium";
+    case 12: return v === "insufficient";
+    default: return false;
+  }
+};
+/** Validates BrowserIntentCandidate. */
+export function validateBrowserIntentCandidate(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "id" || k2 === "reference" || k2 === "role" || k2 === "name" || k2 === "inputType" || k2 === "regionId" || k2 === "regionKind" || k2 === "confidence" || k2 === "evidence" || k2 === "fingerprint")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "id"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "id"), "is required");
+    }
+    const v4 = o1["reference"];
+    if (v4 !== undefined || "reference" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reference"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "reference"), "is required");
+    }
+    const v5 = o1["role"];
+    if (v5 !== undefined || "role" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "role"), "is required");
+    }
+    const v6 = o1["name"];
+    if (v6 !== undefined || "name" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "name"), "is required");
+    }
+    const v7 = o1["inputType"];
+    if (v7 !== undefined || "inputType" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "inputType"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["regionId"];
+    if (v8 !== undefined || "regionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regionId"), "must be a string" + got(v8));
+      }
+    }
+    const v9 = o1["regionKind"];
+    if (v9 !== undefined || "regionKind" in o1) {
+      if (!validateBrowserRegionKind(v9, out === null ? "" : joinPath(p, "regionKind"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v10 = o1["confidence"];
+    if (v10 !== undefined || "confidence" in o1) {
+      if (!validateBrowserIntentCandidate_c0(v10)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "confidence"), "must be one of: exact, high, medium, low, insufficient" + gotValue(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confidence"), "is required");
+    }
+    const v11 = o1["evidence"];
+    if (v11 !== undefined || "evidence" in o1) {
+      if (!(Array.isArray(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "evidence"), "must be an array" + got(v11));
+      } else {
+        const a12 = v11 as unknown[];
+        for (let i13 = 0; i13 < a12.length; i13++) {
+          const v14 = a12[i13];
+          if (!validateBrowserIntentEvidence(v14, out === null ? "" : joinIndex(joinPath(p, "evidence"), i13), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v15 = o1["fingerprint"];
+    if (v15 !== undefined || "fingerprint" in o1) {
+      if (!validateBrowserTargetFingerprint(v15, out === null ? "" : joinPath(p, "fingerprint"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserIntentEvidence_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 9: return v === "exactRole" || v === "exactName";
+    case 10: return v === "stateMatch" || v === "routeMatch";
+    case 11: return v === "regionMatch";
+    case 12: return v === "semanticName";
+    case 14: return v === "headingContext";
+    case 15: return v === "workflowContext" || v === "historicalMatch" || v === "policyExclusion";
+    case 16: return v === "formRelationship" || v === "negativeConflict";
+    default: return false;
+  }
+};
+/** Validates BrowserIntentEvidence. */
+export function validateBrowserIntentEvidence(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "category" || k2 === "detail")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["category"];
+    if (v3 !== undefined || "category" in o1) {
+      if (!validateBrowserIntentEvidence_c0(v3)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "category"), "must be one of: exactRole, exactName, semanticName, regionMatch, formRelationship, headingContext, stateMatch, routeMatch, workflowContext, historicalMatch, negativeConflict, policyExclusion" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "category"), "is required");
+    }
+    const v4 = o1["detail"];
+    if (v4 !== undefined || "detail" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "detail"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detail"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSuggestedConstraint. */
+export function validateBrowserSuggestedConstraint(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "regionKind" || k2 === "nameContains" || k2 === "role")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["regionKind"];
+    if (v3 !== undefined || "regionKind" in o1) {
+      if (!validateBrowserRegionKind(v3, out === null ? "" : joinPath(p, "regionKind"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v4 = o1["nameContains"];
+    if (v4 !== undefined || "nameContains" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "nameContains"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["role"];
+    if (v5 !== undefined || "role" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v5));
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserTargetFingerprint_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "open" || v === "sort";
+    case 5: return v === "close" || v === "check" || v === "enter" || v === "clear";
+    case 6: return v === "submit" || v === "cancel" || v === "search" || v === "filter" || v === "select" || v === "toggle" || v === "expand" || v === "upload" || v === "choose";
+    case 7: return v === "uncheck" || v === "replace" || v === "inspect" || v === "extract";
+    case 8: return v === "activate" || v === "continue" || v === "collapse" || v === "download";
+    case 14: return v === "paginationNext";
+    case 18: return v === "paginationPrevious";
+    default: return false;
+  }
+};
+const validateBrowserTargetFingerprint_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 11: return v === "roleChanged" || v === "nameChanged";
+    case 12: return v === "routeChanged";
+    case 13: return v === "regionChanged";
+    case 15: return v === "revisionChanged";
+    default: return false;
+  }
+};
+/** Validates BrowserTargetFingerprint. */
+export function validateBrowserTargetFingerprint(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "revision" || k2 === "route" || k2 === "role" || k2 === "name" || k2 === "inputType" || k2 === "regionId" || k2 === "regionKind" || k2 === "purpose" || k2 === "invalidatedBy")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["revision"];
+    if (v3 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v3, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v4 = o1["route"];
+    if (v4 !== undefined || "route" in o1) {
+      if (!validateBrowserRoute(v4, out === null ? "" : joinPath(p, "route"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "route"), "is required");
+    }
+    const v5 = o1["role"];
+    if (v5 !== undefined || "role" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "role"), "is required");
+    }
+    const v6 = o1["name"];
+    if (v6 !== undefined || "name" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "name"), "is required");
+    }
+    const v7 = o1["inputType"];
+    if (v7 !== undefined || "inputType" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "inputType"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["regionId"];
+    if (v8 !== undefined || "regionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regionId"), "must be a string" + got(v8));
+      }
+    }
+    const v9 = o1["regionKind"];
+    if (v9 !== undefined || "regionKind" in o1) {
+      if (!validateBrowserRegionKind(v9, out === null ? "" : joinPath(p, "regionKind"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v10 = o1["purpose"];
+    if (v10 !== undefined || "purpose" in o1) {
+      if (!validateBrowserTargetFingerprint_c0(v10)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "purpose"), "must be one of: activate, open, continue, submit, cancel, close, search, filter, sort, paginationNext, paginationPrevious, select, check, uncheck, toggle, enter, clear, replace, expand, collapse, download, upload, choose, inspect, extract" + gotValue(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "purpose"), "is required");
+    }
+    const v11 = o1["invalidatedBy"];
+    if (v11 !== undefined || "invalidatedBy" in o1) {
+      if (!(Array.isArray(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "invalidatedBy"), "must be an array" + got(v11));
+      } else {
+        const a12 = v11 as unknown[];
+        for (let i13 = 0; i13 < a12.length; i13++) {
+          const v14 = a12[i13];
+          if (!validateBrowserTargetFingerprint_c1(v14)) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "invalidatedBy"), i13), "must be one of: revisionChanged, routeChanged, roleChanged, nameChanged, regionChanged" + gotValue(v14));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "invalidatedBy"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserFindTargetResult. */
+export function validateBrowserFindTargetResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "normalizedIntent" || k2 === "revision" || k2 === "candidates" || k2 === "ambiguity" || k2 === "suggestedConstraints" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["normalizedIntent"];
+    if (v3 !== undefined || "normalizedIntent" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "normalizedIntent"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "normalizedIntent"), "is required");
+    }
+    const v4 = o1["revision"];
+    if (v4 !== undefined || "revision" in o1) {
+      if (!(validateBrowserRevision(v4, "", null) || validateBrowserFindTargetResult_4(v4, "", null))) {
+        if (out === null) return false;
+        ok = failUnion(out, joinPath(p, "revision"), v4, [validateBrowserRevision, validateBrowserFindTargetResult_4], "");
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v6 = o1["candidates"];
+    if (v6 !== undefined || "candidates" in o1) {
+      if (!(Array.isArray(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidates"), "must be an array" + got(v6));
+      } else {
+        const a7 = v6 as unknown[];
+        for (let i8 = 0; i8 < a7.length; i8++) {
+          const v9 = a7[i8];
+          if (!validateBrowserIntentCandidate(v9, out === null ? "" : joinIndex(joinPath(p, "candidates"), i8), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "candidates"), "is required");
+    }
+    const v10 = o1["ambiguity"];
+    if (v10 !== undefined || "ambiguity" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ambiguity"), "must be a string" + got(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "ambiguity"), "is required");
+    }
+    const v11 = o1["suggestedConstraints"];
+    if (v11 !== undefined || "suggestedConstraints" in o1) {
+      if (!(Array.isArray(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "suggestedConstraints"), "must be an array" + got(v11));
+      } else {
+        const a12 = v11 as unknown[];
+        for (let i13 = 0; i13 < a12.length; i13++) {
+          const v14 = a12[i13];
+          if (!validateBrowserSuggestedConstraint(v14, out === null ? "" : joinIndex(joinPath(p, "suggestedConstraints"), i13), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "suggestedConstraints"), "is required");
+    }
+    const v15 = o1["detailAvailability"];
+    if (v15 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v15, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-intents-workflows.json#/operations/2/result/properties/revision/anyOf/1. */
+export function validateBrowserFindTargetResult_4(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(x === null)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be null" + got(x));
+  }
+  return ok;
+}
+
 /** Validates BrowserExecuteIntentResult. */
 export function validateBrowserExecuteIntentResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -883,6 +1591,96 @@ export function validateBrowserActAndVerifyResult(x: unknown, p: string, out: Va
   return ok;
 }
 
+/** Validates BrowserRecoverRunResult. */
+export function validateBrowserRecoverRunResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "executionId" || k2 === "known" || k2 === "phase" || k2 === "dispatchHappened" || k2 === "mutationPossible" || k2 === "reconciliation" || k2 === "retry")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["executionId"];
+    if (v3 !== undefined || "executionId" in o1) {
+      if (!validateBrowserExecutionId(v3, out === null ? "" : joinPath(p, "executionId"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "executionId"), "is required");
+    }
+    const v4 = o1["known"];
+    if (v4 !== undefined || "known" in o1) {
+      if (!(typeof v4 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "known"), "must be a boolean" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "known"), "is required");
+    }
+    const v5 = o1["phase"];
+    if (v5 !== undefined || "phase" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "phase"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "phase"), "is required");
+    }
+    const v6 = o1["dispatchHappened"];
+    if (v6 !== undefined || "dispatchHappened" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "dispatchHappened"), "must be a boolean" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "dispatchHappened"), "is required");
+    }
+    const v7 = o1["mutationPossible"];
+    if (v7 !== undefined || "mutationPossible" in o1) {
+      if (!(typeof v7 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mutationPossible"), "must be a boolean" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "mutationPossible"), "is required");
+    }
+    const v8 = o1["reconciliation"];
+    if (v8 !== undefined || "reconciliation" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reconciliation"), "must be a string" + got(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "reconciliation"), "is required");
+    }
+    const v9 = o1["retry"];
+    if (v9 !== undefined || "retry" in o1) {
+      if (!validateGlassRetryAdvice(v9, out === null ? "" : joinPath(p, "retry"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "retry"), "is required");
+    }
+  }
+  return ok;
+}
+
 /** Validates BrowserReconcileReferencesResult. */
 export function validateBrowserReconcileReferencesResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -905,6 +1703,303 @@ export function validateBrowserReconcileReferencesResult(x: unknown, p: string, 
         if (out === null) return false;
         ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
       }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshotResult. */
+export function validateBrowserSessionSnapshotResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(validateBrowserSessionSnapshotListResult(x, "", null) || validateBrowserSessionSnapshotSingleResult(x, "", null) || validateBrowserSessionSnapshotDiffResult(x, "", null) || validateBrowserSessionSnapshotPurgeResult(x, "", null))) {
+    if (out === null) return false;
+    ok = failUnion(out, p, x, [validateBrowserSessionSnapshotListResult, validateBrowserSessionSnapshotSingleResult, validateBrowserSessionSnapshotDiffResult, validateBrowserSessionSnapshotPurgeResult], "");
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshotListResult. */
+export function validateBrowserSessionSnapshotListResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "result" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["result"];
+    if (v3 !== undefined || "result" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "result"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserSessionSnapshot(v6, out === null ? "" : joinIndex(joinPath(p, "result"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "result"), "is required");
+    }
+    const v7 = o1["detailAvailability"];
+    if (v7 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v7, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshotSingleResult. */
+export function validateBrowserSessionSnapshotSingleResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserSessionSnapshot(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  if (!validateBrowserProjectedResult(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshotDiffResult. */
+export function validateBrowserSessionSnapshotDiffResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "fromSnapshot" || k2 === "toSnapshot" || k2 === "sameRoute" || k2 === "revisionDelta" || k2 === "changedRegions" || k2 === "changedTargets" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["fromSnapshot"];
+    if (v3 !== undefined || "fromSnapshot" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "fromSnapshot"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "fromSnapshot"), "is required");
+    }
+    const v4 = o1["toSnapshot"];
+    if (v4 !== undefined || "toSnapshot" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "toSnapshot"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "toSnapshot"), "is required");
+    }
+    const v5 = o1["sameRoute"];
+    if (v5 !== undefined || "sameRoute" in o1) {
+      if (!(typeof v5 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "sameRoute"), "must be a boolean" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sameRoute"), "is required");
+    }
+    const v6 = o1["revisionDelta"];
+    if (v6 !== undefined || "revisionDelta" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revisionDelta"), "must be an integer" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revisionDelta"), "is required");
+    }
+    const v7 = o1["changedRegions"];
+    if (v7 !== undefined || "changedRegions" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "changedRegions"), "must be an integer" + got(v7));
+      } else {
+        const n8 = v7 as number;
+        if (n8 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "changedRegions"), "must be at least 0" + " (got " + n8 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "changedRegions"), "is required");
+    }
+    const v9 = o1["changedTargets"];
+    if (v9 !== undefined || "changedTargets" in o1) {
+      if (!(Number.isInteger(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "changedTargets"), "must be an integer" + got(v9));
+      } else {
+        const n10 = v9 as number;
+        if (n10 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "changedTargets"), "must be at least 0" + " (got " + n10 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "changedTargets"), "is required");
+    }
+    const v11 = o1["detailAvailability"];
+    if (v11 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v11, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshotPurgeResult. */
+export function validateBrowserSessionSnapshotPurgeResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "removed" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["removed"];
+    if (v3 !== undefined || "removed" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "removed"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "removed"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "removed"), "is required");
+    }
+    const v5 = o1["detailAvailability"];
+    if (v5 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v5, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionSnapshot. */
+export function validateBrowserSessionSnapshot(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "schemaVersion" || k2 === "snapshotId" || k2 === "createdAt" || k2 === "profile" || k2 === "observation")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["snapshotId"];
+    if (v4 !== undefined || "snapshotId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "snapshotId"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "snapshotId"), "is required");
+    }
+    const v5 = o1["createdAt"];
+    if (v5 !== undefined || "createdAt" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "createdAt"), "must be an integer" + got(v5));
+      } else {
+        const n6 = v5 as number;
+        if (n6 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "createdAt"), "must be at least 0" + " (got " + n6 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "createdAt"), "is required");
+    }
+    const v7 = o1["profile"];
+    if (v7 !== undefined || "profile" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "profile"), "must be a string" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "profile"), "is required");
+    }
+    const v8 = o1["observation"];
+    if (v8 !== undefined || "observation" in o1) {
+      if (!validateBrowserSemanticObservation(v8, out === null ? "" : joinPath(p, "observation"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "observation"), "is required");
     }
   }
   return ok;

@@ -3,8 +3,8 @@
 
 import type { ValidationIssue } from "../../../src/validation/issue.js";
 import { fail } from "../../../src/validation/generated-support.js";
-import { got, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
-import { joinPath } from "../../../src/validation/path.js";
+import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
+import { joinPath, joinIndex } from "../../../src/validation/path.js";
 
 /** Validates BrowserKnowledgeListPayload. */
 export function validateBrowserKnowledgeListPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -174,6 +174,1069 @@ export function validateBrowserKnowledgePurgePayload(x: unknown, p: string, out:
       if (out === null) return false;
       ok = fail(out, joinPath(p, "origin"), "is required");
     }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeListResult. */
+export function validateBrowserKnowledgeListResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "schemaVersion" || k2 === "records")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["records"];
+    if (v4 !== undefined || "records" in o1) {
+      if (!(Array.isArray(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "records"), "must be an array" + got(v4));
+      } else {
+        const a5 = v4 as unknown[];
+        for (let i6 = 0; i6 < a5.length; i6++) {
+          const v7 = a5[i6];
+          if (!validateBrowserKnowledgeRecord(v7, out === null ? "" : joinIndex(joinPath(p, "records"), i6), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "records"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeRecord_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 10: return v === "pageFamily";
+    case 11: return v === "regionModel";
+    case 15: return v === "routeTransition" || v === "extractionShape";
+    case 16: return v === "invalidationRule";
+    case 17: return v === "targetFingerprint";
+    case 18: return v === "workflowEntryPoint";
+    case 21: return v === "verifiedPostcondition";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeRecord_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 11: return v === "nonPortable";
+    case 15: return v === "surfacePortable" || v === "backendSpecific" || v === "browserSpecific";
+    case 16: return v === "semanticPortable";
+    case 26: return v === "backendCapabilityDependent";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeRecord_c2 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "none";
+    case 11: return v === "rankingOnly";
+    case 17: return v === "templateSuggested" || v === "recoverySuggested";
+    case 21: return v === "verificationSuggested";
+    case 27: return v === "identityContinuitySuggested";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeRecord. */
+export function validateBrowserKnowledgeRecord(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "schemaVersion" || k2 === "recordId" || k2 === "kind" || k2 === "scope" || k2 === "source" || k2 === "confidence" || k2 === "invalidation" || k2 === "data" || k2 === "portability" || k2 === "memoryInfluence" || k2 === "retrieval" || k2 === "history")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["recordId"];
+    if (v4 !== undefined || "recordId" in o1) {
+      if (!validateBrowserKnowledgeRecordId(v4, out === null ? "" : joinPath(p, "recordId"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "recordId"), "is required");
+    }
+    const v5 = o1["kind"];
+    if (v5 !== undefined || "kind" in o1) {
+      if (!validateBrowserKnowledgeRecord_c0(v5)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "kind"), "must be one of: pageFamily, regionModel, targetFingerprint, routeTransition, workflowEntryPoint, verifiedPostcondition, extractionShape, invalidationRule" + gotValue(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "kind"), "is required");
+    }
+    const v6 = o1["scope"];
+    if (v6 !== undefined || "scope" in o1) {
+      if (!validateBrowserKnowledgeScope(v6, out === null ? "" : joinPath(p, "scope"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "scope"), "is required");
+    }
+    const v7 = o1["source"];
+    if (v7 !== undefined || "source" in o1) {
+      if (!validateBrowserKnowledgeSource(v7, out === null ? "" : joinPath(p, "source"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "source"), "is required");
+    }
+    const v8 = o1["confidence"];
+    if (v8 !== undefined || "confidence" in o1) {
+      if (!validateBrowserKnowledgeConfidence(v8, out === null ? "" : joinPath(p, "confidence"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confidence"), "is required");
+    }
+    const v9 = o1["invalidation"];
+    if (v9 !== undefined || "invalidation" in o1) {
+      if (!validateBrowserKnowledgeInvalidation(v9, out === null ? "" : joinPath(p, "invalidation"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "invalidation"), "is required");
+    }
+    const v10 = o1["data"];
+    if (v10 !== undefined || "data" in o1) {
+      if (!(isJsonObject(v10) || Array.isArray(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "data"), "must be an object or an array" + got(v10));
+      } else {
+        if (typeof v10 === "object" && v10 !== null && !Array.isArray(v10)) {
+          const o11 = v10 as Record<string, unknown>;
+          for (const k12 in o11) {
+            if (!(false)) {
+              if (!checkJson(o11[k12], out === null ? "" : joinPath(joinPath(p, "data"), k12), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "data"), "is required");
+    }
+    const v13 = o1["portability"];
+    if (v13 !== undefined || "portability" in o1) {
+      if (!validateBrowserKnowledgeRecord_c1(v13)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "portability"), "must be one of: semanticPortable, surfacePortable, backendCapabilityDependent, backendSpecific, browserSpecific, nonPortable" + gotValue(v13));
+      }
+    }
+    const v14 = o1["memoryInfluence"];
+    if (v14 !== undefined || "memoryInfluence" in o1) {
+      if (!validateBrowserKnowledgeRecord_c2(v14)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "memoryInfluence"), "must be one of: none, rankingOnly, templateSuggested, verificationSuggested, recoverySuggested, identityContinuitySuggested" + gotValue(v14));
+      }
+    }
+    const v15 = o1["retrieval"];
+    if (v15 !== undefined || "retrieval" in o1) {
+      if (!validateBrowserKnowledgeRetrieval(v15, out === null ? "" : joinPath(p, "retrieval"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v16 = o1["history"];
+    if (v16 !== undefined || "history" in o1) {
+      if (!(Array.isArray(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "history"), "must be an array" + got(v16));
+      } else {
+        const a17 = v16 as unknown[];
+        for (let i18 = 0; i18 < a17.length; i18++) {
+          const v19 = a17[i18];
+          if (!(isJsonObject(v19))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "history"), i18), "must be an object" + got(v19));
+          } else {
+            const o20 = v19 as Record<string, unknown>;
+            for (const k21 in o20) {
+              if (!(k21 === "from" || k21 === "to" || k21 === "reason" || k21 === "observedAt")) {
+                if (!checkJson(o20[k21], out === null ? "" : joinPath(joinIndex(joinPath(p, "history"), i18), k21), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v22 = o20["from"];
+            if (v22 !== undefined || "from" in o20) {
+              if (!validateBrowserKnowledgeConfidence(v22, out === null ? "" : joinPath(joinIndex(joinPath(p, "history"), i18), "from"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "from"), "is required");
+            }
+            const v23 = o20["to"];
+            if (v23 !== undefined || "to" in o20) {
+              if (!validateBrowserKnowledgeConfidence(v23, out === null ? "" : joinPath(joinIndex(joinPath(p, "history"), i18), "to"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "to"), "is required");
+            }
+            const v24 = o20["reason"];
+            if (v24 !== undefined || "reason" in o20) {
+              if (!(typeof v24 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "reason"), "must be a string" + got(v24));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "reason"), "is required");
+            }
+            const v25 = o20["observedAt"];
+            if (v25 !== undefined || "observedAt" in o20) {
+              if (!(typeof v25 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "observedAt"), "must be a string" + got(v25));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "history"), i18), "observedAt"), "is required");
+            }
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeScope. */
+export function validateBrowserKnowledgeScope(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "origin" || k2 === "pathPattern" || k2 === "profileScope" || k2 === "profileKey" || k2 === "locale" || k2 === "tenantKey" || k2 === "browserFamily" || k2 === "browserVersionRange" || k2 === "glassSchemaVersion" || k2 === "policyPreset" || k2 === "workspaceId" || k2 === "workspaceGeneration")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["origin"];
+    if (v3 !== undefined || "origin" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "origin"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "origin"), "is required");
+    }
+    const v4 = o1["pathPattern"];
+    if (v4 !== undefined || "pathPattern" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "pathPattern"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "pathPattern"), "is required");
+    }
+    const v5 = o1["profileScope"];
+    if (v5 !== undefined || "profileScope" in o1) {
+      if (v5 !== "anonymous" && v5 !== "authenticated" && v5 !== "profileBound") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "profileScope"), "must be one of: anonymous, authenticated, profileBound" + gotValue(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "profileScope"), "is required");
+    }
+    const v6 = o1["profileKey"];
+    if (v6 !== undefined || "profileKey" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "profileKey"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["locale"];
+    if (v7 !== undefined || "locale" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "locale"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["tenantKey"];
+    if (v8 !== undefined || "tenantKey" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "tenantKey"), "must be a string" + got(v8));
+      }
+    }
+    const v9 = o1["browserFamily"];
+    if (v9 !== undefined || "browserFamily" in o1) {
+      if (!(typeof v9 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "browserFamily"), "must be a string" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "browserFamily"), "is required");
+    }
+    const v10 = o1["browserVersionRange"];
+    if (v10 !== undefined || "browserVersionRange" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "browserVersionRange"), "must be a string" + got(v10));
+      }
+    }
+    const v11 = o1["glassSchemaVersion"];
+    if (v11 !== undefined || "glassSchemaVersion" in o1) {
+      if (!(Number.isInteger(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "glassSchemaVersion"), "must be an integer" + got(v11));
+      } else {
+        const n12 = v11 as number;
+        if (n12 < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "glassSchemaVersion"), "must be at least 1" + " (got " + n12 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "glassSchemaVersion"), "is required");
+    }
+    const v13 = o1["policyPreset"];
+    if (v13 !== undefined || "policyPreset" in o1) {
+      if (!(typeof v13 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "policyPreset"), "must be a string" + got(v13));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "policyPreset"), "is required");
+    }
+    const v14 = o1["workspaceId"];
+    if (v14 !== undefined || "workspaceId" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "workspaceId"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["workspaceGeneration"];
+    if (v15 !== undefined || "workspaceGeneration" in o1) {
+      if (!(Number.isInteger(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "workspaceGeneration"), "must be an integer" + got(v15));
+      } else {
+        const n16 = v15 as number;
+        if (n16 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "workspaceGeneration"), "must be at least 0" + " (got " + n16 + ")");
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeSource. */
+export function validateBrowserKnowledgeSource(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "firstSeenAt" || k2 === "lastVerifiedAt" || k2 === "glassVersion" || k2 === "verificationCount" || k2 === "surface" || k2 === "backend")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["firstSeenAt"];
+    if (v3 !== undefined || "firstSeenAt" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "firstSeenAt"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "firstSeenAt"), "is required");
+    }
+    const v4 = o1["lastVerifiedAt"];
+    if (v4 !== undefined || "lastVerifiedAt" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "lastVerifiedAt"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "lastVerifiedAt"), "is required");
+    }
+    const v5 = o1["glassVersion"];
+    if (v5 !== undefined || "glassVersion" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "glassVersion"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "glassVersion"), "is required");
+    }
+    const v6 = o1["verificationCount"];
+    if (v6 !== undefined || "verificationCount" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verificationCount"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "verificationCount"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "verificationCount"), "is required");
+    }
+    const v8 = o1["surface"];
+    if (v8 !== undefined || "surface" in o1) {
+      if (!validateBrowserKnowledgeSurface(v8, out === null ? "" : joinPath(p, "surface"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v9 = o1["backend"];
+    if (v9 !== undefined || "backend" in o1) {
+      if (!validateBrowserKnowledgeBackend(v9, out === null ? "" : joinPath(p, "backend"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeConfidence_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 5: return v === "stale";
+    case 8: return v === "observed" || v === "verified";
+    case 9: return v === "candidate";
+    case 11: return v === "quarantined";
+    case 12: return v === "contradicted";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeConfidence. */
+export function validateBrowserKnowledgeConfidence(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserKnowledgeConfidence_c0(x)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: candidate, observed, verified, stale, contradicted, quarantined" + gotValue(x));
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeInvalidation. */
+export function validateBrowserKnowledgeInvalidation(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "maxAgeSeconds" || k2 === "requiredLandmarks")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["maxAgeSeconds"];
+    if (v3 !== undefined || "maxAgeSeconds" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "maxAgeSeconds"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "maxAgeSeconds"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    }
+    const v5 = o1["requiredLandmarks"];
+    if (v5 !== undefined || "requiredLandmarks" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "requiredLandmarks"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!(typeof v8 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "requiredLandmarks"), i7), "must be a string" + got(v8));
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeRetrieval_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 9: return v === "freshness";
+    case 11: return v === "originMatch";
+    case 12: return v === "surfaceMatch" || v === "backendMatch";
+    case 13: return v === "graphDistance";
+    case 18: return v === "semanticSimilarity";
+    case 20: return v === "exactPageFamilyMatch";
+    case 21: return v === "exactFingerprintMatch";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeRetrieval_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 5: return v === "stale";
+    case 8: return v === "rejected";
+    case 9: return v === "validated";
+    case 12: return v === "notValidated" || v === "contradicted";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeRetrieval. */
+export function validateBrowserKnowledgeRetrieval(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "signals" || k2 === "currentValidation")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["signals"];
+    if (v3 !== undefined || "signals" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "signals"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!(isJsonObject(v6))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "signals"), i5), "must be an object" + got(v6));
+          } else {
+            const o7 = v6 as Record<string, unknown>;
+            for (const k8 in o7) {
+              if (!(k8 === "kind" || k8 === "detail" || k8 === "scoreMillis")) {
+                if (!checkJson(o7[k8], out === null ? "" : joinPath(joinIndex(joinPath(p, "signals"), i5), k8), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v9 = o7["kind"];
+            if (v9 !== undefined || "kind" in o7) {
+              if (!validateBrowserKnowledgeRetrieval_c0(v9)) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "kind"), "must be one of: exactPageFamilyMatch, exactFingerprintMatch, originMatch, surfaceMatch, backendMatch, graphDistance, semanticSimilarity, freshness" + gotValue(v9));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "kind"), "is required");
+            }
+            const v10 = o7["detail"];
+            if (v10 !== undefined || "detail" in o7) {
+              if (!(typeof v10 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "detail"), "must be a string" + got(v10));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "detail"), "is required");
+            }
+            const v11 = o7["scoreMillis"];
+            if (v11 !== undefined || "scoreMillis" in o7) {
+              if (!(Number.isInteger(v11))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "scoreMillis"), "must be an integer" + got(v11));
+              } else {
+                const n12 = v11 as number;
+                if (n12 < 0) {
+                  if (out === null) return false;
+                  ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "scoreMillis"), "must be at least 0" + " (got " + n12 + ")");
+                }
+                if (n12 > 1000) {
+                  if (out === null) return false;
+                  ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i5), "scoreMillis"), "must be at most 1000" + " (got " + n12 + ")");
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const v13 = o1["currentValidation"];
+    if (v13 !== undefined || "currentValidation" in o1) {
+      if (!(isJsonObject(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentValidation"), "must be an object" + got(v13));
+      } else {
+        const o14 = v13 as Record<string, unknown>;
+        for (const k15 in o14) {
+          if (!(k15 === "status" || k15 === "evidenceQuality" || k15 === "currentRevision" || k15 === "validatedAt")) {
+            if (!checkJson(o14[k15], out === null ? "" : joinPath(joinPath(p, "currentValidation"), k15), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v16 = o14["status"];
+        if (v16 !== undefined || "status" in o14) {
+          if (!validateBrowserKnowledgeRetrieval_c1(v16)) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "currentValidation"), "status"), "must be one of: notValidated, validated, rejected, stale, contradicted" + gotValue(v16));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "currentValidation"), "status"), "is required");
+        }
+        const v17 = o14["evidenceQuality"];
+        if (v17 !== undefined || "evidenceQuality" in o14) {
+          if (v17 !== "none" && v17 !== "weak" && v17 !== "partial" && v17 !== "strong") {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "currentValidation"), "evidenceQuality"), "must be one of: none, weak, partial, strong" + gotValue(v17));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "currentValidation"), "evidenceQuality"), "is required");
+        }
+        const v18 = o14["currentRevision"];
+        if (v18 !== undefined || "currentRevision" in o14) {
+          if (!(Number.isInteger(v18))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "currentValidation"), "currentRevision"), "must be an integer" + got(v18));
+          } else {
+            const n19 = v18 as number;
+            if (n19 < 1) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "currentValidation"), "currentRevision"), "must be at least 1" + " (got " + n19 + ")");
+            }
+          }
+        }
+        const v20 = o14["validatedAt"];
+        if (v20 !== undefined || "validatedAt" in o14) {
+          if (!(typeof v20 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "currentValidation"), "validatedAt"), "must be a string" + got(v20));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "currentValidation"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeSurface_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 3: return v === "svg" || v === "pdf";
+    case 5: return v === "webgl" || v === "media";
+    case 6: return v === "webgpu" || v === "opaque";
+    case 7: return v === "unknown";
+    case 8: return v === "document" || v === "canvas2d" || v === "terminal";
+    case 11: return v === "embeddedPdf";
+    case 13: return v === "accessibility" || v === "frameDocument" || v === "browserNative";
+    case 14: return v === "shadowDocument";
+    case 16: return v === "embeddedDocument" || v === "extensionDefined";
+    case 17: return v === "remoteApplication";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeSurface_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 6: return v === "opaque" || v === "strong";
+    case 7: return v === "partial";
+    case 8: return v === "inferred";
+    case 14: return v === "taskCompilable";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeSurface_c2 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "none";
+    case 8: return v === "semantic" || v === "complete";
+    case 10: return v === "structural";
+    case 11: return v === "interaction";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeSurface. */
+export function validateBrowserKnowledgeSurface(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "kind" || k2 === "extensionId" || k2 === "understanding" || k2 === "coverage")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["kind"];
+    if (v3 !== undefined || "kind" in o1) {
+      if (!validateBrowserKnowledgeSurface_c0(v3)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "kind"), "must be one of: document, accessibility, shadowDocument, frameDocument, svg, canvas2d, webgl, webgpu, embeddedDocument, embeddedPdf, pdf, media, terminal, remoteApplication, browserNative, extensionDefined, unknown, opaque" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "kind"), "is required");
+    }
+    const v4 = o1["extensionId"];
+    if (v4 !== undefined || "extensionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "extensionId"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["understanding"];
+    if (v5 !== undefined || "understanding" in o1) {
+      if (!validateBrowserKnowledgeSurface_c1(v5)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "understanding"), "must be one of: opaque, inferred, partial, strong, taskCompilable" + gotValue(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "understanding"), "is required");
+    }
+    const v6 = o1["coverage"];
+    if (v6 !== undefined || "coverage" in o1) {
+      if (!validateBrowserKnowledgeSurface_c2(v6)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "coverage"), "must be one of: none, structural, semantic, interaction, complete" + gotValue(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "coverage"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeBackend_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 3: return v === "cdp";
+    case 6: return v === "visual";
+    case 7: return v === "unknown";
+    case 8: return v === "terminal";
+    case 13: return v === "webdriverBidi";
+    case 16: return v === "browserExtension";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeBackend_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 6: return v === "script" || v === "prompt";
+    case 7: return v === "capture" || v === "storage";
+    case 10: return v === "navigation";
+    case 12: return v === "verification";
+    case 15: return v === "coordinateInput";
+    case 18: return v === "semanticExtraction";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeBackend. */
+export function validateBrowserKnowledgeBackend(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "backend" || k2 === "profile" || k2 === "capabilities")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["backend"];
+    if (v3 !== undefined || "backend" in o1) {
+      if (!validateBrowserKnowledgeBackend_c0(v3)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "backend"), "must be one of: cdp, webdriverBidi, browserExtension, visual, terminal, unknown" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "backend"), "is required");
+    }
+    const v4 = o1["profile"];
+    if (v4 !== undefined || "profile" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "profile"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "profile"), "is required");
+    }
+    const v5 = o1["capabilities"];
+    if (v5 !== undefined || "capabilities" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "capabilities"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!validateBrowserKnowledgeBackend_c1(v8)) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "capabilities"), i7), "must be one of: navigation, semanticExtraction, coordinateInput, script, capture, verification, storage, prompt" + gotValue(v8));
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeStatsResult. */
+export function validateBrowserKnowledgeStatsResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "recordCount" || k2 === "serializedBytes" || k2 === "candidateCount" || k2 === "observedCount" || k2 === "verifiedCount" || k2 === "staleCount" || k2 === "contradictedCount" || k2 === "quarantinedCount")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["recordCount"];
+    if (v3 !== undefined || "recordCount" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "recordCount"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "recordCount"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "recordCount"), "is required");
+    }
+    const v5 = o1["serializedBytes"];
+    if (v5 !== undefined || "serializedBytes" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "serializedBytes"), "must be an integer" + got(v5));
+      } else {
+        const n6 = v5 as number;
+        if (n6 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "serializedBytes"), "must be at least 0" + " (got " + n6 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "serializedBytes"), "is required");
+    }
+    const v7 = o1["candidateCount"];
+    if (v7 !== undefined || "candidateCount" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidateCount"), "must be an integer" + got(v7));
+      } else {
+        const n8 = v7 as number;
+        if (n8 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "candidateCount"), "must be at least 0" + " (got " + n8 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "candidateCount"), "is required");
+    }
+    const v9 = o1["observedCount"];
+    if (v9 !== undefined || "observedCount" in o1) {
+      if (!(Number.isInteger(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "observedCount"), "must be an integer" + got(v9));
+      } else {
+        const n10 = v9 as number;
+        if (n10 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "observedCount"), "must be at least 0" + " (got " + n10 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "observedCount"), "is required");
+    }
+    const v11 = o1["verifiedCount"];
+    if (v11 !== undefined || "verifiedCount" in o1) {
+      if (!(Number.isInteger(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verifiedCount"), "must be an integer" + got(v11));
+      } else {
+        const n12 = v11 as number;
+        if (n12 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "verifiedCount"), "must be at least 0" + " (got " + n12 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "verifiedCount"), "is required");
+    }
+    const v13 = o1["staleCount"];
+    if (v13 !== undefined || "staleCount" in o1) {
+      if (!(Number.isInteger(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "staleCount"), "must be an integer" + got(v13));
+      } else {
+        const n14 = v13 as number;
+        if (n14 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "staleCount"), "must be at least 0" + " (got " + n14 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "staleCount"), "is required");
+    }
+    const v15 = o1["contradictedCount"];
+    if (v15 !== undefined || "contradictedCount" in o1) {
+      if (!(Number.isInteger(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "contradictedCount"), "must be an integer" + got(v15));
+      } else {
+        const n16 = v15 as number;
+        if (n16 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "contradictedCount"), "must be at least 0" + " (got " + n16 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "contradictedCount"), "is required");
+    }
+    const v17 = o1["quarantinedCount"];
+    if (v17 !== undefined || "quarantinedCount" in o1) {
+      if (!(Number.isInteger(v17))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "quarantinedCount"), "must be an integer" + got(v17));
+      } else {
+        const n18 = v17 as number;
+        if (n18 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "quarantinedCount"), "must be at least 0" + " (got " + n18 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "quarantinedCount"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeShowResult. */
+export function validateBrowserKnowledgeShowResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserKnowledgeRecord(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
   }
   return ok;
 }

@@ -5,7 +5,8 @@ import type { ValidationIssue } from "../../../src/validation/issue.js";
 import { fail, failUnion } from "../../../src/validation/generated-support.js";
 import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { joinPath, joinIndex } from "../../../src/validation/path.js";
-import { validateBrowserCoordinate, validateBrowserTarget, validateBrowserTimeoutMs } from "./browser-defs.js";
+import { validateBrowserCoordinate, validateBrowserRevision, validateBrowserTarget, validateBrowserTimeoutMs } from "./browser-defs.js";
+import { validateBrowserAccessibilityNode, validateBrowserDetailAvailability, validateBrowserObservationLevel, validateBrowserProjectedResult, validateBrowserSemanticLimits, validateBrowserSemanticObservation, validateBrowserSemanticPage, validateBrowserSemanticRegion, validateBrowserSemanticTarget, validateBrowserStructuredExtraction } from "./browser-results.js";
 
 /** Validates BrowserScreenshotPayload. */
 export function validateBrowserScreenshotPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -196,27 +197,6 @@ export function validateBrowserObservePayload(x: unknown, p: string, out: Valida
         ok = fail(out, joinPath(p, "includeFormValues"), "must be a boolean" + got(v8));
       }
     }
-  }
-  return ok;
-}
-
-const validateBrowserObservationLevel_c0 = (v: unknown): boolean => {
-  if (typeof v !== "string") return false;
-  switch (v.length) {
-    case 3: return v === "raw";
-    case 7: return v === "summary";
-    case 8: return v === "detailed";
-    case 10: return v === "structured";
-    case 11: return v === "interactive";
-    default: return false;
-  }
-};
-/** Validates BrowserObservationLevel. */
-export function validateBrowserObservationLevel(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!validateBrowserObservationLevel_c0(x)) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be one of: summary, interactive, structured, detailed, raw" + gotValue(x));
   }
   return ok;
 }
@@ -645,6 +625,2397 @@ export function validateBrowserDiagnosticsPayload(x: unknown, p: string, out: Va
   return ok;
 }
 
+/** Validates BrowserScreenshotResult. */
+export function validateBrowserScreenshotResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "format" || k2 === "width" || k2 === "height" || k2 === "encoded_bytes" || k2 === "device_scale_factor" || k2 === "scale" || k2 === "full_page" || k2 === "clip" || k2 === "target_id" || k2 === "frame_id" || k2 === "image")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["format"];
+    if (v3 !== undefined || "format" in o1) {
+      if (v3 !== "png" && v3 !== "jpeg" && v3 !== "webp") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "format"), "must be one of: png, jpeg, webp" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "format"), "is required");
+    }
+    const v4 = o1["width"];
+    if (v4 !== undefined || "width" in o1) {
+      if (!(Number.isInteger(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "width"), "must be an integer" + got(v4));
+      } else {
+        const n5 = v4 as number;
+        if (n5 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "width"), "must be at least 0" + " (got " + n5 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "width"), "is required");
+    }
+    const v6 = o1["height"];
+    if (v6 !== undefined || "height" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "height"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "height"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "height"), "is required");
+    }
+    const v8 = o1["encoded_bytes"];
+    if (v8 !== undefined || "encoded_bytes" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "encoded_bytes"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "encoded_bytes"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "encoded_bytes"), "is required");
+    }
+    const v10 = o1["device_scale_factor"];
+    if (v10 !== undefined || "device_scale_factor" in o1) {
+      if (!(Number.isFinite(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "device_scale_factor"), "must be a number" + got(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "device_scale_factor"), "is required");
+    }
+    const v11 = o1["scale"];
+    if (v11 !== undefined || "scale" in o1) {
+      if (!(Number.isFinite(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "scale"), "must be a number" + got(v11));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "scale"), "is required");
+    }
+    const v12 = o1["full_page"];
+    if (v12 !== undefined || "full_page" in o1) {
+      if (!(typeof v12 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "full_page"), "must be a boolean" + got(v12));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "full_page"), "is required");
+    }
+    const v13 = o1["clip"];
+    if (v13 !== undefined || "clip" in o1) {
+      if (!validateBrowserRect(v13, out === null ? "" : joinPath(p, "clip"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "target_id"), "is required");
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "frame_id"), "is required");
+    }
+    const v16 = o1["image"];
+    if (v16 !== undefined || "image" in o1) {
+      if (!validateBrowserImage(v16, out === null ? "" : joinPath(p, "image"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "image"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserRect. */
+export function validateBrowserRect(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "x" || k2 === "y" || k2 === "width" || k2 === "height")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["x"];
+    if (v3 !== undefined || "x" in o1) {
+      if (!(Number.isFinite(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "x"), "must be a number" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "x"), "is required");
+    }
+    const v4 = o1["y"];
+    if (v4 !== undefined || "y" in o1) {
+      if (!(Number.isFinite(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "y"), "must be a number" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "y"), "is required");
+    }
+    const v5 = o1["width"];
+    if (v5 !== undefined || "width" in o1) {
+      if (!(Number.isFinite(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "width"), "must be a number" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "width"), "is required");
+    }
+    const v6 = o1["height"];
+    if (v6 !== undefined || "height" in o1) {
+      if (!(Number.isFinite(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "height"), "must be a number" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "height"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserImage. */
+export function validateBrowserImage(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "data" || k2 === "mimeType")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["data"];
+    if (v3 !== undefined || "data" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "data"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "data"), "is required");
+    }
+    const v4 = o1["mimeType"];
+    if (v4 !== undefined || "mimeType" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mimeType"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "mimeType"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserObserveResult. */
+export function validateBrowserObserveResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(validateBrowserSemanticObservation(x, "", null) || validateBrowserPageContext(x, "", null))) {
+    if (out === null) return false;
+    ok = failUnion(out, p, x, [validateBrowserSemanticObservation, validateBrowserPageContext], "");
+  }
+  return ok;
+}
+
+/** Validates BrowserPageContext. */
+export function validateBrowserPageContext(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "page" || k2 === "text" || k2 === "dom" || k2 === "accessibility" || k2 === "consistency" || k2 === "boundaries" || k2 === "incomplete" || k2 === "image" || k2 === "level")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["page"];
+    if (v3 !== undefined || "page" in o1) {
+      if (!validateBrowserPageInfo(v3, out === null ? "" : joinPath(p, "page"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "page"), "is required");
+    }
+    const v4 = o1["text"];
+    if (v4 !== undefined || "text" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "text"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "text"), "is required");
+    }
+    const v5 = o1["dom"];
+    if (v5 !== undefined || "dom" in o1) {
+      if (!validateBrowserDomNode(v5, out === null ? "" : joinPath(p, "dom"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v6 = o1["accessibility"];
+    if (v6 !== undefined || "accessibility" in o1) {
+      if (!validateBrowserAccessibilitySnapshot(v6, out === null ? "" : joinPath(p, "accessibility"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "accessibility"), "is required");
+    }
+    const v7 = o1["consistency"];
+    if (v7 !== undefined || "consistency" in o1) {
+      if (!validateBrowserObservationConsistency(v7, out === null ? "" : joinPath(p, "consistency"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "consistency"), "is required");
+    }
+    const v8 = o1["boundaries"];
+    if (v8 !== undefined || "boundaries" in o1) {
+      if (!validateBrowserObservationBoundaries(v8, out === null ? "" : joinPath(p, "boundaries"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "boundaries"), "is required");
+    }
+    const v9 = o1["incomplete"];
+    if (v9 !== undefined || "incomplete" in o1) {
+      if (!(Array.isArray(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "incomplete"), "must be an array" + got(v9));
+      } else {
+        const a10 = v9 as unknown[];
+        for (let i11 = 0; i11 < a10.length; i11++) {
+          const v12 = a10[i11];
+          if (!validateBrowserIncompleteReason(v12, out === null ? "" : joinIndex(joinPath(p, "incomplete"), i11), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v13 = o1["image"];
+    if (v13 !== undefined || "image" in o1) {
+      if (!validateBrowserImage(v13, out === null ? "" : joinPath(p, "image"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v14 = o1["level"];
+    if (v14 !== undefined || "level" in o1) {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "level"), "is not allowed");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserPageInfo. */
+export function validateBrowserPageInfo(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "url" || k2 === "title" || k2 === "ready_state" || k2 === "target_id" || k2 === "frame_id")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["url"];
+    if (v3 !== undefined || "url" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "url"), "is required");
+    }
+    const v4 = o1["title"];
+    if (v4 !== undefined || "title" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "title"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "title"), "is required");
+    }
+    const v5 = o1["ready_state"];
+    if (v5 !== undefined || "ready_state" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ready_state"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "ready_state"), "is required");
+    }
+    const v6 = o1["target_id"];
+    if (v6 !== undefined || "target_id" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "target_id"), "is required");
+    }
+    const v7 = o1["frame_id"];
+    if (v7 !== undefined || "frame_id" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "frame_id"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserDomNode. */
+export function validateBrowserDomNode(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "node_id" || k2 === "node_name" || k2 === "node_value" || k2 === "children" || k2 === "attributes" || k2 === "bounding_box")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["node_id"];
+    if (v3 !== undefined || "node_id" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "node_id"), "must be an integer" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "node_id"), "is required");
+    }
+    const v4 = o1["node_name"];
+    if (v4 !== undefined || "node_name" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "node_name"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "node_name"), "is required");
+    }
+    const v5 = o1["node_value"];
+    if (v5 !== undefined || "node_value" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "node_value"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "node_value"), "is required");
+    }
+    const v6 = o1["children"];
+    if (v6 !== undefined || "children" in o1) {
+      if (!(Array.isArray(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "children"), "must be an array" + got(v6));
+      } else {
+        const a7 = v6 as unknown[];
+        for (let i8 = 0; i8 < a7.length; i8++) {
+          const v9 = a7[i8];
+          if (!validateBrowserDomNode(v9, out === null ? "" : joinIndex(joinPath(p, "children"), i8), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "children"), "is required");
+    }
+    const v10 = o1["attributes"];
+    if (v10 !== undefined || "attributes" in o1) {
+      if (!(Array.isArray(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "attributes"), "must be an array" + got(v10));
+      } else {
+        const a11 = v10 as unknown[];
+        for (let i12 = 0; i12 < a11.length; i12++) {
+          const v13 = a11[i12];
+          if (!(typeof v13 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "attributes"), i12), "must be a string" + got(v13));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "attributes"), "is required");
+    }
+    const v14 = o1["bounding_box"];
+    if (v14 !== undefined || "bounding_box" in o1) {
+      if (!(validateBrowserDomNode_14(v14, "", null) || validateBrowserDomNode_15(v14, "", null))) {
+        if (out === null) return false;
+        ok = failUnion(out, joinPath(p, "bounding_box"), v14, [validateBrowserDomNode_14, validateBrowserDomNode_15], "");
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "bounding_box"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserAccessibilitySnapshot. */
+export function validateBrowserAccessibilitySnapshot(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "page" || k2 === "revision" || k2 === "roots" || k2 === "interactive" || k2 === "truncated" || k2 === "omitted_count" || k2 === "ranking_applied" || k2 === "completeness")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["page"];
+    if (v3 !== undefined || "page" in o1) {
+      if (!validateBrowserPageInfo(v3, out === null ? "" : joinPath(p, "page"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "page"), "is required");
+    }
+    const v4 = o1["revision"];
+    if (v4 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v4, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v5 = o1["roots"];
+    if (v5 !== undefined || "roots" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "roots"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!validateBrowserAccessibilityNode(v8, out === null ? "" : joinIndex(joinPath(p, "roots"), i7), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "roots"), "is required");
+    }
+    const v9 = o1["interactive"];
+    if (v9 !== undefined || "interactive" in o1) {
+      if (!(Array.isArray(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "interactive"), "must be an array" + got(v9));
+      } else {
+        const a10 = v9 as unknown[];
+        for (let i11 = 0; i11 < a10.length; i11++) {
+          const v12 = a10[i11];
+          if (!validateBrowserInteractiveElement(v12, out === null ? "" : joinIndex(joinPath(p, "interactive"), i11), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "interactive"), "is required");
+    }
+    const v13 = o1["truncated"];
+    if (v13 !== undefined || "truncated" in o1) {
+      if (!(typeof v13 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "truncated"), "must be a boolean" + got(v13));
+      }
+    }
+    const v14 = o1["omitted_count"];
+    if (v14 !== undefined || "omitted_count" in o1) {
+      if (!(Number.isInteger(v14))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "omitted_count"), "must be an integer" + got(v14));
+      } else {
+        const n15 = v14 as number;
+        if (n15 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "omitted_count"), "must be at least 0" + " (got " + n15 + ")");
+        }
+      }
+    }
+    const v16 = o1["ranking_applied"];
+    if (v16 !== undefined || "ranking_applied" in o1) {
+      if (!(typeof v16 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ranking_applied"), "must be a boolean" + got(v16));
+      }
+    }
+    const v17 = o1["completeness"];
+    if (v17 !== undefined || "completeness" in o1) {
+      if (!validateBrowserAccessibilityCompleteness(v17, out === null ? "" : joinPath(p, "completeness"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserObservationConsistency. */
+export function validateBrowserObservationConsistency(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "consistent" || k2 === "attempts" || k2 === "start_revision" || k2 === "end_revision" || k2 === "start_mutation_revision" || k2 === "end_mutation_revision")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["consistent"];
+    if (v3 !== undefined || "consistent" in o1) {
+      if (!(typeof v3 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "consistent"), "must be a boolean" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "consistent"), "is required");
+    }
+    const v4 = o1["attempts"];
+    if (v4 !== undefined || "attempts" in o1) {
+      if (!(Number.isInteger(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "attempts"), "must be an integer" + got(v4));
+      } else {
+        const n5 = v4 as number;
+        if (n5 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "attempts"), "must be at least 0" + " (got " + n5 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "attempts"), "is required");
+    }
+    const v6 = o1["start_revision"];
+    if (v6 !== undefined || "start_revision" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "start_revision"), "must be an integer" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "start_revision"), "is required");
+    }
+    const v7 = o1["end_revision"];
+    if (v7 !== undefined || "end_revision" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "end_revision"), "must be an integer" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "end_revision"), "is required");
+    }
+    const v8 = o1["start_mutation_revision"];
+    if (v8 !== undefined || "start_mutation_revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "start_mutation_revision"), "must be an integer" + got(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "start_mutation_revision"), "is required");
+    }
+    const v9 = o1["end_mutation_revision"];
+    if (v9 !== undefined || "end_mutation_revision" in o1) {
+      if (!(Number.isInteger(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "end_mutation_revision"), "must be an integer" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "end_mutation_revision"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateBrowserObservationBoundaries_c0 = new Set<string>(["scanned_elements","scan_limit","shadow_roots","child_frames","canvases","canvas_2d","webgl_canvases","webgpu_canvases","svg_elements","media_elements","embedded_documents","pdf_documents","native_surfaces","truncated","text_truncated","viewport"]);
+/** Validates BrowserObservationBoundaries. */
+export function validateBrowserObservationBoundaries(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateBrowserObservationBoundaries_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["scanned_elements"];
+    if (v3 !== undefined || "scanned_elements" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "scanned_elements"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "scanned_elements"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "scanned_elements"), "is required");
+    }
+    const v5 = o1["scan_limit"];
+    if (v5 !== undefined || "scan_limit" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "scan_limit"), "must be an integer" + got(v5));
+      } else {
+        const n6 = v5 as number;
+        if (n6 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "scan_limit"), "must be at least 0" + " (got " + n6 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "scan_limit"), "is required");
+    }
+    const v7 = o1["shadow_roots"];
+    if (v7 !== undefined || "shadow_roots" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "shadow_roots"), "must be an integer" + got(v7));
+      } else {
+        const n8 = v7 as number;
+        if (n8 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "shadow_roots"), "must be at least 0" + " (got " + n8 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "shadow_roots"), "is required");
+    }
+    const v9 = o1["child_frames"];
+    if (v9 !== undefined || "child_frames" in o1) {
+      if (!(Number.isInteger(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "child_frames"), "must be an integer" + got(v9));
+      } else {
+        const n10 = v9 as number;
+        if (n10 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "child_frames"), "must be at least 0" + " (got " + n10 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "child_frames"), "is required");
+    }
+    const v11 = o1["canvases"];
+    if (v11 !== undefined || "canvases" in o1) {
+      if (!(Number.isInteger(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "canvases"), "must be an integer" + got(v11));
+      } else {
+        const n12 = v11 as number;
+        if (n12 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "canvases"), "must be at least 0" + " (got " + n12 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "canvases"), "is required");
+    }
+    const v13 = o1["canvas_2d"];
+    if (v13 !== undefined || "canvas_2d" in o1) {
+      if (!(Number.isInteger(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "canvas_2d"), "must be an integer" + got(v13));
+      } else {
+        const n14 = v13 as number;
+        if (n14 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "canvas_2d"), "must be at least 0" + " (got " + n14 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "canvas_2d"), "is required");
+    }
+    const v15 = o1["webgl_canvases"];
+    if (v15 !== undefined || "webgl_canvases" in o1) {
+      if (!(Number.isInteger(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "webgl_canvases"), "must be an integer" + got(v15));
+      } else {
+        const n16 = v15 as number;
+        if (n16 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "webgl_canvases"), "must be at least 0" + " (got " + n16 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "webgl_canvases"), "is required");
+    }
+    const v17 = o1["webgpu_canvases"];
+    if (v17 !== undefined || "webgpu_canvases" in o1) {
+      if (!(Number.isInteger(v17))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "webgpu_canvases"), "must be an integer" + got(v17));
+      } else {
+        const n18 = v17 as number;
+        if (n18 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "webgpu_canvases"), "must be at least 0" + " (got " + n18 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "webgpu_canvases"), "is required");
+    }
+    const v19 = o1["svg_elements"];
+    if (v19 !== undefined || "svg_elements" in o1) {
+      if (!(Number.isInteger(v19))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "svg_elements"), "must be an integer" + got(v19));
+      } else {
+        const n20 = v19 as number;
+        if (n20 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "svg_elements"), "must be at least 0" + " (got " + n20 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "svg_elements"), "is required");
+    }
+    const v21 = o1["media_elements"];
+    if (v21 !== undefined || "media_elements" in o1) {
+      if (!(Number.isInteger(v21))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "media_elements"), "must be an integer" + got(v21));
+      } else {
+        const n22 = v21 as number;
+        if (n22 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "media_elements"), "must be at least 0" + " (got " + n22 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "media_elements"), "is required");
+    }
+    const v23 = o1["embedded_documents"];
+    if (v23 !== undefined || "embedded_documents" in o1) {
+      if (!(Number.isInteger(v23))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "embedded_documents"), "must be an integer" + got(v23));
+      } else {
+        const n24 = v23 as number;
+        if (n24 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "embedded_documents"), "must be at least 0" + " (got " + n24 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "embedded_documents"), "is required");
+    }
+    const v25 = o1["pdf_documents"];
+    if (v25 !== undefined || "pdf_documents" in o1) {
+      if (!(Number.isInteger(v25))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "pdf_documents"), "must be an integer" + got(v25));
+      } else {
+        const n26 = v25 as number;
+        if (n26 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "pdf_documents"), "must be at least 0" + " (got " + n26 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "pdf_documents"), "is required");
+    }
+    const v27 = o1["native_surfaces"];
+    if (v27 !== undefined || "native_surfaces" in o1) {
+      if (!(Number.isInteger(v27))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "native_surfaces"), "must be an integer" + got(v27));
+      } else {
+        const n28 = v27 as number;
+        if (n28 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "native_surfaces"), "must be at least 0" + " (got " + n28 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "native_surfaces"), "is required");
+    }
+    const v29 = o1["truncated"];
+    if (v29 !== undefined || "truncated" in o1) {
+      if (!(typeof v29 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "truncated"), "must be a boolean" + got(v29));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "truncated"), "is required");
+    }
+    const v30 = o1["text_truncated"];
+    if (v30 !== undefined || "text_truncated" in o1) {
+      if (!(typeof v30 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "text_truncated"), "must be a boolean" + got(v30));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "text_truncated"), "is required");
+    }
+    const v31 = o1["viewport"];
+    if (v31 !== undefined || "viewport" in o1) {
+      if (!(isJsonObject(v31))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "viewport"), "must be an object" + got(v31));
+      } else {
+        const o32 = v31 as Record<string, unknown>;
+        for (const k33 in o32) {
+          if (!(k33 === "scroll_x" || k33 === "scroll_y" || k33 === "width" || k33 === "height" || k33 === "document_width" || k33 === "document_height")) {
+            if (!checkJson(o32[k33], out === null ? "" : joinPath(joinPath(p, "viewport"), k33), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v34 = o32["scroll_x"];
+        if (v34 !== undefined || "scroll_x" in o32) {
+          if (!(Number.isFinite(v34))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "scroll_x"), "must be a number" + got(v34));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "scroll_x"), "is required");
+        }
+        const v35 = o32["scroll_y"];
+        if (v35 !== undefined || "scroll_y" in o32) {
+          if (!(Number.isFinite(v35))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "scroll_y"), "must be a number" + got(v35));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "scroll_y"), "is required");
+        }
+        const v36 = o32["width"];
+        if (v36 !== undefined || "width" in o32) {
+          if (!(Number.isFinite(v36))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "width"), "must be a number" + got(v36));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "width"), "is required");
+        }
+        const v37 = o32["height"];
+        if (v37 !== undefined || "height" in o32) {
+          if (!(Number.isFinite(v37))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "height"), "must be a number" + got(v37));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "height"), "is required");
+        }
+        const v38 = o32["document_width"];
+        if (v38 !== undefined || "document_width" in o32) {
+          if (!(Number.isFinite(v38))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "document_width"), "must be a number" + got(v38));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "document_width"), "is required");
+        }
+        const v39 = o32["document_height"];
+        if (v39 !== undefined || "document_height" in o32) {
+          if (!(Number.isFinite(v39))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "viewport"), "document_height"), "must be a number" + got(v39));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "viewport"), "document_height"), "is required");
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserIncompleteReason_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 6: return v === "canvas";
+    case 7: return v === "control";
+    case 12: return v === "visible_text";
+    case 13: return v === "boundary_scan" || v === "mutation_race";
+    case 14: return v === "frame_boundary";
+    case 15: return v === "shadow_boundary";
+    case 18: return v === "accessibility_node";
+    case 19: return v === "accessibility_label";
+    default: return false;
+  }
+};
+/** Validates BrowserIncompleteReason. */
+export function validateBrowserIncompleteReason(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserIncompleteReason_c0(x)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: visible_text, accessibility_node, accessibility_label, control, shadow_boundary, frame_boundary, canvas, boundary_scan, mutation_race" + gotValue(x));
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/domNode/properties/bounding_box/anyOf/0. */
+export function validateBrowserDomNode_14(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(Array.isArray(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an array" + got(x));
+  } else {
+    const a1 = x as unknown[];
+    for (let i2 = 0; i2 < a1.length; i2++) {
+      const v3 = a1[i2];
+      if (!(Number.isFinite(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinIndex(p, i2), "must be a number" + got(v3));
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/domNode/properties/bounding_box/anyOf/1. */
+export function validateBrowserDomNode_15(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(x === null)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be null" + got(x));
+  }
+  return ok;
+}
+
+const validateBrowserInteractiveElement_c0 = new Set<string>(["reference","role","backend_dom_node_id","name","shadow_host_path","input_type","autocomplete","value","checked","disabled","selected_option","empty","read_only","required"]);
+/** Validates BrowserInteractiveElement. */
+export function validateBrowserInteractiveElement(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateBrowserInteractiveElement_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["reference"];
+    if (v3 !== undefined || "reference" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reference"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "reference"), "is required");
+    }
+    const v4 = o1["role"];
+    if (v4 !== undefined || "role" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "role"), "is required");
+    }
+    const v5 = o1["backend_dom_node_id"];
+    if (v5 !== undefined || "backend_dom_node_id" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "backend_dom_node_id"), "must be an integer" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "backend_dom_node_id"), "is required");
+    }
+    const v6 = o1["name"];
+    if (v6 !== undefined || "name" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["shadow_host_path"];
+    if (v7 !== undefined || "shadow_host_path" in o1) {
+      if (!(Array.isArray(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "shadow_host_path"), "must be an array" + got(v7));
+      } else {
+        const a8 = v7 as unknown[];
+        for (let i9 = 0; i9 < a8.length; i9++) {
+          const v10 = a8[i9];
+          if (!(typeof v10 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "shadow_host_path"), i9), "must be a string" + got(v10));
+          }
+        }
+      }
+    }
+    const v11 = o1["input_type"];
+    if (v11 !== undefined || "input_type" in o1) {
+      if (!(typeof v11 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "input_type"), "must be a string" + got(v11));
+      }
+    }
+    const v12 = o1["autocomplete"];
+    if (v12 !== undefined || "autocomplete" in o1) {
+      if (!(typeof v12 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "autocomplete"), "must be a string" + got(v12));
+      }
+    }
+    const v13 = o1["value"];
+    if (v13 !== undefined || "value" in o1) {
+      if (!(typeof v13 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "value"), "must be a string" + got(v13));
+      }
+    }
+    const v14 = o1["checked"];
+    if (v14 !== undefined || "checked" in o1) {
+      if (!(typeof v14 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "checked"), "must be a boolean" + got(v14));
+      }
+    }
+    const v15 = o1["disabled"];
+    if (v15 !== undefined || "disabled" in o1) {
+      if (!(typeof v15 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "disabled"), "must be a boolean" + got(v15));
+      }
+    }
+    const v16 = o1["selected_option"];
+    if (v16 !== undefined || "selected_option" in o1) {
+      if (!(typeof v16 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "selected_option"), "must be a string" + got(v16));
+      }
+    }
+    const v17 = o1["empty"];
+    if (v17 !== undefined || "empty" in o1) {
+      if (!(typeof v17 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "empty"), "must be a boolean" + got(v17));
+      }
+    }
+    const v18 = o1["read_only"];
+    if (v18 !== undefined || "read_only" in o1) {
+      if (!(typeof v18 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "read_only"), "must be a boolean" + got(v18));
+      }
+    }
+    const v19 = o1["required"];
+    if (v19 !== undefined || "required" in o1) {
+      if (!(typeof v19 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "required"), "must be a boolean" + got(v19));
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserAccessibilityCompleteness_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "none";
+    case 6: return v === "getDOM";
+    case 9: return v === "reobserve";
+    case 10: return v === "coordinate";
+    case 12: return v === "select_frame";
+    default: return false;
+  }
+};
+/** Validates BrowserAccessibilityCompleteness. */
+export function validateBrowserAccessibilityCompleteness(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "score" || k2 === "confidence" || k2 === "suggest_escalation" || k2 === "signals")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["score"];
+    if (v3 !== undefined || "score" in o1) {
+      if (!(Number.isFinite(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "score"), "must be a number" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "score"), "must be at least 0" + " (got " + n4 + ")");
+        }
+        if (n4 > 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "score"), "must be at most 1" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "score"), "is required");
+    }
+    const v5 = o1["confidence"];
+    if (v5 !== undefined || "confidence" in o1) {
+      if (v5 !== "low" && v5 !== "medium" && v5 !== "high") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "confidence"), "must be one of: low, medium, high" + gotValue(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confidence"), "is required");
+    }
+    const v6 = o1["suggest_escalation"];
+    if (v6 !== undefined || "suggest_escalation" in o1) {
+      if (!validateBrowserAccessibilityCompleteness_c0(v6)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "suggest_escalation"), "must be one of: none, getDOM, coordinate, select_frame, reobserve" + gotValue(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "suggest_escalation"), "is required");
+    }
+    const v7 = o1["signals"];
+    if (v7 !== undefined || "signals" in o1) {
+      if (!(isJsonObject(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "signals"), "must be an object" + got(v7));
+      } else {
+        const o8 = v7 as Record<string, unknown>;
+        for (const k9 in o8) {
+          if (!(k9 === "interactive_discovered" || k9 === "interactive_returned" || k9 === "shadow_hosts" || k9 === "shadow_hosts_pierced" || k9 === "canvases" || k9 === "child_frames" || k9 === "mutation_race")) {
+            if (!checkJson(o8[k9], out === null ? "" : joinPath(joinPath(p, "signals"), k9), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v10 = o8["interactive_discovered"];
+        if (v10 !== undefined || "interactive_discovered" in o8) {
+          if (!(Number.isInteger(v10))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_discovered"), "must be an integer" + got(v10));
+          } else {
+            const n11 = v10 as number;
+            if (n11 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_discovered"), "must be at least 0" + " (got " + n11 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_discovered"), "is required");
+        }
+        const v12 = o8["interactive_returned"];
+        if (v12 !== undefined || "interactive_returned" in o8) {
+          if (!(Number.isInteger(v12))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_returned"), "must be an integer" + got(v12));
+          } else {
+            const n13 = v12 as number;
+            if (n13 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_returned"), "must be at least 0" + " (got " + n13 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "interactive_returned"), "is required");
+        }
+        const v14 = o8["shadow_hosts"];
+        if (v14 !== undefined || "shadow_hosts" in o8) {
+          if (!(Number.isInteger(v14))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts"), "must be an integer" + got(v14));
+          } else {
+            const n15 = v14 as number;
+            if (n15 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts"), "must be at least 0" + " (got " + n15 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts"), "is required");
+        }
+        const v16 = o8["shadow_hosts_pierced"];
+        if (v16 !== undefined || "shadow_hosts_pierced" in o8) {
+          if (!(Number.isInteger(v16))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts_pierced"), "must be an integer" + got(v16));
+          } else {
+            const n17 = v16 as number;
+            if (n17 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts_pierced"), "must be at least 0" + " (got " + n17 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "shadow_hosts_pierced"), "is required");
+        }
+        const v18 = o8["canvases"];
+        if (v18 !== undefined || "canvases" in o8) {
+          if (!(Number.isInteger(v18))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "canvases"), "must be an integer" + got(v18));
+          } else {
+            const n19 = v18 as number;
+            if (n19 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "canvases"), "must be at least 0" + " (got " + n19 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "canvases"), "is required");
+        }
+        const v20 = o8["child_frames"];
+        if (v20 !== undefined || "child_frames" in o8) {
+          if (!(Number.isInteger(v20))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "child_frames"), "must be an integer" + got(v20));
+          } else {
+            const n21 = v20 as number;
+            if (n21 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "signals"), "child_frames"), "must be at least 0" + " (got " + n21 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "child_frames"), "is required");
+        }
+        const v22 = o8["mutation_race"];
+        if (v22 !== undefined || "mutation_race" in o8) {
+          if (!(typeof v22 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "signals"), "mutation_race"), "must be a boolean" + got(v22));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "signals"), "mutation_race"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "signals"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserObserveBootstrapResult. */
+export function validateBrowserObserveBootstrapResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "page" || k2 === "text" || k2 === "classification" || k2 === "revision" || k2 === "context_id" || k2 === "page_context_id" || k2 === "ready" || k2 === "complete" || k2 === "consistency" || k2 === "boundaries" || k2 === "incomplete" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["page"];
+    if (v3 !== undefined || "page" in o1) {
+      if (!validateBrowserPageInfo(v3, out === null ? "" : joinPath(p, "page"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "page"), "is required");
+    }
+    const v4 = o1["text"];
+    if (v4 !== undefined || "text" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "text"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "text"), "is required");
+    }
+    const v5 = o1["classification"];
+    if (v5 !== undefined || "classification" in o1) {
+      if (!validateBrowserPageClassification(v5, out === null ? "" : joinPath(p, "classification"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "classification"), "is required");
+    }
+    const v6 = o1["revision"];
+    if (v6 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v6, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v7 = o1["context_id"];
+    if (v7 !== undefined || "context_id" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "context_id"), "must be an integer" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "context_id"), "is required");
+    }
+    const v8 = o1["page_context_id"];
+    if (v8 !== undefined || "page_context_id" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "page_context_id"), "must be a string" + got(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "page_context_id"), "is required");
+    }
+    const v9 = o1["ready"];
+    if (v9 !== undefined || "ready" in o1) {
+      if (!(typeof v9 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ready"), "must be a boolean" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "ready"), "is required");
+    }
+    const v10 = o1["complete"];
+    if (v10 !== undefined || "complete" in o1) {
+      if (!(typeof v10 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "complete"), "must be a boolean" + got(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "complete"), "is required");
+    }
+    const v11 = o1["consistency"];
+    if (v11 !== undefined || "consistency" in o1) {
+      if (!validateBrowserObservationConsistency(v11, out === null ? "" : joinPath(p, "consistency"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "consistency"), "is required");
+    }
+    const v12 = o1["boundaries"];
+    if (v12 !== undefined || "boundaries" in o1) {
+      if (!validateBrowserObservationBoundaries(v12, out === null ? "" : joinPath(p, "boundaries"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "boundaries"), "is required");
+    }
+    const v13 = o1["incomplete"];
+    if (v13 !== undefined || "incomplete" in o1) {
+      if (!(Array.isArray(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "incomplete"), "must be an array" + got(v13));
+      } else {
+        const a14 = v13 as unknown[];
+        for (let i15 = 0; i15 < a14.length; i15++) {
+          const v16 = a14[i15];
+          if (!validateBrowserIncompleteReason(v16, out === null ? "" : joinIndex(joinPath(p, "incomplete"), i15), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v17 = o1["detailAvailability"];
+    if (v17 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v17, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateBrowserPageClassification_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 5: return v === "empty";
+    case 6: return v === "normal";
+    case 7: return v === "loading" || v === "consent" || v === "unknown";
+    case 9: return v === "challenge";
+    case 12: return v === "accessDenied";
+    case 13: return v === "loginRequired";
+    default: return false;
+  }
+};
+const validateBrowserPageClassification_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "wait";
+    case 7: return v === "inspect";
+    case 9: return v === "reobserve";
+    case 12: return v === "authenticate";
+    case 13: return v === "reviewConsent";
+    case 16: return v === "inspectChallenge";
+    default: return false;
+  }
+};
+/** Validates BrowserPageClassification. */
+export function validateBrowserPageClassification(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "state" || k2 === "confidence" || k2 === "evidence" || k2 === "next_step")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["state"];
+    if (v3 !== undefined || "state" in o1) {
+      if (!validateBrowserPageClassification_c0(v3)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "state"), "must be one of: normal, loading, challenge, consent, accessDenied, loginRequired, empty, unknown" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "state"), "is required");
+    }
+    const v4 = o1["confidence"];
+    if (v4 !== undefined || "confidence" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "confidence"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confidence"), "is required");
+    }
+    const v5 = o1["evidence"];
+    if (v5 !== undefined || "evidence" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "evidence"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!(isJsonObject(v8))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "evidence"), i7), "must be an object" + got(v8));
+          } else {
+            const o9 = v8 as Record<string, unknown>;
+            for (const k10 in o9) {
+              if (!(k10 === "signal" || k10 === "detail")) {
+                if (!checkJson(o9[k10], out === null ? "" : joinPath(joinIndex(joinPath(p, "evidence"), i7), k10), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v11 = o9["signal"];
+            if (v11 !== undefined || "signal" in o9) {
+              if (!(typeof v11 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidence"), i7), "signal"), "must be a string" + got(v11));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidence"), i7), "signal"), "is required");
+            }
+            const v12 = o9["detail"];
+            if (v12 !== undefined || "detail" in o9) {
+              if (!(typeof v12 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidence"), i7), "detail"), "must be a string" + got(v12));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidence"), i7), "detail"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "evidence"), "is required");
+    }
+    const v13 = o1["next_step"];
+    if (v13 !== undefined || "next_step" in o1) {
+      if (!validateBrowserPageClassification_c1(v13)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "next_step"), "must be one of: inspect, reobserve, wait, reviewConsent, authenticate, inspectChallenge" + gotValue(v13));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "next_step"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserObserveDeltaResult. */
+export function validateBrowserObserveDeltaResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "fromRevision" || k2 === "toRevision" || k2 === "mutation_summary" || k2 === "added" || k2 === "removed" || k2 === "changed" || k2 === "prior_incomplete" || k2 === "current_incomplete" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["fromRevision"];
+    if (v3 !== undefined || "fromRevision" in o1) {
+      if (!validateBrowserRevision(v3, out === null ? "" : joinPath(p, "fromRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "fromRevision"), "is required");
+    }
+    const v4 = o1["toRevision"];
+    if (v4 !== undefined || "toRevision" in o1) {
+      if (!validateBrowserRevision(v4, out === null ? "" : joinPath(p, "toRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "toRevision"), "is required");
+    }
+    const v5 = o1["mutation_summary"];
+    if (v5 !== undefined || "mutation_summary" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mutation_summary"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(k7 === "urlChanged" || k7 === "titleChanged" || k7 === "revisionDelta" || k7 === "softNavigationSuspected")) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "mutation_summary"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v8 = o6["urlChanged"];
+        if (v8 !== undefined || "urlChanged" in o6) {
+          if (!(typeof v8 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "urlChanged"), "must be a boolean" + got(v8));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "urlChanged"), "is required");
+        }
+        const v9 = o6["titleChanged"];
+        if (v9 !== undefined || "titleChanged" in o6) {
+          if (!(typeof v9 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "titleChanged"), "must be a boolean" + got(v9));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "titleChanged"), "is required");
+        }
+        const v10 = o6["revisionDelta"];
+        if (v10 !== undefined || "revisionDelta" in o6) {
+          if (!(Number.isInteger(v10))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "revisionDelta"), "must be an integer" + got(v10));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "revisionDelta"), "is required");
+        }
+        const v11 = o6["softNavigationSuspected"];
+        if (v11 !== undefined || "softNavigationSuspected" in o6) {
+          if (!(typeof v11 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "softNavigationSuspected"), "must be a boolean" + got(v11));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "mutation_summary"), "softNavigationSuspected"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "mutation_summary"), "is required");
+    }
+    const v12 = o1["added"];
+    if (v12 !== undefined || "added" in o1) {
+      if (!(Array.isArray(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "added"), "must be an array" + got(v12));
+      } else {
+        const a13 = v12 as unknown[];
+        for (let i14 = 0; i14 < a13.length; i14++) {
+          const v15 = a13[i14];
+          if (!validateBrowserDeltaElement(v15, out === null ? "" : joinIndex(joinPath(p, "added"), i14), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "added"), "is required");
+    }
+    const v16 = o1["removed"];
+    if (v16 !== undefined || "removed" in o1) {
+      if (!(Array.isArray(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "removed"), "must be an array" + got(v16));
+      } else {
+        const a17 = v16 as unknown[];
+        for (let i18 = 0; i18 < a17.length; i18++) {
+          const v19 = a17[i18];
+          if (!validateBrowserDeltaElement(v19, out === null ? "" : joinIndex(joinPath(p, "removed"), i18), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "removed"), "is required");
+    }
+    const v20 = o1["changed"];
+    if (v20 !== undefined || "changed" in o1) {
+      if (!(Array.isArray(v20))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "changed"), "must be an array" + got(v20));
+      } else {
+        const a21 = v20 as unknown[];
+        for (let i22 = 0; i22 < a21.length; i22++) {
+          const v23 = a21[i22];
+          if (!validateBrowserDeltaElement(v23, out === null ? "" : joinIndex(joinPath(p, "changed"), i22), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "changed"), "is required");
+    }
+    const v24 = o1["prior_incomplete"];
+    if (v24 !== undefined || "prior_incomplete" in o1) {
+      if (!(Array.isArray(v24))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "prior_incomplete"), "must be an array" + got(v24));
+      } else {
+        const a25 = v24 as unknown[];
+        for (let i26 = 0; i26 < a25.length; i26++) {
+          const v27 = a25[i26];
+          if (!validateBrowserIncompleteReason(v27, out === null ? "" : joinIndex(joinPath(p, "prior_incomplete"), i26), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "prior_incomplete"), "is required");
+    }
+    const v28 = o1["current_incomplete"];
+    if (v28 !== undefined || "current_incomplete" in o1) {
+      if (!(Array.isArray(v28))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "current_incomplete"), "must be an array" + got(v28));
+      } else {
+        const a29 = v28 as unknown[];
+        for (let i30 = 0; i30 < a29.length; i30++) {
+          const v31 = a29[i30];
+          if (!validateBrowserIncompleteReason(v31, out === null ? "" : joinIndex(joinPath(p, "current_incomplete"), i30), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "current_incomplete"), "is required");
+    }
+    const v32 = o1["detailAvailability"];
+    if (v32 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v32, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserDeltaElement. */
+export function validateBrowserDeltaElement(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "reference" || k2 === "role" || k2 === "name")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["reference"];
+    if (v3 !== undefined || "reference" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reference"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "reference"), "is required");
+    }
+    const v4 = o1["role"];
+    if (v4 !== undefined || "role" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "role"), "is required");
+    }
+    const v5 = o1["name"];
+    if (v5 !== undefined || "name" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "name"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserObserveKnowledgeResult. */
+export function validateBrowserObserveKnowledgeResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "observation" || k2 === "mode" || k2 === "assessments" || k2 === "eligibleRecordIds" || k2 === "staleRecordIds" || k2 === "outOfScopeRecordIds")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["observation"];
+    if (v3 !== undefined || "observation" in o1) {
+      if (!validateBrowserSemanticObservation(v3, out === null ? "" : joinPath(p, "observation"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "observation"), "is required");
+    }
+    const v4 = o1["mode"];
+    if (v4 !== undefined || "mode" in o1) {
+      if (v4 !== "freshOnly" && v4 !== "assessed") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mode"), "must be one of: freshOnly, assessed" + gotValue(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "mode"), "is required");
+    }
+    const v5 = o1["assessments"];
+    if (v5 !== undefined || "assessments" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "assessments"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!validateBrowserKnowledgeAssessment(v8, out === null ? "" : joinIndex(joinPath(p, "assessments"), i7), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v9 = o1["eligibleRecordIds"];
+    if (v9 !== undefined || "eligibleRecordIds" in o1) {
+      if (!(Array.isArray(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "eligibleRecordIds"), "must be an array" + got(v9));
+      } else {
+        const a10 = v9 as unknown[];
+        for (let i11 = 0; i11 < a10.length; i11++) {
+          const v12 = a10[i11];
+          if (!(typeof v12 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "eligibleRecordIds"), i11), "must be a string" + got(v12));
+          }
+        }
+      }
+    }
+    const v13 = o1["staleRecordIds"];
+    if (v13 !== undefined || "staleRecordIds" in o1) {
+      if (!(Array.isArray(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "staleRecordIds"), "must be an array" + got(v13));
+      } else {
+        const a14 = v13 as unknown[];
+        for (let i15 = 0; i15 < a14.length; i15++) {
+          const v16 = a14[i15];
+          if (!(typeof v16 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "staleRecordIds"), i15), "must be a string" + got(v16));
+          }
+        }
+      }
+    }
+    const v17 = o1["outOfScopeRecordIds"];
+    if (v17 !== undefined || "outOfScopeRecordIds" in o1) {
+      if (!(Array.isArray(v17))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "outOfScopeRecordIds"), "must be an array" + got(v17));
+      } else {
+        const a18 = v17 as unknown[];
+        for (let i19 = 0; i19 < a18.length; i19++) {
+          const v20 = a18[i19];
+          if (!(typeof v20 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "outOfScopeRecordIds"), i19), "must be a string" + got(v20));
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeAssessment_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 5: return v === "stale";
+    case 8: return v === "eligible";
+    case 10: return v === "outOfScope";
+    case 11: return v === "quarantined";
+    case 12: return v === "contradicted";
+    default: return false;
+  }
+};
+const validateBrowserKnowledgeAssessment_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 9: return v === "pathMatch";
+    case 11: return v === "originMatch" || v === "localeMatch" || v === "tenantMatch" || v === "schemaMatch" || v === "policyMatch";
+    case 12: return v === "browserMatch";
+    case 13: return v === "landmarkMatch";
+    case 14: return v === "workspaceMatch" || v === "freshnessMatch";
+    case 17: return v === "profileScopeMatch";
+    default: return false;
+  }
+};
+/** Validates BrowserKnowledgeAssessment. */
+export function validateBrowserKnowledgeAssessment(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "recordId" || k2 === "status" || k2 === "signals" || k2 === "conflicts" || k2 === "missingLandmarks" || k2 === "ageSeconds")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["recordId"];
+    if (v3 !== undefined || "recordId" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "recordId"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "recordId"), "is required");
+    }
+    const v4 = o1["status"];
+    if (v4 !== undefined || "status" in o1) {
+      if (!validateBrowserKnowledgeAssessment_c0(v4)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be one of: eligible, outOfScope, stale, contradicted, quarantined" + gotValue(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
+    }
+    const v5 = o1["signals"];
+    if (v5 !== undefined || "signals" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "signals"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!(isJsonObject(v8))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "signals"), i7), "must be an object" + got(v8));
+          } else {
+            const o9 = v8 as Record<string, unknown>;
+            for (const k10 in o9) {
+              if (!(k10 === "kind" || k10 === "detail")) {
+                if (!checkJson(o9[k10], out === null ? "" : joinPath(joinIndex(joinPath(p, "signals"), i7), k10), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v11 = o9["kind"];
+            if (v11 !== undefined || "kind" in o9) {
+              if (!validateBrowserKnowledgeAssessment_c1(v11)) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i7), "kind"), "must be one of: originMatch, pathMatch, profileScopeMatch, workspaceMatch, localeMatch, tenantMatch, browserMatch, schemaMatch, policyMatch, landmarkMatch, freshnessMatch" + gotValue(v11));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i7), "kind"), "is required");
+            }
+            const v12 = o9["detail"];
+            if (v12 !== undefined || "detail" in o9) {
+              if (!(typeof v12 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i7), "detail"), "must be a string" + got(v12));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "signals"), i7), "detail"), "is required");
+            }
+          }
+        }
+      }
+    }
+    const v13 = o1["conflicts"];
+    if (v13 !== undefined || "conflicts" in o1) {
+      if (!(Array.isArray(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "conflicts"), "must be an array" + got(v13));
+      }
+    }
+    const v14 = o1["missingLandmarks"];
+    if (v14 !== undefined || "missingLandmarks" in o1) {
+      if (!(Array.isArray(v14))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "missingLandmarks"), "must be an array" + got(v14));
+      } else {
+        const a15 = v14 as unknown[];
+        for (let i16 = 0; i16 < a15.length; i16++) {
+          const v17 = a15[i16];
+          if (!(typeof v17 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "missingLandmarks"), i16), "must be a string" + got(v17));
+          }
+        }
+      }
+    }
+    const v18 = o1["ageSeconds"];
+    if (v18 !== undefined || "ageSeconds" in o1) {
+      if (!(Number.isInteger(v18))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ageSeconds"), "must be an integer" + got(v18));
+      } else {
+        const n19 = v18 as number;
+        if (n19 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "ageSeconds"), "must be at least 0" + " (got " + n19 + ")");
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserGetDOMResult. */
+export function validateBrowserGetDOMResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (typeof x === "object" && x !== null && !Array.isArray(x)) {
+    const o1 = x as Record<string, unknown>;
+    const v2 = o1["detailAvailability"];
+    if (v2 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v2, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  if (!validateBrowserDomNode(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates BrowserGetTextResult. */
+export function validateBrowserGetTextResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "text")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["text"];
+    if (v3 !== undefined || "text" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "text"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "text"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserInspectPageResult. */
+export function validateBrowserInspectPageResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "page" || k2 === "revision" || k2 === "regions" || k2 === "limits" || k2 === "focusedTarget" || k2 === "alerts" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["page"];
+    if (v3 !== undefined || "page" in o1) {
+      if (!validateBrowserSemanticPage(v3, out === null ? "" : joinPath(p, "page"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "page"), "is required");
+    }
+    const v4 = o1["revision"];
+    if (v4 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v4, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v5 = o1["regions"];
+    if (v5 !== undefined || "regions" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regions"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!validateBrowserSemanticRegion(v8, out === null ? "" : joinIndex(joinPath(p, "regions"), i7), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "regions"), "is required");
+    }
+    const v9 = o1["limits"];
+    if (v9 !== undefined || "limits" in o1) {
+      if (!validateBrowserSemanticLimits(v9, out === null ? "" : joinPath(p, "limits"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "limits"), "is required");
+    }
+    const v10 = o1["focusedTarget"];
+    if (v10 !== undefined || "focusedTarget" in o1) {
+      if (!(validateBrowserSemanticTarget(v10, "", null) || validateBrowserInspectPageResult_10(v10, "", null))) {
+        if (out === null) return false;
+        ok = failUnion(out, joinPath(p, "focusedTarget"), v10, [validateBrowserSemanticTarget, validateBrowserInspectPageResult_10], "");
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "focusedTarget"), "is required");
+    }
+    const v12 = o1["alerts"];
+    if (v12 !== undefined || "alerts" in o1) {
+      if (!(Array.isArray(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "alerts"), "must be an array" + got(v12));
+      } else {
+        const a13 = v12 as unknown[];
+        for (let i14 = 0; i14 < a13.length; i14++) {
+          const v15 = a13[i14];
+          if (!(typeof v15 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "alerts"), i14), "must be a string" + got(v15));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "alerts"), "is required");
+    }
+    const v16 = o1["detailAvailability"];
+    if (v16 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v16, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/operations/7/result/properties/focusedTarget/anyOf/1. */
+export function validateBrowserInspectPageResult_10(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(x === null)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be null" + got(x));
+  }
+  return ok;
+}
+
+/** Validates BrowserExtractStructuredResult. */
+export function validateBrowserExtractStructuredResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserStructuredExtraction(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  if (!validateBrowserProjectedResult(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
 /** Validates BrowserWaitResult. */
 export function validateBrowserWaitResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -693,6 +3064,968 @@ export function validateBrowserEvaluateResult(x: unknown, p: string, out: Valida
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
         ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserVerifyResult. */
+export function validateBrowserVerifyResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "status" || k2 === "predicate" || k2 === "elapsedMs" || k2 === "state" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
+    }
+    const v4 = o1["predicate"];
+    if (v4 !== undefined || "predicate" in o1) {
+      if (!(isJsonObject(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "predicate"), "must be an object" + got(v4));
+      } else {
+        const o5 = v4 as Record<string, unknown>;
+        for (const k6 in o5) {
+          if (!(false)) {
+            if (!checkJson(o5[k6], out === null ? "" : joinPath(joinPath(p, "predicate"), k6), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "predicate"), "is required");
+    }
+    const v7 = o1["elapsedMs"];
+    if (v7 !== undefined || "elapsedMs" in o1) {
+      if (!(Number.isInteger(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "elapsedMs"), "must be an integer" + got(v7));
+      } else {
+        const n8 = v7 as number;
+        if (n8 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "elapsedMs"), "must be at least 0" + " (got " + n8 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "elapsedMs"), "is required");
+    }
+    const v9 = o1["state"];
+    if (v9 !== undefined || "state" in o1) {
+      if (!(typeof v9 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "state"), "must be a string" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "state"), "is required");
+    }
+    const v10 = o1["detailAvailability"];
+    if (v10 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v10, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+const validateBrowserPreflightResult_c0 = new Set<string>(["action","unique","element","actionable","actionability_reason","candidates","error_kind","revision","geometry","hints","diagnostics","target_id","frame_id","detailAvailability"]);
+const validateBrowserPreflightResult_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "type";
+    case 5: return v === "click" || v === "hover" || v === "check";
+    case 6: return v === "select";
+    default: return false;
+  }
+};
+const validateBrowserPreflightResult_c2 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 8: return v === "detached" || v === "disabled";
+    case 11: return v === "not_visible";
+    case 16: return v === "outside_viewport" || v === "hit_test_blocked" || v === "geometry_changed" || v === "node_unavailable";
+    case 17: return v === "unstable_geometry";
+    case 19: return v === "verification_failed";
+    default: return false;
+  }
+};
+/** Validates BrowserPreflightResult. */
+export function validateBrowserPreflightResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateBrowserPreflightResult_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["action"];
+    if (v3 !== undefined || "action" in o1) {
+      if (!validateBrowserPreflightResult_c1(v3)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be one of: click, hover, type, check, select" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "action"), "is required");
+    }
+    const v4 = o1["unique"];
+    if (v4 !== undefined || "unique" in o1) {
+      if (!(typeof v4 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "unique"), "must be a boolean" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "unique"), "is required");
+    }
+    const v5 = o1["element"];
+    if (v5 !== undefined || "element" in o1) {
+      if (!validateBrowserPreflightElement(v5, out === null ? "" : joinPath(p, "element"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v6 = o1["actionable"];
+    if (v6 !== undefined || "actionable" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "actionable"), "must be a boolean" + got(v6));
+      }
+    }
+    const v7 = o1["actionability_reason"];
+    if (v7 !== undefined || "actionability_reason" in o1) {
+      if (!validateBrowserPreflightResult_c2(v7)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "actionability_reason"), "must be one of: detached, not_visible, disabled, unstable_geometry, outside_viewport, hit_test_blocked, geometry_changed, node_unavailable, verification_failed" + gotValue(v7));
+      }
+    }
+    const v8 = o1["candidates"];
+    if (v8 !== undefined || "candidates" in o1) {
+      if (!(Array.isArray(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidates"), "must be an array" + got(v8));
+      } else {
+        const a9 = v8 as unknown[];
+        for (let i10 = 0; i10 < a9.length; i10++) {
+          const v11 = a9[i10];
+          if (!(isJsonObject(v11))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "candidates"), i10), "must be an object" + got(v11));
+          } else {
+            const o12 = v11 as Record<string, unknown>;
+            for (const k13 in o12) {
+              if (!(k13 === "label" || k13 === "reference")) {
+                if (!checkJson(o12[k13], out === null ? "" : joinPath(joinIndex(joinPath(p, "candidates"), i10), k13), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v14 = o12["label"];
+            if (v14 !== undefined || "label" in o12) {
+              if (!(typeof v14 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "candidates"), i10), "label"), "must be a string" + got(v14));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "candidates"), i10), "label"), "is required");
+            }
+            const v15 = o12["reference"];
+            if (v15 !== undefined || "reference" in o12) {
+              if (!(typeof v15 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "candidates"), i10), "reference"), "must be a string" + got(v15));
+              }
+            }
+          }
+        }
+      }
+    }
+    const v16 = o1["error_kind"];
+    if (v16 !== undefined || "error_kind" in o1) {
+      if (v16 !== "ambiguous" && v16 !== "not_found" && v16 !== "stale_reference" && v16 !== "not_actionable") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "error_kind"), "must be one of: ambiguous, not_found, stale_reference, not_actionable" + gotValue(v16));
+      }
+    }
+    const v17 = o1["revision"];
+    if (v17 !== undefined || "revision" in o1) {
+      if (!validateBrowserRevision(v17, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v18 = o1["geometry"];
+    if (v18 !== undefined || "geometry" in o1) {
+      if (!validateBrowserRect(v18, out === null ? "" : joinPath(p, "geometry"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v19 = o1["hints"];
+    if (v19 !== undefined || "hints" in o1) {
+      if (!(isJsonObject(v19))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "hints"), "must be an object" + got(v19));
+      } else {
+        const o20 = v19 as Record<string, unknown>;
+        for (const k21 in o20) {
+          if (!(k21 === "likely_navigation" || k21 === "likely_popup" || k21 === "likely_form_submit")) {
+            if (!checkJson(o20[k21], out === null ? "" : joinPath(joinPath(p, "hints"), k21), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v22 = o20["likely_navigation"];
+        if (v22 !== undefined || "likely_navigation" in o20) {
+          if (!(typeof v22 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hints"), "likely_navigation"), "must be a boolean" + got(v22));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hints"), "likely_navigation"), "is required");
+        }
+        const v23 = o20["likely_popup"];
+        if (v23 !== undefined || "likely_popup" in o20) {
+          if (!(typeof v23 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hints"), "likely_popup"), "must be a boolean" + got(v23));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hints"), "likely_popup"), "is required");
+        }
+        const v24 = o20["likely_form_submit"];
+        if (v24 !== undefined || "likely_form_submit" in o20) {
+          if (!(typeof v24 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hints"), "likely_form_submit"), "must be a boolean" + got(v24));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hints"), "likely_form_submit"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "hints"), "is required");
+    }
+    const v25 = o1["diagnostics"];
+    if (v25 !== undefined || "diagnostics" in o1) {
+      if (!validateBrowserPreflightDiagnostics(v25, out === null ? "" : joinPath(p, "diagnostics"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v26 = o1["target_id"];
+    if (v26 !== undefined || "target_id" in o1) {
+      if (!(typeof v26 === "string" || v26 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string or null" + got(v26));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "target_id"), "is required");
+    }
+    const v27 = o1["frame_id"];
+    if (v27 !== undefined || "frame_id" in o1) {
+      if (!(typeof v27 === "string" || v27 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string or null" + got(v27));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "frame_id"), "is required");
+    }
+    const v28 = o1["detailAvailability"];
+    if (v28 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v28, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserPreflightElement. */
+export function validateBrowserPreflightElement(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "node_id" || k2 === "backend_dom_node_id" || k2 === "label" || k2 === "reference" || k2 === "role" || k2 === "input_type")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["node_id"];
+    if (v3 !== undefined || "node_id" in o1) {
+      if (!(Number.isInteger(v3) || v3 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "node_id"), "must be an integer or null" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "node_id"), "is required");
+    }
+    const v4 = o1["backend_dom_node_id"];
+    if (v4 !== undefined || "backend_dom_node_id" in o1) {
+      if (!(Number.isInteger(v4) || v4 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "backend_dom_node_id"), "must be an integer or null" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "backend_dom_node_id"), "is required");
+    }
+    const v5 = o1["label"];
+    if (v5 !== undefined || "label" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "label"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "label"), "is required");
+    }
+    const v6 = o1["reference"];
+    if (v6 !== undefined || "reference" in o1) {
+      if (!(typeof v6 === "string" || v6 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "reference"), "must be a string or null" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "reference"), "is required");
+    }
+    const v7 = o1["role"];
+    if (v7 !== undefined || "role" in o1) {
+      if (!(typeof v7 === "string" || v7 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string or null" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "role"), "is required");
+    }
+    const v8 = o1["input_type"];
+    if (v8 !== undefined || "input_type" in o1) {
+      if (!(typeof v8 === "string" || v8 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "input_type"), "must be a string or null" + got(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "input_type"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserPreflightDiagnostics. */
+export function validateBrowserPreflightDiagnostics(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "matchedCount" || k2 === "tag" || k2 === "role" || k2 === "name" || k2 === "geometry" || k2 === "outsideViewport" || k2 === "hitTestOwner" || k2 === "hidden" || k2 === "recommendation")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["matchedCount"];
+    if (v3 !== undefined || "matchedCount" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "matchedCount"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "matchedCount"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "matchedCount"), "is required");
+    }
+    const v5 = o1["tag"];
+    if (v5 !== undefined || "tag" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "tag"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["role"];
+    if (v6 !== undefined || "role" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["name"];
+    if (v7 !== undefined || "name" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["geometry"];
+    if (v8 !== undefined || "geometry" in o1) {
+      if (!validateBrowserRect(v8, out === null ? "" : joinPath(p, "geometry"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v9 = o1["outsideViewport"];
+    if (v9 !== undefined || "outsideViewport" in o1) {
+      if (!(typeof v9 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "outsideViewport"), "must be a boolean" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "outsideViewport"), "is required");
+    }
+    const v10 = o1["hitTestOwner"];
+    if (v10 !== undefined || "hitTestOwner" in o1) {
+      if (!(isJsonObject(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "hitTestOwner"), "must be an object" + got(v10));
+      } else {
+        const o11 = v10 as Record<string, unknown>;
+        for (const k12 in o11) {
+          if (!(k12 === "tag" || k12 === "role" || k12 === "name")) {
+            if (!checkJson(o11[k12], out === null ? "" : joinPath(joinPath(p, "hitTestOwner"), k12), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v13 = o11["tag"];
+        if (v13 !== undefined || "tag" in o11) {
+          if (!(typeof v13 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "tag"), "must be a string" + got(v13));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "tag"), "is required");
+        }
+        const v14 = o11["role"];
+        if (v14 !== undefined || "role" in o11) {
+          if (!(typeof v14 === "string" || v14 === null)) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "role"), "must be a string or null" + got(v14));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "role"), "is required");
+        }
+        const v15 = o11["name"];
+        if (v15 !== undefined || "name" in o11) {
+          if (!(typeof v15 === "string" || v15 === null)) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "name"), "must be a string or null" + got(v15));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "hitTestOwner"), "name"), "is required");
+        }
+      }
+    }
+    const v16 = o1["hidden"];
+    if (v16 !== undefined || "hidden" in o1) {
+      if (!(typeof v16 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "hidden"), "must be a boolean" + got(v16));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "hidden"), "is required");
+    }
+    const v17 = o1["recommendation"];
+    if (v17 !== undefined || "recommendation" in o1) {
+      if (v17 !== "reobserve" && v17 !== "scrollAndReobserve" && v17 !== "inspectOverlay") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "recommendation"), "must be one of: reobserve, scrollAndReobserve, inspectOverlay" + gotValue(v17));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "recommendation"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserDiagnosticsResult. */
+export function validateBrowserDiagnosticsResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "target_id" || k2 === "frame_id" || k2 === "duration_ms" || k2 === "console" || k2 === "network" || k2 === "dropped_events" || k2 === "startupDiagnostics" || k2 === "lifecycle" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["target_id"];
+    if (v3 !== undefined || "target_id" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "target_id"), "is required");
+    }
+    const v4 = o1["frame_id"];
+    if (v4 !== undefined || "frame_id" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "frame_id"), "is required");
+    }
+    const v5 = o1["duration_ms"];
+    if (v5 !== undefined || "duration_ms" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "duration_ms"), "must be an integer" + got(v5));
+      } else {
+        const n6 = v5 as number;
+        if (n6 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "duration_ms"), "must be at least 0" + " (got " + n6 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "duration_ms"), "is required");
+    }
+    const v7 = o1["console"];
+    if (v7 !== undefined || "console" in o1) {
+      if (!(Array.isArray(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "console"), "must be an array" + got(v7));
+      } else {
+        const a8 = v7 as unknown[];
+        for (let i9 = 0; i9 < a8.length; i9++) {
+          const v10 = a8[i9];
+          if (!(isJsonObject(v10))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "console"), i9), "must be an object" + got(v10));
+          } else {
+            const o11 = v10 as Record<string, unknown>;
+            for (const k12 in o11) {
+              if (!(k12 === "level" || k12 === "text")) {
+                if (!checkJson(o11[k12], out === null ? "" : joinPath(joinIndex(joinPath(p, "console"), i9), k12), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v13 = o11["level"];
+            if (v13 !== undefined || "level" in o11) {
+              if (!(typeof v13 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "console"), i9), "level"), "must be a string" + got(v13));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "console"), i9), "level"), "is required");
+            }
+            const v14 = o11["text"];
+            if (v14 !== undefined || "text" in o11) {
+              if (!(typeof v14 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "console"), i9), "text"), "must be a string" + got(v14));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "console"), i9), "text"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "console"), "is required");
+    }
+    const v15 = o1["network"];
+    if (v15 !== undefined || "network" in o1) {
+      if (!(Array.isArray(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "network"), "must be an array" + got(v15));
+      } else {
+        const a16 = v15 as unknown[];
+        for (let i17 = 0; i17 < a16.length; i17++) {
+          const v18 = a16[i17];
+          if (!(isJsonObject(v18))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "network"), i17), "must be an object" + got(v18));
+          } else {
+            const o19 = v18 as Record<string, unknown>;
+            for (const k20 in o19) {
+              if (!(k20 === "request_id" || k20 === "method" || k20 === "url" || k20 === "status" || k20 === "failure" || k20 === "safe_header_names" || k20 === "redirect_count")) {
+                if (!checkJson(o19[k20], out === null ? "" : joinPath(joinIndex(joinPath(p, "network"), i17), k20), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v21 = o19["request_id"];
+            if (v21 !== undefined || "request_id" in o19) {
+              if (!(typeof v21 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "request_id"), "must be a string" + got(v21));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "request_id"), "is required");
+            }
+            const v22 = o19["method"];
+            if (v22 !== undefined || "method" in o19) {
+              if (!(typeof v22 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "method"), "must be a string" + got(v22));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "method"), "is required");
+            }
+            const v23 = o19["url"];
+            if (v23 !== undefined || "url" in o19) {
+              if (!(typeof v23 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "url"), "must be a string" + got(v23));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "url"), "is required");
+            }
+            const v24 = o19["status"];
+            if (v24 !== undefined || "status" in o19) {
+              if (!(Number.isInteger(v24))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "status"), "must be an integer" + got(v24));
+              }
+            }
+            const v25 = o19["failure"];
+            if (v25 !== undefined || "failure" in o19) {
+              if (!(typeof v25 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "failure"), "must be a string" + got(v25));
+              }
+            }
+            const v26 = o19["safe_header_names"];
+            if (v26 !== undefined || "safe_header_names" in o19) {
+              if (!(Array.isArray(v26))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "safe_header_names"), "must be an array" + got(v26));
+              } else {
+                const a27 = v26 as unknown[];
+                for (let i28 = 0; i28 < a27.length; i28++) {
+                  const v29 = a27[i28];
+                  if (!(typeof v29 === "string")) {
+                    if (out === null) return false;
+                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "network"), i17), "safe_header_names"), i28), "must be a string" + got(v29));
+                  }
+                }
+              }
+            }
+            const v30 = o19["redirect_count"];
+            if (v30 !== undefined || "redirect_count" in o19) {
+              if (!(Number.isInteger(v30))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "redirect_count"), "must be an integer" + got(v30));
+              } else {
+                const n31 = v30 as number;
+                if (n31 < 0) {
+                  if (out === null) return false;
+                  ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "redirect_count"), "must be at least 0" + " (got " + n31 + ")");
+                }
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "network"), i17), "redirect_count"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "network"), "is required");
+    }
+    const v32 = o1["dropped_events"];
+    if (v32 !== undefined || "dropped_events" in o1) {
+      if (!(Number.isInteger(v32))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "dropped_events"), "must be an integer" + got(v32));
+      } else {
+        const n33 = v32 as number;
+        if (n33 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "dropped_events"), "must be at least 0" + " (got " + n33 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "dropped_events"), "is required");
+    }
+    const v34 = o1["startupDiagnostics"];
+    if (v34 !== undefined || "startupDiagnostics" in o1) {
+      if (!(isJsonObject(v34))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "startupDiagnostics"), "must be an object" + got(v34));
+      } else {
+        const o35 = v34 as Record<string, unknown>;
+        for (const k36 in o35) {
+          if (!(k36 === "launch_endpoint_ms" || k36 === "page_target_wait_ms" || k36 === "cdp_connect_ms" || k36 === "target_attach_ms" || k36 === "event_setup_ms" || k36 === "policy_arm_ms" || k36 === "total_startup_ms")) {
+            if (!checkJson(o35[k36], out === null ? "" : joinPath(joinPath(p, "startupDiagnostics"), k36), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v37 = o35["launch_endpoint_ms"];
+        if (v37 !== undefined || "launch_endpoint_ms" in o35) {
+          if (!(Number.isInteger(v37))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "launch_endpoint_ms"), "must be an integer" + got(v37));
+          } else {
+            const n38 = v37 as number;
+            if (n38 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "launch_endpoint_ms"), "must be at least 0" + " (got " + n38 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "launch_endpoint_ms"), "is required");
+        }
+        const v39 = o35["page_target_wait_ms"];
+        if (v39 !== undefined || "page_target_wait_ms" in o35) {
+          if (!(Number.isInteger(v39))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "page_target_wait_ms"), "must be an integer" + got(v39));
+          } else {
+            const n40 = v39 as number;
+            if (n40 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "page_target_wait_ms"), "must be at least 0" + " (got " + n40 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "page_target_wait_ms"), "is required");
+        }
+        const v41 = o35["cdp_connect_ms"];
+        if (v41 !== undefined || "cdp_connect_ms" in o35) {
+          if (!(Number.isInteger(v41))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "cdp_connect_ms"), "must be an integer" + got(v41));
+          } else {
+            const n42 = v41 as number;
+            if (n42 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "cdp_connect_ms"), "must be at least 0" + " (got " + n42 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "cdp_connect_ms"), "is required");
+        }
+        const v43 = o35["target_attach_ms"];
+        if (v43 !== undefined || "target_attach_ms" in o35) {
+          if (!(Number.isInteger(v43))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "target_attach_ms"), "must be an integer" + got(v43));
+          } else {
+            const n44 = v43 as number;
+            if (n44 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "target_attach_ms"), "must be at least 0" + " (got " + n44 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "target_attach_ms"), "is required");
+        }
+        const v45 = o35["event_setup_ms"];
+        if (v45 !== undefined || "event_setup_ms" in o35) {
+          if (!(Number.isInteger(v45))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "event_setup_ms"), "must be an integer" + got(v45));
+          } else {
+            const n46 = v45 as number;
+            if (n46 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "event_setup_ms"), "must be at least 0" + " (got " + n46 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "event_setup_ms"), "is required");
+        }
+        const v47 = o35["policy_arm_ms"];
+        if (v47 !== undefined || "policy_arm_ms" in o35) {
+          if (!(Number.isInteger(v47))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "policy_arm_ms"), "must be an integer" + got(v47));
+          } else {
+            const n48 = v47 as number;
+            if (n48 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "policy_arm_ms"), "must be at least 0" + " (got " + n48 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "policy_arm_ms"), "is required");
+        }
+        const v49 = o35["total_startup_ms"];
+        if (v49 !== undefined || "total_startup_ms" in o35) {
+          if (!(Number.isInteger(v49))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "total_startup_ms"), "must be an integer" + got(v49));
+          } else {
+            const n50 = v49 as number;
+            if (n50 < 0) {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "total_startup_ms"), "must be at least 0" + " (got " + n50 + ")");
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "startupDiagnostics"), "total_startup_ms"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "startupDiagnostics"), "is required");
+    }
+    const v51 = o1["lifecycle"];
+    if (v51 !== undefined || "lifecycle" in o1) {
+      if (!(isJsonObject(v51))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "lifecycle"), "must be an object" + got(v51));
+      } else {
+        const o52 = v51 as Record<string, unknown>;
+        for (const k53 in o52) {
+          if (!(k53 === "browserReady" || k53 === "navigationStarted" || k53 === "evidenceReady" || k53 === "actionVerified")) {
+            if (!checkJson(o52[k53], out === null ? "" : joinPath(joinPath(p, "lifecycle"), k53), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v54 = o52["browserReady"];
+        if (v54 !== undefined || "browserReady" in o52) {
+          if (!(typeof v54 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "lifecycle"), "browserReady"), "must be a boolean" + got(v54));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "lifecycle"), "browserReady"), "is required");
+        }
+        const v55 = o52["navigationStarted"];
+        if (v55 !== undefined || "navigationStarted" in o52) {
+          if (!(typeof v55 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "lifecycle"), "navigationStarted"), "must be a boolean" + got(v55));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "lifecycle"), "navigationStarted"), "is required");
+        }
+        const v56 = o52["evidenceReady"];
+        if (v56 !== undefined || "evidenceReady" in o52) {
+          if (!(typeof v56 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "lifecycle"), "evidenceReady"), "must be a boolean" + got(v56));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "lifecycle"), "evidenceReady"), "is required");
+        }
+        const v57 = o52["actionVerified"];
+        if (v57 !== undefined || "actionVerified" in o52) {
+          if (!(typeof v57 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "lifecycle"), "actionVerified"), "must be a boolean" + got(v57));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "lifecycle"), "actionVerified"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "lifecycle"), "is required");
+    }
+    const v58 = o1["detailAvailability"];
+    if (v58 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v58, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
       }
     }
   }

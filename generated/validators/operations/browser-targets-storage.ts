@@ -6,6 +6,7 @@ import { fail } from "../../../src/validation/generated-support.js";
 import { got, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { joinPath, joinIndex } from "../../../src/validation/path.js";
 import { validateBrowserUrl } from "./browser-defs.js";
+import { validateBrowserDetailAvailability } from "./browser-results.js";
 
 /** Validates BrowserListTargetsPayload. */
 export function validateBrowserListTargetsPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -228,7 +229,7 @@ export function validateBrowserSetCookiesPayload(x: unknown, p: string, out: Val
         const a4 = v3 as unknown[];
         for (let i5 = 0; i5 < a4.length; i5++) {
           const v6 = a4[i5];
-          if (!validateBrowserCookie(v6, out === null ? "" : joinIndex(joinPath(p, "cookies"), i5), out)) {
+          if (!validateBrowserCookieToSet(v6, out === null ? "" : joinIndex(joinPath(p, "cookies"), i5), out)) {
             if (out === null) return false;
             ok = false;
           }
@@ -242,8 +243,8 @@ export function validateBrowserSetCookiesPayload(x: unknown, p: string, out: Val
   return ok;
 }
 
-/** Validates BrowserCookie. */
-export function validateBrowserCookie(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+/** Validates BrowserCookieToSet. */
+export function validateBrowserCookieToSet(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(isJsonObject(x))) {
     if (out === null) return false;
@@ -336,6 +337,119 @@ export function validateBrowserSessionStoragePayload(x: unknown, p: string, out:
   return ok;
 }
 
+/** Validates BrowserListTargetsResult. */
+export function validateBrowserListTargetsResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "result" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["result"];
+    if (v3 !== undefined || "result" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "result"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserPageTarget(v6, out === null ? "" : joinIndex(joinPath(p, "result"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "result"), "is required");
+    }
+    const v7 = o1["detailAvailability"];
+    if (v7 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v7, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserPageTarget. */
+export function validateBrowserPageTarget(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "id" || k2 === "url" || k2 === "title" || k2 === "opener_id" || k2 === "active")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
+      if (!validateBrowserTargetId(v3, out === null ? "" : joinPath(p, "id"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "id"), "is required");
+    }
+    const v4 = o1["url"];
+    if (v4 !== undefined || "url" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "url"), "is required");
+    }
+    const v5 = o1["title"];
+    if (v5 !== undefined || "title" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "title"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "title"), "is required");
+    }
+    const v6 = o1["opener_id"];
+    if (v6 !== undefined || "opener_id" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "opener_id"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["active"];
+    if (v7 !== undefined || "active" in o1) {
+      if (!(typeof v7 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "active"), "must be a boolean" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "active"), "is required");
+    }
+  }
+  return ok;
+}
+
 /** Validates BrowserCreateTargetResult. */
 export function validateBrowserCreateTargetResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -417,6 +531,119 @@ export function validateBrowserCloseTargetResult(x: unknown, p: string, out: Val
   return ok;
 }
 
+/** Validates BrowserListFramesResult. */
+export function validateBrowserListFramesResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "result" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["result"];
+    if (v3 !== undefined || "result" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "result"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserFrameInfo(v6, out === null ? "" : joinIndex(joinPath(p, "result"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "result"), "is required");
+    }
+    const v7 = o1["detailAvailability"];
+    if (v7 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v7, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserFrameInfo. */
+export function validateBrowserFrameInfo(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "id" || k2 === "parent_id" || k2 === "url" || k2 === "active" || k2 === "out_of_process")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
+      if (!validateBrowserFrameId(v3, out === null ? "" : joinPath(p, "id"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "id"), "is required");
+    }
+    const v4 = o1["parent_id"];
+    if (v4 !== undefined || "parent_id" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "parent_id"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["url"];
+    if (v5 !== undefined || "url" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "url"), "is required");
+    }
+    const v6 = o1["active"];
+    if (v6 !== undefined || "active" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "active"), "must be a boolean" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "active"), "is required");
+    }
+    const v7 = o1["out_of_process"];
+    if (v7 !== undefined || "out_of_process" in o1) {
+      if (!(typeof v7 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "out_of_process"), "must be a boolean" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "out_of_process"), "is required");
+    }
+  }
+  return ok;
+}
+
 /** Validates BrowserSelectFrameResult. */
 export function validateBrowserSelectFrameResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -439,6 +666,182 @@ export function validateBrowserSelectFrameResult(x: unknown, p: string, out: Val
         if (out === null) return false;
         ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
       }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserCookiesResult. */
+export function validateBrowserCookiesResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "result" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["result"];
+    if (v3 !== undefined || "result" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "result"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserCookie(v6, out === null ? "" : joinIndex(joinPath(p, "result"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "result"), "is required");
+    }
+    const v7 = o1["detailAvailability"];
+    if (v7 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v7, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserCookie. */
+export function validateBrowserCookie(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "name" || k2 === "value" || k2 === "domain" || k2 === "path" || k2 === "expires" || k2 === "httpOnly" || k2 === "secure" || k2 === "sameSite" || k2 === "session" || k2 === "size" || k2 === "priority")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["name"];
+    if (v3 !== undefined || "name" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "name"), "is required");
+    }
+    const v4 = o1["value"];
+    if (v4 !== undefined || "value" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "value"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "value"), "is required");
+    }
+    const v5 = o1["domain"];
+    if (v5 !== undefined || "domain" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "domain"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "domain"), "is required");
+    }
+    const v6 = o1["path"];
+    if (v6 !== undefined || "path" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "path"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "path"), "is required");
+    }
+    const v7 = o1["expires"];
+    if (v7 !== undefined || "expires" in o1) {
+      if (!(Number.isFinite(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "expires"), "must be a number" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "expires"), "is required");
+    }
+    const v8 = o1["httpOnly"];
+    if (v8 !== undefined || "httpOnly" in o1) {
+      if (!(typeof v8 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "httpOnly"), "must be a boolean" + got(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "httpOnly"), "is required");
+    }
+    const v9 = o1["secure"];
+    if (v9 !== undefined || "secure" in o1) {
+      if (!(typeof v9 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "secure"), "must be a boolean" + got(v9));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "secure"), "is required");
+    }
+    const v10 = o1["sameSite"];
+    if (v10 !== undefined || "sameSite" in o1) {
+      if (!(typeof v10 === "string" || v10 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "sameSite"), "must be a string or null" + got(v10));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sameSite"), "is required");
+    }
+    const v11 = o1["session"];
+    if (v11 !== undefined || "session" in o1) {
+      if (!(typeof v11 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "session"), "must be a boolean" + got(v11));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "session"), "is required");
+    }
+    const v12 = o1["size"];
+    if (v12 !== undefined || "size" in o1) {
+      if (!(Number.isInteger(v12) || v12 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "size"), "must be an integer or null" + got(v12));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "size"), "is required");
+    }
+    const v13 = o1["priority"];
+    if (v13 !== undefined || "priority" in o1) {
+      if (!(typeof v13 === "string" || v13 === null)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "priority"), "must be a string or null" + got(v13));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "priority"), "is required");
     }
   }
   return ok;
@@ -494,6 +897,128 @@ export function validateBrowserClearCookiesResult(x: unknown, p: string, out: Va
         ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
       }
     }
+  }
+  return ok;
+}
+
+/** Validates BrowserLocalStorageResult. */
+export function validateBrowserLocalStorageResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserStorageItems(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates BrowserStorageItems. */
+export function validateBrowserStorageItems(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "items" || k2 === "truncated" || k2 === "count" || k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["items"];
+    if (v3 !== undefined || "items" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "items"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!(isJsonObject(v6))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "items"), i5), "must be an object" + got(v6));
+          } else {
+            const o7 = v6 as Record<string, unknown>;
+            for (const k8 in o7) {
+              if (!(k8 === "key" || k8 === "value")) {
+                if (!checkJson(o7[k8], out === null ? "" : joinPath(joinIndex(joinPath(p, "items"), i5), k8), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v9 = o7["key"];
+            if (v9 !== undefined || "key" in o7) {
+              if (!(typeof v9 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "items"), i5), "key"), "must be a string" + got(v9));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "items"), i5), "key"), "is required");
+            }
+            const v10 = o7["value"];
+            if (v10 !== undefined || "value" in o7) {
+              if (!(typeof v10 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "items"), i5), "value"), "must be a string" + got(v10));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "items"), i5), "value"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "items"), "is required");
+    }
+    const v11 = o1["truncated"];
+    if (v11 !== undefined || "truncated" in o1) {
+      if (!(typeof v11 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "truncated"), "must be a boolean" + got(v11));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "truncated"), "is required");
+    }
+    const v12 = o1["count"];
+    if (v12 !== undefined || "count" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "count"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "count"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "count"), "is required");
+    }
+    const v14 = o1["detailAvailability"];
+    if (v14 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v14, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserSessionStorageResult. */
+export function validateBrowserSessionStorageResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserStorageItems(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
   }
   return ok;
 }

@@ -4,7 +4,10 @@
 import type { ValidationIssue } from "../../../src/validation/issue.js";
 import { fail } from "../../../src/validation/generated-support.js";
 import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
-import { joinPath } from "../../../src/validation/path.js";
+import { joinPath, joinIndex } from "../../../src/validation/path.js";
+import { validateGlassRetryAdvice } from "../glass-protocol-v1.js";
+import { validateBrowserExecutionId, validateBrowserRevision } from "./browser-defs.js";
+import { validateBrowserDetailAvailability, validateBrowserStructuredExtraction } from "./browser-results.js";
 import { validateTaskDocument, validateTaskKind } from "../task-v1.js";
 import { validateWebIrDocument } from "../web-ir-v1.js";
 
@@ -210,6 +213,853 @@ export function validateTaskCompileResult(x: unknown, p: string, out: Validation
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath(p, "plan"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateTaskExecuteResult_c0 = new Set<string>(["task","status","phase","mutationPossible","sourceRevision","currentRevision","steps","retry","receipt","form","extraction","dialog","alerts","detailAvailability"]);
+/** Validates TaskExecuteResult. */
+export function validateTaskExecuteResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateTaskExecuteResult_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["task"];
+    if (v3 !== undefined || "task" in o1) {
+      if (!validateTaskKind(v3, out === null ? "" : joinPath(p, "task"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "task"), "is required");
+    }
+    const v4 = o1["status"];
+    if (v4 !== undefined || "status" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
+    }
+    const v5 = o1["phase"];
+    if (v5 !== undefined || "phase" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "phase"), "must be a string" + got(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "phase"), "is required");
+    }
+    const v6 = o1["mutationPossible"];
+    if (v6 !== undefined || "mutationPossible" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mutationPossible"), "must be a boolean" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "mutationPossible"), "is required");
+    }
+    const v7 = o1["sourceRevision"];
+    if (v7 !== undefined || "sourceRevision" in o1) {
+      if (!validateBrowserRevision(v7, out === null ? "" : joinPath(p, "sourceRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sourceRevision"), "is required");
+    }
+    const v8 = o1["currentRevision"];
+    if (v8 !== undefined || "currentRevision" in o1) {
+      if (!validateBrowserRevision(v8, out === null ? "" : joinPath(p, "currentRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "currentRevision"), "is required");
+    }
+    const v9 = o1["steps"];
+    if (v9 !== undefined || "steps" in o1) {
+      if (!(Array.isArray(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "steps"), "must be an array" + got(v9));
+      } else {
+        const a10 = v9 as unknown[];
+        for (let i11 = 0; i11 < a10.length; i11++) {
+          const v12 = a10[i11];
+          if (!validateTaskExecutionStep(v12, out === null ? "" : joinIndex(joinPath(p, "steps"), i11), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "steps"), "is required");
+    }
+    const v13 = o1["retry"];
+    if (v13 !== undefined || "retry" in o1) {
+      if (!validateGlassRetryAdvice(v13, out === null ? "" : joinPath(p, "retry"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "retry"), "is required");
+    }
+    const v14 = o1["receipt"];
+    if (v14 !== undefined || "receipt" in o1) {
+      if (!validateTaskExecutionReceipt(v14, out === null ? "" : joinPath(p, "receipt"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v15 = o1["form"];
+    if (v15 !== undefined || "form" in o1) {
+      if (!validateTaskFormOutcome(v15, out === null ? "" : joinPath(p, "form"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v16 = o1["extraction"];
+    if (v16 !== undefined || "extraction" in o1) {
+      if (!validateBrowserStructuredExtraction(v16, out === null ? "" : joinPath(p, "extraction"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v17 = o1["dialog"];
+    if (v17 !== undefined || "dialog" in o1) {
+      if (!validateTaskDialog(v17, out === null ? "" : joinPath(p, "dialog"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v18 = o1["alerts"];
+    if (v18 !== undefined || "alerts" in o1) {
+      if (!(Array.isArray(v18))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "alerts"), "must be an array" + got(v18));
+      } else {
+        const a19 = v18 as unknown[];
+        for (let i20 = 0; i20 < a19.length; i20++) {
+          const v21 = a19[i20];
+          if (!(typeof v21 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "alerts"), i20), "must be a string" + got(v21));
+          }
+        }
+      }
+    }
+    const v22 = o1["detailAvailability"];
+    if (v22 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v22, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateTaskExecutionStep_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 8: return v === "openMenu" || v === "nextPage";
+    case 9: return v === "selectTab" || v === "readField";
+    case 10: return v === "fillInputs" || v === "submitForm";
+    case 11: return v === "inspectForm";
+    case 12: return v === "observeScope" || v === "validateForm" || v === "extractTable" || v === "cancelDialog" || v === "collectPages";
+    case 13: return v === "extractRegion" || v === "inspectDialog" || v === "confirmDialog";
+    case 16: return v === "followNavigation";
+    case 17: return v === "extractCollection";
+    default: return false;
+  }
+};
+/** Validates TaskExecutionStep. */
+export function validateTaskExecutionStep(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "ordinal" || k2 === "operation" || k2 === "status" || k2 === "detail")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["ordinal"];
+    if (v3 !== undefined || "ordinal" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ordinal"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "ordinal"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "ordinal"), "is required");
+    }
+    const v5 = o1["operation"];
+    if (v5 !== undefined || "operation" in o1) {
+      if (!validateTaskExecutionStep_c0(v5)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "operation"), "must be one of: observeScope, inspectForm, fillInputs, validateForm, submitForm, followNavigation, selectTab, openMenu, extractTable, extractCollection, extractRegion, readField, inspectDialog, confirmDialog, cancelDialog, nextPage, collectPages" + gotValue(v5));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "operation"), "is required");
+    }
+    const v6 = o1["status"];
+    if (v6 !== undefined || "status" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
+    }
+    const v7 = o1["detail"];
+    if (v7 !== undefined || "detail" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "detail"), "must be a string" + got(v7));
+      }
+    }
+  }
+  return ok;
+}
+
+const validateTaskExecutionReceipt_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "read";
+    case 6: return v === "mutate" || v === "dialog";
+    case 7: return v === "observe" || v === "extract";
+    case 8: return v === "navigate";
+    case 10: return v === "pagination";
+    case 17: return v === "verifyEntityState";
+    default: return false;
+  }
+};
+const validateTaskExecutionReceipt_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 8: return v === "pageKind";
+    case 11: return v === "entityState";
+    case 12: return v === "dialogClosed";
+    case 13: return v === "regionPresent";
+    case 15: return v === "validationClear";
+    case 16: return v === "recordsExtracted";
+    case 18: return v === "navigationOccurred";
+    default: return false;
+  }
+};
+/** Validates TaskExecutionReceipt. */
+export function validateTaskExecutionReceipt(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "sourceRevision" || k2 === "selectedEntityIds" || k2 === "bindingCandidateEntityIds" || k2 === "requiredRuntimeCapabilities" || k2 === "evidenceRequirements" || k2 === "confirmationRequired" || k2 === "postconditions")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["sourceRevision"];
+    if (v3 !== undefined || "sourceRevision" in o1) {
+      if (!validateBrowserRevision(v3, out === null ? "" : joinPath(p, "sourceRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sourceRevision"), "is required");
+    }
+    const v4 = o1["selectedEntityIds"];
+    if (v4 !== undefined || "selectedEntityIds" in o1) {
+      if (!(Array.isArray(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "selectedEntityIds"), "must be an array" + got(v4));
+      } else {
+        const a5 = v4 as unknown[];
+        for (let i6 = 0; i6 < a5.length; i6++) {
+          const v7 = a5[i6];
+          if (!(typeof v7 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "selectedEntityIds"), i6), "must be a string" + got(v7));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "selectedEntityIds"), "is required");
+    }
+    const v8 = o1["bindingCandidateEntityIds"];
+    if (v8 !== undefined || "bindingCandidateEntityIds" in o1) {
+      if (!(Array.isArray(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "bindingCandidateEntityIds"), "must be an array" + got(v8));
+      } else {
+        const a9 = v8 as unknown[];
+        for (let i10 = 0; i10 < a9.length; i10++) {
+          const v11 = a9[i10];
+          if (!(typeof v11 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "bindingCandidateEntityIds"), i10), "must be a string" + got(v11));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "bindingCandidateEntityIds"), "is required");
+    }
+    const v12 = o1["requiredRuntimeCapabilities"];
+    if (v12 !== undefined || "requiredRuntimeCapabilities" in o1) {
+      if (!(Array.isArray(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "requiredRuntimeCapabilities"), "must be an array" + got(v12));
+      } else {
+        const a13 = v12 as unknown[];
+        for (let i14 = 0; i14 < a13.length; i14++) {
+          const v15 = a13[i14];
+          if (!validateTaskExecutionReceipt_c0(v15)) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "requiredRuntimeCapabilities"), i14), "must be one of: observe, read, mutate, navigate, extract, dialog, pagination, verifyEntityState" + gotValue(v15));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "requiredRuntimeCapabilities"), "is required");
+    }
+    const v16 = o1["evidenceRequirements"];
+    if (v16 !== undefined || "evidenceRequirements" in o1) {
+      if (!(Array.isArray(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "evidenceRequirements"), "must be an array" + got(v16));
+      } else {
+        const a17 = v16 as unknown[];
+        for (let i18 = 0; i18 < a17.length; i18++) {
+          const v19 = a17[i18];
+          if (!(isJsonObject(v19))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "evidenceRequirements"), i18), "must be an object" + got(v19));
+          } else {
+            const o20 = v19 as Record<string, unknown>;
+            for (const k21 in o20) {
+              if (!(k21 === "entityId" || k21 === "minimumQuality" || k21 === "requiredSources")) {
+                if (!checkJson(o20[k21], out === null ? "" : joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), k21), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v22 = o20["entityId"];
+            if (v22 !== undefined || "entityId" in o20) {
+              if (!(typeof v22 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "entityId"), "must be a string" + got(v22));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "entityId"), "is required");
+            }
+            const v23 = o20["minimumQuality"];
+            if (v23 !== undefined || "minimumQuality" in o20) {
+              if (!(typeof v23 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "minimumQuality"), "must be a string" + got(v23));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "minimumQuality"), "is required");
+            }
+            const v24 = o20["requiredSources"];
+            if (v24 !== undefined || "requiredSources" in o20) {
+              if (!(Array.isArray(v24))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), "must be an array" + got(v24));
+              } else {
+                const a25 = v24 as unknown[];
+                for (let i26 = 0; i26 < a25.length; i26++) {
+                  const v27 = a25[i26];
+                  if (!(typeof v27 === "string")) {
+                    if (out === null) return false;
+                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), i26), "must be a string" + got(v27));
+                  }
+                }
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "evidenceRequirements"), "is required");
+    }
+    const v28 = o1["confirmationRequired"];
+    if (v28 !== undefined || "confirmationRequired" in o1) {
+      if (!(typeof v28 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "confirmationRequired"), "must be a boolean" + got(v28));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confirmationRequired"), "is required");
+    }
+    const v29 = o1["postconditions"];
+    if (v29 !== undefined || "postconditions" in o1) {
+      if (!(Array.isArray(v29))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "postconditions"), "must be an array" + got(v29));
+      } else {
+        const a30 = v29 as unknown[];
+        for (let i31 = 0; i31 < a30.length; i31++) {
+          const v32 = a30[i31];
+          if (!(isJsonObject(v32))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "postconditions"), i31), "must be an object" + got(v32));
+          } else {
+            const o33 = v32 as Record<string, unknown>;
+            for (const k34 in o33) {
+              if (!(k34 === "kind" || k34 === "held")) {
+                if (!checkJson(o33[k34], out === null ? "" : joinPath(joinIndex(joinPath(p, "postconditions"), i31), k34), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v35 = o33["kind"];
+            if (v35 !== undefined || "kind" in o33) {
+              if (!validateTaskExecutionReceipt_c1(v35)) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "kind"), "must be one of: pageKind, regionPresent, entityState, navigationOccurred, dialogClosed, validationClear, recordsExtracted" + gotValue(v35));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "kind"), "is required");
+            }
+            const v36 = o33["held"];
+            if (v36 !== undefined || "held" in o33) {
+              if (!(typeof v36 === "boolean")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "held"), "must be a boolean" + got(v36));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "held"), "is required");
+            }
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates TaskFormOutcome. */
+export function validateTaskFormOutcome(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "status" || k2 === "failureKind" || k2 === "executionId" || k2 === "filled" || k2 === "total" || k2 === "fields" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "verification")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
+      if (v3 !== "succeeded" && v3 !== "completed_with_verification_failure") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be one of: succeeded, completed_with_verification_failure" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
+    }
+    const v4 = o1["failureKind"];
+    if (v4 !== undefined || "failureKind" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "failureKind"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["executionId"];
+    if (v5 !== undefined || "executionId" in o1) {
+      if (!validateBrowserExecutionId(v5, out === null ? "" : joinPath(p, "executionId"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "executionId"), "is required");
+    }
+    const v6 = o1["filled"];
+    if (v6 !== undefined || "filled" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "filled"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "filled"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "filled"), "is required");
+    }
+    const v8 = o1["total"];
+    if (v8 !== undefined || "total" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "total"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "total"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "total"), "is required");
+    }
+    const v10 = o1["fields"];
+    if (v10 !== undefined || "fields" in o1) {
+      if (!(Array.isArray(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "fields"), "must be an array" + got(v10));
+      } else {
+        const a11 = v10 as unknown[];
+        for (let i12 = 0; i12 < a11.length; i12++) {
+          const v13 = a11[i12];
+          if (!(isJsonObject(v13))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "fields"), i12), "must be an object" + got(v13));
+          } else {
+            const o14 = v13 as Record<string, unknown>;
+            for (const k15 in o14) {
+              if (!(k15 === "target" || k15 === "action" || k15 === "label" || k15 === "success" || k15 === "error")) {
+                if (!checkJson(o14[k15], out === null ? "" : joinPath(joinIndex(joinPath(p, "fields"), i12), k15), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v16 = o14["target"];
+            if (v16 !== undefined || "target" in o14) {
+              if (!(typeof v16 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "target"), "must be a string" + got(v16));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "target"), "is required");
+            }
+            const v17 = o14["action"];
+            if (v17 !== undefined || "action" in o14) {
+              if (!(typeof v17 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "action"), "must be a string" + got(v17));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "action"), "is required");
+            }
+            const v18 = o14["label"];
+            if (v18 !== undefined || "label" in o14) {
+              if (!(typeof v18 === "string" || v18 === null)) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "label"), "must be a string or null" + got(v18));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "label"), "is required");
+            }
+            const v19 = o14["success"];
+            if (v19 !== undefined || "success" in o14) {
+              if (!(typeof v19 === "boolean")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "success"), "must be a boolean" + got(v19));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "success"), "is required");
+            }
+            const v20 = o14["error"];
+            if (v20 !== undefined || "error" in o14) {
+              if (!(typeof v20 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "fields"), i12), "error"), "must be a string" + got(v20));
+              }
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "fields"), "is required");
+    }
+    const v21 = o1["previousRevision"];
+    if (v21 !== undefined || "previousRevision" in o1) {
+      if (!validateBrowserRevision(v21, out === null ? "" : joinPath(p, "previousRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "previousRevision"), "is required");
+    }
+    const v22 = o1["currentRevision"];
+    if (v22 !== undefined || "currentRevision" in o1) {
+      if (!validateBrowserRevision(v22, out === null ? "" : joinPath(p, "currentRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "currentRevision"), "is required");
+    }
+    const v23 = o1["verification"];
+    if (v23 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v23))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v23));
+      } else {
+        const o24 = v23 as Record<string, unknown>;
+        for (const k25 in o24) {
+          if (!(k25 === "revisionDelta" || k25 === "urlChanged" || k25 === "titleChanged" || k25 === "targetChanged" || k25 === "frameChanged" || k25 === "popupOpened" || k25 === "dialogOpen" || k25 === "downloadStarted" || k25 === "accessibilityDiff")) {
+            if (!checkJson(o24[k25], out === null ? "" : joinPath(joinPath(p, "verification"), k25), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+        const v26 = o24["revisionDelta"];
+        if (v26 !== undefined || "revisionDelta" in o24) {
+          if (!(Number.isInteger(v26))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "revisionDelta"), "must be an integer" + got(v26));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "verification"), "revisionDelta"), "is required");
+        }
+        const v27 = o24["urlChanged"];
+        if (v27 !== undefined || "urlChanged" in o24) {
+          if (!(typeof v27 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "urlChanged"), "must be a boolean" + got(v27));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "verification"), "urlChanged"), "is required");
+        }
+        const v28 = o24["titleChanged"];
+        if (v28 !== undefined || "titleChanged" in o24) {
+          if (!(typeof v28 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "titleChanged"), "must be a boolean" + got(v28));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "verification"), "titleChanged"), "is required");
+        }
+        const v29 = o24["targetChanged"];
+        if (v29 !== undefined || "targetChanged" in o24) {
+          if (!(typeof v29 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "targetChanged"), "must be a boolean" + got(v29));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "verification"), "targetChanged"), "is required");
+        }
+        const v30 = o24["frameChanged"];
+        if (v30 !== undefined || "frameChanged" in o24) {
+          if (!(typeof v30 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "frameChanged"), "must be a boolean" + got(v30));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "verification"), "frameChanged"), "is required");
+        }
+        const v31 = o24["popupOpened"];
+        if (v31 !== undefined || "popupOpened" in o24) {
+          if (!(typeof v31 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "popupOpened"), "must be a boolean" + got(v31));
+          }
+        }
+        const v32 = o24["dialogOpen"];
+        if (v32 !== undefined || "dialogOpen" in o24) {
+          if (!(typeof v32 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "dialogOpen"), "must be a boolean" + got(v32));
+          }
+        }
+        const v33 = o24["downloadStarted"];
+        if (v33 !== undefined || "downloadStarted" in o24) {
+          if (!(typeof v33 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "downloadStarted"), "must be a boolean" + got(v33));
+          }
+        }
+        const v34 = o24["accessibilityDiff"];
+        if (v34 !== undefined || "accessibilityDiff" in o24) {
+          if (!(isJsonObject(v34))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "verification"), "accessibilityDiff"), "must be an object" + got(v34));
+          } else {
+            const o35 = v34 as Record<string, unknown>;
+            for (const k36 in o35) {
+              if (!(k36 === "added" || k36 === "removed" || k36 === "changed")) {
+                if (!checkJson(o35[k36], out === null ? "" : joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), k36), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v37 = o35["added"];
+            if (v37 !== undefined || "added" in o35) {
+              if (!checkJson(v37, out === null ? "" : joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "added"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "added"), "is required");
+            }
+            const v38 = o35["removed"];
+            if (v38 !== undefined || "removed" in o35) {
+              if (!checkJson(v38, out === null ? "" : joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "removed"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "removed"), "is required");
+            }
+            const v39 = o35["changed"];
+            if (v39 !== undefined || "changed" in o35) {
+              if (!checkJson(v39, out === null ? "" : joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "changed"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinPath(joinPath(p, "verification"), "accessibilityDiff"), "changed"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "verification"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates TaskDialog. */
+export function validateTaskDialog(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "type" || k2 === "message" || k2 === "default_value" || k2 === "url")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["type"];
+    if (v3 !== undefined || "type" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "type"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "type"), "is required");
+    }
+    const v4 = o1["message"];
+    if (v4 !== undefined || "message" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "message"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "message"), "is required");
+    }
+    const v5 = o1["default_value"];
+    if (v5 !== undefined || "default_value" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "default_value"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["url"];
+    if (v6 !== undefined || "url" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v6));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "url"), "is required");
     }
   }
   return ok;
