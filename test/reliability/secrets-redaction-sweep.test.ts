@@ -161,9 +161,10 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     expect(notOwner).toMatchObject({ ok: false, error: { code: "leaseNotOwner" } });
     corpus.value("leaseNotOwner response envelope", notOwner);
 
+    // The daemon checks the token and the connection, never the session id a call names: this click runs (and is stale).
     const wrongSession = await a.send(createRequest("browser.click", clickStale, { mutationLease: { sessionId: "sess-elsewhere", token: lease.token } }));
-    expect(wrongSession).toMatchObject({ ok: false, error: { code: "invalidLease" } });
-    corpus.value("invalidLease response envelope", wrongSession);
+    expect(wrongSession).toMatchObject({ ok: false, error: { code: "staleRevision" } });
+    corpus.value("response envelope of a click naming another session", wrongSession);
 
     const stale = await thrown(() => a.browser.click(clickStale));
     expect(stale).toBeInstanceOf(GlassError);

@@ -44,6 +44,12 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * here; in-process, a stdio daemon ends its output stream and a socket daemon drops its clients.
    */
   onCrash?: () => void;
+  /**
+   * Called when a client breaks the framing rules (§5) and the daemon ends its connection without
+   * a reply: the client (`stdio`, or `client-N` on the socket) and why. Over stdio that ends the
+   * daemon: `stopped` resolves (and an output stream other than `process.stdout` is ended).
+   */
+  onFramingViolation?: (clientId: string, reason: string) => void;
 }
 
 /** A running mock daemon, with what it has seen for tests to check. */
@@ -104,7 +110,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   let clientCount: () => number;
   let close: () => Promise<void>;
   if (options.socket !== undefined) {
-    const server = await serveSocket(context, options.socket);
+    const server = await serveSocket(context, options.socket, options.onFramingViolation);
     clientCount = server.clientCount;
     close = async () => {
       await server.close();
@@ -120,8 +126,12 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     const output = options.stdout ?? process.stdout;
     const server = serveStdio(context, options.stdin ?? process.stdin, output);
     let serving = true;
-    void server.done.then(() => {
+    void server.done.then((violation) => {
       serving = false;
+      if (violation !== undefined) {
+        if (output !== process.stdout) output.end();
+        options.onFramingViolation?.("stdio", violation);
+      }
       context.record.changed();
       finish();
     });
