@@ -68,10 +68,20 @@ describe("mock daemon framing", () => {
     harness = await startSocketHarness({ latencyMs: 100 });
     const peer = await harness.connectReady();
     const before = peer.received.length;
-    peer.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("observe", { level: "summary" }) })}\nthis is not json\n${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`);
+    peer.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("observe", { level: "summary" }) })}\nContent-Length: nope\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`);
     await peer.closed;
     expect(peer.received.slice(before).map((r) => r.message?.id)).toEqual([1]);
     expect(harness.daemon.inFlight()).toBe(0);
+  });
+
+  it("answers a well-framed body that is not JSON with -32700 (id null) and reads on", async () => {
+    harness = await startSocketHarness();
+    const peer = await harness.connectReady();
+    peer.sendRaw("this is not json\nContent-Length: 3\r\n\r\n{x}");
+    peer.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    expect((await peer.response(3)).result).toEqual({});
+    expect(peer.responses(null).map((r) => r.error?.code)).toEqual([-32700, -32700]);
+    expect(peer.received.filter((r) => r.message?.id === null).map((r) => r.framing)).toEqual(["newline", "content-length"]);
   });
 
   it("closes a connection whose frame does not arrive within the frame timeout, without a reply", async () => {

@@ -17,11 +17,12 @@ const TOOL_ALIASES: ReadonlyMap<string, string> = new Map([
 
 /**
  * The top-level payload keys of the browser-free operations (§2): the daemon rebuilds their typed
- * payload from these and drops any other top-level key (`draft` is what older daemons took for `ir`).
+ * payload from these and drops any other top-level key (`draft` is what older daemons took for
+ * `ir`, kept so that fixtures recorded against them still match).
  */
 const BROWSER_FREE_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["webIr.inspect", ["ir"]],
-  ["webIr.validate", ["ir"]],
+  ["webIr.inspect", ["ir", "draft"]],
+  ["webIr.validate", ["ir", "draft"]],
   ["webIr.diff", ["before", "after"]],
   ["webIr.continuity", ["before", "after", "entityId"]],
   ["task.validate", ["task"]],
@@ -74,7 +75,7 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
   }
   if (!isJsonObject(params) || typeof params.name !== "string") return "tools/call needs params.name, the name of a tool";
   const argumentsSent = params.arguments !== undefined;
-  const args = params.arguments ?? {};
+  const args = argumentsSent ? params.arguments : {};
   if (!isJsonObject(args)) return "params.arguments of tools/call must be an object";
   const { sessionId, mutationLease, leaseToken } = args;
   const lease = isJsonObject(mutationLease) ? mutationLease : undefined;

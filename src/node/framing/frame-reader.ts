@@ -401,7 +401,7 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, framing);
+      this.#failure = badFrame(`${kind} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, framing, true);
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });
@@ -434,8 +434,13 @@ class StreamFrameReader implements FrameReader {
   }
 }
 
-function badFrame(message: string, framing: Framing): BadFrameError {
-  return new BadFrameError({ message, phase: "dispatch", details: { framing } });
+/**
+ * A bad frame; `details.framing` says how it was framed, and `details.invalidJson` marks a frame
+ * whose framing was sound but whose body is not JSON (a daemon answers that one with -32700 instead
+ * of ending the connection).
+ */
+function badFrame(message: string, framing: Framing, invalidJson = false): BadFrameError {
+  return new BadFrameError({ message, phase: "dispatch", details: invalidJson ? { framing, invalidJson } : { framing } });
 }
 
 /** True for a line of spaces, tabs and carriage returns only: a blank line between frames. */

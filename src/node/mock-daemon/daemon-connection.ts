@@ -8,6 +8,7 @@ import { rpcError, rpcFailure, type DaemonMessage } from "../../testing/daemon/j
 import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
 import { ignore } from "../../transport/transport-util.js";
+import { isJsonObject } from "../../validation/json-value.js";
 
 /** What a {@link DaemonConnection} runs over and reports to. */
 export interface DaemonConnectionOptions {
@@ -33,9 +34,9 @@ const utf8 = new TextEncoder();
  * JSON (a line and the blank lines before it at most 8192 bytes with its \n, CRLF accepted,
  * whitespace-only lines skipped, a last line without \n taken at EOF) or `Content-Length` frames
  * (header ≤ 8 KiB and the only header, body ≤ 4 MiB). Any framing violation — an oversized line,
- * header or body, a malformed or second header, invalid UTF-8 or JSON, a frame not complete
+ * header or body, a malformed or second header, invalid UTF-8, a frame not complete
  * `frameTimeoutMs` after its first byte — ends the connection with no reply, and calls in flight
- * are never answered. Each answer goes out in the framing of its request; one over the response
+ * are never answered. A well-framed body that is not JSON is answered -32700 (id null). Each answer goes out in the framing of its request; one over the response
  * limit becomes a -32001 error for the same id. All of the mock daemon's byte-level code is here.
  */
 export class DaemonConnection implements SessionConnection {
@@ -105,33 +106,42 @@ export class DaemonConnection implements SessionConnection {
   }
 
   readonly #onData = (chunk: Uint8Array): void => {
-    if (this.#ended) return;
-    let frames: DecodedFrame[];
-    let violation: BadFrameError | undefined;
-    try {
-      frames = this.#reader.pushFrames(chunk);
-    } catch (error) {
-      if (!(error instanceof BadFrameError)) throw error;
-      frames = this.#reader.takeDecoded();
-      violation = error;
+    let input = chunk;
+    while (!this.#ended) {
+      let frames: DecodedFrame[];
+      let bad: BadFrameError | undefined;
+      try {
+        frames = this.#reader.pushFrames(input);
+      } catch (error) {
+        if (!(error instanceof BadFrameError)) throw error;
+        frames = this.#reader.takeDecoded();
+        bad = error;
+      }
+      this.#deliver(frames);
+      if (bad === undefined) return this.#watchForStall();
+      if (!isInvalidJson(bad)) return this.#finish(bad.rawMessage);
+      // A well-framed body that is not JSON: -32700 (id null), and the reading goes on.
+      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      input = EMPTY;
     }
-    this.#deliver(frames);
-    if (violation !== undefined) return this.#finish(violation.rawMessage);
-    this.#watchForStall();
   };
 
   /** The client's side ended: a last line without its \n is still a message; half a frame is a violation. */
   readonly #onEnd = (): void => {
     if (this.#ended) return;
-    let violation: string | undefined;
+    let bad: BadFrameError | undefined;
     try {
       this.#reader.end();
     } catch (error) {
       if (!(error instanceof BadFrameError)) throw error;
-      violation = error.rawMessage;
+      bad = error;
     }
     this.#deliver(this.#reader.takeDecoded());
-    this.#finish(violation);
+    if (bad !== undefined && isInvalidJson(bad)) {
+      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      bad = undefined;
+    }
+    this.#finish(bad?.rawMessage);
   };
 
   #deliver(frames: readonly DecodedFrame[]): void {
@@ -168,6 +178,18 @@ export class DaemonConnection implements SessionConnection {
     if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
     this.#stallTimer = undefined;
   }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Whether a bad frame was sound framing around a body that is not JSON (answered -32700, not a violation). */
+function isInvalidJson(error: BadFrameError): boolean {
+  return isJsonObject(error.details) && error.details.invalidJson === true;
+}
+
+/** The framing a bad frame arrived in. */
+function framingOf(error: BadFrameError): Framing {
+  return isJsonObject(error.details) && error.details.framing === "content-length" ? "content-length" : "newline";
 }
 
 /** The size of a frame's JSON body: without its \n, or without its Content-Length header. */

@@ -72,7 +72,7 @@ export interface MockDaemon {
   clientCount(): number;
   /** Requests in flight on the whole daemon. */
   inFlight(): number;
-  /** Resolves once `condition` holds, checked now and whenever a call or client answer is recorded, a call ends, or a client comes or goes. */
+  /** Resolves once `condition` holds, checked now and whenever a call or client answer is recorded, a call starts or ends, or a client comes or goes. */
   waitFor(condition: (daemon: MockDaemon) => boolean): Promise<void>;
   /** Whether the crash fault has fired. */
   readonly crashed: boolean;

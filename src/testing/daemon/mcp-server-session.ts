@@ -264,6 +264,7 @@ export class McpServerSession {
     }
     this.context.inFlight++;
     if (call.workflow) this.context.workflowActive = true;
+    this.context.record.changed();
   }
 
   /** Stops keeping a call in flight, if it was kept (a call refused on arrival never was). */

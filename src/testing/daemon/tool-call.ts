@@ -36,7 +36,7 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
 ]);
 
 /** Issues of a payload that the daemon's own decoding reports as a structural failure, not a typed one. */
-const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of: |^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
+const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
 
 /**
