@@ -36,8 +36,9 @@ const utf8 = new TextEncoder();
  * (header ≤ 8 KiB and the only header, body ≤ 4 MiB). Any framing violation — an oversized line,
  * header or body, a malformed or second header, invalid UTF-8, a frame not complete
  * `frameTimeoutMs` after its first byte — ends the connection with no reply, and calls in flight
- * are never answered. A well-framed body that is not JSON is answered -32700 (id null). Each answer goes out in the framing of its request; one over the response
- * limit becomes a -32001 error for the same id. All of the mock daemon's byte-level code is here.
+ * are never answered. A well-framed body that is not JSON is answered -32700 (id null). Each
+ * answer goes out in the framing of its request; one over the response limit becomes a -32001
+ * error for the same id. All of the mock daemon's byte-level code is here.
  */
 export class DaemonConnection implements SessionConnection {
   readonly #options: DaemonConnectionOptions;

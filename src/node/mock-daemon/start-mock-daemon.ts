@@ -33,8 +33,9 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * recorded request of it), whatever its payload — which is neither matched nor validated — and is
    * not recorded in `calls`. Newline-delimited requests may be as large as Content-Length bodies
    * (4 MiB instead of 8 KiB, unless `limits` says otherwise), so clients that only write JSON lines
-   * can send large payloads. Mutating tools, calls carrying a lease or `includeTrace`, and tools
-   * the fixture has no answer for take the full path. Cannot be combined with `latencyMs` or `faults`.
+   * can send large payloads. Mutating tools, calls carrying lease context, `responseMode` or
+   * `includeTrace`, and tools the fixture has no answer for take the full path. Cannot be combined
+   * with `latencyMs` or `faults`.
    */
   fast?: boolean;
   /** Limits to change (tests use small ones); the defaults are the real daemon's. */
