@@ -79,6 +79,16 @@ describe("§2 tool failures", () => {
     }
   });
 
+  rule("§7 an optional number such as expectedRevision or quality accepts null as absent; an optional string does not", async (target) => {
+    const peer = await target.connectReady();
+    const lease = await leaseFor(target, peer);
+    for (const [i, [name, args]] of ([["screenshot", { quality: null }], ["click", { target: "ref=r1:e1", expectedRevision: null, ...lease.args }]] as const).entries()) {
+      const answer = await peer.request(i, "tools/call", toolCall(name, args));
+      expect(JSON.parse(texts(answer)[0]!), name).toMatchObject({ code: "mock.unmatched" });
+    }
+    expect(isBrowserToolFailed(await peer.request(9, "tools/call", toolCall("type", { text: "2940", target: null, ...lease.args })))).toBe(true);
+  });
+
   rule("§2 an unknown tool gets 'browser tool failed'", async (target) => {
     const peer = await target.connectReady();
     const lease = await leaseFor(target, peer); // unknown tools count as mutating on the socket

@@ -38,6 +38,7 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
 /** Issues of a payload that the daemon's own decoding reports as a structural failure, not a typed one. */
 const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
+const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
 
 /**
  * The tool result the mock daemon answers an accepted `tools/call` with, deciding as the daemon
@@ -79,7 +80,8 @@ function breaksStrictDecoding(call: ToolCall): boolean {
 
 /**
  * How the daemon refuses a catalog payload it cannot take: `"untyped"` (`browser tool failed`) for
- * a browser tool's bad arguments — unknown ones aside, which its parsers skip — and for a structural
+ * a browser tool's bad arguments — unknown ones aside, which its parsers skip, and null for an
+ * optional number, which counts as absent (§7; a null string is refused) — and for a structural
  * fault in a browser-free tool's documents (unknown field, bad enum value, missing member, wrong
  * type); the typed `task.invalid`/`webIr.invalid` response for a document that decodes but breaks a
  * rule. `undefined` when the payload is fine, or the operation is outside the catalog.
@@ -91,7 +93,10 @@ function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
   const checked = validatePayload(operation, payload);
   if (checked.ok) return undefined;
   if (known.namespace === "browser") {
-    return checked.issues.every((issue) => UNKNOWN_FIELD_REASON.test(issue.reason)) ? undefined : "untyped";
+    const args = payload as Record<string, unknown>;
+    const skipped = (issue: { path: string; reason: string }): boolean =>
+      UNKNOWN_FIELD_REASON.test(issue.reason) || (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
+    return checked.issues.every(skipped) ? undefined : "untyped";
   }
   if (checked.issues.some((issue) => STRUCTURAL_REASON.test(issue.reason))) return "untyped";
   const error = preflightPayload(operation, payload);
