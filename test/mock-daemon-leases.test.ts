@@ -31,6 +31,11 @@ afterAll(async () => {
   await Promise.all([harness.stop(), shortLeases.stop()]);
 });
 
+/** The `error.data` of a -32003 lease error carrying this lease code. */
+function leaseData(code: string, retryable: boolean): Record<string, unknown> {
+  return { code: "policy.mutationLease", phase: "preflight", mutationPossible: false, details: { code, retryable } };
+}
+
 async function acquire(peer: RawPeer, ttlMs = 30_000): Promise<Lease> {
   const response = await peer.request(`acquire-${Math.random()}`, "glass/lease/acquire", { ttlMs });
   if (response.result === undefined) throw new Error(JSON.stringify(response.error));
@@ -53,12 +58,23 @@ describe("mock daemon mutation leases (socket)", () => {
     expect((await peer.request(3, "glass/lease/release", { token: lease.token })).result).toEqual({ sessionId: lease.sessionId, released: true });
     expect(harness.daemon.activeLeases()).toEqual([]);
     const again = await peer.request(4, "glass/lease/renew", { token: lease.token, ttlMs: 5000 });
-    expect(again.error).toMatchObject({ code: -32003, data: { code: "leaseNotFound", retryable: true } });
+    expect(again.error).toMatchObject({ code: -32003, data: leaseData("leaseNotFound", true) });
   });
 
-  it.each([[999], [900_001], [1.5], ["60000"], [undefined]])("rejects ttlMs %s with -32602", async (ttlMs) => {
+  it.each([[1.5], ["60000"], [undefined], [-5], [null]])("rejects ttlMs %s (not a non-negative integer) with -32602", async (ttlMs) => {
     const peer = await harness.connectReady();
     expect((await peer.request(1, "glass/lease/acquire", ttlMs === undefined ? {} : { ttlMs })).error?.code).toBe(-32602);
+  });
+
+  it.each([[0], [99], [900_001]])("refuses ttlMs %s (outside 100..900000) with -32003 invalidLease", async (ttlMs) => {
+    const peer = await harness.connectReady();
+    expect((await peer.request(1, "glass/lease/acquire", { ttlMs })).error).toMatchObject({ code: -32003, data: leaseData("invalidLease", false) });
+  });
+
+  it("grants the shortest and the longest lease (100 and 900000 ms)", async () => {
+    const peer = await harness.connectReady();
+    const short = await acquire(peer, 100);
+    expect((await peer.request(2, "glass/lease/renew", { token: short.token, ttlMs: 900_000 })).result).toMatchObject({ token: short.token });
   });
 
   it("refuses a second client's acquire with leaseHeld (retryable) while the lease is held", async () => {
@@ -66,7 +82,7 @@ describe("mock daemon mutation leases (socket)", () => {
     await acquire(owner);
     const other = await harness.connectReady();
     const refused = await other.request(1, "glass/lease/acquire", { ttlMs: 5000 });
-    expect(refused.error).toMatchObject({ code: -32003, data: { code: "leaseHeld", retryable: true } });
+    expect(refused.error).toMatchObject({ code: -32003, data: leaseData("leaseHeld", true) });
   });
 
   it("releases the lease when its owner disconnects", async () => {
@@ -79,12 +95,23 @@ describe("mock daemon mutation leases (socket)", () => {
     await expect(acquire(next)).resolves.toMatchObject({ token: expect.any(String) });
   });
 
-  it("refuses a mutating call without a lease: -32003 'mutation lease required', leaseRequired, retryable", async () => {
+  it("refuses a mutating call without a lease: -32003 'mutation lease required', details null", async () => {
     const peer = await harness.connectReady();
     const { name, arguments: args } = fixtureToolCall(click);
     const { mutationLease: _m, sessionId: _s, ...bare } = args;
     const answer = await peer.request(1, "tools/call", { name, arguments: bare });
-    expect(answer.error).toEqual({ code: -32003, message: "mutation lease required", data: { code: "leaseRequired", retryable: true } });
+    expect(answer.error).toEqual({
+      code: -32003,
+      message: "mutation lease required",
+      data: {
+        code: "policy.mutationLease",
+        phase: "preflight",
+        message: "mutation lease required",
+        mutationPossible: false,
+        retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+        details: null,
+      },
+    });
   });
 
   it("runs a mutating call under the client's lease, by mutationLease or by leaseToken", async () => {
@@ -101,7 +128,7 @@ describe("mock daemon mutation leases (socket)", () => {
   it("refuses a token nobody holds with leaseNotFound (the fixture's recorded token)", async () => {
     const peer = await harness.connectReady();
     const answer = await peer.request(1, "tools/call", fixtureToolCall(click));
-    expect(answer.error).toMatchObject({ code: -32003, data: { code: "leaseNotFound", retryable: true } });
+    expect(answer.error).toMatchObject({ code: -32003, data: leaseData("leaseNotFound", true) });
     expect(answer.error!.message).not.toContain("lt-5c81e0");
   });
 
@@ -110,18 +137,27 @@ describe("mock daemon mutation leases (socket)", () => {
     const lease = await acquire(owner);
     const thief = await harness.connectReady();
     const answer = await thief.request(1, "tools/call", fixtureToolCall(click, lease));
-    expect(answer.error).toMatchObject({ code: -32003, data: { code: "leaseNotOwner", retryable: false } });
+    expect(answer.error).toMatchObject({ code: -32003, data: leaseData("leaseNotOwner", false) });
     expect(answer.error!.message).not.toContain(lease.token);
   });
 
-  it("refuses a lease naming another session, or a malformed token, with invalidLease (not retryable)", async () => {
+  it("refuses the owner's call with a wrong token with leaseNotOwner (not retryable)", async () => {
+    const peer = await harness.connectReady();
+    await acquire(peer);
+    const answer = await peer.request(1, "tools/call", fixtureToolCall(click, { sessionId: "s", token: "lt-not-the-token" }));
+    expect(answer.error).toMatchObject({ code: -32003, data: leaseData("leaseNotOwner", false) });
+  });
+
+  it("never compares a session id with the lease's; a sessionId that differs from mutationLease.sessionId is -32602; a token that is not a string is no token", async () => {
     const peer = await harness.connectReady();
     const lease = await acquire(peer);
-    const wrongSession = await peer.request(1, "tools/call", fixtureToolCall(click, { sessionId: "sess-elsewhere", token: lease.token }));
-    expect(wrongSession.error).toMatchObject({ code: -32003, data: { code: "invalidLease", retryable: false } });
-    const { name, arguments: args } = fixtureToolCall(click);
-    const malformed = await peer.request(2, "tools/call", { name, arguments: { ...args, mutationLease: { sessionId: lease.sessionId, token: 42 } } });
-    expect(malformed.error).toMatchObject({ code: -32003, data: { code: "invalidLease", retryable: false } });
+    const otherSession = await peer.request(1, "tools/call", fixtureToolCall(click, { sessionId: "sess-elsewhere", token: lease.token }));
+    expect(otherSession.result).toEqual(expectedToolResult(clickAnswer));
+    const { name, arguments: args } = fixtureToolCall(click, lease);
+    const mismatch = await peer.request(2, "tools/call", { name, arguments: { ...args, sessionId: "sess-other" } });
+    expect(mismatch.error).toMatchObject({ code: -32602, data: { code: "protocol.invalidParams" } });
+    const malformed = await peer.request(3, "tools/call", { name, arguments: { ...args, mutationLease: { sessionId: lease.sessionId, token: 42 } } });
+    expect(malformed.error).toMatchObject({ code: -32003, message: "mutation lease required" });
   });
 
   it("refuses a token after the lease expired with leaseExpired (retryable)", async () => {
@@ -129,44 +165,56 @@ describe("mock daemon mutation leases (socket)", () => {
     const lease = await acquire(peer, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 80));
     const answer = await peer.request(1, "tools/call", fixtureToolCall(click, lease));
-    expect(answer.error).toMatchObject({ code: -32003, data: { code: "leaseExpired", retryable: true } });
+    expect(answer.error).toMatchObject({ code: -32003, data: leaseData("leaseExpired", true) });
     expect(shortLeases.daemon.activeLeases()).toEqual([]);
   });
 
-  it("rejects a read-only tool that carries a lease with -32602", async () => {
+  it("accepts a read-only tool that carries a stray lease, without checking it", async () => {
     const peer = await harness.connectReady();
-    const lease = await acquire(peer);
-    const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "summary", sessionId: lease.sessionId, mutationLease: { sessionId: lease.sessionId, token: lease.token } }));
-    expect(answer.error).toEqual({ code: -32602, message: "read-only tool observe must not carry a mutation lease" });
+    const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "summary", sessionId: "sess-x", mutationLease: { sessionId: "sess-x", token: "lt-nobody" } }));
+    expect(answer.error).toBeUndefined();
+    expect(answer.result!.isError).toBeUndefined();
   });
 
   it("applies conditional lease rules and treats unknown tools as mutating unless they are read-only", async () => {
     const peer = await harness.connectReady();
-    const need = async (id: number, name: string, args: Record<string, unknown>) => (await peer.request(id, "tools/call", toolCall(name, args))).error?.data;
-    expect(await need(1, "sessionSnapshot", { operation: "create" })).toMatchObject({ code: "leaseRequired" });
+    const need = async (id: number, name: string, args: Record<string, unknown>) => (await peer.request(id, "tools/call", toolCall(name, args))).error?.message;
+    expect(await need(1, "sessionSnapshot", { operation: "create" })).toBe("mutation lease required");
     expect(await need(2, "sessionSnapshot", { operation: "list" })).toBeUndefined();
-    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toMatchObject({ code: "leaseRequired" });
+    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toBe("mutation lease required");
     expect(await need(4, "executeTask", { task: { task: "table.extract" }, expectedRevision: 1 })).toBeUndefined();
-    expect(await need(5, "agent.prompt", { text: "hi" })).toMatchObject({ code: "leaseRequired" });
+    expect(await need(5, "agent.prompt", { text: "hi" })).toBe("mutation lease required");
     expect(await need(6, "project.inspect", {})).toBeUndefined();
   });
 });
 
 describe("LeaseManager", () => {
-  it("expires a lease by the clock, then tells its token apart from an unknown one", () => {
+  it("expires a lease by the clock, keeps it on record for its owner, and lets a new acquire replace it", () => {
     let now = 1_000_000;
     const leases = new LeaseManager({ now: () => now });
     const grant = leases.acquire("client-1", 1000);
     if ("code" in grant) throw new Error(grant.message);
     expect(grant.expiresAtMs).toBe(1_001_000);
     expect(leases.authorize("client-1", grant.token)).toBeUndefined();
+    expect(leases.acquire("client-1", 1000)).toMatchObject({ code: "leaseHeld", retryable: true });
     now += 999;
     expect(leases.authorize("client-1", grant.token)).toBeUndefined();
     now += 1;
     expect(leases.authorize("client-1", grant.token)).toMatchObject({ code: "leaseExpired", retryable: true });
-    expect(leases.authorize("client-1", "lt-never-issued")).toMatchObject({ code: "leaseNotFound", retryable: true });
+    expect(leases.renew("client-1", grant.token, 1000)).toMatchObject({ code: "leaseExpired", retryable: true });
+    expect(leases.authorize("client-1", "lt-never-issued")).toMatchObject({ code: "leaseNotOwner", retryable: false });
+    expect(leases.authorize("client-2", grant.token)).toMatchObject({ code: "leaseNotOwner", retryable: false });
     expect(leases.active()).toBeUndefined();
     expect("token" in leases.acquire("client-2", 1000)).toBe(true);
+  });
+
+  it("releases an expired lease for its owner, after which nothing is found", () => {
+    let now = 0;
+    const leases = new LeaseManager({ now: () => now });
+    const grant = leases.acquire("c", 100) as { token: string };
+    now = 500;
+    expect(leases.release("c", grant.token)).toEqual({ sessionId: leases.sessionId, released: true });
+    expect(leases.authorize("c", grant.token)).toMatchObject({ code: "leaseNotFound", retryable: true });
   });
 
   it("renews to a new expiry and forgets everything on reset", () => {

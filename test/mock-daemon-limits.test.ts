@@ -11,13 +11,12 @@ afterEach(async () => {
 });
 
 describe("mock daemon socket limits", () => {
-  it("serves at most 4 clients: the 5th gets a -32000 error and is closed", async () => {
+  it("serves at most 4 clients: the 5th is closed without a reply", async () => {
     harness = await startSocketHarness();
     for (let i = 0; i < 4; i++) await harness.connectReady();
     const fifth = await RawPeer.connect(harness.path);
-    const refusal = await fifth.response(null);
-    expect(refusal.error).toMatchObject({ code: -32000, message: expect.stringContaining("too many clients") });
     await fifth.closed;
+    expect(fifth.received).toEqual([]);
     expect(harness.daemon.clientCount()).toBe(4);
   });
 
@@ -43,13 +42,15 @@ describe("mock daemon socket limits", () => {
 });
 
 describe("mock daemon framing", () => {
-  it("answers a newline request over 8 KiB with -32700 (id null) and goes on", async () => {
-    harness = await startSocketHarness();
+  it("closes the connection without a reply on a newline request over 8 KiB, and reports why", async () => {
+    const violations: string[] = [];
+    harness = await startSocketHarness({ onFramingViolation: (client, reason) => violations.push(`${client}: ${reason}`) });
     const peer = await harness.connectReady();
     peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: toolCall("observe", { pad: "x".repeat(9 * 1024) }) });
-    expect((await peer.response(null)).error).toMatchObject({ code: -32700, message: expect.stringContaining("8192") });
-    expect((await peer.request(2, "ping")).result).toEqual({});
+    await peer.closed;
     expect(peer.responses(1)).toEqual([]);
+    expect(peer.responses(null)).toEqual([]);
+    expect(violations).toEqual([expect.stringMatching(/^client-1: .*8191/)]);
   });
 
   it("accepts a large request with Content-Length and answers in Content-Length framing", async () => {
@@ -63,31 +64,41 @@ describe("mock daemon framing", () => {
     expect(peer.received.find((r) => r.message?.id === 2)!.framing).toBe("newline");
   });
 
-  it("answers each bad frame with -32700 and reads on", async () => {
+  it("answers the requests before a bad frame, then closes the connection without a reply to it or after it", async () => {
+    harness = await startSocketHarness({ latencyMs: 100 });
+    const peer = await harness.connectReady();
+    const before = peer.received.length;
+    peer.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("observe", { level: "summary" }) })}\nContent-Length: nope\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`);
+    await peer.closed;
+    expect(peer.received.slice(before).map((r) => r.message?.id)).toEqual([1]);
+    expect(harness.daemon.inFlight()).toBe(0);
+  });
+
+  it("answers a well-framed body that is not JSON with -32700 (id null) and reads on", async () => {
     harness = await startSocketHarness();
     const peer = await harness.connectReady();
-    peer.sendRaw("this is not json\nContent-Length: nope\r\n\r\n");
+    peer.sendRaw("this is not json\nContent-Length: 3\r\n\r\n{x}");
     peer.send({ jsonrpc: "2.0", id: 3, method: "ping" });
     expect((await peer.response(3)).result).toEqual({});
-    await peer.waitFor(() => peer.responses(null).length === 2);
-    expect(peer.responses(null).every((r) => r.error?.code === -32700)).toBe(true);
+    expect(peer.responses(null).map((r) => r.error?.code)).toEqual([-32700, -32700]);
+    expect(peer.received.filter((r) => r.message?.id === null).map((r) => r.framing)).toEqual(["newline", "content-length"]);
   });
 
-  it("drops a frame whose bytes stop arriving for the frame timeout with -32700", async () => {
+  it("closes a connection whose frame does not arrive within the frame timeout, without a reply", async () => {
     harness = await startSocketHarness({ limits: { frameTimeoutMs: 100 } });
     const peer = await harness.connectReady();
+    const started = Date.now();
     peer.sendRaw('{"jsonrpc":"2.0","id":1,"met');
-    const parseError = await peer.response(null, 2000);
-    expect(parseError.error).toMatchObject({ code: -32700, message: expect.stringContaining("100 ms") });
-    peer.sendRaw('hod":"ping"}\n');
-    expect((await peer.request(2, "ping")).result).toEqual({});
+    await peer.closed;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
     expect(peer.responses(1)).toEqual([]);
+    expect(peer.responses(null)).toEqual([]);
   });
 
-  it("turns an answer over the response limit into -32603", async () => {
+  it("answers -32001 with the request's id when the answer would be over the response limit", async () => {
     harness = await startSocketHarness({ limits: { maxResponseBytes: 4096 } });
     const peer = await harness.connectReady();
     const answer = await peer.request(1, "tools/call", toolCall("observe", { pad: "x".repeat(5000) }));
-    expect(answer.error).toMatchObject({ code: -32603, message: expect.stringContaining("response limit") });
+    expect(answer.error).toMatchObject({ code: -32001, message: expect.stringContaining("response limit"), data: { code: "protocol.error" } });
   });
 });

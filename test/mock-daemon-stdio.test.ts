@@ -31,16 +31,9 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
     for (const request of fixture.requests) {
       const recorded = fixture.responses.find((r) => r.requestId === request.requestId)!;
       const answer = await daemon.peer.request(request.requestId, "tools/call", fixtureToolCall(request));
-      expect(answer.result, request.requestId).toEqual(expectedToolResult(recorded));
+      expect(answer.result, request.requestId).toEqual(expectedToolResult(recorded, request.operation));
     }
     expect(fixture.requests.some((r) => requiresLease(r.operation, r.payload))).toBe(true);
-  });
-
-  it("answers a newline request over 8 KiB with -32700 and the next request still works", async () => {
-    const { peer } = daemon;
-    peer.send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: toolCall("observe", { pad: "x".repeat(9 * 1024) }) });
-    expect((await peer.response(null)).error?.code).toBe(-32700);
-    expect((await peer.request("after-big", "ping")).result).toEqual({});
   });
 
   it("accepts a Content-Length request and answers it in Content-Length framing", async () => {
@@ -58,6 +51,23 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
   it("exits 0 when stdin ends", async () => {
     daemon.peer.close();
     expect(await daemon.exit).toBe(0);
+  });
+});
+
+describe("mock daemon over stdio, broken framing", () => {
+  it("ends the session without a reply on a newline request over 8 KiB: stdout closes, the reason goes to stderr, exit 1", async () => {
+    const { peer, child, exit, stderr } = RawPeer.spawnCli(["mock-daemon"]);
+    try {
+      await handshake(peer);
+      const before = peer.received.length;
+      peer.send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: toolCall("observe", { pad: "x".repeat(9 * 1024) }) });
+      expect(await exit).toBe(1);
+      await peer.closed;
+      expect(peer.received.slice(before)).toEqual([]);
+      expect(stderr()).toMatch(/stdio broke the framing rules .*connection closed without a reply/);
+    } finally {
+      child.kill();
+    }
   });
 });
 

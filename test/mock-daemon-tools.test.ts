@@ -60,7 +60,7 @@ describe("mock daemon tools", () => {
       const mutating = requiresLease(request.operation, request.payload);
       const answer = await peer.request(request.requestId, "tools/call", fixtureToolCall(request, mutating ? lease : undefined));
       expect(answer.error, request.requestId).toBeUndefined();
-      expect(answer.result, request.requestId).toEqual(expectedToolResult(recorded));
+      expect(answer.result, request.requestId).toEqual(expectedToolResult(recorded, request.operation));
       expect(answer.result).not.toHaveProperty("structuredContent");
     }
   });
@@ -115,7 +115,7 @@ describe("mock daemon tools", () => {
     const peer = await harness.connectReady();
     const failing = fixture.requests.find((r) => r.requestId === "validate-task-fill-empty")!;
     const call = fixtureToolCall(failing);
-    const answer = await peer.request(1, "tools/call", { ...call, arguments: { ...call.arguments, includeTrace: true, responseMode: "compact" } });
+    const answer = await peer.request(1, "tools/call", { ...call, arguments: { ...call.arguments, includeTrace: true, responseMode: "diagnostic" } });
     const content = answer.result!.content as { text: string }[];
     expect(content).toHaveLength(2);
     expect(JSON.parse(content[0]!.text)).toMatchObject({ kind: "taskValidation" });
@@ -132,7 +132,7 @@ describe("mock daemon tools", () => {
     peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: toolCall("observe", { level: "summary" }) });
     peer.notify("notifications/cancelled", { requestId: 7, reason: "deadline" });
     const answer = await peer.response(7);
-    expect(answer.error).toEqual({ code: -32800, message: "request cancelled: deadline" });
+    expect(answer.error).toMatchObject({ code: -32800, message: "request cancelled", data: { code: "protocol.cancelled" } });
     await peer.quietFor(300);
     expect(peer.responses(7)).toHaveLength(1);
   });

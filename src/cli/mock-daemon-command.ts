@@ -70,9 +70,11 @@ function readFaults(text: string): MockDaemonFaults {
 /**
  * Runs the mock daemon until it is told to stop: over stdio until stdin ends, or on a socket until
  * SIGINT or SIGTERM (the socket file is removed). Diagnostics go to stderr only. Resolves with the
- * exit code; the crash fault exits the process with 1.
+ * exit code: 1 when a framing violation ended the stdio session; the crash fault exits the process
+ * with 1.
  */
 export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
+  let exitCode = 0;
   const daemon = await startMockDaemon({
     fixture: command.fixture,
     socket: command.socket,
@@ -83,6 +85,10 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
       process.stderr.write("mock daemon: crashing on purpose (crashAfterCalls fault)\n");
       process.exit(1);
     },
+    onFramingViolation: (clientId, reason) => {
+      process.stderr.write(`mock daemon: ${clientId} broke the framing rules (${reason}); connection closed without a reply\n`);
+      if (clientId === "stdio") exitCode = 1;
+    },
   });
   if (daemon.socketPath !== undefined) {
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
@@ -91,5 +97,5 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     return 0;
   }
   await daemon.stopped;
-  return 0;
+  return exitCode;
 }

@@ -1,7 +1,7 @@
 import { idKey, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
-import { usableId } from "./daemon/json-rpc-replies.js";
+import { usableId, type DaemonMessage } from "./daemon/json-rpc-replies.js";
 import { McpServerSession, type SessionConnection } from "./daemon/mcp-server-session.js";
 
 /** What became of one POSTed message. */
@@ -86,9 +86,10 @@ export class HttpReplaySession implements SessionConnection {
   }
 
   /** Called by the daemon's session: routes an answer to the POST waiting for it. */
-  write(message: JsonRpcMessage): void {
-    if (this.#closed || "method" in message) return; // a daemon-to-client request: no stream to carry it
-    const key = message.id === null ? null : idKey(message.id);
+  write(reply: DaemonMessage): void {
+    if (this.#closed || "method" in reply) return; // a daemon-to-client request: no stream to carry it
+    const message = reply as JsonRpcMessage; // an answer to a request with id null has id null
+    const key = reply.id === null ? null : idKey(reply.id);
     const capture = this.#capture;
     if (capture !== undefined && capture.message === undefined && (key === null || key === capture.key)) {
       capture.message = message;
@@ -105,7 +106,7 @@ export class HttpReplaySession implements SessionConnection {
   writeGarbage(): void {}
 }
 
-/** The id of a message that is a request (a method and a usable id), else `undefined`. */
+/** The id of a message that is a request (a method and a string or number id), else `undefined`. */
 function requestIdOf(message: unknown): JsonRpcId | undefined {
-  return isJsonObject(message) && typeof message.method === "string" ? usableId(message.id) : undefined;
+  return isJsonObject(message) && typeof message.method === "string" ? (usableId(message.id) ?? undefined) : undefined;
 }

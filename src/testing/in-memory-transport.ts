@@ -3,6 +3,7 @@ import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import type { DaemonContext } from "./daemon/daemon-context.js";
+import type { DaemonMessage } from "./daemon/json-rpc-replies.js";
 import type { RecordedCall } from "./daemon/daemon-record.js";
 import type { MockDaemonLimits } from "./daemon/limits.js";
 import { McpServerSession, type GarbageKind, type SessionConnection } from "./daemon/mcp-server-session.js";
@@ -101,7 +102,7 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
   }
 
   /** Called by the daemon's session: delivers an answer (or a daemon request) to the client. */
-  write(message: JsonRpcMessage): void {
+  write(message: DaemonMessage): void {
     if (this.#silenced || this.#state !== "open") return;
     const copy = wireCopy(message) as JsonRpcMessage;
     queueMicrotask(() => {

@@ -1,7 +1,7 @@
 import { ws, type WebSocketHandler, type WebSocketHandlerConnection } from "msw";
-import { JsonRpcErrorCode, type JsonRpcMessage } from "../mcp/json-rpc.js";
+import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
 import { McpServerSession, type GarbageKind } from "./daemon/mcp-server-session.js";
-import { rpcError, rpcFailure } from "./daemon/json-rpc-replies.js";
+import { rpcError, rpcFailure, type DaemonMessage } from "./daemon/json-rpc-replies.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
 import type { ReplayEngine } from "./replay-engine.js";
@@ -94,7 +94,7 @@ export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocke
       if (!silenced && open.has(client)) client.send(text);
     };
     const session = new McpServerSession(context, `ws-${++clients}`, {
-      write: (message: JsonRpcMessage) => send(JSON.stringify(message)),
+      write: (message: DaemonMessage) => send(JSON.stringify(message)),
       writeGarbage: (kind: GarbageKind) => {
         if (kind === "malformedFrame") return send('{"jsonrpc":"2.0","id": this is not JSON}');
         if (kind === "oversizedFrame") return send(oversizedTextFrame());

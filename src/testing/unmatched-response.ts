@@ -5,6 +5,9 @@ import { jsonByteLength } from "../validation/byte-length.js";
 /** `details` of a Glass error may hold at most 16 KiB of JSON (§1). */
 const MAX_DETAILS_BYTES = 16 * 1024;
 
+/** The error code of a request the fixture has no answer for. */
+export const UNMATCHED_CODE = "mock.unmatched";
+
 /** What the replay engine knows when a request has no recorded answer. */
 export interface UnmatchedContext {
   /** How many recorded answers the fixture has for the request's operation. */
@@ -37,7 +40,7 @@ export function unmatchedResponse(request: GlassRequest, context: UnmatchedConte
     ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }),
     ok: false,
     error: {
-      code: "mock.unmatched",
+      code: UNMATCHED_CODE,
       message: truncateUtf8(message, 512),
       phase: "preflight",
       mutationPossible: false,

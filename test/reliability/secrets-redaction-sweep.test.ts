@@ -161,10 +161,10 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     expect(notOwner).toMatchObject({ ok: false, error: { code: "leaseNotOwner" } });
     corpus.value("leaseNotOwner response envelope", notOwner);
 
-    // A's own token under another session id: only the token travels (§2), so the daemon acts on it.
+    // Only the token travels (§2) and the daemon checks it with the connection, never a session id: this click runs (and is stale).
     const wrongSession = await a.send(createRequest("browser.click", clickStale, { mutationLease: { sessionId: "sess-elsewhere", token: lease.token } }));
     expect(wrongSession).toMatchObject({ ok: false, error: { code: "staleRevision" } });
-    corpus.value("staleRevision response envelope (hand-built lease)", wrongSession);
+    corpus.value("response envelope of a click naming another session", wrongSession);
 
     const stale = await thrown(() => a.browser.click(clickStale));
     expect(stale).toBeInstanceOf(GlassError);

@@ -90,8 +90,8 @@ export class RawPeer {
     this.writable.write(bytes);
   }
 
-  /** Sends a request and resolves with the response that has its id. */
-  request(id: string | number, method: string, params?: unknown, framing: "newline" | "content-length" = "newline"): Promise<RawResponse> {
+  /** Sends a request and resolves with the (first) response that has its id. */
+  request(id: string | number | null, method: string, params?: unknown, framing: "newline" | "content-length" = "newline"): Promise<RawResponse> {
     this.send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, framing);
     return this.response(id);
   }
@@ -148,6 +148,11 @@ export class RawPeer {
   /** Closes the client side. */
   close(): void {
     this.onClose();
+  }
+
+  /** Ends what the peer writes (EOF on stdin, a half-closed socket) and keeps reading. */
+  endInput(): void {
+    this.writable.end();
   }
 
   private parse(): void {

@@ -72,7 +72,7 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
     const sessionId = await openSession();
     const response = await post({ jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: fixtureToolCall(request) }, { "Mcp-Session-Id": sessionId });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: request.requestId, result: expectedToolResult(recorded.get(request.requestId)!) });
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: request.requestId, result: expectedToolResult(recorded.get(request.requestId)!, request.operation) });
   });
 
   it("keeps each session's state: a request before notifications/initialized is -32002", async () => {

@@ -137,7 +137,7 @@ describe("createGlassWsHandlers over a raw WebSocket", () => {
     expect((await first.frames(2))[1]).toMatchObject({ id: 1, result: { token: expect.any(String) } });
     const second = await readyClient(SOCKET_MODE_URL);
     second.send({ jsonrpc: "2.0", id: 1, method: "glass/lease/acquire", params: { ttlMs: 60_000 } });
-    expect((await second.frames(2))[1]).toMatchObject({ id: 1, error: { code: -32003, data: { code: "leaseHeld" } } });
+    expect((await second.frames(2))[1]).toMatchObject({ id: 1, error: { code: -32003, data: { code: "policy.mutationLease", details: { code: "leaseHeld" } } } });
     first.socket.close();
     await first.closed;
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -14,6 +14,14 @@ export interface FrameReaderOptions {
   maxContentLengthBytes?: number;
   /** The clock behind {@link FrameReader.partialSince}; default `Date.now`. */
   now?: () => number;
+  /**
+   * Whose reading of the stream this is. `client` (the default) reads what a daemon writes.
+   * `daemon` reads requests the way the daemon does (§5): blank lines before a frame count toward
+   * its line limit (`maxNewlineFrameBytes`, or `maxHeaderBytes` for a header), the header name is
+   * the case-sensitive `Content-Length:`, and a last line without its `\n` is a message when the
+   * stream ends.
+   */
+  side?: "client" | "daemon";
 }
 
 /** One decoded message and how it was framed, so that a server can answer in the same framing. */
@@ -60,6 +68,11 @@ export interface FrameReader {
    * of it is skipped as it arrives. Returns the error to report, or `undefined` between frames.
    */
   discardPartial(reason: string): BadFrameError | undefined;
+  /**
+   * The frames decoded before the bad frame the last `push` or `end` threw for, without reading any
+   * further: for a reader that stops at the first bad frame rather than reading past it.
+   */
+  takeDecoded(): DecodedFrame[];
 }
 
 /** Creates a {@link FrameReader}. */
@@ -91,6 +104,7 @@ const TAB = 0x09;
 const UPPER_C = 0x43;
 const LOWER_C = 0x63;
 const HEADER_NAME = /^content-length:/i;
+const EXACT_HEADER_NAME = /^Content-Length:/;
 const DECIMAL = /^[0-9]+$/;
 const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 const EMPTY = new Uint8Array(0);
@@ -111,6 +125,7 @@ class StreamFrameReader implements FrameReader {
   readonly #maxHeaderBytes: number;
   readonly #maxContentLength: number;
   readonly #now: () => number;
+  readonly #daemonSide: boolean;
 
   /** Bytes pushed but not yet examined (only non-empty after a bad frame stopped a push). */
   #input: Uint8Array[] = [];
@@ -128,6 +143,8 @@ class StreamFrameReader implements FrameReader {
   #contentLength = 0;
   #sawSeparatorCarriageReturn = false;
   #skipRemaining = 0;
+  /** Daemon side: bytes of the blank lines since the last frame, which count toward the next one's limit. */
+  #blankBytes = 0;
 
   constructor(options: FrameReaderOptions) {
     const maxFrameBytes = options.maxFrameBytes ?? FrameLimits.maxResponseBytes;
@@ -135,6 +152,7 @@ class StreamFrameReader implements FrameReader {
     this.#maxHeaderBytes = options.maxHeaderBytes ?? FrameLimits.maxHeaderBytes;
     this.#maxContentLength = options.maxContentLengthBytes ?? maxFrameBytes;
     this.#now = options.now ?? Date.now;
+    this.#daemonSide = options.side === "daemon";
   }
 
   push(chunk: Uint8Array): unknown[] {
@@ -152,7 +170,15 @@ class StreamFrameReader implements FrameReader {
   end(): void {
     this.#drain();
     const mode = this.#mode;
-    if (mode === "line" || mode === "headerLine") {
+    if (mode === "line" && this.#daemonSide) {
+      // The daemon takes a last line without its \n as a message.
+      const line = this.#takeParts(EMPTY);
+      this.#reset();
+      this.#decodeLine(line);
+      const failure = this.#failure;
+      this.#failure = undefined;
+      if (failure !== undefined) throw failure;
+    } else if (mode === "line" || mode === "headerLine") {
       const blank = this.#parts.every(isBlank);
       const received = this.#partBytes;
       this.#reset();
@@ -169,6 +195,12 @@ class StreamFrameReader implements FrameReader {
 
   partialSince(): number | undefined {
     return this.#since;
+  }
+
+  takeDecoded(): DecodedFrame[] {
+    const ready = this.#ready;
+    this.#ready = [];
+    return ready;
   }
 
   discardPartial(reason: string): BadFrameError | undefined {
@@ -236,10 +268,23 @@ class StreamFrameReader implements FrameReader {
 
   #startFrame(chunk: Uint8Array, at: number): number {
     const first = chunk[at]!;
-    if (first === LINE_FEED) return at + 1; // an empty line between frames
+    if (first === LINE_FEED) {
+      // An empty line between frames.
+      if (this.#daemonSide) this.#countBlank(1);
+      return at + 1;
+    }
     this.#since = this.#now();
-    this.#mode = first === UPPER_C || first === LOWER_C ? "headerLine" : "line";
+    this.#mode = first === UPPER_C || (first === LOWER_C && !this.#daemonSide) ? "headerLine" : "line";
     return at;
+  }
+
+  /** Daemon side: a blank line of `bytes` (its \n included) before the next frame; too many of them are a bad frame. */
+  #countBlank(bytes: number): void {
+    this.#blankBytes += bytes;
+    if (this.#blankBytes > this.#maxNewlineBytes) {
+      this.#blankBytes = 0;
+      this.#failure = badFrame(`blank lines before a frame count toward its ${this.#maxNewlineBytes}-byte limit, and they are longer than that`, "newline");
+    }
   }
 
   #collectLine(chunk: Uint8Array, at: number): number {
@@ -249,9 +294,10 @@ class StreamFrameReader implements FrameReader {
     const lineFeed = chunk.indexOf(LINE_FEED, at);
     const end = lineFeed === -1 ? chunk.length : lineFeed;
     const lineBytes = this.#partBytes + (end - at);
-    if (lineBytes > limit) {
+    if (lineBytes + this.#blankBytes > limit) {
       this.#clearParts();
       this.#since = undefined;
+      this.#blankBytes = 0;
       this.#mode = lineFeed === -1 ? "skipLine" : "between";
       this.#failure = header
         ? badFrame(`Content-Length header is longer than ${this.#maxHeaderBytes} bytes`, "content-length")
@@ -265,7 +311,7 @@ class StreamFrameReader implements FrameReader {
     }
     const line = this.#takeParts(chunk.subarray(at, lineFeed));
     this.#mode = "between";
-    if (header && HEADER_NAME.test(asciiText(line, 15))) this.#readHeader(line);
+    if (header && (this.#daemonSide ? EXACT_HEADER_NAME : HEADER_NAME).test(asciiText(line, 15))) this.#readHeader(line);
     else this.#decodeLine(line);
     return lineFeed + 1;
   }
@@ -284,6 +330,7 @@ class StreamFrameReader implements FrameReader {
       return;
     }
     this.#contentLength = Number(value);
+    this.#blankBytes = 0;
     this.#sawSeparatorCarriageReturn = false;
     this.#mode = "separator";
   }
@@ -333,7 +380,11 @@ class StreamFrameReader implements FrameReader {
 
   #decodeLine(line: Uint8Array): void {
     this.#since = undefined;
-    if (isBlank(line)) return;
+    if (isBlank(line)) {
+      if (this.#daemonSide) this.#countBlank(line.length + 1);
+      return;
+    }
+    this.#blankBytes = 0;
     this.#decodeBody(line, "newline");
   }
 
@@ -350,7 +401,7 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, framing);
+      this.#failure = badFrame(`${kind} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, framing, true);
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });
@@ -379,11 +430,17 @@ class StreamFrameReader implements FrameReader {
     this.#clearParts();
     this.#mode = "between";
     this.#since = undefined;
+    this.#blankBytes = 0;
   }
 }
 
-function badFrame(message: string, framing: Framing): BadFrameError {
-  return new BadFrameError({ message, phase: "dispatch", details: { framing } });
+/**
+ * A bad frame; `details.framing` says how it was framed, and `details.invalidJson` marks a frame
+ * whose framing was sound but whose body is not JSON (a daemon answers that one with -32700 instead
+ * of ending the connection).
+ */
+function badFrame(message: string, framing: Framing, invalidJson = false): BadFrameError {
+  return new BadFrameError({ message, phase: "dispatch", details: invalidJson ? { framing, invalidJson } : { framing } });
 }
 
 /** True for a line of spaces, tabs and carriage returns only: a blank line between frames. */

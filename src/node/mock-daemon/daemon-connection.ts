@@ -1,14 +1,14 @@
 import type { Readable, Writable } from "node:stream";
 import { BadFrameError } from "../../errors/error-classes.js";
-import { JsonRpcErrorCode, type JsonRpcMessage } from "../../mcp/json-rpc.js";
-import { isJsonObject } from "../../validation/json-value.js";
+import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
 import { encodeFrame, type Framing } from "../framing/encode-frame.js";
 import { FrameLimits } from "../framing/frame-limits.js";
-import { createFrameReader, pushFramesPastErrors, type FrameReader } from "../framing/frame-reader.js";
-import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
+import { createFrameReader, type DecodedFrame, type FrameReader } from "../framing/frame-reader.js";
+import { rpcError, rpcFailure, type DaemonMessage } from "../../testing/daemon/json-rpc-replies.js";
 import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
 import { ignore } from "../../transport/transport-util.js";
+import { isJsonObject } from "../../validation/json-value.js";
 
 /** What a {@link DaemonConnection} runs over and reports to. */
 export interface DaemonConnectionOptions {
@@ -20,18 +20,25 @@ export interface DaemonConnectionOptions {
   limits: MockDaemonLimits;
   /** A message arrived, in this framing. */
   onMessage(message: unknown, framing: Framing): void;
-  /** The client's side of the stream ended (EOF, or the socket closed). */
-  onEnd(): void;
+  /**
+   * The connection is over: the client's side ended (EOF, or the socket closed), or — `violation`
+   * saying why — the client broke the framing rules and the daemon ended it.
+   */
+  onEnd(violation?: string): void;
 }
 
 const utf8 = new TextEncoder();
 
 /**
- * The daemon's end of one byte stream (§5): decodes frames with the daemon's request limits
- * (newline ≤ 8 KiB, Content-Length header ≤ 8 KiB and body ≤ 4 MiB), answers a bad frame — or one
- * whose bytes stop arriving for `frameTimeoutMs` — with -32700 (id null) and reads on, and writes
- * each answer in the framing of its request; an answer over the response limit becomes a -32603
- * error. All of the mock daemon's byte-level code is here.
+ * The daemon's end of one byte stream (§5). It reads requests as the daemon does: newline-delimited
+ * JSON (a line and the blank lines before it at most 8192 bytes with its \n, CRLF accepted,
+ * whitespace-only lines skipped, a last line without \n taken at EOF) or `Content-Length` frames
+ * (header ≤ 8 KiB and the only header, body ≤ 4 MiB). Any framing violation — an oversized line,
+ * header or body, a malformed or second header, invalid UTF-8, a frame not complete
+ * `frameTimeoutMs` after its first byte — ends the connection with no reply, and calls in flight
+ * are never answered. A well-framed body that is not JSON is answered -32700 (id null). Each
+ * answer goes out in the framing of its request; one over the response limit becomes a -32001
+ * error for the same id. All of the mock daemon's byte-level code is here.
  */
 export class DaemonConnection implements SessionConnection {
   readonly #options: DaemonConnectionOptions;
@@ -45,7 +52,9 @@ export class DaemonConnection implements SessionConnection {
     this.#options = options;
     const { limits } = options;
     this.#reader = createFrameReader({
-      maxNewlineFrameBytes: limits.maxNewlineRequestBytes,
+      side: "daemon",
+      // The limit counts the line's \n; the reader's counts the body alone.
+      maxNewlineFrameBytes: limits.maxNewlineRequestBytes - 1,
       maxHeaderBytes: limits.maxHeaderBytes,
       maxContentLengthBytes: limits.maxContentLengthBytes,
     });
@@ -56,11 +65,12 @@ export class DaemonConnection implements SessionConnection {
     options.writable.on("error", ignore);
   }
 
-  write(message: JsonRpcMessage, framing: Framing | undefined): void {
+  write(message: DaemonMessage, framing: Framing | undefined): void {
     const chosen = framing ?? this.#lastFraming;
     let frame = encodeFrame(message, { framing: chosen });
-    if (frame.length > this.#options.limits.maxResponseBytes && "id" in message && !("method" in message)) {
-      const error = rpcError(JsonRpcErrorCode.InternalError, `the answer is ${frame.length} bytes, over the daemon's ${this.#options.limits.maxResponseBytes}-byte response limit`);
+    const { maxResponseBytes } = this.#options.limits;
+    if (frame.length > maxResponseBytes && "id" in message && !("method" in message) && bodyBytes(frame, chosen) > maxResponseBytes) {
+      const error = rpcError(JsonRpcErrorCode.ResponseTooLarge, `the answer is ${bodyBytes(frame, chosen)} bytes, over the daemon's ${maxResponseBytes}-byte response limit`);
       frame = encodeFrame(rpcFailure(message.id, error), { framing: chosen });
     }
     this.#writeBytes(frame);
@@ -97,25 +107,58 @@ export class DaemonConnection implements SessionConnection {
   }
 
   readonly #onData = (chunk: Uint8Array): void => {
-    for (const frame of pushFramesPastErrors(this.#reader, chunk, (error) => this.#reportBadFrame(error))) {
+    let input = chunk;
+    while (!this.#ended) {
+      let frames: DecodedFrame[];
+      let bad: BadFrameError | undefined;
+      try {
+        frames = this.#reader.pushFrames(input);
+      } catch (error) {
+        if (!(error instanceof BadFrameError)) throw error;
+        frames = this.#reader.takeDecoded();
+        bad = error;
+      }
+      this.#deliver(frames);
+      if (bad === undefined) return this.#watchForStall();
+      if (!isInvalidJson(bad)) return this.#finish(bad.rawMessage);
+      // A well-framed body that is not JSON: -32700 (id null), and the reading goes on.
+      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      input = EMPTY;
+    }
+  };
+
+  /** The client's side ended: a last line without its \n is still a message; half a frame is a violation. */
+  readonly #onEnd = (): void => {
+    if (this.#ended) return;
+    let bad: BadFrameError | undefined;
+    try {
+      this.#reader.end();
+    } catch (error) {
+      if (!(error instanceof BadFrameError)) throw error;
+      bad = error;
+    }
+    this.#deliver(this.#reader.takeDecoded());
+    if (bad !== undefined && isInvalidJson(bad)) {
+      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      bad = undefined;
+    }
+    this.#finish(bad?.rawMessage);
+  };
+
+  #deliver(frames: readonly DecodedFrame[]): void {
+    for (const frame of frames) {
       if (this.#ended) return;
       this.#lastFraming = frame.framing;
       this.#options.onMessage(frame.message, frame.framing);
     }
-    this.#watchForStall();
-  };
+  }
 
-  readonly #onEnd = (): void => {
+  /** Ends the connection once; after a violation nothing more is written to it. */
+  #finish(violation: string | undefined): void {
     if (this.#ended) return;
+    if (violation !== undefined) this.#silenced = true;
     this.detach();
-    this.#options.onEnd();
-  };
-
-  #reportBadFrame(error: unknown): void {
-    if (!(error instanceof BadFrameError)) throw error;
-    const details = error.details;
-    const framing = isJsonObject(details) && (details.framing === "newline" || details.framing === "content-length") ? details.framing : this.#lastFraming;
-    this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${error.rawMessage}`)), framing);
+    this.#options.onEnd(violation);
   }
 
   /** Arms a timer for the incomplete frame, if there is one: it must be whole `frameTimeoutMs` after its first byte. */
@@ -127,8 +170,7 @@ export class DaemonConnection implements SessionConnection {
     this.#stallTimer = setTimeout(() => {
       this.#stallTimer = undefined;
       if (this.#reader.partialSince() !== since) return this.#watchForStall();
-      const error = this.#reader.discardPartial(`the frame did not arrive within ${timeoutMs} ms of its first byte`);
-      if (error !== undefined) this.#reportBadFrame(error);
+      this.#finish(`the frame did not arrive within ${timeoutMs} ms of its first byte`);
     }, Math.max(0, since + timeoutMs - Date.now()));
     this.#stallTimer.unref?.();
   }
@@ -137,6 +179,24 @@ export class DaemonConnection implements SessionConnection {
     if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
     this.#stallTimer = undefined;
   }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Whether a bad frame was sound framing around a body that is not JSON (answered -32700, not a violation). */
+function isInvalidJson(error: BadFrameError): boolean {
+  return isJsonObject(error.details) && error.details.invalidJson === true;
+}
+
+/** The framing a bad frame arrived in. */
+function framingOf(error: BadFrameError): Framing {
+  return isJsonObject(error.details) && error.details.framing === "content-length" ? "content-length" : "newline";
+}
+
+/** The size of a frame's JSON body: without its \n, or without its Content-Length header. */
+function bodyBytes(frame: Uint8Array, framing: Framing): number {
+  if (framing === "newline") return frame.length - 1;
+  return frame.length - (frame.indexOf(0x0a, frame.indexOf(0x0a) + 1) + 1);
 }
 
 /**

@@ -1,10 +1,7 @@
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
-import { encodeFrame } from "../framing/encode-frame.js";
 import type { DaemonContext } from "../../testing/daemon/daemon-context.js";
 import { DaemonConnection } from "./daemon-connection.js";
-import { rpcError, rpcFailure } from "../../testing/daemon/json-rpc-replies.js";
 import { McpServerSession } from "../../testing/daemon/mcp-server-session.js";
 
 /** A mock daemon listening on a Unix socket. */
@@ -21,19 +18,23 @@ export interface SocketServer {
 
 /**
  * Listens on a Unix socket at `path` (mode 0600) and serves each client its own MCP session with
- * the daemon's shared lease and limits (§4, §5): at most `maxClients` clients — the next one gets a
- * -32000 error and is closed — and a client's lease is released when it disconnects. A stale socket
- * file is replaced; a path where a daemon answers, or that is not a socket, is an error.
+ * the daemon's shared lease and limits (§4, §5): at most `maxClients` clients — the next one is
+ * closed at once, without a reply — and a client's lease is released when it disconnects. A client
+ * that breaks the framing rules is disconnected (and reported to `onFramingViolation`). A stale
+ * socket file is replaced; a path where a daemon answers, or that is not a socket, is an error.
  */
-export async function serveSocket(context: DaemonContext, path: string): Promise<SocketServer> {
+export async function serveSocket(
+  context: DaemonContext,
+  path: string,
+  onFramingViolation?: (clientId: string, reason: string) => void,
+): Promise<SocketServer> {
   await clearStaleSocket(path);
   const clients = new Map<Socket, McpServerSession>();
   let nextClient = 0;
   const server = createServer((socket) => {
     if (clients.size >= context.limits.maxClients) {
-      const refusal = rpcFailure(null, rpcError(JsonRpcErrorCode.Overloaded, `too many clients: the daemon serves at most ${context.limits.maxClients} at once; retry later`));
       socket.on("error", () => {});
-      socket.end(encodeFrame(refusal, { framing: "newline" }));
+      socket.destroy();
       return;
     }
     const clientId = `client-${++nextClient}`;
@@ -43,11 +44,14 @@ export async function serveSocket(context: DaemonContext, path: string): Promise
       writable: socket,
       limits: context.limits,
       onMessage: (message, framing) => session?.handle(message, framing),
-      onEnd: () => {
+      onEnd: (violation) => {
         session?.close();
         clients.delete(socket);
-        socket.destroy();
+        // After a violation nothing more is sent; after the client's EOF, what was written is flushed first.
+        if (violation === undefined) socket.end();
+        else socket.destroy();
         context.record.changed();
+        if (violation !== undefined) onFramingViolation?.(clientId, violation);
       },
     });
     session = new McpServerSession(context, clientId, connection);

@@ -33,8 +33,9 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * recorded request of it), whatever its payload — which is neither matched nor validated — and is
    * not recorded in `calls`. Newline-delimited requests may be as large as Content-Length bodies
    * (4 MiB instead of 8 KiB, unless `limits` says otherwise), so clients that only write JSON lines
-   * can send large payloads. Mutating tools, calls carrying a lease or `includeTrace`, and tools
-   * the fixture has no answer for take the full path. Cannot be combined with `latencyMs` or `faults`.
+   * can send large payloads. Mutating tools, calls carrying lease context, `responseMode` or
+   * `includeTrace`, and tools the fixture has no answer for take the full path. Cannot be combined
+   * with `latencyMs` or `faults`.
    */
   fast?: boolean;
   /** Limits to change (tests use small ones); the defaults are the real daemon's. */
@@ -44,6 +45,12 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * here; in-process, a stdio daemon ends its output stream and a socket daemon drops its clients.
    */
   onCrash?: () => void;
+  /**
+   * Called when a client breaks the framing rules (§5) and the daemon ends its connection without
+   * a reply: the client (`stdio`, or `client-N` on the socket) and why. Over stdio that ends the
+   * daemon: `stopped` resolves (and an output stream other than `process.stdout` is ended).
+   */
+  onFramingViolation?: (clientId: string, reason: string) => void;
 }
 
 /** A running mock daemon, with what it has seen for tests to check. */
@@ -66,7 +73,7 @@ export interface MockDaemon {
   clientCount(): number;
   /** Requests in flight on the whole daemon. */
   inFlight(): number;
-  /** Resolves once `condition` holds, checked now and whenever a call or client answer is recorded, a call ends, or a client comes or goes. */
+  /** Resolves once `condition` holds, checked now and whenever a call or client answer is recorded, a call starts or ends, or a client comes or goes. */
   waitFor(condition: (daemon: MockDaemon) => boolean): Promise<void>;
   /** Whether the crash fault has fired. */
   readonly crashed: boolean;
@@ -104,7 +111,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   let clientCount: () => number;
   let close: () => Promise<void>;
   if (options.socket !== undefined) {
-    const server = await serveSocket(context, options.socket);
+    const server = await serveSocket(context, options.socket, options.onFramingViolation);
     clientCount = server.clientCount;
     close = async () => {
       await server.close();
@@ -120,8 +127,12 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     const output = options.stdout ?? process.stdout;
     const server = serveStdio(context, options.stdin ?? process.stdin, output);
     let serving = true;
-    void server.done.then(() => {
+    void server.done.then((violation) => {
       serving = false;
+      if (violation !== undefined) {
+        if (output !== process.stdout) output.end();
+        options.onFramingViolation?.("stdio", violation);
+      }
       context.record.changed();
       finish();
     });

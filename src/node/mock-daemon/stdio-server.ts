@@ -5,32 +5,36 @@ import { McpServerSession } from "../../testing/daemon/mcp-server-session.js";
 
 /** A mock daemon session served over a pair of streams. */
 export interface StdioServer {
-  /** Resolves when the session is over: EOF on the input, a crash, or `close()`. */
-  readonly done: Promise<void>;
+  /**
+   * Resolves when the session is over: EOF on the input, a crash, or `close()` (with `undefined`),
+   * or a framing violation of the client (with why).
+   */
+  readonly done: Promise<string | undefined>;
   /** Ends the session: in-flight calls are dropped unanswered; the streams are left open. */
   close(): void;
 }
 
 /**
  * Serves one MCP session over `input`/`output` (the daemon's stdin and stdout, §5): stdio has no
- * leases and allows 8 active requests. EOF on the input cancels in-flight work and ends the session.
+ * leases and allows 8 active requests. EOF on the input cancels in-flight work and ends the
+ * session; so does a framing violation, without a reply.
  */
 export function serveStdio(context: DaemonContext, input: Readable, output: Writable): StdioServer {
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
+  let finish!: (violation: string | undefined) => void;
+  const done = new Promise<string | undefined>((resolve) => (finish = resolve));
   let session: McpServerSession | undefined;
   const connection = new DaemonConnection({
     readable: input,
     writable: output,
     limits: context.limits,
     onMessage: (message, framing) => session?.handle(message, framing),
-    onEnd: () => close(),
+    onEnd: (violation) => close(violation),
   });
   session = new McpServerSession(context, "stdio", connection);
-  const close = (): void => {
+  const close = (violation?: string): void => {
     session?.close();
     connection.detach();
-    finish();
+    finish(violation);
   };
   return { done, close };
 }

@@ -6,8 +6,8 @@ export interface RecordedCall {
   number: number;
   /** The connection it came on (`stdio`, or `client-1`, `client-2`, … on the socket). */
   clientId: string;
-  /** Its JSON-RPC id. */
-  id: JsonRpcId;
+  /** Its JSON-RPC id (null when sent with a null id; `undefined` for one sent as a notification). */
+  id: JsonRpcId | null | undefined;
   /** `params.name`. */
   tool: string;
   /** The Glass operation the tool maps to. */

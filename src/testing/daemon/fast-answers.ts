@@ -28,18 +28,18 @@ export function buildFastAnswers(engine: ReplayEngine, manifest: GlassCapability
     if (answers.has(tool)) continue;
     const call = readToolCall(request.requestId, { name: tool, arguments: request.payload });
     if (typeof call === "string") continue;
-    answers.set(tool, deepFreeze(toMcpToolResult(capabilityFailure(manifest, call) ?? engine.answer(request))));
+    answers.set(tool, deepFreeze(toMcpToolResult(capabilityFailure(manifest, call) ?? engine.answer(request), { operation: request.operation })));
   }
   return answers;
 }
 
 /**
- * Whether a `tools/call` may take the fast path: it carries no lease context (a read-only tool
- * sent one must still be refused with -32602) and asks for no failure trace.
+ * Whether a `tools/call` may take the fast path: its arguments are an object (or absent) without
+ * lease context, `responseMode` or `includeTrace`, which the full path checks and answers to.
  */
 export function fastPathAllowed(params: Record<string, unknown> | undefined): boolean {
   const args = params?.arguments;
   if (args === undefined) return true;
   if (!isJsonObject(args)) return false;
-  return args.mutationLease === undefined && args.leaseToken === undefined && args.includeTrace === undefined;
+  return args.mutationLease === undefined && args.leaseToken === undefined && args.sessionId === undefined && args.responseMode === undefined && args.includeTrace === undefined;
 }

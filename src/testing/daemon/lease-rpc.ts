@@ -3,18 +3,20 @@ import { requiresLease } from "../../operations/lease-requirement.js";
 import type { ToolCall } from "../read-tool-call.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { rpcError, type RpcError } from "./json-rpc-replies.js";
-import { leaseFailure, type LeaseFailure, type LeaseGrant, type LeaseManager } from "./leases.js";
+import type { LeaseFailure, LeaseGrant, LeaseManager } from "./leases.js";
 
 /** The lease methods of the daemon socket (§4). */
 export const LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquire", "glass/lease/renew", "glass/lease/release"]);
 
-const MIN_TTL_MS = 1000;
+/** The shortest and longest lease, in ms (§4). */
+const MIN_TTL_MS = 100;
 const MAX_TTL_MS = 900_000;
 
 /**
  * Runs `glass/lease/acquire {ttlMs}`, `glass/lease/renew {token, ttlMs}` or `glass/lease/release
- * {token}` for `clientId`: the result, or the error to answer with (-32602 for bad params, -32003
- * with `data {code, retryable}` for a lease problem).
+ * {token}` for `clientId` (§4; other params are ignored): the result, or the error to answer with.
+ * `ttlMs` missing or not a non-negative integer, or a missing token, is -32602; a `ttlMs` outside
+ * 100..900000 is -32003 `invalidLease`; lease outcomes are -32003 with `details {code, retryable}`.
  */
 export function handleLeaseMethod(
   leases: LeaseManager,
@@ -23,30 +25,34 @@ export function handleLeaseMethod(
   params: unknown,
 ): { result: { [key: string]: unknown } } | { error: RpcError } {
   const args = isJsonObject(params) ? params : {};
-  const ttlMs = args.ttlMs;
+  const { ttlMs, token } = args;
   const needsTtl = method !== "glass/lease/release";
-  if (needsTtl && !(typeof ttlMs === "number" && Number.isInteger(ttlMs) && ttlMs >= MIN_TTL_MS && ttlMs <= MAX_TTL_MS)) {
-    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs ttlMs, a whole number of milliseconds from ${MIN_TTL_MS} to ${MAX_TTL_MS}`) };
+  if (needsTtl && !(typeof ttlMs === "number" && Number.isSafeInteger(ttlMs) && ttlMs >= 0)) {
+    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs ttlMs, a whole number of milliseconds`) };
+  }
+  if (method !== "glass/lease/acquire" && typeof token !== "string") {
+    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs token, the lease token`) };
+  }
+  if (needsTtl && ((ttlMs as number) < MIN_TTL_MS || (ttlMs as number) > MAX_TTL_MS)) {
+    return { error: leaseError({ code: "invalidLease", message: `ttlMs must be from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms`, retryable: false }) };
   }
   if (method === "glass/lease/acquire") return outcome(leases.acquire(clientId, ttlMs as number));
-  const token = args.token;
-  if (typeof token !== "string" || token === "") return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs token, the lease token`) };
-  return outcome(method === "glass/lease/renew" ? leases.renew(clientId, token, ttlMs as number) : leases.release(clientId, token));
+  if (method === "glass/lease/renew") return outcome(leases.renew(clientId, token as string, ttlMs as number));
+  return outcome(leases.release(clientId, token as string));
 }
 
 /**
- * The lease gate of a `tools/call` on the socket (§4): a mutating tool needs the token of the lease
- * this client holds (-32003 `leaseRequired` without one, or the lease's own error); a read-only
- * tool must not be sent one (-32602). `undefined` when the call may run.
+ * The lease gate of a `tools/call` on the socket (§4), `undefined` when the call may run. Only
+ * mutating tools are gated: they need the token of the lease this client holds (-32003 "mutation
+ * lease required", details null, without one; the lease's own -32003 error otherwise). A read-only
+ * tool is never gated, whatever it carries. Like the daemon, a call without any `arguments` skips
+ * the gate.
  */
 export function checkToolLease(leases: LeaseManager, clientId: string, call: ToolCall): RpcError | undefined {
   const { request } = call;
-  if (!requiresLease(request.operation, request.payload)) {
-    return call.carriesLease ? rpcError(JsonRpcErrorCode.InvalidParams, `read-only tool ${call.tool} must not carry a mutation lease`) : undefined;
-  }
-  if (!call.carriesLease) return leaseError(leaseFailure("leaseRequired", "mutation lease required"));
-  const lease = call.arguments.mutationLease;
-  const refused = leases.authorize(clientId, call.leaseToken, [call.arguments.sessionId, isJsonObject(lease) ? lease.sessionId : undefined]);
+  if (!call.argumentsSent || !requiresLease(request.operation, request.payload)) return undefined;
+  if (call.leaseToken === undefined) return rpcError(JsonRpcErrorCode.LeaseError, "mutation lease required");
+  const refused = leases.authorize(clientId, call.leaseToken);
   return refused === undefined ? undefined : leaseError(refused);
 }
 

@@ -4,22 +4,25 @@ export interface LeaseGrant {
   sessionId: string;
   /** The client holding it. */
   ownerId: string;
-  /** The secret a mutating call carries in `arguments.mutationLease.token`. */
+  /** The secret a mutating call carries (`arguments.leaseToken` or `arguments.mutationLease.token`). */
   token: string;
   /** When it expires, in milliseconds since the Unix epoch. */
   expiresAtMs: number;
 }
 
-/** The lease error codes of §2 (sent in `error.data.code` of a -32003 error). */
+/**
+ * The lease codes of §2, sent in `error.data.details.code` of a -32003 error; `leaseRequired` is the
+ * mock's name for "mutation lease required" (no token), whose details are null on the wire.
+ */
 export type LeaseFailureCode = "leaseRequired" | "leaseHeld" | "leaseExpired" | "leaseNotFound" | "leaseNotOwner" | "invalidLease";
 
 /** Why a lease operation or a mutating call was refused. Messages never contain a token. */
 export interface LeaseFailure {
-  /** The lease error code (`error.data.code`). */
+  /** The lease code. */
   code: LeaseFailureCode;
   /** What went wrong, in words. */
   message: string;
-  /** Whether trying again (after acquiring a lease) can succeed. */
+  /** Whether trying again (after acquiring a lease, or waiting) can succeed. */
   retryable: boolean;
 }
 
@@ -31,19 +34,17 @@ export interface LeaseManagerOptions {
   expiresAfterMs?: number;
 }
 
-/** Tokens of ended leases remembered, to tell an expired token from an unknown one. */
-const REMEMBERED_TOKENS = 256;
-
 /**
  * The mutation lease of a daemon (§4): at most one at a time, held by one client, expiring by the
- * wall clock, released by its owner or when the owner disconnects. Expiry is checked lazily, each
- * time the lease is used.
+ * wall clock, released by its owner or when the owner disconnects. An expired lease stays on record
+ * (so its owner hears `leaseExpired`, and may still release it) until a new acquire replaces it.
+ * Checks of a token, in order: no lease on record → `leaseNotFound`; another owner or another token
+ * → `leaseNotOwner`; expired → `leaseExpired`.
  */
 export class LeaseManager {
   /** The daemon's one browser session, which every lease is for. */
   readonly sessionId = `sess-mock-${randomHex(4)}`;
   private current: { grant: LeaseGrant; endsAtMs: number } | undefined;
-  private readonly ended = new Map<string, "expired" | "released">();
   private readonly now: () => number;
   private readonly expiresAfterMs: number | undefined;
 
@@ -52,16 +53,14 @@ export class LeaseManager {
     this.expiresAfterMs = options.expiresAfterMs;
   }
 
-  /** The lease in force, if any. */
+  /** The lease in force (on record and not expired), if any. */
   active(): LeaseGrant | undefined {
-    this.sweep();
-    return this.current === undefined ? undefined : { ...this.current.grant };
+    return this.current === undefined || this.expired() ? undefined : { ...this.current.grant };
   }
 
-  /** Gives `ownerId` the lease for `ttlMs` ms, unless a lease is in force (leaseHeld). */
+  /** Gives `ownerId` the lease for `ttlMs` ms, unless an unexpired lease exists, even its own (leaseHeld). */
   acquire(ownerId: string, ttlMs: number): LeaseGrant | LeaseFailure {
-    this.sweep();
-    if (this.current !== undefined) {
+    if (this.current !== undefined && !this.expired()) {
       const mine = this.current.grant.ownerId === ownerId;
       return leaseFailure("leaseHeld", mine ? "this client already holds the mutation lease; renew it instead" : "the mutation lease is held by another client; try again once it is released or expires");
     }
@@ -69,56 +68,44 @@ export class LeaseManager {
     return this.extend(grant, ttlMs);
   }
 
-  /** Extends the owner's lease to `ttlMs` ms from now. */
+  /** Extends the owner's unexpired lease to `ttlMs` ms from now. */
   renew(ownerId: string, token: string, ttlMs: number): LeaseGrant | LeaseFailure {
-    const held = this.find(ownerId, token);
-    return "code" in held ? held : this.extend(held, ttlMs);
+    const held = this.authorize(ownerId, token);
+    return held ?? this.extend(this.current!.grant, ttlMs);
   }
 
-  /** Ends the owner's lease. */
+  /** Ends the owner's lease; an expired one too (only the token and the owner are checked). */
   release(ownerId: string, token: string): { sessionId: string; released: true } | LeaseFailure {
-    const held = this.find(ownerId, token);
-    if ("code" in held) return held;
-    this.end("released");
+    const refused = this.find(ownerId, token);
+    if (refused !== undefined) return refused;
+    this.current = undefined;
     return { sessionId: this.sessionId, released: true };
   }
 
-  /**
-   * Whether a mutating call from `ownerId` carrying `token` may run: `undefined` when it may,
-   * otherwise why not. `sessionIds` are the session ids the call names (`arguments.sessionId`,
-   * `mutationLease.sessionId`); each must be the lease's.
-   */
-  authorize(ownerId: string, token: unknown, sessionIds: readonly unknown[] = []): LeaseFailure | undefined {
-    if (typeof token !== "string" || token === "") return leaseFailure("invalidLease", "the mutation lease token must be a non-empty string");
-    const held = this.find(ownerId, token);
-    if ("code" in held) return held;
-    const other = sessionIds.find((id) => id !== undefined && id !== held.sessionId);
-    if (other !== undefined) {
-      return leaseFailure("invalidLease", `the mutation lease is for session ${held.sessionId}, not ${typeof other === "string" ? other : JSON.stringify(other)}`);
-    }
-    return undefined;
+  /** Whether a mutating call from `ownerId` carrying `token` may run: `undefined` when it may, otherwise why not. */
+  authorize(ownerId: string, token: string): LeaseFailure | undefined {
+    return this.find(ownerId, token) ?? (this.expired() ? leaseFailure("leaseExpired", "the mutation lease has expired; acquire a new one") : undefined);
   }
 
   /** Releases the lease if `ownerId` holds it (the owner disconnected). */
   releaseOwnedBy(ownerId: string): void {
-    if (this.current?.grant.ownerId === ownerId) this.end("released");
+    if (this.current?.grant.ownerId === ownerId) this.current = undefined;
   }
 
-  /** Forgets every lease (the daemon crashed). */
+  /** Forgets the lease (the daemon crashed). */
   reset(): void {
     this.current = undefined;
-    this.ended.clear();
   }
 
-  private find(ownerId: string, token: string): LeaseGrant | LeaseFailure {
-    this.sweep();
-    if (this.current === undefined || this.current.grant.token !== token) {
-      return this.ended.get(token) === "expired"
-        ? leaseFailure("leaseExpired", "the mutation lease has expired; acquire a new one")
-        : leaseFailure("leaseNotFound", "no mutation lease has this token; acquire one first");
-    }
-    if (this.current.grant.ownerId !== ownerId) return leaseFailure("leaseNotOwner", "the mutation lease belongs to another client");
-    return this.current.grant;
+  private find(ownerId: string, token: string): LeaseFailure | undefined {
+    if (this.current === undefined) return leaseFailure("leaseNotFound", "no mutation lease is held; acquire one first");
+    const { grant } = this.current;
+    if (grant.ownerId !== ownerId || grant.token !== token) return leaseFailure("leaseNotOwner", "the mutation lease belongs to another client or another token");
+    return undefined;
+  }
+
+  private expired(): boolean {
+    return this.current !== undefined && this.now() >= this.current.endsAtMs;
   }
 
   private extend(grant: LeaseGrant, ttlMs: number): LeaseGrant {
@@ -126,17 +113,6 @@ export class LeaseManager {
     grant.expiresAtMs = now + ttlMs;
     this.current = { grant, endsAtMs: now + Math.min(ttlMs, this.expiresAfterMs ?? ttlMs) };
     return { ...grant };
-  }
-
-  private sweep(): void {
-    if (this.current !== undefined && this.now() >= this.current.endsAtMs) this.end("expired");
-  }
-
-  private end(how: "expired" | "released"): void {
-    if (this.current === undefined) return;
-    this.ended.set(this.current.grant.token, how);
-    if (this.ended.size > REMEMBERED_TOKENS) this.ended.delete(this.ended.keys().next().value!);
-    this.current = undefined;
   }
 }
 

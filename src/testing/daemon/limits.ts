@@ -2,23 +2,29 @@ import type { MockDaemonMode } from "./manifest.js";
 
 /** The limits a mock daemon enforces; the defaults are the real daemon's (§5). */
 export interface MockDaemonLimits {
-  /** Requests active at once on one stdio session (default 8); over it → -32000. */
+  /**
+   * Requests active at once on one stdio session (default 8); over it → -32000 at once, and a
+   * notification over it is dropped. initialize, the lease methods and cancels take no slot.
+   */
   maxActivePerSession: number;
-  /** Socket clients connected at once (default 4); the next one is refused and closed. */
+  /** Socket clients connected at once (default 4); the next one is closed without a reply. */
   maxClients: number;
   /** Requests in flight on the socket, all clients together (default 16). */
   maxInFlightTotal: number;
   /** Requests in flight for one socket client (default 4). */
   maxInFlightPerClient: number;
-  /** Bytes of a newline-delimited request (default 8 KiB); larger ones must use Content-Length. */
+  /**
+   * Bytes of a newline-delimited request with its `\n` and the blank lines before it (default 8 KiB);
+   * larger requests must use Content-Length. Over it, the connection is closed without a reply.
+   */
   maxNewlineRequestBytes: number;
   /** Bytes of a Content-Length header (default 8 KiB). */
   maxHeaderBytes: number;
   /** Bytes of a Content-Length body (default 4 MiB). */
   maxContentLengthBytes: number;
-  /** Bytes of one response frame (default 32 MiB); a larger answer becomes a -32603 error. */
+  /** Bytes of one answer's JSON (default 32 MiB); a larger answer becomes a -32001 error for its id. */
   maxResponseBytes: number;
-  /** How long a frame may take to arrive after its first byte (default 10 s); then -32700. */
+  /** How long a frame may take to arrive after its first byte (default 10 s); then the connection is closed without a reply. */
   frameTimeoutMs: number;
 }
 

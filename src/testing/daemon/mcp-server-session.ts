@@ -1,16 +1,18 @@
-import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
+import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
+import { SlotList } from "../../collections/slot-list.js";
 import { SlotTable } from "../../collections/slot-table.js";
 import { operationFor } from "../../operations/lease-requirement.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import type { Framing } from "../../node/framing/encode-frame.js";
+import { isIdentifier, readToolCall, type ToolCall } from "../read-tool-call.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
-import { rpcError, rpcFailure, rpcResult, usableId, type RpcError } from "./json-rpc-replies.js";
+import { rpcError, rpcFailure, rpcResult, usableId, type DaemonMessage, type ReplyId, type RpcError, type RpcReply } from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
-import { handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
+import { checkToolLease, handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
 import { negotiate } from "./negotiation.js";
-import { startToolCall } from "./tool-call.js";
+import { answerToolCall } from "./tool-call.js";
 import { listTools } from "./tools-list.js";
 
 /** Bytes that are not a valid frame, written by the malformed-, partial- and oversized-frame faults. */
@@ -19,7 +21,7 @@ export type GarbageKind = "malformedFrame" | "partialFrame" | "oversizedFrame";
 /** What a session needs from the connection it runs on. */
 export interface SessionConnection {
   /** Writes a message, framed like the request it answers (`undefined`: like the client's last frame). */
-  write(message: JsonRpcMessage, framing: Framing | undefined): void;
+  write(message: DaemonMessage, framing: Framing | undefined): void;
   /** Writes bytes that are not a valid frame. */
   writeGarbage(kind: GarbageKind): void;
 }
@@ -30,12 +32,18 @@ export const SUPPORTED_MCP_VERSIONS: readonly string[] = ["2024-11-05", "2025-11
 /** `serverInfo.name` of the mock daemon. */
 export const MOCK_SERVER_NAME = "glass-sdk-mock-daemon";
 
+/** Method families of which the daemon serves only the methods it names (§3.4); the rest are -32601. */
+const PROMPTS_AND_RESOURCES = { "prompts/list": "prompts", "resources/list": "resources" } as const;
+
 interface ActiveCall {
-  id: JsonRpcId;
+  /** The request's id; `undefined` for a tools/call sent as a notification, which is never answered. */
+  id: ReplyId | undefined;
   number: number;
   framing: Framing;
   workflow: boolean;
   answered: boolean;
+  /** Where it is kept while in flight: by id, or (a null id, a notification) in the anonymous list. */
+  slot: number | "byId" | undefined;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -45,14 +53,18 @@ type CallOutcome = { error: RpcError } | { result: McpToolResult };
 /**
  * One MCP connection to a mock daemon, independent of its transport: it takes decoded messages
  * (`handle`) and writes answers through its {@link SessionConnection}, now or later (tool calls
- * wait `latencyMs`, and can be cancelled). It enforces the session rules of §2–§4: one initialize,
- * nothing but ping before `notifications/initialized`, unique active ids, the request limits,
- * leases on the socket, and the faults the daemon was given.
+ * wait `latencyMs`, and can be cancelled). It accepts what the daemon accepts and answers as it
+ * does (§2–§4): the handshake and its -32002, ids of any JSON-RPC type (null ones served and never
+ * de-duplicated), -32600 for what is not a request, the methods of §3.4, tool calls (as
+ * notifications too, never answered), cancellation, the request limits, leases on the socket, and
+ * the faults the daemon was given. Every JSON-RPC error carries the daemon's `data` wrapper.
  */
 export class McpServerSession {
   private state: "new" | "initializing" | "ready" = "new";
-  /** Calls in flight by id (a slot table: they churn once per call). */
-  private readonly active = new SlotTable<JsonRpcId, ActiveCall>();
+  /** Calls in flight with a string or number id, by id (a slot table: they churn once per call). */
+  private readonly byId = new SlotTable<JsonRpcId, ActiveCall>();
+  /** Calls in flight with a null id or none (notifications): served, but not addressable. */
+  private readonly anonymous = new SlotList<ActiveCall>();
   private readonly serverRequests = new Map<string, string>();
   private closed = false;
 
@@ -63,9 +75,9 @@ export class McpServerSession {
     private readonly connection: SessionConnection,
   ) {}
 
-  /** Requests of this connection still waiting for their answer. */
+  /** Requests of this connection in flight (tool calls not yet answered, notifications included). */
   get activeCount(): number {
-    return this.active.size;
+    return this.byId.size + this.anonymous.size;
   }
 
   /**
@@ -77,8 +89,7 @@ export class McpServerSession {
     try {
       this.take(message, framing);
     } catch (error) {
-      const id = isJsonObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
-      this.reply(id, internalError(error), framing);
+      this.reply((isJsonObject(message) ? usableId(message.id) : undefined) ?? null, internalError(error), framing);
     }
   }
 
@@ -86,89 +97,73 @@ export class McpServerSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const call of this.active.values()) this.forget(call);
+    for (const call of [...this.byId.values(), ...this.anonymous.values()]) this.forget(call);
     this.context.leases?.releaseOwnedBy(this.clientId);
   }
 
   private take(message: unknown, framing: Framing): void {
     if (!isJsonObject(message)) {
-      const what = Array.isArray(message) ? "JSON-RPC batches are not supported" : "a JSON-RPC message must be an object";
-      this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
-      return;
+      const what = Array.isArray(message) ? "JSON-RPC batches are not supported: send one message at a time" : "a JSON-RPC message must be an object";
+      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
     }
-    const { id, method, params } = message;
-    const hasId = Object.hasOwn(message, "id") && id !== undefined;
+    const hasId = Object.hasOwn(message, "id");
+    const { jsonrpc, id, method, params } = message;
     if (method === undefined && hasId && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) {
-      this.takeClientAnswer(message as unknown as JsonRpcResponse);
-      return;
+      return this.takeClientAnswer(message as unknown as JsonRpcResponse);
     }
-    const validId = usableId(id) ?? null;
-    if (message.jsonrpc !== "2.0" || typeof method !== "string" || (hasId && validId === null)) {
-      if (!hasId && message.jsonrpc === "2.0") return; // a notification we cannot read: nothing to answer
-      const what = message.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : typeof method !== "string" ? "method must be a string" : "id must be a string or a number";
-      this.reply(validId, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
-      return;
+    if (jsonrpc === undefined || typeof method !== "string") {
+      const what = jsonrpc === undefined ? "jsonrpc is missing" : "method is missing or not a string";
+      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, `invalid request: ${what}`), framing);
     }
-    if (!hasId) {
-      this.takeNotification(method, params);
-      return;
+    const replyId = hasId ? usableId(id) : undefined;
+    if (hasId && replyId === undefined) {
+      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string, a number or null"), framing);
     }
-    const requestId = validId as JsonRpcId;
-    if (this.active.has(requestId)) {
-      this.reply(requestId, rpcError(JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(requestId)}: a request with this id is still active`), framing);
-      return;
-    }
-    if (params !== undefined && !isJsonObject(params)) {
-      this.reply(requestId, rpcError(JsonRpcErrorCode.InvalidParams, "params must be an object"), framing);
-      return;
-    }
-    this.dispatch(requestId, method, params, framing);
+    if (jsonrpc !== "2.0") return this.reply(replyId ?? null, rpcError(JsonRpcErrorCode.InvalidRequest, 'invalid request: jsonrpc must be "2.0"'), framing);
+    if (replyId === undefined) return this.takeNotification(method, params, framing);
+    this.takeRequest(replyId, method, params, framing);
   }
 
-  private dispatch(id: JsonRpcId, method: string, params: Record<string, unknown> | undefined, framing: Framing): void {
+  private takeRequest(id: ReplyId, method: string, params: unknown, framing: Framing): void {
     if (method === "initialize") return this.initialize(id, params, framing);
-    if (method === "ping") return this.replyResult(id, {}, framing);
     if (this.state !== "ready") {
-      const step = this.state === "new" ? "send initialize, then notifications/initialized" : "send notifications/initialized first";
+      const step = this.state === "new" ? "send initialize, then the notification notifications/initialized" : "send the notification notifications/initialized first";
       return this.reply(id, rpcError(JsonRpcErrorCode.NotInitialized, `not initialized: ${step}`), framing);
     }
+    if (id !== null && this.byId.has(id)) {
+      return this.reply(id, rpcError(JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`), framing);
+    }
+    if (method === "tools/call") return this.toolCall(id, params, framing);
+    if (LEASE_METHODS.has(method)) return this.leaseMethod(id, method, params, framing);
+    const busy = this.overloaded();
+    if (busy !== undefined) return this.reply(id, rpcError(JsonRpcErrorCode.Overloaded, busy), framing);
     switch (method) {
-      case "tools/call":
-        return this.toolCall(id, params, framing);
+      case "ping":
+        return this.replyResult(id, {}, framing);
       case "tools/list":
         return this.replyResult(id, { tools: listTools(this.context.manifest) }, framing);
       case "prompts/list":
-        return this.replyResult(id, { prompts: [] }, framing);
       case "resources/list":
-        return this.replyResult(id, { resources: [] }, framing);
-      case "resources/templates/list":
-        return this.replyResult(id, { resourceTemplates: [] }, framing);
+        return this.replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);
       case "prompts/get":
-        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, "unknown prompt: this daemon has no prompts"), framing);
+        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("prompt", "name", params)), framing);
       case "resources/read":
-        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, "unknown resource: this daemon has no resources"), framing);
+        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("resource", "uri", params)), framing);
     }
-    if (LEASE_METHODS.has(method) && this.context.leases !== undefined) {
-      const outcome = handleLeaseMethod(this.context.leases, this.clientId, method, params);
-      return "error" in outcome ? this.reply(id, outcome.error, framing) : this.replyResult(id, outcome.result, framing);
-    }
-    const where = LEASE_METHODS.has(method) ? " (leases exist only on the daemon socket)" : "";
-    this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method}${where}`), framing);
+    this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method}`), framing);
   }
 
-  private initialize(id: JsonRpcId, params: Record<string, unknown> | undefined, framing: Framing): void {
+  private initialize(id: ReplyId, params: unknown, framing: Framing): void {
     if (this.state !== "new") {
       return this.reply(id, rpcError(JsonRpcErrorCode.InvalidRequest, "initialize was already received on this connection"), framing);
     }
-    const version = params?.protocolVersion;
+    const args = isJsonObject(params) ? params : {};
+    const version = args.protocolVersion;
     if (typeof version !== "string" || !SUPPORTED_MCP_VERSIONS.includes(version)) {
       const got = version === undefined ? "none" : JSON.stringify(version);
       return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, `unsupported MCP protocol version ${got}; this daemon supports ${SUPPORTED_MCP_VERSIONS.join(" and ")}`), framing);
     }
-    if (!isJsonObject(params?.capabilities) || !isJsonObject(params?.clientInfo) || typeof params.clientInfo.name !== "string") {
-      return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, "initialize needs capabilities (an object) and clientInfo {name, version}"), framing);
-    }
-    const negotiated = negotiate(this.context.manifest, params.glass);
+    const negotiated = negotiate(this.context.manifest, Object.hasOwn(args, "glass") ? args.glass : undefined);
     if (!negotiated.ok) return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, negotiated.message), framing);
     this.state = "initializing";
     this.replyResult(
@@ -184,69 +179,108 @@ export class McpServerSession {
     );
   }
 
-  private toolCall(id: JsonRpcId, params: Record<string, unknown> | undefined, framing: Framing): void {
+  private leaseMethod(id: ReplyId, method: string, params: unknown, framing: Framing): void {
+    if (this.context.leases === undefined) {
+      return this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method} (leases exist only on the daemon socket)`), framing);
+    }
+    const outcome = handleLeaseMethod(this.context.leases, this.clientId, method, params);
+    if ("error" in outcome) this.reply(id, outcome.error, framing);
+    else this.replyResult(id, outcome.result, framing);
+  }
+
+  /** A `tools/call` with this id (`undefined`: sent as a notification, run but never answered). */
+  private toolCall(id: ReplyId | undefined, params: unknown, framing: Framing): void {
     const context = this.context;
-    const tool = typeof params?.name === "string" ? params.name : "";
-    const fast = context.fastAnswers?.get(tool);
-    if (fast !== undefined && fastPathAllowed(params)) return this.connection.write(rpcResult(id, { ...fast }), framing);
+    const args = isJsonObject(params) ? params : undefined;
+    const tool = typeof args?.name === "string" ? args.name : "";
+    const fast = id === undefined ? undefined : context.fastAnswers?.get(tool);
+    if (fast !== undefined && fastPathAllowed(args) && (typeof id !== "string" || isIdentifier(id)) && this.overloaded() === undefined) {
+      return this.connection.write(rpcResult(id!, { ...fast }), framing);
+    }
     const number = ++context.callCount;
-    const started = startToolCall(context, this.clientId, id, params);
+    const read = readToolCall(id, params);
     context.record.addCall({
       number,
       clientId: this.clientId,
       id,
       tool,
-      operation: operationFor(tool),
-      arguments: isJsonObject(params?.arguments) ? params.arguments : {},
+      operation: typeof read === "string" ? operationFor(tool) : read.request.operation,
+      arguments: isJsonObject(args?.arguments) ? args.arguments : {},
     });
     const fault = context.faults.onArrival(number);
     if (fault === "crash") return context.crash();
-    const call: ActiveCall = { id, number, framing, workflow: tool === "workflow", answered: false };
+    const call: ActiveCall = { id, number, framing, workflow: false, answered: false, slot: undefined };
+    if (typeof read === "string") return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidParams, read) });
+    call.workflow = read.request.operation === "browser.workflow";
     if (fault === "overload") return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later") });
-    const overloaded = overloadReason(context.mode, context.limits, this.active.size, context.inFlight);
-    if (overloaded !== undefined) return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, overloaded) });
-    if (started.kind === "refuse") return this.finish(call, { error: started.error });
+    const busy = this.overloaded();
+    if (busy !== undefined) return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, busy) });
+    const refused = context.leases === undefined ? undefined : checkToolLease(context.leases, this.clientId, read);
+    if (refused !== undefined) return this.finish(call, { error: refused });
     if (call.workflow && context.workflowActive) {
       return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidRequest, "workflow already active: wait for it to finish or cancel it") });
     }
-    this.active.set(call.id, call);
-    context.inFlight++;
-    if (call.workflow) context.workflowActive = true;
+    this.track(call);
     if (fault === "stall") return;
-    if (context.latencyMs <= 0) return this.complete(call, started.answer);
-    call.timer = setTimeout(() => this.complete(call, started.answer), context.latencyMs);
+    if (context.latencyMs <= 0) return this.complete(call, read);
+    call.timer = setTimeout(() => this.complete(call, read), context.latencyMs);
+  }
+
+  /** Why one more request cannot start now (-32000), or `undefined` when it can. */
+  private overloaded(): string | undefined {
+    return overloadReason(this.context.mode, this.context.limits, this.activeCount, this.context.inFlight);
   }
 
   /** Answers a call with its tool result (or -32603 if making it fails). */
-  private complete(call: ActiveCall, answer: () => McpToolResult): void {
+  private complete(call: ActiveCall, read: ToolCall): void {
     let outcome: CallOutcome;
     try {
-      outcome = { result: answer() };
+      outcome = { result: answerToolCall(this.context, read) };
     } catch (error) {
       outcome = { error: internalError(error) };
     }
     this.finish(call, outcome);
   }
 
-  /** Answers a call (a tool result or an error), unless it was answered already, then runs the after-answer faults. */
+  /**
+   * Ends a call with a tool result or an error, unless it has ended already: answers it (a
+   * notification gets no answer), then runs the after-answer faults.
+   */
   private finish(call: ActiveCall, outcome: CallOutcome): void {
     if (this.closed || call.answered) return;
     call.answered = true;
-    if (this.active.get(call.id) === call) this.forget(call);
-    const message = "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
+    this.forget(call);
+    if (call.id === undefined) return;
+    const message: RpcReply = "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
     this.connection.write(message, call.framing);
     for (const fault of this.context.faults.afterAnswer(call.number)) this.misbehave(fault, message, call.framing);
   }
 
+  private track(call: ActiveCall): void {
+    if (call.id === undefined || call.id === null) call.slot = this.anonymous.add(call);
+    else {
+      this.byId.set(call.id, call);
+      call.slot = "byId";
+    }
+    this.context.inFlight++;
+    if (call.workflow) this.context.workflowActive = true;
+    this.context.record.changed();
+  }
+
+  /** Stops keeping a call in flight, if it was kept (a call refused on arrival never was). */
   private forget(call: ActiveCall): void {
     if (call.timer !== undefined) clearTimeout(call.timer);
-    this.active.delete(call.id);
+    const { slot } = call;
+    if (slot === undefined) return;
+    call.slot = undefined;
+    if (slot === "byId") this.byId.delete(call.id as JsonRpcId);
+    else this.anonymous.release(slot, call);
     this.context.inFlight--;
     if (call.workflow) this.context.workflowActive = false;
     this.context.record.changed();
   }
 
-  private misbehave(fault: AfterAnswerFault, answer: JsonRpcResponse, framing: Framing): void {
+  private misbehave(fault: AfterAnswerFault, answer: RpcReply, framing: Framing): void {
     switch (fault.kind) {
       case "duplicateAnswer":
         return this.connection.write(answer, framing);
@@ -264,18 +298,31 @@ export class McpServerSession {
     }
   }
 
-  private takeNotification(method: string, params: unknown): void {
-    if (method === "notifications/initialized") {
-      if (this.state === "initializing") this.state = "ready";
+  /**
+   * A notification: `notifications/cancelled` is acted on at any time; before the session is ready
+   * only `notifications/initialized` counts (it makes the session ready) and the rest are dropped;
+   * once ready, a `tools/call` notification runs unanswered and others are ignored.
+   */
+  private takeNotification(method: string, params: unknown, framing: Framing): void {
+    if (method === "notifications/cancelled") return this.cancel(params);
+    if (this.state !== "ready") {
+      if (method === "notifications/initialized" && this.state === "initializing") this.state = "ready";
       return;
     }
-    if (method !== "notifications/cancelled" || !isJsonObject(params)) return;
-    const requestId = params.requestId;
+    if (method === "tools/call") this.toolCall(undefined, params, framing);
+  }
+
+  /**
+   * `notifications/cancelled {requestId, reason?}`: ends the call in flight with this id — of the
+   * same JSON type, `"7"` is not `7` — with -32800. Unknown and finished ids are ignored, and so is
+   * `reason`; calls with a null id cannot be cancelled.
+   */
+  private cancel(params: unknown): void {
+    if (!isJsonObject(params)) return;
+    const { requestId } = params;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const call = this.active.get(requestId);
-    if (call === undefined) return;
-    const reason = typeof params.reason === "string" && params.reason !== "" ? `: ${params.reason}` : "";
-    this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, `request cancelled${reason}`) });
+    const call = this.byId.get(requestId);
+    if (call !== undefined) this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, "request cancelled") });
   }
 
   private takeClientAnswer(response: JsonRpcResponse): void {
@@ -286,13 +333,19 @@ export class McpServerSession {
     this.context.record.addClientAnswer({ clientId: this.clientId, method, response });
   }
 
-  private replyResult(id: JsonRpcId, result: { [key: string]: unknown }, framing: Framing): void {
+  private replyResult(id: ReplyId, result: { [key: string]: unknown }, framing: Framing): void {
     this.connection.write(rpcResult(id, result), framing);
   }
 
-  private reply(id: JsonRpcId | null, error: RpcError, framing: Framing): void {
+  private reply(id: ReplyId, error: RpcError, framing: Framing): void {
     this.connection.write(rpcFailure(id, error), framing);
   }
+}
+
+/** Why `prompts/get` or `resources/read` fails: the daemon has neither prompts nor resources to serve. */
+function unknownEntry(kind: "prompt" | "resource", key: "name" | "uri", params: unknown): string {
+  const value = isJsonObject(params) ? params[key] : undefined;
+  return typeof value === "string" ? `unknown ${kind} ${JSON.stringify(value)}` : `${kind === "prompt" ? "prompts/get" : "resources/read"} needs params.${key}`;
 }
 
 function internalError(error: unknown): RpcError {

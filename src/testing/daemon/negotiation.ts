@@ -4,42 +4,53 @@ import type {
   GlassCapabilityManifest,
   GlassCapabilityStatus,
 } from "../../../generated/types/glass-capabilities-v1.js";
-import { validateGlassNegotiation } from "../../../generated/validators/index.js";
-import { runValidator } from "../../envelope/run-validator.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
 /** The outcome of negotiating: the agreement, or why the initialize fails (-32602). */
 export type NegotiationOutcome = { ok: true; agreement: GlassCapabilityAgreement } | { ok: false; message: string };
 
+/** The `glass` object of an initialize, read the daemon's way: every member optional, unknown ones ignored. */
+interface NegotiationRequest {
+  protocolVersions: readonly number[];
+  schemas: Record<string, readonly number[]> | undefined;
+  requires: readonly string[];
+  optional: readonly string[];
+  acceptsExperimental: boolean;
+}
+
 /**
- * Negotiates the `glass` object of an initialize against the daemon's manifest (§3). Each requested
- * schema is agreed at the highest version both sides speak; every requested capability
- * (`requires` and `optional`) the daemon knows appears in the agreement with its status.
- * Negotiation fails on an envelope version other than 1, an unknown schema name, an empty version
- * list, no common version, or a required capability that is unknown, not usable, or experimental
- * when the client does not accept experimental ones. Without a `glass` object the client asked for
- * nothing in particular, and the agreement covers everything the manifest offers.
+ * Negotiates the `glass` object of an initialize against the daemon's manifest, as the daemon does
+ * (§3):
+ *
+ * - `glass` absent: the client asked for nothing in particular; the agreement covers every schema
+ *   (at its newest version) and every capability with its status, experimental ones included.
+ * - `glass` not an object (`null` included), or a member of the wrong type: -32602.
+ * - Every member is optional and unknown members are ignored. The envelope versions are
+ *   `protocolVersions`, else the singular `protocolVersion`, else `[1]`; the list must contain 1.
+ * - `schemas` absent: every schema is agreed at its newest version. Present: each named schema at
+ *   the newest version both speak; an unknown name, an empty list or no common version fails.
+ * - Capabilities: every usable one (experimental ones only with `acceptsExperimental: true`), plus
+ *   every named one (`requires`, `optional`) the daemon knows, with its status — so a disabled
+ *   optional capability appears with its status. Unknown optional names are dropped; an unknown,
+ *   unusable, or (without `acceptsExperimental`) experimental required capability fails.
  */
 export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): NegotiationOutcome {
   const statuses = statusesOf(manifest);
-  if (glass === undefined) {
-    const agreedSchemas = Object.fromEntries(Object.entries(manifest.schemas).map(([name, versions]) => [name, Math.max(...versions)]));
-    return agreed(manifest, agreedSchemas, Object.keys(statuses), statuses);
-  }
-  if (!isJsonObject(glass)) return failed("the glass negotiation must be an object");
+  if (glass === undefined) return agreed(manifest, newestOfEach(manifest.schemas), statuses);
+  const read = readNegotiation(glass);
+  if (typeof read === "string") return failed(read);
 
-  const { protocolVersions, schemas, requires, optional, acceptsExperimental } = glass;
-  if (Array.isArray(protocolVersions) && !protocolVersions.includes(1)) {
-    return failed(`no common Glass protocol version: the daemon speaks [1], the client ${JSON.stringify(protocolVersions)}`);
+  if (!read.protocolVersions.includes(1)) {
+    return failed(`no common Glass protocol version: the daemon speaks [1], the client ${JSON.stringify(read.protocolVersions)}`);
   }
 
-  const agreedSchemas: Record<string, number> = {};
-  if (isJsonObject(schemas)) {
-    for (const [name, versions] of Object.entries(schemas)) {
+  let agreedSchemas: Record<string, number> = newestOfEach(manifest.schemas);
+  if (read.schemas !== undefined) {
+    agreedSchemas = {};
+    for (const [name, versions] of Object.entries(read.schemas)) {
       const offered = Object.hasOwn(manifest.schemas, name) ? manifest.schemas[name] : undefined;
       if (offered === undefined) return failed(`unknown schema ${JSON.stringify(name)}; the daemon speaks ${Object.keys(manifest.schemas).join(", ")}`);
-      if (!Array.isArray(versions)) continue; // reported by the shape check below
       if (versions.length === 0) return failed(`the version list of schema ${name} is empty`);
       const common = offered.filter((version) => versions.includes(version));
       if (common.length === 0) {
@@ -49,23 +60,55 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
     }
   }
 
-  const required = Array.isArray(requires) ? requires.filter((name): name is string => typeof name === "string") : [];
-  for (const name of required) {
+  for (const name of read.requires) {
     const status = Object.hasOwn(statuses, name) ? statuses[name] : undefined;
     if (status === undefined) return failed(`required capability ${JSON.stringify(name)} is not offered by this daemon`);
     if (!isEnabledStatus(status)) return failed(`required capability ${name} is ${status}`);
-    if (status === "experimental" && acceptsExperimental !== true) {
+    if (status === "experimental" && !read.acceptsExperimental) {
       return failed(`required capability ${name} is experimental and the client does not accept experimental capabilities`);
     }
   }
 
-  const shape = runValidator(validateGlassNegotiation, glass);
-  if (!shape.ok) {
-    const issue = shape.issues[0]!;
-    return failed(`invalid glass negotiation: ${issue.path === "" ? "the object" : issue.path} ${issue.reason}`);
+  const usable = Object.entries(statuses).filter(([, status]) => isEnabledStatus(status) && (status !== "experimental" || read.acceptsExperimental));
+  const named = [...read.requires, ...read.optional].filter((name) => Object.hasOwn(statuses, name)).map((name) => [name, statuses[name]!] as const);
+  return agreed(manifest, agreedSchemas, Object.fromEntries([...usable, ...named]));
+}
+
+/** Reads the members of a `glass` object; a string says which one is malformed. A member set to null counts as absent. */
+function readNegotiation(glass: unknown): NegotiationRequest | string {
+  if (!isJsonObject(glass)) return "the glass negotiation must be an object";
+  const { protocolVersions, protocolVersion, schemas, requires, optional, acceptsExperimental } = glass;
+  if (protocolVersions != null && !isVersionList(protocolVersions)) return "invalid glass negotiation: protocolVersions must be a list of version numbers";
+  if (protocolVersion != null && !isVersion(protocolVersion)) return "invalid glass negotiation: protocolVersion must be a version number";
+  if (schemas != null && !(isJsonObject(schemas) && Object.values(schemas).every(isVersionList))) {
+    return "invalid glass negotiation: schemas must map schema names to lists of version numbers";
   }
-  const wanted = [...required, ...(Array.isArray(optional) ? optional.filter((name): name is string => typeof name === "string") : [])];
-  return agreed(manifest, agreedSchemas, wanted, statuses);
+  if (requires != null && !isNameList(requires)) return "invalid glass negotiation: requires must be a list of capability names";
+  if (optional != null && !isNameList(optional)) return "invalid glass negotiation: optional must be a list of capability names";
+  if (acceptsExperimental != null && typeof acceptsExperimental !== "boolean") return "invalid glass negotiation: acceptsExperimental must be true or false";
+  return {
+    protocolVersions: protocolVersions != null ? (protocolVersions as number[]) : protocolVersion != null ? [protocolVersion as number] : [1],
+    schemas: schemas != null ? (schemas as Record<string, number[]>) : undefined,
+    requires: requires != null ? (requires as string[]) : [],
+    optional: optional != null ? (optional as string[]) : [],
+    acceptsExperimental: acceptsExperimental === true,
+  };
+}
+
+function isVersion(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isVersionList(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every(isVersion);
+}
+
+function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((name) => typeof name === "string");
+}
+
+function newestOfEach(schemas: Record<string, number[]>): Record<string, number> {
+  return Object.fromEntries(Object.entries(schemas).map(([name, versions]) => [name, Math.max(...versions)]));
 }
 
 function statusesOf(manifest: GlassCapabilityManifest): Record<string, GlassCapabilityStatus> {
@@ -73,17 +116,9 @@ function statusesOf(manifest: GlassCapabilityManifest): Record<string, GlassCapa
   return Object.fromEntries([...names].map((name) => [name, capabilityStatus(manifest, name)!]));
 }
 
-function agreed(
-  manifest: GlassCapabilityManifest,
-  agreedSchemas: Record<string, number>,
-  wanted: readonly string[],
-  statuses: Record<string, GlassCapabilityStatus>,
-): NegotiationOutcome {
+function agreed(manifest: GlassCapabilityManifest, agreedSchemas: Record<string, number>, statuses: Record<string, GlassCapabilityStatus>): NegotiationOutcome {
   const capabilities: Record<string, GlassAgreedCapability> = {};
-  for (const name of wanted) {
-    const status = Object.hasOwn(statuses, name) ? statuses[name] : undefined;
-    if (status !== undefined) capabilities[name] = { status };
-  }
+  for (const [name, status] of Object.entries(statuses)) capabilities[name] = { status };
   return { ok: true, agreement: { protocolVersion: 1, agreedSchemas, capabilities, constraints: { ...manifest.constraints } } };
 }
 

@@ -1,35 +1,111 @@
+import { leaseExemptTools } from "../../../generated/operations.js";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
+import { preflightPayload } from "../../client/preflight.js";
 import type { GlassResponse } from "../../envelope/envelope-types.js";
-import { JsonRpcErrorCode, type JsonRpcId, type McpToolResult } from "../../mcp/json-rpc.js";
+import { validatePayload } from "../../envelope/validate-payload.js";
+import type { McpToolResult } from "../../mcp/json-rpc.js";
 import { describeOperation } from "../../operations/lease-requirement.js";
-import { readToolCall, type ToolCall } from "../read-tool-call.js";
-import { toMcpToolResult } from "../to-mcp-tool-result.js";
+import { responseEnvelope } from "../../envelope/response-envelope.js";
+import type { ToolCall } from "../read-tool-call.js";
+import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "../to-mcp-tool-result.js";
+import { UNMATCHED_CODE } from "../unmatched-response.js";
 import type { DaemonContext } from "./daemon-context.js";
-import { rpcError, type RpcError } from "./json-rpc-replies.js";
-import { checkToolLease } from "./lease-rpc.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
-/** A `tools/call` refused at once with a JSON-RPC error, or accepted and answerable. */
-export type ToolCallStart = { kind: "refuse"; error: RpcError } | { kind: "accept"; call: ToolCall; answer: () => McpToolResult };
+/** The values `responseMode` may take when it is a string (§7). */
+const RESPONSE_MODES: ReadonlySet<string> = new Set(["minimal", "normal", "diagnostic"]);
+
+/** The arguments of an intent request (resolveIntent, findTarget, executeIntent). */
+const INTENT_KEYS = ["schemaVersion", "intent", "action", "scope", "constraints", "resolutionPolicy", "expectedRevision"];
+
+/** Keys that are never part of a strict tool's arguments. */
+const LEASE_AND_META_KEYS = ["leaseToken", "sessionId", "mutationLease", "_meta"];
 
 /**
- * Reads a `tools/call` and decides whether it may run: -32602 for unusable params (or a lease sent
- * to a read-only tool), -32003 for a lease problem on the socket (stdio has no leases). An accepted
- * call's `answer()` replays the fixture's answer as an MCP tool result; a tool whose capability
- * the daemon has switched off fails with `capabilityUnavailable`.
+ * The tools that decode their arguments strictly (§4): after `removed` keys are taken out, a key
+ * outside `allowed` (or, where the daemon's full list is not known, one of `forbidden`) fails the
+ * call with `browser tool failed`.
  */
-export function startToolCall(context: DaemonContext, clientId: string, id: JsonRpcId, params: unknown): ToolCallStart {
-  const call = readToolCall(id, params);
-  if (typeof call === "string") return { kind: "refuse", error: rpcError(JsonRpcErrorCode.InvalidParams, call) };
-  if (context.leases !== undefined) {
-    const refused = checkToolLease(context.leases, clientId, call);
-    if (refused !== undefined) return { kind: "refuse", error: refused };
+const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?: readonly string[]; forbidden?: readonly string[] }> = new Map([
+  ["preflightNavigation", { allowed: ["url"] }],
+  ["resolveIntent", { allowed: INTENT_KEYS }],
+  ["executeIntent", { removed: ["candidateId", "value", "leaseToken"], allowed: INTENT_KEYS }],
+  ["actAndVerify", { removed: ["responseMode", "leaseToken", "timeoutMs", "predicate"], forbidden: LEASE_AND_META_KEYS }],
+  ["findTarget", { forbidden: LEASE_AND_META_KEYS }],
+  ["resolveIntentWithKnowledge", { forbidden: LEASE_AND_META_KEYS }],
+]);
+
+/** Issues of a payload that the daemon's own decoding reports as a structural failure, not a typed one. */
+const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
+const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
+const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
+
+/**
+ * The tool result the mock daemon answers an accepted `tools/call` with, deciding as the daemon
+ * does (§2, §4, §7). `browser tool failed` (an `isError` result, the reason dropped) for a string
+ * `responseMode` other than minimal, normal or diagnostic, an argument a strict tool does not take,
+ * a catalog payload the daemon could not decode, and an unknown tool (one outside the catalog and
+ * the read-only list that the fixture has no answer for); `capabilityUnavailable` for a tool whose
+ * capability the daemon switched off; otherwise the fixture's answer, a browser-free document the
+ * daemon would refuse as `{kind, path, reason}`, or `mock.unmatched`.
+ */
+export function answerToolCall(context: DaemonContext, call: ToolCall): McpToolResult {
+  const { request, includeTrace } = call;
+  const failed = (): McpToolResult => toolFailure(BROWSER_TOOL_FAILED, "browserToolFailed", includeTrace);
+  const respond = (response: GlassResponse): McpToolResult => toMcpToolResult(response, { operation: request.operation, includeTrace });
+  const { responseMode } = call.arguments;
+  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call)) return failed();
+  const unavailable = capabilityFailure(context.manifest, call);
+  if (unavailable !== undefined) return respond(unavailable);
+  if (context.engine.has(request.operation, request.payload)) return respond(context.engine.answer(request));
+  const refusal = payloadRefusal(call);
+  if (refusal === "untyped") return failed();
+  if (refusal !== undefined) return respond(refusal);
+  const response = context.engine.answer(request);
+  if (!response.ok && response.error.code === UNMATCHED_CODE && !knownTool(call)) return failed();
+  return respond(response);
+}
+
+/** Whether a strict tool (§4) was sent an argument it does not take. */
+function breaksStrictDecoding(call: ToolCall): boolean {
+  const rules = STRICT_TOOLS.get(call.tool);
+  if (rules === undefined) return false;
+  for (const key of Object.keys(call.arguments)) {
+    if (rules.removed?.includes(key) === true) continue;
+    if (rules.allowed !== undefined && !rules.allowed.includes(key)) return true;
+    if (rules.forbidden?.includes(key) === true) return true;
   }
-  return {
-    kind: "accept",
-    call,
-    answer: () => toMcpToolResult(capabilityFailure(context.manifest, call) ?? context.engine.answer(call.request), { includeTrace: call.includeTrace }),
-  };
+  return false;
+}
+
+/**
+ * How the daemon refuses a catalog payload it cannot take: `"untyped"` (`browser tool failed`) for
+ * a browser tool's bad arguments — unknown ones aside, which its parsers skip, and null for an
+ * optional number, which counts as absent (§7; a null string is refused) — and for a structural
+ * fault in a browser-free tool's documents (unknown field, bad enum value, missing member, wrong
+ * type); the typed `task.invalid`/`webIr.invalid` response for a document that decodes but breaks a
+ * rule. `undefined` when the payload is fine, or the operation is outside the catalog.
+ */
+function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
+  const { operation, payload } = call.request;
+  const known = describeOperation(operation);
+  if (known === undefined) return undefined;
+  const checked = validatePayload(operation, payload);
+  if (checked.ok) return undefined;
+  if (known.namespace === "browser") {
+    const args = payload as Record<string, unknown>;
+    const skipped = (issue: { path: string; reason: string }): boolean =>
+      UNKNOWN_FIELD_REASON.test(issue.reason) || (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
+    return checked.issues.every(skipped) ? undefined : "untyped";
+  }
+  if (checked.issues.some((issue) => STRUCTURAL_REASON.test(issue.reason))) return "untyped";
+  const error = preflightPayload(operation, payload);
+  return error === undefined ? undefined : responseEnvelope(call.request, false, error);
+}
+
+/** Whether the daemon knows the tool: a catalog tool, or a read-only tool of §4. */
+function knownTool(call: ToolCall): boolean {
+  return describeOperation(call.request.operation) !== undefined || leaseExemptTools.has(call.tool);
 }
 
 /** The failure of a catalog tool whose capability is not usable on a daemon with this manifest, if it is not. */
