@@ -73,8 +73,6 @@ export const JsonRpcErrorCode = {
   ResponseTooLarge: -32001,
   /** Overloaded: a limit was reached; retry later. */
   Overloaded: -32000,
-  /** The response would exceed the daemon's 32 MiB limit (sent with the original id instead of the result). */
-  ResponseTooLarge: -32001,
   /** Request cancelled (after notifications/cancelled). */
   RequestCancelled: -32800,
 } as const;
