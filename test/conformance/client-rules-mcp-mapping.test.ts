@@ -235,7 +235,7 @@ describe("§2 how the client reads a tool failure (isError)", () => {
     await expect(glass.request("webIr.validate", {} as never)).rejects.toMatchObject({ code: "webIr.invalid", mutationPossible: false, details: irFailure });
   });
 
-  it("§2 lifts policy refusals (denied, confirmation_required, invalid_configuration) to policy.<kind>, nothing mutated", async () => {
+  it("§2 lifts policy refusals (denied, confirmation_required, invalid_configuration) to policy.* codes, nothing mutated", async () => {
     const kinds = ["denied", "confirmation_required", "invalid_configuration"];
     let next = 0;
     const glass = await connect(daemonWith({ navigate: () => failure(JSON.stringify({ kind: kinds[next++], reason: "blocked by the site policy" })) }));
