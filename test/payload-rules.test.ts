@@ -1118,6 +1118,33 @@ describe("browser payloads", () => {
   });
 });
 
+describe("browser.verify predicates: one key naming the check, as the daemon reads them", () => {
+  it("accepts each check and nested all/any/not", () => {
+    expectOk("browser.verify", { predicate: { titleContains: "My loans" } });
+    expectOk("browser.verify", { predicate: { urlEquals: "https://library.example/account/loans" }, timeoutMs: 2_000 });
+    expectOk("browser.verify", { predicate: { revisionEquals: 12 } });
+    expectOk("browser.verify", { predicate: { visible: "ref=r12:b7" } });
+    expectOk("browser.verify", { predicate: { all: [{ urlEquals: "https://library.example/" }, { not: { titleContains: "Error" } }, { any: [{ dialogOpen: true }, { popupOpened: true }] }] } });
+  });
+
+  it("rejects a predicate written as {kind} and an unknown check, saying what a predicate is", () => {
+    const reason = "must be an object with exactly one of the keys urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not (e.g. {\"titleContains\": \"Checkout\"})";
+    expect(issuesOf("browser.verify", { predicate: { kind: "titleContains", text: "My loans" } })).toEqual([{ path: "predicate", reason }]);
+    expect(issuesOf("browser.verify", { predicate: { titleMatches: "a" } })).toEqual([{ path: "predicate", reason }]);
+  });
+
+  it("rejects two checks in one object at the extra key", () => {
+    expect(issuesOf("browser.verify", { predicate: { urlEquals: "b", titleContains: "a" } }).map((issue) => issue.path)).toEqual(["predicate.titleContains"]);
+  });
+
+  it("checks nested predicates where they are", () => {
+    expect(issuesOf("browser.verify", { predicate: { all: [{ titleContains: "a" }, { titleContains: 7 }] } })).toEqual([
+      { path: "predicate.all[1].titleContains", reason: "must be a string (got number)" },
+    ]);
+    expect(issuesOf("browser.verify", { predicate: { all: [] } }).map((issue) => issue.path)).toEqual(["predicate.all"]);
+  });
+});
+
 describe("operations outside the catalog", () => {
   it.each([
     ["an object", { path: "src/index.ts" }],

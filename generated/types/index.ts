@@ -212,7 +212,6 @@ export type {
   BrowserStartupDiagnostics,
   BrowserVerifyPayload,
   BrowserVerifyPredicate,
-  BrowserVerifyPredicateKind,
   BrowserVerifyResult,
   BrowserWaitPayload,
   BrowserWaitResult,

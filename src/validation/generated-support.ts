@@ -89,7 +89,9 @@ function isChildPath(rest: string, atRoot: boolean): boolean {
  * Reports why a value matches none of a union's forms. When some form got past the value's own
  * type (its issues lie deeper), the issues of the closest such form are reported — the one that
  * misses the fewest of the value's keys, then the one with the fewest issues; otherwise one issue
- * lists what each form wanted.
+ * lists what each form wanted. The schema's own reason (`x-reason`), when it has one, replaces all
+ * that unless a form has every key it requires (`{all: [..., bad]}` reports the bad item, a
+ * predicate with no known key gets the reason).
  */
 export function failUnion(
   out: ValidationIssue[],
@@ -98,7 +100,6 @@ export function failUnion(
   branches: GeneratedValidator[],
   customReason: string,
 ): false {
-  if (customReason !== "") return fail(out, path, customReason);
   let best: ValidationIssue[] | undefined;
   let bestMissing = 0;
   const shallow: string[] = [];
@@ -115,9 +116,10 @@ export function failUnion(
       bestMissing = missing;
     }
   }
-  if (best !== undefined) {
+  if (best !== undefined && (customReason === "" || bestMissing === 0)) {
     out.push(...best);
     return false;
   }
+  if (customReason !== "") return fail(out, path, customReason);
   return fail(out, path, shallow.length === 0 ? "does not match any allowed form" : shallow.join("; or "));
 }

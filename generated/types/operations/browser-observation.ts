@@ -23,20 +23,79 @@ export type BrowserGetDOMResult = BrowserDomNode & {
  */
 export type BrowserExtractStructuredResult = BrowserStructuredExtraction & BrowserProjectedResult;
 /**
- * The kind of check a verify predicate makes. `all`, `any` and `not` combine other predicates; the rest test the page (URL, title, visibility, text, popups, dialogs, downloads, revision).
+ * A condition verify checks, as the daemon reads it: an object with exactly one key, which names the check. `all` and `any` combine a list of predicates and `not` negates one; the value of `visible`, `textContains`, `popupOpened`, `dialogOpen` and `downloadStarted` is passed as given (the protocol does not fix its shape).
  */
-export type BrowserVerifyPredicateKind =
-  | "urlEquals"
-  | "titleContains"
-  | "visible"
-  | "textContains"
-  | "popupOpened"
-  | "dialogOpen"
-  | "downloadStarted"
-  | "revisionEquals"
-  | "all"
-  | "any"
-  | "not";
+export type BrowserVerifyPredicate =
+  | {
+      /**
+       * Holds when the page's URL is exactly this.
+       */
+      urlEquals: string;
+    }
+  | {
+      /**
+       * Holds when the page's title contains this text.
+       */
+      titleContains: string;
+    }
+  | {
+      /**
+       * Holds when this element is visible.
+       */
+      visible: unknown;
+    }
+  | {
+      /**
+       * Holds when the page (or the given element) contains this text.
+       */
+      textContains: unknown;
+    }
+  | {
+      /**
+       * Holds when a popup opened.
+       */
+      popupOpened: unknown;
+    }
+  | {
+      /**
+       * Holds when a dialog is open.
+       */
+      dialogOpen: unknown;
+    }
+  | {
+      /**
+       * Holds when a download started.
+       */
+      downloadStarted: unknown;
+    }
+  | {
+      /**
+       * Holds when the page is at this revision.
+       */
+      revisionEquals: BrowserRevision;
+    }
+  | {
+      /**
+       * Holds when every one of these holds.
+       *
+       * @minItems 1
+       */
+      all: BrowserVerifyPredicate[];
+    }
+  | {
+      /**
+       * Holds when at least one of these holds.
+       *
+       * @minItems 1
+       */
+      any: BrowserVerifyPredicate[];
+    }
+  | {
+      /**
+       * Holds when this one does not.
+       */
+      not: BrowserVerifyPredicate;
+    };
 /**
  * A reason an observation may be incomplete.
  */
@@ -505,7 +564,7 @@ export interface BrowserVerifyResult {
    */
   status: string;
   /**
-   * The predicate checked, echoed as the daemon reads it: one key naming its kind (`urlEquals`, `titleContains`, `visible`, `textContains`, `popupOpened`, `dialogOpen`, `downloadStarted`, `revisionEquals`, `all`, `any` or `not`).
+   * The predicate checked, echoed as the daemon reads it: one key naming its kind (`urlEquals`, `titleContains`, `visible`, `textContains`, `popupOpened`, `dialogOpen`, `downloadStarted`, `revisionEquals`, `all`, `any` or `not`), as in `BrowserVerifyPredicate`; open, like every result.
    */
   predicate: {
     [k: string]: unknown;
@@ -806,24 +865,6 @@ export interface BrowserScreenshotClip {
    * Height of the rectangle.
    */
   height: BrowserCoordinate;
-}
-/**
- * A condition verify checks. It names its kind; the other fields depend on the kind and are not fixed by the protocol page, so the object is open. Composite kinds nest further predicates: `predicates` (for all and any) and `predicate` (for not) are typed as predicates when present.
- */
-export interface BrowserVerifyPredicate {
-  /**
-   * Which check to make.
-   */
-  kind: BrowserVerifyPredicateKind;
-  /**
-   * Nested predicates combined by `all` or `any`.
-   */
-  predicates?: BrowserVerifyPredicate[];
-  /**
-   * The predicate negated by `not`.
-   */
-  predicate?: BrowserVerifyPredicate;
-  [k: string]: unknown;
 }
 /**
  * An image the daemon sent beside a result (the MCP `image` content item), as sent.

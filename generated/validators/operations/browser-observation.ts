@@ -474,77 +474,356 @@ export function validateBrowserVerifyPayload(x: unknown, p: string, out: Validat
 /** Validates BrowserVerifyPredicate. */
 export function validateBrowserVerifyPredicate(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
+  const m12 = (validateBrowserVerifyPredicate_0(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_1(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_2(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_3(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_4(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_5(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_6(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_7(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_8(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_9(x, "", null) ? 1 : 0) + (validateBrowserVerifyPredicate_10(x, "", null) ? 1 : 0);
+  if (m12 !== 1) {
+    if (out === null) return false;
+    ok = m12 === 0 ? failUnion(out, p, x, [validateBrowserVerifyPredicate_0, validateBrowserVerifyPredicate_1, validateBrowserVerifyPredicate_2, validateBrowserVerifyPredicate_3, validateBrowserVerifyPredicate_4, validateBrowserVerifyPredicate_5, validateBrowserVerifyPredicate_6, validateBrowserVerifyPredicate_7, validateBrowserVerifyPredicate_8, validateBrowserVerifyPredicate_9, validateBrowserVerifyPredicate_10], "must be an object with exactly one of the keys urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not (e.g. {\"titleContains\": \"Checkout\"})") : fail(out, p, "must be an object with exactly one of the keys urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not (e.g. {\"titleContains\": \"Checkout\"})");
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/0. */
+export function validateBrowserVerifyPredicate_0(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
   if (!(isJsonObject(x))) {
     if (out === null) return false;
     ok = fail(out, p, "must be an object" + got(x));
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "kind" || k2 === "predicates" || k2 === "predicate")) {
-        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
-          if (out === null) return false;
-          ok = false;
-        }
+      if (!(k2 === "urlEquals")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: urlEquals");
       }
     }
-    const v3 = o1["kind"];
-    if (v3 !== undefined || "kind" in o1) {
-      if (!validateBrowserVerifyPredicateKind(v3, out === null ? "" : joinPath(p, "kind"), out)) {
+    const v3 = o1["urlEquals"];
+    if (v3 !== undefined || "urlEquals" in o1) {
+      if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = false;
+        ok = fail(out, joinPath(p, "urlEquals"), "must be a string" + got(v3));
+      } else {
+        const s4 = v3 as string;
+        if (s4.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "urlEquals"), "must not be empty");
+        }
       }
     } else {
       if (out === null) return false;
-      ok = fail(out, joinPath(p, "kind"), "is required");
-    }
-    const v4 = o1["predicates"];
-    if (v4 !== undefined || "predicates" in o1) {
-      if (!(Array.isArray(v4))) {
-        if (out === null) return false;
-        ok = fail(out, joinPath(p, "predicates"), "must be an array" + got(v4));
-      } else {
-        const a5 = v4 as unknown[];
-        for (let i6 = 0; i6 < a5.length; i6++) {
-          const v7 = a5[i6];
-          if (!validateBrowserVerifyPredicate(v7, out === null ? "" : joinIndex(joinPath(p, "predicates"), i6), out)) {
-            if (out === null) return false;
-            ok = false;
-          }
-        }
-      }
-    }
-    const v8 = o1["predicate"];
-    if (v8 !== undefined || "predicate" in o1) {
-      if (!validateBrowserVerifyPredicate(v8, out === null ? "" : joinPath(p, "predicate"), out)) {
-        if (out === null) return false;
-        ok = false;
-      }
+      ok = fail(out, joinPath(p, "urlEquals"), "is required");
     }
   }
   return ok;
 }
 
-const validateBrowserVerifyPredicateKind_c0 = (v: unknown): boolean => {
-  if (typeof v !== "string") return false;
-  switch (v.length) {
-    case 3: return v === "all" || v === "any" || v === "not";
-    case 7: return v === "visible";
-    case 9: return v === "urlEquals";
-    case 10: return v === "dialogOpen";
-    case 11: return v === "popupOpened";
-    case 12: return v === "textContains";
-    case 13: return v === "titleContains";
-    case 14: return v === "revisionEquals";
-    case 15: return v === "downloadStarted";
-    default: return false;
-  }
-};
-/** Validates BrowserVerifyPredicateKind. */
-export function validateBrowserVerifyPredicateKind(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/1. */
+export function validateBrowserVerifyPredicate_1(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
-  if (!validateBrowserVerifyPredicateKind_c0(x)) {
+  if (!(isJsonObject(x))) {
     if (out === null) return false;
-    ok = fail(out, p, "must be one of: urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not" + gotValue(x));
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "titleContains")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: titleContains");
+      }
+    }
+    const v3 = o1["titleContains"];
+    if (v3 !== undefined || "titleContains" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "titleContains"), "must be a string" + got(v3));
+      } else {
+        const s4 = v3 as string;
+        if (s4.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "titleContains"), "must not be empty");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "titleContains"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/2. */
+export function validateBrowserVerifyPredicate_2(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "visible")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: visible");
+      }
+    }
+    const v3 = o1["visible"];
+    if (v3 !== undefined || "visible" in o1) {
+      if (!checkJson(v3, out === null ? "" : joinPath(p, "visible"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "visible"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/3. */
+export function validateBrowserVerifyPredicate_3(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "textContains")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: textContains");
+      }
+    }
+    const v3 = o1["textContains"];
+    if (v3 !== undefined || "textContains" in o1) {
+      if (!checkJson(v3, out === null ? "" : joinPath(p, "textContains"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "textContains"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/4. */
+export function validateBrowserVerifyPredicate_4(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "popupOpened")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: popupOpened");
+      }
+    }
+    const v3 = o1["popupOpened"];
+    if (v3 !== undefined || "popupOpened" in o1) {
+      if (!checkJson(v3, out === null ? "" : joinPath(p, "popupOpened"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "popupOpened"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/5. */
+export function validateBrowserVerifyPredicate_5(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "dialogOpen")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: dialogOpen");
+      }
+    }
+    const v3 = o1["dialogOpen"];
+    if (v3 !== undefined || "dialogOpen" in o1) {
+      if (!checkJson(v3, out === null ? "" : joinPath(p, "dialogOpen"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "dialogOpen"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/6. */
+export function validateBrowserVerifyPredicate_6(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "downloadStarted")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: downloadStarted");
+      }
+    }
+    const v3 = o1["downloadStarted"];
+    if (v3 !== undefined || "downloadStarted" in o1) {
+      if (!checkJson(v3, out === null ? "" : joinPath(p, "downloadStarted"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "downloadStarted"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/7. */
+export function validateBrowserVerifyPredicate_7(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "revisionEquals")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: revisionEquals");
+      }
+    }
+    const v3 = o1["revisionEquals"];
+    if (v3 !== undefined || "revisionEquals" in o1) {
+      if (!validateBrowserRevision(v3, out === null ? "" : joinPath(p, "revisionEquals"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revisionEquals"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/8. */
+export function validateBrowserVerifyPredicate_8(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "all")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: all");
+      }
+    }
+    const v3 = o1["all"];
+    if (v3 !== undefined || "all" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "all"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        if (a4.length < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "all"), "must not be empty" + (out === null ? "" : " (got " + a4.length + ")"));
+        }
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserVerifyPredicate(v6, out === null ? "" : joinIndex(joinPath(p, "all"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "all"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/9. */
+export function validateBrowserVerifyPredicate_9(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "any")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: any");
+      }
+    }
+    const v3 = o1["any"];
+    if (v3 !== undefined || "any" in o1) {
+      if (!(Array.isArray(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "any"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        if (a4.length < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "any"), "must not be empty" + (out === null ? "" : " (got " + a4.length + ")"));
+        }
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!validateBrowserVerifyPredicate(v6, out === null ? "" : joinIndex(joinPath(p, "any"), i5), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "any"), "is required");
+    }
+  }
+  return ok;
+}
+
+/** Validates operations/browser-observation.json#/$defs/verifyPredicate/oneOf/10. */
+export function validateBrowserVerifyPredicate_10(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "not")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: not");
+      }
+    }
+    const v3 = o1["not"];
+    if (v3 !== undefined || "not" in o1) {
+      if (!validateBrowserVerifyPredicate(v3, out === null ? "" : joinPath(p, "not"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "not"), "is required");
+    }
   }
   return ok;
 }
