@@ -4,7 +4,7 @@
  *
  *   reliability: properties — 9 tests, 9 passed (22,700 generated cases)
  *
- * Areas by file name: `faults-*`, `load-*`, `bridge-hardening-*`, `secrets-*`, and `*-properties`
+ * Areas by file name: `faults-*`, `load-*`, `bridge-hardening-*`, `secrets-*`, `hostile-*` (a hostile daemon, client, page or local process), and `*-properties`
  * (or `properties-*`) for property tests; any other file is its own area, named after it. The
  * generated-case count is the sum of what the area's tests recorded in `task.meta` (see
  * generated-cases.ts): tests run in workers, and `task.meta` is what reaches the reporter.
@@ -23,6 +23,7 @@ const AREAS: { name: string; matches: (file: string) => boolean }[] = [
   { name: "load", matches: (file) => file.startsWith("load-") },
   { name: "bridge hardening", matches: (file) => file.startsWith("bridge-hardening-") },
   { name: "secrets", matches: (file) => file.startsWith("secrets-") },
+  { name: "hostile input", matches: (file) => file.startsWith("hostile-") },
 ];
 
 /** The area of a test file under test/reliability/. */
