@@ -38,7 +38,9 @@ const utf8 = new TextEncoder();
  * `frameTimeoutMs` after its first byte — ends the connection with no reply, and calls in flight
  * are never answered. A well-framed body that is not JSON is answered -32700 (id null). Each
  * answer goes out in the framing of its request; one over the response limit becomes a -32001
- * error for the same id. All of the mock daemon's byte-level code is here.
+ * error for the same id. Flow control as the daemon's: while a client does not take its answers
+ * (the stream's buffer is full), the daemon stops reading its requests, so what a client that never
+ * reads can make it hold is bounded. All of the mock daemon's byte-level code is here.
  */
 export class DaemonConnection implements SessionConnection {
   readonly #options: DaemonConnectionOptions;
@@ -47,6 +49,8 @@ export class DaemonConnection implements SessionConnection {
   #silenced = false;
   #ended = false;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reading is paused until the client takes the answers written so far. */
+  #waitingForDrain = false;
 
   constructor(options: DaemonConnectionOptions) {
     this.#options = options;
@@ -98,13 +102,23 @@ export class DaemonConnection implements SessionConnection {
     readable.off("data", this.#onData);
     readable.off("end", this.#onEnd);
     readable.off("close", this.#onEnd);
+    this.#options.writable.off("drain", this.#onDrain);
   }
 
   #writeBytes(bytes: Uint8Array): void {
-    const { writable } = this.#options;
+    const { readable, writable } = this.#options;
     if (this.#silenced || this.#ended || writable.destroyed || writable.writableEnded) return;
-    writable.write(bytes);
+    if (writable.write(bytes) || this.#waitingForDrain) return;
+    // Backpressure: read no more requests until the client has taken these answers.
+    this.#waitingForDrain = true;
+    readable.pause();
+    writable.once("drain", this.#onDrain);
   }
+
+  readonly #onDrain = (): void => {
+    this.#waitingForDrain = false;
+    if (!this.#ended) this.#options.readable.resume();
+  };
 
   readonly #onData = (chunk: Uint8Array): void => {
     let input = chunk;
