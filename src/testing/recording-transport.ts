@@ -11,8 +11,8 @@ import { REDACTED, redactSecrets } from "./redact-secrets.js";
 export interface RecordingTransportOptions {
   /**
    * More secrets to keep out of the recording (e.g. the bridge token, which travels in HTTP
-   * headers and so is never seen here, or values users type): every occurrence in any recorded
-   * string is replaced by `[redacted]`.
+   * headers and so is never seen here — a daemon or page could still echo it bare — or values
+   * users type): every occurrence in any recorded string is replaced by `[redacted]`.
    */
   redact?: readonly string[];
 }
@@ -26,7 +26,11 @@ export interface RecordingTransport extends GlassTransport {
    * maps to. A request sent again with the same id (a retry) is kept once, with its last answer.
    * Calls not answered (yet) are left out, and so is what never travels over MCP (a request's
    * `correlationId` and `deadlineMs`). Every secret seen — lease tokens sent or granted, and
-   * `options.redact` — is replaced by `[redacted]` wherever it occurs. Save it with `saveFixture`.
+   * `options.redact` — is replaced by `[redacted]` wherever it occurs in a request, an answer or
+   * an error text, and so, whatever their value, are URL credentials (`?token=…`,
+   * `#access_token=…`, `user:password@host`) and bridge tokens as they travel (`glass-bearer.…`,
+   * `Bearer …`); a payload that held one no longer matches the live call at replay. Save it with
+   * `saveFixture`.
    */
   fixture(): GoldenFixture;
 }
@@ -39,7 +43,8 @@ const GRANTING_LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquir
  * answer is recorded as a golden-fixture entry (see {@link RecordingTransport.fixture}). Record
  * against a real daemon once, save the fixture, and replay it in CI with `inMemoryTransport` or the
  * MSW handlers. No token is ever recorded: lease tokens (`mutationLease.token`, `leaseToken`, the
- * `token` of `glass/lease/*` grants) and the strings of `options.redact` are redacted.
+ * `token` of `glass/lease/*` grants), the strings of `options.redact`, URL credentials and bridge
+ * tokens in the forms they travel are redacted (see {@link RecordingTransport.fixture}).
  *
  * @example
  * ```ts
