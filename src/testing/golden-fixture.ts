@@ -29,12 +29,9 @@ export interface GoldenFixture {
  * to read a fixture file, use `loadFixture(path)`.
  */
 export function parseFixture(json: unknown): GoldenFixture {
-  if (!isJsonObject(json)) fail("the fixture must be a JSON object with schemaVersion, requests and responses");
-  if (json.schemaVersion !== 1) fail(`schemaVersion must be 1 (got ${JSON.stringify(json.schemaVersion) ?? "nothing"})`);
-  const { requests, responses, invalidResponses } = json;
-  if (!Array.isArray(requests)) fail("requests must be an array of request envelopes");
-  if (!Array.isArray(responses)) fail("responses must be an array of response envelopes");
-  if (invalidResponses !== undefined && !Array.isArray(invalidResponses)) fail("invalidResponses, when present, must be an array");
+  const problem = fixtureShapeProblem(json);
+  if (problem !== undefined) fail(problem);
+  const { requests, responses } = json as { requests: unknown[]; responses: unknown[] };
 
   const requestIds = new Set<string>();
   requests.forEach((entry: unknown, index) => {
@@ -53,6 +50,29 @@ export function parseFixture(json: unknown): GoldenFixture {
     answered.add(requestId);
   });
   return json as unknown as GoldenFixture;
+}
+
+/**
+ * Why parsed JSON is not a golden fixture at all — not an object with `schemaVersion: 1` and the
+ * `requests` and `responses` arrays — or `undefined` when it has that shape. The reason quotes
+ * nothing of the value (it may be any file's content): it names the field and the kind of value.
+ */
+export function fixtureShapeProblem(json: unknown): string | undefined {
+  if (!isJsonObject(json)) return `the fixture must be a JSON object with schemaVersion, requests and responses (got ${kindOf(json)})`;
+  const version = json.schemaVersion;
+  if (version !== 1) return `schemaVersion must be 1 (got ${typeof version === "number" ? String(version) : kindOf(version)})`;
+  if (!Array.isArray(json.requests)) return `requests must be an array of request envelopes (got ${kindOf(json.requests)})`;
+  if (!Array.isArray(json.responses)) return `responses must be an array of response envelopes (got ${kindOf(json.responses)})`;
+  if (json.invalidResponses !== undefined && !Array.isArray(json.invalidResponses)) return `invalidResponses, when present, must be an array (got ${kindOf(json.invalidResponses)})`;
+  return undefined;
+}
+
+/** The kind of a parsed JSON value, as a phrase: `an object`, `a string`, `nothing` (absent). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function entryName(list: string, index: number, entry: unknown): string {
