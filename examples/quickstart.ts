@@ -1,9 +1,9 @@
 /**
  * glass-sdk quickstart: one typed automation run against a Glass daemon, step by step.
  *
- *   npm start                                  the mock daemon of this repository, over stdio
- *   GLASS_SOCKET=/tmp/glass.sock npm start     a daemon's Unix socket (with mutation leases)
- *   GLASS_COMMAND="glass --mcp" npm start      any daemon command, over stdio
+ *   npm start                                                  the mock daemon of this repository, over stdio
+ *   GLASS_SOCKET=~/.local/share/glass/glass.sock npm start     a daemon's Unix socket (with mutation leases)
+ *   GLASS_COMMAND="glass --mcp" npm start                      any daemon command, over stdio
  *
  * Every call sends a payload recorded in fixtures/protocol-golden-v1.json, so the mock daemon
  * (`npx glass-sdk mock-daemon`, which replays that fixture) answers each one. In your own code,

@@ -1,3 +1,5 @@
+import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { parseFaults, type MockDaemonFaults } from "../testing/daemon/faults.js";
 import { startMockDaemon } from "../node/mock-daemon/start-mock-daemon.js";
 import { forEachOption, untilStopSignal } from "./command-line.js";
@@ -69,7 +71,8 @@ function readFaults(text: string): MockDaemonFaults {
 
 /**
  * Runs the mock daemon until it is told to stop: over stdio until stdin ends, or on a socket until
- * SIGINT or SIGTERM (the socket file is removed). Diagnostics go to stderr only. Resolves with the
+ * SIGINT or SIGTERM (the socket file is removed; a warning says when its directory is writable by
+ * other users). Diagnostics go to stderr only. Resolves with the
  * exit code: 1 when a framing violation ended the stdio session; the crash fault exits the process
  * with 1.
  */
@@ -92,6 +95,8 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   });
   if (daemon.socketPath !== undefined) {
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
+    const warning = await sharedDirectoryWarning(daemon.socketPath);
+    if (warning !== undefined) process.stderr.write(`mock daemon: warning: ${warning}\n`);
     await untilStopSignal();
     await daemon.close();
     return 0;
@@ -99,3 +104,19 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   await daemon.stopped;
   return exitCode;
 }
+
+/**
+ * Why the socket's directory is a risky place for it, or `undefined`: in a directory other users
+ * may write to (such as /tmp), one of them can put a socket of their own at the path before the
+ * daemon starts or after it stops, and clients would talk to it.
+ */
+async function sharedDirectoryWarning(path: string): Promise<string | undefined> {
+  const directory = dirname(path);
+  const mode = await stat(directory).then(
+    (stats) => stats.mode,
+    () => undefined,
+  );
+  if (mode === undefined || (mode & 0o002) === 0) return undefined;
+  return `${directory} is writable by other users: one of them could put a socket of their own at ${path} before the daemon starts or once it stops, and clients would talk to it; prefer a directory only you can write to ($XDG_RUNTIME_DIR, or one made by mktemp -d)`;
+}
+

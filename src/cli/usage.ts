@@ -9,7 +9,8 @@ Commands:
 
 mock-daemon options:
   --fixture FILE   golden fixture to answer from (default: the package's fixtures/protocol-golden-v1.json)
-  --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio
+  --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
+                   put it in a directory only you can write to (not /tmp itself)
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)
   --faults JSON    misbehave on purpose, e.g. '{"stallAfterCalls":2}' or '{"crashAfterCalls":1}'
   --fast           fast replay mode for benchmarks: read-only tools answered at once from one
@@ -42,7 +43,7 @@ Other options:
 
 Examples:
   npx glass-sdk mock-daemon
-  npx glass-sdk mock-daemon --socket /tmp/glass.sock --latency 20
+  npx glass-sdk mock-daemon --socket "$(mktemp -d)/glass.sock" --latency 20
   npx glass-sdk bridge --allow-origin http://localhost:5173
   npx glass-sdk bridge --port 0 -- glass --mcp
 `;

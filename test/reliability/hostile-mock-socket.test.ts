@@ -5,13 +5,16 @@
  * client must cost the daemon nothing, and `close()` must end every connection, whatever its peer
  * does.
  */
-import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";
 
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RACE = fileURLToPath(new URL("./support/mock-socket-race.ts", import.meta.url));
 const PROBER = fileURLToPath(new URL("./support/connect-prober.mjs", import.meta.url));
 const NOBODY = 65534;
@@ -149,8 +152,8 @@ describe("refused and silent clients cost the mock daemon nothing, and close() a
     const flushed = new Promise<void>((resolve) => halfClosed!.once("finish", () => resolve()));
     halfClosed!.end(flood);
     // The daemon reads up to the client's EOF (answering each ping), or stops reading once its answers back up.
-    await within(flushed, 2_000);
-    await within(mock.daemon.waitFor((daemon) => daemon.clientCount() === 2), 2_000);
+    await within(flushed, 1_000);
+    await within(mock.daemon.waitFor((daemon) => daemon.clientCount() === 2), 1_000);
 
     expect(await within(mock.daemon.close(), 5_000)).not.toBe("pending");
     const closed = connected.map((socket) => new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once("close", () => resolve()))));
@@ -193,3 +196,35 @@ describe("refused and silent clients cost the mock daemon nothing, and close() a
     expect(await within(mock.daemon.close(), 5_000)).not.toBe("pending");
   });
 });
+
+describe("the CLI on a socket in a directory other users may write to", () => {
+  /*
+   * In a directory like /tmp another user can put a socket of their own at the path before the
+   * daemon starts or once it stops, and clients would talk to it: the CLI said nothing.
+   */
+  it("warns on stderr, naming the directory and a private place to use instead", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-shared-"));
+    chmodSync(dir, 0o1777);
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "glass.sock");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    cleanups.push(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    await within(
+      new Promise<void>((resolve) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.split("\n").length > 2) resolve();
+        });
+      }),
+      15_000,
+    );
+    const [listening, warning] = stderr.split("\n");
+    expect(listening).toBe(`mock daemon listening on ${path}`);
+    expect(warning).toMatch(new RegExp(`^mock daemon: warning: ${dir} is writable by other users: .*prefer a directory only you can write to`));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
+
