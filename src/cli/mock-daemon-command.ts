@@ -94,10 +94,12 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     },
   });
   if (daemon.socketPath !== undefined) {
-    process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
+    // Listen for the stop signals before saying the daemon is ready, so that none is missed.
+    const stop = untilStopSignal();
     const warning = await sharedDirectoryWarning(daemon.socketPath);
+    process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
     if (warning !== undefined) process.stderr.write(`mock daemon: warning: ${warning}\n`);
-    await untilStopSignal();
+    await stop;
     await daemon.close();
     return 0;
   }
