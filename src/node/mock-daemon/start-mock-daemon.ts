@@ -17,7 +17,12 @@ import { serveStdio } from "./stdio-server.js";
 export interface MockDaemonOptions extends MockManifestOptions {
   /** The fixture to answer from, or its path; default: the package's `fixtures/protocol-golden-v1.json`. */
   fixture?: GoldenFixture | string;
-  /** Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. */
+  /**
+   * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
+   * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
+   * write to (`$XDG_RUNTIME_DIR`, or one made with `mkdtemp`), not in /tmp itself, where another
+   * user could put a socket of their own at the path while the daemon is not running.
+   */
   socket?: string;
   /** stdio mode: the stream requests arrive on (default `process.stdin`). */
   stdin?: Readable;
