@@ -88,6 +88,7 @@ class SocketTransport extends StreamTransport {
           handlers,
           frameTimeoutMs: this.#options.frameTimeoutMs ?? FrameLimits.frameBodyTimeoutMs,
           peer: this.#peer,
+          abandon: () => socket.destroy(),
         });
         resolve();
       };
