@@ -20,6 +20,7 @@ import { BadFrameError, Glass, GlassError, TransportClosedError, type GlassLogEv
 import { createFrameReader, type FrameReaderOptions } from "../../src/node/framing/frame-reader.js";
 import { socketTransport, stdioTransport } from "../../src/node/index.js";
 import { clickPayload } from "./support/fault-rig.js";
+import { growth } from "./support/growth.js";
 
 const HOSTILE_DAEMON = fileURLToPath(new URL("./support/hostile-daemon.mjs", import.meta.url));
 const utf8 = new TextEncoder();
@@ -28,28 +29,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Milliseconds `run` takes `times` times over (the best of three rounds, to shed noise). */
-function cost(run: () => void, times: number): number {
-  let best = Infinity;
-  for (let round = 0; round < 3; round++) {
-    const started = performance.now();
-    for (let index = 0; index < times; index++) run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * How much more `run(large)` costs than `run(small)`, with enough repetitions that the small one
- * takes a measurable time. For work linear in the size this is about `large / small`; for
- * quadratic work about its square.
- */
-function growth(run: (size: number) => unknown, small: number, large: number): number {
-  let times = 1;
-  while (cost(() => run(small), times) < 20 && times < 1 << 20) times *= 2;
-  return cost(() => run(large), times) / cost(() => run(small), times);
-}
 
 describe("hostile daemon: a Content-Length header padded with whitespace", () => {
   /** A header whose value is `1`, `size` spaces and a stray `x`: a bad header the reader must reject. */
