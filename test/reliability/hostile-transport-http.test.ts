@@ -40,7 +40,8 @@ type Hostility =
   | "sseEvent" // an SSE event of many data lines, together past the bound
   | "sseLine" // an SSE line that never ends
   | "errorBody" // HTTP 500 with an endless error page
-  | "hugeHeader"; // a 1 MiB response header
+  | "hugeHeader" // a 1 MiB response header
+  | "serverRequests"; // an SSE stream of 300 requests to the client before the answer; the POSTs of their answers are never answered
 
 /** What one hostile answer cost the server. */
 interface Served {
@@ -53,6 +54,8 @@ interface Served {
 
 class HostileServer {
   readonly served: Served[] = [];
+  /** POSTs of the client's answers to the server's requests, held without a status. */
+  readonly heldAnswers: ServerResponse[] = [];
   next: Hostility | undefined;
   url = "";
   readonly #http: Server;
@@ -78,7 +81,8 @@ class HostileServer {
     if (req.method === "DELETE") return void res.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: number | string; method: string; params?: { protocolVersion?: string } };
+    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
+    if (message.method === undefined) return void this.heldAnswers.push(res); // an answer to one of the server's requests
     if (message.id === undefined) return void res.writeHead(202).end();
     if (message.method === "initialize") {
       const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST };
@@ -115,6 +119,13 @@ class HostileServer {
         res.writeHead(500, { "content-type": "text/plain" });
         served = await pump(res, hostility, [Buffer.from("Internal Server Error: ")], spaces, OFFERED, undefined);
         break;
+      case "serverRequests": {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        for (let index = 0; index < 300; index++) res.write(`data: {"jsonrpc":"2.0","id":"glass-server-${index}","method":"elicitation/create","params":{}}\n\n`);
+        res.end(`data: ${answer}\n\n`);
+        served = { hostility, written: 0, cutOff: false };
+        break;
+      }
       case "hugeHeader":
         res.writeHead(200, { "content-type": "application/json", "x-padding": "x".repeat(MIB) }).end(answer);
         served = { hostility, written: MIB, cutOff: false };
@@ -265,5 +276,16 @@ describe("the SSE parser under a hostile stream", () => {
     };
     expect(parse(256 * 1024)).toBe(256 * 1024);
     expect(growth(parse, 256 * 1024, 2 * 1024 * 1024)).toBeLessThan(24);
+  });
+});
+
+describe("hostile HTTP server: it never answers the POSTs of the client's answers", () => {
+  it("300 requests to the client in an SSE stream: at most 64 answers wait for a status, the rest are dropped (OverloadedError), and the call is answered", async () => {
+    const { server, glass } = await connect();
+    server.next = "serverRequests";
+    expect(await glass.ping({ deadlineMs: 10_000 })).toBeGreaterThanOrEqual(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.heldAnswers.length).toBeGreaterThan(0);
+    expect(server.heldAnswers.length).toBeLessThanOrEqual(64);
   });
 });
