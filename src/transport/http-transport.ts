@@ -40,12 +40,6 @@ const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
 /** Methods that only read, so they may be sent again in a new session (as the client's rpcCall retries them). */
 const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
-/**
- * Notifications and answers to the daemon's requests POSTed and still without a status, at most: the
- * client bounds its own requests (`maxInFlight`), but not these — a server that sends many requests
- * and never answers the POSTs of their answers would otherwise open connections without end.
- */
-const MAX_UNANSWERED_POSTS = 64;
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2000;
 /** RFC 6750 `b64token`: what a bearer token may contain. */
@@ -112,7 +106,7 @@ class HttpTransport implements GlassTransport {
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
-  /** Notifications and answers POSTed whose status has not come (see MAX_UNANSWERED_POSTS). */
+  /** Notifications and answers POSTed whose status has not come (at most TransportLimits.maxUnansweredPosts). */
   #unansweredPosts = 0;
   /** Whether any HTTP response arrived yet: a network failure before it means the daemon cannot be reached. */
   #reachedServer = false;
@@ -165,7 +159,7 @@ class HttpTransport implements GlassTransport {
     if (this.#state === "closed") throw closed(NOT_SENT);
     const sentWith = this.#sessionId;
     const bounded = !isJsonRpcRequest(message);
-    if (bounded && this.#unansweredPosts >= MAX_UNANSWERED_POSTS) throw this.#notAnswering();
+    if (bounded && this.#unansweredPosts >= TransportLimits.maxUnansweredPosts) throw this.#notAnswering();
     if (bounded) this.#unansweredPosts++;
     const stop = this.#track();
     const response = await this.#request(message, stop.signal)
@@ -403,9 +397,9 @@ class HttpTransport implements GlassTransport {
   #notAnswering(): OverloadedError {
     return new OverloadedError({
       message:
-        `the HTTP server at ${this.#shownUrl} has not answered the last ${this.#unansweredPosts} POSTs of notifications and answers (at most ${MAX_UNANSWERED_POSTS} may wait): ` +
+        `the HTTP server at ${this.#shownUrl} has not answered the last ${this.#unansweredPosts} POSTs of notifications and answers (at most ${TransportLimits.maxUnansweredPosts} may wait): ` +
         "the message was NOT sent. Retry later; if this persists, the server is stuck: close the transport and connect again",
-      details: { unansweredPosts: this.#unansweredPosts, maxUnansweredPosts: MAX_UNANSWERED_POSTS },
+      details: { unansweredPosts: this.#unansweredPosts, maxUnansweredPosts: TransportLimits.maxUnansweredPosts },
     });
   }
 

@@ -9,6 +9,12 @@ export const TransportLimits = {
   maxMessageBytes: 32 * 1024 * 1024,
   /** The most bytes a transport lets wait for a peer that does not read (32 MiB); a send past it fails with `overloaded`. */
   maxQueuedSendBytes: 32 * 1024 * 1024,
+  /**
+   * The most notifications and answers to the daemon's requests an HTTP transport lets wait for
+   * their status (64): the client bounds its own requests (`maxInFlight`), not these, and a server
+   * that never answers their POSTs would otherwise have a connection opened for each.
+   */
+  maxUnansweredPosts: 64,
   /** The most bytes of an HTTP error answer (a 4xx/5xx body) read to quote it (64 KiB). */
   maxErrorBodyBytes: 64 * 1024,
 } as const;
