@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { Buffer } from "node:buffer";
-import { BadFrameError } from "../errors/error-classes.js";
+import { BadFrameError, TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
@@ -10,7 +10,8 @@ import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { FrameLimits } from "./framing/frame-limits.js";
 import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
-import { callHandler, closed, describe, ignore, isMessage, notEncodable, reportBadFrame } from "../transport/transport-util.js";
+import { TransportLimits } from "../transport/transport-limits.js";
+import { callHandler, closed, describe, ignore, isMessage, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -24,6 +25,12 @@ export interface FramedConnectionOptions {
   frameTimeoutMs: number;
   /** The peer, for messages: "the Glass daemon `glass --mcp`". */
   peer: string;
+  /**
+   * Ends the stream from this side, after the connection told the owner why (`onClose(error)`): the
+   * peer's framing can no longer be followed (a frame it declared never ended within the frame
+   * timeout, so every later frame would be swallowed).
+   */
+  abandon(error: GlassError): void;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -36,6 +43,12 @@ const utf8Length = (text: string): number => Buffer.byteLength(text, "utf8");
  * exactly once, rejects unfinished sends and detaches from the streams. Exceptions thrown by the
  * owner's handlers never reach the streams: they are reported asynchronously, as an EventTarget
  * listener's would be.
+ *
+ * Nothing the peer does makes it hold more than bounded memory: a frame is at most 32 MiB (larger
+ * ones are skipped as they arrive, never kept); a bad frame still being skipped when the frame
+ * timeout passes — a peer that declared `Content-Length: 2^40` — ends the connection (`abandon`),
+ * since every later frame would be swallowed; and at most 32 MiB of writes wait for a peer that
+ * stops reading — a send past that rejects with OverloadedError, unsent.
  *
  * How it frames depends on who the peer turned out to be. Until a server has identified itself as
  * Glass — an answer to an `initialize` sent here whose result carries the `glass` manifest — every
@@ -51,6 +64,7 @@ export class FramedConnection {
   readonly #writable: Writable;
   readonly #frameTimeoutMs: number;
   readonly #peer: string;
+  readonly #abandon: (error: GlassError) => void;
   readonly #reader: FrameReader = createFrameReader();
   /** Sends not yet written, by slot (a slot list: they churn once per call). */
   readonly #pendingSends = new SlotList<(error: GlassError | undefined) => void>();
@@ -61,6 +75,8 @@ export class FramedConnection {
   /** Ids of `initialize` requests sent and not yet answered: their answer tells who the peer is. */
   readonly #initializeIds = new Set<JsonRpcId>();
   #finished = false;
+  /** Bytes handed to the writable whose write has not completed: what waits for the peer to read. */
+  #queuedBytes = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #stallTimerFor: number | undefined;
   #corked = false;
@@ -75,6 +91,7 @@ export class FramedConnection {
     this.#handlers = options.handlers;
     this.#frameTimeoutMs = options.frameTimeoutMs;
     this.#peer = options.peer;
+    this.#abandon = options.abandon;
     this.#readable.on("data", this.#onData);
     this.#readable.on("end", this.#onEnd);
     // Write errors (EPIPE after the peer exited) reach the write callbacks; the close follows.
@@ -94,7 +111,12 @@ export class FramedConnection {
     if (typeof frame !== "string" && frame[1].length > FrameLimits.maxRequestBodyBytes && utf8Length(frame[1]) > FrameLimits.maxRequestBodyBytes) {
       return Promise.reject(tooLarge(utf8Length(frame[1]), this.#peer));
     }
+    const bytes = typeof frame === "string" ? utf8Length(frame) : frame[0].length + utf8Length(frame[1]);
+    if (this.#queuedBytes > 0 && this.#queuedBytes + bytes > TransportLimits.maxQueuedSendBytes) {
+      return Promise.reject(peerNotReading(this.#peer, this.#queuedBytes, TransportLimits.maxQueuedSendBytes));
+    }
     if (isJsonRpcRequest(message) && message.method === "initialize") this.#initializeIds.add(message.id);
+    this.#queuedBytes += bytes;
     return new Promise<void>((resolve, reject) => {
       const settle = (error: GlassError | undefined): void => {
         if (!this.#pendingSends.release(slot, settle)) return;
@@ -102,8 +124,12 @@ export class FramedConnection {
         else reject(error);
       };
       const slot = this.#pendingSends.add(settle);
-      const written = (error?: Error | null): void =>
+      let counted = true;
+      const written = (error?: Error | null): void => {
+        if (counted) this.#queuedBytes -= bytes;
+        counted = false;
         settle(error ? closed(`could not write to ${this.#peer}: ${error.message}`, error) : undefined);
+      };
       try {
         // Frames written in the same tick leave in one system call (writev).
         if (!this.#corked) {
@@ -183,9 +209,17 @@ export class FramedConnection {
     if (handlers?.onError !== undefined) callHandler(() => handlers.onError?.(error));
   }
 
-  /** Keeps a timer on the current incomplete frame; a frame still incomplete when it fires is dropped. */
+  /** When the frame being read, or the bad frame being skipped, began. */
+  #frameSince(): number | undefined {
+    return this.#reader.partialSince() ?? this.#reader.skippingSince();
+  }
+
+  /**
+   * Keeps a timer on the current incomplete frame; a frame still incomplete when it fires is
+   * dropped, and a bad frame still being skipped then ends the connection.
+   */
   #armStallTimer(): void {
-    const since = this.#reader.partialSince();
+    const since = this.#frameSince();
     if (since === undefined || this.#finished) return this.#clearStallTimer();
     if (this.#stallTimer !== undefined && this.#stallTimerFor === since) return;
     this.#clearStallTimer();
@@ -198,11 +232,24 @@ export class FramedConnection {
     this.#stallTimer = undefined;
     this.#stallTimerFor = undefined;
     if (this.#finished) return;
-    if (this.#reader.partialSince() === since) {
+    if (this.#frameSince() === since) {
       const error = this.#reader.discardPartial(`no complete frame from ${this.#peer} within ${this.#frameTimeoutMs} ms of its first byte`);
+      if (error !== undefined && isJsonObject(error.details) && error.details.framingLost === true) return this.#lose(error);
       if (error !== undefined) this.#reportError(error);
     }
     this.#armStallTimer();
+  }
+
+  /** The peer's framing is lost: the connection ends (the owner learns why), and the transport closes the stream. */
+  #lose(badFrame: GlassError): void {
+    this.#reportError(badFrame);
+    const error = new TransportClosedError({
+      message: `${badFrame.rawMessage}: the connection to ${this.#peer} was closed, since every later answer would be lost (calls in flight may have been carried out)`,
+      details: { framingLost: true },
+      cause: badFrame,
+    });
+    this.finish(error);
+    this.#abandon(error);
   }
 
   #clearStallTimer(): void {

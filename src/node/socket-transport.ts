@@ -1,3 +1,4 @@
+import { statSync, type Stats } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { TransportUnavailableError } from "../errors/error-classes.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
@@ -15,6 +16,14 @@ export interface SocketTransportOptions {
   closeTimeoutMs?: number;
   /** How long a frame may take to arrive after its first byte before it is dropped as bad; default 10 000 ms. */
   frameTimeoutMs?: number;
+  /**
+   * Connect even when the socket belongs to another user. By default that is refused before
+   * anything is sent: a Glass daemon's socket belongs to the user who started it (and the daemon
+   * serves only that user), so another user's socket at the path — say in a shared directory such
+   * as /tmp — is someone else's process, which would receive every call and everything typed into
+   * pages. Set it only for a socket you know another user runs for you.
+   */
+  allowForeignOwner?: boolean;
 }
 
 /**
@@ -23,8 +32,11 @@ export interface SocketTransportOptions {
  * mutation leases (capability `localDaemon`).
  *
  * `start()` rejects with a TransportUnavailableError that says how to fix it when nothing listens at
- * the path or the socket belongs to another user. The daemon closing the connection ends it with
- * one `onClose(TransportClosedError)`. `close()` ends the socket and resolves once it is closed.
+ * the path, the socket may not be reached (another user's, mode 0600), or the socket belongs to
+ * another user at all: its owner is checked after connecting and before anything is sent, as the
+ * daemon checks its peers (same user only), unless `allowForeignOwner` says otherwise. The daemon
+ * closing the connection ends it with one `onClose(TransportClosedError)`. `close()` ends the
+ * socket and resolves once it is closed.
  *
  * @example
  * ```ts
@@ -62,6 +74,7 @@ class SocketTransport extends StreamTransport {
 
   protected open(handlers: TransportHandlers): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      const before = statOf(this.#path);
       let socket: Socket;
       try {
         socket = createConnection({ path: this.#path });
@@ -80,6 +93,14 @@ class SocketTransport extends StreamTransport {
       };
       const onConnected = (): void => {
         socket.off("error", onConnectError);
+        const refusal = this.#foreignOwner(before);
+        if (refusal !== undefined) {
+          socket.on("error", ignore);
+          socket.destroy();
+          this.markGone();
+          reject(refusal);
+          return;
+        }
         socket.on("error", this.#onError);
         socket.once("close", this.#onClose);
         this.connection = new FramedConnection({
@@ -88,6 +109,7 @@ class SocketTransport extends StreamTransport {
           handlers,
           frameTimeoutMs: this.#options.frameTimeoutMs ?? FrameLimits.frameBodyTimeoutMs,
           peer: this.#peer,
+          abandon: () => socket.destroy(),
         });
         resolve();
       };
@@ -119,6 +141,33 @@ class SocketTransport extends StreamTransport {
     this.markGone();
   };
 
+  /**
+   * Why the socket just connected to is not to be used: it belongs to another user, or it is not
+   * the file that was there a moment before (replaced while connecting). `undefined` when it is the
+   * user's own, when `allowForeignOwner` is set, or where there are no user ids (Windows) or no
+   * file (a Linux abstract socket, `\0name`).
+   */
+  #foreignOwner(before: Stats | undefined): TransportUnavailableError | undefined {
+    const uid = process.getuid?.();
+    if (this.#options.allowForeignOwner === true || uid === undefined || this.#path.startsWith("\0")) return undefined;
+    const path = this.#path;
+    const after = statOf(path);
+    const replaced = after === undefined || (before !== undefined && (before.dev !== after.dev || before.ino !== after.ino));
+    if (!replaced && after.uid === uid) return undefined;
+    const fix =
+      "Nothing was sent. Connect to your own daemon's socket (start one with `glass daemon start`, or point GLASS_SOCKET at it), " +
+      "and keep sockets out of directories others can write to, such as /tmp; if you trust that user's process, pass socketTransport({ path, allowForeignOwner: true })";
+    const message = replaced
+      ? `the socket at ${path} was replaced while connecting, so who owns it cannot be told. ${fix}`
+      : `the socket at ${path} belongs to another user (uid ${after.uid}; this process runs as uid ${uid}), so it is not your Glass daemon's: ` +
+        `a daemon's socket belongs to the user who started it, and anything sent here would reach that user's process. ${fix}`;
+    return new TransportUnavailableError({
+      message,
+      retry: { classification: "notRetryable", recommendedOperation: "connect" },
+      details: { path, processUid: uid, ...(after === undefined ? {} : { socketUid: after.uid }) },
+    });
+  }
+
   #unavailable(error: unknown): TransportUnavailableError {
     const code = (error as { code?: unknown } | null)?.code;
     const path = this.#path;
@@ -135,5 +184,14 @@ class SocketTransport extends StreamTransport {
       message = `cannot connect to ${this.#peer}: ${error instanceof Error ? error.message : String(error)}`;
     }
     return new TransportUnavailableError({ message, cause: error });
+  }
+}
+
+/** The file at `path` (following links, as connecting does), or `undefined` when it cannot be read. */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }

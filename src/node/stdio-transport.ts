@@ -113,6 +113,8 @@ class StdioTransport extends StreamTransport {
           handlers,
           frameTimeoutMs: this.#options.frameTimeoutMs ?? FrameLimits.frameBodyTimeoutMs,
           peer: this.#peer,
+          // Ends stdin (a daemon then exits), then SIGTERM and SIGKILL as close() does.
+          abandon: () => void this.close(),
         });
         resolve();
       };

@@ -1,4 +1,4 @@
-import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { OverloadedError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -17,7 +17,8 @@ import {
 } from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
 import { redactUrl } from "./redact-url.js";
-import { createSseParser } from "./sse-parser.js";
+import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
+import { TransportLimits } from "./transport-limits.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, describe, encode, ignore, invalid, isMessage, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
 
@@ -61,6 +62,11 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * retried by the transport otherwise, and no timeout is imposed: the client's deadline governs.
  * `close()` DELETEs the session and aborts what is in flight.
  *
+ * Every answer is read as it streams and counted: a JSON body or an SSE event (or an SSE line that
+ * never ends) past 32 MiB, the protocol's bound per message, is not read further — its body is
+ * cancelled and the request is answered -32001 (the client's `response.tooLarge`), while the
+ * session goes on. Of an error page (a 4xx or 5xx body) at most 64 KiB are read, to quote it.
+ *
  * @example
  * ```ts
  * import { Glass, httpTransport } from "glass-sdk";
@@ -100,6 +106,8 @@ class HttpTransport implements GlassTransport {
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
+  /** Notifications and answers POSTed whose status has not come (at most TransportLimits.maxUnansweredPosts). */
+  #unansweredPosts = 0;
   /** Whether any HTTP response arrived yet: a network failure before it means the daemon cannot be reached. */
   #reachedServer = false;
   #sessionId: string | undefined;
@@ -150,11 +158,18 @@ class HttpTransport implements GlassTransport {
     if (this.#renewing !== undefined) await this.#renewing.catch(ignore);
     if (this.#state === "closed") throw closed(NOT_SENT);
     const sentWith = this.#sessionId;
+    const bounded = !isJsonRpcRequest(message);
+    if (bounded && this.#unansweredPosts >= TransportLimits.maxUnansweredPosts) throw this.#notAnswering();
+    if (bounded) this.#unansweredPosts++;
     const stop = this.#track();
-    const response = await this.#request(message, stop.signal).catch((error: unknown) => {
-      this.#inFlight.delete(stop);
-      throw error;
-    });
+    const response = await this.#request(message, stop.signal)
+      .catch((error: unknown) => {
+        this.#inFlight.delete(stop);
+        throw error;
+      })
+      .finally(() => {
+        if (bounded) this.#unansweredPosts--;
+      });
     const { status } = response;
     if (isInitialize(message)) this.#adoptSession(response);
     if (response.ok) {
@@ -206,6 +221,7 @@ class HttpTransport implements GlassTransport {
     this.#answers.set(key, answer);
     let answered = false;
     let why = "the daemon sent no answer";
+    let tooLarge: AnswerTooLarge | undefined;
     try {
       await this.#read(
         response,
@@ -219,24 +235,31 @@ class HttpTransport implements GlassTransport {
         answer,
       );
     } catch (error) {
+      if (error instanceof AnswerTooLarge) tooLarge = error;
       why = describe(error);
     }
     this.#inFlight.delete(stop);
     if (this.#answers.get(key) === answer) this.#answers.delete(key);
     if (answered || stop.signal.aborted || this.#state === "closed") return;
+    if (tooLarge !== undefined) {
+      const message = `the HTTP answer to ${callOf(sent)} from ${this.#shownUrl} is over the ${tooLarge.maxBytes}-byte limit per message (${tooLarge.said}); the transport stopped reading it and closed its stream`;
+      this.#deliver(failure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
+      return;
+    }
     this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
   }
 
   /**
    * Passes the JSON-RPC messages of a response body — a JSON message or batch, or an SSE stream of
-   * them — to `take`, until it returns something truthy.
+   * them — to `take`, until it returns something truthy. Throws AnswerTooLarge (after cancelling
+   * the body) for a body or an event past the bound.
    */
   async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer): Promise<void> {
     const { body, status } = response;
     if (body === null || status === 202 || status === 204) return;
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "application/json") {
-      const text = await response.text();
+      const text = await readText(response, TransportLimits.maxMessageBytes, "fail", answer);
       if (text.trim() !== "") for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true)) if (take(message)) return;
       return;
     }
@@ -246,16 +269,25 @@ class HttpTransport implements GlassTransport {
     }
     const reader = body.getReader();
     if (answer !== undefined) answer.reader = reader;
-    const parser = createSseParser();
+    const parser = createSseParser({ maxEventBytes: TransportLimits.maxMessageBytes });
     let done = false;
     try {
       while (!done) {
         const chunk = await reader.read();
         done = chunk.done;
-        for (const event of chunk.done ? parser.end() : parser.push(chunk.value)) {
+        let events: SseEvent[];
+        let tooLarge: SseTooLargeError | undefined;
+        try {
+          events = chunk.done ? parser.end() : parser.push(chunk.value);
+        } catch (error) {
+          if (!(error instanceof SseTooLargeError)) throw error;
+          [events, tooLarge] = [error.completed, error];
+        }
+        for (const event of events) {
           if (event.type !== "message" || event.data === "") continue; // priming events and other types carry no message
           for (const message of messagesIn(event.data, "an event of the daemon's SSE stream", this.#handlers)) if (take(message)) return;
         }
+        if (tooLarge !== undefined) throw new AnswerTooLarge(`${tooLarge.part === "event" ? "an event" : "a line"} of its SSE stream passed ${tooLarge.maxBytes} bytes`, TransportLimits.maxMessageBytes);
       }
     } finally {
       if (!done) reader.cancel().catch(ignore);
@@ -326,7 +358,7 @@ class HttpTransport implements GlassTransport {
   /** A non-2xx answer other than 401, 403 and an expired session. */
   async #httpError(response: Response, sent: JsonRpcMessage): Promise<void> {
     const { status, statusText } = response;
-    const text = await response.text().catch(() => "");
+    const text = await readText(response, TransportLimits.maxErrorBodyBytes, "cut").catch(() => "");
     const rpcError = jsonRpcErrorOf(text);
     if (status === 502 || status === 503 || status === 504) {
       // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504) or the
@@ -358,6 +390,16 @@ class HttpTransport implements GlassTransport {
       phase: "dispatch",
       retry: { classification: "unknown", recommendedOperation: "inspect_page" },
       details: { status },
+    });
+  }
+
+  /** Why a notification or an answer was not POSTed: too many before it are still without a status. */
+  #notAnswering(): OverloadedError {
+    return new OverloadedError({
+      message:
+        `the HTTP server at ${this.#shownUrl} has not answered the last ${this.#unansweredPosts} POSTs of notifications and answers (at most ${TransportLimits.maxUnansweredPosts} may wait): ` +
+        "the message was NOT sent. Retry later; if this persists, the server is stuck: close the transport and connect again",
+      details: { unansweredPosts: this.#unansweredPosts, maxUnansweredPosts: TransportLimits.maxUnansweredPosts },
     });
   }
 
@@ -494,10 +536,69 @@ function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
   return typeof code === "number" && typeof message === "string" ? (error as JsonRpcErrorObject) : undefined;
 }
 
-/** What an error answer's body says: its JSON-RPC error's message, or its text. */
+/** What an error answer's body says: its JSON-RPC error's message, or its text (of which at most 64 KiB are read). */
 async function errorBody(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
+  const text = await readText(response, TransportLimits.maxErrorBodyBytes, "cut").catch(() => "");
   return jsonRpcErrorOf(text)?.message ?? text;
+}
+
+/** An answer past the bound; `said` says how that was found (`its JSON body passed 33554432 bytes`). */
+class AnswerTooLarge extends Error {
+  constructor(
+    readonly said: string,
+    readonly maxBytes: number,
+  ) {
+    super(`the answer is over the ${maxBytes}-byte limit per message (${said})`);
+  }
+}
+
+/**
+ * A response body as text, read as it streams and counted. Past `maxBytes` the body is cancelled
+ * and, with `overflow` `fail`, AnswerTooLarge is thrown (at once when its Content-Length declares
+ * more); with `cut`, the text read so far is returned. The reader is kept on `answer`, so a cancel
+ * can close it.
+ */
+async function readText(response: Response, maxBytes: number, overflow: "fail" | "cut", answer?: Answer): Promise<string> {
+  const { body } = response;
+  if (body === null) return "";
+  const declared = Number(response.headers.get("content-length"));
+  if (overflow === "fail" && declared > maxBytes) {
+    await discard(response);
+    throw new AnswerTooLarge(`its Content-Length declared ${declared} bytes`, maxBytes);
+  }
+  const reader = body.getReader();
+  if (answer !== undefined) answer.reader = reader;
+  const decoder = new TextDecoder();
+  const texts: string[] = [];
+  let bytes = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) {
+        done = true;
+        break;
+      }
+      const over = bytes + chunk.value.length - maxBytes;
+      if (over > 0) {
+        if (overflow === "fail") throw new AnswerTooLarge(`its JSON body passed ${maxBytes} bytes`, maxBytes);
+        texts.push(decoder.decode(chunk.value.subarray(0, chunk.value.length - over)));
+        return texts.join("");
+      }
+      bytes += chunk.value.length;
+      texts.push(decoder.decode(chunk.value, { stream: true }));
+    }
+  } finally {
+    if (!done) reader.cancel().catch(ignore);
+  }
+  texts.push(decoder.decode());
+  return texts.join("");
+}
+
+/** The request as error messages name it: its method, and for a tool call the tool (`tools/call click`). */
+function callOf(request: JsonRpcRequest): string {
+  const tool = toolOf(request);
+  return tool === undefined ? request.method : `${request.method} ${tool}`;
 }
 
 /** `": <the start of text>"` for error messages, or `""` when there is no text. */

@@ -1,4 +1,4 @@
-import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { BadFrameError, OverloadedError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
@@ -91,6 +91,43 @@ export function describe(error: unknown): string {
   if (!(error instanceof Error)) return redactUrl(String(error));
   const cause = error.cause instanceof Error ? error.cause.message : undefined;
   return redactUrl(cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`);
+}
+
+/**
+ * The UTF-8 length of `text` in bytes, counted without encoding it (platform-free; lone surrogates
+ * count 3, as a UTF-8 encoder writes U+FFFD for them).
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 4 bytes for 2 units
+      index++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Whether `text` is longer than `maxBytes` in UTF-8, counting only when its length leaves doubt. */
+export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
+  if (text.length > maxBytes) return true;
+  return text.length * 3 > maxBytes && utf8ByteLength(text) > maxBytes;
+}
+
+/**
+ * The error of a send refused because the peer stopped reading: `queuedBytes` already wait for it
+ * and the message would take the queue past `maxBytes`. Nothing was sent.
+ */
+export function peerNotReading(peer: string, queuedBytes: number, maxBytes: number): OverloadedError {
+  return new OverloadedError({
+    message:
+      `${peer} is not reading what it is sent: ${queuedBytes} bytes already wait to be written to it, and at most ${maxBytes} may; ` +
+      "the message was NOT sent. Retry later; if this persists, the peer is stuck: close the connection and open a new one",
+    details: { queuedBytes, maxQueuedBytes: maxBytes },
+  });
 }
 
 /** Does nothing: the handler for a rejection or an event that needs no action. */

@@ -4,7 +4,23 @@ import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { redactUrl } from "./redact-url.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, describe, encode, invalid, messagesIn, NOT_SENT, reportBadFrame, startedTwice } from "./transport-util.js";
+import { TransportLimits } from "./transport-limits.js";
+import {
+  callHandler,
+  checkMaxInFlight,
+  CLOSED_BEFORE_START,
+  closed,
+  describe,
+  encode,
+  exceedsUtf8Bytes,
+  invalid,
+  messagesIn,
+  NOT_SENT,
+  peerNotReading,
+  reportBadFrame,
+  startedTwice,
+  utf8ByteLength,
+} from "./transport-util.js";
 
 /** What the transport needs of a WebSocket: the browser's, Node's global one, and the `ws` package's all have it. */
 export interface WebSocketLike {
@@ -12,6 +28,8 @@ export interface WebSocketLike {
   readonly readyState: number;
   /** The subprotocol the server selected. */
   readonly protocol: string;
+  /** Bytes sent but not yet handed to the network (browsers and `ws` have it): what waits for a peer that does not read. */
+  readonly bufferedAmount?: number;
   /** Sends a text frame. */
   send(data: string): void;
   /** Starts the closing handshake. */
@@ -44,6 +62,14 @@ const TOKEN = /^[A-Za-z0-9._~-]+$/;
 const OPEN = 1;
 /** How long `close()` waits for the closing handshake before it drops the connection. */
 const CLOSE_TIMEOUT_MS = 2000;
+/** The close code for a message too big to process (RFC 6455). */
+const MESSAGE_TOO_BIG = 1009;
+/**
+ * What a `ws` package socket is built with: no permessage-deflate (a few KB on the wire can inflate
+ * to gigabytes), and no message over the protocol's bound (`ws` refuses it from the frame header,
+ * before buffering it, and closes with 1009).
+ */
+const WS_PACKAGE_OPTIONS = { perMessageDeflate: false, maxPayload: TransportLimits.maxMessageBytes };
 
 /**
  * A transport that speaks MCP over a WebSocket (subprotocol `mcp`, one JSON-RPC message per text
@@ -57,6 +83,14 @@ const CLOSE_TIMEOUT_MS = 2000;
  * carrying the close code and reason; nothing is ever reconnected or sent again (a mutation must
  * never be repeated). `send()` resolves once the message is handed to the socket (with the `ws`
  * package, once it is written).
+ *
+ * Bounded both ways. A message from the peer is at most 32 MiB (the protocol's bound): the `ws`
+ * package is told so (and offers no permessage-deflate, whose few KB can inflate to gigabytes), and
+ * refuses a larger message before buffering it; with any other WebSocket (a browser's has no such
+ * option) each message's size is checked on arrival. Past the bound the connection is closed (code
+ * 1009) and the transport ends with a TransportClosedError saying so. At most 32 MiB wait for a
+ * peer that stops reading (`bufferedAmount`): a send past that fails at once with OverloadedError,
+ * unsent.
  *
  * @example
  * ```ts
@@ -107,6 +141,8 @@ class WebSocketTransport implements GlassTransport {
   #closing: Promise<void> | undefined;
   /** What the last `error` event said (the close that follows says less). */
   #lastError: string | undefined;
+  /** Why the transport ended the connection itself, when it did. */
+  #ended: TransportClosedError | undefined;
   #markGone!: () => void;
   readonly #gone = new Promise<void>((resolve) => (this.#markGone = resolve));
 
@@ -130,7 +166,7 @@ class WebSocketTransport implements GlassTransport {
     let socket: Socket | undefined;
     try {
       WebSocketClass = await resolveWebSocket(this.#WebSocket);
-      if (!this.#closeRequested) socket = new WebSocketClass(this.#url, this.#protocols) as Socket;
+      if (!this.#closeRequested) socket = connectSocket(WebSocketClass, this.#url, this.#protocols);
     } catch (error) {
       this.#finish();
       const why = WebSocketClass === undefined ? `this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option` : describe(error);
@@ -144,7 +180,7 @@ class WebSocketTransport implements GlassTransport {
     const opened = new Promise<void>((resolve, reject) => (this.#opened = (error) => (error === undefined ? resolve() : reject(error))));
     socket.addEventListener("open", () => this.#onOpen(handlers));
     socket.addEventListener("message", (event) => this.#onMessage(event.data));
-    socket.addEventListener("error", (event) => (this.#lastError = describeErrorEvent(event)));
+    socket.addEventListener("error", (event) => this.#onError(event));
     socket.addEventListener("close", (event) => this.#onClose(event));
     return opened;
   }
@@ -156,6 +192,11 @@ class WebSocketTransport implements GlassTransport {
     return new Promise<void>((resolve, reject) => {
       const text = encode(message);
       if (socket.readyState !== OPEN) throw closed(`the WebSocket to ${this.#shownUrl} is closing; the message was not sent`);
+      const buffered = typeof socket.bufferedAmount === "number" ? socket.bufferedAmount : 0;
+      const max = TransportLimits.maxQueuedSendBytes;
+      if (buffered > 0 && buffered + text.length * 3 > max && buffered + utf8ByteLength(text) > max) {
+        throw peerNotReading(`the WebSocket peer at ${this.#shownUrl}`, buffered, max);
+      }
       const written = (error?: unknown): void =>
         settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error }) : undefined);
       const settle = (error?: GlassError): void => {
@@ -216,8 +257,37 @@ class WebSocketTransport implements GlassTransport {
   #onMessage(data: unknown): void {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
+    const max = TransportLimits.maxMessageBytes;
+    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max) return this.#tooBig(typeof data === "string" ? utf8ByteLength(data) : binaryBytes(data));
     if (typeof data !== "string") return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
     for (const message of messagesIn(data, "a text frame", handlers)) callHandler(() => handlers.onMessage(message));
+  }
+
+  #onError(event: SocketEvent): void {
+    // The ws package refused a message over maxPayload: it closes with 1009, but waits up to 30 s
+    // for the peer's side of the closing handshake. The transport ends now.
+    if (this.#state === "open" && (event.error as { code?: unknown } | undefined)?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") return this.#tooBig(undefined);
+    this.#lastError = describeErrorEvent(event);
+  }
+
+  /**
+   * The peer sent a message over the bound: the connection is closed and the transport ends at once
+   * (a `ws` socket with 1009, "message too big", and dropped; a browser's, which may send no other
+   * code, with 1000).
+   */
+  #tooBig(bytes: number | undefined): void {
+    const socket = this.#socket!;
+    const max = TransportLimits.maxMessageBytes;
+    const code = socket.terminate === undefined ? 1000 : MESSAGE_TOO_BIG;
+    closeSocket(socket, "message too big", code);
+    socket.terminate?.();
+    this.#ended = new TransportClosedError({
+      message:
+        `the WebSocket peer at ${this.#shownUrl} sent a message over the ${max}-byte limit per message${bytes === undefined ? "" : ` (${bytes} bytes)`}, ` +
+        "so the connection was closed; calls in flight may have been carried out. Ask for less (a smaller region or clip, responseMode minimal) and connect again",
+      details: { closeCode: code, maxBytes: max, ...(bytes === undefined ? {} : { messageBytes: bytes }) },
+    });
+    this.#onClose({ code, reason: "message too big" });
   }
 
   #onClose(event: SocketEvent): void {
@@ -236,10 +306,11 @@ class WebSocketTransport implements GlassTransport {
     for (const settle of this.#writing.values()) settle(unsent);
     const error = this.#closeRequested
       ? undefined
-      : new TransportClosedError({
+      : (this.#ended ??
+        new TransportClosedError({
           message: `the WebSocket to ${this.#shownUrl} closed (code ${code}${reason === "" ? "" : `: ${reason}`})${this.#lastError === undefined ? "" : `; ${this.#lastError}`}`,
           details: { closeCode: code, closeReason: reason },
-        });
+        }));
     if (handlers !== undefined) callHandler(() => handlers.onClose(error));
   }
 
@@ -269,15 +340,29 @@ async function resolveWebSocket(given: WebSocketConstructor | undefined): Promis
   return given ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? (await import("ws")).default;
 }
 
+/** Opens a socket; one of the `ws` package (or made like one) gets the options that bound it. */
+function connectSocket(WebSocketClass: WebSocketConstructor, url: string, protocols: string[]): Socket {
+  const prototype = (WebSocketClass as { prototype?: { terminate?: unknown } }).prototype;
+  if (typeof prototype?.terminate !== "function") return new WebSocketClass(url, protocols) as Socket;
+  const WsPackageSocket = WebSocketClass as unknown as new (url: string, protocols: string[], options: typeof WS_PACKAGE_OPTIONS) => Socket;
+  return new WsPackageSocket(url, protocols, WS_PACKAGE_OPTIONS);
+}
+
+/** The size of a binary message (an ArrayBuffer, a view of one, or a Blob), 0 when it has none. */
+function binaryBytes(data: unknown): number {
+  const { byteLength, size } = (data ?? {}) as { byteLength?: unknown; size?: unknown };
+  return typeof byteLength === "number" ? byteLength : typeof size === "number" ? size : 0;
+}
+
 /** A socket of the `ws` package (an EventEmitter with `terminate`), whose `send` takes a write callback. */
 function isWsPackageSocket(socket: Socket): boolean {
   return typeof socket.on === "function" && typeof socket.terminate === "function";
 }
 
-/** Starts the closing handshake (normal closure), unless the socket is closing already. */
-function closeSocket(socket: Socket, reason: string): void {
+/** Starts the closing handshake (normal closure, unless `code` says otherwise), unless the socket is closing already. */
+function closeSocket(socket: Socket, reason: string, code = 1000): void {
   try {
-    socket.close(1000, reason);
+    socket.close(code, reason);
   } catch {
     // already closing
   }

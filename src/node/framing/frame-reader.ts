@@ -64,8 +64,20 @@ export interface FrameReader {
    */
   partialSince(): number | undefined;
   /**
+   * When (by the reader's clock) the skip of a bad frame's rest began, or `undefined` when nothing is
+   * being skipped: the frame's first byte for an oversized frame, else the first byte skipped after
+   * {@link discardPartial}. A skip lasts until the frame's declared end (or the line's `\n`), so a
+   * peer that declares more than it sends (`Content-Length: 1099511627776`) would have every later
+   * frame swallowed: a transport ends the connection when a skip outlasts its frame timeout, as the
+   * daemon ends one whose frame is not complete 10 s after its first byte.
+   */
+  skippingSince(): number | undefined;
+  /**
    * Gives up on the current incomplete frame (it stalled): its bytes so far are dropped and the rest
    * of it is skipped as it arrives. Returns the error to report, or `undefined` between frames.
+   * Called while a skip is under way ({@link skippingSince}), it returns an error whose
+   * `details.framingLost` is true: the reader cannot tell where the next frame begins, and the
+   * connection must end.
    */
   discardPartial(reason: string): BadFrameError | undefined;
   /**
@@ -103,10 +115,13 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const UPPER_C = 0x43;
 const LOWER_C = 0x63;
-const HEADER_NAME = /^content-length:/i;
-const EXACT_HEADER_NAME = /^Content-Length:/;
-const DECIMAL = /^[0-9]+$/;
-const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
+const DIGIT_ZERO = 0x30;
+const DIGIT_NINE = 0x39;
+const HEADER_NAME = /^content-length:$/i;
+const EXACT_HEADER_NAME = "Content-Length:";
+const HEADER_NAME_BYTES = EXACT_HEADER_NAME.length;
+/** At most this many characters of a bad header value are quoted. */
+const PREVIEW_CHARS = 40;
 const EMPTY = new Uint8Array(0);
 
 /** Fatal: invalid UTF-8 is a bad frame. `ignoreBOM` keeps a byte-order mark, which JSON.parse rejects. */
@@ -143,6 +158,8 @@ class StreamFrameReader implements FrameReader {
   #contentLength = 0;
   #sawSeparatorCarriageReturn = false;
   #skipRemaining = 0;
+  /** When the current skip began (see {@link FrameReader.skippingSince}); `undefined` until its first byte. */
+  #skipSince: number | undefined;
   /** Daemon side: bytes of the blank lines since the last frame, which count toward the next one's limit. */
   #blankBytes = 0;
 
@@ -197,6 +214,10 @@ class StreamFrameReader implements FrameReader {
     return this.#since;
   }
 
+  skippingSince(): number | undefined {
+    return this.#skipSince;
+  }
+
   takeDecoded(): DecodedFrame[] {
     const ready = this.#ready;
     this.#ready = [];
@@ -204,8 +225,21 @@ class StreamFrameReader implements FrameReader {
   }
 
   discardPartial(reason: string): BadFrameError | undefined {
-    if (this.#since === undefined) return undefined;
     const mode = this.#mode;
+    if ((mode === "skipBody" || mode === "skipLine") && this.#skipSince !== undefined) {
+      // The skip goes on (nothing else can be done with the bytes), but the stream is lost.
+      this.#skipSince = undefined;
+      const what =
+        mode === "skipBody"
+          ? `the rest of a Content-Length frame (${this.#skipRemaining} bytes it declared are still to come)`
+          : "the rest of a bad line (its \\n has not come)";
+      return new BadFrameError({
+        message: `${reason}: still skipping ${what}; the frames after it cannot be told apart`,
+        phase: "dispatch",
+        details: { framing: mode === "skipBody" ? "content-length" : "newline", framingLost: true },
+      });
+    }
+    if (this.#since === undefined) return undefined;
     const received = this.#partBytes;
     this.#clearParts();
     this.#since = undefined;
@@ -252,18 +286,32 @@ class StreamFrameReader implements FrameReader {
       case "body":
         return this.#collectBody(chunk, at);
       case "skipLine": {
+        this.#skipSince ??= this.#now();
         const lineFeed = chunk.indexOf(LINE_FEED, at);
         if (lineFeed === -1) return chunk.length;
-        this.#mode = "between";
+        this.#endSkip();
         return lineFeed + 1;
       }
       case "skipBody": {
+        this.#skipSince ??= this.#now();
         const skipped = Math.min(this.#skipRemaining, chunk.length - at);
         this.#skipRemaining -= skipped;
-        if (this.#skipRemaining === 0) this.#mode = "between";
+        if (this.#skipRemaining === 0) this.#endSkip();
         return at + skipped;
       }
     }
+  }
+
+  /** Skips the rest of the current frame from now on; `since` is when its first byte came, if it did. */
+  #startSkip(mode: "skipLine" | "skipBody", since: number | undefined): void {
+    this.#mode = mode;
+    this.#skipSince = since;
+    this.#since = undefined;
+  }
+
+  #endSkip(): void {
+    this.#mode = "between";
+    this.#skipSince = undefined;
   }
 
   #startFrame(chunk: Uint8Array, at: number): number {
@@ -296,9 +344,12 @@ class StreamFrameReader implements FrameReader {
     const lineBytes = this.#partBytes + (end - at);
     if (lineBytes + this.#blankBytes > limit) {
       this.#clearParts();
-      this.#since = undefined;
       this.#blankBytes = 0;
-      this.#mode = lineFeed === -1 ? "skipLine" : "between";
+      if (lineFeed === -1) this.#startSkip("skipLine", this.#since);
+      else {
+        this.#mode = "between";
+        this.#since = undefined;
+      }
       this.#failure = header
         ? badFrame(`Content-Length header is longer than ${this.#maxHeaderBytes} bytes`, "content-length")
         : badFrame(`newline-delimited frame is longer than ${this.#maxNewlineBytes} bytes`, "newline");
@@ -311,25 +362,41 @@ class StreamFrameReader implements FrameReader {
     }
     const line = this.#takeParts(chunk.subarray(at, lineFeed));
     this.#mode = "between";
-    if (header && (this.#daemonSide ? EXACT_HEADER_NAME : HEADER_NAME).test(asciiText(line, 15))) this.#readHeader(line);
+    if (header && this.#isHeaderName(line)) this.#readHeader(line);
     else this.#decodeLine(line);
     return lineFeed + 1;
   }
 
+  /** Whether a line starts with the header name (any case on the client side, exact on the daemon side). */
+  #isHeaderName(line: Uint8Array): boolean {
+    if (line.length < HEADER_NAME_BYTES) return false;
+    const name = latin1(line, 0, HEADER_NAME_BYTES);
+    return this.#daemonSide ? name === EXACT_HEADER_NAME : HEADER_NAME.test(name);
+  }
+
+  /**
+   * Reads `Content-Length: <digits>\r` with optional spaces and tabs around the digits. One pass
+   * over the bytes, no regular expression on the value: a header of 8 KiB of spaces costs what its
+   * length costs, never its square.
+   */
   #readHeader(line: Uint8Array): void {
-    const text = asciiText(line, line.length);
-    if (!text.endsWith("\r")) {
+    if (line[line.length - 1] !== CARRIAGE_RETURN) {
       this.#since = undefined;
       this.#failure = badFrame("Content-Length header line must end with \\r\\n", "content-length");
       return;
     }
-    const value = text.slice("content-length:".length, -1).replace(OPTIONAL_WHITESPACE, "");
-    if (!DECIMAL.test(value)) {
+    let start = HEADER_NAME_BYTES;
+    let end = line.length - 1;
+    while (start < end && isOptionalWhitespace(line[start]!)) start++;
+    while (end > start && isOptionalWhitespace(line[end - 1]!)) end--;
+    let digits = start < end;
+    for (let index = start; digits && index < end; index++) digits = line[index]! >= DIGIT_ZERO && line[index]! <= DIGIT_NINE;
+    if (!digits) {
       this.#since = undefined;
-      this.#failure = badFrame(`Content-Length value '${preview(value)}' is not a decimal number`, "content-length");
+      this.#failure = badFrame(`Content-Length value '${preview(line, start, end)}' is not a decimal number`, "content-length");
       return;
     }
-    this.#contentLength = Number(value);
+    this.#contentLength = Number(latin1(line, start, end));
     this.#blankBytes = 0;
     this.#sawSeparatorCarriageReturn = false;
     this.#mode = "separator";
@@ -343,8 +410,7 @@ class StreamFrameReader implements FrameReader {
     }
     if (this.#sawSeparatorCarriageReturn && byte === LINE_FEED) {
       if (this.#contentLength > this.#maxContentLength) {
-        this.#since = undefined;
-        this.#mode = "skipBody";
+        this.#startSkip("skipBody", this.#since);
         this.#skipRemaining = this.#contentLength;
         this.#failure = badFrame(`Content-Length ${this.#contentLength} is over the ${this.#maxContentLength}-byte limit`, "content-length");
       } else if (this.#contentLength === 0) {
@@ -357,8 +423,7 @@ class StreamFrameReader implements FrameReader {
       }
       return at + 1;
     }
-    this.#since = undefined;
-    this.#mode = "skipLine";
+    this.#startSkip("skipLine", this.#since);
     this.#failure = badFrame("expected exactly one blank line (\\r\\n) after the Content-Length header", "content-length");
     return at;
   }
@@ -430,6 +495,7 @@ class StreamFrameReader implements FrameReader {
     this.#clearParts();
     this.#mode = "between";
     this.#since = undefined;
+    this.#skipSince = undefined;
     this.#blankBytes = 0;
   }
 }
@@ -449,12 +515,24 @@ function isBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
-/** The first `length` bytes as text, one character per byte (headers are ASCII). */
-function asciiText(bytes: Uint8Array, length: number): string {
-  return String.fromCharCode(...bytes.subarray(0, Math.min(length, bytes.length)));
+function isOptionalWhitespace(byte: number): boolean {
+  return byte === SPACE || byte === TAB;
 }
 
-function preview(value: string): string {
-  const printable = value.replace(/[^\x20-\x7e]/g, "?");
-  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+/** Bytes `start` to `end` as text, one character per byte (headers are ASCII). */
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let text = "";
+  // In slices: a spread of a long header's bytes as arguments would overflow the stack.
+  for (let at = start; at < end; at += 4096) text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 4096)));
+  return text;
+}
+
+/** The start of a bad header value, printable (other bytes shown as `?`), at most {@link PREVIEW_CHARS} characters. */
+function preview(bytes: Uint8Array, start: number, end: number): string {
+  let shown = "";
+  for (let index = start; index < end && index < start + PREVIEW_CHARS; index++) {
+    const byte = bytes[index]!;
+    shown += byte >= 0x20 && byte <= 0x7e ? String.fromCharCode(byte) : "?";
+  }
+  return end - start > PREVIEW_CHARS ? `${shown}…` : shown;
 }
