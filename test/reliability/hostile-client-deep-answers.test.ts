@@ -124,6 +124,17 @@ describe("deep answers to the MCP methods and the handshake", () => {
     expect((error as GlassError).code).toBe("response.invalid");
   });
 
+  it("a daemon request whose params nest deep is answered -32602 without reaching the handler", async () => {
+    const daemon = new ScriptedDaemon(() => ({ result: {} }));
+    let handled = 0;
+    const glass = await Glass.connect(daemon, { serverRequestHandlers: { "elicitation/create": () => (handled++, { action: "decline" }) } });
+    daemon.push({ jsonrpc: "2.0", id: "glass-server-1", method: "elicitation/create", params: { schema: deepValue(DEPTH) } } as never);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(daemon.received.find((message) => "id" in message && message.id === "glass-server-1")).toMatchObject({ error: { code: -32602 } });
+    expect(handled).toBe(0);
+    await glass.close();
+  });
+
   it("an answer just within the bound is read as usual", async () => {
     // A result nested MAX_JSON_DEPTH levels in all (the object itself is one).
     const daemon = new ScriptedDaemon(() => ({ result: { content: [{ type: "text", text: `{"value":${deepText(MAX_JSON_DEPTH - 1)}}` }] } }));

@@ -8,7 +8,7 @@
  * no prototype.
  */
 import { describe, expect, it } from "vitest";
-import { describeOperation, Glass, isRetrySafe, operations, requiresLease, toolFor, validatePayload, validateResult } from "../../src/index.js";
+import { describeOperation, Glass, isRetrySafe, operations, requiresLease, toolFor, validatePayload, validateResult, type JsonRpcMessage } from "../../src/index.js";
 import { payloadValidators, resultValidators } from "../../generated/validators/index.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";
 
@@ -20,6 +20,25 @@ function notJson(): unknown[] {
   cycle.self = cycle;
   return [() => 1, Number.NaN, cycle, { f: () => 1 }, Symbol("s")];
 }
+
+describe("daemon requests named after Object.prototype's members", () => {
+  it.each([
+    ["no handlers", undefined],
+    ["an object literal of handlers", { "elicitation/create": () => ({ action: "decline" }) }],
+  ] as const)("with %s: each is answered -32601, never by an inherited member", async (_, handlers) => {
+    const daemon = new ScriptedDaemon(() => ({ result: {} }));
+    const glass = await Glass.connect(daemon, handlers === undefined ? {} : { serverRequestHandlers: handlers });
+    for (const [i, method] of INHERITED.entries()) daemon.push({ jsonrpc: "2.0", id: `glass-server-${i}`, method, params: { secret: "echo me" } } as JsonRpcMessage);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const answers = daemon.received.filter((message) => "id" in message && typeof message.id === "string" && message.id.startsWith("glass-server-"));
+    expect(answers).toHaveLength(INHERITED.length);
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ error: { code: -32601 } });
+      expect(JSON.stringify(answer)).not.toContain("echo me");
+    }
+    await glass.close();
+  });
+});
 
 describe("validators looked up by an operation name", () => {
   it.each(INHERITED)("validatePayload(%j, …) and validateResult check JSON like any operation outside the catalog", (name) => {
