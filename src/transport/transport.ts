@@ -47,4 +47,10 @@ export interface GlassTransport {
    * client reads it to notice a peer that stopped reading (see the SDK's bound on queued answers).
    */
   readonly bufferedBytes?: number;
+  /**
+   * Returns `text` with the transport's own secrets (its bearer token, credentials in its URL)
+   * replaced by `[redacted]`. The client runs every error message, error details and log event
+   * that may quote a peer's text through it, so a token a server echoes never reaches them.
+   */
+  redact?(text: string): string;
 }
