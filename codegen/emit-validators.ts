@@ -107,15 +107,15 @@ export function emitValidators(registry: SchemaRegistry, catalog: Catalog, entri
     lines.push(namedValidatorDoc(entry));
     lines.push(entry.fn === entry.name ? `export { ${use(entry.fn)} };` : `export const ${entry.name}: GeneratedValidator = ${use(entry.fn)};`);
   }
-  lines.push("", "/** The payload validator of every catalog operation, by operation name. */");
-  lines.push("export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = {");
+  lines.push("", "/** The payload validator of every catalog operation, by operation name (frozen, without a prototype). */");
+  lines.push("export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({");
   for (const [operation, fn] of payloads) lines.push(`  ${JSON.stringify(operation)}: ${use(fn)},`);
-  lines.push("};", "", "/** The result validator of every catalog operation whose result the protocol describes. */");
-  lines.push("export const resultValidators: Readonly<Record<string, GeneratedValidator>> = {");
+  lines.push("});", "", "/** The result validator of every catalog operation whose result the protocol describes (frozen, without a prototype). */");
+  lines.push("export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({");
   for (const [operation, fn] of results) lines.push(`  ${JSON.stringify(operation)}: ${use(fn)},`);
-  lines.push("};");
+  lines.push("});");
   const imports = [
-    `import type { GeneratedValidator } from "${sourceImport(index, "src/validation/generated-support")}";`,
+    `import { lookupTable, type GeneratedValidator } from "${sourceImport(index, "src/validation/generated-support")}";`,
     ...[...used.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(index, from)}";`),
   ];
   files.set(`${index}.ts`, `${banner("schema/")}${imports.join("\n")}\n\n${lines.join("\n")}\n`);

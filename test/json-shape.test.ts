@@ -207,9 +207,11 @@ describe.each(ENTRY_POINTS)("$name", ({ path, embed }) => {
     expect(issues[0]?.reason).toContain("proxy get exploded");
   });
 
-  it("reports objects nested 100000 deep as an issue instead of overflowing the stack", () => {
+  it("reports objects nested 100000 deep as one issue, where they pass the depth bound, instead of overflowing the stack", () => {
     const issues = issuesOf(embed(deeplyNested(100_000, "object")));
-    expect(issues).toEqual([{ path: "", reason: "is nested too deeply to validate (or refers back to itself)" }]);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.reason).toContain("nested too deeply");
+    expect(issues[0]?.path.startsWith(path)).toBe(true);
   });
 
   it("reports arrays nested 100000 deep as an issue instead of overflowing the stack", () => {

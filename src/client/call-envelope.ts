@@ -2,13 +2,15 @@ import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { issuesOf } from "../envelope/run-validator.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
+import { boundedIssues, responseInvalid } from "../mcp/answer-check.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
+import type { JsonRpcResponse } from "../mcp/json-rpc.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeIssues } from "../validation/issue.js";
-import { checkJson, isJsonObject } from "../validation/json-value.js";
+import { checkJson, isJsonObject, ownProperty } from "../validation/json-value.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
@@ -27,6 +29,11 @@ export interface CallSettings extends ExchangeContext {
   capabilityUsable(capability: string): boolean | undefined;
   /** Told when the daemon says the client's own lease is gone (expired, unknown): drop it. */
   onLeaseRefused?(error: GlassErrorObject, request: GlassRequest): void;
+  /**
+   * Scrubs a failure before the caller sees it: the secrets the client knows (and `secrets`, those
+   * of this call) and credentials in URLs, anywhere in its message and details.
+   */
+  redact?(error: GlassErrorObject, secrets: readonly string[]): GlassErrorObject;
 }
 
 /** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
@@ -59,23 +66,28 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   const started = Date.now();
   const deadlineAt = started + deadlineMs;
   const { operation, requestId } = request;
+  // Every failure goes out through here, scrubbed of the secrets the client knows and this call's own lease token.
+  const refuse = (error: GlassErrorObject): GlassResponse => {
+    const token = request.mutationLease?.token;
+    return responseEnvelope(request, false, settings.redact === undefined ? error : settings.redact(error, typeof token === "string" ? [token] : []));
+  };
   if (settings.session.isActive(requestId)) {
-    return responseEnvelope(request, false, localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
+    return refuse(localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
   }
   const descriptor = describeOperation(operation);
   if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
     // The catalog's schema also proves the payload is JSON.
     const refused = preflightPayload(operation, request.payload);
-    if (refused !== undefined) return responseEnvelope(request, false, refused);
+    if (refused !== undefined) return refuse(refused);
   } else {
     const issues = issuesOf(checkJson, request.payload, "payload");
     if (issues !== undefined) {
-      return responseEnvelope(request, false, localError("request.invalid", `the payload is not JSON: ${describeIssues(issues, "payload")}`, { kind: "requestValidation", issues }));
+      return refuse(localError("request.invalid", `the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, { kind: "requestValidation", issues: boundedIssues(issues) }));
     }
   }
   const capability = descriptor?.capability;
   if (capability !== undefined && settings.capabilityUsable(capability) === false) {
-    return responseEnvelope(request, false, {
+    return refuse({
       ...localError("capability.unavailable", `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`),
       retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
     });
@@ -92,7 +104,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   try {
     message = toMcpRequest(outgoing);
   } catch (error) {
-    return responseEnvelope(request, false, error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
+    return refuse(error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
   }
   const retrySafe = isRetrySafe(operation, request.payload);
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
@@ -105,7 +117,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       response = responseEnvelope(request, false, outcome.error.toJSON() as GlassErrorObject);
       retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
     } else {
-      response = believe(fromMcpResponse(outcome.message, request), operation, settings.validateResponses, mutating);
+      response = readAnswer(outcome.message, request, settings.validateResponses, mutating);
       retryable = !response.ok && response.error.code === "overloaded";
     }
     const mayRetry = retryable && attempt < maxRetries && settings.session.closeReason === undefined;
@@ -115,15 +127,31 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       try {
         await sleepUnlessAborted(delay, options.signal);
       } catch (error) {
-        return responseEnvelope(request, false, (error as GlassError).toJSON() as GlassErrorObject);
+        return refuse((error as GlassError).toJSON() as GlassErrorObject);
       }
       continue;
     }
     if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
-    if (!response.ok && DEAD_LEASE.has(response.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
-      settings.onLeaseRefused?.(response.error, request);
+    if (response.ok) return response;
+    const failed = refuse(response.error) as GlassResponse & { ok: false };
+    if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
+      settings.onLeaseRefused?.(failed.error, request);
     }
-    return response;
+    return failed;
+  }
+}
+
+/**
+ * The daemon's answer as the caller sees it: mapped back to an envelope and checked before it is
+ * believed. Whatever the daemon sent, this never throws: an answer the mapping or the checks cannot
+ * read is `response.invalid` (after dispatch, `mutationPossible` for a mutating call).
+ */
+function readAnswer(message: JsonRpcResponse, request: GlassRequest, validate: boolean, mutating: boolean): GlassResponse {
+  try {
+    return believe(fromMcpResponse(message, request), request.operation, validate, mutating);
+  } catch (error) {
+    const reason = error instanceof RangeError ? "is nested too deeply to read" : "could not be read";
+    return responseEnvelope(request, false, responseInvalid(request.operation, [{ path: "answer", reason }], mutating));
   }
 }
 
@@ -135,20 +163,12 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
  */
 function believe(response: GlassResponse, operation: string, validate: boolean, mutating: boolean): GlassResponse {
   if (!validate) return response;
-  const resultValidator = resultValidators[operation];
+  const resultValidator = ownProperty(resultValidators, operation);
   const issues = !response.ok
     ? issuesOf(validateGlassErrorObject, response.error, "error")
     : resultValidator === undefined
       ? undefined
       : issuesOf(resultValidator, response.result, "result");
   if (issues === undefined || issues.length === 0) return response;
-  const summary = describeIssues(issues.slice(0, 3), "response");
-  return responseEnvelope(response, false, {
-    code: "response.invalid",
-    message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512),
-    phase: "postDispatch",
-    mutationPossible: mutating,
-    retry: { classification: mutating ? "safeAfterReobserve" : "unknown", recommendedOperation: "inspect_page" },
-    details: { kind: "responseValidation", issues: issues.slice(0, 50) },
-  });
+  return responseEnvelope(response, false, responseInvalid(operation, issues, mutating));
 }

@@ -19,12 +19,12 @@ const LEASE_CODES = new Set<string>([...Object.values(LeaseErrorCode), "leaseReq
  * subclass that fits its code (OverloadedError, LeaseError, DeadlineExceededError, ...), carrying
  * every field of the object, the operation and the request id.
  */
-export function errorFromEnvelope(error: GlassErrorObject, operation: string, requestId: string, cause?: unknown): GlassError {
+export function errorFromEnvelope(error: GlassErrorObject, operation: string | undefined, requestId: string | undefined, cause?: unknown): GlassError {
   const init: GlassErrorInit = {
     code: error.code,
     message: error.message,
-    operation,
-    requestId,
+    ...(operation === undefined ? {} : { operation }),
+    ...(requestId === undefined ? {} : { requestId }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.mutationPossible === undefined ? {} : { mutationPossible: error.mutationPossible }),
     ...(error.retry === undefined ? {} : { retry: { classification: error.retry.classification, recommendedOperation: error.retry.recommendedOperation } }),

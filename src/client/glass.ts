@@ -7,6 +7,7 @@ import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
+import { boundedIssues } from "../mcp/answer-check.js";
 import { TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
@@ -19,8 +20,9 @@ import { InFlightLimiter } from "./in-flight-limiter.js";
 import { Lease } from "./lease.js";
 import { LeaseKeeper, type WithLeaseOptions } from "./lease-keeper.js";
 import { capabilityUsable } from "./negotiation.js";
+import { ClientRedaction } from "./redaction.js";
 import { attachOperationNamespaces } from "./operation-namespaces.js";
-import type { CallOptions, GlassClientOptions } from "./options.js";
+import type { CallOptions, GlassClientOptions, GlassLogEvent } from "./options.js";
 import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry-delay.js";
 import { rpcCall } from "./rpc-call.js";
 import { handshake, type HandshakeResult } from "./handshake.js";
@@ -61,6 +63,10 @@ export class Glass {
   /** Whether the client accepts experimental capabilities (it asked for them in the negotiation). */
   private readonly acceptsExperimental: boolean;
   private readonly leases: LeaseKeeper;
+  /** Scrubs the secrets the client knows out of every failure and log event it reports. */
+  private readonly redaction: ClientRedaction;
+  /** The caller's logger, fed scrubbed events. */
+  private readonly log: ((event: GlassLogEvent) => void) | undefined;
   private initializing: Promise<void> | undefined;
   private ready: HandshakeResult | undefined;
   private closedWith: GlassError | undefined;
@@ -74,11 +80,15 @@ export class Glass {
     this.retryPolicy = resolveRetryPolicy(options.retry);
     this.acceptsExperimental = options.negotiation !== false && options.negotiation?.acceptsExperimental === true;
     this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
+    this.redaction = new ClientRedaction(transport);
+    const logger = options.logger;
+    const log = logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
+    this.log = log;
     this.session = new McpSession(transport, {
       serverRequestHandlers: options.serverRequestHandlers,
-      onEvent: (event) => options.logger?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
+      onEvent: (event) => log?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
       onClose: (error) => {
-        this.closedWith ??= error;
+        this.closedWith ??= this.redaction.glassError(error);
         this.leases.forget();
         // Pending calls were just rejected (and took their deadlines out); nothing is left to time.
         queueMicrotask(() => this.deadlines.stop());
@@ -89,7 +99,8 @@ export class Glass {
     });
     this.leases = new LeaseKeeper({
       call: (method, params, call) => this.rpc(method, params, call),
-      log: options.logger,
+      log,
+      remember: (token) => this.redaction.rememberToken(token),
     });
     attachOperationNamespaces(this, (operation, payload, call) => this.request(operation, payload as never, call));
   }
@@ -109,11 +120,12 @@ export class Glass {
   /** Performs the handshake if it has not been done; concurrent callers share one `initialize`. */
   connect(): Promise<void> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
-    this.initializing ??= handshake(this.session, this.options, this.defaultDeadlineMs).then(
+    this.initializing ??= handshake(this.session, { ...this.options, logger: this.log }, this.defaultDeadlineMs).then(
       (result) => {
         this.ready = result;
       },
-      async (error: GlassError) => {
+      async (thrown: unknown) => {
+        const error = this.redaction.glassError(thrown);
         this.closedWith = error;
         await this.session.close(error).catch(() => undefined);
         throw error;
@@ -181,10 +193,11 @@ export class Glass {
         phase: "preflight",
         mutationPossible: false,
         retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-        details: { kind: "requestValidation", issues: checked.issues },
+        details: { kind: "requestValidation", issues: boundedIssues(checked.issues) },
       };
       const requestId = typeof (request as { requestId?: unknown }).requestId === "string" ? (request as { requestId: string }).requestId : "invalid";
-      return { protocolVersion: 1, requestId, ok: false, error } as GlassResponse;
+      const token = (request as { mutationLease?: { token?: unknown } } | null)?.mutationLease?.token;
+      return { protocolVersion: 1, requestId, ok: false, error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []) } as GlassResponse;
     }
     return this.execute(request, options);
   }
@@ -272,7 +285,7 @@ export class Glass {
       deadlines: this.deadlines,
       retryPolicy: this.retryPolicy,
       cancelGraceMs: this.options.cancelGraceMs ?? 5000,
-      log: this.options.logger,
+      log: this.log,
       validatePayloads: this.options.validate?.payloads !== false,
       validateResponses: this.options.validate?.responses !== false,
       get lease() {
@@ -280,6 +293,7 @@ export class Glass {
       },
       capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
       onLeaseRefused: (error, request) => leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
+      redact: (error, secrets) => this.redaction.errorObject(error, secrets),
     };
     return this.callSettings;
   }
@@ -288,7 +302,11 @@ export class Glass {
   private async rpc(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
     await this.connect();
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", method);
-    return rpcCall(this.settings, method, params, { ...options, deadlineMs });
+    try {
+      return await rpcCall(this.settings, method, params, { ...options, deadlineMs });
+    } catch (error) {
+      throw this.redaction.glassError(error);
+    }
   }
 }
 

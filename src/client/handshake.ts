@@ -4,8 +4,12 @@ import { runValidator } from "../envelope/run-validator.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcFailure, JsonRpcId, JsonRpcSuccess } from "../mcp/json-rpc.js";
 import type { McpSession } from "../mcp/mcp-session.js";
+import { answerProblem, boundedIssues, responseInvalid } from "../mcp/answer-check.js";
+import { boundedDetails } from "../mcp/bounded-details.js";
+import { errorFromEnvelope } from "./error-from-envelope.js";
 import { describeIssues } from "../validation/issue.js";
-import { isJsonObject } from "../validation/json-value.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import { isJsonObject, ownProperty } from "../validation/json-value.js";
 import { exchange } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
 import { negotiationParams, requiredCapabilities } from "./negotiation.js";
@@ -77,9 +81,11 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     );
     if (outcome.kind === "failed") throw outcome.error;
     answer = outcome.message;
+    const problem = answerProblem(answer);
+    if (problem !== undefined) throw errorFromEnvelope(responseInvalid("initialize", [problem], false), "initialize", String(id));
     if (!("error" in answer)) break;
     const { code, message, data } = answer.error;
-    refusals.push({ protocolVersion, jsonRpcCode: code, message, ...(data === undefined ? {} : { data }) });
+    refusals.push({ protocolVersion, jsonRpcCode: code, message: typeof message === "string" ? truncateUtf8(message, 512) : "", ...(data === undefined ? {} : { data: boundedDetails(data, 4096) }) });
     if (attempt < versions.length - 1) {
       options.logger?.({ type: "wire", detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}` });
     }
@@ -95,18 +101,18 @@ export async function handshake(session: McpSession, options: GlassClientOptions
   const result = answer.result;
   const version = result.protocolVersion;
   if (typeof version !== "string" || !ACCEPTED_MCP_VERSIONS.includes(version)) {
-    throw failed(`the server answered with MCP protocol version ${JSON.stringify(version)}; glass-sdk speaks ${ACCEPTED_MCP_VERSIONS.join(", ")}`);
+    throw failed(`the server answered with MCP protocol version ${typeof version === "string" ? JSON.stringify(truncateUtf8(version, 64)) : typeof version}; glass-sdk speaks ${ACCEPTED_MCP_VERSIONS.join(", ")}`);
   }
   let manifest: GlassCapabilityManifest | undefined;
   let agreement: GlassCapabilityAgreement | undefined;
   if (result.glass !== undefined) {
     const checked = runValidator<GlassCapabilityManifest>(validateCapabilityManifest, result.glass);
-    if (!checked.ok) throw failed(`the daemon's capability manifest is invalid: ${describeIssues(checked.issues, "glass")}`, { issues: checked.issues });
+    if (!checked.ok) throw failed(`the daemon's capability manifest is invalid: ${describeIssues(checked.issues.slice(0, 3), "glass")}`, { issues: boundedIssues(checked.issues) });
     manifest = checked.value;
   }
   if (result.glassAgreement !== undefined) {
     const checked = runValidator<GlassCapabilityAgreement>(validateCapabilityAgreement, result.glassAgreement);
-    if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues, "glassAgreement")}`, { issues: checked.issues });
+    if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues.slice(0, 3), "glassAgreement")}`, { issues: boundedIssues(checked.issues) });
     agreement = checked.value;
   }
   const required = requiredCapabilities(options.negotiation);
@@ -114,7 +120,7 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     throw failed(
       `the server made no Glass agreement, so it cannot grant the required ${required.length === 1 ? "capability" : "capabilities"} ${required.join(", ")}: ` +
         "it is not a Glass daemon (or one too old to negotiate); connect to a Glass daemon, or pass `negotiation: false` to talk to a server without Glass negotiation",
-      { required, serverInfo: result.serverInfo ?? null },
+      { required, serverInfo: boundedDetails(result.serverInfo ?? null, 1024) },
     );
   }
   await session.notify("notifications/initialized");
@@ -127,7 +133,7 @@ export async function handshake(session: McpSession, options: GlassClientOptions
 /** The params of `initialize`: only fields with a value (an absent one is left out, never null). */
 function initializeParams(options: GlassClientOptions, protocolVersion: string): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
-  if (options.serverRequestHandlers?.["elicitation/create"] !== undefined) capabilities.elicitation = {};
+  if (typeof ownProperty(options.serverRequestHandlers, "elicitation/create") === "function") capabilities.elicitation = {};
   const params: Record<string, unknown> = {
     protocolVersion,
     capabilities,

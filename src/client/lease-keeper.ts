@@ -49,7 +49,14 @@ export class LeaseKeeper {
   /** Aborted when the lease they were made for is lost (one per running withLease block). */
   private readonly lossSignals = new Map<Lease, AbortController>();
 
-  constructor(private readonly deps: { call: RpcCaller; log?: ((event: GlassLogEvent) => void) | undefined }) {}
+  constructor(
+    private readonly deps: {
+      call: RpcCaller;
+      log?: ((event: GlassLogEvent) => void) | undefined;
+      /** Told every token the daemon grants, so that errors and logs can be scrubbed of it. */
+      remember?: ((token: string) => void) | undefined;
+    },
+  ) {}
 
   /** The lease held now. */
   get current(): Lease | undefined {
@@ -75,7 +82,9 @@ export class LeaseKeeper {
       throw new LeaseError({ code: "leaseHeld", message: "this client already holds the mutation lease; release it first or use renewLease", operation: "glass/lease/acquire", retryable: false });
     }
     const ttl = checkTtl(ttlMs, "glass/lease/acquire");
-    const lease = new Lease(grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs: ttl }, options)));
+    const grant = grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs: ttl }, options));
+    this.deps.remember?.(grant.token);
+    const lease = new Lease(grant);
     this.held = lease;
     this.deps.log?.({ type: "lease", action: "acquired", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
     return lease;
@@ -86,6 +95,7 @@ export class LeaseKeeper {
     const lease = this.requireHeld("glass/lease/renew");
     try {
       const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options), lease);
+      this.deps.remember?.(grant.token);
       lease.expiresAtMs = grant.expiresAtMs;
     } catch (error) {
       if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease, error);

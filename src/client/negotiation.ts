@@ -3,6 +3,7 @@ import type {
   GlassCapabilityManifest,
   GlassCapabilityStatus,
 } from "../../generated/types/glass-capabilities-v1.js";
+import { ownProperty } from "../validation/json-value.js";
 import type { NegotiationOptions } from "./options.js";
 
 /** Capability statuses a call may rely on (experimental ones only when the client accepts them). */
@@ -46,10 +47,11 @@ export function capabilityUsable(
   acceptsExperimental: boolean,
 ): boolean | undefined {
   const usable = (status: GlassCapabilityStatus): boolean => USABLE.has(status) || (acceptsExperimental && status === "experimental");
-  const agreed = agreement?.capabilities[capability];
+  // The daemon's objects, read by a name the caller may give: own properties only.
+  const agreed = ownProperty(agreement?.capabilities, capability);
   if (agreed !== undefined) return usable(agreed.status);
-  const status = manifest?.capabilityStatuses?.[capability];
+  const status = ownProperty(manifest?.capabilityStatuses, capability);
   if (status !== undefined) return usable(status);
-  const enabled = manifest?.capabilities[capability];
-  return enabled === undefined ? undefined : enabled;
+  const enabled = ownProperty(manifest?.capabilities, capability);
+  return typeof enabled === "boolean" ? enabled : undefined;
 }

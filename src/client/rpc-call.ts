@@ -1,5 +1,6 @@
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
+import { answerProblem, responseInvalid } from "../mcp/answer-check.js";
 import { jsonRpcErrorToGlass } from "../mcp/json-rpc-error-to-glass.js";
 import { sleepUnlessAborted } from "./sleep.js";
 import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
@@ -18,7 +19,8 @@ export interface RpcContext extends ExchangeContext {
 /**
  * Calls an MCP method that is not a tool (`ping`, `tools/list`, `glass/lease/*`) and returns its
  * result object, or throws the GlassError its failure maps to. Read-only methods are retried on
- * overload within the deadline.
+ * overload within the deadline. An answer that cannot be read (nested past the depth bound, a
+ * malformed error) is `response.invalid`.
  */
 export async function rpcCall(context: RpcContext, method: string, params: Record<string, unknown>, options: CallOptions & { deadlineMs: number }): Promise<Record<string, unknown>> {
   const deadlineAt = Date.now() + options.deadlineMs;
@@ -30,6 +32,8 @@ export async function rpcCall(context: RpcContext, method: string, params: Recor
     const outcome = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
     if (outcome.kind === "failed") throw outcome.error;
     const message = outcome.message;
+    const problem = answerProblem(message);
+    if (problem !== undefined) throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);
     if (!("error" in message)) return message.result !== null && typeof message.result === "object" ? message.result : {};
     const error = errorFromEnvelope(jsonRpcErrorToGlass(message.error, false), method, requestId);
     const delay = retryDelayMs(context.retryPolicy, attempt + 1);

@@ -1,7 +1,7 @@
 import { payloadValidators, resultValidators } from "../../generated/validators/index.js";
 import type { OperationName, ResultOf } from "../../generated/operation-map.js";
 import type { ValidationResult } from "../validation/issue.js";
-import { checkJson, type JsonValue } from "../validation/json-value.js";
+import { checkJson, ownProperty, type JsonValue } from "../validation/json-value.js";
 import type { PayloadFor } from "./envelope-types.js";
 import { runValidator } from "./run-validator.js";
 
@@ -14,7 +14,7 @@ const anyJson = (x: unknown, p: string, out: Parameters<typeof checkJson>[2]): b
  * An operation outside the catalog only needs a JSON payload. Never throws.
  */
 export function validatePayload<Op extends string>(operation: Op, payload: unknown): ValidationResult<PayloadFor<Op>> {
-  return runValidator<PayloadFor<Op>>(payloadValidators[operation] ?? anyJson, payload);
+  return runValidator<PayloadFor<Op>>(ownProperty(payloadValidators, operation) ?? anyJson, payload);
 }
 
 /**
@@ -25,5 +25,5 @@ export function validateResult<Op extends string>(
   operation: Op,
   result: unknown,
 ): ValidationResult<Op extends OperationName ? ResultOf<Op> : JsonValue> {
-  return runValidator(resultValidators[operation] ?? anyJson, result);
+  return runValidator(ownProperty(resultValidators, operation) ?? anyJson, result);
 }

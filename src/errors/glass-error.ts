@@ -1,4 +1,5 @@
 import type { GlassErrorPhase, GlassRetryAdvice } from "../../generated/types/glass-protocol-v1.js";
+import { neutraliseControls } from "./redact.js";
 
 /**
  * The key under which each error class keeps its brand: a registered symbol, the same in every copy
@@ -50,7 +51,9 @@ export interface GlassErrorInit {
  * The one error type of glass-sdk: every failure a caller sees is a GlassError carrying the Glass
  * error fields (`code`, `phase`, `mutationPossible`, `retry`, `retryable`, `details`) and where it
  * happened (`operation`, `requestId`). Its message reads
- * `glass.browser.click: staleRevision — the observation revision is no longer current (request r-12)`.
+ * `glass.browser.click: staleRevision — the observation revision is no longer current (request r-12)`,
+ * on one line: control characters a daemon or a page put in the text (ANSI and OSC escape
+ * sequences, carriage returns, line breaks) are written out as visible escapes (`\u001b`, `\n`).
  */
 export class GlassError extends Error {
   /** Machine-readable error code. */
@@ -69,11 +72,15 @@ export class GlassError extends Error {
   readonly operation: string | undefined;
   /** The failed request's id, when known. */
   readonly requestId: string | undefined;
-  /** The daemon's (or the SDK's) own message, without the operation and request id. */
+  /**
+   * The daemon's (or the SDK's) own message, without the operation and request id. Control
+   * characters are written out as visible escapes, except tab and line feed (a quoted stderr keeps
+   * its lines).
+   */
   readonly rawMessage: string;
 
   constructor(init: GlassErrorInit) {
-    super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
+    super(neutraliseControls(formatMessage(init)), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = "GlassError";
     this.code = init.code;
     this.phase = init.phase ?? "preflight";
@@ -83,7 +90,7 @@ export class GlassError extends Error {
     this.details = init.details;
     this.operation = init.operation;
     this.requestId = init.requestId;
-    this.rawMessage = init.message;
+    this.rawMessage = neutraliseControls(init.message, { keepLineBreaks: true });
   }
 
   /** True for instances of this class (or a subclass) from any copy of glass-sdk in this process. */

@@ -1,7 +1,9 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { describeOperation, requiresLease, toolFor } from "../operations/lease-requirement.js";
+import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
 import { isJsonObject } from "../validation/json-value.js";
+import { answerProblem, responseInvalid } from "./answer-check.js";
 import { jsonRpcErrorToGlass } from "./json-rpc-error-to-glass.js";
 import type { JsonRpcResponse } from "./json-rpc.js";
 import { liftToolError } from "./lift-tool-error.js";
@@ -12,17 +14,27 @@ import { liftToolResult } from "./lift-tool-result.js";
  * (§2): a successful result is lifted by the result rule ({@link liftToolResult}; plain text for
  * operations whose catalog entry says `resultText`); an `isError` result is lifted to a typed
  * error ({@link liftToolError}) from its first text item, keeping the other items; a JSON-RPC
- * error is mapped by the code table ({@link jsonRpcErrorToGlass}). The envelope carries the
- * request's id and correlation id. Pure.
+ * error is mapped by the code table ({@link jsonRpcErrorToGlass}). An answer that cannot be read —
+ * nested past the SDK's depth bound (the message itself, or the JSON of its text), or with an
+ * `error` that is not an error object — becomes `response.invalid` after dispatch
+ * (`mutationPossible` for a mutating call). The envelope carries the request's id and
+ * correlation id. Pure; never throws.
  */
 export function fromMcpResponse(message: JsonRpcResponse, request: GlassRequest): GlassResponse {
   const { operation, payload } = request;
-  if ("error" in message) return responseEnvelope(request, false, jsonRpcErrorToGlass(message.error, requiresLease(operation, payload)));
+  const mutating = requiresLease(operation, payload);
+  const problem = answerProblem(message);
+  if (problem !== undefined) return responseEnvelope(request, false, responseInvalid(operation, [problem], mutating));
+  if ("error" in message) return responseEnvelope(request, false, jsonRpcErrorToGlass(message.error, mutating));
   const result = isJsonObject(message.result) ? message.result : {};
-  if (result.isError !== true) return responseEnvelope(request, true, liftToolResult(result, { resultText: describeOperation(operation)?.resultText === true }));
+  if (result.isError !== true) {
+    const body = liftToolResult(result, { resultText: describeOperation(operation)?.resultText === true });
+    const deep = pathPastDepth(body, "result");
+    return deep === undefined ? responseEnvelope(request, true, body) : responseEnvelope(request, false, responseInvalid(operation, [{ path: deep, reason: TOO_DEEP_REASON }], mutating));
+  }
   const content: readonly unknown[] = Array.isArray(result.content) ? result.content : [];
   const first = content.findIndex((item) => isJsonObject(item) && item.type === "text" && typeof item.text === "string");
   const text = first === -1 ? "" : ((content[first] as { text: string }).text);
   const others = content.filter((_, index) => index !== first);
-  return responseEnvelope(request, false, liftToolError(text, { tool: toolFor(operation), mutating: requiresLease(operation, payload) }, others));
+  return responseEnvelope(request, false, liftToolError(text, { tool: toolFor(operation), mutating }, others));
 }

@@ -5,12 +5,13 @@ import { boundedDetails, MAX_DETAILS_BYTES } from "./bounded-details.js";
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from "./json-rpc.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
 
-const PROTOCOL_CODES: Record<number, string> = {
-  [JsonRpcErrorCode.ParseError]: GlassErrorCode.ParseError,
-  [JsonRpcErrorCode.InvalidRequest]: GlassErrorCode.InvalidRequest,
-  [JsonRpcErrorCode.MethodNotFound]: GlassErrorCode.MethodNotFound,
-  [JsonRpcErrorCode.InvalidParams]: GlassErrorCode.InvalidParams,
-};
+/** The SDK's codes for JSON-RPC protocol errors (a Map: the code is the daemon's, looked up as it came). */
+const PROTOCOL_CODES: ReadonlyMap<unknown, string> = new Map<unknown, string>([
+  [JsonRpcErrorCode.ParseError, GlassErrorCode.ParseError],
+  [JsonRpcErrorCode.InvalidRequest, GlassErrorCode.InvalidRequest],
+  [JsonRpcErrorCode.MethodNotFound, GlassErrorCode.MethodNotFound],
+  [JsonRpcErrorCode.InvalidParams, GlassErrorCode.InvalidParams],
+]);
 
 const LEASE_CODES: ReadonlySet<string> = new Set(Object.values(LeaseErrorCode));
 /** Lease codes after which a new lease can be acquired (§2): the lease is held by another client, expired or gone. */
@@ -57,14 +58,17 @@ function leaseProblem(data: unknown): LeaseProblem {
  * only a wrapper saying `mutationPossible: true` changes it. Otherwise only a cancelled, failed or
  * oversized answer to a mutating call leaves `mutationPossible` true.
  */
-export function jsonRpcErrorToGlass(error: JsonRpcErrorObject, mutating: boolean): GlassErrorObject {
+export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean): GlassErrorObject {
+  // Read as it came: a daemon may send anything, and this never throws.
+  const error: Partial<JsonRpcErrorObject> = isJsonObject(given) ? given : {};
+  const jsonRpcCode = typeof error.code === "number" ? error.code : undefined;
   const wrapper = isJsonObject(error.data) ? error.data : undefined;
   const said = typeof error.message === "string" && error.message !== "" ? error.message : typeof wrapper?.message === "string" && wrapper.message !== "" ? wrapper.message : "";
-  const message = truncateUtf8(said || `JSON-RPC error ${error.code}`, 512);
-  const details: Record<string, unknown> = { jsonRpcCode: error.code };
+  const message = truncateUtf8(said || `JSON-RPC error ${String(jsonRpcCode)}`, 512);
+  const details: Record<string, unknown> = { jsonRpcCode: jsonRpcCode ?? null };
   if (error.data !== undefined) details.data = boundedDetails(error.data, MAX_DETAILS_BYTES - 64);
   const daemonSaysMutated = wrapper?.mutationPossible === true;
-  switch (error.code) {
+  switch (jsonRpcCode) {
     case JsonRpcErrorCode.LeaseError: {
       const { code, retryable } = leaseProblem(error.data);
       const required = code === GlassErrorCode.LeaseRequired;
@@ -115,12 +119,12 @@ export function jsonRpcErrorToGlass(error: JsonRpcErrorObject, mutating: boolean
         details,
       };
     default: {
-      const code = PROTOCOL_CODES[error.code];
+      const code = PROTOCOL_CODES.get(jsonRpcCode);
       if (code !== undefined) {
         return { code, message, phase: "preflight", mutationPossible: daemonSaysMutated, retry: { classification: "notRetryable", recommendedOperation: "fix_request" }, details };
       }
       return {
-        code: `mcp.error${error.code}`.slice(0, 64),
+        code: truncateUtf8(`mcp.error${String(jsonRpcCode)}`, 64),
         message,
         phase: "dispatch",
         mutationPossible: mutating || daemonSaysMutated,

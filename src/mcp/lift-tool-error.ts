@@ -3,6 +3,8 @@ import { GlassErrorCode } from "../errors/error-codes.js";
 import { DEFAULT_RETRY_ADVICE } from "../errors/glass-error.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { utf8Length } from "../validation/byte-length.js";
+import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
+import { responseInvalid } from "./answer-check.js";
 import { boundedDetails, MAX_DETAILS_BYTES } from "./bounded-details.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
 
@@ -41,7 +43,8 @@ const DOCUMENT_KINDS = new Set(["taskValidation", "taskCompilation", "webIrValid
  *
  * Without a typed error the client cannot tell whether the action ran, so `mutationPossible` is
  * true for a mutating call. Further content items (a failure trace with `includeTrace`) are kept in
- * `details.extraContent`.
+ * `details.extraContent`. A failure whose JSON nests past the SDK's depth bound cannot be read: it
+ * becomes `response.invalid`. Never throws.
  */
 export function liftToolError(text: string, call: FailedCall, extraContent: readonly unknown[] = []): GlassErrorObject {
   let parsed: unknown;
@@ -50,6 +53,8 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
   } catch {
     parsed = undefined;
   }
+  const deep = pathPastDepth(parsed, "error text") ?? pathPastDepth(extraContent, "error extraContent");
+  if (deep !== undefined) return responseInvalid(`the ${call.tool} tool`, [{ path: deep, reason: TOO_DEEP_REASON }], call.mutating);
   if (isJsonObject(parsed)) {
     const typed = liftTypedFailure(parsed, call, extraContent);
     if (typed !== undefined) return typed;

@@ -1,8 +1,11 @@
 import { TransportClosedError } from "../errors/error-classes.js";
-import type { GlassError } from "../errors/glass-error.js";
+import { GlassError } from "../errors/glass-error.js";
 import type { GlassTransport } from "../transport/transport.js";
 import { SlotTable } from "../collections/slot-table.js";
-import { isJsonObject } from "../validation/json-value.js";
+import { jsonByteLength, jsonStringLength } from "../validation/byte-length.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../validation/json-depth.js";
+import { isJsonObject, ownProperty } from "../validation/json-value.js";
+import { truncateUtf8 } from "./utf8-truncate.js";
 import {
   JsonRpcErrorCode,
   type JsonRpcId,
@@ -34,6 +37,27 @@ export interface McpSessionOptions {
   onReset?: () => void;
 }
 
+/**
+ * The most the client keeps of its answers to the daemon's requests that the transport has not
+ * written yet (4 MiB, the daemon's own bound on a request body): a peer that sends requests but
+ * stops reading the answers makes the connection fail (`transport.closed`, `details.reason`
+ * `peerNotReading`) rather than make the client queue without end.
+ */
+export const MAX_UNWRITTEN_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What a transport that reports `bufferedBytes` may hold for a peer before the client stops
+ * answering its requests and fails the connection: 64 MiB, twice the protocol's 32 MiB message
+ * bound and above what the client's own requests (at most 4 MiB each, `maxInFlight` of them) queue.
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+/** Daemon requests a registered handler works on at once; more are answered -32000 (overloaded), as the daemon answers its clients. */
+export const MAX_HANDLED_REQUESTS = 16;
+
+/** How much of a daemon request's method name an answer or a log event quotes (UTF-8 bytes). */
+const MAX_QUOTED_METHOD_BYTES = 64;
+
 /** A request in flight: settled by the daemon's answer, or by the connection closing. */
 interface Pending {
   resolve(message: JsonRpcResponse): void;
@@ -50,6 +74,11 @@ export class McpSession {
   /** Keyed by the id itself (`1` and `"1"` apart); a slot table, since entries churn once per call. */
   private readonly pending = new SlotTable<JsonRpcId, Pending>();
   private closedWith: GlassError | undefined;
+  /** Answers to daemon requests handed to the transport and not yet written, and their size. */
+  private unwrittenAnswers = 0;
+  private unwrittenAnswerBytes = 0;
+  /** Daemon requests a handler is working on. */
+  private handling = 0;
 
   constructor(
     private readonly transport: GlassTransport,
@@ -91,7 +120,7 @@ export class McpSession {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     const id = message.id;
     const answer = new Promise<JsonRpcResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.transport.send(message).then(
+    this.sendSafely(message).then(
       () => onWritten?.(),
       (error: GlassError) => {
         this.pending.take(id)?.reject(error);
@@ -109,7 +138,16 @@ export class McpSession {
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    return this.transport.send(message);
+    return this.sendSafely(message);
+  }
+
+  /** `transport.send`, with a synchronous throw turned into a rejection. */
+  private sendSafely(message: JsonRpcMessage): Promise<void> {
+    try {
+      return this.transport.send(message);
+    } catch (error) {
+      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${error instanceof Error ? error.message : String(error)}`, cause: error }));
+    }
   }
 
   /** Closes the connection; everything pending is rejected with `reason`. */
@@ -119,10 +157,11 @@ export class McpSession {
   }
 
   private receive(message: JsonRpcMessage): void {
-    if (!isJsonObject(message)) return;
+    // Once the session has ended (even while the transport winds down), nothing more is read.
+    if (this.closedWith !== undefined || !isJsonObject(message)) return;
     if (typeof message.method === "string") {
       if ("id" in message && message.id !== undefined && message.id !== null) this.answerServerRequest(message as JsonRpcRequest);
-      else this.options.onEvent?.({ type: "notification", method: message.method });
+      else this.options.onEvent?.({ type: "notification", method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES) });
       return;
     }
     const response = message as JsonRpcResponse;
@@ -135,22 +174,87 @@ export class McpSession {
     entry.resolve(response);
   }
 
+  /**
+   * Answers a request the daemon sent: with the registered handler's result (looked up as an own
+   * property, so `constructor` or `__proto__` find nothing), else -32601 quoting at most 64 bytes of
+   * the method name. A request id that is neither a string nor a number gets -32600 (id null);
+   * params nested past the depth bound, -32602 (the handler never sees them); past
+   * {@link MAX_HANDLED_REQUESTS} requests at a handler, -32000. Answers are written as the
+   * transport takes them; a peer that stops reading makes the connection fail (see {@link
+   * MAX_UNWRITTEN_ANSWER_BYTES}).
+   */
   private answerServerRequest(request: JsonRpcRequest): void {
-    const handler = this.options.serverRequestHandlers?.[request.method];
-    const reply = (body: { result: unknown } | { error: { code: number; message: string } }): void => {
-      this.transport.send({ jsonrpc: "2.0", id: request.id, ...body } as JsonRpcResponse).catch(() => undefined);
-    };
-    this.options.onEvent?.({ type: "serverRequest", method: request.method, answered: handler === undefined ? "methodNotFound" : "handler" });
-    if (handler === undefined) {
-      reply({ error: { code: JsonRpcErrorCode.MethodNotFound, message: `the client does not handle ${request.method}` } });
+    const id: unknown = request.id;
+    const method = truncateUtf8(request.method, MAX_QUOTED_METHOD_BYTES);
+    if (typeof id !== "string" && typeof id !== "number") {
+      this.reply(null, { error: { code: JsonRpcErrorCode.InvalidRequest, message: "a request id must be a string or a number" } });
       return;
     }
+    const handler = ownProperty(this.options.serverRequestHandlers, request.method);
+    const handled = typeof handler === "function";
+    this.options.onEvent?.({ type: "serverRequest", method, answered: handled ? "handler" : "methodNotFound" });
+    if (!handled) {
+      this.reply(id, { error: { code: JsonRpcErrorCode.MethodNotFound, message: `the client does not handle ${method}` } });
+      return;
+    }
+    if (nestsDeeperThan(request.params)) {
+      this.reply(id, { error: { code: JsonRpcErrorCode.InvalidParams, message: `the params are nested more than ${MAX_JSON_DEPTH} levels deep` } });
+      return;
+    }
+    if (this.handling >= MAX_HANDLED_REQUESTS) {
+      this.reply(id, { error: { code: JsonRpcErrorCode.Overloaded, message: `the client is already answering ${MAX_HANDLED_REQUESTS} requests` } });
+      return;
+    }
+    this.handling++;
+    const params = isJsonObject(request.params) ? request.params : undefined;
     Promise.resolve()
-      .then(() => handler(request.params, request))
+      .then(() => handler(params, request))
       .then(
-        (result) => reply({ result: result ?? {} }),
-        (error: unknown) => reply({ error: { code: JsonRpcErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } }),
-      );
+        (result) => this.reply(id, { result: result ?? {} }),
+        (error: unknown) => this.reply(id, { error: { code: JsonRpcErrorCode.InternalError, message: truncateUtf8(error instanceof Error ? error.message : String(error), 512) } }),
+      )
+      .finally(() => this.handling--);
+  }
+
+  /**
+   * Writes one answer to a daemon request, counting it until the transport has written it. When
+   * the answers already waiting would pass {@link MAX_UNWRITTEN_ANSWER_BYTES}, or the transport
+   * holds more than {@link MAX_BUFFERED_BYTES} for the peer, the peer is not reading: the
+   * connection fails instead of growing.
+   */
+  private reply(id: JsonRpcId | null, body: { result: unknown } | { error: { code: number; message: string } }): void {
+    if (this.closedWith !== undefined) return;
+    // What the answer will weigh once encoded (a handler's result counted up to the bound: one that cannot be encoded fails on its own).
+    const size = 40 + (typeof id === "string" ? jsonStringLength(id) : 24) + ("result" in body ? jsonByteLength(body.result, MAX_UNWRITTEN_ANSWER_BYTES) : jsonStringLength(body.error.message) + 24);
+    const bytes = Math.min(size, MAX_UNWRITTEN_ANSWER_BYTES);
+    const buffered = this.transport.bufferedBytes;
+    if ((this.unwrittenAnswers > 0 && this.unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) || (typeof buffered === "number" && buffered > MAX_BUFFERED_BYTES)) {
+      this.peerNotReading(buffered);
+      return;
+    }
+    this.unwrittenAnswers++;
+    this.unwrittenAnswerBytes += bytes;
+    const written = (): void => {
+      this.unwrittenAnswers--;
+      this.unwrittenAnswerBytes -= bytes;
+    };
+    this.sendSafely({ jsonrpc: "2.0", id, ...body } as JsonRpcResponse).then(written, written);
+  }
+
+  /** Ends the connection to a peer that sends requests but does not read the answers. */
+  private peerNotReading(buffered: number | undefined): void {
+    const waiting = `${this.unwrittenAnswers} answers to its requests (${this.unwrittenAnswerBytes} bytes)${typeof buffered === "number" ? `, ${buffered} bytes in all` : ""}`;
+    const reason = new TransportClosedError({
+      message: `the daemon stopped reading what the client sends: ${waiting} are still waiting to be written, past the client's bound (${MAX_UNWRITTEN_ANSWER_BYTES} bytes of answers); the connection was closed`,
+      details: {
+        reason: "peerNotReading",
+        unwrittenAnswers: this.unwrittenAnswers,
+        unwrittenAnswerBytes: this.unwrittenAnswerBytes,
+        maxUnwrittenAnswerBytes: MAX_UNWRITTEN_ANSWER_BYTES,
+        ...(typeof buffered === "number" ? { bufferedBytes: buffered } : {}),
+      },
+    });
+    this.close(reason).catch(() => undefined);
   }
 
   private closed(reason: GlassError): void {

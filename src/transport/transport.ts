@@ -41,4 +41,16 @@ export interface GlassTransport {
   send(message: JsonRpcMessage): Promise<void>;
   /** Closes the connection gracefully; resolves when it is closed. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Bytes given to `send` that the peer has not taken yet (still queued in this process: a
+   * stream's `writableLength`, a WebSocket's `bufferedAmount`), when the transport can tell. The
+   * client reads it to notice a peer that stopped reading (see the SDK's bound on queued answers).
+   */
+  readonly bufferedBytes?: number;
+  /**
+   * Returns `text` with the transport's own secrets (its bearer token, credentials in its URL)
+   * replaced by `[redacted]`. The client runs every error message, error details and log event
+   * that may quote a peer's text through it, so a token a server echoes never reaches them.
+   */
+  redact?(text: string): string;
 }

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from "./json-depth.js";
+
 /**
  * The length of a string in UTF-8 bytes, computed without encoding it. A lone surrogate counts as
  * the three bytes of U+FFFD, as `TextEncoder` would write it.
@@ -56,9 +58,10 @@ export function jsonStringLength(text: string): number {
 /**
  * The length in UTF-8 bytes of `JSON.stringify(value)` (compact), computed without building the
  * string. Stops counting once the total passes `limit` and returns a number above it, so checking a
- * bound costs no more than reading up to that bound. The value must already be known to be JSON.
+ * bound costs no more than reading up to that bound. The value must already be known to be JSON; one
+ * nested more than {@link MAX_JSON_DEPTH} levels deep measures as infinitely long (over any bound).
  */
-export function jsonByteLength(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+export function jsonByteLength(value: unknown, limit = Number.POSITIVE_INFINITY, depth = 0): number {
   switch (typeof value) {
     case "string":
       return jsonStringLength(value);
@@ -72,9 +75,10 @@ export function jsonByteLength(value: unknown, limit = Number.POSITIVE_INFINITY)
       return 0;
   }
   if (value === null) return 4;
+  if (depth >= MAX_JSON_DEPTH) return Number.POSITIVE_INFINITY;
   if (Array.isArray(value)) {
     let bytes = value.length === 0 ? 2 : value.length + 1; // brackets and commas
-    for (let i = 0; i < value.length && bytes <= limit; i++) bytes += jsonByteLength(value[i], limit - bytes);
+    for (let i = 0; i < value.length && bytes <= limit; i++) bytes += jsonByteLength(value[i], limit - bytes, depth + 1);
     return bytes;
   }
   let bytes = 1;
@@ -83,7 +87,7 @@ export function jsonByteLength(value: unknown, limit = Number.POSITIVE_INFINITY)
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
     fields++;
-    bytes += jsonStringLength(key) + 1 + jsonByteLength(item, limit - bytes);
+    bytes += jsonStringLength(key) + 1 + jsonByteLength(item, limit - bytes, depth + 1);
     if (bytes > limit) return bytes;
   }
   return bytes + (fields === 0 ? 1 : fields);

@@ -4,11 +4,19 @@
  * plain code: the validators need no schema interpreter, `eval` or ajv.
  */
 import type { ValidationIssue } from "./issue.js";
+import { MAX_JSON_DEPTH, TOO_DEEP_REASON } from "./json-depth.js";
 import { joinPath } from "./path.js";
-
 
 /** A generated validator: `out === null` asks only for the verdict; an array collects every issue. */
 export type GeneratedValidator = (x: unknown, p: string, out: ValidationIssue[] | null) => boolean;
+
+/**
+ * A generated lookup table (validators by operation name): a frozen copy of `entries` without a
+ * prototype, so a name from outside (`constructor`, `__proto__`) finds nothing it did not list.
+ */
+export function lookupTable<T>(entries: Readonly<Record<string, T>>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
 
 /** Records an issue and returns `false`, so generated code can write `ok = fail(...)`. */
 export function fail(out: ValidationIssue[], path: string, reason: string): false {
@@ -59,13 +67,15 @@ export function duplicateIndex(items: unknown[]): number {
   return -1;
 }
 
-function canonicalJson(value: unknown): string {
+/** Compact JSON with object keys sorted; throws a RangeError (which validators report) past the depth bound. */
+function canonicalJson(value: unknown, depth = 0): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (depth >= MAX_JSON_DEPTH) throw new RangeError(TOO_DEEP_REASON);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(",")}]`;
   const record = value as Record<string, unknown>;
   return `{${Object.keys(record)
     .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key], depth + 1)}`)
     .join(",")}}`;
 }
 

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from "./issue.js";
+import { MAX_JSON_DEPTH, TOO_DEEP_REASON } from "./json-depth.js";
 import { joinIndex, joinPath } from "./path.js";
 
 /** Any value that survives `JSON.stringify` → `JSON.parse` unchanged. */
@@ -50,8 +51,8 @@ function instanceName(value: object): string {
 /**
  * Checks that a value is JSON-shaped: null, a boolean, a finite number, a string, an array or a
  * plain object of such values, with no `undefined` fields, functions, symbols, bigints, cycles or
- * class instances. Reports every offending place in `out` (or stops at the first when `out` is
- * `null`) and never throws.
+ * class instances, nested at most {@link MAX_JSON_DEPTH} levels deep. Reports every offending place
+ * in `out` (or stops at the first when `out` is `null`) and never throws.
  */
 export function checkJson(value: unknown, path: string, out: ValidationIssue[] | null): boolean {
   // Collecting issues is the slow path anyway: track ancestors from the start, so a cycle is
@@ -78,6 +79,7 @@ function walk(value: unknown, path: string, out: ValidationIssue[] | null, depth
       return report(out, path, `is a ${typeof value}, which is not JSON`);
   }
   if (value === null) return true;
+  if (depth >= MAX_JSON_DEPTH) return report(out, path, TOO_DEEP_REASON);
   let tracked = ancestors;
   if (tracked === null && depth >= TRACK_CYCLES_BELOW) tracked = [];
   if (tracked !== null) {
@@ -109,4 +111,13 @@ function walk(value: unknown, path: string, out: ValidationIssue[] | null, depth
 function report(out: ValidationIssue[] | null, path: string, reason: string): false {
   if (out !== null) out.push({ path, reason });
   return false;
+}
+
+/**
+ * The value an object holds under `key` as its own property, or `undefined`: what a lookup by a
+ * name that came from outside (a daemon, a caller) must use, so that `constructor`, `toString` or
+ * `__proto__` never reach what the object inherits.
+ */
+export function ownProperty<T>(record: Readonly<Record<string, T>> | undefined | null, key: string): T | undefined {
+  return record !== undefined && record !== null && typeof key === "string" && Object.hasOwn(record, key) ? record[key] : undefined;
 }

@@ -344,9 +344,9 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     };
 }
 
-/** A validator table (`payloadValidators`): each name with the validator of its node (0: none). */
-export function validatorTable(validator: (node: number) => GeneratedValidator, names: string[], nodes: number[]): Record<string, GeneratedValidator> {
-  const table: Record<string, GeneratedValidator> = {};
+/** A validator table (`payloadValidators`): each name with the validator of its node (0: none), frozen and without a prototype. */
+export function validatorTable(validator: (node: number) => GeneratedValidator, names: string[], nodes: number[]): Readonly<Record<string, GeneratedValidator>> {
+  const table = Object.create(null) as Record<string, GeneratedValidator>;
   nodes.forEach((node, i) => node && (table[names[i]!] = validator(node)));
-  return table;
+  return Object.freeze(table);
 }

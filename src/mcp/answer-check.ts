@@ -1,0 +1,60 @@
+import type { GlassErrorObject } from "../envelope/envelope-types.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { describeIssues, type ValidationIssue } from "../validation/issue.js";
+import { utf8Length } from "../validation/byte-length.js";
+import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { MAX_DETAILS_BYTES } from "./bounded-details.js";
+import type { JsonRpcResponse } from "./json-rpc.js";
+import { truncateUtf8 } from "./utf8-truncate.js";
+
+/**
+ * What makes a daemon's JSON-RPC answer unreadable before anything looks inside it: arrays and
+ * objects nested past the SDK's bound ({@link MAX_JSON_DEPTH} levels, checked without recursion),
+ * or an `error` member that is not an object with a numeric `code`. Returns the first such issue
+ * (its path under `root`), or `undefined` for an answer that may be read.
+ */
+export function answerProblem(message: JsonRpcResponse, root = "answer"): ValidationIssue | undefined {
+  const deep = pathPastDepth(message, root);
+  if (deep !== undefined) return { path: deep, reason: TOO_DEEP_REASON };
+  if ("error" in message) {
+    const error: unknown = message.error;
+    if (!isJsonObject(error) || typeof error.code !== "number" || !Number.isFinite(error.code)) {
+      return { path: `${root}.error`, reason: "must be a JSON-RPC error object with a numeric code" };
+    }
+  }
+  return undefined;
+}
+
+/** Issues as an error's details carry them: at most 50, each path and reason cut to 256 bytes, the whole within 16 KiB. */
+export function boundedIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  let bytes = 64;
+  for (const issue of issues.slice(0, 50)) {
+    const cut = { path: truncateUtf8(issue.path, 256), reason: truncateUtf8(issue.reason, 256) };
+    bytes += cut.path.length * 3 + cut.reason.length * 3 + 32;
+    if (bytes > MAX_DETAILS_BYTES) break;
+    out.push(cut);
+  }
+  return out;
+}
+
+/**
+ * The error of an answer that cannot be believed: `response.invalid`, after dispatch. The call
+ * reached the daemon, so a mutating call may have changed the page (`mutationPossible`, observe
+ * before deciding); a read-only call changed nothing. The issues (bounded) are in
+ * `details.issues`.
+ */
+export function responseInvalid(operation: string, issues: readonly ValidationIssue[], mutating: boolean): GlassErrorObject {
+  const shown = boundedIssues(issues);
+  const summary = describeIssues(shown.slice(0, 3), "response");
+  const tail = mutating ? "; the action may have happened — observe before deciding" : "";
+  return {
+    code: GlassErrorCode.ResponseInvalid,
+    message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512 - utf8Length(tail)) + tail,
+    phase: "postDispatch",
+    mutationPossible: mutating,
+    retry: { classification: mutating ? "safeAfterReobserve" : "unknown", recommendedOperation: "inspect_page" },
+    details: { kind: "responseValidation", issues: shown },
+  };
+}
