@@ -52,6 +52,7 @@ async function handleRequest(context: BridgeContext, req: IncomingMessage, res: 
   if (req.method === "OPTIONS") return reply(req, res, 204, undefined, { headers: { ...preflightHeaders(req, context.options.allowedOrigins), ...ALLOW } });
   const tokenRefusal = checkToken(httpRequestTokens(req), context.options.token, "http");
   if (tokenRefusal !== undefined) return refuse(tokenRefusal, true);
+  context.connections.authenticated(req.socket);
 
   switch (req.method) {
     case "POST":

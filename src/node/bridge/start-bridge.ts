@@ -4,9 +4,12 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
 import { createRedactingLog } from "./bridge-log.js";
+import { ConnectionGuard } from "./connection-guard.js";
 import type { BridgeContext } from "./bridge-context.js";
 import type { BridgeOptions } from "./bridge-options.js";
 import { createHttpHandler } from "./http-handler.js";
+import { networkExposureWarning } from "./listen-addresses.js";
+import { isLoopbackHost } from "./loopback.js";
 import { resolveBridgeOptions } from "./resolve-options.js";
 import { SessionRegistry } from "./session-registry.js";
 import { createUpgradeHandler } from "./websocket-handler.js";
@@ -58,10 +61,12 @@ export interface Bridge {
  */
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const resolved = resolveBridgeOptions(options);
+  const log = createRedactingLog(resolved.log, [resolved.token]);
   const context: BridgeContext = {
     options: resolved,
-    log: createRedactingLog(resolved.log, [resolved.token]),
+    log,
     sessions: new SessionRegistry(resolved.maxClients),
+    connections: new ConnectionGuard({ maxConnections: resolved.maxConnections, firstByteTimeoutMs: resolved.firstByteTimeoutMs, log }),
     port: 0,
     closing: false,
   };
@@ -71,8 +76,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(resolved.headersTimeoutMs / 4))),
   });
-  // A flood of connections is capped: beyond the limit Node drops new sockets on arrival.
-  server.maxConnections = resolved.maxConnections;
+  // A flood of connections is capped by the guard, which evicts unauthenticated ones first.
+  server.on("connection", (socket: Socket) => context.connections.admit(socket));
   const webSockets = new WebSocketServer({
     noServer: true,
     clientTracking: false,
@@ -89,6 +94,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const port = typeof address === "object" && address !== null ? address.port : resolved.port;
   context.port = port;
   server.on("error", (error) => context.log(`server error: ${error.message}`));
+  if (!isLoopbackHost(resolved.host)) log(networkExposureWarning(resolved.host, port));
 
   let closing: Promise<void> | undefined;
   return {
