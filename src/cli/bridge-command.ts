@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { defaultSocketPath } from "../node/default-socket-path.js";
 import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
+import { neutralizeControls } from "../node/bridge/bridge-log.js";
 import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
 import { listeningAddresses } from "../node/bridge/listen-addresses.js";
 import { isLoopbackHost } from "../node/bridge/loopback.js";
@@ -94,7 +95,9 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
  * Resolves with the exit code.
  */
 export async function runBridge(command: BridgeCommand): Promise<number> {
-  const write = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
+  const print = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
+  // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
+  const write = (line: string): void => print(neutralizeControls(line));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
@@ -104,7 +107,7 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
     allowedOrigins: command.allowedOrigins,
     allowedHosts: command.allowedHosts,
     maxClients: command.maxClients,
-    log: write,
+    log: print,
   });
   const tokenNote =
     command.token === undefined
