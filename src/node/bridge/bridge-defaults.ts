@@ -28,8 +28,6 @@ export const BRIDGE_DEFAULTS = {
    * Past this plus one largest answer (32 MiB), the socket is closed with 1008.
    */
   maxBufferedBytes: 4 * 1024 * 1024,
-  /** Requests of one session forwarded and not yet answered; more are answered -32000 at once. */
-  maxRequestsInFlight: 64,
   /** The one path the bridge serves. */
   path: "/mcp",
   /** The WebSocket subprotocol MCP clients ask for. */

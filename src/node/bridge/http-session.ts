@@ -9,11 +9,10 @@ import {
   type JsonRpcResponse,
 } from "../../mcp/json-rpc.js";
 import { SlotTable } from "../../collections/slot-table.js";
-import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
 import type { BridgeContext } from "./bridge-context.js";
 import { rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
-import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
+import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 import { ignore } from "../../transport/transport-util.js";
 
 /** A client request waiting for the daemon's answer. */
@@ -53,7 +52,7 @@ export class HttpSession extends UpstreamSession {
   /**
    * Forwards a request and resolves with the daemon's response to it (never rejects: failures
    * become JSON-RPC errors). A second request with an id still in flight is refused with -32600;
-   * past {@link BRIDGE_DEFAULTS.maxRequestsInFlight} unanswered requests, or while more than
+   * past {@link REQUESTS_IN_FLIGHT_PER_SESSION} unanswered requests, or while more than
    * `maxBufferedBytes` of this session's messages wait to be written to the daemon, with -32000.
    * `bytes` (the body's size) counts toward that backlog until it is written.
    */
@@ -65,7 +64,7 @@ export class HttpSession extends UpstreamSession {
         rpcErrorResponse(message.id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(message.id)}: a request with this id is still in flight`),
       );
     }
-    const limit = BRIDGE_DEFAULTS.maxRequestsInFlight;
+    const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
     if (this.#pending.size >= limit) {
       return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
     }

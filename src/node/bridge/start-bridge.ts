@@ -39,8 +39,11 @@ export interface Bridge {
  * It hands browser control to whoever reaches it, so by default it listens on 127.0.0.1 only,
  * requires a bearer token on every request (generated: 32 random bytes), refuses requests whose
  * `Host` is not a loopback name with its port (DNS rebinding) and browser pages whose `Origin` was
- * not allowed, caps sessions (4), body and message size (4 MiB) and request time (10 s), and closes
- * idle sessions (5 minutes). The token never appears in a log line.
+ * not allowed, caps sessions (4), connections (256, evicting those that never showed the token
+ * first), body and message size (4 MiB), the wait for a connection's first byte (3 s) and request
+ * time (10 s), stops reading a client once 4 MiB wait for it, and closes idle sessions (5
+ * minutes). A message it cannot relay fails only its own call. The token never appears in a log
+ * line, and neither does any control character a daemon or client sent.
  *
  * Token transport: HTTP `Authorization: Bearer <token>`; WebSocket the same header, or the
  * subprotocol entry `glass-bearer.<token>` next to `mcp` (what browsers can do), or `?token=<token>`

@@ -6,6 +6,12 @@ import type { ClientSession, SessionSlot } from "./session-registry.js";
 import { describeUpstream, openUpstream, type UpstreamConnection } from "./upstream.js";
 
 /**
+ * Requests of one session forwarded to the daemon and not yet answered; more are answered -32000
+ * at once (the daemon itself takes 4 per client, so a client never needs more).
+ */
+export const REQUESTS_IN_FLIGHT_PER_SESSION = 64;
+
+/**
  * Who ended a session: the client, the daemon (its connection closed), the idle timer, the bridge
  * (shutdown), or an internal error while relaying.
  */

@@ -3,12 +3,11 @@ import { SlotTable } from "../../collections/slot-table.js";
 import { GlassError } from "../../errors/glass-error.js";
 import { isJsonRpcRequest, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { ignore } from "../../transport/transport-util.js";
-import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
 import { shortId, type BridgeContext } from "./bridge-context.js";
 import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
 import { MAX_RELAYED_BYTES, relayText, unrelayableAnswer } from "./relay.js";
 import type { SessionSlot } from "./session-registry.js";
-import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
+import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 
 /** WebSocket close codes the bridge uses. */
 const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, PolicyViolation: 1008, MessageTooBig: 1009, InternalError: 1011 } as const;
@@ -36,7 +35,7 @@ interface QueuedText {
  * `maxBufferedBytes` (or with that much of the client's messages not yet written to the daemon) the
  * client's messages are not read until both drain to half; answers to requests already forwarded
  * still go out, and once what waits would pass `maxBufferedBytes` plus one largest answer (32 MiB)
- * the socket is closed with 1008. At most {@link BRIDGE_DEFAULTS.maxRequestsInFlight} requests are
+ * the socket is closed with 1008. At most {@link REQUESTS_IN_FLIGHT_PER_SESSION} requests are
  * forwarded and unanswered at once; more are answered -32000.
  */
 export class WebSocketSession extends UpstreamSession {
@@ -150,7 +149,7 @@ export class WebSocketSession extends UpstreamSession {
         if (this.#pending.has(id)) {
           return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`));
         }
-        const limit = BRIDGE_DEFAULTS.maxRequestsInFlight;
+        const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
         if (this.#pending.size >= limit) {
           return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
         }
