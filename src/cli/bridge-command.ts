@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
 import { defaultSocketPath } from "../node/default-socket-path.js";
 import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
+import { neutralizeControls } from "../node/bridge/bridge-log.js";
 import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
+import { listeningAddresses } from "../node/bridge/listen-addresses.js";
+import { isLoopbackHost } from "../node/bridge/loopback.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
 import { forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
@@ -85,12 +88,16 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
 }
 
 /**
- * Runs the bridge until SIGINT or SIGTERM. Prints one startup line to stderr with the URLs and —
- * only when it was generated — the token (the only time it is ever shown), then one log line per
- * session start and end and per refusal (never the token). Resolves with the exit code.
+ * Runs the bridge until SIGINT or SIGTERM. Prints one startup line to stderr with the URLs (beyond
+ * loopback: the address it is bound to and every URL it answers at, after a warning that it is
+ * reachable from the network) and — only when it was generated — the token (the only time it is
+ * ever shown), then one log line per session start and end and per refusal (never the token).
+ * Resolves with the exit code.
  */
 export async function runBridge(command: BridgeCommand): Promise<number> {
-  const write = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
+  const print = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
+  // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
+  const write = (line: string): void => print(neutralizeControls(line));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
@@ -100,13 +107,19 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
     allowedOrigins: command.allowedOrigins,
     allowedHosts: command.allowedHosts,
     maxClients: command.maxClients,
-    log: write,
+    log: print,
   });
   const tokenNote =
     command.token === undefined
       ? `token: ${bridge.token} (shown once; pass it as Authorization: Bearer …, or to WebSocket clients as the subprotocol glass-bearer.…)`
       : "token: the one you gave (pass it as Authorization: Bearer …, or to WebSocket clients as the subprotocol glass-bearer.…)";
-  write(`listening on ${bridge.url} (and ${bridge.wsUrl}) — ${tokenNote}`);
+  if (isLoopbackHost(command.host ?? BRIDGE_DEFAULTS.host)) {
+    write(`listening on ${bridge.url} (and ${bridge.wsUrl}) — ${tokenNote}`);
+  } else {
+    // Beyond loopback: every address it answers at (the warning above says what that means).
+    const { bound, scope, urls } = listeningAddresses(command.host ?? BRIDGE_DEFAULTS.host, bridge.port);
+    write(`listening on ${bound}${scope === undefined ? "" : ` (${scope})`}: ${urls.join(", ")} (and the same with ws://) — ${tokenNote}`);
+  }
   const upstream = command.upstream;
   if ("socket" in upstream) {
     write(`each client session connects to the daemon socket ${upstream.socket}`);

@@ -161,7 +161,7 @@ describe("bridge hardening: a flood of connections", () => {
 });
 
 describe("bridge hardening: a flood past the connection cap", () => {
-  it("drops connections beyond maxConnections at once while an established client keeps working, then accepts new ones", async () => {
+  it("never holds more than maxConnections (newcomers evict the oldest that showed no token) while an established client keeps working", async () => {
     const capped = await startBridgeHarness({ token: TOKEN, maxConnections: 16, headersTimeoutMs: 800, requestTimeoutMs: 800 });
     try {
       const glass = await Glass.connect(httpTransport({ url: capped.bridge.url, token: TOKEN }));

@@ -1,3 +1,4 @@
+import type { ConnectionGuard } from "./connection-guard.js";
 import type { ResolvedBridgeOptions } from "./resolve-options.js";
 import type { SessionRegistry } from "./session-registry.js";
 
@@ -9,6 +10,8 @@ export interface BridgeContext {
   readonly log: (line: string) => void;
   /** The client sessions and their cap. */
   readonly sessions: SessionRegistry;
+  /** The open TCP connections and their cap (which connections presented the token). */
+  readonly connections: ConnectionGuard;
   /** The port the bridge listens on (known once it listens; the Host check needs it). */
   port: number;
   /** True once `close()` was called: new sessions are refused. */

@@ -8,8 +8,10 @@ export const BRIDGE_DEFAULTS = {
   cliPort: 8787,
   /** Client sessions at once: the daemon socket's own client limit. */
   maxClients: 4,
-  /** Open TCP connections at once (each authenticated or refused by its own request). */
+  /** Open TCP connections at once; when full, a newcomer evicts the oldest connection that has not shown the token. */
   maxConnections: 256,
+  /** A new connection must send its first byte within 3 s, or it is closed. */
+  firstByteTimeoutMs: 3000,
   /** Idle client sessions are closed after five minutes. */
   idleTimeoutMs: 5 * 60 * 1000,
   /** Headers of a request must arrive within 10 s. */
@@ -20,6 +22,12 @@ export const BRIDGE_DEFAULTS = {
   maxBodyBytes: FrameLimits.maxRequestBodyBytes,
   /** WebSocket messages, same limit. */
   maxMessageBytes: FrameLimits.maxRequestBodyBytes,
+  /**
+   * Bytes waiting to be sent to one WebSocket client (or to be written to its daemon connection)
+   * above which the bridge stops reading that client's messages, until they drain to half (4 MiB).
+   * Past this plus one largest answer (32 MiB), the socket is closed with 1008.
+   */
+  maxBufferedBytes: 4 * 1024 * 1024,
   /** The one path the bridge serves. */
   path: "/mcp",
   /** The WebSocket subprotocol MCP clients ask for. */

@@ -56,11 +56,14 @@ export interface BridgeOptions {
   /** Client sessions (HTTP and WebSocket together) at once; default 4, like the daemon socket. */
   maxClients?: number;
   /**
-   * Open TCP connections at once, authenticated or not; default 256. Beyond it new connections are
-   * dropped at once, so a flood cannot exhaust the process (connections already open keep working;
-   * idle ones are reclaimed by the header timeout).
+   * Open TCP connections at once; default 256. When all are taken, a new connection evicts the
+   * oldest one that has not yet presented the token (so idle or unauthenticated sockets cannot keep
+   * clients out); connections that have presented it are never evicted, and when every one has, the
+   * newcomer is closed at once.
    */
   maxConnections?: number;
+  /** A new connection that sends no byte for this many ms is closed; default 3000. */
+  firstByteTimeoutMs?: number;
   /** A client session with no traffic and no request in flight for this long is closed; default 5 minutes. */
   idleTimeoutMs?: number;
   /** A request's headers must arrive within this many ms of its first byte (else 408 and close); default 10 000. */
@@ -71,6 +74,15 @@ export interface BridgeOptions {
   maxBodyBytes?: number;
   /** The largest WebSocket message; default 4 MiB. A larger one closes the connection with 1009. */
   maxMessageBytes?: number;
+  /**
+   * Backpressure, per WebSocket client: once more than this many bytes wait to be sent to it (it
+   * reads slower than it asks) or to be written to its daemon connection (the daemon reads slower),
+   * the bridge stops reading the client's messages until they drain to half. Answers to requests
+   * already forwarded still go out; if what waits for the client passes this plus 32 MiB (one
+   * largest answer), its socket is closed with 1008. An HTTP session's request is answered -32000
+   * instead while its daemon connection has this much unwritten. Default 4 MiB.
+   */
+  maxBufferedBytes?: number;
   /** Where log lines go (one per session start and end, one per refusal); default stderr. The token is redacted from every line. */
   log?: (line: string) => void;
 }

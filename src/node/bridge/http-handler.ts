@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { JsonRpcErrorCode, type JsonRpcRequest } from "../../mcp/json-rpc.js";
+import { JsonRpcErrorCode, type JsonRpcRequest, type JsonRpcResponse } from "../../mcp/json-rpc.js";
 import { GlassError } from "../../errors/glass-error.js";
 import { admitRequest, requestPath } from "./admission.js";
 import { shortId, type BridgeContext } from "./bridge-context.js";
@@ -8,6 +8,7 @@ import { corsHeaders, preflightHeaders } from "./cors.js";
 import { reply, replyRefusal } from "./http-replies.js";
 import { HttpSession } from "./http-session.js";
 import { readBody } from "./read-body.js";
+import { relayText, unrelayableAnswer } from "./relay.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { checkToken, httpRequestTokens } from "./request-token.js";
 
@@ -51,6 +52,7 @@ async function handleRequest(context: BridgeContext, req: IncomingMessage, res: 
   if (req.method === "OPTIONS") return reply(req, res, 204, undefined, { headers: { ...preflightHeaders(req, context.options.allowedOrigins), ...ALLOW } });
   const tokenRefusal = checkToken(httpRequestTokens(req), context.options.token, "http");
   if (tokenRefusal !== undefined) return refuse(tokenRefusal, true);
+  context.connections.authenticated(req.socket);
 
   switch (req.method) {
     case "POST":
@@ -83,11 +85,11 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
     if (sessionId !== undefined) {
       return refuse({ status: 400, rpcCode: JsonRpcErrorCode.InvalidRequest, reason: "Invalid Request: initialize starts a new session; send it without an Mcp-Session-Id header" }, false);
     }
-    return startSession(context, req, res, parsed.message, refuse);
+    return startSession(context, req, res, parsed.message, body.bytes.length, refuse);
   }
   const session = findSession(context, sessionId, refuse);
   if (session === undefined) return;
-  return forward(context, req, res, session, parsed);
+  return forward(context, req, res, session, parsed, body.bytes.length);
 }
 
 async function handleDelete(context: BridgeContext, req: IncomingMessage, res: ServerResponse, refuse: Refuse): Promise<void> {
@@ -113,7 +115,7 @@ function findSession(context: BridgeContext, sessionId: string | string[] | unde
 }
 
 /** `initialize` without a session: take a place, open a daemon connection, forward, and name the session in the answer. */
-async function startSession(context: BridgeContext, req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, refuse: Refuse): Promise<void> {
+async function startSession(context: BridgeContext, req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, bytes: number, refuse: Refuse): Promise<void> {
   if (context.closing) return refuse(refusal(503, "Service Unavailable: the bridge is shutting down"), false);
   const slot = context.sessions.reserve();
   if (slot === undefined) {
@@ -127,25 +129,26 @@ async function startSession(context: BridgeContext, req: IncomingMessage, res: S
     context.log(`could not open a daemon connection for ${peerOf(req)}: ${error instanceof GlassError ? error.rawMessage : String(error)}`);
     return refuse(refusal(502, "Bad Gateway: the bridge could not reach the Glass daemon"), false);
   }
-  const response = await answerFor(res, session, message);
-  if ("error" in response) {
-    await session.close(`initialize failed: ${response.error.message}`);
-    return reply(req, res, 200, JSON.stringify(response));
+  const response = await answerFor(res, session, message, bytes);
+  const body = answerBody(context, session, response);
+  if ("error" in response || body.failed) {
+    await session.close(`initialize failed: ${"error" in response ? response.error.message : "its answer could not be relayed"}`);
+    return reply(req, res, 200, body.text);
   }
-  reply(req, res, 200, JSON.stringify(response), { headers: { "Mcp-Session-Id": session.id } });
+  reply(req, res, 200, body.text, { headers: { "Mcp-Session-Id": session.id } });
 }
 
 /** A message in a running session: requests are answered with the daemon's response; notifications and responses get 202. */
-async function forward(context: BridgeContext, req: IncomingMessage, res: ServerResponse, session: HttpSession, parsed: ClientMessage): Promise<void> {
+async function forward(context: BridgeContext, req: IncomingMessage, res: ServerResponse, session: HttpSession, parsed: ClientMessage, bytes: number): Promise<void> {
   const headers = { "Mcp-Session-Id": session.id };
   switch (parsed.kind) {
     case "request": {
-      const response = await answerFor(res, session, parsed.message);
-      return reply(req, res, 200, JSON.stringify(response), { headers });
+      const response = await answerFor(res, session, parsed.message, bytes);
+      return reply(req, res, 200, answerBody(context, session, response).text, { headers });
     }
     case "notification":
       try {
-        await session.notify(parsed.message);
+        await session.notify(parsed.message, bytes);
       } catch {
         context.log(`session ${shortId(session.id)}: a notification could not be forwarded (the daemon connection closed)`);
       }
@@ -157,9 +160,21 @@ async function forward(context: BridgeContext, req: IncomingMessage, res: Server
   }
 }
 
+/**
+ * The body of the answer to a request: the daemon's response, or — when that has no JSON text
+ * within bounds (nested too deeply to serialise, over 32 MiB) — -32603 for the request's id, as
+ * a WebSocket client would get it. Either way a JSON-RPC answer with status 200, never a 500.
+ */
+function answerBody(context: BridgeContext, session: HttpSession, response: JsonRpcResponse): { text: string; failed: boolean } {
+  const relayed = relayText(response);
+  if (relayed.ok) return { text: relayed.text, failed: false };
+  context.log(`session ${shortId(session.id)}: a daemon answer could not be relayed to the client: ${relayed.problem}`);
+  return { text: JSON.stringify(unrelayableAnswer(response.id, relayed.problem)), failed: true };
+}
+
 /** Forwards a request; if the HTTP client disconnects first, the daemon is told to cancel it. */
-function answerFor(res: ServerResponse, session: HttpSession, message: JsonRpcRequest): ReturnType<HttpSession["request"]> {
-  const answer = session.request(message);
+function answerFor(res: ServerResponse, session: HttpSession, message: JsonRpcRequest, bytes: number): ReturnType<HttpSession["request"]> {
+  const answer = session.request(message, bytes);
   const onClose = (): void => {
     if (!res.writableFinished) session.abandon(message.id);
   };

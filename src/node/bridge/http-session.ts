@@ -12,7 +12,7 @@ import { SlotTable } from "../../collections/slot-table.js";
 import type { BridgeContext } from "./bridge-context.js";
 import { rpcErrorResponse } from "./client-message.js";
 import type { SessionSlot } from "./session-registry.js";
-import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
+import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 import { ignore } from "../../transport/transport-util.js";
 
 /** A client request waiting for the daemon's answer. */
@@ -51,14 +51,27 @@ export class HttpSession extends UpstreamSession {
 
   /**
    * Forwards a request and resolves with the daemon's response to it (never rejects: failures
-   * become JSON-RPC errors). A second request with an id still in flight is refused with -32600.
+   * become JSON-RPC errors). A second request with an id still in flight is refused with -32600;
+   * past {@link REQUESTS_IN_FLIGHT_PER_SESSION} unanswered requests, or while more than
+   * `maxBufferedBytes` of this session's messages wait to be written to the daemon, with -32000.
+   * `bytes` (the body's size) counts toward that backlog until it is written.
    */
-  request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+  request(message: JsonRpcRequest, bytes = 0): Promise<JsonRpcResponse> {
     this.touch();
     if (this.isEnded) return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, "the session ended"));
     if (this.#pending.has(message.id)) {
       return Promise.resolve(
         rpcErrorResponse(message.id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(message.id)}: a request with this id is still in flight`),
+      );
+    }
+    const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
+    if (this.#pending.size >= limit) {
+      return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
+    }
+    const { maxBufferedBytes } = this.context.options;
+    if (this.upstreamBacklog > maxBufferedBytes) {
+      return Promise.resolve(
+        rpcErrorResponse(message.id, JsonRpcErrorCode.Overloaded, `the daemon is not reading: ${this.upstreamBacklog} bytes of this session wait to be written to it (over ${maxBufferedBytes}); retry later`),
       );
     }
     return new Promise<JsonRpcResponse>((resolve) => {
@@ -70,7 +83,7 @@ export class HttpSession extends UpstreamSession {
           resolve(response);
         },
       });
-      this.sendUpstream(message).catch((error: unknown) =>
+      this.sendUpstream(message, bytes).catch((error: unknown) =>
         this.#settle(message.id, rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${describe(error)}`)),
       );
     });
@@ -80,7 +93,7 @@ export class HttpSession extends UpstreamSession {
    * Forwards a notification. `notifications/cancelled` also answers the cancelled request at once
    * with -32800 (the daemon's own -32800 that follows is dropped).
    */
-  notify(message: JsonRpcNotification): Promise<void> {
+  notify(message: JsonRpcNotification, bytes = 0): Promise<void> {
     this.touch();
     if (message.method === "notifications/cancelled") {
       const requestId = message.params?.requestId;
@@ -88,7 +101,7 @@ export class HttpSession extends UpstreamSession {
         this.#settle(requestId, rpcErrorResponse(requestId, JsonRpcErrorCode.RequestCancelled, "request cancelled by the client"));
       }
     }
-    return this.sendUpstream(message);
+    return this.sendUpstream(message, bytes);
   }
 
   /**

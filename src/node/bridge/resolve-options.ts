@@ -27,6 +27,8 @@ export interface ResolvedBridgeOptions {
   readonly maxClients: number;
   /** Open TCP connections at once. */
   readonly maxConnections: number;
+  /** A new connection must send its first byte within this many ms. */
+  readonly firstByteTimeoutMs: number;
   /** Idle sessions close after this many ms. */
   readonly idleTimeoutMs: number;
   /** Headers must arrive within this many ms. */
@@ -37,6 +39,8 @@ export interface ResolvedBridgeOptions {
   readonly maxBodyBytes: number;
   /** The largest WebSocket message. */
   readonly maxMessageBytes: number;
+  /** Bytes waiting for (or from) one client above which its messages are not read. */
+  readonly maxBufferedBytes: number;
   /** The log sink, before redaction. */
   readonly log: (line: string) => void;
 }
@@ -99,11 +103,13 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
     allowedHosts,
     maxClients: positive("maxClients", options.maxClients ?? BRIDGE_DEFAULTS.maxClients),
     maxConnections: positive("maxConnections", options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections),
+    firstByteTimeoutMs: positive("firstByteTimeoutMs", options.firstByteTimeoutMs ?? BRIDGE_DEFAULTS.firstByteTimeoutMs),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? BRIDGE_DEFAULTS.idleTimeoutMs),
     headersTimeoutMs,
     requestTimeoutMs,
     maxBodyBytes: positive("maxBodyBytes", options.maxBodyBytes ?? BRIDGE_DEFAULTS.maxBodyBytes),
     maxMessageBytes: positive("maxMessageBytes", options.maxMessageBytes ?? BRIDGE_DEFAULTS.maxMessageBytes),
+    maxBufferedBytes: positive("maxBufferedBytes", options.maxBufferedBytes ?? BRIDGE_DEFAULTS.maxBufferedBytes),
     log: options.log ?? ((line) => process.stderr.write(`glass-sdk bridge: ${line}\n`)),
   };
 }

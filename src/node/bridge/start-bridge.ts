@@ -4,9 +4,12 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
 import { createRedactingLog } from "./bridge-log.js";
+import { ConnectionGuard } from "./connection-guard.js";
 import type { BridgeContext } from "./bridge-context.js";
 import type { BridgeOptions } from "./bridge-options.js";
 import { createHttpHandler } from "./http-handler.js";
+import { networkExposureWarning } from "./listen-addresses.js";
+import { isLoopbackHost } from "./loopback.js";
 import { resolveBridgeOptions } from "./resolve-options.js";
 import { SessionRegistry } from "./session-registry.js";
 import { createUpgradeHandler } from "./websocket-handler.js";
@@ -36,8 +39,11 @@ export interface Bridge {
  * It hands browser control to whoever reaches it, so by default it listens on 127.0.0.1 only,
  * requires a bearer token on every request (generated: 32 random bytes), refuses requests whose
  * `Host` is not a loopback name with its port (DNS rebinding) and browser pages whose `Origin` was
- * not allowed, caps sessions (4), body and message size (4 MiB) and request time (10 s), and closes
- * idle sessions (5 minutes). The token never appears in a log line.
+ * not allowed, caps sessions (4), connections (256, evicting those that never showed the token
+ * first), body and message size (4 MiB), the wait for a connection's first byte (3 s) and request
+ * time (10 s), stops reading a client once 4 MiB wait for it, and closes idle sessions (5
+ * minutes). A message it cannot relay fails only its own call. The token never appears in a log
+ * line, and neither does any control character a daemon or client sent.
  *
  * Token transport: HTTP `Authorization: Bearer <token>`; WebSocket the same header, or the
  * subprotocol entry `glass-bearer.<token>` next to `mcp` (what browsers can do), or `?token=<token>`
@@ -58,10 +64,12 @@ export interface Bridge {
  */
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const resolved = resolveBridgeOptions(options);
+  const log = createRedactingLog(resolved.log, [resolved.token]);
   const context: BridgeContext = {
     options: resolved,
-    log: createRedactingLog(resolved.log, [resolved.token]),
+    log,
     sessions: new SessionRegistry(resolved.maxClients),
+    connections: new ConnectionGuard({ maxConnections: resolved.maxConnections, firstByteTimeoutMs: resolved.firstByteTimeoutMs, log }),
     port: 0,
     closing: false,
   };
@@ -71,8 +79,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(resolved.headersTimeoutMs / 4))),
   });
-  // A flood of connections is capped: beyond the limit Node drops new sockets on arrival.
-  server.maxConnections = resolved.maxConnections;
+  // A flood of connections is capped by the guard, which evicts unauthenticated ones first.
+  server.on("connection", (socket: Socket) => context.connections.admit(socket));
   const webSockets = new WebSocketServer({
     noServer: true,
     clientTracking: false,
@@ -89,6 +97,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const port = typeof address === "object" && address !== null ? address.port : resolved.port;
   context.port = port;
   server.on("error", (error) => context.log(`server error: ${error.message}`));
+  if (!isLoopbackHost(resolved.host)) log(networkExposureWarning(resolved.host, port));
 
   let closing: Promise<void> | undefined;
   return {

@@ -5,8 +5,17 @@ import { IdleTimer } from "./idle-timer.js";
 import type { ClientSession, SessionSlot } from "./session-registry.js";
 import { describeUpstream, openUpstream, type UpstreamConnection } from "./upstream.js";
 
-/** Who ended a session: the client, the daemon (its connection closed), the idle timer, or the bridge (shutdown). */
-export type SessionEndCause = "client" | "upstream" | "idle" | "bridge";
+/**
+ * Requests of one session forwarded to the daemon and not yet answered; more are answered -32000
+ * at once (the daemon itself takes 4 per client, so a client never needs more).
+ */
+export const REQUESTS_IN_FLIGHT_PER_SESSION = 64;
+
+/**
+ * Who ended a session: the client, the daemon (its connection closed), the idle timer, the bridge
+ * (shutdown), or an internal error while relaying.
+ */
+export type SessionEndCause = "client" | "upstream" | "idle" | "bridge" | "internal";
 
 /**
  * A client session and its own daemon connection (one per session, so the daemon sees each client
@@ -24,6 +33,8 @@ export abstract class UpstreamSession implements ClientSession {
   #idle: IdleTimer | undefined;
   #ended: Promise<void> | undefined;
   #ending = false;
+  /** Bytes of client messages handed to the daemon connection and not yet written to it. */
+  #upstreamBacklog = 0;
 
   protected constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     this.context = context;
@@ -49,7 +60,14 @@ export abstract class UpstreamSession implements ClientSession {
     try {
       this.#upstream = await openUpstream(this.context.options.upstream, {
         onMessage: (message) => {
-          if (!this.isEnded) this.onUpstreamMessage(message);
+          if (this.isEnded) return;
+          try {
+            this.onUpstreamMessage(message);
+          } catch (error) {
+            // Whatever a daemon sends must not take the bridge down: the one session ends instead.
+            this.context.log(`session ${shortId(this.id)}: internal error relaying a daemon message: ${error instanceof Error ? error.message : String(error)}`);
+            void this.end("an internal error while relaying a daemon message", "internal");
+          }
         },
         onClose: (error) => void this.end(error === undefined ? "the daemon connection closed" : `the daemon connection closed: ${error.rawMessage}`, "upstream"),
         onBadFrame: (error) => this.context.log(`session ${shortId(this.id)}: skipped a bad frame from the daemon: ${error.rawMessage}`),
@@ -75,11 +93,31 @@ export abstract class UpstreamSession implements ClientSession {
     return this.#idle?.begin() ?? (() => {});
   }
 
-  /** Sends a message to the daemon. Rejects when the connection is closed. */
-  protected sendUpstream(message: JsonRpcMessage): Promise<void> {
+  /**
+   * Sends a message to the daemon. Rejects when the connection is closed or the message cannot be
+   * encoded. `bytes` (the size the client sent it in) counts toward {@link upstreamBacklog} until
+   * it is written.
+   */
+  protected sendUpstream(message: JsonRpcMessage, bytes = 0): Promise<void> {
     if (this.#upstream === undefined || this.isEnded) return Promise.reject(new Error("the daemon connection is closed"));
-    return this.#upstream.send(message);
+    const sent = this.#upstream.send(message);
+    if (bytes === 0) return sent;
+    this.#upstreamBacklog += bytes;
+    const written = (): void => {
+      this.#upstreamBacklog -= bytes;
+      this.onUpstreamWritten();
+    };
+    sent.then(written, written);
+    return sent;
   }
+
+  /** Bytes of client messages not yet written to the daemon connection (it reads slower than the client sends). */
+  protected get upstreamBacklog(): number {
+    return this.#upstreamBacklog;
+  }
+
+  /** A client message was written to the daemon connection (or failed to be): the backlog shrank. */
+  protected onUpstreamWritten(): void {}
 
   /**
    * Ends the session once: stops the idle timer, frees its place, logs why, lets the subclass

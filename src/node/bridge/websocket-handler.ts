@@ -38,6 +38,7 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
   if (req.method !== "GET") return refuse(refusal(405, "Method not allowed: a WebSocket upgrade is a GET", { Allow: "GET" }));
   const tokenRefusal = checkToken(webSocketTokens(req), context.options.token, "websocket");
   if (tokenRefusal !== undefined) return refuse(tokenRefusal);
+  context.connections.authenticated(req.socket);
   if (!subprotocols(req).includes(BRIDGE_DEFAULTS.subprotocol)) {
     return refuse(refusal(400, `Bad Request: the WebSocket subprotocol ${BRIDGE_DEFAULTS.subprotocol} is required`));
   }

@@ -1,15 +1,24 @@
 import type { RawData, WebSocket } from "ws";
 import { SlotTable } from "../../collections/slot-table.js";
-import { isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
-import type { BridgeContext } from "./bridge-context.js";
+import { GlassError } from "../../errors/glass-error.js";
+import { isJsonRpcRequest, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { ignore } from "../../transport/transport-util.js";
+import { shortId, type BridgeContext } from "./bridge-context.js";
 import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
+import { MAX_RELAYED_BYTES, relayText, unrelayableAnswer } from "./relay.js";
 import type { SessionSlot } from "./session-registry.js";
-import { UpstreamSession, type SessionEndCause } from "./upstream-session.js";
+import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 
 /** WebSocket close codes the bridge uses. */
-const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, MessageTooBig: 1009, InternalError: 1011 } as const;
+const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, PolicyViolation: 1008, MessageTooBig: 1009, InternalError: 1011 } as const;
 /** How long a client has to answer the bridge's close frame before the connection is dropped. */
 const CLOSE_GRACE_MS = 1000;
+
+/** A message's text waiting for the socket to be attached. */
+interface QueuedText {
+  text: string;
+  bytes: number;
+}
 
 /**
  * One WebSocket connection (subprotocol `mcp`) and its own daemon connection: every text frame is
@@ -17,16 +26,36 @@ const CLOSE_GRACE_MS = 1000;
  * client, which answers. When the daemon connection closes, the client's pending requests get
  * -32603 "the daemon connection closed" and the socket closes with 1011. Messages over the limit
  * close it with 1009 (the `ws` library's `maxPayload`), binary frames with 1003.
+ *
+ * A daemon message that cannot be relayed (nested too deeply to serialise, or over 32 MiB) fails
+ * only what it belongs to: an answer becomes -32603 for its id, a request is answered -32603 to the
+ * daemon, and anything else (no id to answer) closes this socket with 1011.
+ *
+ * Backpressure: the bytes handed to the socket and not yet written are counted. Above
+ * `maxBufferedBytes` (or with that much of the client's messages not yet written to the daemon) the
+ * client's messages are not read until both drain to half; answers to requests already forwarded
+ * still go out, and once what waits would pass `maxBufferedBytes` plus one largest answer (32 MiB)
+ * the socket is closed with 1008. At most {@link REQUESTS_IN_FLIGHT_PER_SESSION} requests are
+ * forwarded and unanswered at once; more are answered -32000.
  */
 export class WebSocketSession extends UpstreamSession {
   readonly channel = "websocket";
   #socket: WebSocket | undefined;
-  /** Messages from the daemon that arrived before the socket was attached. */
-  #queued: JsonRpcMessage[] = [];
+  /** Messages from the daemon that arrived before the socket was attached (counted in `#outbound`). */
+  #queued: QueuedText[] = [];
   /** The client's requests the daemon has not answered yet, with their idle-timer hold. */
   readonly #pending = new SlotTable<JsonRpcId, { id: JsonRpcId; done: () => void }>();
   /** Why the socket failed, when it did (for the log line), and the close code the bridge sent for it. */
   #socketError: { message: string; code?: number } | undefined;
+  /** Bytes handed to the socket (or queued for it) that it has not written yet. */
+  #outbound = 0;
+  /** The most that ever waited for the client, and for the daemon: reported when the session ends if it fell behind. */
+  #peakOutbound = 0;
+  #peakBacklog = 0;
+  /** Whether the client's messages are not being read (backpressure). */
+  #paused = false;
+  /** Whether reading was ever paused (logged once per session). */
+  #fellBehind = false;
 
   private constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     super(context, slot, peer);
@@ -42,9 +71,16 @@ export class WebSocketSession extends UpstreamSession {
   /** Attaches the upgraded socket and starts relaying. */
   attach(socket: WebSocket): void {
     this.#socket = socket;
-    socket.on("message", (data, isBinary) => this.#onClientData(data, isBinary));
+    socket.on("message", (data, isBinary) => {
+      try {
+        this.#onClientData(data, isBinary);
+      } catch (error) {
+        // Whatever a client sends must not take the bridge down: this one socket closes instead.
+        this.#closeSocket(CloseCode.InternalError, `internal bridge error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
     socket.on("error", (error: Error & { code?: string }) => {
-      this.#socketError =
+      this.#socketError ??=
         error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
           ? { message: `a message over the limit of ${this.context.options.maxMessageBytes} bytes`, code: CloseCode.MessageTooBig }
           : { message: error.message };
@@ -58,77 +94,181 @@ export class WebSocketSession extends UpstreamSession {
       socket.close(CloseCode.GoingAway, "the session ended");
       return;
     }
-    for (const message of this.#queued.splice(0)) this.#toClient(message);
+    for (const { text, bytes } of this.#queued.splice(0)) {
+      this.#outbound -= bytes;
+      this.#sendText(text, bytes);
+    }
   }
 
   protected onUpstreamMessage(message: JsonRpcMessage): void {
     this.touch();
     if (isJsonRpcResponse(message) && message.id !== null) this.#answered(message.id);
-    if (this.#socket === undefined) this.#queued.push(message);
-    else this.#toClient(message);
+    const relayed = relayText(message);
+    if (relayed.ok) this.#sendText(relayed.text, relayed.bytes);
+    else this.#unrelayable(message, relayed.problem);
+  }
+
+  protected override onUpstreamWritten(): void {
+    this.#updateFlow();
   }
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
     const pending = this.#pending.clear();
     for (const { id, done } of pending) {
       done();
-      if (cause === "upstream") this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
+      if (cause === "upstream") this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
     }
+    if (this.#fellBehind) {
+      this.context.log(
+        `session ${shortId(this.id)}: at most ${this.#peakOutbound} bytes waited to be sent to its client and ${this.#peakBacklog} to be written to its daemon ` +
+          `(maxBufferedBytes ${this.context.options.maxBufferedBytes})`,
+      );
+    }
+    this.#queued = [];
     const socket = this.#socket;
     if (socket === undefined || cause === "client") return;
     if (cause === "upstream") socket.close(CloseCode.InternalError, "the daemon connection closed");
+    else if (cause === "internal") socket.close(CloseCode.InternalError, closeReason(reason));
     else if (cause === "idle") socket.close(CloseCode.Normal, "idle timeout");
     else socket.close(CloseCode.GoingAway, closeReason(reason));
-    // A client that never answers the close frame is cut off rather than waited for.
-    const cutOff = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
-    cutOff.unref?.();
-    socket.once("close", () => clearTimeout(cutOff));
+    cutOffLater(socket);
   }
 
   #onClientData(data: RawData, isBinary: boolean): void {
+    const socket = this.#socket;
+    if (socket === undefined || socket.readyState !== socket.OPEN) return;
     this.touch();
-    if (isBinary) {
-      this.#socketError = { message: "a binary frame (only text frames carry JSON-RPC)", code: CloseCode.UnsupportedData };
-      this.#socket?.close(CloseCode.UnsupportedData, "binary frames are not supported: send JSON-RPC as text");
-      return;
-    }
+    if (isBinary) return this.#closeSocket(CloseCode.UnsupportedData, "binary frames are not supported: send JSON-RPC as text", "a binary frame (only text frames carry JSON-RPC)");
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
     const parsed = parseClientMessage(bytes);
     switch (parsed.kind) {
       case "invalid":
-        return this.#toClient(parsed.error);
+        return this.#send(parsed.error);
       case "request": {
         const { id } = parsed.message;
         if (this.#pending.has(id)) {
-          return this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`));
+          return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`));
+        }
+        const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
+        if (this.#pending.size >= limit) {
+          return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
         }
         this.#pending.set(id, { id, done: this.beginWork() });
-        this.sendUpstream(parsed.message).catch(() => {
+        this.sendUpstream(parsed.message, bytes.length).catch((error: unknown) => {
           if (!this.#pending.has(id)) return;
           this.#answered(id);
-          this.#toClient(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "could not forward the request to the daemon"));
+          this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${reasonOf(error)}`));
         });
+        this.#updateFlow();
         return;
       }
       case "notification":
       case "response":
-        this.sendUpstream(parsed.message).catch(() => undefined);
+        this.sendUpstream(parsed.message, bytes.length).catch(ignore);
+        this.#updateFlow();
         return;
     }
+  }
+
+  /** A daemon message with no JSON text within bounds: fail only what it belongs to. */
+  #unrelayable(message: JsonRpcMessage, problem: string): void {
+    this.context.log(`session ${shortId(this.id)}: a daemon message could not be relayed to the client: ${problem}`);
+    if (isJsonRpcResponse(message) && message.id !== null) return this.#send(unrelayableAnswer(message.id, problem));
+    if (isJsonRpcRequest(message)) {
+      this.sendUpstream(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `the bridge could not relay this request to its client: ${problem}`)).catch(ignore);
+      return;
+    }
+    this.#closeSocket(CloseCode.InternalError, `a daemon message could not be relayed: ${problem}`);
   }
 
   #answered(id: JsonRpcId): void {
     this.#pending.take(id)?.done();
   }
 
-  #toClient(message: JsonRpcMessage): void {
-    const socket = this.#socket;
-    if (socket !== undefined && socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  /** Sends one of the bridge's own messages (errors for a client request). */
+  #send(message: JsonRpcMessage): void {
+    const relayed = relayText(message);
+    if (relayed.ok) this.#sendText(relayed.text, relayed.bytes);
   }
+
+  /** Hands a text to the socket (or queues it until the socket is attached), counting what waits. */
+  #sendText(text: string, bytes: number): void {
+    const socket = this.#socket;
+    // Once the session has ended nothing is queued; an open socket still gets the last answers.
+    if (socket === undefined ? this.isEnded : socket.readyState !== socket.OPEN) return;
+    const { maxBufferedBytes } = this.context.options;
+    const hardLimit = maxBufferedBytes + MAX_RELAYED_BYTES;
+    if (this.#outbound > maxBufferedBytes && this.#outbound + bytes > hardLimit) {
+      return this.#closeSocket(
+        CloseCode.PolicyViolation,
+        "the client does not read its messages",
+        `the client does not read its messages: ${this.#outbound} bytes wait to be sent to it and ${bytes} more would pass the limit of ${hardLimit} (maxBufferedBytes + 32 MiB)`,
+      );
+    }
+    this.#outbound += bytes;
+    this.#peakOutbound = Math.max(this.#peakOutbound, this.#outbound);
+    if (socket === undefined) {
+      this.#queued.push({ text, bytes });
+      return;
+    }
+    socket.send(text, () => {
+      this.#outbound -= bytes;
+      this.#updateFlow();
+    });
+    this.#updateFlow();
+  }
+
+  /** Stops reading the client while too much waits (for it, or for the daemon); reads again once both drained to half. */
+  #updateFlow(): void {
+    const socket = this.#socket;
+    if (socket === undefined || socket.readyState !== socket.OPEN) return;
+    const max = this.context.options.maxBufferedBytes;
+    const backlog = this.upstreamBacklog;
+    this.#peakBacklog = Math.max(this.#peakBacklog, backlog);
+    if (!this.#paused && (this.#outbound > max || backlog > max)) {
+      this.#paused = true;
+      socket.pause();
+      if (this.#fellBehind) return;
+      this.#fellBehind = true;
+      const why =
+        this.#outbound > max
+          ? `the client reads slower than it asks: ${this.#outbound} bytes wait to be sent to it`
+          : `the daemon reads slower than the client sends: ${backlog} bytes wait to be written to it`;
+      this.context.log(`session ${shortId(this.id)}: ${why} (over maxBufferedBytes, ${max}); the client's messages are not read until that drains to half (logged once per session)`);
+    } else if (this.#paused && this.#outbound <= max / 2 && backlog <= max / 2) {
+      this.#paused = false;
+      socket.resume();
+    }
+  }
+
+  /** Closes this one socket with `code` (the session ends when it has closed); `why` goes to the log line. */
+  #closeSocket(code: number, reason: string, why: string = reason): void {
+    this.#socketError ??= { message: why, code };
+    const socket = this.#socket;
+    if (socket === undefined) {
+      void this.end(why, "internal");
+      return;
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    socket.close(code, closeReason(reason));
+    cutOffLater(socket);
+  }
+}
+
+/** A client that never answers the close frame is cut off rather than waited for. */
+function cutOffLater(socket: WebSocket): void {
+  const cutOff = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+  cutOff.unref?.();
+  socket.once("close", () => clearTimeout(cutOff));
 }
 
 /** A close reason fits in 123 bytes. */
 function closeReason(reason: string): string {
   const bytes = Buffer.from(reason, "utf8");
   return bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "") + "...";
+}
+
+/** Why a send failed, in words. */
+function reasonOf(error: unknown): string {
+  return error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : String(error);
 }
