@@ -5,7 +5,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The code examples of the documentation compile: every ```ts block of README.md and every code
+ * The code examples of the documentation compile: every ```ts block of README.md and docs/ and every code
  * block in the TSDoc comments of src/, each as a module of its own, under the project's strict
  * compiler options, with `glass-sdk`, `glass-sdk/node` and `glass-sdk/testing` resolved to the
  * sources. One Program compiles them all.
@@ -49,9 +49,13 @@ function fencedBlocks(file: string, lines: string[], lineNumbers: number[]): Cod
   return blocks;
 }
 
+/** The fenced blocks of README.md and of the pages in docs/. */
 function readmeBlocks(): CodeBlock[] {
-  const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
-  return fencedBlocks("README.md", lines, lines.map((_, i) => i + 1));
+  const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+  return pages.flatMap((page) => {
+    const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
+    return fencedBlocks(page, lines, lines.map((_, i) => i + 1));
+  });
 }
 
 function sourceFiles(dir: string): string[] {
@@ -151,7 +155,7 @@ describe("documentation examples", () => {
   }, 120_000);
 
   it("finds the README's TypeScript blocks and the TSDoc examples of src/, the Glass class's included", () => {
-    expect(examples.filter((example) => example.name.startsWith("README.md:")).length).toBeGreaterThanOrEqual(20);
+    expect(examples.filter((example) => /^(?:README\.md|docs\/[^:]+\.md):/.test(example.name)).length).toBeGreaterThanOrEqual(20);
     expect(examples.some((example) => example.name.startsWith("src/client/glass.ts:"))).toBe(true);
     expect(exampleFile(examples.find((example) => example.name.startsWith("src/client/glass.ts:"))!)).toMatch(/src\/client\/__example_glass\.ts_\d+\.ts$/);
   });
