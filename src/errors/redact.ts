@@ -10,8 +10,14 @@ import { isJsonObject } from "../validation/json-value.js";
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";
 
-/** Query parameters that carry credentials (`?token=…`, the way WebSocket clients pass the bridge's token). */
-const CREDENTIAL_PARAMETERS = /([?&;](?:token|access_token|auth|key|password)=)[^&#\s"'<>;]*/gi;
+/**
+ * Query and fragment parameters that carry credentials (`?token=`, the way WebSocket clients pass
+ * the bridge's token, `&access_token=`, `#id_token=`, `?api_key=`, `?password=`, `?auth=` …): the
+ * value, up to the next `&`, `#`, `;`, whitespace, quote, angle bracket or backslash, is a secret.
+ */
+const CREDENTIAL_PARAMETERS = /([?&;#](?:[a-z0-9_.-]*(?:token|key|secret|password)|auth)=)[^&#\s"'<>;\\]*/gi;
+/** A token after `Bearer ` (at least 16 characters of RFC 6750 `b64token`, so that prose is left alone). */
+const BEARER_TOKEN = /(\bbearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi;
 /** The WebSocket subprotocol that carries the bridge's token (`glass-bearer.<token>`). */
 const BEARER_SUBPROTOCOL = /(glass-bearer\.)[^\s,"';]+/gi;
 const BEARER_PREFIX = /glass-bearer\./i;
@@ -54,8 +60,8 @@ function redactUserinfo(text: string): string {
 /**
  * A function that scrubs a text: every occurrence of each secret — as written, JSON-escaped once
  * or twice (inside a string that is itself JSON), or percent-encoded — and, whatever their value,
- * credentials in URLs (`user:password@` anywhere in the text, `?token=`, `access_token=`, `auth=`,
- * `key=`, `password=`) and the bridge's WebSocket subprotocol (`glass-bearer.…`) are replaced by
+ * credentials in URLs (`user:password@` anywhere in the text, `?token=`, `#access_token=`, `auth=`,
+ * `api_key=`, `password=` …) and the bridge's token as it travels (`glass-bearer.…`, `Bearer …`) are replaced by
  * {@link REDACTED}; so is the beginning of a secret at the end of a text cut short (ending in `…`).
  * Empty secrets are ignored; longer ones are replaced first.
  */
@@ -79,6 +85,7 @@ export function createRedactor(secrets: Iterable<string> = []): (text: string) =
     if (out.includes("://")) out = redactUserinfo(out);
     if (out.includes("=")) out = out.replace(CREDENTIAL_PARAMETERS, `$1${REDACTED}`);
     if (BEARER_PREFIX.test(out)) out = out.replace(BEARER_SUBPROTOCOL, `$1${REDACTED}`);
+    out = out.replace(BEARER_TOKEN, `$1${REDACTED}`);
     return out;
   };
 }

@@ -16,7 +16,7 @@ import {
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
-import { redactUrl } from "./redact-url.js";
+import { redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport-limits.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";

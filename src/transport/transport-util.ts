@@ -2,7 +2,7 @@ import { BadFrameError, OverloadedError, TransportClosedError, TransportUnavaila
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { redactUrl } from "./redact-url.js";
+import { redactUrl } from "../errors/redact.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */

@@ -2,7 +2,7 @@ import { TransportClosedError, TransportUnavailableError } from "../errors/error
 import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { redactUrl } from "./redact-url.js";
+import { redactUrl } from "../errors/redact.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { TransportLimits } from "./transport-limits.js";
 import {
