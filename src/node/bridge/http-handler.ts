@@ -3,12 +3,12 @@ import { JsonRpcErrorCode, type JsonRpcRequest, type JsonRpcResponse } from "../
 import { GlassError } from "../../errors/glass-error.js";
 import { admitRequest, requestPath } from "./admission.js";
 import { shortId, type BridgeContext } from "./bridge-context.js";
-import { parseClientMessage, type ClientMessage } from "./client-message.js";
+import { parseClientMessage, type ClientMessage } from "./messages.js";
 import { corsHeaders, preflightHeaders } from "./cors.js";
 import { reply, replyRefusal } from "./http-replies.js";
 import { HttpSession } from "./http-session.js";
 import { readBody } from "./read-body.js";
-import { relayText, unrelayableAnswer } from "./relay.js";
+import { relayText, unrelayableAnswer } from "./messages.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { checkToken, httpRequestTokens } from "./request-token.js";
 

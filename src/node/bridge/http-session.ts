@@ -10,7 +10,7 @@ import {
 } from "../../mcp/json-rpc.js";
 import { SlotTable } from "../../collections/slot-table.js";
 import type { BridgeContext } from "./bridge-context.js";
-import { rpcErrorResponse } from "./client-message.js";
+import { rpcErrorResponse } from "./messages.js";
 import type { SessionSlot } from "./session-registry.js";
 import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 import { ignore } from "../../transport/transport-util.js";

@@ -4,8 +4,8 @@ import { GlassError } from "../../errors/glass-error.js";
 import { isJsonRpcRequest, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { ignore } from "../../transport/transport-util.js";
 import { shortId, type BridgeContext } from "./bridge-context.js";
-import { parseClientMessage, rpcErrorResponse } from "./client-message.js";
-import { MAX_RELAYED_BYTES, relayText, unrelayableAnswer } from "./relay.js";
+import { parseClientMessage, rpcErrorResponse } from "./messages.js";
+import { MAX_RELAYED_BYTES, relayText, unrelayableAnswer } from "./messages.js";
 import type { SessionSlot } from "./session-registry.js";
 import { REQUESTS_IN_FLIGHT_PER_SESSION, UpstreamSession, type SessionEndCause } from "./upstream-session.js";
 
