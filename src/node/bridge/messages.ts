@@ -92,4 +92,3 @@ function unserialisable(error: unknown): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return "it is nested too deeply to serialise";
   return `it cannot be serialised (${error instanceof Error ? error.message : String(error)})`;
 }
-
