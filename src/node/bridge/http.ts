@@ -44,7 +44,7 @@ export function createHttpHandler(context: BridgeContext): (req: IncomingMessage
 }
 
 /** The client's address, for log lines. */
-export function peerOf(req: IncomingMessage): string {
+function peerOf(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
@@ -224,7 +224,7 @@ const NO_SERVER_REQUESTS =
  * notifications. When the daemon connection closes, pending requests get -32603 "the daemon
  * connection closed" and the session ends (later requests get 404, so clients start over).
  */
-export class HttpSession extends UpstreamSession {
+class HttpSession extends UpstreamSession {
   readonly channel = "http";
   readonly #pending = new SlotTable<JsonRpcId, PendingRequest>();
 
@@ -339,7 +339,7 @@ function describe(error: unknown): string {
 const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } as const;
 
 /** How a reply ends the connection. */
-export interface ReplyOptions {
+interface ReplyOptions {
   /** Extra headers. */
   headers?: Readonly<Record<string, string>>;
   /**
@@ -350,7 +350,7 @@ export interface ReplyOptions {
 }
 
 /** Writes a response (a JSON body, or none) with the base headers and any set before (CORS). */
-export function reply(req: IncomingMessage, res: ServerResponse, status: number, body: string | undefined, options: ReplyOptions = {}): void {
+function reply(req: IncomingMessage, res: ServerResponse, status: number, body: string | undefined, options: ReplyOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...BASE_HEADERS, ...options.headers };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -364,19 +364,19 @@ export function reply(req: IncomingMessage, res: ServerResponse, status: number,
 }
 
 /** Answers with a refusal's status and JSON-RPC error body. */
-export function replyRefusal(req: IncomingMessage, res: ServerResponse, refused: Refusal, closeConnection: boolean): void {
+function replyRefusal(req: IncomingMessage, res: ServerResponse, refused: Refusal, closeConnection: boolean): void {
   reply(req, res, refused.status, refusalBody(refused), { headers: refused.headers ?? {}, closeConnection });
 }
 
 /** The outcome of reading a request body: its bytes, or why reading stopped. */
-export type BodyOutcome = { kind: "body"; bytes: Buffer } | { kind: "tooLarge" } | { kind: "aborted" };
+type BodyOutcome = { kind: "body"; bytes: Buffer } | { kind: "tooLarge" } | { kind: "aborted" };
 
 /**
  * Reads a request body of at most `maxBytes`. A declared `Content-Length` over the limit is refused
  * without reading a byte; otherwise reading stops as soon as the limit is passed (the stream is
  * paused and left unread, for the caller to close the connection).
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve({ kind: "tooLarge" });
   return new Promise((resolve) => {

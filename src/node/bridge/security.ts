@@ -111,7 +111,7 @@ export function buildAllowedHosts(allowedHosts: readonly string[], listenHost: s
  * an allowed host. A missing Host is refused. This defeats DNS rebinding: a page on
  * `evil.example` whose name was re-pointed at 127.0.0.1 still sends `Host: evil.example`.
  */
-export function hostAllowed(host: string | undefined, bridgePort: number, allowed: AllowedHosts): boolean {
+function hostAllowed(host: string | undefined, bridgePort: number, allowed: AllowedHosts): boolean {
   if (host === undefined || host === "") return false;
   const { name, port } = splitHost(host.trim().toLowerCase());
   if (name === "") return false;
@@ -161,7 +161,7 @@ export function normalizeOrigin(origin: string): string | undefined {
  * allowed origins. `Origin: null` (sandboxed frames, `file:` pages) and anything unparsable are
  * refused, since any page can produce them.
  */
-export function originAllowed(origin: string | undefined, allowedOrigins: ReadonlySet<string>): boolean {
+function originAllowed(origin: string | undefined, allowedOrigins: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;
   const normalized = normalizeOrigin(origin);
   return normalized !== undefined && allowedOrigins.has(normalized);

@@ -109,7 +109,7 @@ export class SessionRegistry {
 }
 
 /** What an upstream connection reports to the client session that owns it. */
-export interface UpstreamHandlers {
+interface UpstreamHandlers {
   /** A message from the daemon. */
   onMessage(message: JsonRpcMessage): void;
   /** The connection ended; `error` says why when the bridge did not close it itself. Called once. */
@@ -119,7 +119,7 @@ export interface UpstreamHandlers {
 }
 
 /** One client session's own connection to the daemon. */
-export interface UpstreamConnection {
+interface UpstreamConnection {
   /** Sends a message, framed as the daemon expects (newline up to 8 KiB, Content-Length above). */
   send(message: JsonRpcMessage): Promise<void>;
   /** Closes the connection (for a command upstream: ends the process); resolves when it is gone. */
@@ -127,7 +127,7 @@ export interface UpstreamConnection {
 }
 
 /** Names the upstream for log lines: `the daemon socket /path` or `` `glass --mcp` ``. */
-export function describeUpstream(upstream: BridgeUpstream): string {
+function describeUpstream(upstream: BridgeUpstream): string {
   return "socket" in upstream ? `the daemon socket ${upstream.socket}` : `\`${[upstream.command, ...(upstream.args ?? [])].join(" ")}\``;
 }
 
@@ -136,7 +136,7 @@ export function describeUpstream(upstream: BridgeUpstream): string {
  * or a new daemon process over stdio. Rejects with the transport's error (`transport.unavailable`)
  * when the daemon cannot be reached.
  */
-export async function openUpstream(upstream: BridgeUpstream, handlers: UpstreamHandlers): Promise<UpstreamConnection> {
+async function openUpstream(upstream: BridgeUpstream, handlers: UpstreamHandlers): Promise<UpstreamConnection> {
   const transport: GlassTransport =
     "socket" in upstream
       ? socketTransport({ path: upstream.socket })
@@ -156,7 +156,7 @@ export async function openUpstream(upstream: BridgeUpstream, handlers: UpstreamH
  * Fires `onIdle` once a session has had no traffic for `idleMs` while nothing was in flight.
  * `touch()` records traffic; `begin()` marks work in flight (no idling until its `end` is called).
  */
-export class IdleTimer {
+class IdleTimer {
   readonly #idleMs: number;
   readonly #onIdle: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;

@@ -125,7 +125,7 @@ interface QueuedText {
  * the socket is closed with 1008. At most {@link REQUESTS_IN_FLIGHT_PER_SESSION} requests are
  * forwarded and unanswered at once; more are answered -32000.
  */
-export class WebSocketSession extends UpstreamSession {
+class WebSocketSession extends UpstreamSession {
   readonly channel = "websocket";
   #socket: WebSocket | undefined;
   /** Messages from the daemon that arrived before the socket was attached (counted in `#outbound`). */
