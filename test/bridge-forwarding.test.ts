@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startBridge } from "../src/node/bridge/index.js";
+import { startBridge } from "../src/node/bridge/start-bridge.js";
 import type { GlassResponse } from "../src/index.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startBridge } from "../src/node/bridge/index.js";
+import { startBridge } from "../src/node/bridge/start-bridge.js";
 import {
   CLI,
   eventually,

@@ -1,10 +1,8 @@
 import { existsSync } from "node:fs";
 import { defaultSocketPath } from "../node/default-socket-path.js";
-import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
 import { neutralizeControls } from "../node/bridge/bridge-log.js";
-import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
-import { listeningAddresses } from "../node/bridge/listen-addresses.js";
-import { isLoopbackHost } from "../node/bridge/loopback.js";
+import { BRIDGE_DEFAULTS, listeningAddresses, type BridgeUpstream } from "../node/bridge/options.js";
+import { isLoopbackHost } from "../node/bridge/security.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
 import { forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";

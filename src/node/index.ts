@@ -16,5 +16,5 @@ export type { LeaseGrant } from "../testing/daemon/leases.js";
 export type { RecordedCall, RecordedClientAnswer } from "../testing/daemon/daemon-record.js";
 export { loadFixtureFile } from "./mock-daemon/load-fixture-file.js";
 export { startBridge, type Bridge } from "./bridge/start-bridge.js";
-export type { BridgeOptions, BridgeUpstream, BridgeSocketUpstream, BridgeCommandUpstream } from "./bridge/bridge-options.js";
-export { BRIDGE_DEFAULTS } from "./bridge/bridge-defaults.js";
+export type { BridgeOptions, BridgeUpstream, BridgeSocketUpstream, BridgeCommandUpstream } from "./bridge/options.js";
+export { BRIDGE_DEFAULTS } from "./bridge/options.js";

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError, httpTransport, TransportUnavailableError, webSocketTransport, type GlassTransport } from "../../src/index.js";
 import { socketTransport, stdioTransport, type Bridge, type BridgeUpstream } from "../../src/node/index.js";
-import { startBridge } from "../../src/node/bridge/index.js";
+import { startBridge } from "../../src/node/bridge/start-bridge.js";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";
 import { clickPayload, failedWith, observePayload, settle, tapTransport, Wire } from "./support/fault-rig.js";
 

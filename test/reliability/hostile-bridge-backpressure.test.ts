@@ -8,7 +8,7 @@
  * bytes it holds (its log line when the session ends), not by timing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startBridge, type Bridge } from "../../src/node/bridge/index.js";
+import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
 import { INITIALIZE_PARAMS, eventually, mcpHeaders } from "../support/bridge-harness.js";
 import { delay } from "./support/bridge-raw-http.js";
 import { startHostileDaemon, type HostileConnection, type HostileDaemon } from "./support/hostile-daemon.js";

@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBridge, type Bridge } from "../../src/node/bridge/index.js";
+import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
 import { INITIALIZE_PARAMS, mcpHeaders, tryWebSocket, WsPeer } from "../support/bridge-harness.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
 import { startHostileDaemon, type HostileDaemon } from "./support/hostile-daemon.js";

@@ -2,17 +2,12 @@ import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { BRIDGE_DEFAULTS } from "./bridge-defaults.js";
 import { createRedactingLog } from "./bridge-log.js";
-import { ConnectionGuard } from "./connection-guard.js";
-import type { BridgeContext } from "./bridge-context.js";
-import type { BridgeOptions } from "./bridge-options.js";
-import { createHttpHandler } from "./http-handler.js";
-import { networkExposureWarning } from "./listen-addresses.js";
-import { isLoopbackHost } from "./loopback.js";
-import { resolveBridgeOptions } from "./resolve-options.js";
-import { SessionRegistry } from "./session-registry.js";
-import { createUpgradeHandler } from "./websocket-handler.js";
+import { createHttpHandler } from "./http.js";
+import { BRIDGE_DEFAULTS, networkExposureWarning, resolveBridgeOptions, type BridgeOptions } from "./options.js";
+import { ConnectionGuard, isLoopbackHost } from "./security.js";
+import { SessionRegistry, type BridgeContext } from "./sessions.js";
+import { createUpgradeHandler } from "./websocket.js";
 
 /** A running bridge. */
 export interface Bridge {

@@ -17,7 +17,7 @@ import {
 } from "../../../src/index.js";
 import type { JsonRpcMessage } from "../../../src/mcp/json-rpc.js";
 import { socketTransport, stdioTransport, type MockDaemon, type MockDaemonFaults } from "../../../src/node/index.js";
-import type { Bridge } from "../../../src/node/bridge/index.js";
+import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
 import { CLI, eventually, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";
 import { readGoldenFixture } from "../../support/golden-fixture.js";

@@ -3,7 +3,7 @@
 // reach (mode 0600, owned by root), directly and through a bridge started here, and prints one JSON
 // line saying what each attempt met. `--probe` prints {"probe": true} (the script can be loaded).
 import { Glass, GlassError, httpTransport, webSocketTransport } from "../../../src/index.js";
-import { startBridge } from "../../../src/node/bridge/index.js";
+import { startBridge } from "../../../src/node/bridge/start-bridge.js";
 import { socketTransport } from "../../../src/node/socket-transport.js";
 
 /** What a failure looked like, or that there was none. */
