@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { defaultSocketPath } from "../node/default-socket-path.js";
 import { BRIDGE_DEFAULTS } from "../node/bridge/bridge-defaults.js";
-import { neutralizeControls } from "../node/bridge/bridge-log.js";
+import { neutraliseLogLine } from "../node/bridge/bridge-log.js";
 import type { BridgeUpstream } from "../node/bridge/bridge-options.js";
 import { listeningAddresses } from "../node/bridge/listen-addresses.js";
 import { isLoopbackHost } from "../node/bridge/loopback.js";
@@ -97,7 +97,7 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
 export async function runBridge(command: BridgeCommand): Promise<number> {
   const print = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
   // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
-  const write = (line: string): void => print(neutralizeControls(line));
+  const write = (line: string): void => print(neutraliseLogLine(line));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
