@@ -585,3 +585,114 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(() => httpTransport({ url: "http://127.0.0.1:1/mcp", token: "two words" })).toThrow(/bearer token/);
   });
 });
+
+/** A node:http server on 127.0.0.1 whose every POST is handed to `handle` (which may keep the response open); a DELETE gets 200. */
+async function rawServer(handle: (body: string, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => (req.method === "POST" ? handle(Buffer.concat(chunks).toString("utf8"), res) : res.writeHead(200).end()));
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  return {
+    url,
+    close: () => {
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+describe("httpTransport: what it holds and what it scrubs", () => {
+  it("bufferedBytes counts a POST's body until its status comes, and a partly read SSE event until it ends", async () => {
+    const PART = 1024 * 1024;
+    const held: { res?: ServerResponse; body?: string } = {};
+    const server = await rawServer((body, res) => {
+      const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
+      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } } }));
+      if (method === "notifications/initialized") return res.writeHead(202).end();
+      // A tools/call: held without a status first, then half an SSE event.
+      Object.assign(held, { res, body });
+    });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    try {
+      await handshakeByHand(transport, recorder);
+      expect(transport.bufferedBytes).toBe(0);
+      const call: JsonRpcRequest = { jsonrpc: "2.0", id: "big", method: "tools/call", params: { name: "observe", arguments: { text: "é".repeat(1000) } } };
+      const sent = transport.send(call);
+      await until(() => held.res !== undefined);
+      // The body (2-byte characters counted as bytes) is held until the server gives its status.
+      expect(transport.bufferedBytes).toBe(Buffer.byteLength(held.body!));
+      held.res!.writeHead(200, { "content-type": "text/event-stream" });
+      held.res!.write(`event: message\ndata: ${"x".repeat(PART)}`);
+      await sent;
+      await until(() => (transport.bufferedBytes ?? 0) >= PART);
+      expect(transport.bufferedBytes).toBeLessThan(PART + 64);
+      held.res!.end(`\n\n`);
+      await recorder.answer("big");
+      await until(() => transport.bufferedBytes === 0);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it("bufferedBytes counts what was read of a JSON answer still arriving", async () => {
+    const PART = 512 * 1024;
+    const held: { res?: ServerResponse } = {};
+    const server = await rawServer((body, res) => {
+      const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
+      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: {} }));
+      if (method === "notifications/initialized") return res.writeHead(202).end();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"text":"${"y".repeat(PART)}`);
+      held.res = res;
+    });
+    const transport = httpTransport({ url: server.url });
+    const recorder = new Recorder();
+    try {
+      await handshakeByHand(transport, recorder);
+      await transport.send({ jsonrpc: "2.0", id: "j", method: "tools/call", params: { name: "observe", arguments: {} } });
+      await until(() => (transport.bufferedBytes ?? 0) > PART);
+      held.res!.end(`"}}`);
+      await recorder.answer("j");
+      expect(transport.bufferedBytes).toBe(0);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it("redact scrubs the bearer token, the URL's password and ?token= value wherever a server echoes them, and leaves other text alone", () => {
+    const transport = httpTransport({ url: "http://glass:Url-Passw0rd@127.0.0.1:1/mcp?token=Qu3ry-T0ken&x=1", token: TOKEN });
+    const echoed = `refused ${TOKEN} (${JSON.stringify(JSON.stringify(TOKEN))}), password Url-Passw0rd, query value Qu3ry-T0ken, Authorization: Bearer someone-elses-token-123`;
+    const scrubbed = transport.redact!(echoed);
+    for (const secret of [TOKEN, "Url-Passw0rd", "Qu3ry-T0ken", "someone-elses-token-123"]) expect(scrubbed).not.toContain(secret);
+    expect(scrubbed).toContain("[redacted]");
+    expect(transport.redact!("the page at http://example.com/a?b=c has 3 buttons")).toBe("the page at http://example.com/a?b=c has 3 buttons");
+  });
+
+  it("a token and a ?token= value a server echoes in a call's error never reach the Glass error", async () => {
+    const server = await rawServer((body, res) => {
+      const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
+      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } } }));
+      if (method === "notifications/initialized") return res.writeHead(202).end();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `bad credentials ${TOKEN} / Qu3ry-T0ken`, data: { echoed: TOKEN } } }));
+    });
+    const url = `${server.url}?token=Qu3ry-T0ken`;
+    const glass = await Glass.connect(httpTransport({ url, token: TOKEN }), { negotiation: false });
+    try {
+      const error = (await glass.browser.observe({}).catch((caught: unknown) => caught)) as GlassError;
+      expect(error).toMatchObject({ code: expect.any(String) as unknown as string, phase: expect.any(String) as unknown as string });
+      const shown = JSON.stringify({ message: error.message, json: error.toJSON() });
+      expect(shown).not.toContain(TOKEN);
+      expect(shown).not.toContain("Qu3ry-T0ken");
+      expect(shown).toContain("[redacted]");
+    } finally {
+      await glass.close();
+      await server.close();
+    }
+  });
+});

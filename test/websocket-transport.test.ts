@@ -394,4 +394,60 @@ describe("webSocketTransport", () => {
     daemons.splice(daemons.indexOf(server), 1);
     await expect(webSocketTransport({ url }).start(new Recorder())).rejects.toMatchObject({ code: "transport.unavailable", message: expect.stringContaining(`cannot open a WebSocket to ${url}`) });
   });
+
+  it("bufferedBytes is what waits in the socket for a peer that stopped reading, and 0 once it reads again", async () => {
+    let paused: { pause(): void; resume(): void } | undefined;
+    const server = await daemon({
+      handleProtocols: () => "mcp",
+      raw: (socket) => {
+        paused = (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+        paused.pause(); // stops reading the TCP stream
+      },
+    });
+    const transport = webSocketTransport({ url: server.url });
+    await transport.start(new Recorder());
+    expect(transport.bufferedBytes).toBe(0);
+    const MIB = 1024 * 1024;
+    // 8 MiB of notifications: more than the kernel's socket buffers take, so some wait in the socket.
+    const sends = Array.from({ length: 8 }, () => transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: "z".repeat(MIB) } }));
+    await until(() => (transport.bufferedBytes ?? 0) > 0);
+    expect(transport.bufferedBytes).toBeLessThanOrEqual(8 * MIB + 8 * 128);
+    paused!.resume();
+    await Promise.all(sends);
+    await until(() => transport.bufferedBytes === 0);
+    await transport.close();
+    expect(transport.bufferedBytes).toBe(0);
+  });
+
+  it("redact scrubs its token (as written and as the glass-bearer subprotocol) and the URL's ?token=, and leaves other text alone", () => {
+    const transport = webSocketTransport({ url: "ws://127.0.0.1:1/mcp?token=Qu3ry-T0ken-ws", token: TOKEN });
+    const scrubbed = transport.redact!(`server said: bad ${TOKEN}; Sec-WebSocket-Protocol: mcp, glass-bearer.${TOKEN}; query Qu3ry-T0ken-ws`);
+    expect(scrubbed).not.toContain(TOKEN);
+    expect(scrubbed).not.toContain("Qu3ry-T0ken-ws");
+    expect(scrubbed).toContain("glass-bearer.[redacted]");
+    expect(transport.redact!("clicked the button at ws://127.0.0.1:1/page")).toBe("clicked the button at ws://127.0.0.1:1/page");
+  });
+
+  it("a token a server echoes in a call's error never reaches the Glass error", async () => {
+    const server = await daemon({
+      raw: (socket) => {
+        socket.on("message", (data) => {
+          const message = JSON.parse(String(data)) as { id?: string | number; method: string; params?: { protocolVersion?: string } };
+          if (message.id === undefined) return;
+          if (message.method === "initialize") {
+            socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params?.protocolVersion, capabilities: {}, serverInfo: { name: "echo", version: "0" } } }));
+            return;
+          }
+          socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: `token ${TOKEN} is not welcome`, data: { token: TOKEN } } }));
+        });
+      },
+    });
+    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
+    clients.push(glass);
+    const error = (await glass.browser.observe({}).catch((caught: unknown) => caught)) as GlassError;
+    expect(error).toBeInstanceOf(GlassError);
+    const shown = JSON.stringify({ message: error.message, json: error.toJSON() });
+    expect(shown).not.toContain(TOKEN);
+    expect(shown).toContain("[redacted]");
+  });
 });

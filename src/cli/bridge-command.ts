@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defaultSocketPath } from "../node/default-socket-path.js";
-import { neutralizeControls } from "../node/bridge/bridge-log.js";
+import { neutraliseLogLine } from "../node/bridge/bridge-log.js";
 import { BRIDGE_DEFAULTS, listeningAddresses, type BridgeUpstream } from "../node/bridge/options.js";
 import { isLoopbackHost } from "../node/bridge/security.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
@@ -95,7 +95,7 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
 export async function runBridge(command: BridgeCommand): Promise<number> {
   const print = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
   // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
-  const write = (line: string): void => print(neutralizeControls(line));
+  const write = (line: string): void => print(neutraliseLogLine(line));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,

@@ -163,13 +163,29 @@ function visible(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
+/** How {@link neutraliseControls} treats tab and line breaks. */
+export interface NeutraliseOptions {
+  /** Leave tab and line feed as they are (for multi-line text such as a quoted stderr); a lone carriage return is still escaped. */
+  keepLineBreaks?: boolean;
+  /**
+   * With `keepLineBreaks`: written after every line break (a CRLF counts as one line feed), so a
+   * quoted text cannot start a line that looks like one of the writer's own (a log's lines).
+   */
+  indentLineBreaks?: string;
+}
+
 /**
  * `text` with every control character written out as a visible escape (`ESC` becomes the six
  * characters `\u001b`, a line feed `\n`), so ANSI and OSC escape sequences, carriage returns and
- * bidirectional overrides from a daemon or a page can neither drive a terminal nor forge a log
- * line. With `keepLineBreaks`, tab and line feed stay as they are.
+ * bidirectional overrides from a daemon, a page or a client can neither drive a terminal nor forge
+ * a log line. With `keepLineBreaks`, tab and line feed stay as they are; with `indentLineBreaks`
+ * too, each line break is followed by that indent.
  */
-export function neutraliseControls(text: string, options: { keepLineBreaks?: boolean } = {}): string {
+export function neutraliseControls(text: string, options: NeutraliseOptions = {}): string {
   if (!CONTROLS.test(text)) return text;
-  return text.replace(options.keepLineBreaks === true ? CONTROLS_BUT_LINES : CONTROLS_ALL, visible);
+  if (options.keepLineBreaks !== true) return text.replace(CONTROLS_ALL, visible);
+  const indent = options.indentLineBreaks ?? "";
+  const lines = indent === "" ? text : text.split("\r\n").join("\n");
+  const out = lines.replace(CONTROLS_BUT_LINES, visible);
+  return indent === "" ? out : out.split("\n").join(`\n${indent}`);
 }

@@ -36,6 +36,11 @@ export interface SseParser {
    * requires; returns the events the last line completed (normally none).
    */
   end(): SseEvent[];
+  /**
+   * The bytes the parser holds until more arrive: the start of a line that has not ended and the
+   * data of an event not yet dispatched (each at most about `maxEventBytes`).
+   */
+  readonly heldBytes: number;
   /** The last `id:` the stream set (`""` when none): what a reconnection would send as `Last-Event-ID`. */
   readonly lastEventId: string;
   /** The reconnection delay the stream asked for with `retry:`, in milliseconds, if it did. */
@@ -210,6 +215,9 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       dataBytes = 0;
       type = "";
       return events;
+    },
+    get heldBytes() {
+      return partBytes + dataBytes;
     },
     get lastEventId() {
       return lastEventId;

@@ -2,7 +2,7 @@ import { BadFrameError, OverloadedError, TransportClosedError, TransportUnavaila
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { redactUrl } from "../errors/redact.js";
+import { createRedactor, redactUrl } from "../errors/redact.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */
@@ -132,3 +132,41 @@ export function peerNotReading(peer: string, queuedBytes: number, maxBytes: numb
 
 /** Does nothing: the handler for a rejection or an event that needs no action. */
 export function ignore(): void {}
+
+/** The shortest password or credential parameter of a URL that a transport's `redact` looks for on its own. */
+const MIN_URL_SECRET = 4;
+
+/** Query and fragment parameters of a URL whose value is a credential (`token`, `access_token`, `api_key`, `password`, `auth` …). */
+const CREDENTIAL_PARAMETER = /^(?:[a-z0-9_.-]*(?:token|key|secret|password)|auth)$/i;
+
+/**
+ * The scrubbing of a transport that reaches `url` with `token` (its `redact`): the token, the
+ * URL's password and the values of its credential parameters (`?token=`, `#access_token=` …; of
+ * {@link MIN_URL_SECRET} characters or more, so that a placeholder like `x` leaves messages
+ * readable) are replaced by `[redacted]` wherever a peer echoes them (as written,
+ * JSON-escaped or percent-encoded), besides every credential carried the usual ways (see
+ * `createRedactor`).
+ */
+export function transportRedactor(url: string, token: string | undefined): (text: string) => string {
+  const secrets: string[] = token === undefined ? [] : [token];
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined) {
+    if (parsed.password.length >= MIN_URL_SECRET) secrets.push(parsed.password, safeDecode(parsed.password));
+    const fragment = new URLSearchParams(parsed.hash.slice(1));
+    for (const params of [parsed.searchParams, fragment]) params.forEach((value, name) => CREDENTIAL_PARAMETER.test(name) && value.length >= MIN_URL_SECRET && secrets.push(value));
+  }
+  return createRedactor(secrets);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -42,9 +42,11 @@ export interface GlassTransport {
   /** Closes the connection gracefully; resolves when it is closed. Safe to call twice. */
   close(): Promise<void>;
   /**
-   * Bytes given to `send` that the peer has not taken yet (still queued in this process: a
-   * stream's `writableLength`, a WebSocket's `bufferedAmount`), when the transport can tell. The
-   * client reads it to notice a peer that stopped reading (see the SDK's bound on queued answers).
+   * Bytes the transport holds for the peer, when it can tell: what was given to `send` and the
+   * peer has not taken yet (a WebSocket's `bufferedAmount`, the body of an HTTP POST whose status
+   * has not come) and, over HTTP, what was read of answers not yet complete (a JSON body, an SSE
+   * line or event; each at most 32 MiB). The client reads it to notice a peer that stopped
+   * reading (see the SDK's bound on queued answers).
    */
   readonly bufferedBytes?: number;
   /**

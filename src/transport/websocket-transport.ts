@@ -19,6 +19,7 @@ import {
   peerNotReading,
   reportBadFrame,
   startedTwice,
+  transportRedactor,
   utf8ByteLength,
 } from "./transport-util.js";
 
@@ -145,6 +146,7 @@ class WebSocketTransport implements GlassTransport {
   #ended: TransportClosedError | undefined;
   #markGone!: () => void;
   readonly #gone = new Promise<void>((resolve) => (this.#markGone = resolve));
+  readonly #redact: (text: string) => string;
 
   constructor(options: WebSocketTransportOptions) {
     const { token } = options;
@@ -154,8 +156,23 @@ class WebSocketTransport implements GlassTransport {
       throw invalid(`webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`);
     }
     this.#protocols = token === undefined ? [MCP] : [MCP, TOKEN_PREFIX + token];
+    this.#redact = transportRedactor(this.#url, token);
     this.#WebSocket = options.WebSocket;
     this.maxInFlight = checkMaxInFlight(options.maxInFlight);
+  }
+
+  /**
+   * The bytes given to `send` that the socket has not written yet (its `bufferedAmount`, at most
+   * 32 MiB before a send fails with `overloaded`); 0 when the socket is not open.
+   */
+  get bufferedBytes(): number {
+    const amount = this.#state === "open" ? this.#socket?.bufferedAmount : undefined;
+    return typeof amount === "number" ? amount : 0;
+  }
+
+  /** `text` with the token (and the `glass-bearer.` subprotocol carrying it) and the URL's credentials replaced by `[redacted]`. */
+  redact(text: string): string {
+    return this.#redact(text);
   }
 
   async start(handlers: TransportHandlers): Promise<void> {

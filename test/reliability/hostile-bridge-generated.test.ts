@@ -16,99 +16,13 @@ import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js"
 import { INITIALIZE_PARAMS, mcpHeaders, tryWebSocket, WsPeer } from "../support/bridge-harness.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
 import { startHostileDaemon, type HostileDaemon } from "./support/hostile-daemon.js";
+import { answerLine, caseArbitrary, extraLines, isUnrelayable, type DaemonCase, type Extra, type Answer } from "./support/hostile-messages.js";
 
 const TOKEN = "PrOpErTiEs-bridge-token.Kc5Wq1Xn8Lz3Rv7Mb2_Td6~Hj4";
 const SEED = baseSeed(20261203);
 const RUNS = 60;
-/** Nesting a serialiser writes back (relayable) and nesting it cannot (the bridge must not die). */
-const SHALLOW = { min: 1, max: 400 };
-const UNRELAYABLE = { min: 20_000, max: 60_000 };
 /** How much the whole process may grow over the run (generous: transient parse and serialise buffers). */
 const MEMORY_BOUND_BYTES = 256 * 1024 * 1024;
-
-/** What the daemon answers a call with, as JSON text built by hand (deep values cannot be stringified). */
-type Answer =
-  | { kind: "plain" }
-  | { kind: "deep"; container: "array" | "object"; levels: number }
-  | { kind: "wide"; count: number }
-  | { kind: "long"; bytes: number }
-  | { kind: "numbers"; count: number }
-  | { kind: "errorWithData"; levels: number };
-
-/** What the daemon sends around its answer. */
-type Extra =
-  | { kind: "garbage"; text: string }
-  | { kind: "stray"; levels: number }
-  | { kind: "duplicate" }
-  | { kind: "notification"; levels: number }
-  | { kind: "request"; levels: number };
-
-interface DaemonCase {
-  before: Extra[];
-  answer: Answer;
-  after: Extra[];
-}
-
-const levels = fc.oneof(fc.integer(SHALLOW), fc.integer(UNRELAYABLE));
-const answerArbitrary: fc.Arbitrary<Answer> = fc.oneof(
-  fc.constant<Answer>({ kind: "plain" }),
-  fc.record({ kind: fc.constant("deep" as const), container: fc.constantFrom("array" as const, "object" as const), levels }),
-  fc.record({ kind: fc.constant("wide" as const), count: fc.integer({ min: 0, max: 50_000 }) }),
-  fc.record({ kind: fc.constant("long" as const), bytes: fc.integer({ min: 0, max: 2 * 1024 * 1024 }) }),
-  fc.record({ kind: fc.constant("numbers" as const), count: fc.integer({ min: 1, max: 20_000 }) }),
-  fc.record({ kind: fc.constant("errorWithData" as const), levels }),
-);
-const extraArbitrary: fc.Arbitrary<Extra> = fc.oneof(
-  fc.record({ kind: fc.constant("garbage" as const), text: fc.constantFrom("{", "not json", '{"jsonrpc":"2.0"', "]]]]", '{"jsonrpc":"1.0","id":1}', "null") }),
-  fc.record({ kind: fc.constant("stray" as const), levels }),
-  fc.constant<Extra>({ kind: "duplicate" }),
-  fc.record({ kind: fc.constant("notification" as const), levels }),
-  fc.record({ kind: fc.constant("request" as const), levels }),
-);
-const caseArbitrary: fc.Arbitrary<DaemonCase> = fc.record({
-  before: fc.array(extraArbitrary, { maxLength: 3 }),
-  answer: answerArbitrary,
-  after: fc.array(extraArbitrary, { maxLength: 2 }),
-});
-
-function nested(container: "array" | "object", depth: number): string {
-  return container === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "0" + "}".repeat(depth);
-}
-
-const isUnrelayable = (depth: number): boolean => depth >= UNRELAYABLE.min;
-
-function answerLine(id: string, answer: Answer): string {
-  const result = (value: string): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"{}"}],"value":${value}}}`;
-  switch (answer.kind) {
-    case "plain":
-      return result("0");
-    case "deep":
-      return result(nested(answer.container, answer.levels));
-    case "wide":
-      return result(`[${Array.from({ length: answer.count }, () => "0").join(",")}]`);
-    case "long":
-      return result(JSON.stringify("é".repeat(Math.floor(answer.bytes / 2))));
-    case "numbers":
-      return result(`[${Array.from({ length: answer.count }, () => "1e20").join(",")}]`);
-    case "errorWithData":
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32603,"message":"tool failed","data":${nested("array", answer.levels)}}}`;
-  }
-}
-
-function extraLines(id: string, extra: Extra, answer: string): string[] {
-  switch (extra.kind) {
-    case "garbage":
-      return [extra.text];
-    case "stray":
-      return [`{"jsonrpc":"2.0","id":"stray-${id}","result":{"value":${nested("array", extra.levels)}}}`];
-    case "duplicate":
-      return [answer];
-    case "notification":
-      return [`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${nested("array", extra.levels)}}}`];
-    case "request":
-      return [`{"jsonrpc":"2.0","id":"ask-${id}","method":"elicitation/create","params":{"message":"?","requestedSchema":${nested("object", extra.levels)}}}`];
-  }
-}
 
 const answerRelayable = (answer: Answer): boolean => !((answer.kind === "deep" || answer.kind === "errorWithData") && isUnrelayable(answer.levels));
 const closesSocket = (extra: Extra): boolean => extra.kind === "notification" && isUnrelayable(extra.levels);

@@ -58,11 +58,9 @@ describe("hostile bridge: escape sequences in the log", () => {
     expect(await answer.json()).toMatchObject({ id: 1, error: { code: -32603 } });
     const ended = await cli.waitFor(/ended \(http\): the daemon connection closed: [^]*?after-separator[^\n]*\n/);
     expect(ended[0]).not.toMatch(ACTIVE);
-    // The stdio transport already writes controls as \u00XX escapes in the error it quotes; the log writes \xXX: either is text.
-    const quoted = ended[0].replace(/\\u00([0-9a-f]{2})/g, "\\x$1");
-    // The sequences are there to read, as text.
-    expect(quoted).toContain("\\x1b]0;pwned-title\\x07\\x1b[2J\\x1b[31mred\\x1b[0m");
-    expect(quoted).toContain("\\x9b31mc1-csi \\x9d0;c1-osc\\x9c \\u202eevil\\u2028after-separator \\x08\\x7f");
+    // The sequences are there to read, as text (one escape form, \u00XX, from the transport's error and the log alike).
+    expect(ended[0]).toContain("\\u001b]0;pwned-title\\u0007\\u001b[2J\\u001b[31mred\\u001b[0m");
+    expect(ended[0]).toContain("\\u009b31mc1-csi \\u009d0;c1-osc\\u009c \\u202eevil\\u2028after-separator \\u0008\\u007f");
     // The daemon's forged line is indented under the bridge's, never a line of its own.
     expect(cli.stderr()).not.toMatch(/^glass-sdk bridge: session 00000000 started/m);
     expect(cli.stderr()).toMatch(/^ +glass-sdk bridge: session 00000000 started/m);
@@ -73,8 +71,8 @@ describe("hostile bridge: escape sequences in the log", () => {
     await rawRequest(`POST /mcp HTTP/1.1\r\nHost: evil\x9b31m.example\r\nContent-Length: 0\r\n\r\n`);
     const origin = await cli.waitFor(/refused POST \/mcp from 127\.0\.0\.1: Origin [^\n]*\n/);
     const host = await cli.waitFor(/refused POST \/mcp from 127\.0\.0\.1: Host [^\n]*\n/);
-    expect(origin[0]).toContain("http://evil.example\\x9b2J\\x9d0;title\\x9c");
-    expect(host[0]).toContain("evil\\x9b31m.example");
+    expect(origin[0]).toContain("http://evil.example\\u009b2J\\u009d0;title\\u009c");
+    expect(host[0]).toContain("evil\\u009b31m.example");
   });
 
   it("nothing the bridge wrote holds an active control character or the token", async () => {

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRequest, Glass, GlassError, httpTransport, type GlassLogEvent, type GlassResponse, type JsonRpcMessage, type JsonRpcRequest, type TransportHandlers } from "../../src/index.js";
-import { redactText } from "../../src/errors/redact.js";
+import { neutraliseControls, redactText } from "../../src/errors/redact.js";
 import { daemonErrorData, ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
 import { describeHits, findSecrets, OutputCorpus } from "./support/secrets-scan.js";
 
@@ -182,6 +182,22 @@ describe("control characters and escape sequences from a daemon or a page", () =
     const line = details.find((detail) => detail.startsWith("daemon request"));
     expect(line).toBeDefined();
     expect(controlsIn(line!, false)).toEqual([]);
+  });
+});
+
+describe("neutraliseControls, the one home of making controls visible", () => {
+  const TEXT = "a\u001b[2J\tb\r\nglass-sdk bridge: forged\rc\u009b\u202e\n";
+
+  it("on one line: every control, line breaks included, becomes a \\u00XX or \\n escape", () => {
+    expect(neutraliseControls(TEXT)).toBe("a\\u001b[2J\\tb\\r\\nglass-sdk bridge: forged\\rc\\u009b\\u202e\\n");
+  });
+
+  it("keeping line breaks: tab and line feed stay, a carriage return is escaped", () => {
+    expect(neutraliseControls(TEXT, { keepLineBreaks: true })).toBe("a\\u001b[2J\tb\\r\nglass-sdk bridge: forged\\rc\\u009b\\u202e\n");
+  });
+
+  it("indenting line breaks (the bridge's log): a CRLF is one break, and no quoted line starts at the margin", () => {
+    expect(neutraliseControls(TEXT, { keepLineBreaks: true, indentLineBreaks: "    " })).toBe("a\\u001b[2J\tb\n    glass-sdk bridge: forged\\rc\\u009b\\u202e\n    ");
   });
 });
 

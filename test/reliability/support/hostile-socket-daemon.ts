@@ -167,7 +167,7 @@ export async function startHostileSocketDaemon(onMessage: (message: Record<strin
 }
 
 /** A Glass daemon's initialize answer: the revision asked for, a manifest (no agreement, so no capability is refused locally). */
-function initializeResult(protocolVersion: string): Record<string, unknown> {
+export function initializeResult(protocolVersion: string): Record<string, unknown> {
   return {
     protocolVersion,
     capabilities: { tools: {} },
