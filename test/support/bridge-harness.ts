@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import { startBridge, type Bridge, type BridgeOptions } from "../../src/node/bridge/index.js";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/node/index.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/index.js";
 import type { GlassRequest } from "../../src/index.js";
 import { readGoldenFixture } from "./golden-fixture.js";
 
