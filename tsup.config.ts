@@ -21,14 +21,23 @@ const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
 
 /**
  * Builds of glass-sdk:
- * - `glass-sdk` (no `node:` imports anywhere below it), `glass-sdk/node` and `glass-sdk/testing` as
- *   ESM + CJS + .d.ts, built together so their ESM shares one copy of the common code;
+ * - every entry point as ESM + CJS + .d.ts, built together so their ESM shares one copy of the common
+ *   code: `glass-sdk` and `glass-sdk/protocol` (no `node:` imports anywhere below them),
+ *   `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw` (`msw`, a peer dependency, stays
+ *   external) and `glass-sdk/testing/node`;
  * - the `glass-sdk` command line (ESM; its shebang comes from src/cli/main.ts).
  * `npm run build` empties dist/ first (prebuild), since the two builds run side by side.
  */
 export default defineConfig([
   {
-    entry: { index: "src/index.ts", node: "src/node/index.ts", testing: "src/testing/index.ts" },
+    entry: {
+      index: "src/index.ts",
+      protocol: "src/protocol.ts",
+      node: "src/node/index.ts",
+      testing: "src/testing/index.ts",
+      "testing/msw": "src/testing/msw/index.ts",
+      "testing/node": "src/testing/node/index.ts",
+    },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,

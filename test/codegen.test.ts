@@ -143,8 +143,13 @@ function writeCaseCatalog(dir: string): void {
   writeGroup(dir, "browser-intents-workflows.json", workflows);
 }
 
-/** Type assertions over the scratch copy's generated methods, compiled with tsc under the project's strict options. */
-const OVERLOAD_PROBE = `import type { BrowserObservePayload, BrowserObserveResult, BrowserSessionSnapshotResult, Glass, ProbeObserveDetail, ProbeObserveSummary, ProbeSnapshot, ProbeSnapshotList, ProbeSnapshotPurge } from "../src/index.js";
+/**
+ * Type assertions over the scratch copy's generated methods, compiled with tsc under the project's
+ * strict options. The probe's new types come from the generated index: src/index.ts lists the
+ * schema types by name, which test/package/root-entry-types.test.ts holds complete.
+ */
+const OVERLOAD_PROBE = `import type { BrowserObservePayload, BrowserObserveResult, BrowserSessionSnapshotResult, Glass } from "../src/index.js";
+import type { ProbeObserveDetail, ProbeObserveSummary, ProbeSnapshot, ProbeSnapshotList, ProbeSnapshotPurge } from "../generated/types/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 declare function assert<T extends true>(): void;

@@ -7,15 +7,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 /**
  * The code examples of the documentation compile: every ```ts block of README.md and docs/ and every code
  * block in the TSDoc comments of src/, each as a module of its own, under the project's strict
- * compiler options, with `glass-sdk`, `glass-sdk/node` and `glass-sdk/testing` resolved to the
- * sources. One Program compiles them all.
+ * compiler options, with every entry point of the package (`glass-sdk`, `glass-sdk/protocol`,
+ * `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw`, `glass-sdk/testing/node`) resolved
+ * to its source. One Program compiles them all.
  */
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ENTRY_POINTS: Record<string, string> = {
   "glass-sdk": "src/index.ts",
+  "glass-sdk/protocol": "src/protocol.ts",
   "glass-sdk/node": "src/node/index.ts",
   "glass-sdk/testing": "src/testing/index.ts",
+  "glass-sdk/testing/msw": "src/testing/msw/index.ts",
+  "glass-sdk/testing/node": "src/testing/node/index.ts",
 };
 /** Fence languages compiled as TypeScript (in TSDoc an untagged fence counts too). */
 const TYPESCRIPT = new Set(["ts", "typescript"]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRequest, fromMcpResponse, toMcpRequest, type GlassRequest, type JsonRpcResponse } from "../src/index.js";
+import { createRequest, type GlassRequest } from "../src/index.js";
+import { fromMcpResponse, toMcpRequest, type JsonRpcResponse } from "../src/protocol.js";
 
 const lease = { sessionId: "s-1", token: "t-1" };
 const leased = <Op extends string>(operation: Op, payload: unknown): GlassRequest =>

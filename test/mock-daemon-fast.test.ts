@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startMockDaemon } from "../src/node/mock-daemon/start-mock-daemon.js";
+import { startMockDaemon } from "../src/testing/node/start-mock-daemon.js";
 import type { GlassResponse } from "../src/index.js";
-import { parseFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseFaults, type MockDaemonFaults } from "../src/testing/daemon/faults.js";
-import { startMockDaemon } from "../src/node/mock-daemon/start-mock-daemon.js";
+import { parseFaults, type MockDaemonFaults } from "../src/mock-daemon/faults.js";
+import { startMockDaemon } from "../src/testing/node/start-mock-daemon.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";
 import { handshake, RawPeer, toolCall } from "./support/raw-mcp-peer.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LeaseManager } from "../src/testing/daemon/leases.js";
-import { parseFixture } from "../src/testing/golden-fixture.js";
+import { LeaseManager } from "../src/mock-daemon/leases.js";
+import { parseFixture } from "../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";
@@ -233,7 +233,7 @@ describe("LeaseManager", () => {
 describe("mock daemon over stdio has no leases", () => {
   it("runs mutating tools without a lease and answers lease methods with -32601", async () => {
     const { PassThrough } = await import("node:stream");
-    const { startMockDaemon } = await import("../src/node/mock-daemon/start-mock-daemon.js");
+    const { startMockDaemon } = await import("../src/testing/node/start-mock-daemon.js");
     const { RawPeer, handshake } = await import("./support/raw-mcp-peer.js");
     const stdin = new PassThrough();
     const stdout = new PassThrough();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requiresLease } from "../src/operations/lease-requirement.js";
-import { parseFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { handshake, RawPeer, toolCall } from "./support/raw-mcp-peer.js";

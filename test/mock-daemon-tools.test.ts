@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../generated/operations.js";
 import { requiresLease } from "../src/operations/lease-requirement.js";
-import { parseFixture } from "../src/testing/golden-fixture.js";
+import { parseFixture } from "../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "./support/fixture-calls.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "./support/mock-daemon-harness.js";

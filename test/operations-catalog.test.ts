@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leaseExemptTools, operations, type OperationDescriptor } from "../src/index.js";
+import { leaseExemptTools } from "../src/protocol.js";
+import { operations, type OperationDescriptor } from "../src/index.js";
 
 /** The browser tools of §7 of the protocol page, and which of them accept expectedRevision (ER). */
 const BROWSER_TOOLS = `navigate click clickExpectPopup doubleClick hover clear check uncheck drag type key keyDown keyUp

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockDaemon, type MockDaemon } from "../src/node/index.js";
+import { startMockDaemon, type MockDaemon } from "../src/testing/node/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GlassError, validateResponse, type GlassRequest } from "../src/index.js";
-import { canonicalJson } from "../src/testing/canonical-json.js";
-import { parseFixture, type GoldenFixture } from "../src/testing/golden-fixture.js";
-import { createReplayEngine } from "../src/testing/replay-engine.js";
+import { canonicalJson } from "../src/mock-daemon/canonical-json.js";
+import { parseFixture, type GoldenFixture } from "../src/mock-daemon/golden-fixture.js";
+import { createReplayEngine } from "../src/mock-daemon/replay-engine.js";
 import { readGoldenFixture } from "./support/golden-fixture.js";
 
 const fixture = parseFixture(readGoldenFixture());

@@ -5,6 +5,8 @@ import { DIST } from "./paths.js";
  * source it is built from.
  */
 export const sdk = (await import(DIST.index)) as typeof import("../../src/index.js");
+/** `glass-sdk/protocol`, built. */
+export const sdkProtocol = (await import(DIST.protocol)) as typeof import("../../src/protocol.js");
 /** `glass-sdk/node`, built. */
 export const sdkNode = (await import(DIST.node)) as typeof import("../../src/node/index.js");
 /** `glass-sdk/testing`, built. */

@@ -7,6 +7,7 @@ export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 /** The built entry points, as import URLs. */
 export const DIST = {
   index: new URL("../../dist/index.js", import.meta.url).href,
+  protocol: new URL("../../dist/protocol.js", import.meta.url).href,
   node: new URL("../../dist/node.js", import.meta.url).href,
   testing: new URL("../../dist/testing.js", import.meta.url).href,
   browserBundle: fileURLToPath(new URL("../../dist/browser/glass-sdk.browser.min.js", import.meta.url)),

@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
-import { sdk, sdkNode, sdkTesting } from "../lib/dist.js";
+import { sdk, sdkNode, sdkProtocol, sdkTesting } from "../lib/dist.js";
 import type { BenchFixture, BenchOperation, PayloadKey } from "../lib/fixture.js";
 import type { BenchSettings } from "../lib/settings.js";
 import { median } from "../lib/stats.js";
-import type { Glass, GlassTransport, JsonRpcMessage, JsonRpcResponse, TransportHandlers, WebIrDocument } from "../../src/index.js";
+import type { Glass, GlassTransport, TransportHandlers, WebIrDocument } from "../../src/index.js";
+import type { JsonRpcMessage, JsonRpcResponse } from "../../src/protocol.js";
 import { countJsonCalls, type JsonCount } from "./json-count.js";
 
 /**
@@ -200,11 +201,11 @@ export async function measureOverhead(fixture: BenchFixture, settings: BenchSett
 /** Each stage of a call on its own: what the client does between the caller and the bytes. */
 function stages(op: BenchOperation, answer: (id: unknown, tool: string) => Uint8Array, ms: number): OverheadResult["stages"] {
   const request = sdk.createRequest(op.operation, op.payload as never, { deadlineMs: 60_000 });
-  const message = sdk.toMcpRequest(request);
+  const message = sdkProtocol.toMcpRequest(request);
   const frame = answer(request.requestId, op.tool);
   const reader = sdkNode.createFrameReader();
   const response = reader.push(frame)[0] as JsonRpcResponse;
-  const envelope = sdk.fromMcpResponse(response, request);
+  const envelope = sdkProtocol.fromMcpResponse(response, request);
   const result = envelope.ok ? envelope.result : undefined;
   const stageMs = ms / 2;
   const stage = (name: string, run: () => unknown): OverheadResult["stages"][number] => {
@@ -214,10 +215,10 @@ function stages(op: BenchOperation, answer: (id: unknown, tool: string) => Uint8
   return [
     stage("createRequest (new id, envelope check)", () => sdk.createRequest(op.operation, op.payload as never, { deadlineMs: 60_000 })),
     stage("validatePayload (preflight)", () => sdk.validatePayload(op.operation, op.payload)),
-    stage("toMcpRequest (map)", () => sdk.toMcpRequest(request)),
+    stage("toMcpRequest (map)", () => sdkProtocol.toMcpRequest(request)),
     stage("encodeFrame (encode)", () => sdkNode.encodeFrame(message)),
     stage("frame reader (decode)", () => reader.push(frame)),
-    stage("fromMcpResponse (lift)", () => sdk.fromMcpResponse(response, request)),
+    stage("fromMcpResponse (lift)", () => sdkProtocol.fromMcpResponse(response, request)),
     stage("validateResponse + validateResult (check)", () => sdk.validateResponse(envelope).ok && sdk.validateResult(op.operation, result).ok),
   ];
 }

@@ -6,7 +6,7 @@
  * Everything it says goes to stderr, except what `--help` and `--version` print.
  */
 import { GlassError } from "../errors/glass-error.js";
-import { packageVersion } from "../node/mock-daemon/package-files.js";
+import { packageVersion } from "../testing/node/package-files.js";
 import { parseBridgeArgs, runBridge } from "./bridge-command.js";
 import { splitAtSeparator } from "./command-line.js";
 import { parseMockDaemonArgs, runMockDaemon } from "./mock-daemon-command.js";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { parseFaults, type MockDaemonFaults } from "../testing/daemon/faults.js";
-import { startMockDaemon } from "../node/mock-daemon/start-mock-daemon.js";
+import { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
+import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
 import { forEachOption, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
 

@@ -105,3 +105,9 @@ export interface McpToolResult {
   structuredContent?: JsonValue;
   _meta?: { [key: string]: unknown };
 }
+
+/**
+ * How one JSON-RPC message is framed on a byte stream (stdio, a Unix socket): a JSON line, or a
+ * `Content-Length` header and body.
+ */
+export type Framing = "newline" | "content-length";

@@ -2,14 +2,14 @@ import { BadFrameError, TransportClosedError, TransportUnavailableError } from "
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
-import type { DaemonContext } from "./daemon/daemon-context.js";
-import type { DaemonMessage } from "./daemon/json-rpc-replies.js";
-import type { RecordedCall } from "./daemon/daemon-record.js";
-import type { MockDaemonLimits } from "./daemon/limits.js";
-import { McpServerSession, type GarbageKind, type SessionConnection } from "./daemon/mcp-server-session.js";
-import type { GoldenFixture } from "./golden-fixture.js";
+import type { DaemonContext } from "../mock-daemon/daemon-context.js";
+import type { DaemonMessage } from "../mock-daemon/json-rpc-replies.js";
+import type { RecordedCall } from "../mock-daemon/daemon-record.js";
+import type { MockDaemonLimits } from "../mock-daemon/limits.js";
+import { McpServerSession, type GarbageKind, type SessionConnection } from "../mock-daemon/mcp-server-session.js";
+import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
-import type { ReplayEngine } from "./replay-engine.js";
+import type { ReplayEngine } from "../mock-daemon/replay-engine.js";
 
 /** Options of {@link inMemoryTransport}: how the in-process daemon behaves (all optional). */
 export type InMemoryTransportOptions = ReplayDaemonOptions;

@@ -1,25 +1,25 @@
 /**
  * glass-sdk/testing: test without a daemon — the replay engine that answers requests from a golden
- * fixture (the same one the mock daemon uses), an in-memory transport to it, MSW handlers that
- * serve it over HTTP and WebSocket, and a recorder that turns real traffic into a fixture.
+ * fixture (the same one the mock daemon uses), an in-memory transport to it, and a recorder that
+ * turns real traffic into a fixture.
  *
- * Browser-safe except `loadFixture` and `saveFixture`, which import `node:fs` when called. The MSW
- * handlers need the optional peer dependency `msw` (2.x).
+ * Platform-free except `loadFixture` and `saveFixture`, which import `node:fs` when called. It
+ * needs no optional dependency: the MSW handlers are `glass-sdk/testing/msw` (they need `msw`
+ * 2.x), the mock daemon on stdio or a Unix socket is `glass-sdk/testing/node`.
  */
-export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "./replay-engine.js";
-export { parseFixture, type GoldenFixture } from "./golden-fixture.js";
+export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "../mock-daemon/replay-engine.js";
+export { parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 export { loadFixture } from "./load-fixture.js";
 export { saveFixture } from "./save-fixture.js";
-export { canonicalJson } from "./canonical-json.js";
-export { toMcpToolResult } from "./to-mcp-tool-result.js";
-export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "./read-tool-call.js";
+export { canonicalJson } from "../mock-daemon/canonical-json.js";
+export { toMcpToolResult } from "../mock-daemon/to-mcp-tool-result.js";
+export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "../mock-daemon/read-tool-call.js";
 export { inMemoryTransport, type InMemoryTransport, type InMemoryTransportOptions } from "./in-memory-transport.js";
 export type { ReplayDaemonOptions } from "./replay-daemon.js";
-export { createGlassHandlers, type GlassHandlersOptions } from "./msw-http-handlers.js";
-export { createGlassWsHandlers, type GlassWsHandlersOptions } from "./msw-ws-handlers.js";
 export { recordingTransport, type RecordingTransport, type RecordingTransportOptions } from "./recording-transport.js";
 export { REDACTED } from "./redact-secrets.js";
-export type { MockDaemonFaults } from "./daemon/faults.js";
-export type { MockDaemonLimits } from "./daemon/limits.js";
-export type { MockDaemonMode, MockManifestOptions } from "./daemon/manifest.js";
-export type { RecordedCall } from "./daemon/daemon-record.js";
+export { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
+export { DEFAULT_LIMITS, type MockDaemonLimits } from "../mock-daemon/limits.js";
+export type { MockDaemonMode, MockManifestOptions } from "../mock-daemon/manifest.js";
+export type { LeaseGrant } from "../mock-daemon/leases.js";
+export type { RecordedCall, RecordedClientAnswer } from "../mock-daemon/daemon-record.js";

@@ -1,5 +1,5 @@
 import { GlassError } from "../errors/glass-error.js";
-import { fixtureInvalid, fixtureShapeProblem, parseFixture, type GoldenFixture } from "./golden-fixture.js";
+import { fixtureInvalid, fixtureShapeProblem, parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 
 /** The largest fixture file read (a file, not a device; bigger ones are refused before reading). */
 const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;

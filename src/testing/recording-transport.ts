@@ -3,8 +3,8 @@ import { fromMcpResponse } from "../mcp/from-mcp-response.js";
 import { idKey, type JsonRpcMessage, type JsonRpcResponse } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { isJsonObject } from "../validation/json-value.js";
-import type { GoldenFixture } from "./golden-fixture.js";
-import { readToolCall } from "./read-tool-call.js";
+import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import { readToolCall } from "../mock-daemon/read-tool-call.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
 
 /** Options of {@link recordingTransport}. */

@@ -1,9 +1,9 @@
-import { createDaemonContext, type DaemonContext } from "./daemon/daemon-context.js";
-import type { MockDaemonFaults } from "./daemon/faults.js";
-import { resolveLimits, type MockDaemonLimits } from "./daemon/limits.js";
-import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "./daemon/manifest.js";
-import type { GoldenFixture } from "./golden-fixture.js";
-import { createReplayEngine, type ReplayEngine } from "./replay-engine.js";
+import { createDaemonContext, type DaemonContext } from "../mock-daemon/daemon-context.js";
+import type { MockDaemonFaults } from "../mock-daemon/faults.js";
+import { resolveLimits, type MockDaemonLimits } from "../mock-daemon/limits.js";
+import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../mock-daemon/manifest.js";
+import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
 
 /**
  * How an in-process replay daemon behaves (the in-memory transport and the MSW handlers): the same

@@ -1,4 +1,4 @@
-import { parseFixture, type GoldenFixture } from "./golden-fixture.js";
+import { parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 
 /**
  * Writes a golden fixture to a file as indented JSON (two spaces, a final newline), creating its

@@ -3,7 +3,7 @@
  * daemon on a real Unix socket. Whatever works against the daemon must work against the mock.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseFixture } from "../../src/testing/golden-fixture.js";
+import { parseFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { sleep, startTarget } from "../support/conformance-target.js";
 import { DialectClient } from "../support/daemon-dialect-client.js";
 import { expectedToolResult } from "../support/fixture-calls.js";

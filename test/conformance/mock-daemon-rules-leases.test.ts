@@ -3,7 +3,7 @@
  * context of §2, rule by rule. Leases exist on the socket; over stdio the lease methods are -32601.
  */
 import { describe, expect } from "vitest";
-import { parseFixture } from "../../src/testing/golden-fixture.js";
+import { parseFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { errorData, rule, sleep } from "../support/conformance-target.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";

@@ -3,7 +3,7 @@
  * each `it` checks one rule over stdio and over the Unix socket with raw JSON-RPC peers.
  */
 import { describe, expect, it } from "vitest";
-import { rpcError } from "../../src/testing/daemon/json-rpc-replies.js";
+import { rpcError } from "../../src/mock-daemon/json-rpc-replies.js";
 import { errorData, rule, sleep } from "../support/conformance-target.js";
 import { initializeParams, toolCall } from "../support/raw-mcp-peer.js";
 

@@ -3,8 +3,8 @@
  * tool calls, strict tools) and §7 (responseMode), rule by rule over stdio and the Unix socket.
  */
 import { describe, expect } from "vitest";
-import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
-import { parseFixture } from "../../src/testing/golden-fixture.js";
+import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
+import { parseFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { errorData, isBrowserToolFailed, rule, texts, type Target } from "../support/conformance-target.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";

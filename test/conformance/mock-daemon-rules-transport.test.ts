@@ -3,7 +3,7 @@
  * rule over stdio and the Unix socket with raw bytes, and the CLI's stdio as a real child process.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMITS } from "../../src/testing/daemon/limits.js";
+import { DEFAULT_LIMITS } from "../../src/mock-daemon/limits.js";
 import { errorData, rule, sleep, type Target } from "../support/conformance-target.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GlassRequest, GlassResponse } from "../../src/index.js";
 import { requiresLease, toolFor } from "../../src/operations/lease-requirement.js";
-import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
+import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { TRANSPORTS, startTarget } from "../support/conformance-target.js";
 import { expectedToolResult } from "../support/fixture-calls.js";
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, httpTransport, requiresLease, webSocketTransport, type GlassTransport } from "../../src/index.js";
+import { Glass, httpTransport, webSocketTransport, type GlassTransport } from "../../src/index.js";
+import { requiresLease } from "../../src/protocol.js";
 import { callTyped, expectMatchesFixture, fixtureCases } from "../support/fixture-outcomes.js";
 import { startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";
 

@@ -7,7 +7,8 @@
 import { createConnection, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass } from "../../src/index.js";
-import { FrameLimits, parseFaults } from "../../src/node/index.js";
+import { FrameLimits } from "../../src/node/index.js";
+import { parseFaults } from "../../src/testing/index.js";
 import { inMemoryTransport, type GoldenFixture } from "../../src/testing/index.js";
 import type { TransportHandlers } from "../../src/transport/transport.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";

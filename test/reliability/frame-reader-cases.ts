@@ -21,7 +21,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BadFrameError } from "../../src/errors/error-classes.js";
-import { encodeFrame, type Framing } from "../../src/node/framing/encode-frame.js";
+import type { Framing } from "../../src/mcp/json-rpc.js";
+import { encodeFrame } from "../../src/node/framing/encode-frame.js";
 import { FrameLimits } from "../../src/node/framing/frame-limits.js";
 import { createFrameReader, type DecodedFrame, type FrameReader, type FrameReaderOptions } from "../../src/node/framing/frame-reader.js";
 

@@ -8,21 +8,8 @@
  * typed or through `glass.send`, and for the MCP methods and the handshake too.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createRequest,
-  fromMcpResponse,
-  Glass,
-  GlassError,
-  jsonRpcErrorToGlass,
-  liftToolError,
-  operations,
-  requiresLease,
-  validateResponse,
-  validateResult,
-  type GlassResponse,
-  type JsonRpcRequest,
-  type OperationDescriptor,
-} from "../../src/index.js";
+import { createRequest, Glass, GlassError, operations, validateResponse, validateResult, type GlassResponse, type OperationDescriptor } from "../../src/index.js";
+import { fromMcpResponse, jsonRpcErrorToGlass, liftToolError, requiresLease, type JsonRpcRequest } from "../../src/protocol.js";
 import { socketTransport } from "../../src/node/index.js";
 import { MAX_JSON_DEPTH } from "../../src/validation/json-depth.js";
 import { ScriptedDaemon, type ScriptedAnswer } from "../support/scripted-daemon.js";

@@ -8,7 +8,8 @@
  * no prototype.
  */
 import { describe, expect, it } from "vitest";
-import { describeOperation, Glass, isRetrySafe, operations, requiresLease, toolFor, validatePayload, validateResult, type JsonRpcMessage } from "../../src/index.js";
+import { describeOperation, isRetrySafe, requiresLease, toolFor, type JsonRpcMessage } from "../../src/protocol.js";
+import { Glass, operations, validatePayload, validateResult } from "../../src/index.js";
 import { payloadValidators, resultValidators } from "../../generated/validators/index.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";
 

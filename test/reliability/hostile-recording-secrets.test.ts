@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../src/mcp/json-rpc.js";
-import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
+import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { loadFixture } from "../../src/testing/load-fixture.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { redactSecrets } from "../../src/testing/redact-secrets.js";

@@ -35,7 +35,7 @@ import {
 import { socketTransport, startBridge } from "../../src/node/index.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
-import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
+import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { fixtureToolCall } from "../support/fixture-calls.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";

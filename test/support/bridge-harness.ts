@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import type { BridgeOptions } from "../../src/node/bridge/options.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/node/index.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/index.js";
 import type { GlassRequest } from "../../src/index.js";
 import { readGoldenFixture } from "./golden-fixture.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, it } from "vitest";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/node/mock-daemon/start-mock-daemon.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/start-mock-daemon.js";
 import { handshake, RawPeer, type RawResponse } from "./raw-mcp-peer.js";
 
 /** The two transports the daemon speaks (§5). */

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { Glass, GlassError, type GlassRequest, type GlassResponse } from "../../src/index.js";
-import { parseFixture, type GoldenFixture } from "../../src/testing/golden-fixture.js";
+import { parseFixture, type GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { readGoldenFixture } from "./golden-fixture.js";
 
 /** Our golden fixture, checked. */

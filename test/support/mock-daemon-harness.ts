@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/node/mock-daemon/start-mock-daemon.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/start-mock-daemon.js";
 import { handshake, RawPeer } from "./raw-mcp-peer.js";
 
 /** A mock daemon on a socket in a fresh temp directory, and the peers connected to it. */

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { socketTransport, startMockDaemon, stdioTransport, type MockDaemon, type MockDaemonOptions } from "../../src/node/index.js";
+import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/index.js";
 import type { GlassTransport } from "../../src/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

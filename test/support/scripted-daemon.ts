@@ -1,4 +1,5 @@
-import type { GlassTransport, JsonRpcMessage, JsonRpcRequest, TransportHandlers } from "../../src/index.js";
+import type { GlassTransport, TransportHandlers } from "../../src/index.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
 import { TransportClosedError } from "../../src/index.js";
 
 /** How the scripted daemon answers one request: a result, a JSON-RPC error, nothing (stall), or later. */

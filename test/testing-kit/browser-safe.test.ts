@@ -18,7 +18,7 @@ describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts f
       metafile: true,
       platform: "browser",
       format: "esm",
-      external: ["msw", "node:*"],
+      external: ["node:*"],
       logLevel: "silent",
     });
     metafile = result.metafile;
@@ -36,6 +36,11 @@ describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts f
       .filter(([, input]) => input.imports.some((entry) => entry.path.startsWith("node:")))
       .map(([file]) => file);
     expect(new Set(loaders)).toEqual(NODE_ONLY);
+  });
+
+  it("imports nothing of msw (the MSW handlers are glass-sdk/testing/msw)", () => {
+    const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((entry) => entry.path));
+    expect(imports.filter((path) => path === "msw" || path.startsWith("msw/"))).toEqual([]);
   });
 
   it("nothing under src/node/ is bundled", () => {

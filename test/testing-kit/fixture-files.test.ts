@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GlassError } from "../../src/index.js";
 import { loadFixture } from "../../src/testing/load-fixture.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
-import type { GoldenFixture } from "../../src/testing/golden-fixture.js";
+import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { goldenFixture } from "../support/fixture-outcomes.js";
 import { GOLDEN_FIXTURE_PATH } from "../support/golden-fixture.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "../../src/index.js";
 import type { JsonRpcMessage } from "../../src/mcp/json-rpc.js";
-import { createReplayEngine } from "../../src/testing/replay-engine.js";
+import { createReplayEngine } from "../../src/mock-daemon/replay-engine.js";
 import { inMemoryTransport } from "../../src/testing/in-memory-transport.js";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
 import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";

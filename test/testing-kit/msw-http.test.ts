@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "../../src/index.js";
-import { createGlassHandlers } from "../../src/testing/msw-http-handlers.js";
+import { createGlassHandlers } from "../../src/testing/msw/msw-http-handlers.js";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
 import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";

@@ -3,7 +3,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "../../src/index.js";
-import { createGlassWsHandlers } from "../../src/testing/msw-ws-handlers.js";
+import { createGlassWsHandlers } from "../../src/testing/msw/msw-ws-handlers.js";
 import { webSocketTransport } from "../../src/transport/websocket-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
 import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, type GlassRequest } from "../../src/index.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../src/mcp/json-rpc.js";
-import { parseFixture, type GoldenFixture } from "../../src/testing/golden-fixture.js";
+import { parseFixture, type GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { inMemoryTransport } from "../../src/testing/in-memory-transport.js";
 import { loadFixture } from "../../src/testing/load-fixture.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";

@@ -1,7 +1,5 @@
+import type { Framing } from "../../mcp/json-rpc.js";
 import { FrameLimits } from "./frame-limits.js";
-
-/** How one message is framed on the wire: a JSON line, or a `Content-Length` header and body. */
-export type Framing = "newline" | "content-length";
 
 /** Options for {@link encodeFrame}. */
 export interface EncodeFrameOptions {

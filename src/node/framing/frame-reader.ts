@@ -1,5 +1,5 @@
 import { BadFrameError } from "../../errors/error-classes.js";
-import type { Framing } from "./encode-frame.js";
+import type { Framing } from "../../mcp/json-rpc.js";
 import { FrameLimits } from "./frame-limits.js";
 
 /** Limits (in bytes) and the clock of a {@link FrameReader}. */

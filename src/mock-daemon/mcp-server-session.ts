@@ -1,10 +1,9 @@
-import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcResponse, type McpToolResult } from "../../mcp/json-rpc.js";
-import { SlotList } from "../../collections/slot-list.js";
-import { SlotTable } from "../../collections/slot-table.js";
-import { operationFor } from "../../operations/lease-requirement.js";
-import { isJsonObject } from "../../validation/json-value.js";
-import type { Framing } from "../../node/framing/encode-frame.js";
-import { isIdentifier, readToolCall, type ToolCall } from "../read-tool-call.js";
+import { JsonRpcErrorCode, type Framing, type JsonRpcId, type JsonRpcResponse, type McpToolResult } from "../mcp/json-rpc.js";
+import { SlotList } from "../collections/slot-list.js";
+import { SlotTable } from "../collections/slot-table.js";
+import { operationFor } from "../operations/lease-requirement.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { isIdentifier, readToolCall, type ToolCall } from "./read-tool-call.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { AfterAnswerFault } from "./faults.js";
 import { rpcError, rpcFailure, rpcResult, usableId, type DaemonMessage, type ReplyId, type RpcError, type RpcReply } from "./json-rpc-replies.js";

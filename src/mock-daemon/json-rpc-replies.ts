@@ -1,6 +1,6 @@
-import { JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest } from "../../mcp/json-rpc.js";
-import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
-import { utf8Length } from "../../validation/byte-length.js";
+import { JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest } from "../mcp/json-rpc.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import { utf8Length } from "../validation/byte-length.js";
 
 /** The id of an answer: the request's id, or null (a null id, or one that could not be read). */
 export type ReplyId = JsonRpcId | null;

@@ -1,4 +1,4 @@
-import type { JsonRpcId, JsonRpcResponse } from "../../mcp/json-rpc.js";
+import type { JsonRpcId, JsonRpcResponse } from "../mcp/json-rpc.js";
 
 /** One `tools/call` a mock daemon received, as tests see it. */
 export interface RecordedCall {

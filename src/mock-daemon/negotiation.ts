@@ -3,8 +3,8 @@ import type {
   GlassCapabilityAgreement,
   GlassCapabilityManifest,
   GlassCapabilityStatus,
-} from "../../../generated/types/glass-capabilities-v1.js";
-import { isJsonObject } from "../../validation/json-value.js";
+} from "../../generated/types/glass-capabilities-v1.js";
+import { isJsonObject } from "../validation/json-value.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
 /** The outcome of negotiating: the agreement, or why the initialize fails (-32602). */

@@ -1,5 +1,5 @@
-import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import type { ReplayEngine } from "../replay-engine.js";
+import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { ReplayEngine } from "./replay-engine.js";
 import { DaemonRecord } from "./daemon-record.js";
 import { buildFastAnswers, type FastAnswers } from "./fast-answers.js";
 import { createFaultPlan, type FaultPlan, type MockDaemonFaults } from "./faults.js";

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
-import type { DaemonContext } from "../../testing/daemon/daemon-context.js";
+import type { DaemonContext } from "../../mock-daemon/daemon-context.js";
 import { DaemonConnection } from "./daemon-connection.js";
-import { McpServerSession } from "../../testing/daemon/mcp-server-session.js";
+import { McpServerSession } from "../../mock-daemon/mcp-server-session.js";
 
 /** A mock daemon session served over a pair of streams. */
 export interface StdioServer {

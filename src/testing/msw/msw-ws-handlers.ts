@@ -1,10 +1,10 @@
 import { ws, type WebSocketHandler, type WebSocketHandlerConnection } from "msw";
-import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
-import { McpServerSession, type GarbageKind } from "./daemon/mcp-server-session.js";
-import { rpcError, rpcFailure, type DaemonMessage } from "./daemon/json-rpc-replies.js";
-import type { GoldenFixture } from "./golden-fixture.js";
-import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
-import type { ReplayEngine } from "./replay-engine.js";
+import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
+import { McpServerSession, type GarbageKind } from "../../mock-daemon/mcp-server-session.js";
+import { rpcError, rpcFailure, type DaemonMessage } from "../../mock-daemon/json-rpc-replies.js";
+import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
+import { createReplayDaemonContext, type ReplayDaemonOptions } from "../replay-daemon.js";
+import type { ReplayEngine } from "../../mock-daemon/replay-engine.js";
 
 /** Options of {@link createGlassWsHandlers}. */
 export interface GlassWsHandlersOptions extends ReplayDaemonOptions {
@@ -56,7 +56,8 @@ type WsClient = WebSocketHandlerConnection["client"];
  * ```ts
  * import { setupServer } from "msw/node";
  * import { Glass, webSocketTransport } from "glass-sdk";
- * import { createGlassWsHandlers, loadFixture } from "glass-sdk/testing";
+ * import { loadFixture } from "glass-sdk/testing";
+ * import { createGlassWsHandlers } from "glass-sdk/testing/msw";
  *
  * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
  * const server = setupServer(...createGlassWsHandlers({ fixture, url: "ws://glass.test/mcp" }));

@@ -1,7 +1,7 @@
-import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import { operations } from "../../../generated/operations.js";
-import { operationSummaries } from "../../../generated/operation-summaries.js";
-import type { OperationDescriptor } from "../../operations/descriptor.js";
+import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import { operations } from "../../generated/operations.js";
+import { operationSummaries } from "../../generated/operation-summaries.js";
+import type { OperationDescriptor } from "../operations/descriptor.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
 /** A tool as `tools/list` describes it. */

@@ -1,9 +1,9 @@
 import { chmod, link, lstat, mkdtemp, rmdir, unlink } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import type { DaemonContext } from "../../testing/daemon/daemon-context.js";
+import type { DaemonContext } from "../../mock-daemon/daemon-context.js";
 import { DaemonConnection } from "./daemon-connection.js";
-import { McpServerSession } from "../../testing/daemon/mcp-server-session.js";
+import { McpServerSession } from "../../mock-daemon/mcp-server-session.js";
 
 /** A mock daemon listening on a Unix socket. */
 export interface SocketServer {

@@ -1,14 +1,14 @@
 import type { Readable, Writable } from "node:stream";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import type { GoldenFixture } from "../../testing/golden-fixture.js";
-import { createReplayEngine, type ReplayEngine } from "../../testing/replay-engine.js";
-import { createDaemonContext } from "../../testing/daemon/daemon-context.js";
-import type { RecordedCall, RecordedClientAnswer } from "../../testing/daemon/daemon-record.js";
-import type { MockDaemonFaults } from "../../testing/daemon/faults.js";
-import type { LeaseGrant } from "../../testing/daemon/leases.js";
-import { DEFAULT_LIMITS, resolveLimits, type MockDaemonLimits } from "../../testing/daemon/limits.js";
-import { loadFixtureFile } from "./load-fixture-file.js";
-import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../../testing/daemon/manifest.js";
+import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
+import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
+import { createDaemonContext } from "../../mock-daemon/daemon-context.js";
+import type { RecordedCall, RecordedClientAnswer } from "../../mock-daemon/daemon-record.js";
+import type { MockDaemonFaults } from "../../mock-daemon/faults.js";
+import type { LeaseGrant } from "../../mock-daemon/leases.js";
+import { DEFAULT_LIMITS, resolveLimits, type MockDaemonLimits } from "../../mock-daemon/limits.js";
+import { loadFixture } from "../load-fixture.js";
+import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../../mock-daemon/manifest.js";
 import { defaultFixturePath, packageVersion } from "./package-files.js";
 import { serveSocket } from "./socket-server.js";
 import { serveStdio } from "./stdio-server.js";
@@ -94,7 +94,7 @@ export interface MockDaemon {
  * be loaded or the socket path is taken.
  */
 export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
-  const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixtureFile(options.fixture ?? defaultFixturePath());
+  const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixture(options.fixture ?? defaultFixturePath());
   const mode: MockDaemonMode = options.socket === undefined ? "stdio" : "socket";
   const manifest = buildManifest(mode, `${process.platform}-${process.arch}`, options);
   // Fast mode reads JSON lines as large as Content-Length bodies, unless the limits say otherwise.

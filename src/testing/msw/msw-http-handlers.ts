@@ -1,11 +1,11 @@
 import { http, HttpResponse, type HttpHandler } from "msw";
-import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
-import { isJsonObject } from "../validation/json-value.js";
-import { usableId } from "./daemon/json-rpc-replies.js";
-import type { GoldenFixture } from "./golden-fixture.js";
+import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { isJsonObject } from "../../validation/json-value.js";
+import { usableId } from "../../mock-daemon/json-rpc-replies.js";
+import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { HttpReplaySession, type HttpExchangeOutcome } from "./http-replay-session.js";
-import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
-import type { ReplayEngine } from "./replay-engine.js";
+import { createReplayDaemonContext, type ReplayDaemonOptions } from "../replay-daemon.js";
+import type { ReplayEngine } from "../../mock-daemon/replay-engine.js";
 
 /** Options of {@link createGlassHandlers}. */
 export interface GlassHandlersOptions extends ReplayDaemonOptions {
@@ -50,7 +50,8 @@ const REFUSED = -32000;
  * ```ts
  * import { setupServer } from "msw/node";
  * import { Glass, httpTransport } from "glass-sdk";
- * import { createGlassHandlers, loadFixture } from "glass-sdk/testing";
+ * import { loadFixture } from "glass-sdk/testing";
+ * import { createGlassHandlers } from "glass-sdk/testing/msw";
  *
  * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
  * const server = setupServer(...createGlassHandlers({ fixture, url: "http://glass.test/mcp" }));

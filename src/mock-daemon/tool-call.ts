@@ -1,14 +1,14 @@
-import { leaseExemptTools } from "../../../generated/operations.js";
-import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import { preflightPayload } from "../../client/preflight.js";
-import type { GlassResponse } from "../../envelope/envelope-types.js";
-import { validatePayload } from "../../envelope/validate-payload.js";
-import type { McpToolResult } from "../../mcp/json-rpc.js";
-import { describeOperation } from "../../operations/lease-requirement.js";
-import { responseEnvelope } from "../../envelope/response-envelope.js";
-import type { ToolCall } from "../read-tool-call.js";
-import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "../to-mcp-tool-result.js";
-import { UNMATCHED_CODE } from "../unmatched-response.js";
+import { leaseExemptTools } from "../../generated/operations.js";
+import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import { preflightPayload } from "../client/preflight.js";
+import type { GlassResponse } from "../envelope/envelope-types.js";
+import { validatePayload } from "../envelope/validate-payload.js";
+import type { McpToolResult } from "../mcp/json-rpc.js";
+import { describeOperation } from "../operations/lease-requirement.js";
+import { responseEnvelope } from "../envelope/response-envelope.js";
+import type { ToolCall } from "./read-tool-call.js";
+import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "./to-mcp-tool-result.js";
+import { UNMATCHED_CODE } from "./unmatched-response.js";
 import type { DaemonContext } from "./daemon-context.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 

@@ -1,12 +1,12 @@
 import type { Readable, Writable } from "node:stream";
 import { BadFrameError } from "../../errors/error-classes.js";
-import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
-import { encodeFrame, type Framing } from "../framing/encode-frame.js";
-import { FrameLimits } from "../framing/frame-limits.js";
-import { createFrameReader, type DecodedFrame, type FrameReader } from "../framing/frame-reader.js";
-import { rpcError, rpcFailure, type DaemonMessage } from "../../testing/daemon/json-rpc-replies.js";
-import type { MockDaemonLimits } from "../../testing/daemon/limits.js";
-import type { GarbageKind, SessionConnection } from "../../testing/daemon/mcp-server-session.js";
+import { JsonRpcErrorCode, type Framing } from "../../mcp/json-rpc.js";
+import { encodeFrame } from "../../node/framing/encode-frame.js";
+import { FrameLimits } from "../../node/framing/frame-limits.js";
+import { createFrameReader, type DecodedFrame, type FrameReader } from "../../node/framing/frame-reader.js";
+import { rpcError, rpcFailure, type DaemonMessage } from "../../mock-daemon/json-rpc-replies.js";
+import type { MockDaemonLimits } from "../../mock-daemon/limits.js";
+import type { GarbageKind, SessionConnection } from "../../mock-daemon/mcp-server-session.js";
 import { ignore } from "../../transport/transport-util.js";
 import { isJsonObject } from "../../validation/json-value.js";
 

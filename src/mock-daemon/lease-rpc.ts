@@ -1,7 +1,7 @@
-import { JsonRpcErrorCode } from "../../mcp/json-rpc.js";
-import { requiresLease } from "../../operations/lease-requirement.js";
-import type { ToolCall } from "../read-tool-call.js";
-import { isJsonObject } from "../../validation/json-value.js";
+import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
+import { requiresLease } from "../operations/lease-requirement.js";
+import type { ToolCall } from "./read-tool-call.js";
+import { isJsonObject } from "../validation/json-value.js";
 import { rpcError, type RpcError } from "./json-rpc-replies.js";
 import type { LeaseFailure, LeaseGrant, LeaseManager } from "./leases.js";
 

@@ -2,7 +2,7 @@ import type {
   GlassCapabilityManifest,
   GlassCapabilityStatus,
   GlassConstraints,
-} from "../../../generated/types/glass-capabilities-v1.js";
+} from "../../generated/types/glass-capabilities-v1.js";
 
 /** How a mock daemon is reached: over stdio (one session) or a Unix socket (shared, with leases). */
 export type MockDaemonMode = "stdio" | "socket";

@@ -1,4 +1,4 @@
-import { isJsonObject } from "../../validation/json-value.js";
+import { isJsonObject } from "../validation/json-value.js";
 
 /**
  * Misbehaviour a mock daemon can be told to show, so clients can be tested against it. "Call N" is

@@ -1,8 +1,8 @@
-import { idKey, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
-import { isJsonObject } from "../validation/json-value.js";
-import type { DaemonContext } from "./daemon/daemon-context.js";
-import { usableId, type DaemonMessage } from "./daemon/json-rpc-replies.js";
-import { McpServerSession, type SessionConnection } from "./daemon/mcp-server-session.js";
+import { idKey, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { isJsonObject } from "../../validation/json-value.js";
+import type { DaemonContext } from "../../mock-daemon/daemon-context.js";
+import { usableId, type DaemonMessage } from "../../mock-daemon/json-rpc-replies.js";
+import { McpServerSession, type SessionConnection } from "../../mock-daemon/mcp-server-session.js";
 
 /** What became of one POSTed message. */
 export type HttpExchangeOutcome =

@@ -1,11 +1,11 @@
-import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import type { McpToolResult } from "../../mcp/json-rpc.js";
-import { describeOperation, toolFor } from "../../operations/lease-requirement.js";
-import { isJsonObject } from "../../validation/json-value.js";
-import { readToolCall } from "../read-tool-call.js";
-import { deepFreeze } from "../deep-freeze.js";
-import type { ReplayEngine } from "../replay-engine.js";
-import { toMcpToolResult } from "../to-mcp-tool-result.js";
+import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { McpToolResult } from "../mcp/json-rpc.js";
+import { describeOperation, toolFor } from "../operations/lease-requirement.js";
+import { isJsonObject } from "../validation/json-value.js";
+import { readToolCall } from "./read-tool-call.js";
+import { deepFreeze } from "./deep-freeze.js";
+import type { ReplayEngine } from "./replay-engine.js";
+import { toMcpToolResult } from "./to-mcp-tool-result.js";
 import { capabilityFailure } from "./tool-call.js";
 
 /**
