@@ -99,7 +99,7 @@ const MAX_SOCKET_PATH_BYTES = process.platform === "linux" ? 107 : 103;
 
 /**
  * Listens on the Unix socket `path` so that no other user can ever connect to it, whatever the
- * umask. The socket is bound inside a fresh directory of mode 0700 next to `path` (so only its owner
+ * umask. The socket is bound inside a fresh directory of mode 0700 in `path`'s directory (so only its owner
  * can reach it there), made 0600, and only then hard-linked to `path` — atomically, and failing if
  * something took `path` meanwhile; the private name and directory are removed at once. Changing the
  * umask around `listen` would do it too, but the umask is the whole process's: it would change the
@@ -110,7 +110,9 @@ async function listenPrivately(server: Server, path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     throw new Error(`the socket path ${path} is too long (${Buffer.byteLength(path)} bytes; a Unix socket path has at most ${MAX_SOCKET_PATH_BYTES}): choose a shorter one`);
   }
-  const staging = await mkdtemp(join(dirname(path), ".")).catch((error: unknown) => {
+  // `dir/.glass-XXXXXX`: in the socket's own directory (join(dir, ".") would name the directory
+  // itself, and mkdtemp would put the staging directory beside it, in its parent).
+  const staging = await mkdtemp(join(dirname(path), ".glass-")).catch((error: unknown) => {
     throw new Error(`cannot create the socket ${path}: ${describeFsError(error)}`);
   });
   const staged = join(staging, "s");
