@@ -6,7 +6,7 @@ const COMPILED_VALIDATORS = fileURLToPath(new URL("./generated/validators/index.
 const COMPACT_VALIDATORS = fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url));
 
 /**
- * For the browser bundle only: every import of the compiled validators (generated/validators/,
+ * For the browser builds only (the prebuilt file and what bundlers get): every import of the compiled validators (generated/validators/,
  * fast but large) gets the compact ones instead (generated/validators-compact/: the same exports,
  * the same verdicts and issues, one small interpreter and its program).
  */
@@ -25,6 +25,9 @@ const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
  *   code: `glass-sdk` and `glass-sdk/protocol` (no `node:` imports anywhere below them),
  *   `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw` (`msw`, a peer dependency, stays
  *   external) and `glass-sdk/testing/node`;
+ * - `glass-sdk` for the browser: the prebuilt minified file (dist/browser/glass-sdk.browser.min.js)
+ *   and the ESM file bundlers resolve through the `browser` condition (dist/browser/index.js), both
+ *   with the compact validators;
  * - the `glass-sdk` command line (ESM; its shebang comes from src/cli/main.ts).
  * `npm run build` empties dist/ first (prebuild), since the two builds run side by side.
  */
@@ -63,6 +66,20 @@ export default defineConfig([
     treeshake: true,
     external: ["ws"],
     outExtension: () => ({ js: ".min.js" }),
+    esbuildPlugins: [compactValidators],
+  },
+  {
+    // What bundlers get for `import … from "glass-sdk"` when they build for the browser (the
+    // `browser` condition of package.json's "." export): the same ESM entry, not minified (the
+    // bundler minifies), validating with the compact validators like the prebuilt file above.
+    entry: { index: "src/index.ts" },
+    outDir: "dist/browser",
+    format: ["esm"],
+    platform: "browser",
+    target: "es2022",
+    sourcemap: true,
+    treeshake: true,
+    external: ["ws"],
     esbuildPlugins: [compactValidators],
   },
   {
