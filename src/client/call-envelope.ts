@@ -8,7 +8,10 @@ import type { JsonRpcResponse } from "../mcp/json-rpc.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
+import { requestInvalid } from "../errors/error-classes.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
+import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
 import { checkJson, isJsonObject, ownProperty } from "../validation/json-value.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
@@ -39,15 +42,9 @@ export interface CallSettings extends ExchangeContext {
 /** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
 const DEAD_LEASE = new Set(["leaseExpired", "leaseNotFound"]);
 
-function localError(code: string, message: string, details?: unknown): GlassErrorObject {
-  return {
-    code,
-    message: truncateUtf8(message, 512),
-    phase: "preflight",
-    mutationPossible: false,
-    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-    ...(details === undefined ? {} : { details }),
-  };
+/** The wire form of an error the client raises itself (the `error` of a response envelope). */
+function wireError(error: GlassError): GlassErrorObject {
+  return error.toJSON() as GlassErrorObject;
 }
 
 /** The payload with its own `timeoutMs` lowered to what is left of the call's deadline. */
@@ -72,7 +69,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     return responseEnvelope(request, false, settings.redact === undefined ? error : settings.redact(error, typeof token === "string" ? [token] : []));
   };
   if (settings.session.isActive(requestId)) {
-    return refuse(localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
+    return refuse(wireError(requestInvalid(`request id ${requestId} is already in flight; give each request its own id`)));
   }
   const descriptor = describeOperation(operation);
   if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
@@ -82,15 +79,21 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   } else {
     const issues = issuesOf(checkJson, request.payload, "payload");
     if (issues !== undefined) {
-      return refuse(localError("request.invalid", `the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, { kind: "requestValidation", issues: boundedIssues(issues) }));
+      const reason = truncateUtf8(`the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, 512);
+      return refuse(wireError(requestInvalid(reason, { details: { kind: "requestValidation", issues: boundedIssues(issues) } })));
     }
   }
   const capability = descriptor?.capability;
   if (capability !== undefined && settings.capabilityUsable(capability) === false) {
-    return refuse({
-      ...localError("capability.unavailable", `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`),
-      retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
-    });
+    return refuse(
+      wireError(
+        new GlassError({
+          code: GlassErrorCode.CapabilityUnavailable,
+          message: `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`,
+          retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
+        }),
+      ),
+    );
   }
   const mutating = requiresLease(operation, request.payload);
   const lease = settings.lease;
@@ -104,7 +107,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   try {
     message = toMcpRequest(outgoing);
   } catch (error) {
-    return refuse(error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
+    return refuse(wireError(error instanceof GlassError ? error : requestInvalid(describeError(error))));
   }
   const retrySafe = isRetrySafe(operation, request.payload);
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
@@ -127,7 +130,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       try {
         await sleepUnlessAborted(delay, options.signal);
       } catch (error) {
-        return refuse((error as GlassError).toJSON() as GlassErrorObject);
+        return refuse(wireError(error as GlassError));
       }
       continue;
     }

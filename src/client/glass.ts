@@ -8,7 +8,9 @@ import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
 import { boundedIssues } from "../mcp/answer-check.js";
-import { TransportClosedError } from "../errors/error-classes.js";
+import { requestInvalid, TransportClosedError } from "../errors/error-classes.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { describeError } from "../errors/redact.js";
 import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
 import type { GlassTransport } from "../transport/transport.js";
@@ -187,14 +189,9 @@ export class Glass {
   async send(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {}): Promise<GlassResponse> {
     const checked = validateRequest(request);
     if (!checked.ok) {
-      const error: GlassErrorObject = {
-        code: "request.invalid",
-        message: `the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500),
-        phase: "preflight",
-        mutationPossible: false,
-        retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+      const error = requestInvalid(`the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500), {
         details: { kind: "requestValidation", issues: boundedIssues(checked.issues) },
-      };
+      }).toJSON() as GlassErrorObject;
       const requestId = typeof (request as { requestId?: unknown }).requestId === "string" ? (request as { requestId: string }).requestId : "invalid";
       const token = (request as { mutationLease?: { token?: unknown } } | null)?.mutationLease?.token;
       return { protocolVersion: 1, requestId, ok: false, error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []) } as GlassResponse;
@@ -324,10 +321,7 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
   if (options.requestId !== undefined) validateGlassIdentifier(options.requestId, "requestId", issues);
   if (options.correlationId !== undefined) validateGlassIdentifier(options.correlationId, "correlationId", issues);
   if (issues.length > 0) {
-    throw new GlassError({
-      code: "request.invalid",
-      message: `cannot build the request: ${describeIssues(issues, "request")}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    throw requestInvalid(`cannot build the request: ${describeIssues(issues, "request")}`, {
       details: { kind: "requestValidation", issues },
       ...(typeof operation === "string" ? { operation } : {}),
     });
@@ -342,18 +336,13 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
 
 function checkDeadline(value: number, name: string, operation?: string): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {
-    throw new GlassError({
-      code: "request.invalid",
-      message: `${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-      ...(operation === undefined ? {} : { operation }),
-    });
+    throw requestInvalid(`${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`, { operation });
   }
   return value;
 }
 
 function failure(request: GlassRequest, error: unknown): GlassResponse {
-  const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: String(error) });
+  const glassError = error instanceof GlassError ? error : new GlassError({ code: GlassErrorCode.Internal, message: describeError(error) });
   return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 

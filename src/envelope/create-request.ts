@@ -1,4 +1,5 @@
-import { GlassError } from "../errors/glass-error.js";
+import { requestInvalid } from "../errors/error-classes.js";
+import { REDACTED } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
 import type { GlassMutationLease, GlassRequest, PayloadFor } from "./envelope-types.js";
 import { newRequestId } from "./request-id.js";
@@ -43,10 +44,7 @@ export function createRequest<Op extends string>(
   const checked = validateRequest(request);
   if (!checked.ok) {
     const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
-    throw new GlassError({
-      code: "request.invalid",
-      message: `cannot build the request: ${describeIssues(issues, "request")}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    throw requestInvalid(`cannot build the request: ${describeIssues(issues, "request")}`, {
       details: { kind: "requestValidation", issues },
       operation: typeof operation === "string" ? operation : undefined,
       requestId: typeof request.requestId === "string" ? request.requestId : undefined,
@@ -58,5 +56,5 @@ export function createRequest<Op extends string>(
 /** Lease tokens never appear in messages. */
 function redactLease(text: string, lease: GlassMutationLease | undefined): string {
   const token = lease?.token;
-  return typeof token === "string" && token !== "" ? text.split(token).join("[redacted]") : text;
+  return typeof token === "string" && token !== "" ? text.split(token).join(REDACTED) : text;
 }

@@ -1,5 +1,6 @@
 import { TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
+import { describeError } from "../errors/redact.js";
 import type { GlassTransport } from "../transport/transport.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { jsonByteLength, jsonStringLength } from "../validation/byte-length.js";
@@ -146,7 +147,7 @@ export class McpSession {
     try {
       return this.transport.send(message);
     } catch (error) {
-      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${error instanceof Error ? error.message : String(error)}`, cause: error }));
+      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${describeError(error)}`, cause: error }));
     }
   }
 
@@ -211,7 +212,7 @@ export class McpSession {
       .then(() => handler(params, request))
       .then(
         (result) => this.reply(id, { result: result ?? {} }),
-        (error: unknown) => this.reply(id, { error: { code: JsonRpcErrorCode.InternalError, message: truncateUtf8(error instanceof Error ? error.message : String(error), 512) } }),
+        (error: unknown) => this.reply(id, { error: { code: JsonRpcErrorCode.InternalError, message: truncateUtf8(describeError(error), 512) } }),
       )
       .finally(() => this.handling--);
   }

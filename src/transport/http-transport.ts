@@ -1,4 +1,4 @@
-import { OverloadedError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -16,11 +16,11 @@ import {
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
-import { redactUrl } from "../errors/redact.js";
+import { describeError, redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport-limits.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, describe, encode, ignore, invalid, isMessage, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, isMessage, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -124,7 +124,7 @@ class HttpTransport implements GlassTransport {
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
     if (token !== undefined && !BEARER_TOKEN.test(token)) {
-      throw invalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
+      throw requestInvalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
     }
     new Headers(options.headers).forEach((value, name) => (this.#headers[name] = value));
     if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
@@ -205,9 +205,9 @@ class HttpTransport implements GlassTransport {
       return response;
     } catch (error) {
       if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
-      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describe(error)}`, cause: error });
+      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describeError(error)}`, cause: error });
       throw new TransportUnavailableError({
-        message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describe(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
+        message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describeError(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
         cause: error,
       });
     }
@@ -236,7 +236,7 @@ class HttpTransport implements GlassTransport {
       );
     } catch (error) {
       if (error instanceof AnswerTooLarge) tooLarge = error;
-      why = describe(error);
+      why = describeError(error);
     }
     this.#inFlight.delete(stop);
     if (this.#answers.get(key) === answer) this.#answers.delete(key);
@@ -337,7 +337,7 @@ class HttpTransport implements GlassTransport {
       if (this.#state === "closed") throw new TransportClosedError({ message: NOT_SENT, cause: error });
       throw this.#end(
         new TransportClosedError({
-          message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describe(error)}`,
+          message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describeError(error)}`,
           details: { sessionExpired: true },
           cause: error,
         }),
