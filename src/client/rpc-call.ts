@@ -2,12 +2,11 @@ import { errorFromEnvelope } from "./error-from-envelope.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
 import { answerProblem, responseInvalid } from "../mcp/answer-check.js";
 import { jsonRpcErrorToGlass } from "../mcp/json-rpc-error-to-glass.js";
+import { READ_ONLY_METHODS } from "../mcp/json-rpc.js";
 import { sleepUnlessAborted } from "./sleep.js";
 import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
 import type { CallOptions } from "./options.js";
 
-/** Methods that only read, so they may be retried on overload. */
-const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
 
 let nextRpcId = 1;
 

@@ -3,10 +3,13 @@ import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
 import {
+  isJsonRpcMessage,
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
   JsonRpcErrorCode,
+  jsonRpcFailure,
+  READ_ONLY_METHODS,
   type JsonRpcErrorObject,
   type JsonRpcFailure,
   type JsonRpcId,
@@ -20,7 +23,7 @@ import { describeError, redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport-limits.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, isMessage, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -38,8 +41,6 @@ export interface HttpTransportOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
-/** Methods that only read, so they may be sent again in a new session (as the client's rpcCall retries them). */
-const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2000;
 /** RFC 6750 `b64token`: what a bearer token may contain. */
@@ -243,10 +244,10 @@ class HttpTransport implements GlassTransport {
     if (answered || stop.signal.aborted || this.#state === "closed") return;
     if (tooLarge !== undefined) {
       const message = `the HTTP answer to ${callOf(sent)} from ${this.#shownUrl} is over the ${tooLarge.maxBytes}-byte limit per message (${tooLarge.said}); the transport stopped reading it and closed its stream`;
-      this.#deliver(failure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
+      this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
       return;
     }
-    this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
+    this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
   }
 
   /**
@@ -379,8 +380,8 @@ class HttpTransport implements GlassTransport {
       const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500 && status !== 429;
       this.#deliver(
         refusedByHttp
-          ? failure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
-          : failure(sent.id, code, message, data),
+          ? jsonRpcFailure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
+          : jsonRpcFailure(sent.id, code, message, data),
       );
       return;
     }
@@ -435,7 +436,7 @@ class HttpTransport implements GlassTransport {
     this.#answers.delete(key);
     answer.stop.abort();
     answer.reader?.cancel().catch(ignore);
-    this.#deliver(failure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
+    this.#deliver(jsonRpcFailure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
   }
 
   async #shutdown(): Promise<void> {
@@ -519,10 +520,6 @@ function sessionExpired(message: JsonRpcMessage, url: string, extra = "a new ses
   });
 }
 
-function failure(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcFailure {
-  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
-}
-
 /** The `error` member of a JSON-RPC error response, if `text` is one. */
 function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
   let value: unknown;
@@ -531,7 +528,7 @@ function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
   } catch {
     return undefined;
   }
-  const error = isMessage(value) ? (value as { error?: unknown }).error : undefined;
+  const error = isJsonRpcMessage(value) ? (value as { error?: unknown }).error : undefined;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return typeof code === "number" && typeof message === "string" ? (error as JsonRpcErrorObject) : undefined;
 }

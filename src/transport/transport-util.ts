@@ -1,15 +1,10 @@
 import { BadFrameError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import type { GlassError } from "../errors/glass-error.js";
-import type { JsonRpcMessage } from "../mcp/json-rpc.js";
+import { isJsonRpcMessage, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { describeError } from "../errors/redact.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */
-
-/** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
-export function isMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
 
 /** `maxInFlight` (default 4), checked. */
 export function checkMaxInFlight(given: number | undefined): number {
@@ -74,7 +69,7 @@ export function messagesIn(text: string, what: string, handlers: TransportHandle
     return [];
   }
   return (batch && Array.isArray(parsed) ? parsed : [parsed]).filter((item): item is JsonRpcMessage => {
-    if (isMessage(item)) return true;
+    if (isJsonRpcMessage(item)) return true;
     reportBadFrame(handlers, `${what} holds JSON but not a JSON-RPC 2.0 message`);
     return false;
   });
