@@ -18,8 +18,7 @@ import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
-import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
-import { sleepUnlessAborted } from "./sleep.js";
+import { retrying, type ResolvedRetryPolicy } from "./retry-delay.js";
 
 /** What the client lends one call. */
 export interface CallSettings extends ExchangeContext {
@@ -112,36 +111,34 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   const retrySafe = isRetrySafe(operation, request.payload);
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
 
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
-    let response: GlassResponse;
-    let retryable = false;
-    if (outcome.kind === "failed") {
-      response = responseEnvelope(request, false, outcome.error.toJSON() as GlassErrorObject);
-      retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
-    } else {
-      response = readAnswer(outcome.message, request, settings.validateResponses, mutating);
-      retryable = !response.ok && response.error.code === "overloaded";
-    }
-    const mayRetry = retryable && attempt < maxRetries && settings.session.closeReason === undefined;
-    const delay = mayRetry ? retryDelayMs(settings.retryPolicy, attempt + 1) : 0;
-    if (mayRetry && Date.now() + delay < deadlineAt) {
-      settings.log?.({ type: "retry", operation, requestId, attempt: attempt + 1, delayMs: delay, code: response.ok ? "" : response.error.code });
-      try {
-        await sleepUnlessAborted(delay, options.signal);
-      } catch (error) {
-        return refuse(wireError(error as GlassError));
+  let response: GlassResponse;
+  try {
+    response = await retrying(settings, { operation, maxRetries, deadlineAt, signal: options.signal }, async (attempt) => {
+      const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
+      let answer: GlassResponse;
+      let retryable: boolean;
+      if (outcome.kind === "failed") {
+        answer = responseEnvelope(request, false, wireError(outcome.error));
+        retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
+      } else {
+        answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
+        retryable = !answer.ok && answer.error.code === "overloaded";
       }
-      continue;
-    }
-    if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
-    if (response.ok) return response;
-    const failed = refuse(response.error) as GlassResponse & { ok: false };
-    if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
-      settings.onLeaseRefused?.(failed.error, request);
-    }
-    return failed;
+      const retry = retryable && !answer.ok && settings.session.closeReason === undefined ? { code: answer.error.code, requestId } : undefined;
+      return { result: answer, retry };
+    });
+  } catch (error) {
+    // The caller aborted while the call waited to be retried.
+    if (!(error instanceof GlassError)) throw error;
+    return refuse(wireError(error));
   }
+  if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+  if (response.ok) return response;
+  const failed = refuse(response.error) as GlassResponse & { ok: false };
+  if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
+    settings.onLeaseRefused?.(failed.error, request);
+  }
+  return failed;
 }
 
 /**
