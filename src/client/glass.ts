@@ -1,7 +1,7 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
 import type { OperationName, ResultOf } from "../../generated/operation-map.js";
-import { newRequestId } from "../envelope/request-id.js";
+import { assembleRequest } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
@@ -312,8 +312,9 @@ export class Glass {
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
 
 /**
- * The request envelope of a typed call, built field by field. The ids the caller gave are checked
- * here; the payload is checked by the preflight (or, without one, for being JSON) when it is sent.
+ * The request envelope of a typed call. The operation name and the ids the caller gave are checked
+ * here (the deadline already was); the payload is checked by the preflight (or, without one, for
+ * being JSON) when it is sent.
  */
 function buildRequest(operation: string, payload: unknown, options: CallOptions, deadlineMs: number): GlassRequest {
   const issues: ValidationIssue[] = [];
@@ -326,12 +327,7 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
       ...(typeof operation === "string" ? { operation } : {}),
     });
   }
-  const request: Record<string, unknown> = { protocolVersion: 1, requestId: options.requestId ?? newRequestId() };
-  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
-  request.operation = operation;
-  request.payload = payload;
-  request.deadlineMs = deadlineMs;
-  return request as GlassRequest;
+  return assembleRequest(operation, payload, { requestId: options.requestId, correlationId: options.correlationId, deadlineMs }) as GlassRequest;
 }
 
 function checkDeadline(value: number, name: string, operation?: string): number {

@@ -31,16 +31,7 @@ export function createRequest<Op extends string>(
   payload: PayloadFor<Op>,
   options: CreateRequestOptions = {},
 ): GlassRequest<Op> {
-  const request: Record<string, unknown> = {
-    protocolVersion: 1,
-    requestId: options.requestId ?? newRequestId(),
-  };
-  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
-  if (options.sessionId !== undefined) request.sessionId = options.sessionId;
-  if (options.mutationLease !== undefined) request.mutationLease = options.mutationLease;
-  request.operation = operation;
-  request.payload = payload;
-  if (options.deadlineMs !== undefined) request.deadlineMs = options.deadlineMs;
+  const request = assembleRequest(operation, payload, options);
   const checked = validateRequest(request);
   if (!checked.ok) {
     const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
@@ -51,6 +42,25 @@ export function createRequest<Op extends string>(
     });
   }
   return request as GlassRequest<Op>;
+}
+
+/**
+ * The request envelope of `operation` with the fields given, in the protocol's order (a fresh
+ * `requestId` when none is given), not yet checked: {@link createRequest} checks all of it, the
+ * client checks the ids itself and the payload in its preflight.
+ */
+export function assembleRequest(operation: string, payload: unknown, options: CreateRequestOptions): Record<string, unknown> {
+  const request: Record<string, unknown> = {
+    protocolVersion: 1,
+    requestId: options.requestId ?? newRequestId(),
+  };
+  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
+  if (options.sessionId !== undefined) request.sessionId = options.sessionId;
+  if (options.mutationLease !== undefined) request.mutationLease = options.mutationLease;
+  request.operation = operation;
+  request.payload = payload;
+  if (options.deadlineMs !== undefined) request.deadlineMs = options.deadlineMs;
+  return request;
 }
 
 /** Lease tokens never appear in messages. */
