@@ -1,10 +1,10 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
-import type { OperationName, ResultOf } from "../../generated/operation-map.js";
+import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
 import { assembleRequest } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
-import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
+import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
 import { boundedIssues } from "../mcp/answer-check.js";
@@ -173,7 +173,7 @@ export class Glass {
    * Runs any operation — in the catalog or not — and returns its result, or throws a GlassError.
    * Catalog operations are typed: `glass.request("webIr.diff", { before, after })`.
    */
-  async request<Op extends string>(operation: Op, payload: PayloadFor<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
+  async request<Op extends string>(operation: Op, payload: PayloadOf<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
     const request = buildRequest(operation, payload, options, deadlineMs);
     const response = await this.execute(request, options);

@@ -1,7 +1,8 @@
 import { requestInvalid } from "../errors/error-classes.js";
 import { REDACTED } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
-import type { GlassMutationLease, GlassRequest, PayloadFor } from "./envelope-types.js";
+import type { PayloadOf } from "../../generated/operation-map.js";
+import type { GlassMutationLease, GlassRequest } from "./envelope-types.js";
 import { newRequestId } from "./request-id.js";
 import { validateRequest } from "./validate-envelope.js";
 
@@ -28,7 +29,7 @@ export interface CreateRequestOptions {
  */
 export function createRequest<Op extends string>(
   operation: Op,
-  payload: PayloadFor<Op>,
+  payload: PayloadOf<Op>,
   options: CreateRequestOptions = {},
 ): GlassRequest<Op> {
   const request = assembleRequest(operation, payload, options);

@@ -11,7 +11,6 @@ import {
   jsonRpcFailure,
   READ_ONLY_METHODS,
   type JsonRpcErrorObject,
-  type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
