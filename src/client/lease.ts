@@ -1,3 +1,5 @@
+import { REDACTED } from "../errors/redact.js";
+
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /** What the daemon answers to `glass/lease/acquire` and `glass/lease/renew` (§4). */
@@ -43,8 +45,8 @@ export class Lease {
   }
 
   /** The lease without its token. */
-  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: "[redacted]" } {
-    return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: "[redacted]" };
+  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: typeof REDACTED } {
+    return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: REDACTED };
   }
 
   /** `Lease(session-1, expires 2026-…)`, without the token. */
