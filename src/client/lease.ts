@@ -2,11 +2,15 @@ import { REDACTED } from "../errors/redact.js";
 
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
-/** What the daemon answers to `glass/lease/acquire` and `glass/lease/renew` (§4). */
+/** A mutation lease as the daemon answers `glass/lease/acquire` and `glass/lease/renew` (§4). */
 export interface LeaseGrant {
+  /** The daemon's browser session the lease is for. */
   sessionId: string;
+  /** The client holding it. */
   ownerId: string;
+  /** The secret a mutating call carries (`arguments.leaseToken` or `arguments.mutationLease.token`). */
   token: string;
+  /** When it expires, in milliseconds since the Unix epoch. */
   expiresAtMs: number;
 }
 
