@@ -39,7 +39,8 @@ export const leaseExemptTools: ReadonlySet<string> = new Set(${JSON.stringify(ca
 function operationMapModule(catalog: Catalog): string {
   const module = "operation-map";
   const groups = catalog.groups.map((file) => ({ name: groupInterfaceName(file), from: relativeImport(module, moduleName("types", file)) }));
-  return `${banner("schema/operations/")}${groups.map((g) => `import type { ${g.name} } from "${g.from}";`).join("\n")}
+  return `${banner("schema/operations/")}import type { JsonValue } from "${sourceImport(module, "src/validation/json-value")}";
+${groups.map((g) => `import type { ${g.name} } from "${g.from}";`).join("\n")}
 
 /** The payload and result type of every catalog operation, keyed by operation name. */
 export interface OperationMap extends ${groups.map((g) => g.name).join(", ")} {}
@@ -47,8 +48,12 @@ export interface OperationMap extends ${groups.map((g) => g.name).join(", ")} {}
 /** The name of a catalog operation. */
 export type OperationName = keyof OperationMap;
 
-/** The payload type of a catalog operation. */
-export type PayloadOf<Op extends OperationName> = OperationMap[Op]["payload"];
+/**
+ * The payload type of an operation: the catalog's type for a catalog operation, any JSON for
+ * another named operation, and \`unknown\` when the operation is not known statically (a plain
+ * \`string\`).
+ */
+export type PayloadOf<Op extends string> = string extends Op ? unknown : Op extends OperationName ? OperationMap[Op]["payload"] : JsonValue;
 
 /** The result type of a catalog operation. */
 export type ResultOf<Op extends OperationName> = OperationMap[Op]["result"];

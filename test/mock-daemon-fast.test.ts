@@ -83,11 +83,11 @@ describe("mock daemon fast mode", () => {
     expect(fast.daemon.calls.map((call) => call.tool)).toEqual(["click", "observe", "getText"]);
   });
 
-  it("precomputes the capabilityUnavailable failure for a tool whose capability is switched off", async () => {
+  it("precomputes the capability.unavailable failure for a tool whose capability is switched off", async () => {
     const peer = await restricted.connectReady();
     const answer = await peer.request(1, "tools/call", toolCall("validateWebIr", { ir: bigIr }));
     expect(answer.result!.isError).toBe(true);
-    expect(JSON.parse((answer.result!.content as { text: string }[])[0]!.text)).toMatchObject({ code: "capabilityUnavailable" });
+    expect(JSON.parse((answer.result!.content as { text: string }[])[0]!.text)).toMatchObject({ code: "capability.unavailable" });
   });
 
   it("still enforces the handshake", async () => {

@@ -49,7 +49,7 @@ describe("mock daemon tools", () => {
     const call = await peer.request(2, "tools/call", fixtureToolCall(inspect));
     expect(call.result!.isError).toBe(true);
     const error = JSON.parse((call.result!.content as { text: string }[])[0]!.text) as { code: string; message: string };
-    expect(error).toMatchObject({ code: "capabilityUnavailable", message: expect.stringContaining("webIr") });
+    expect(error).toMatchObject({ code: "capability.unavailable", message: expect.stringContaining("webIr") });
   });
 
   it("answers every fixture request with the fixture's result or error, as the wire conventions say", async () => {

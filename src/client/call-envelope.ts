@@ -8,15 +8,17 @@ import type { JsonRpcResponse } from "../mcp/json-rpc.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
+import { requestInvalid } from "../errors/error-classes.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
+import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
 import { checkJson, isJsonObject, ownProperty } from "../validation/json-value.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
-import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
-import { sleepUnlessAborted } from "./sleep.js";
+import { retrying, type ResolvedRetryPolicy } from "./retry-delay.js";
 
 /** What the client lends one call. */
 export interface CallSettings extends ExchangeContext {
@@ -39,15 +41,9 @@ export interface CallSettings extends ExchangeContext {
 /** Lease errors that mean the lease the client holds is gone on the daemon (not merely misused). */
 const DEAD_LEASE = new Set(["leaseExpired", "leaseNotFound"]);
 
-function localError(code: string, message: string, details?: unknown): GlassErrorObject {
-  return {
-    code,
-    message: truncateUtf8(message, 512),
-    phase: "preflight",
-    mutationPossible: false,
-    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-    ...(details === undefined ? {} : { details }),
-  };
+/** The wire form of an error the client raises itself (the `error` of a response envelope). */
+function wireError(error: GlassError): GlassErrorObject {
+  return error.toJSON() as GlassErrorObject;
 }
 
 /** The payload with its own `timeoutMs` lowered to what is left of the call's deadline. */
@@ -72,7 +68,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     return responseEnvelope(request, false, settings.redact === undefined ? error : settings.redact(error, typeof token === "string" ? [token] : []));
   };
   if (settings.session.isActive(requestId)) {
-    return refuse(localError("request.invalid", `request id ${requestId} is already in flight; give each request its own id`));
+    return refuse(wireError(requestInvalid(`request id ${requestId} is already in flight; give each request its own id`)));
   }
   const descriptor = describeOperation(operation);
   if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
@@ -82,15 +78,21 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   } else {
     const issues = issuesOf(checkJson, request.payload, "payload");
     if (issues !== undefined) {
-      return refuse(localError("request.invalid", `the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, { kind: "requestValidation", issues: boundedIssues(issues) }));
+      const reason = truncateUtf8(`the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, 512);
+      return refuse(wireError(requestInvalid(reason, { details: { kind: "requestValidation", issues: boundedIssues(issues) } })));
     }
   }
   const capability = descriptor?.capability;
   if (capability !== undefined && settings.capabilityUsable(capability) === false) {
-    return refuse({
-      ...localError("capability.unavailable", `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`),
-      retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
-    });
+    return refuse(
+      wireError(
+        new GlassError({
+          code: GlassErrorCode.CapabilityUnavailable,
+          message: `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`,
+          retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
+        }),
+      ),
+    );
   }
   const mutating = requiresLease(operation, request.payload);
   const lease = settings.lease;
@@ -104,41 +106,39 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   try {
     message = toMcpRequest(outgoing);
   } catch (error) {
-    return refuse(error instanceof GlassError ? (error.toJSON() as GlassErrorObject) : localError("request.invalid", String(error)));
+    return refuse(wireError(error instanceof GlassError ? error : requestInvalid(describeError(error))));
   }
   const retrySafe = isRetrySafe(operation, request.payload);
   const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
 
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
-    let response: GlassResponse;
-    let retryable = false;
-    if (outcome.kind === "failed") {
-      response = responseEnvelope(request, false, outcome.error.toJSON() as GlassErrorObject);
-      retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
-    } else {
-      response = readAnswer(outcome.message, request, settings.validateResponses, mutating);
-      retryable = !response.ok && response.error.code === "overloaded";
-    }
-    const mayRetry = retryable && attempt < maxRetries && settings.session.closeReason === undefined;
-    const delay = mayRetry ? retryDelayMs(settings.retryPolicy, attempt + 1) : 0;
-    if (mayRetry && Date.now() + delay < deadlineAt) {
-      settings.log?.({ type: "retry", operation, requestId, attempt: attempt + 1, delayMs: delay, code: response.ok ? "" : response.error.code });
-      try {
-        await sleepUnlessAborted(delay, options.signal);
-      } catch (error) {
-        return refuse((error as GlassError).toJSON() as GlassErrorObject);
+  let response: GlassResponse;
+  try {
+    response = await retrying(settings, { operation, maxRetries, deadlineAt, signal: options.signal }, async (attempt) => {
+      const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
+      let answer: GlassResponse;
+      let retryable: boolean;
+      if (outcome.kind === "failed") {
+        answer = responseEnvelope(request, false, wireError(outcome.error));
+        retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
+      } else {
+        answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
+        retryable = !answer.ok && answer.error.code === "overloaded";
       }
-      continue;
-    }
-    if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
-    if (response.ok) return response;
-    const failed = refuse(response.error) as GlassResponse & { ok: false };
-    if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
-      settings.onLeaseRefused?.(failed.error, request);
-    }
-    return failed;
+      const retry = retryable && !answer.ok && settings.session.closeReason === undefined ? { code: answer.error.code, requestId } : undefined;
+      return { result: answer, retry };
+    });
+  } catch (error) {
+    // The caller aborted while the call waited to be retried.
+    if (!(error instanceof GlassError)) throw error;
+    return refuse(wireError(error));
   }
+  if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+  if (response.ok) return response;
+  const failed = refuse(response.error) as GlassResponse & { ok: false };
+  if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
+    settings.onLeaseRefused?.(failed.error, request);
+  }
+  return failed;
 }
 
 /**

@@ -1,14 +1,16 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
-import type { OperationName, ResultOf } from "../../generated/operation-map.js";
-import { newRequestId } from "../envelope/request-id.js";
+import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
+import { assembleRequest } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
-import type { GlassErrorObject, GlassRequest, GlassResponse, PayloadFor } from "../envelope/envelope-types.js";
+import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { validateRequest } from "../envelope/validate-envelope.js";
 import { boundedIssues } from "../mcp/answer-check.js";
-import { TransportClosedError } from "../errors/error-classes.js";
+import { requestInvalid, TransportClosedError } from "../errors/error-classes.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { describeError } from "../errors/redact.js";
 import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
 import type { GlassTransport } from "../transport/transport.js";
@@ -171,7 +173,7 @@ export class Glass {
    * Runs any operation — in the catalog or not — and returns its result, or throws a GlassError.
    * Catalog operations are typed: `glass.request("webIr.diff", { before, after })`.
    */
-  async request<Op extends string>(operation: Op, payload: PayloadFor<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
+  async request<Op extends string>(operation: Op, payload: PayloadOf<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
     const request = buildRequest(operation, payload, options, deadlineMs);
     const response = await this.execute(request, options);
@@ -187,14 +189,9 @@ export class Glass {
   async send(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {}): Promise<GlassResponse> {
     const checked = validateRequest(request);
     if (!checked.ok) {
-      const error: GlassErrorObject = {
-        code: "request.invalid",
-        message: `the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500),
-        phase: "preflight",
-        mutationPossible: false,
-        retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+      const error = requestInvalid(`the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500), {
         details: { kind: "requestValidation", issues: boundedIssues(checked.issues) },
-      };
+      }).toJSON() as GlassErrorObject;
       const requestId = typeof (request as { requestId?: unknown }).requestId === "string" ? (request as { requestId: string }).requestId : "invalid";
       const token = (request as { mutationLease?: { token?: unknown } } | null)?.mutationLease?.token;
       return { protocolVersion: 1, requestId, ok: false, error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []) } as GlassResponse;
@@ -315,8 +312,9 @@ export class Glass {
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
 
 /**
- * The request envelope of a typed call, built field by field. The ids the caller gave are checked
- * here; the payload is checked by the preflight (or, without one, for being JSON) when it is sent.
+ * The request envelope of a typed call. The operation name and the ids the caller gave are checked
+ * here (the deadline already was); the payload is checked by the preflight (or, without one, for
+ * being JSON) when it is sent.
  */
 function buildRequest(operation: string, payload: unknown, options: CallOptions, deadlineMs: number): GlassRequest {
   const issues: ValidationIssue[] = [];
@@ -324,36 +322,23 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
   if (options.requestId !== undefined) validateGlassIdentifier(options.requestId, "requestId", issues);
   if (options.correlationId !== undefined) validateGlassIdentifier(options.correlationId, "correlationId", issues);
   if (issues.length > 0) {
-    throw new GlassError({
-      code: "request.invalid",
-      message: `cannot build the request: ${describeIssues(issues, "request")}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    throw requestInvalid(`cannot build the request: ${describeIssues(issues, "request")}`, {
       details: { kind: "requestValidation", issues },
       ...(typeof operation === "string" ? { operation } : {}),
     });
   }
-  const request: Record<string, unknown> = { protocolVersion: 1, requestId: options.requestId ?? newRequestId() };
-  if (options.correlationId !== undefined) request.correlationId = options.correlationId;
-  request.operation = operation;
-  request.payload = payload;
-  request.deadlineMs = deadlineMs;
-  return request as GlassRequest;
+  return assembleRequest(operation, payload, { requestId: options.requestId, correlationId: options.correlationId, deadlineMs }) as GlassRequest;
 }
 
 function checkDeadline(value: number, name: string, operation?: string): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {
-    throw new GlassError({
-      code: "request.invalid",
-      message: `${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-      ...(operation === undefined ? {} : { operation }),
-    });
+    throw requestInvalid(`${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`, { operation });
   }
   return value;
 }
 
 function failure(request: GlassRequest, error: unknown): GlassResponse {
-  const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: String(error) });
+  const glassError = error instanceof GlassError ? error : new GlassError({ code: GlassErrorCode.Internal, message: describeError(error) });
   return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 

@@ -1,4 +1,4 @@
-import { LeaseError } from "../errors/error-classes.js";
+import { LeaseError, requestInvalid } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { Lease, type LeaseGrant } from "./lease.js";
 import type { CallOptions, GlassLogEvent } from "./options.js";
@@ -18,12 +18,7 @@ const MAX_TTL_MS = 900_000;
 /** `ttlMs`, checked before it is sent: a missing or out-of-range value would be refused by the daemon. */
 function checkTtl(ttlMs: unknown, operation: string): number {
   if (typeof ttlMs === "number" && Number.isInteger(ttlMs) && ttlMs >= MIN_TTL_MS && ttlMs <= MAX_TTL_MS) return ttlMs;
-  throw new GlassError({
-    code: "request.invalid",
-    message: `ttlMs must be an integer from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms; got ${String(ttlMs)}`,
-    operation,
-    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-  });
+  throw requestInvalid(`ttlMs must be an integer from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms; got ${String(ttlMs)}`, { operation });
 }
 
 /** Calls an MCP method and returns its result (the client's rpc). */

@@ -1,10 +1,16 @@
+import { REDACTED } from "../errors/redact.js";
+
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
-/** What the daemon answers to `glass/lease/acquire` and `glass/lease/renew` (§4). */
+/** A mutation lease as the daemon answers `glass/lease/acquire` and `glass/lease/renew` (§4). */
 export interface LeaseGrant {
+  /** The daemon's browser session the lease is for. */
   sessionId: string;
+  /** The client holding it. */
   ownerId: string;
+  /** The secret a mutating call carries (`arguments.leaseToken` or `arguments.mutationLease.token`). */
   token: string;
+  /** When it expires, in milliseconds since the Unix epoch. */
   expiresAtMs: number;
 }
 
@@ -43,8 +49,8 @@ export class Lease {
   }
 
   /** The lease without its token. */
-  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: "[redacted]" } {
-    return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: "[redacted]" };
+  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: typeof REDACTED } {
+    return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: REDACTED };
   }
 
   /** `Lease(session-1, expires 2026-…)`, without the token. */

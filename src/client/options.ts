@@ -1,5 +1,4 @@
 import type { GlassCapabilityName } from "../../generated/types/glass-capabilities-v1.js";
-import type { GlassTransport } from "../transport/transport.js";
 import type { ServerRequestHandler } from "../mcp/mcp-session.js";
 
 /** When and how read-only calls are retried (mutations never are). */
@@ -80,6 +79,3 @@ export interface CallOptions {
   /** The request id; a fresh UUID when absent. */
   requestId?: string;
 }
-
-/** What {@link Glass.connect} accepts as its transport. */
-export type TransportLike = GlassTransport;

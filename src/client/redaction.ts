@@ -1,5 +1,6 @@
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
-import { createRedactor, neutraliseControls, redactJson } from "../errors/redact.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
+import { createRedactor, describeError, neutraliseControls, redactJson } from "../errors/redact.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { GlassTransport } from "../transport/transport.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
@@ -67,7 +68,7 @@ export class ClientRedaction {
    * nothing in it, nor in its causes, needed scrubbing; otherwise a copy without the causes.
    */
   glassError(error: unknown): GlassError {
-    const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: describe(error) });
+    const glassError = error instanceof GlassError ? error : new GlassError({ code: GlassErrorCode.Internal, message: describeError(error) });
     const scrub = this.#scrubber([]);
     let changed = false;
     const watched = (text: string): string => {
@@ -96,13 +97,5 @@ export class ClientRedaction {
       return code === event.code ? event : { ...event, code };
     }
     return event;
-  }
-}
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an error that cannot be described";
   }
 }

@@ -1,4 +1,5 @@
-import type { RetryOptions } from "./options.js";
+import { CancelledError } from "../errors/error-classes.js";
+import type { GlassLogEvent, RetryOptions } from "./options.js";
 
 /** The retry policy with every default filled in. */
 export type ResolvedRetryPolicy = Required<RetryOptions>;
@@ -19,4 +20,63 @@ export function resolveRetryPolicy(options: RetryOptions | false | undefined): R
 export function retryDelayMs(policy: ResolvedRetryPolicy, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Waits `ms`, or rejects with a CancelledError as soon as `signal` aborts. Leaves no timer behind. */
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new CancelledError({ message: "the call was aborted while waiting to retry" }));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new CancelledError({ message: "the call was aborted while waiting to retry" }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** What one try of a call came to: its result, and whether it failed in a way worth trying again. */
+export interface AttemptResult<T> {
+  result: T;
+  /**
+   * Present for a failure that may be retried (`overloaded`, a send that never left): its code and
+   * the try's request id, for the `retry` log event.
+   */
+  retry?: { code: string; requestId: string } | undefined;
+}
+
+/** One call to make, with at most `maxRetries` retries, all within its deadline. */
+export interface RetryingCall {
+  /** The operation or MCP method, for the `retry` log event. */
+  operation: string;
+  /** 0 for a call that must not be repeated on its own (a mutation). */
+  maxRetries: number;
+  /** When the call must be over (ms since the epoch): no retry starts whose wait would end past it. */
+  deadlineAt: number;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The retry loop of every call the client makes: runs `attempt` (0 for the first try, 1 for the
+ * first retry, …) and, while its result carries `retry`, fewer than `maxRetries` retries were
+ * made and the backoff wait ({@link retryDelayMs}) ends before the deadline, logs a `retry` event,
+ * waits and tries again. Resolves with the last try's result; rejects with a CancelledError when
+ * `signal` aborts during a wait (and with whatever `attempt` throws).
+ */
+export async function retrying<T>(
+  context: { retryPolicy: ResolvedRetryPolicy; log?: ((event: GlassLogEvent) => void) | undefined },
+  call: RetryingCall,
+  attempt: (attempt: number) => Promise<AttemptResult<T>>,
+): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    const { result, retry } = await attempt(tries);
+    if (retry === undefined || tries >= call.maxRetries) return result;
+    const delay = retryDelayMs(context.retryPolicy, tries + 1);
+    if (Date.now() + delay >= call.deadlineAt) return result;
+    context.log?.({ type: "retry", operation: call.operation, requestId: retry.requestId, attempt: tries + 1, delayMs: delay, code: retry.code });
+    await sleepUnlessAborted(delay, call.signal);
+  }
 }

@@ -2,12 +2,11 @@ import { errorFromEnvelope } from "./error-from-envelope.js";
 import { exchange, type ExchangeContext } from "./exchange.js";
 import { answerProblem, responseInvalid } from "../mcp/answer-check.js";
 import { jsonRpcErrorToGlass } from "../mcp/json-rpc-error-to-glass.js";
-import { sleepUnlessAborted } from "./sleep.js";
-import { retryDelayMs, type ResolvedRetryPolicy } from "./retry-delay.js";
+import { READ_ONLY_METHODS } from "../mcp/json-rpc.js";
+import { GlassError } from "../errors/glass-error.js";
+import { retrying, type ResolvedRetryPolicy } from "./retry-delay.js";
 import type { CallOptions } from "./options.js";
 
-/** Methods that only read, so they may be retried on overload. */
-const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
 
 let nextRpcId = 1;
 
@@ -26,19 +25,18 @@ export async function rpcCall(context: RpcContext, method: string, params: Recor
   const deadlineAt = Date.now() + options.deadlineMs;
   const readOnly = READ_ONLY_METHODS.has(method);
   const maxRetries = options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : readOnly ? context.retryPolicy.maxRetries : 0;
-  for (let attempt = 0; ; attempt++) {
+  const outcome = await retrying<Record<string, unknown> | GlassError>(context, { operation: method, maxRetries, deadlineAt, signal: options.signal }, async () => {
     const id = nextRpcId++;
     const requestId = String(id);
-    const outcome = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
-    if (outcome.kind === "failed") throw outcome.error;
-    const message = outcome.message;
+    const exchanged = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
+    if (exchanged.kind === "failed") throw exchanged.error;
+    const message = exchanged.message;
     const problem = answerProblem(message);
     if (problem !== undefined) throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);
-    if (!("error" in message)) return message.result !== null && typeof message.result === "object" ? message.result : {};
+    if (!("error" in message)) return { result: message.result !== null && typeof message.result === "object" ? message.result : {} };
     const error = errorFromEnvelope(jsonRpcErrorToGlass(message.error, false), method, requestId);
-    const delay = retryDelayMs(context.retryPolicy, attempt + 1);
-    if (error.code !== "overloaded" || attempt >= maxRetries || Date.now() + delay >= deadlineAt) throw error;
-    context.log?.({ type: "retry", operation: method, requestId, attempt: attempt + 1, delayMs: delay, code: error.code });
-    await sleepUnlessAborted(delay, options.signal);
-  }
+    return { result: error, retry: error.code === "overloaded" ? { code: error.code, requestId } : undefined };
+  });
+  if (outcome instanceof GlassError) throw outcome;
+  return outcome;
 }

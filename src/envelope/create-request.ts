@@ -1,6 +1,8 @@
-import { GlassError } from "../errors/glass-error.js";
+import { requestInvalid } from "../errors/error-classes.js";
+import { REDACTED } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
-import type { GlassMutationLease, GlassRequest, PayloadFor } from "./envelope-types.js";
+import type { PayloadOf } from "../../generated/operation-map.js";
+import type { GlassMutationLease, GlassRequest } from "./envelope-types.js";
 import { newRequestId } from "./request-id.js";
 import { validateRequest } from "./validate-envelope.js";
 
@@ -27,9 +29,28 @@ export interface CreateRequestOptions {
  */
 export function createRequest<Op extends string>(
   operation: Op,
-  payload: PayloadFor<Op>,
+  payload: PayloadOf<Op>,
   options: CreateRequestOptions = {},
 ): GlassRequest<Op> {
+  const request = assembleRequest(operation, payload, options);
+  const checked = validateRequest(request);
+  if (!checked.ok) {
+    const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
+    throw requestInvalid(`cannot build the request: ${describeIssues(issues, "request")}`, {
+      details: { kind: "requestValidation", issues },
+      operation: typeof operation === "string" ? operation : undefined,
+      requestId: typeof request.requestId === "string" ? request.requestId : undefined,
+    });
+  }
+  return request as GlassRequest<Op>;
+}
+
+/**
+ * The request envelope of `operation` with the fields given, in the protocol's order (a fresh
+ * `requestId` when none is given), not yet checked: {@link createRequest} checks all of it, the
+ * client checks the ids itself and the payload in its preflight.
+ */
+export function assembleRequest(operation: string, payload: unknown, options: CreateRequestOptions): Record<string, unknown> {
   const request: Record<string, unknown> = {
     protocolVersion: 1,
     requestId: options.requestId ?? newRequestId(),
@@ -40,23 +61,11 @@ export function createRequest<Op extends string>(
   request.operation = operation;
   request.payload = payload;
   if (options.deadlineMs !== undefined) request.deadlineMs = options.deadlineMs;
-  const checked = validateRequest(request);
-  if (!checked.ok) {
-    const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
-    throw new GlassError({
-      code: "request.invalid",
-      message: `cannot build the request: ${describeIssues(issues, "request")}`,
-      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-      details: { kind: "requestValidation", issues },
-      operation: typeof operation === "string" ? operation : undefined,
-      requestId: typeof request.requestId === "string" ? request.requestId : undefined,
-    });
-  }
-  return request as GlassRequest<Op>;
+  return request;
 }
 
 /** Lease tokens never appear in messages. */
 function redactLease(text: string, lease: GlassMutationLease | undefined): string {
   const token = lease?.token;
-  return typeof token === "string" && token !== "" ? text.split(token).join("[redacted]") : text;
+  return typeof token === "string" && token !== "" ? text.split(token).join(REDACTED) : text;
 }

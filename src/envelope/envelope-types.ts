@@ -1,11 +1,10 @@
-import type { OperationName, PayloadOf } from "../../generated/operation-map.js";
+import type { PayloadOf } from "../../generated/operation-map.js";
 import type {
   GlassErrorObject,
   GlassMutationLease,
   GlassRequest as GeneratedRequest,
   GlassResponse as GeneratedResponse,
 } from "../../generated/types/glass-protocol-v1.js";
-import type { JsonValue } from "../validation/json-value.js";
 
 /** `T` without its index signature (`[k: string]: unknown`), keeping the named fields. */
 type KnownFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
@@ -14,15 +13,16 @@ type KnownFields<T> = { [K in keyof T as string extends K ? never : number exten
 type ResponseCommon = Omit<KnownFields<GeneratedResponse>, "ok" | "result" | "error">;
 
 /**
- * The payload type of an operation: the catalog's type, any JSON for another named operation, and
- * `unknown` when the operation is not known statically (a plain `string`).
+ * The payload type of an operation.
+ *
+ * @deprecated The same type as {@link PayloadOf}; use that.
  */
-export type PayloadFor<Op extends string> = string extends Op ? unknown : Op extends OperationName ? PayloadOf<Op> : JsonValue;
+export type PayloadFor<Op extends string> = PayloadOf<Op>;
 
 /** A Glass request envelope for operation `Op`, its payload typed by the catalog. */
 export type GlassRequest<Op extends string = string> = Omit<GeneratedRequest, "operation" | "payload"> & {
   operation: Op;
-  payload: PayloadFor<Op>;
+  payload: PayloadOf<Op>;
 };
 
 /** A successful Glass response carrying a result of type `T`. */

@@ -2,7 +2,7 @@ import { payloadValidators, resultValidators } from "../../generated/validators/
 import type { OperationName, ResultOf } from "../../generated/operation-map.js";
 import type { ValidationResult } from "../validation/issue.js";
 import { checkJson, ownProperty, type JsonValue } from "../validation/json-value.js";
-import type { PayloadFor } from "./envelope-types.js";
+import type { PayloadOf } from "../../generated/operation-map.js";
 import { runValidator } from "./run-validator.js";
 
 const anyJson = (x: unknown, p: string, out: Parameters<typeof checkJson>[2]): boolean => checkJson(x, p, out);
@@ -13,8 +13,8 @@ const anyJson = (x: unknown, p: string, out: Parameters<typeof checkJson>[2]): b
  * daemon reports them (`{path: "inputs", reason: "form.fill requires at least one bounded input"}`).
  * An operation outside the catalog only needs a JSON payload. Never throws.
  */
-export function validatePayload<Op extends string>(operation: Op, payload: unknown): ValidationResult<PayloadFor<Op>> {
-  return runValidator<PayloadFor<Op>>(ownProperty(payloadValidators, operation) ?? anyJson, payload);
+export function validatePayload<Op extends string>(operation: Op, payload: unknown): ValidationResult<PayloadOf<Op>> {
+  return runValidator<PayloadOf<Op>>(ownProperty(payloadValidators, operation) ?? anyJson, payload);
 }
 
 /**

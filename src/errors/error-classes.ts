@@ -1,4 +1,20 @@
+import { GlassErrorCode } from "./error-codes.js";
 import { brandErrorClass, GlassError, type GlassErrorInit } from "./glass-error.js";
+
+/**
+ * The error for a request, an option or a message the caller must fix before sending it again:
+ * code `request.invalid`, phase `preflight`, `mutationPossible: false` (nothing was sent), retry
+ * advice `{notRetryable, fix_request}`. `init` adds the details, the operation, the request id or
+ * the error behind it.
+ */
+export function requestInvalid(message: string, init: Pick<GlassErrorInit, "details" | "operation" | "requestId" | "cause"> = {}): GlassError {
+  return new GlassError({
+    code: GlassErrorCode.RequestInvalid,
+    message,
+    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    ...init,
+  });
+}
 
 /**
  * The connection to the daemon closed: it exited or crashed, the socket dropped, or the client was

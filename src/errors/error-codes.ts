@@ -1,6 +1,7 @@
 /**
  * The error codes glass-sdk itself produces (daemon codes such as `staleRevision`, `task.invalid`
- * or `webIr.invalid` pass through unchanged).
+ * or `webIr.invalid` pass through unchanged). As a type, `GlassErrorCode` is the union of these
+ * codes.
  */
 export const GlassErrorCode = {
   /** The connection to the daemon closed (it exited, the socket dropped, or the client was closed). */
@@ -44,7 +45,14 @@ export const GlassErrorCode = {
   MethodNotFound: "mcp.methodNotFound",
   InvalidParams: "mcp.invalidParams",
   InternalError: "mcp.internalError",
+  /** Something the SDK did not expect went wrong inside it (a thrown value that is not a GlassError). */
+  Internal: "internal",
+  /** A golden fixture (or a recording loaded as one) breaks the fixture format; `details` names the first bad entry. */
+  FixtureInvalid: "fixture.invalid",
 } as const;
+
+/** A code glass-sdk itself produces: one of the values of {@link GlassErrorCode}. */
+export type GlassErrorCode = (typeof GlassErrorCode)[keyof typeof GlassErrorCode];
 
 /** Lease error codes the daemon sends in `error.data.details.code` of a -32003 error (§2, §4). */
 export const LeaseErrorCode = {
@@ -54,3 +62,6 @@ export const LeaseErrorCode = {
   LeaseNotOwner: "leaseNotOwner",
   InvalidLease: "invalidLease",
 } as const;
+
+/** A lease code the daemon sends: one of the values of {@link LeaseErrorCode}. */
+export type LeaseErrorCode = (typeof LeaseErrorCode)[keyof typeof LeaseErrorCode];

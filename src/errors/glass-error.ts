@@ -1,4 +1,5 @@
 import type { GlassErrorPhase, GlassRetryAdvice } from "../../generated/types/glass-protocol-v1.js";
+import type { GlassErrorCode, LeaseErrorCode } from "./error-codes.js";
 import { neutraliseControls } from "./redact.js";
 
 /**
@@ -25,8 +26,11 @@ export const DEFAULT_RETRY_ADVICE: Readonly<GlassRetryAdvice> = Object.freeze({
 
 /** What a {@link GlassError} is made from: the wire error object plus where it happened. */
 export interface GlassErrorInit {
-  /** Machine-readable code: a daemon code (`staleRevision`, `task.invalid`) or an SDK one (`request.invalid`). */
-  code: string;
+  /**
+   * Machine-readable code: an SDK one (`request.invalid`, see {@link GlassErrorCode}), a lease code,
+   * or any code a daemon sends (`staleRevision`, `task.invalid`).
+   */
+  code: GlassErrorCode | LeaseErrorCode | (string & {});
   /** What went wrong, in words; the error's message adds the operation and request id. */
   message: string;
   /** How far the operation got before it failed; `preflight` when absent. */
@@ -56,8 +60,11 @@ export interface GlassErrorInit {
  * sequences, carriage returns, line breaks) are written out as visible escapes (`\u001b`, `\n`).
  */
 export class GlassError extends Error {
-  /** Machine-readable error code. */
-  readonly code: string;
+  /**
+   * Machine-readable error code: one of {@link GlassErrorCode} or {@link LeaseErrorCode} (editors
+   * complete these), or any other code the daemon sent (`staleRevision`, `task.invalid`, …).
+   */
+  readonly code: GlassErrorCode | LeaseErrorCode | (string & {});
   /** How far the operation got before it failed. */
   readonly phase: GlassErrorPhase;
   /** Whether the operation may have changed the page: if true, re-observe before deciding anything. */

@@ -124,6 +124,23 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * An error's message, and its cause's when that adds something (`connect ECONNREFUSED (socket
+ * closed)`), for use inside another message: credentials in URLs are redacted. Any thrown value is
+ * described (a string, a plain object); a throwing `message` getter or `toString` gives a fixed
+ * text. Never throws.
+ */
+export function describeError(error: unknown): string {
+  try {
+    if (!(error instanceof Error)) return redactUrl(String(error));
+    const message = String(error.message);
+    const cause = error.cause instanceof Error ? String(error.cause.message) : undefined;
+    return redactUrl(cause === undefined || cause === message ? message : `${message} (${cause})`);
+  } catch {
+    return "an error that cannot be described";
+  }
+}
+
+/**
  * A copy of a JSON value in which every string and every object key has gone through `redact`
  * (e.g. a function of {@link createRedactor}). Arrays and plain objects are copied; anything else
  * is kept as it is. Containers nested more than {@link MAX_JSON_DEPTH} levels deep are replaced by

@@ -77,6 +77,41 @@ export const JsonRpcErrorCode = {
   RequestCancelled: -32800,
 } as const;
 
+/**
+ * MCP methods that only read, so that sending one again cannot repeat a side effect: the client
+ * retries them on overload, and the HTTP transport sends them again in a new session.
+ */
+export const READ_ONLY_METHODS: ReadonlySet<string> = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
+
+/** True for a value a JSON-RPC id may be: a string or a finite number. */
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/**
+ * True for a JSON object with `jsonrpc: "2.0"`: the shape every JSON-RPC message has, as a transport
+ * checks what it reads (whoever handles the message checks the rest).
+ */
+export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+/**
+ * A successful JSON-RPC 2.0 response. Its id is the one given: a server answers a request whose id
+ * was null with id null.
+ */
+export function jsonRpcSuccess<Id extends JsonRpcId | null>(id: Id, result: { [key: string]: unknown }): Omit<JsonRpcSuccess, "id"> & { id: Id } {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/**
+ * A failed JSON-RPC 2.0 response: `id` is null when the request's id is not known (a parse error)
+ * or cannot be used; `data` is left out when not given.
+ */
+export function jsonRpcFailure(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcFailure {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
 /** True for a message that is a request (has an id and a method). */
 export function isJsonRpcRequest(message: JsonRpcMessage): message is JsonRpcRequest {
   return "method" in message && "id" in message && message.id !== undefined;

@@ -1,5 +1,6 @@
 import { TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
+import { describeError } from "../errors/redact.js";
 import type { GlassTransport } from "../transport/transport.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { jsonByteLength, jsonStringLength } from "../validation/byte-length.js";
@@ -8,6 +9,8 @@ import { isJsonObject, ownProperty } from "../validation/json-value.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
 import {
   JsonRpcErrorCode,
+  jsonRpcFailure,
+  type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -146,7 +149,7 @@ export class McpSession {
     try {
       return this.transport.send(message);
     } catch (error) {
-      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${error instanceof Error ? error.message : String(error)}`, cause: error }));
+      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${describeError(error)}`, cause: error }));
     }
   }
 
@@ -187,22 +190,22 @@ export class McpSession {
     const id: unknown = request.id;
     const method = truncateUtf8(request.method, MAX_QUOTED_METHOD_BYTES);
     if (typeof id !== "string" && typeof id !== "number") {
-      this.reply(null, { error: { code: JsonRpcErrorCode.InvalidRequest, message: "a request id must be a string or a number" } });
+      this.reply(jsonRpcFailure(null, JsonRpcErrorCode.InvalidRequest, "a request id must be a string or a number"));
       return;
     }
     const handler = ownProperty(this.options.serverRequestHandlers, request.method);
     const handled = typeof handler === "function";
     this.options.onEvent?.({ type: "serverRequest", method, answered: handled ? "handler" : "methodNotFound" });
     if (!handled) {
-      this.reply(id, { error: { code: JsonRpcErrorCode.MethodNotFound, message: `the client does not handle ${method}` } });
+      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.MethodNotFound, `the client does not handle ${method}`));
       return;
     }
     if (nestsDeeperThan(request.params)) {
-      this.reply(id, { error: { code: JsonRpcErrorCode.InvalidParams, message: `the params are nested more than ${MAX_JSON_DEPTH} levels deep` } });
+      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InvalidParams, `the params are nested more than ${MAX_JSON_DEPTH} levels deep`));
       return;
     }
     if (this.handling >= MAX_HANDLED_REQUESTS) {
-      this.reply(id, { error: { code: JsonRpcErrorCode.Overloaded, message: `the client is already answering ${MAX_HANDLED_REQUESTS} requests` } });
+      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.Overloaded, `the client is already answering ${MAX_HANDLED_REQUESTS} requests`));
       return;
     }
     this.handling++;
@@ -210,8 +213,8 @@ export class McpSession {
     Promise.resolve()
       .then(() => handler(params, request))
       .then(
-        (result) => this.reply(id, { result: result ?? {} }),
-        (error: unknown) => this.reply(id, { error: { code: JsonRpcErrorCode.InternalError, message: truncateUtf8(error instanceof Error ? error.message : String(error), 512) } }),
+        (result) => this.reply({ jsonrpc: "2.0", id, result: result ?? {} }),
+        (error: unknown) => this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
       )
       .finally(() => this.handling--);
   }
@@ -222,10 +225,11 @@ export class McpSession {
    * holds more than {@link MAX_BUFFERED_BYTES} for the peer, the peer is not reading: the
    * connection fails instead of growing.
    */
-  private reply(id: JsonRpcId | null, body: { result: unknown } | { error: { code: number; message: string } }): void {
+  private reply(answer: JsonRpcFailure | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }): void {
     if (this.closedWith !== undefined) return;
     // What the answer will weigh once encoded (a handler's result counted up to the bound: one that cannot be encoded fails on its own).
-    const size = 40 + (typeof id === "string" ? jsonStringLength(id) : 24) + ("result" in body ? jsonByteLength(body.result, MAX_UNWRITTEN_ANSWER_BYTES) : jsonStringLength(body.error.message) + 24);
+    const { id } = answer;
+    const size = 40 + (typeof id === "string" ? jsonStringLength(id) : 24) + ("result" in answer ? jsonByteLength(answer.result, MAX_UNWRITTEN_ANSWER_BYTES) : jsonStringLength(answer.error.message) + 24);
     const bytes = Math.min(size, MAX_UNWRITTEN_ANSWER_BYTES);
     const buffered = this.transport.bufferedBytes;
     if ((this.unwrittenAnswers > 0 && this.unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) || (typeof buffered === "number" && buffered > MAX_BUFFERED_BYTES)) {
@@ -238,7 +242,7 @@ export class McpSession {
       this.unwrittenAnswers--;
       this.unwrittenAnswerBytes -= bytes;
     };
-    this.sendSafely({ jsonrpc: "2.0", id, ...body } as JsonRpcResponse).then(written, written);
+    this.sendSafely(answer as JsonRpcResponse).then(written, written);
   }
 
   /** Ends the connection to a peer that sends requests but does not read the answers. */

@@ -17,7 +17,7 @@ export type FastAnswers = ReadonlyMap<string, McpToolResult>;
 /**
  * Precomputes the fast-mode answers: for each read-only catalog operation (lease `none`) in the
  * fixture, the tool result of its first recorded request — the recorded result or error, or the
- * `capabilityUnavailable` failure when the manifest switched its capability off. Mutating and
+ * `capability.unavailable` failure when the manifest switched its capability off. Mutating and
  * conditional operations are left out: their calls keep the full path (lease checks and all).
  */
 export function buildFastAnswers(engine: ReplayEngine, manifest: GlassCapabilityManifest): FastAnswers {

@@ -1,5 +1,6 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { validateRequest, validateResponse } from "../envelope/validate-envelope.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import type { ValidationIssue } from "../validation/issue.js";
@@ -94,7 +95,7 @@ function fail(message: string): never {
 /** The `fixture.invalid` error (not retryable: fix the fixture), its message cut to 512 UTF-8 bytes. */
 export function fixtureInvalid(message: string, cause?: unknown): GlassError {
   return new GlassError({
-    code: "fixture.invalid",
+    code: GlassErrorCode.FixtureInvalid,
     message: truncateUtf8(message, 512),
     retry: { classification: "notRetryable", recommendedOperation: "fix_fixture" },
     cause,

@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest } from "../mcp/json-rpc.js";
+import { isJsonRpcId, jsonRpcFailure, jsonRpcSuccess, JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest } from "../mcp/json-rpc.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { utf8Length } from "../validation/byte-length.js";
 
@@ -87,15 +87,15 @@ function boundedDetails(details: unknown): unknown {
 
 /** A successful JSON-RPC response. */
 export function rpcResult(id: ReplyId, result: { [key: string]: unknown }): RpcSuccess {
-  return { jsonrpc: "2.0", id, result };
+  return jsonRpcSuccess(id, result);
 }
 
 /** A failed JSON-RPC response (`id` null when the request's id was null or could not be read). */
 export function rpcFailure(id: ReplyId, error: RpcError): JsonRpcFailure {
-  return { jsonrpc: "2.0", id, error: { ...error } };
+  return jsonRpcFailure(id, error.code, error.message, error.data);
 }
 
 /** `id` when it is a JSON-RPC id the daemon serves (a string, a finite number or null), else `undefined`. */
 export function usableId(id: unknown): ReplyId | undefined {
-  return typeof id === "string" || id === null || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+  return id === null || isJsonRpcId(id) ? id : undefined;
 }

@@ -1,20 +1,14 @@
-/** A mutation lease as `glass/lease/acquire` and `glass/lease/renew` return it (§4). */
-export interface LeaseGrant {
-  /** The daemon's browser session the lease is for. */
-  sessionId: string;
-  /** The client holding it. */
-  ownerId: string;
-  /** The secret a mutating call carries (`arguments.leaseToken` or `arguments.mutationLease.token`). */
-  token: string;
-  /** When it expires, in milliseconds since the Unix epoch. */
-  expiresAtMs: number;
-}
+import type { LeaseGrant } from "../client/lease.js";
+import type { GlassErrorCode, LeaseErrorCode } from "../errors/error-codes.js";
+
+/** The lease the mock grants: the client's {@link LeaseGrant}, one shape on both sides. */
+export type { LeaseGrant };
 
 /**
  * The lease codes of §2, sent in `error.data.details.code` of a -32003 error; `leaseRequired` is the
  * mock's name for "mutation lease required" (no token), whose details are null on the wire.
  */
-export type LeaseFailureCode = "leaseRequired" | "leaseHeld" | "leaseExpired" | "leaseNotFound" | "leaseNotOwner" | "invalidLease";
+export type LeaseFailureCode = LeaseErrorCode | typeof GlassErrorCode.LeaseRequired;
 
 /** Why a lease operation or a mutating call was refused. Messages never contain a token. */
 export interface LeaseFailure {

@@ -2,6 +2,7 @@ import { leaseExemptTools } from "../../generated/operations.js";
 import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
+import { GlassErrorCode } from "../errors/error-codes.js";
 import { validatePayload } from "../envelope/validate-payload.js";
 import type { McpToolResult } from "../mcp/json-rpc.js";
 import { describeOperation } from "../operations/lease-requirement.js";
@@ -45,7 +46,7 @@ const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
  * does (§2, §4, §7). `browser tool failed` (an `isError` result, the reason dropped) for a string
  * `responseMode` other than minimal, normal or diagnostic, an argument a strict tool does not take,
  * a catalog payload the daemon could not decode, and an unknown tool (one outside the catalog and
- * the read-only list that the fixture has no answer for); `capabilityUnavailable` for a tool whose
+ * the read-only list that the fixture has no answer for); `capability.unavailable` for a tool whose
  * capability the daemon switched off; otherwise the fixture's answer, a browser-free document the
  * daemon would refuse as `{kind, path, reason}`, or `mock.unmatched`.
  */
@@ -119,7 +120,7 @@ export function capabilityFailure(manifest: GlassCapabilityManifest, call: ToolC
     requestId: call.request.requestId,
     ok: false,
     error: {
-      code: "capabilityUnavailable",
+      code: GlassErrorCode.CapabilityUnavailable,
       message: `${call.tool} needs capability ${capability}, which is ${status ?? "not offered"} on this daemon`,
       phase: "preflight",
       mutationPossible: false,

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 import { Buffer } from "node:buffer";
-import { BadFrameError, TransportClosedError } from "../errors/error-classes.js";
+import { BadFrameError, requestInvalid, TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
-import { isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
+import { describeError } from "../errors/redact.js";
+import { isJsonRpcMessage, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { SlotList } from "../collections/slot-list.js";
@@ -11,7 +11,7 @@ import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.j
 import { FrameLimits } from "./framing/frame-limits.js";
 import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
 import { TransportLimits } from "../transport/transport-limits.js";
-import { callHandler, closed, describe, ignore, isMessage, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
+import { callHandler, closed, ignore, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -193,7 +193,7 @@ export class FramedConnection {
   #deliver(message: unknown): void {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
-    if (!isMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
+    if (!isJsonRpcMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
     if (this.#initializeIds.size > 0) this.#learnPeer(message);
     callHandler(() => handlers.onMessage(message));
   }
@@ -261,14 +261,12 @@ export class FramedConnection {
 
 /** The error for a request the daemon would refuse by closing the connection (a body over 4 MiB). */
 function tooLarge(bytes: number, peer: string): GlassError {
-  return new GlassError({
-    code: GlassErrorCode.RequestInvalid,
-    message: `the message is ${bytes} bytes; ${peer} reads at most ${FrameLimits.maxRequestBodyBytes} bytes per message and would drop the connection: send less (it was not sent)`,
-    retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
-    details: { bytes, maxBytes: FrameLimits.maxRequestBodyBytes },
-  });
+  return requestInvalid(
+    `the message is ${bytes} bytes; ${peer} reads at most ${FrameLimits.maxRequestBodyBytes} bytes per message and would drop the connection: send less (it was not sent)`,
+    { details: { bytes, maxBytes: FrameLimits.maxRequestBodyBytes } },
+  );
 }
 
 function asBadFrame(error: unknown): GlassError {
-  return error instanceof GlassError ? error : new BadFrameError({ message: describe(error), phase: "dispatch", cause: error });
+  return error instanceof GlassError ? error : new BadFrameError({ message: describeError(error), phase: "dispatch", cause: error });
 }

@@ -1,6 +1,7 @@
 import { statSync, type Stats } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { TransportUnavailableError } from "../errors/error-classes.js";
+import { describeError } from "../errors/redact.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { closed, ignore } from "../transport/transport-util.js";
 import { defaultSocketPath } from "./default-socket-path.js";
@@ -181,7 +182,7 @@ class SocketTransport extends StreamTransport {
         `permission denied connecting to ${path}: the Glass daemon's socket (mode 0600) accepts only the user ` +
         "who started the daemon; run as that user, or start a daemon of your own with `glass daemon start`";
     } else {
-      message = `cannot connect to ${this.#peer}: ${error instanceof Error ? error.message : String(error)}`;
+      message = `cannot connect to ${this.#peer}: ${describeError(error)}`;
     }
     return new TransportUnavailableError({ message, cause: error });
   }

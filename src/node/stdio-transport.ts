@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { describeError } from "../errors/redact.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
 import { ignore } from "../transport/transport-util.js";
 import { FramedConnection } from "./framed-connection.js";
@@ -174,7 +175,7 @@ class StdioTransport extends StreamTransport {
     } else if (code === "EACCES") {
       message = `cannot start ${this.#peer}: \`${command}\` is not executable (permission denied). Make it executable (chmod +x), or: ${fix}`;
     } else {
-      message = `cannot start ${this.#peer}: ${error instanceof Error ? error.message : String(error)}. ${fix}`;
+      message = `cannot start ${this.#peer}: ${describeError(error)}. ${fix}`;
     }
     return new TransportUnavailableError({ message, cause: error });
   }

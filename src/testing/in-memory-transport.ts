@@ -1,7 +1,8 @@
 import { BadFrameError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import { GlassError } from "../errors/glass-error.js";
+import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
+import { notEncodable } from "../transport/transport-util.js";
 import type { DaemonContext } from "../mock-daemon/daemon-context.js";
 import type { DaemonMessage } from "../mock-daemon/json-rpc-replies.js";
 import type { RecordedCall } from "../mock-daemon/daemon-record.js";
@@ -85,7 +86,7 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
     try {
       copy = wireCopy(message);
     } catch (error) {
-      return Promise.reject(new GlassError({ code: "request.invalid", message: `the message cannot be sent as JSON: ${String(error)}`, cause: error }));
+      return Promise.reject(notEncodable(error));
     }
     return new Promise((resolve, reject) => {
       queueMicrotask(() => {

@@ -1,14 +1,16 @@
-import { OverloadedError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
 import {
+  isJsonRpcMessage,
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
   JsonRpcErrorCode,
+  jsonRpcFailure,
+  READ_ONLY_METHODS,
   type JsonRpcErrorObject,
-  type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -16,26 +18,11 @@ import {
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
-import { redactUrl } from "../errors/redact.js";
+import { describeError, redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport-limits.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import {
-  callHandler,
-  checkMaxInFlight,
-  CLOSED_BEFORE_START,
-  closed,
-  describe,
-  encode,
-  ignore,
-  invalid,
-  isMessage,
-  messagesIn,
-  NOT_SENT,
-  startedTwice,
-  transportRedactor,
-  utf8ByteLength,
-} from "./transport-util.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor, utf8ByteLength } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -53,8 +40,6 @@ export interface HttpTransportOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
-/** Methods that only read, so they may be sent again in a new session (as the client's rpcCall retries them). */
-const READ_ONLY_METHODS = new Set(["ping", "tools/list", "prompts/list", "resources/list"]);
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2000;
 /** RFC 6750 `b64token`: what a bearer token may contain. */
@@ -147,7 +132,7 @@ class HttpTransport implements GlassTransport {
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
     if (token !== undefined && !BEARER_TOKEN.test(token)) {
-      throw invalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
+      throw requestInvalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
     }
     new Headers(options.headers).forEach((value, name) => (this.#headers[name] = value));
     if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
@@ -247,9 +232,9 @@ class HttpTransport implements GlassTransport {
       return response;
     } catch (error) {
       if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
-      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describe(error)}`, cause: error });
+      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describeError(error)}`, cause: error });
       throw new TransportUnavailableError({
-        message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describe(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
+        message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describeError(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
         cause: error,
       });
     } finally {
@@ -280,17 +265,17 @@ class HttpTransport implements GlassTransport {
       );
     } catch (error) {
       if (error instanceof AnswerTooLarge) tooLarge = error;
-      why = describe(error);
+      why = describeError(error);
     }
     this.#inFlight.delete(stop);
     if (this.#answers.get(key) === answer) this.#answers.delete(key);
     if (answered || stop.signal.aborted || this.#state === "closed") return;
     if (tooLarge !== undefined) {
       const message = `the HTTP answer to ${callOf(sent)} from ${this.#shownUrl} is over the ${tooLarge.maxBytes}-byte limit per message (${tooLarge.said}); the transport stopped reading it and closed its stream`;
-      this.#deliver(failure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
+      this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
       return;
     }
-    this.#deliver(failure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
+    this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
   }
 
   /**
@@ -394,7 +379,7 @@ class HttpTransport implements GlassTransport {
       if (this.#state === "closed") throw new TransportClosedError({ message: NOT_SENT, cause: error });
       throw this.#end(
         new TransportClosedError({
-          message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describe(error)}`,
+          message: `the HTTP session with the Glass daemon at ${this.#shownUrl} expired and a new one could not be started: ${describeError(error)}`,
           details: { sessionExpired: true },
           cause: error,
         }),
@@ -436,8 +421,8 @@ class HttpTransport implements GlassTransport {
       const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500 && status !== 429;
       this.#deliver(
         refusedByHttp
-          ? failure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
-          : failure(sent.id, code, message, data),
+          ? jsonRpcFailure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
+          : jsonRpcFailure(sent.id, code, message, data),
       );
       return;
     }
@@ -492,7 +477,7 @@ class HttpTransport implements GlassTransport {
     this.#answers.delete(key);
     answer.stop.abort();
     answer.reader?.cancel().catch(ignore);
-    this.#deliver(failure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
+    this.#deliver(jsonRpcFailure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
   }
 
   async #shutdown(): Promise<void> {
@@ -576,10 +561,6 @@ function sessionExpired(message: JsonRpcMessage, url: string, extra = "a new ses
   });
 }
 
-function failure(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcFailure {
-  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
-}
-
 /** The `error` member of a JSON-RPC error response, if `text` is one. */
 function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
   let value: unknown;
@@ -588,7 +569,7 @@ function jsonRpcErrorOf(text: string): JsonRpcErrorObject | undefined {
   } catch {
     return undefined;
   }
-  const error = isMessage(value) ? (value as { error?: unknown }).error : undefined;
+  const error = isJsonRpcMessage(value) ? (value as { error?: unknown }).error : undefined;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return typeof code === "number" && typeof message === "string" ? (error as JsonRpcErrorObject) : undefined;
 }

@@ -1,27 +1,16 @@
-import { BadFrameError, OverloadedError, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
-import { GlassError } from "../errors/glass-error.js";
-import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { createRedactor, redactUrl } from "../errors/redact.js";
+import { BadFrameError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import type { GlassError } from "../errors/glass-error.js";
+import { isJsonRpcMessage, type JsonRpcMessage } from "../mcp/json-rpc.js";
+import { createRedactor, describeError, redactUrl } from "../errors/redact.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */
-
-/** A JSON object with `jsonrpc: "2.0"`: the shape of every JSON-RPC message (the session checks the rest). */
-export function isMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
-
-/** A GlassError for an option or message the caller must fix. */
-export function invalid(message: string): GlassError {
-  return new GlassError({ code: GlassErrorCode.RequestInvalid, message, retry: { classification: "notRetryable", recommendedOperation: "fix_request" } });
-}
 
 /** `maxInFlight` (default 4), checked. */
 export function checkMaxInFlight(given: number | undefined): number {
   const value = given ?? 4;
   if (Number.isInteger(value) && value > 0) return value;
-  throw invalid(`maxInFlight must be a positive integer; got ${String(value)}`);
+  throw requestInvalid(`maxInFlight must be a positive integer; got ${String(value)}`);
 }
 
 /** `JSON.stringify(message)`, or a GlassError saying why it cannot be encoded. */
@@ -35,7 +24,7 @@ export function encode(message: JsonRpcMessage): string {
 
 /** The GlassError for a message `JSON.stringify` refused (`error` says why: a BigInt, a cycle). */
 export function notEncodable(error: unknown): GlassError {
-  return new GlassError({ code: GlassErrorCode.RequestInvalid, message: `the message cannot be encoded as JSON: ${describe(error)}`, cause: error });
+  return requestInvalid(`the message cannot be encoded as JSON: ${describeError(error)}`, { cause: error });
 }
 
 /** A TransportClosedError with a message (and the error behind it, if any). */
@@ -76,21 +65,14 @@ export function messagesIn(text: string, what: string, handlers: TransportHandle
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    reportBadFrame(handlers, `${what} is not valid JSON: ${describe(error)}`, error);
+    reportBadFrame(handlers, `${what} is not valid JSON: ${describeError(error)}`, error);
     return [];
   }
   return (batch && Array.isArray(parsed) ? parsed : [parsed]).filter((item): item is JsonRpcMessage => {
-    if (isMessage(item)) return true;
+    if (isJsonRpcMessage(item)) return true;
     reportBadFrame(handlers, `${what} holds JSON but not a JSON-RPC 2.0 message`);
     return false;
   });
-}
-
-/** An error's message (and its cause's), with any credentials in URLs redacted. */
-export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return redactUrl(String(error));
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return redactUrl(cause === undefined || cause === error.message ? error.message : `${error.message} (${cause})`);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import { requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { redactUrl } from "../errors/redact.js";
+import { describeError, redactUrl } from "../errors/redact.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { TransportLimits } from "./transport-limits.js";
 import {
@@ -10,10 +10,8 @@ import {
   checkMaxInFlight,
   CLOSED_BEFORE_START,
   closed,
-  describe,
   encode,
   exceedsUtf8Bytes,
-  invalid,
   messagesIn,
   NOT_SENT,
   peerNotReading,
@@ -153,7 +151,7 @@ class WebSocketTransport implements GlassTransport {
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
     if (token !== undefined && !TOKEN.test(token)) {
-      throw invalid(`webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`);
+      throw requestInvalid(`webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`);
     }
     this.#protocols = token === undefined ? [MCP] : [MCP, TOKEN_PREFIX + token];
     this.#redact = transportRedactor(this.#url, token);
@@ -186,7 +184,7 @@ class WebSocketTransport implements GlassTransport {
       if (!this.#closeRequested) socket = connectSocket(WebSocketClass, this.#url, this.#protocols);
     } catch (error) {
       this.#finish();
-      const why = WebSocketClass === undefined ? `this runtime has no WebSocket and the ws package could not be loaded (${describe(error)}); install ws or pass the WebSocket option` : describe(error);
+      const why = WebSocketClass === undefined ? `this runtime has no WebSocket and the ws package could not be loaded (${describeError(error)}); install ws or pass the WebSocket option` : describeError(error);
       throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${why}`, cause: error });
     }
     if (socket === undefined) {
@@ -215,7 +213,7 @@ class WebSocketTransport implements GlassTransport {
         throw peerNotReading(`the WebSocket peer at ${this.#shownUrl}`, buffered, max);
       }
       const written = (error?: unknown): void =>
-        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describe(error)}`, cause: error }) : undefined);
+        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describeError(error)}`, cause: error }) : undefined);
       const settle = (error?: GlassError): void => {
         if (!this.#writing.release(slot, settle)) return;
         if (error === undefined) resolve();

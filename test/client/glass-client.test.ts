@@ -206,6 +206,44 @@ describe("retries", () => {
     expect(calls).toBe(1);
     await noRetries.close();
   });
+
+  it("retries ping on overload, each try with its own JSON-RPC id and a retry log event naming it", async () => {
+    let pings = 0;
+    const daemon = new ScriptedDaemon((request) => (request.method === "ping" && ++pings < 3 ? overloaded : { result: {} }));
+    const events: { type: string; requestId?: string; attempt?: number; code?: string }[] = [];
+    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1, maxDelayMs: 2 }, logger: (event) => events.push(event) });
+    await expect(glass.ping()).resolves.toBeGreaterThanOrEqual(0);
+    const ids = daemon.sent("ping").map((message) => String((message as JsonRpcRequest).id));
+    expect(new Set(ids).size).toBe(3);
+    expect(events.filter((event) => event.type === "retry")).toMatchObject([
+      { requestId: ids[0], attempt: 1, code: "overloaded" },
+      { requestId: ids[1], attempt: 2, code: "overloaded" },
+    ]);
+    await glass.close();
+  });
+
+  it("never retries a lease acquire on overload on its own", async () => {
+    const daemon = new ScriptedDaemon((request) => (request.method === "glass/lease/acquire" ? overloaded : { result: {} }));
+    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1 } });
+    await expect(glass.acquireLease({ ttlMs: 1000 })).rejects.toBeInstanceOf(OverloadedError);
+    expect(daemon.sent("glass/lease/acquire")).toHaveLength(1);
+    await glass.close();
+  });
+
+  it("an abort while a read waits to be retried rejects with CancelledError and sends nothing more", async () => {
+    const daemon = new ScriptedDaemon((request) => (request.method === "ping" || request.method === "tools/call" ? overloaded : { result: {} }));
+    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const aborting = new AbortController();
+    const ping = glass.ping({ signal: aborting.signal });
+    const observe = glass.browser.observe({}, { signal: aborting.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    aborting.abort();
+    await expect(ping).rejects.toBeInstanceOf(CancelledError);
+    await expect(observe).rejects.toBeInstanceOf(CancelledError);
+    expect(daemon.sent("ping")).toHaveLength(1);
+    expect(toolCalls(daemon)).toHaveLength(1);
+    await glass.close();
+  });
 });
 
 describe("retries after a failure to write", () => {

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createRequest, type GlassRequest, type OperationName, type PayloadOf, type ResultOf, validatePayload } from "../../src/index.js";
+import { createRequest, type GlassRequest, type JsonValue, type OperationName, type PayloadOf, type ResultOf, validatePayload } from "../../src/index.js";
 
 describe("createRequest types", () => {
   it("rejects a payload of the wrong shape for a catalog operation", () => {
@@ -34,5 +34,12 @@ describe("createRequest types", () => {
     expectTypeOf<ResultOf<"webIr.validate">["valid"]>().toEqualTypeOf<true>();
     const checked = validatePayload("webIr.inspect", {});
     if (checked.ok) expectTypeOf(checked.value).toEqualTypeOf<PayloadOf<"webIr.inspect">>();
+  });
+
+  it("spells an operation's payload type one way, PayloadOf, for catalog, other and unknown operations", () => {
+    expectTypeOf<PayloadOf<"browser.click">>().toHaveProperty("target");
+    expectTypeOf<PayloadOf<"vendor.custom">>().toEqualTypeOf<JsonValue>();
+    expectTypeOf<PayloadOf<string>>().toBeUnknown();
+    expectTypeOf<GlassRequest<"browser.click">["payload"]>().toEqualTypeOf<PayloadOf<"browser.click">>();
   });
 });

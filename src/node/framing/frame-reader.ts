@@ -1,4 +1,5 @@
 import { BadFrameError } from "../../errors/error-classes.js";
+import { describeError } from "../../errors/redact.js";
 import type { Framing } from "../../mcp/json-rpc.js";
 import { FrameLimits } from "./frame-limits.js";
 
@@ -466,7 +467,7 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, framing, true);
+      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, true);
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });

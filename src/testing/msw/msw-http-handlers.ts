@@ -1,5 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from "msw";
-import { JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { JsonRpcErrorCode, jsonRpcFailure, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { usableId } from "../../mock-daemon/json-rpc-replies.js";
 import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
@@ -166,5 +166,5 @@ function idOf(message: Record<string, unknown>): JsonRpcId | null {
 }
 
 function rpcErrorResponse(status: number, id: JsonRpcId | null, code: number, message: string, headers?: Record<string, string>): Response {
-  return HttpResponse.json({ jsonrpc: "2.0", id, error: { code, message } }, { status, ...(headers === undefined ? {} : { headers }) });
+  return HttpResponse.json(jsonRpcFailure(id, code, message), { status, ...(headers === undefined ? {} : { headers }) });
 }
