@@ -10,7 +10,7 @@ import { responseEnvelope } from "../envelope/response-envelope.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "./to-mcp-tool-result.js";
 import { UNMATCHED_CODE } from "./unmatched-response.js";
-import type { DaemonContext } from "./daemon-context.js";
+import type { ReplayEngine } from "./replay-engine.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
 /** The values `responseMode` may take when it is a string (§7). */
@@ -50,7 +50,7 @@ const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
  * capability the daemon switched off; otherwise the fixture's answer, a browser-free document the
  * daemon would refuse as `{kind, path, reason}`, or `mock.unmatched`.
  */
-export function answerToolCall(context: DaemonContext, call: ToolCall): McpToolResult {
+export function answerToolCall(context: { readonly manifest: GlassCapabilityManifest; readonly engine: ReplayEngine }, call: ToolCall): McpToolResult {
   const { request, includeTrace } = call;
   const failed = (): McpToolResult => toolFailure(BROWSER_TOOL_FAILED, "browserToolFailed", includeTrace);
   const respond = (response: GlassResponse): McpToolResult => toMcpToolResult(response, { operation: request.operation, includeTrace });
