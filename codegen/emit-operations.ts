@@ -72,7 +72,7 @@ function listOf(values: string[]): string {
 }
 
 /** One overload of a result case: its payload type (the payload narrowed by the case), optionality and documentation line. */
-function caseOverload(payload: string, payloadOptional: boolean, { when, result }: ResultCase, resultName: string): { payload: string; optional: boolean; doc: string } {
+function caseOverload(payload: string, payloadOptional: boolean, { when }: ResultCase, resultName: string): { payload: string; optional: boolean; doc: string } {
   const key = propertyKey(when.field);
   const field = `\`${when.field}\``;
   if ("present" in when) return { payload: `${payload} & { ${key}: NonNullable<${payload}[${JSON.stringify(when.field)}]> }`, optional: false, doc: `With ${field} given, it resolves to a \`${resultName}\`.` };

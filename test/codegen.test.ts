@@ -234,7 +234,7 @@ describe("result cases (catalog field resultCases)", () => {
     ["a result that is not a bare $ref", (observe) => (observe.resultCases[0].result.description = "the detail"), /resultCases\[0\]: result must be \{"\$ref"/],
     ["a $ref to nothing", (observe) => (observe.resultCases[0].result = { $ref: "#/$defs/probeMissing" }), /resultCases\[0\]: result: schema\/operations\/browser-observation\.json: nothing at \/\$defs\/probeMissing/],
     ["a $ref to an untitled schema", (observe) => (observe.resultCases[0].result = { $ref: "#/$defs/probeUntitled" }), /resultCases\[0\]: result #\/\$defs\/probeUntitled must point at a schema whose title is a type name/],
-    ["a title that is not a type name", (observe, group) => ((group.$defs!.probeObserveDetail as { title: string }).title = "probe observe detail"), /resultCases\[0\]: result #\/\$defs\/probeObserveDetail must point at a schema whose title is a type name/],
+    ["a title that is not a type name", (_observe, group) => ((group.$defs!.probeObserveDetail as { title: string }).title = "probe observe detail"), /resultCases\[0\]: result #\/\$defs\/probeObserveDetail must point at a schema whose title is a type name/],
     ["cases without a result schema", (observe) => delete observe.result, /resultCases needs a result schema/],
   ];
 

@@ -166,7 +166,7 @@ describe("the compact validators", () => {
       compare(byLabel.get("payload of webIr.inspect")!, { ir });
       compare(byLabel.get("payload of task.compile")!, { task: { schemaVersion: 1, task: "form.inspect", scope: { regionName: "form 3" }, limits: { maxActions: 1, timeoutMs: 1000, maxItems: 1 }, risk: "readOnly" }, ir });
       // Broken: a second page, a relationship to nowhere, a repeated id, a bad field at the end.
-      const broken = structuredClone(ir) as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const broken = structuredClone(ir) as unknown as Record<string, any>;
       broken.entities[1].kind = "page";
       broken.relationships[0].to = "nowhere";
       broken.entities.push({ ...broken.entities[2] });

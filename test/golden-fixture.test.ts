@@ -24,7 +24,7 @@ describe("our golden fixture", () => {
     };
     const reparsed = JSON.parse(JSON.stringify(validated)) as unknown;
     expect(reparsed).toEqual(JSON.parse(text));
-    expect(JSON.stringify(reparsed, null, 2) + "\n").toBe(text);
+    expect(`${JSON.stringify(reparsed, null, 2)}\n`).toBe(text);
   });
 
   it("covers every exchange the contract names", () => {

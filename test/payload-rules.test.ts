@@ -8,7 +8,7 @@ import { describe, it, expect } from "vitest";
 import { validatePayload } from "../src/index.js";
 
 type Issue = { path: string; reason: string };
-type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>;
 
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
 const jsonBytes = (value: unknown): number => utf8(JSON.stringify(value));

@@ -10,7 +10,7 @@ const CLIENTS: readonly { name: ClientName; color: string }[] = [
 ];
 const PANEL = { width: 480, height: 300, left: 56, bottom: 40, top: 34 };
 
-const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 const short = (value: number): string => {
   if (value < 1000) return value.toFixed(0);
   const thousands = value / 1000;
@@ -32,7 +32,7 @@ function panel(cells: readonly ThroughputCell[], title: string, x: number, y: nu
   const groupWidth = plotWidth / TRANSPORTS.length;
   const barWidth = (groupWidth - 16) / CLIENTS.length;
   const toY = (value: number): number => PANEL.top + plotHeight - (value / max) * plotHeight;
-  const parts: string[] = [`<g transform="translate(${x},${y})">`, `<text x="${PANEL.width / 2}" y="18" text-anchor="middle" font-weight="bold">${escape(title)}</text>`];
+  const parts: string[] = [`<g transform="translate(${x},${y})">`, `<text x="${PANEL.width / 2}" y="18" text-anchor="middle" font-weight="bold">${escapeXml(title)}</text>`];
   for (let tick = 0; tick <= ticks; tick++) {
     const value = (max / ticks) * tick;
     const ty = toY(value).toFixed(1);
@@ -46,7 +46,7 @@ function panel(cells: readonly ThroughputCell[], title: string, x: number, y: nu
       const bx = gx + k * barWidth;
       const by = toY(cell.callsPerSecond);
       parts.push(
-        `<rect x="${bx.toFixed(1)}" y="${by.toFixed(1)}" width="${(barWidth - 2).toFixed(1)}" height="${(PANEL.top + plotHeight - by).toFixed(1)}" fill="${client.color}"><title>${escape(`${client.name} over ${transport}: ${cell.callsPerSecond.toFixed(0)} calls/s, p50 ${cell.p50Ms.toFixed(3)} ms, p99 ${cell.p99Ms.toFixed(3)} ms`)}</title></rect>`,
+        `<rect x="${bx.toFixed(1)}" y="${by.toFixed(1)}" width="${(barWidth - 2).toFixed(1)}" height="${(PANEL.top + plotHeight - by).toFixed(1)}" fill="${client.color}"><title>${escapeXml(`${client.name} over ${transport}: ${cell.callsPerSecond.toFixed(0)} calls/s, p50 ${cell.p50Ms.toFixed(3)} ms, p99 ${cell.p99Ms.toFixed(3)} ms`)}</title></rect>`,
         `<text x="${(bx + barWidth / 2 - 1).toFixed(1)}" y="${(by - 3).toFixed(1)}" text-anchor="middle" font-size="9">${short(cell.callsPerSecond)}</text>`,
       );
     });
@@ -72,7 +72,7 @@ export function throughputSvg(cells: readonly ThroughputCell[], subtitle: string
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${width / 2}" y="22" text-anchor="middle" font-size="16" font-weight="bold">Throughput (calls/s, higher is better) per transport and client</text>`,
-    `<text x="${width / 2}" y="40" text-anchor="middle" font-size="11" fill="#4b5563">${escape(subtitle)}</text>`,
+    `<text x="${width / 2}" y="40" text-anchor="middle" font-size="11" fill="#4b5563">${escapeXml(subtitle)}</text>`,
     ...panels,
     legend,
     "</svg>",

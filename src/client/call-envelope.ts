@@ -4,7 +4,7 @@ import { issuesOf } from "../envelope/run-validator.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
 import { boundedIssues, responseInvalid } from "../mcp/answer-check.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
-import type { JsonRpcResponse } from "../mcp/json-rpc.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
@@ -102,7 +102,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   }
   const payload = clampTimeout(outgoing.payload, deadlineAt - Date.now());
   if (payload !== outgoing.payload) outgoing = { ...outgoing, payload: payload as never };
-  let message;
+  let message: JsonRpcRequest;
   try {
     message = toMcpRequest(outgoing);
   } catch (error) {

@@ -19,7 +19,7 @@ import { callEnvelope, type CallSettings } from "./call-envelope.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
-import { Lease } from "./lease.js";
+import type { Lease } from "./lease.js";
 import { LeaseKeeper, type WithLeaseOptions } from "./lease-keeper.js";
 import { capabilityUsable } from "./negotiation.js";
 import { ClientRedaction } from "./redaction.js";
@@ -56,6 +56,7 @@ const MAX_DEADLINE_MS = 900_000;
  * Every call has a deadline and can be aborted; read-only calls are retried on overload, mutations
  * never; failures throw a {@link GlassError} (or, with {@link Glass.send}, come back as envelopes).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface Glass below adds the generated operation namespaces, which the constructor installs (attachOperationNamespaces).
 export class Glass {
   private readonly session: McpSession;
   private readonly limiter: InFlightLimiter;
@@ -308,7 +309,6 @@ export class Glass {
 }
 
 // The typed operation namespaces (glass.browser.click, glass.webIr.diff, ...) are generated.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
 
 /**

@@ -461,7 +461,7 @@ describe("§2 JSON-RPC ids and messages", () => {
 
   rule("§2 an error message is cut to 512 UTF-8 bytes, in the error and in its data", async (target) => {
     const peer = await target.connectReady();
-    const answer = await peer.request(1, "glass/unknown/" + "é".repeat(2000));
+    const answer = await peer.request(1, `glass/unknown/${"é".repeat(2000)}`);
     expect(answer.error?.code).toBe(-32601);
     expect(Buffer.byteLength(answer.error!.message, "utf8")).toBeLessThanOrEqual(512);
     expect((answer.error!.data as { message: string }).message).toBe(answer.error!.message);

@@ -86,7 +86,7 @@ export function notJsonBecause(value: unknown, where = "", ancestors: object[] =
   try {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
-        if (!Object.prototype.hasOwnProperty.call(value, i)) return `${where}[${i}]: hole`;
+        if (!Object.hasOwn(value, i)) return `${where}[${i}]: hole`;
         const inner = notJsonBecause(value[i], `${where}[${i}]`, ancestors);
         if (inner !== undefined) return inner;
       }
@@ -147,7 +147,7 @@ function operationBroken(value: unknown, broken: string[]): void {
 }
 
 function has(object: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key) && object[key] !== undefined;
+  return Object.hasOwn(object, key) && object[key] !== undefined;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

@@ -56,7 +56,7 @@ describe("hostile bridge: escape sequences in the log", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }),
     });
     expect(await answer.json()).toMatchObject({ id: 1, error: { code: -32603 } });
-    const ended = await cli.waitFor(/ended \(http\): the daemon connection closed: [^]*?after-separator[^\n]*\n/);
+    const ended = await cli.waitFor(/ended \(http\): the daemon connection closed: [\s\S]*?after-separator[^\n]*\n/);
     expect(ended[0]).not.toMatch(ACTIVE);
     // The sequences are there to read, as text (one escape form, \u00XX, from the transport's error and the log alike).
     expect(ended[0]).toContain("\\u001b]0;pwned-title\\u0007\\u001b[2J\\u001b[31mred\\u001b[0m");

@@ -157,7 +157,7 @@ describe("a recording keeps no secret a hostile daemon or page plants, wherever 
 
   it("strings built to make a scrubber backtrack (1 MiB each: runs after //, &, ?, bearer) are scrubbed in one pass each", () => {
     const size = 1024 * 1024;
-    const hostile = ["//" + "a".repeat(size), "&" + "a".repeat(size), "&a".repeat(size / 2), "bearer" + " ".repeat(size), "//a".repeat(size / 3), `?${"k.".repeat(size / 2)}`, `${"a".repeat(size)}://`];
+    const hostile = [`//${"a".repeat(size)}`, `&${"a".repeat(size)}`, "&a".repeat(size / 2), `bearer${" ".repeat(size)}`, "//a".repeat(size / 3), `?${"k.".repeat(size / 2)}`, `${"a".repeat(size)}://`];
     const scrubbed = redactSecrets({ strings: hostile }, [LEASE]);
     expect(scrubbed.strings).toEqual(hostile);
   });

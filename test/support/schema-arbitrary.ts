@@ -27,7 +27,7 @@ export const nonJson: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
   new Point(),
   Object.create(null) as unknown,
   Object.assign(Object.create(null) as object, { a: 1 }),
-  [1, , 3], // eslint-disable-line no-sparse-arrays
+  [1, , 3],
   { a: undefined },
   { toString: "x" },
   { constructor: 1 },

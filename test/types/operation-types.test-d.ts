@@ -81,7 +81,7 @@ describe("operation types", () => {
 
   it("tells untyped results apart from typed ones (the checks above can fail)", () => {
     expectTypeOf<IsUntyped<unknown>>().toEqualTypeOf<true>();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the check must catch any
+    // the check must catch any
     expectTypeOf<IsUntyped<any>>().toEqualTypeOf<true>();
     expectTypeOf<IsUntyped<WebIrDiffResult>>().toEqualTypeOf<false>();
     expectTypeOf<IsUntyped<{ [key: string]: unknown }>>().toEqualTypeOf<false>();

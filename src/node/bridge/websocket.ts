@@ -352,7 +352,7 @@ function cutOffLater(socket: WebSocket): void {
 /** A close reason fits in 123 bytes. */
 function closeReason(reason: string): string {
   const bytes = Buffer.from(reason, "utf8");
-  return bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "") + "...";
+  return bytes.length <= 123 ? reason : `${bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "")}...`;
 }
 
 /** Why a send failed, in words. */

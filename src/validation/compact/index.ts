@@ -119,8 +119,8 @@ const TYPES: ((x: unknown) => boolean)[] = [
   isJsonObject,
   isJsonObject,
   Array.isArray,
-  (x) => typeof x == "string",
-  (x) => typeof x == "boolean",
+  (x) => typeof x === "string",
+  (x) => typeof x === "boolean",
   (x) => x === null,
   Number.isInteger,
   Number.isFinite,
@@ -145,7 +145,7 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
       n.s = n.p.filter((_, i) => i & 1) as number[];
       n.p = n.p.filter((_, i) => !(i & 1));
     }
-    if (typeof n?.e == "string") n.e = n.e.split(" ");
+    if (typeof n?.e === "string") n.e = n.e.split(" ");
   }
   const N = program as CompactNode[];
 
@@ -187,14 +187,15 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
    * member, a string, a boolean, a number, the items of `type: "array"`, the listed fields of a
    * closed `type: "object"` (read as `x[name]`) — and anything else as it is.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: the interpreter reads whatever the node's schema says the value is, as the compiled validators do
   const size = (i: number, x: any, exact: boolean): number => {
     const n = N[i < 0 ? ~i : i]!;
     let bytes = 1;
     let fields = n.Q?.length ?? 0;
     if (n.r) return size(n.r, x, exact);
     if ("k" in n) return jsonByteLength(n.k);
-    if (n.e?.every((v) => typeof v == "string")) {
-      return n.e.includes(x) ? jsonStringLength(x) : n.e.every((v) => jsonStringLength(v as string) == (v as string).length + 2) ? x.length + 2 : NaN;
+    if (n.e?.every((v) => typeof v === "string")) {
+      return n.e.includes(x) ? jsonStringLength(x) : n.e.every((v) => jsonStringLength(v as string) === (v as string).length + 2) ? x.length + 2 : NaN;
     }
     switch (n.t) {
       case 1:
@@ -224,6 +225,7 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
   };
 
   /** Checks `x` against node `i` inline; returns whether to go on (false: verdict only, failed). */
+  // biome-ignore lint/suspicious/noExplicitAny: the interpreter reads whatever the node's schema says the value is, as the compiled validators do
   const ev = (i: number, x: any, p: string): boolean => {
     const n = N[i]!;
     const types = [...(n.t ? `${n.t}` : "")];
@@ -236,7 +238,7 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
       F(p, why(n, "t", `must be ${words.length > 2 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words.join(" or ")}`, got(x)));
     } else {
       // Each group of keywords is checked on a value of its kind (without its keywords, it does nothing).
-      if (typeof x == "object" && x !== null && !Array.isArray(x)) {
+      if (typeof x === "object" && x !== null && !Array.isArray(x)) {
         const names = n.p ?? [];
         // A typed object that says nothing of unknown fields: they must be JSON, or (strict) absent.
         const open = types.includes("1") && !n.c && !n.A && !n.X;
@@ -265,27 +267,27 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
           } else if ((n.q! / 2 ** j) & 1 && !F(jp(p, k), why(n, "q", "is required"))) return false;
         }
         for (const k of n.Q ?? []) if (x[k] === undefined && !(k in x) && !F(jp(p, k), why(n, "q", "is required"))) return false;
-        if (count < n.m! && !F(p, why(n, "m", n.m == 1 ? "must have at least one entry" : `must have at least ${n.m} entries`))) return false;
+        if (count < n.m! && !F(p, why(n, "m", n.m === 1 ? "must have at least one entry" : `must have at least ${n.m} entries`))) return false;
         if (count > n.M! && !F(p, why(n, "M", `must have at most ${n.M} entries`, ` (got ${count})`))) return false;
       }
       if (Array.isArray(x)) {
         j = x.length;
-        if (j < n.l! && !F(p, why(n, "l", n.l == 1 ? "must not be empty" : `must have at least ${n.l} items`, ` (got ${j})`))) return false;
+        if (j < n.l! && !F(p, why(n, "l", n.l === 1 ? "must not be empty" : `must have at least ${n.l} items`, ` (got ${j})`))) return false;
         if (j > n.L! && !F(p, why(n, "L", `must have at most ${n.L} items`, ` (got ${j})`))) return false;
         if (n.i) for (j = 0; j < x.length; j++) if (!E(n.i, x[j], O ? joinIndex(p, j) : "")) return false;
-        if (n.u && (j = duplicateIndex(x)) != -1 && !F(joinIndex(p, j), why(n, "u", "must not repeat an earlier item"))) return false;
+        if (n.u && (j = duplicateIndex(x)) !== -1 && !F(joinIndex(p, j), why(n, "u", "must not repeat an earlier item"))) return false;
         if (n.C) {
           let c = 0;
           for (const item of x) if (call(n.C, item, "", null)) c++;
           const least = n.G ?? 1;
-          if (c < least && !F(p, why(n, "G", `must contain at least ${least} matching item${least == 1 ? "" : "s"}`, ` (got ${c})`))) return false;
-          if (c > n.H! && !F(p, why(n, "H", `must contain at most ${n.H} matching item${n.H == 1 ? "" : "s"}`, ` (got ${c})`))) return false;
+          if (c < least && !F(p, why(n, "G", `must contain at least ${least} matching item${least === 1 ? "" : "s"}`, ` (got ${c})`))) return false;
+          if (c > n.H! && !F(p, why(n, "H", `must contain at most ${n.H} matching item${n.H === 1 ? "" : "s"}`, ` (got ${c})`))) return false;
         }
       }
-      if (typeof x == "string") {
+      if (typeof x === "string") {
         // A string of n code units has n/2 to n code points and at most 3n UTF-8 bytes: most checks
         // are settled by the length.
-        if (x.length < 2 * n.v! && codePointLength(x) < n.v! && !F(p, why(n, "v", n.v == 1 ? "must not be empty" : `must be at least ${n.v} characters long`))) return false;
+        if (x.length < 2 * n.v! && codePointLength(x) < n.v! && !F(p, why(n, "v", n.v === 1 ? "must not be empty" : `must be at least ${n.v} characters long`))) return false;
         if (x.length > n.V! && codePointLength(x) > n.V! && !F(p, why(n, "V", `must be at most ${n.V} characters long`, ` (got ${codePointLength(x)})`))) return false;
         if (x.length < n.d! && utf8Length(x) < n.d! && !F(p, why(n, "d", `must be at least ${n.d} UTF-8 bytes long`))) return false;
         if (x.length > n.D! / 3 && utf8Length(x) > n.D! && !F(p, why(n, "D", `must be at most ${n.D} UTF-8 bytes`, ` (got ${utf8Length(x)})`))) return false;
@@ -296,10 +298,10 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
           !F(p, why(n, "P", `must match the pattern ${n.P}`))
         ) return false;
       }
-      if (typeof x == "number") {
+      if (typeof x === "number") {
         for (j = 0; j < 4; j++) {
           const limit = n.U?.[j] as number;
-          if ((j == 0 ? x < limit : j == 1 ? x > limit : j == 2 ? x <= limit : x >= limit) && !F(p, why(n, j, `must be ${LIMITS[j]} ${limit}`, ` (got ${x})`))) return false;
+          if ((j === 0 ? x < limit : j === 1 ? x > limit : j === 2 ? x <= limit : x >= limit) && !F(p, why(n, j, `must be ${LIMITS[j]} ${limit}`, ` (got ${x})`))) return false;
         }
         if (n.Y != null && Math.abs(x / n.Y - Math.round(x / n.Y)) > 1e-9 && !F(p, why(n, "Y", `must be a multiple of ${n.Y}`))) return false;
       }
@@ -310,14 +312,14 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     }
     if (n.e && !n.e.includes(x)) {
       if (!O) return false;
-      F(p, why(n, "e", `must be one of: ${n.e.map((v) => (typeof v == "string" ? v : JSON.stringify(v))).join(", ")}`, gotValue(x)));
+      F(p, why(n, "e", `must be one of: ${n.e.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}`, gotValue(x)));
     }
     for (const a of n.a ?? []) if (!E(a, x, p)) return false;
     if (n.y && !n.y.some((b) => call(b, x, "", null))) {
       if (!O) return false;
       ok = failUnion(O, p, x, n.y.map(branch), n.x?.y ?? "");
     }
-    if (n.o && (j = n.o.filter((b) => call(b, x, "", null)).length) != 1) {
+    if (n.o && (j = n.o.filter((b) => call(b, x, "", null)).length) !== 1) {
       if (!O) return false;
       if (j) F(p, n.x?.o ?? "matches more than one of the allowed forms; make it match exactly one");
       else ok = failUnion(O, p, x, n.o.map(branch), n.x?.o ?? "");

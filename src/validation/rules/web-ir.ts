@@ -237,7 +237,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (const key of Object.keys(xo)) {
       if (xo[key] === undefined) continue;
       xCount += 1;
-      if (!Object.prototype.hasOwnProperty.call(yo, key)) return false;
+      if (!Object.hasOwn(yo, key)) return false;
       pending.push(xo[key], yo[key]);
     }
     let yCount = 0;

@@ -13,7 +13,7 @@ function equal(a, b) {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
 }
 
 function row(transport, request, outcome, ok) {
@@ -68,6 +68,6 @@ try {
   document.getElementById("summary").textContent = `${passed} of ${outcomes.length} golden operations matched the fixture (Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? "?"}).`;
   window.__glassOutcome = { outcomes };
 } catch (error) {
-  document.getElementById("summary").textContent = `failed: ${error && error.message ? error.message : String(error)}`;
-  window.__glassOutcome = { error: String(error && error.stack ? error.stack : error) };
+  document.getElementById("summary").textContent = `failed: ${error?.message ? error.message : String(error)}`;
+  window.__glassOutcome = { error: String(error?.stack ? error.stack : error) };
 }

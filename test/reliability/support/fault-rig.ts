@@ -61,7 +61,7 @@ export class Wire {
 
   /** The ids the client sent `notifications/cancelled` for. */
   cancelled(): unknown[] {
-    return this.sent.filter((m) => "method" in m && m.method === "notifications/cancelled").map((m) => ((m as { params?: { requestId?: unknown } }).params ?? {}).requestId);
+    return this.sent.filter((m) => "method" in m && m.method === "notifications/cancelled").map((m) => (m as { params?: { requestId?: unknown } }).params?.requestId);
   }
 
   /** The ids of the `tools/call` requests the client wrote for `tool`. */
