@@ -1,7 +1,7 @@
 import { BadFrameError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import type { GlassError } from "../errors/glass-error.js";
 import { isJsonRpcMessage, type JsonRpcMessage } from "../mcp/json-rpc.js";
-import { createRedactor, describeError, redactUrl } from "../errors/redact.js";
+import { createRedactor, describeError, } from "../errors/redact.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */

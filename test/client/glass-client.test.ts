@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../src/index.js";
-import { type JsonRpcMessage, type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
 import { semanticObservation } from "../support/result-samples.js";
 import { ScriptedDaemon, textResult, type ScriptedAnswer } from "../support/scripted-daemon.js";
 

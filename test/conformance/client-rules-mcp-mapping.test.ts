@@ -3,7 +3,7 @@
 // against a scripted daemon that answers in the daemon's own shapes.
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError, LeaseError } from "../../src/index.js";
-import { type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcRequest } from "../../src/protocol.js";
 import { daemonErrorData, DEFAULT_INITIALIZE_RESULT, ScriptedDaemon, type ScriptedAnswer } from "../support/scripted-daemon.js";
 
 type ToolAnswers = Record<string, (request: JsonRpcRequest) => ScriptedAnswer>;

@@ -3,7 +3,7 @@
 // one rule per test, against a scripted daemon that answers like the daemon.
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError, type GlassLogEvent } from "../../src/index.js";
-import { type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcRequest } from "../../src/protocol.js";
 import { daemonErrorData, DEFAULT_INITIALIZE_RESULT, ScriptedDaemon, unsupportedVersion, type ScriptedAnswer, type ScriptedHandler } from "../support/scripted-daemon.js";
 
 const clients: Glass[] = [];

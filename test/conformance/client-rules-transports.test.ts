@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError, type GlassRequest } from "../../src/index.js";
-import { type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcRequest } from "../../src/protocol.js";
 import { socketTransport, stdioTransport } from "../../src/node/index.js";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";

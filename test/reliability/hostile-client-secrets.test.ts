@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRequest, Glass, GlassError, httpTransport, type GlassLogEvent, type GlassResponse, type TransportHandlers } from "../../src/index.js";
-import { type JsonRpcMessage, type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
 import { neutraliseControls, redactText } from "../../src/errors/redact.js";
 import { daemonErrorData, ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
 import { describeHits, findSecrets, OutputCorpus } from "./support/secrets-scan.js";

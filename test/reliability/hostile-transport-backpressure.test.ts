@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { OverloadedError, type GlassTransport } from "../../src/index.js";
-import { type JsonRpcMessage } from "../../src/protocol.js";
+import type { JsonRpcMessage } from "../../src/protocol.js";
 import { socketTransport, stdioTransport } from "../../src/node/index.js";
 import { TransportLimits } from "../../src/transport/transport-limits.js";
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, TransportUnavailableError } from "../../src/index.js";
-import { type JsonRpcMessage } from "../../src/protocol.js";
+import type { JsonRpcMessage } from "../../src/protocol.js";
 import { socketTransport } from "../../src/node/index.js";
 
 const isRoot = process.getuid?.() === 0;

@@ -6,7 +6,7 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError, webSocketTransport, httpTransport } from "../../src/index.js";
-import { type JsonRpcMessage, type JsonRpcRequest } from "../../src/protocol.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";

@@ -17,8 +17,8 @@ import {
 } from "../../../src/index.js";
 import type { JsonRpcMessage } from "../../../src/mcp/json-rpc.js";
 import { socketTransport, stdioTransport } from "../../../src/node/index.js";
-import { type MockDaemon } from "../../../src/testing/node/index.js";
-import { type MockDaemonFaults } from "../../../src/testing/index.js";
+import type { MockDaemon } from "../../../src/testing/node/index.js";
+import type { MockDaemonFaults } from "../../../src/testing/index.js";
 import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
 import { CLI, eventually, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";

@@ -63,7 +63,7 @@ export const caseArbitrary: fc.Arbitrary<DaemonCase> = fc.record({
 
 /** The JSON text of `depth` nested arrays or objects. */
 export function nested(container: "array" | "object", depth: number): string {
-  return container === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "0" + "}".repeat(depth);
+  return container === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}0${"}".repeat(depth)}`;
 }
 
 /** Whether a depth is past what a serialiser writes back. */
