@@ -2,33 +2,30 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
- * Test files that need the global `WebSocket` (MSW's `ws.link` intercepts only that one), which
- * Node 20 has only with `--experimental-websocket`: they run in their own project whose workers
- * get the flag. Name new ones here.
+ * The MSW handlers' tests (test/testing/msw/) need the global `WebSocket` (MSW's `ws.link`
+ * intercepts only that one), which Node 20 has only with `--experimental-websocket`: they run in
+ * their own project whose workers get the flag.
  */
-const WEBSOCKET_TESTS = ["test/testing-kit/msw-ws.test.ts"];
+const WEBSOCKET_TESTS = ["test/testing/msw/**/*.test.ts"];
 
 /**
- * The tests that pin validator behaviour, run a second time (project "compact-validators") with
- * every import of the compiled validators (generated/validators/index.js) replaced by the compact
- * ones the browser bundle uses (generated/validators-compact/index.ts): the same assertions hold
- * for both back ends. Name new validator tests here.
+ * The tests that pin validator behaviour — the envelope's and the validation rules' folders, the
+ * envelope properties, and the mock daemon's handshake (it checks manifests with the validators) —
+ * run a second time (project "compact-validators") with every import of the compiled validators
+ * (generated/validators/index.js) replaced by the compact ones the browser builds use
+ * (generated/validators-compact/index.ts): the same assertions hold for both back ends.
  */
-const VALIDATOR_TESTS = [
-  "test/envelope-request-rules.test.ts",
-  "test/envelope-response-rules.test.ts",
-  "test/payload-rules.test.ts",
-  "test/json-shape.test.ts",
-  "test/golden-fixture.test.ts",
-  "test/create-request.test.ts",
-  "test/web-ir-rules.test.ts",
-  "test/task-rules.test.ts",
-  "test/upstream-reference.test.ts",
-  "test/result-schemas.test.ts",
-  "test/upstream-results.test.ts",
-  "test/mock-daemon-handshake.test.ts",
-  "test/reliability/envelope-*.test.ts",
-];
+const VALIDATOR_TESTS = ["test/envelope/**/*.test.ts", "test/validation/**/*.test.ts", "test/reliability/envelope-*.test.ts", "test/testing/node/handshake.test.ts"];
+
+/** `glass-sdk` and its subpaths, as tests and examples import them (the package by name), resolved to the sources. */
+export const PACKAGE_ENTRIES = [
+  ["glass-sdk/testing/node", "./src/testing/node/index.ts"],
+  ["glass-sdk/testing/msw", "./src/testing/msw/index.ts"],
+  ["glass-sdk/testing", "./src/testing/index.ts"],
+  ["glass-sdk/protocol", "./src/protocol.ts"],
+  ["glass-sdk/node", "./src/node/index.ts"],
+  ["glass-sdk", "./src/index.ts"],
+].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
 
 /** Files that never run in `npm test`. */
 const EXCLUDED = [
@@ -38,6 +35,7 @@ const EXCLUDED = [
 ];
 
 export default defineConfig({
+  resolve: { alias: PACKAGE_ENTRIES },
   test: {
     // The last one prints a summary line per reliability area (test/reliability/) at the end of the run.
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }], "./test/reliability/area-summary-reporter.ts"],

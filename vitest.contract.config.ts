@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { PACKAGE_ENTRIES } from "./vitest.config.js";
 
 /**
  * `npm run test:contract`: only the contract suite, against the daemon named by `GLASS_COMMAND`
@@ -7,6 +8,7 @@ import { defineConfig } from "vitest/config";
  * `GLASS_SOCKET` set for everyday use never sends the fixture's clicks to a real browser.
  */
 export default defineConfig({
+  resolve: { alias: PACKAGE_ENTRIES },
   test: {
     include: ["test/contract/**/*.test.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/vitest-contract.json" }]],

@@ -8,7 +8,7 @@ import { ajvFromSchemas, ajvPayloadValidator } from "../test/support/ajv-from-sc
 import { webIrDiffSample } from "../test/support/web-ir-sample.js";
 
 // Measure what users run: the built bundle (npm run build), typed by the source it is built from.
-const { createRequest, validatePayload, validateRequest } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("../src/index.js");
+const { createRequest, validatePayload, validateRequest } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("glass-sdk");
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 100);

@@ -6,14 +6,12 @@
  *   GLASS_COMMAND="glass --mcp" npm start                      any daemon command, over stdio
  *
  * Every call sends a payload recorded in fixtures/protocol-golden-v1.json, so the mock daemon
- * (`npx glass-sdk mock-daemon`, which replays that fixture) answers each one. In your own code,
- * import from the package instead of ../src:
- *
- *   import { Glass, GlassError, type ResultOf } from "glass-sdk";
- *   import { stdioTransport, socketTransport } from "glass-sdk/node";
+ * (`npx glass-sdk mock-daemon`, which replays that fixture) answers each one. It imports the
+ * package by name, as your code does (in this repository the name resolves to src/ through
+ * tsconfig.json's `paths`).
  */
 import { isDeepStrictEqual } from "node:util";
-import { Glass, GlassError, type ResultOf } from "../src/index.js";
+import { Glass, GlassError, type ResultOf } from "glass-sdk";
 import { chooseTransport } from "./support/connect.js";
 import { list, say, step } from "./support/print.js";
 import { loadRecordedCalls } from "./support/recorded-calls.js";

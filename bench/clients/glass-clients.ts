@@ -1,6 +1,6 @@
 import type { PayloadKey } from "../lib/fixture.js";
 import { sdk, sdkNode } from "../lib/dist.js";
-import type { Glass, WebIrDocument } from "../../src/index.js";
+import type { Glass, WebIrDocument } from "glass-sdk";
 import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js";
 
 /**

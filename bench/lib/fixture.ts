@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { WebIrDocument } from "../../src/index.js";
+import type { WebIrDocument } from "glass-sdk";
 import { webIrSample } from "../../test/support/web-ir-sample.js";
 
 /** The two calls measured: a small read and a ~100 KB Web IR document. */

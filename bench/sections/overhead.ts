@@ -3,8 +3,8 @@ import { sdk, sdkNode, sdkProtocol, sdkTesting } from "../lib/dist.js";
 import type { BenchFixture, BenchOperation, PayloadKey } from "../lib/fixture.js";
 import type { BenchSettings } from "../lib/settings.js";
 import { median } from "../lib/stats.js";
-import type { Glass, GlassTransport, TransportHandlers, WebIrDocument } from "../../src/index.js";
-import type { JsonRpcMessage, JsonRpcResponse } from "../../src/protocol.js";
+import type { Glass, GlassTransport, TransportHandlers, WebIrDocument } from "glass-sdk";
+import type { JsonRpcMessage, JsonRpcResponse } from "glass-sdk/protocol";
 import { countJsonCalls, type JsonCount } from "./json-count.js";
 
 /**

@@ -6,8 +6,8 @@
  *   (neither)                       the mock daemon of this repository, over stdio
  */
 import { fileURLToPath } from "node:url";
-import type { GlassTransport } from "../../src/index.js";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import type { GlassTransport } from "glass-sdk";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 
 /** A transport and a line saying what it is. */
 export interface ChosenTransport {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { GlassRequest, OperationName, PayloadOf } from "../../src/index.js";
+import type { GlassRequest, OperationName, PayloadOf } from "glass-sdk";
 
 /** The package's golden fixture, `fixtures/protocol-golden-v1.json`. */
 export const FIXTURE_PATH = fileURLToPath(new URL("../../fixtures/protocol-golden-v1.json", import.meta.url));

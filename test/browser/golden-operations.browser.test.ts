@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBridge } from "../../src/node/index.js";
-import { startMockDaemon, type MockDaemon } from "../../src/testing/node/index.js";
+import { startBridge } from "glass-sdk/node";
+import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUNDLE = join(ROOT, "dist/browser/glass-sdk.browser.min.js");

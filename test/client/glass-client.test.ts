@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "../../src/index.js";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
+import type { JsonRpcMessage, JsonRpcRequest } from "glass-sdk/protocol";
 import { semanticObservation } from "../support/result-samples.js";
 import { ScriptedDaemon, textResult, type ScriptedAnswer } from "../support/scripted-daemon.js";
 
@@ -406,7 +406,7 @@ describe("leases", () => {
 
 describe("errors keep their class and details through the client", () => {
   it("a transport error raised while sending keeps its subclass and its details", async () => {
-    const { TransportUnavailableError } = await import("../../src/index.js");
+    const { TransportUnavailableError } = await import("glass-sdk");
     const daemon = answeringTools({});
     const send = daemon.send.bind(daemon);
     daemon.send = async (message) => {

@@ -2,8 +2,8 @@
 // it reads the daemon's answers — results, tool failures and JSON-RPC errors — one rule per test,
 // against a scripted daemon that answers in the daemon's own shapes.
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError, LeaseError } from "../../src/index.js";
-import type { JsonRpcRequest } from "../../src/protocol.js";
+import { Glass, GlassError, LeaseError } from "glass-sdk";
+import type { JsonRpcRequest } from "glass-sdk/protocol";
 import { daemonErrorData, DEFAULT_INITIALIZE_RESULT, ScriptedDaemon, type ScriptedAnswer } from "../support/scripted-daemon.js";
 
 type ToolAnswers = Record<string, (request: JsonRpcRequest) => ScriptedAnswer>;

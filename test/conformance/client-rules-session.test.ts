@@ -2,8 +2,8 @@
 // fields: what the client sends to open, use and end a session, and how it reads the answers —
 // one rule per test, against a scripted daemon that answers like the daemon.
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError, type GlassLogEvent } from "../../src/index.js";
-import type { JsonRpcRequest } from "../../src/protocol.js";
+import { Glass, GlassError, type GlassLogEvent } from "glass-sdk";
+import type { JsonRpcRequest } from "glass-sdk/protocol";
 import { daemonErrorData, DEFAULT_INITIALIZE_RESULT, ScriptedDaemon, unsupportedVersion, type ScriptedAnswer, type ScriptedHandler } from "../support/scripted-daemon.js";
 
 const clients: Glass[] = [];

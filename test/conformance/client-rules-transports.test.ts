@@ -4,9 +4,9 @@
 // each request arrived in, and the mock daemon.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError, type GlassRequest } from "../../src/index.js";
-import type { JsonRpcRequest } from "../../src/protocol.js";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import { Glass, GlassError, type GlassRequest } from "glass-sdk";
+import type { JsonRpcRequest } from "glass-sdk/protocol";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";
 

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { GlassRequest, GlassResponse } from "../../src/index.js";
+import type { GlassRequest, GlassResponse } from "glass-sdk";
 import { requiresLease, toolFor } from "../../src/operations/lease-requirement.js";
 import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { TRANSPORTS, startTarget } from "../support/conformance-target.js";

@@ -13,8 +13,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, GlassError, type GlassRequest } from "../../src/index.js";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import { Glass, GlassError, type GlassRequest } from "glass-sdk";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { loadFixture } from "../../src/testing/load-fixture.js";
 import type { GlassTransport } from "../../src/transport/transport.js";
 import { expectMatchesFixture, recordedResponses, type CallOutcome } from "../support/fixture-outcomes.js";

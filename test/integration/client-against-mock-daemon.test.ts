@@ -7,8 +7,8 @@ import {
   TransportClosedError,
   type GlassRequest,
   type GlassResponse,
-} from "../../src/index.js";
-import type { GoldenFixture } from "../../src/testing/index.js";
+} from "glass-sdk";
+import type { GoldenFixture } from "glass-sdk/testing";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { domNode } from "../support/result-samples.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";

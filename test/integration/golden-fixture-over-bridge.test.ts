@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, httpTransport, webSocketTransport, type GlassTransport } from "../../src/index.js";
-import { requiresLease } from "../../src/protocol.js";
+import { Glass, httpTransport, webSocketTransport, type GlassTransport } from "glass-sdk";
+import { requiresLease } from "glass-sdk/protocol";
 import { callTyped, expectMatchesFixture, fixtureCases } from "../support/fixture-outcomes.js";
 import { startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";
 

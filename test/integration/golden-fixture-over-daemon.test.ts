@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass } from "../../src/index.js";
+import { Glass } from "glass-sdk";
 import { callTyped, expectMatchesFixture, fixtureCases, itMatchesTheWholeFixture } from "../support/fixture-outcomes.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseBridgeArgs } from "../../src/cli/bridge-command.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
-import type { GlassResponse } from "../../src/index.js";
+import type { GlassResponse } from "glass-sdk";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { CLI, eventually, fixtureRequest, mcpHeaders, openHttpSession, post, ROOT, tryWebSocket, WsPeer } from "../support/bridge-harness.js";

@@ -9,7 +9,7 @@
  * test floods past a small cap.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Glass } from "../../src/index.js";
+import { Glass } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { httpCall, INITIALIZE_PARAMS, mcpHeaders, startBridgeHarness, tryWebSocket, WsPeer, type BridgeHarness } from "../support/bridge-harness.js";
 import { delay, latencyStats, rawClient, rawStatus, sampleMax, type RawClient } from "./support/bridge-raw-http.js";

@@ -15,7 +15,7 @@ import {
   validateGlassResponse,
   validateGlassResponseStrict,
 } from "../../generated/validators/index.js";
-import { validateRequest, validateResponse } from "../../src/index.js";
+import { validateRequest, validateResponse } from "glass-sdk";
 import type { GeneratedValidator } from "../../src/validation/generated-support.js";
 import type { ValidationIssue, ValidationResult } from "../../src/validation/issue.js";
 import { junk, requestCase, responseCase, type EnvelopeCase } from "./envelope-arbitraries.js";

@@ -7,7 +7,7 @@
  * -32601 itself (an HTTP client has no stream to receive them on).
  */
 import { describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, GlassError, LeaseError } from "../../src/index.js";
+import { CancelledError, DeadlineExceededError, GlassError, LeaseError } from "glass-sdk";
 import {
   expectIdle,
   expectNoRepeatedMutation,

@@ -6,10 +6,10 @@
  */
 import { createConnection, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass } from "../../src/index.js";
-import { FrameLimits } from "../../src/node/index.js";
-import { parseFaults } from "../../src/testing/index.js";
-import { inMemoryTransport, type GoldenFixture } from "../../src/testing/index.js";
+import { Glass } from "glass-sdk";
+import { FrameLimits } from "glass-sdk/node";
+import { parseFaults } from "glass-sdk/testing";
+import { inMemoryTransport, type GoldenFixture } from "glass-sdk/testing";
 import type { TransportHandlers } from "../../src/transport/transport.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";

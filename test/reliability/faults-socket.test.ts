@@ -4,7 +4,7 @@
  * daemon's own record (`daemon.calls`) says how often it received each call.
  */
 import { describe, expect, it } from "vitest";
-import { DeadlineExceededError, Glass, GlassError, LeaseError, TransportClosedError } from "../../src/index.js";
+import { DeadlineExceededError, Glass, GlassError, LeaseError, TransportClosedError } from "glass-sdk";
 import {
   expectIdle,
   expectReadAndMutationAnswered,

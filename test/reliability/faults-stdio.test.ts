@@ -4,7 +4,7 @@
  * (it cannot have received more). stdio has no leases: mutating calls need none.
  */
 import { describe, expect, it } from "vitest";
-import { DeadlineExceededError, GlassError, TransportClosedError } from "../../src/index.js";
+import { DeadlineExceededError, GlassError, TransportClosedError } from "glass-sdk";
 import {
   expectIdle,
   expectReadAndMutationAnswered,

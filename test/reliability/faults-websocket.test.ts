@@ -6,7 +6,7 @@
  * pending requests, then the WebSocket closes with 1011.
  */
 import { describe, expect, it } from "vitest";
-import { GlassError, TransportClosedError } from "../../src/index.js";
+import { GlassError, TransportClosedError } from "glass-sdk";
 import {
   expectIdle,
   expectReadAndMutationAnswered,

@@ -9,7 +9,7 @@
  */
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass } from "../../src/index.js";
+import { Glass } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { eventually, startBridgeHarness, tryWebSocket, WsPeer, type BridgeHarness } from "../support/bridge-harness.js";
 import { rawClient, type RawClient } from "./support/bridge-raw-http.js";

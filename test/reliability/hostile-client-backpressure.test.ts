@@ -8,9 +8,9 @@
  * most 16 requests at once (more get -32000, as the daemon answers its clients).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport, type TransportHandlers } from "../../src/index.js";
-import type { JsonRpcMessage } from "../../src/protocol.js";
-import { socketTransport } from "../../src/node/index.js";
+import { Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport, type TransportHandlers } from "glass-sdk";
+import type { JsonRpcMessage } from "glass-sdk/protocol";
+import { socketTransport } from "glass-sdk/node";
 import { MAX_BUFFERED_BYTES, MAX_HANDLED_REQUESTS, MAX_UNWRITTEN_ANSWER_BYTES } from "../../src/mcp/mcp-session.js";
 import { startHostileSocketDaemon, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";
 

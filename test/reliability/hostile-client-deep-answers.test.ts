@@ -8,9 +8,9 @@
  * typed or through `glass.send`, and for the MCP methods and the handshake too.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createRequest, Glass, GlassError, operations, validateResponse, validateResult, type GlassResponse, type OperationDescriptor } from "../../src/index.js";
-import { fromMcpResponse, jsonRpcErrorToGlass, liftToolError, requiresLease, type JsonRpcRequest } from "../../src/protocol.js";
-import { socketTransport } from "../../src/node/index.js";
+import { createRequest, Glass, GlassError, operations, validateResponse, validateResult, type GlassResponse, type OperationDescriptor } from "glass-sdk";
+import { fromMcpResponse, jsonRpcErrorToGlass, liftToolError, requiresLease, type JsonRpcRequest } from "glass-sdk/protocol";
+import { socketTransport } from "glass-sdk/node";
 import { MAX_JSON_DEPTH } from "../../src/validation/json-depth.js";
 import { ScriptedDaemon, type ScriptedAnswer } from "../support/scripted-daemon.js";
 import { startHostileSocketDaemon, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";

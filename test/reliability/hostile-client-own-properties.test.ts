@@ -8,8 +8,8 @@
  * no prototype.
  */
 import { describe, expect, it } from "vitest";
-import { describeOperation, isRetrySafe, requiresLease, toolFor, type JsonRpcMessage } from "../../src/protocol.js";
-import { Glass, operations, validatePayload, validateResult } from "../../src/index.js";
+import { describeOperation, isRetrySafe, requiresLease, toolFor, type JsonRpcMessage } from "glass-sdk/protocol";
+import { Glass, operations, validatePayload, validateResult } from "glass-sdk";
 import { payloadValidators, resultValidators } from "../../generated/validators/index.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";
 

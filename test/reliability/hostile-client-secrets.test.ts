@@ -10,8 +10,8 @@
  * `error.message` out as visible escapes.
  */
 import { describe, expect, it } from "vitest";
-import { createRequest, Glass, GlassError, httpTransport, type GlassLogEvent, type GlassResponse, type TransportHandlers } from "../../src/index.js";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
+import { createRequest, Glass, GlassError, httpTransport, type GlassLogEvent, type GlassResponse, type TransportHandlers } from "glass-sdk";
+import type { JsonRpcMessage, JsonRpcRequest } from "glass-sdk/protocol";
 import { neutraliseControls, redactText } from "../../src/errors/redact.js";
 import { daemonErrorData, ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
 import { describeHits, findSecrets, OutputCorpus } from "./support/secrets-scan.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { GlassError } from "../../src/index.js";
+import { GlassError } from "glass-sdk";
 import { loadFixture } from "../../src/testing/load-fixture.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

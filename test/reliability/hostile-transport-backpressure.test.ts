@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { OverloadedError, type GlassTransport } from "../../src/index.js";
-import type { JsonRpcMessage } from "../../src/protocol.js";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import { OverloadedError, type GlassTransport } from "glass-sdk";
+import type { JsonRpcMessage } from "glass-sdk/protocol";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { TransportLimits } from "../../src/transport/transport-limits.js";
 
 const HOSTILE_DAEMON = fileURLToPath(new URL("./support/hostile-daemon.mjs", import.meta.url));

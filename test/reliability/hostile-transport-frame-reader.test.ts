@@ -16,9 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BadFrameError, Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport } from "../../src/index.js";
+import { BadFrameError, Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport } from "glass-sdk";
 import { createFrameReader, type FrameReaderOptions } from "../../src/node/framing/frame-reader.js";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { clickPayload } from "./support/fault-rig.js";
 import { growth } from "./support/growth.js";
 

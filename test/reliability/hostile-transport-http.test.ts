@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError } from "../../src/index.js";
+import { Glass, GlassError } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { TransportLimits } from "../../src/transport/transport-limits.js";
 import { createSseParser, SseTooLargeError } from "../../src/transport/sse-parser.js";

@@ -14,9 +14,9 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, TransportUnavailableError } from "../../src/index.js";
-import type { JsonRpcMessage } from "../../src/protocol.js";
-import { socketTransport } from "../../src/node/index.js";
+import { Glass, TransportUnavailableError } from "glass-sdk";
+import type { JsonRpcMessage } from "glass-sdk/protocol";
+import { socketTransport } from "glass-sdk/node";
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;

@@ -14,8 +14,8 @@ import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket as WsWebSocket, WebSocketServer, type WebSocket as ServerSocket } from "ws";
-import { Glass, OverloadedError, TransportClosedError, type GlassError } from "../../src/index.js";
-import type { JsonRpcMessage } from "../../src/protocol.js";
+import { Glass, OverloadedError, TransportClosedError, type GlassError } from "glass-sdk";
+import type { JsonRpcMessage } from "glass-sdk/protocol";
 import { TransportLimits } from "../../src/transport/transport-limits.js";
 import { webSocketTransport, type WebSocketConstructor, type WebSocketLike } from "../../src/transport/websocket-transport.js";
 

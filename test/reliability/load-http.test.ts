@@ -1,6 +1,6 @@
 /** Load over HTTP: 10,000 reads from 64 callers over one client (one HTTP session) through the bridge to an in-process socket mock daemon. */
 import { describe, it } from "vitest";
-import { httpTransport } from "../../src/index.js";
+import { httpTransport } from "glass-sdk";
 import { startBridgeHarness } from "../support/bridge-harness.js";
 import { runLoad } from "./support/load-run.js";
 

@@ -1,6 +1,6 @@
 /** Load over the in-memory transport (the fast control: no bytes, no sockets): 10,000 reads from 64 callers over one connection. */
 import { describe, it } from "vitest";
-import { inMemoryTransport, type GoldenFixture } from "../../src/testing/index.js";
+import { inMemoryTransport, type GoldenFixture } from "glass-sdk/testing";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 import { runLoad } from "./support/load-run.js";
 

@@ -1,6 +1,6 @@
 /** Load over WebSocket: 10,000 reads from 64 callers over one WebSocket through the bridge to an in-process socket mock daemon. */
 import { describe, it } from "vitest";
-import { webSocketTransport } from "../../src/index.js";
+import { webSocketTransport } from "glass-sdk";
 import { startBridgeHarness } from "../support/bridge-harness.js";
 import { runLoad } from "./support/load-run.js";
 

@@ -5,8 +5,8 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError, webSocketTransport, httpTransport } from "../../src/index.js";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
+import { Glass, GlassError, webSocketTransport, httpTransport } from "glass-sdk";
+import type { JsonRpcMessage, JsonRpcRequest } from "glass-sdk/protocol";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";

@@ -31,8 +31,8 @@ import {
   type GlassLogEvent,
   type GlassRequest,
   type GlassTransport,
-} from "../../src/index.js";
-import { socketTransport, startBridge } from "../../src/node/index.js";
+} from "glass-sdk";
+import { socketTransport, startBridge } from "glass-sdk/node";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
 import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import type { BridgeOptions } from "../../src/node/bridge/options.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/index.js";
-import type { GlassRequest } from "../../src/index.js";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "glass-sdk/testing/node";
+import type { GlassRequest } from "glass-sdk";
 import { readGoldenFixture } from "./golden-fixture.js";
 
 /** The repository root and the CLI, run from source. */

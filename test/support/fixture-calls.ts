@@ -1,5 +1,5 @@
 import { operations } from "../../generated/operations.js";
-import type { GlassRequest, GlassResponse } from "../../src/index.js";
+import type { GlassRequest, GlassResponse } from "glass-sdk";
 
 const catalog: Record<string, { tool: string }> = operations;
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { type Glass, GlassError, type GlassRequest, type GlassResponse } from "../../src/index.js";
+import { type Glass, GlassError, type GlassRequest, type GlassResponse } from "glass-sdk";
 import { parseFixture, type GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { readGoldenFixture } from "./golden-fixture.js";
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { socketTransport, stdioTransport } from "../../src/node/index.js";
-import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/index.js";
-import type { GlassTransport } from "../../src/index.js";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
+import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "glass-sdk/testing/node";
+import type { GlassTransport } from "glass-sdk";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "src/cli/main.ts");

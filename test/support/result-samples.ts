@@ -5,7 +5,7 @@
  * The pages are those of a library site (the loans page of the golden fixture).
  */
 import type { BrowserSemanticObservation } from "../../generated/types/operations/browser-results.js";
-import type { OperationName, ResultOf } from "../../src/index.js";
+import type { OperationName, ResultOf } from "glass-sdk";
 
 /** A JSON path: property names and array indexes. */
 export type SamplePath = readonly (string | number)[];

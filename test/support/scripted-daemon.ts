@@ -1,6 +1,6 @@
-import type { GlassTransport, TransportHandlers } from "../../src/index.js";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../src/protocol.js";
-import { TransportClosedError } from "../../src/index.js";
+import type { GlassTransport, TransportHandlers } from "glass-sdk";
+import type { JsonRpcMessage, JsonRpcRequest } from "glass-sdk/protocol";
+import { TransportClosedError } from "glass-sdk";
 
 /** How the scripted daemon answers one request: a result, a JSON-RPC error, nothing (stall), or later. */
 export type ScriptedAnswer =

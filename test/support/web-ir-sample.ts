@@ -1,4 +1,4 @@
-import type { WebIrDocument } from "../../src/index.js";
+import type { WebIrDocument } from "glass-sdk";
 
 /**
  * Builds a valid Web IR v1 document of about `targetBytes` of compact JSON: a page with regions,

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createRequest, type GlassRequest, type JsonValue, type OperationName, type PayloadOf, type ResultOf, validatePayload } from "../../src/index.js";
+import { createRequest, type GlassRequest, type JsonValue, type OperationName, type PayloadOf, type ResultOf, validatePayload } from "glass-sdk";
 
 describe("createRequest types", () => {
   it("rejects a payload of the wrong shape for a catalog operation", () => {

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { GlassError, GlassErrorCode, type LeaseErrorCode } from "../../src/index.js";
+import { GlassError, GlassErrorCode, type LeaseErrorCode } from "glass-sdk";
 
 describe("GlassError code types", () => {
   it("types code as the SDK's and the lease codes, and still takes any code a daemon sends", () => {

@@ -13,7 +13,7 @@ import type {
   WebIrDiffPayload,
   WebIrDiffResult,
   WebIrDocument,
-} from "../../src/index.js";
+} from "glass-sdk";
 
 /** True for `unknown` and `any`, the only types `unknown` is assignable to. */
 type IsUntyped<T> = unknown extends T ? true : false;

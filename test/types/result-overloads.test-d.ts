@@ -11,7 +11,7 @@ import type {
   BrowserSessionSnapshotResult,
   BrowserSessionSnapshotSingleResult,
   Glass,
-} from "../../src/index.js";
+} from "glass-sdk";
 
 declare const glass: Glass;
 

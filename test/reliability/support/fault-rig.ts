@@ -14,11 +14,11 @@ import {
   type GlassClientOptions,
   type GlassLogEvent,
   type GlassTransport,
-} from "../../../src/index.js";
+} from "glass-sdk";
 import type { JsonRpcMessage } from "../../../src/mcp/json-rpc.js";
-import { socketTransport, stdioTransport } from "../../../src/node/index.js";
-import type { MockDaemon } from "../../../src/testing/node/index.js";
-import type { MockDaemonFaults } from "../../../src/testing/index.js";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
+import type { MockDaemon } from "glass-sdk/testing/node";
+import type { MockDaemonFaults } from "glass-sdk/testing";
 import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
 import { CLI, eventually, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";

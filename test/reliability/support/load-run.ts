@@ -25,7 +25,7 @@ import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { expect } from "vitest";
-import { Glass, type GlassClientOptions, type GlassLogEvent, type GlassTransport } from "../../../src/index.js";
+import { Glass, type GlassClientOptions, type GlassLogEvent, type GlassTransport } from "glass-sdk";
 import type { JsonRpcMessage } from "../../../src/mcp/json-rpc.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
 import { observePayload, observeResult } from "./fault-rig.js";

@@ -9,7 +9,7 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { startMockDaemon } from "../../../src/testing/node/index.js";
+import { startMockDaemon } from "glass-sdk/testing/node";
 
 /** How a path looked: its mode bits, and whether a user other than its owner could connect through it. */
 interface PathView {

@@ -9,7 +9,7 @@
  * repeated and stops them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, LeaseError, OverloadedError, TransportClosedError } from "../../../src/index.js";
+import { CancelledError, DeadlineExceededError, Glass, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
 import {
   expectIdle,
   expectNoRepeatedMutation,

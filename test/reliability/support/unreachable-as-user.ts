@@ -2,7 +2,7 @@
 // no file permission stops): tries to use the daemon socket at argv[2], which that user may not
 // reach (mode 0600, owned by root), directly and through a bridge started here, and prints one JSON
 // line saying what each attempt met. `--probe` prints {"probe": true} (the script can be loaded).
-import { Glass, GlassError, httpTransport, webSocketTransport } from "../../../src/index.js";
+import { Glass, GlassError, httpTransport, webSocketTransport } from "glass-sdk";
 import { startBridge } from "../../../src/node/bridge/start-bridge.js";
 import { socketTransport } from "../../../src/node/socket-transport.js";
 

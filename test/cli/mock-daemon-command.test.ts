@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Runs the CLI to completion and returns its exit code and output. */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("glass-sdk CLI", () => {
+  it("prints usage for --help and exits 0", async () => {
+    const { code, stdout } = await run(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: glass-sdk <command>");
+    expect(stdout).toContain("mock-daemon");
+  });
+
+  it("prints usage on stderr for an unknown command and exits 2", async () => {
+    const { code, stdout, stderr } = await run(["teleport"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.split("\n")[0]).toBe("glass-sdk: unknown command: teleport");
+    expect(stderr).toContain("Usage:");
+  });
+
+  it("rejects a bad option or value with exit 2", async () => {
+    expect((await run(["mock-daemon", "--latency", "soon"])).code).toBe(2);
+    expect((await run(["mock-daemon", "--frobnicate"])).stderr).toMatch(/^glass-sdk: unknown option for mock-daemon: --frobnicate/);
+  });
+
+  it("explains a missing fixture in one line and exits 1", async () => {
+    const { code, stderr } = await run(["mock-daemon", "--fixture", "/no/such/fixture.json"]);
+    expect(code).toBe(1);
+    expect(stderr).toBe("glass-sdk: cannot read the fixture /no/such/fixture.json: ENOENT\n");
+  });
+
+  it("listens on a socket (mode 0600), says so on stderr, and removes the socket on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
+    const path = join(dir, "glass.sock");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path, "--latency", "1"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      let stderr = "";
+      await new Promise<void>((resolve) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes("\n")) resolve();
+        });
+      });
+      expect(stderr).toBe(`mock daemon listening on ${path}\n`);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const peer = await RawPeer.connect(path);
+      await handshake(peer);
+      expect((await peer.request(1, "tools/call", toolCall("observe", { level: "summary" }))).result).toBeDefined();
+      peer.close();
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { createRequest, type GlassRequest } from "glass-sdk";
+import { fromMcpResponse, toMcpRequest, type JsonRpcResponse } from "glass-sdk/protocol";
+
+const lease = { sessionId: "s-1", token: "t-1" };
+const leased = <Op extends string>(operation: Op, payload: unknown): GlassRequest =>
+  ({ protocolVersion: 1, requestId: "r-1", correlationId: "c-1", sessionId: "s-1", mutationLease: lease, operation, payload }) as GlassRequest;
+
+describe("toMcpRequest", () => {
+  it("sends the request id as the JSON-RPC id, the tool as params.name and the payload as arguments", () => {
+    const request = createRequest("webIr.inspect", { ir: { schemaVersion: 1 } } as never, { requestId: "inspect-7" });
+    expect(toMcpRequest(request)).toEqual({ jsonrpc: "2.0", id: "inspect-7", method: "tools/call", params: { name: "inspectWebIr", arguments: { ir: { schemaVersion: 1 } } } });
+  });
+
+  it("sends the lease token alone as arguments.leaseToken to a mutating call, and nothing to a read-only one", () => {
+    expect(toMcpRequest(leased("browser.click", { target: "ref=1" })).params).toEqual({ name: "click", arguments: { target: "ref=1", leaseToken: "t-1" } });
+    expect(toMcpRequest(leased("browser.executeIntent", { candidateId: "c-1" })).params).toEqual({ name: "executeIntent", arguments: { candidateId: "c-1", leaseToken: "t-1" } });
+    expect(toMcpRequest(leased("browser.observe", { level: "summary" })).params).toEqual({ name: "observe", arguments: { level: "summary" } });
+    expect(toMcpRequest(leased("browser.findTarget", { intent: "renew" })).params).toEqual({ name: "findTarget", arguments: { intent: "renew" } });
+  });
+
+  it("sends no lease context at all when the envelope has a session id but no lease", () => {
+    const request = { protocolVersion: 1, requestId: "r-2", sessionId: "s-1", operation: "browser.click", payload: { target: "ref=1" } } as GlassRequest;
+    expect(toMcpRequest(request).params).toEqual({ name: "click", arguments: { target: "ref=1" } });
+  });
+
+  it("decides conditional lease rules from the payload", () => {
+    expect(toMcpRequest(leased("browser.sessionSnapshot", { operation: "create" })).params).toMatchObject({ arguments: { leaseToken: "t-1" } });
+    expect(toMcpRequest(leased("browser.sessionSnapshot", { operation: "list" })).params).toEqual({ name: "sessionSnapshot", arguments: { operation: "list" } });
+    expect(toMcpRequest(leased("task.execute", { task: { task: "table.extract" }, expectedRevision: 1 })).params).not.toHaveProperty("arguments.leaseToken");
+    expect(toMcpRequest(leased("task.execute", { task: { task: "form.submit" }, expectedRevision: 1 })).params).toHaveProperty("arguments.leaseToken", "t-1");
+  });
+
+  it("treats tools outside the catalog by the read-only list: unknown tools mutate", () => {
+    expect(toMcpRequest(leased("browser.project.read", {})).params).toEqual({ name: "project.read", arguments: {} });
+    expect(toMcpRequest(leased("browser.project.edit", {})).params).toEqual({ name: "project.edit", arguments: { leaseToken: "t-1" } });
+  });
+
+  it("does not change the caller's payload object", () => {
+    const payload = { target: "ref=1" };
+    toMcpRequest(leased("browser.click", payload));
+    expect(payload).toEqual({ target: "ref=1" });
+  });
+
+  it("refuses a payload that is not an object, since MCP arguments are one", () => {
+    expect(() => toMcpRequest({ protocolVersion: 1, requestId: "r", operation: "browser.observe", payload: [1] } as GlassRequest)).toThrow(/arguments must be a JSON object/);
+  });
+});
+
+describe("fromMcpResponse", () => {
+  const click = leased("browser.click", { target: "ref=1" });
+  const observe = leased("browser.observe", {});
+  const answer = (result: Record<string, unknown>): JsonRpcResponse => ({ jsonrpc: "2.0", id: "r-1", result });
+  const failure = (code: number, message: string, data?: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id: "r-1", error: { code, message, ...(data === undefined ? {} : { data }) } });
+
+  it("parses the text content as the typed result and echoes the request and correlation ids", () => {
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: '{"revision":7}' }], _meta: { contextCost: { payloadBytes: 14, estimatedTokens: 4 } } }), observe)).toEqual({
+      protocolVersion: 1,
+      requestId: "r-1",
+      correlationId: "c-1",
+      ok: true,
+      result: { revision: 7 },
+    });
+  });
+
+  it("lifts text that is not JSON to {text}, and JSON that is not an object to {result}", () => {
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: "done" }] }), observe)).toMatchObject({ ok: true, result: { text: "done" } });
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: "[1,2]" }] }), observe)).toMatchObject({ ok: true, result: { result: [1, 2] } });
+    expect(fromMcpResponse(answer({ content: [] }), observe)).toMatchObject({ ok: true, result: {} });
+  });
+
+  it("lifts browser-free validation failures to task.invalid and webIr.invalid", () => {
+    const task = fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: '{"kind":"taskValidation","path":"inputs","reason":"form.fill requires at least one bounded input"}' }] }), observe);
+    expect(task).toMatchObject({
+      ok: false,
+      error: {
+        code: "task.invalid",
+        phase: "preflight",
+        message: "form.fill requires at least one bounded input",
+        mutationPossible: false,
+        retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+        details: { kind: "taskValidation", path: "inputs", reason: "form.fill requires at least one bounded input" },
+      },
+    });
+    const ir = fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: '{"kind":"webIrValidation","path":"entities","reason":"bad"}' }] }), observe);
+    expect(ir).toMatchObject({ ok: false, error: { code: "webIr.invalid", message: "Web IR validation failed", details: { path: "entities" } } });
+  });
+
+  it("passes typed errors through, lifts policy refusals, and treats plain text as a tool failure", () => {
+    expect(fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: '{"code":"staleRevision","message":"stale","retryable":true}' }] }), click)).toMatchObject({
+      error: { code: "staleRevision", message: "stale", retryable: true },
+    });
+    expect(fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: '{"kind":"denied","reason":"blocked by policy"}' }] }), click)).toMatchObject({
+      error: { code: "policy.denied", message: "blocked by policy", mutationPossible: false },
+    });
+    expect(fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: "CDP connection reset" }] }), click)).toMatchObject({
+      error: { code: "tool.failed", message: "CDP connection reset", mutationPossible: true, phase: "dispatch" },
+    });
+    expect(fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: "element not found" }] }), observe)).toMatchObject({
+      error: { code: "tool.failed", mutationPossible: false },
+    });
+  });
+
+  it("maps every JSON-RPC error code of the table, with the lease code from data.details (or an older daemon's data.code)", () => {
+    const codes = (response: JsonRpcResponse, request = click) => {
+      const mapped = fromMcpResponse(response, request);
+      return mapped.ok ? undefined : { code: mapped.error.code, mutationPossible: mapped.error.mutationPossible };
+    };
+    expect(codes(failure(-32700, "parse error"))).toEqual({ code: "mcp.parseError", mutationPossible: false });
+    expect(codes(failure(-32600, "duplicate id"))).toEqual({ code: "mcp.invalidRequest", mutationPossible: false });
+    expect(codes(failure(-32601, "no such method"))).toEqual({ code: "mcp.methodNotFound", mutationPossible: false });
+    expect(codes(failure(-32602, "bad params"))).toEqual({ code: "mcp.invalidParams", mutationPossible: false });
+    expect(codes(failure(-32603, "internal"))).toEqual({ code: "mcp.internalError", mutationPossible: true });
+    expect(codes(failure(-32603, "internal"), observe)).toEqual({ code: "mcp.internalError", mutationPossible: false });
+    expect(codes(failure(-32002, "not initialized"))).toEqual({ code: "notInitialized", mutationPossible: false });
+    expect(codes(failure(-32003, "mutation lease required"))).toEqual({ code: "leaseRequired", mutationPossible: false });
+    expect(codes(failure(-32003, "mutation lease required", { code: "policy.mutationLease", details: null }))).toEqual({ code: "leaseRequired", mutationPossible: false });
+    expect(codes(failure(-32003, "held", { code: "policy.mutationLease", details: { code: "leaseHeld", retryable: true } }))).toEqual({ code: "leaseHeld", mutationPossible: false });
+    expect(codes(failure(-32003, "held", { code: "leaseHeld", retryable: true }))).toEqual({ code: "leaseHeld", mutationPossible: false });
+    expect(codes(failure(-32001, "response too large"))).toEqual({ code: "response.tooLarge", mutationPossible: true });
+    expect(codes(failure(-32001, "response too large"), observe)).toEqual({ code: "response.tooLarge", mutationPossible: false });
+    expect(codes(failure(-32000, "overloaded"))).toEqual({ code: "overloaded", mutationPossible: false });
+    expect(codes(failure(-32800, "cancelled"))).toEqual({ code: "cancelled", mutationPossible: true });
+    expect(codes(failure(-32800, "cancelled"), observe)).toEqual({ code: "cancelled", mutationPossible: false });
+    const lease = fromMcpResponse(failure(-32003, "not owner", { code: "policy.mutationLease", details: { code: "leaseNotOwner", retryable: false } }), click);
+    expect(lease).toMatchObject({ error: { retryable: false, retry: { classification: "notRetryable" } } });
+    const old = fromMcpResponse(failure(-32003, "not owner", { code: "leaseNotOwner", retryable: false }), click);
+    expect(old).toMatchObject({ error: { code: "leaseNotOwner", retryable: false, retry: { classification: "notRetryable" } } });
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { encodeFrame } from "../../../src/node/framing/encode-frame.js";
+import { FrameLimits } from "../../../src/node/framing/frame-limits.js";
+
+const text = new TextDecoder();
+const utf8 = new TextEncoder();
+
+/** A message whose compact JSON is exactly `bytes` bytes, padded with `filler` (1 or 2 bytes in UTF-8). */
+function messageOfBytes(bytes: number, filler = "x"): { s: string } {
+  const overhead = JSON.stringify({ s: "" }).length; // {"s":""}
+  const fillerBytes = utf8.encode(filler).length;
+  const room = bytes - overhead;
+  const s = filler.repeat(Math.floor(room / fillerBytes)) + "x".repeat(room % fillerBytes);
+  expect(utf8.encode(JSON.stringify({ s })).length).toBe(bytes);
+  return { s };
+}
+
+describe("encodeFrame", () => {
+  it("writes compact JSON followed by a line feed for a small message", () => {
+    const frame = encodeFrame({ jsonrpc: "2.0", id: 1, method: "ping", params: { a: [1, 2] } });
+    expect(text.decode(frame)).toBe('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2]}}\n');
+  });
+
+  it("newline-frames a body of exactly 8192 bytes", () => {
+    const frame = encodeFrame(messageOfBytes(8192));
+    expect(frame.length).toBe(8193);
+    expect(frame[8192]).toBe(0x0a);
+    expect(frame.indexOf(0x0a)).toBe(8192);
+  });
+
+  it("uses Content-Length for a body of 8193 bytes", () => {
+    const message = messageOfBytes(8193);
+    const frame = encodeFrame(message);
+    const header = "Content-Length: 8193\r\n\r\n";
+    expect(text.decode(frame.subarray(0, header.length))).toBe(header);
+    expect(frame.length).toBe(header.length + 8193);
+    expect(JSON.parse(text.decode(frame.subarray(header.length)))).toEqual(message);
+  });
+
+  it("counts multibyte characters in bytes, not characters, both for the choice and the length", () => {
+    const fits = messageOfBytes(FrameLimits.maxNewlineRequestBytes, "é");
+    expect(JSON.stringify(fits).length).toBeLessThan(4200); // about half as many characters as bytes
+    expect(encodeFrame(fits).at(-1)).toBe(0x0a);
+
+    const over = messageOfBytes(FrameLimits.maxNewlineRequestBytes + 1, "é");
+    expect(JSON.stringify(over).length).toBeLessThan(8192);
+    expect(text.decode(encodeFrame(over).subarray(0, 24))).toBe("Content-Length: 8193\r\n\r\n");
+
+    const emoji = { s: "🙂".repeat(3000) }; // 4 bytes each: 12 008 bytes, 6 008 UTF-16 units
+    expect(text.decode(encodeFrame(emoji))).toMatch(/^Content-Length: 12008\r\n\r\n/);
+  });
+
+  it("escapes line feeds inside strings, so a newline frame has exactly one, at its end", () => {
+    const frame = encodeFrame({ text: "line one\nline two\r\n" });
+    expect(frame.indexOf(0x0a)).toBe(frame.length - 1);
+    expect(JSON.parse(text.decode(frame))).toEqual({ text: "line one\nline two\r\n" });
+  });
+
+  it("forces one framing when asked, whatever the size", () => {
+    expect(text.decode(encodeFrame({ a: 1 }, { framing: "content-length" }))).toBe('Content-Length: 7\r\n\r\n{"a":1}');
+    const big = encodeFrame({ s: "x".repeat(20_000) }, { framing: "newline" });
+    expect(big.indexOf(0x0a)).toBe(big.length - 1);
+    expect(encodeFrame({ a: 1 }, { framing: "auto" })).toEqual(encodeFrame({ a: 1 }));
+  });
+
+  it("throws a TypeError for a value with no JSON form", () => {
+    expect(() => encodeFrame(undefined)).toThrow(TypeError);
+    expect(() => encodeFrame(() => 1)).toThrow(TypeError);
+    expect(() => encodeFrame({ n: 1n })).toThrow(TypeError);
+  });
+});
+
+describe("encodeFrameForStream", () => {
+  it("is the same frame as encodeFrame (the whole frame as text, or header and body), on both sides of the 8 KiB line limit", async () => {
+    const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const utf8Length = (text: string) => utf8(text).length;
+    const messages = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
+      ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({ jsonrpc: "2.0", id: size, method: "x", params: { text: "ß".repeat(size / 2) } })),
+      { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
+    ];
+    for (const message of messages) {
+      const frame = encodeFrameForStream(message, utf8Length, "auto");
+      const pieces = (typeof frame === "string" ? [frame] : [...frame]).map(utf8);
+      expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
+    }
+  });
+
+  it("with newline framing is always one JSON line, whatever the size (what a plain MCP server reads)", async () => {
+    const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
+    const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+    for (const size of [10, 8192, 9000, 100_000]) {
+      const message = { jsonrpc: "2.0", id: size, method: "x", params: { text: "é\n".repeat(size / 2) } };
+      const frame = encodeFrameForStream(message, utf8Length, "newline");
+      expect(frame).toBe(`${JSON.stringify(message)}\n`);
+      expect(Buffer.from(frame as string)).toEqual(Buffer.from(encodeFrame(message, { framing: "newline" })));
+    }
+  });
+});
