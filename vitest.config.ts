@@ -18,14 +18,14 @@ const WEBSOCKET_TESTS = ["test/testing/msw/**/*.test.ts"];
 const VALIDATOR_TESTS = ["test/envelope/**/*.test.ts", "test/validation/**/*.test.ts", "test/reliability/envelope-*.test.ts", "test/testing/node/handshake.test.ts"];
 
 /** `glass-sdk` and its subpaths, as tests and examples import them (the package by name), resolved to the sources. */
-export const PACKAGE_ENTRIES = [
-  ["glass-sdk/testing/node", "./src/testing/node/index.ts"],
-  ["glass-sdk/testing/msw", "./src/testing/msw/index.ts"],
-  ["glass-sdk/testing", "./src/testing/index.ts"],
-  ["glass-sdk/protocol", "./src/protocol.ts"],
-  ["glass-sdk/node", "./src/node/index.ts"],
-  ["glass-sdk", "./src/index.ts"],
-].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
+export const PACKAGE_ENTRIES = Object.entries({
+  "glass-sdk/testing/node": "./src/testing/node/index.ts",
+  "glass-sdk/testing/msw": "./src/testing/msw/index.ts",
+  "glass-sdk/testing": "./src/testing/index.ts",
+  "glass-sdk/protocol": "./src/protocol.ts",
+  "glass-sdk/node": "./src/node/index.ts",
+  "glass-sdk": "./src/index.ts",
+}).map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
 
 /** Files that never run in `npm test`. */
 const EXCLUDED = [
