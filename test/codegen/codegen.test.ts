@@ -149,7 +149,7 @@ function writeCaseCatalog(dir: string): void {
  * schema types by name, which test/package/root-entry-types.test.ts holds complete.
  */
 const OVERLOAD_PROBE = `import type { BrowserObservePayload, BrowserObserveResult, BrowserSessionSnapshotResult, Glass } from "glass-sdk";
-import type { ProbeObserveDetail, ProbeObserveSummary, ProbeSnapshot, ProbeSnapshotList, ProbeSnapshotPurge } from "../../generated/types/index.js";
+import type { ProbeObserveDetail, ProbeObserveSummary, ProbeSnapshot, ProbeSnapshotList, ProbeSnapshotPurge } from "../generated/types/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 declare function assert<T extends true>(): void;
@@ -212,7 +212,7 @@ describe("result cases (catalog field resultCases)", () => {
 
     mkdirSync(join(dir, "probe"));
     writeFileSync(join(dir, "probe/overloads.ts"), OVERLOAD_PROBE);
-    writeFileSync(join(dir, "probe/tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", include: ["overloads.ts"] }));
+    writeFileSync(join(dir, "probe/tsconfig.json"), JSON.stringify({ extends: "../tsconfig.json", include: ["overloads.ts"] }));
     const tsc = spawnSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "probe/tsconfig.json"], { cwd: dir, encoding: "utf8" });
     expect(tsc.stdout).toBe("");
     expect(tsc.status).toBe(0);

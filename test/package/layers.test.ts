@@ -24,7 +24,7 @@ const LAYOUT: Tree = {
   "src/errors/glass-error.ts": `export class GlassError extends Error {}\n`,
   // A package only on demand, as the WebSocket transport loads `ws`.
   "src/client/connect.ts": `import { GlassError } from "../errors/glass-error.js";\nexport async function connect(): Promise<unknown> {\n  if (globalThis.WebSocket === undefined) return (await import("ws")).default;\n  throw new GlassError("no");\n}\n`,
-  "generated/catalog.ts": `import type { GlassError } from "../../src/errors/glass-error.js";\nexport const catalog: GlassError[] = [];\n`,
+  "generated/catalog.ts": `import type { GlassError } from "../src/errors/glass-error.js";\nexport const catalog: GlassError[] = [];\n`,
   "src/mock-daemon/daemon.ts": `import { catalog } from "../../generated/catalog.js";\nimport { GlassError } from "../errors/glass-error.js";\nexport const daemon = { catalog, GlassError };\n`,
   // A `node:` module only through a dynamic import inside the function that needs it, as loadFixture does.
   "src/testing/index.ts": `import { daemon } from "../mock-daemon/daemon.js";\nexport { daemon };\nexport async function loadFixture(path: string): Promise<string> {\n  const { readFile } = await import("node:fs/promises");\n  return readFile(path, "utf8");\n}\n`,

@@ -321,7 +321,7 @@ describe("webSocketTransport", () => {
         thrown = error;
       }
       expect(thrown, token).toBeInstanceOf(GlassError);
-      expect((thrown as GlassError).rawMessage).toContain("letters, digits, '..', '-', '_' and '~'");
+      expect((thrown as GlassError).rawMessage).toContain("letters, digits, '.', '-', '_' and '~'");
       expect((thrown as GlassError).rawMessage).not.toContain(token === "" ? "\u0000" : token);
     }
   });
