@@ -139,5 +139,5 @@ describe("hostile bridge: generated daemon messages", () => {
     await fetch(bridge.url, { method: "DELETE", headers: mcpHeaders(TOKEN, sessionId) });
     sessionId = "";
     expect(bridge.sessionCount()).toBe(0);
-  }, 20_000);
+  }, 90_000);
 });
