@@ -53,8 +53,8 @@ export interface SimulatedSite {
  *   signs in and lands on `/orders`, with either empty it shows an alert;
  * - `/orders` (signed in only; otherwise it lands on `/login`): a table of orders, each with an
  *   "Order <id>" link that opens a detail dialog (its text and a "Close" button);
- * - a navigation region ("Orders", "Sign out" when signed in; "Sign in" otherwise), and a not-found
- *   page for any other URL.
+ * - a navigation region when signed in ("Orders", "Sign out"), and a not-found page (with a link
+ *   "Back to the start") for any other URL.
  *
  * It answers observe (every level, and the page context without one), inspectPage, getText,
  * getDOM, screenshot (a real PNG), findTarget and resolveIntent (by name), the mutations click,

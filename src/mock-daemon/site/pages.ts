@@ -93,20 +93,19 @@ export function pathOf(url: string): string {
   }
 }
 
-const navigation = (signedIn: boolean): SiteRegion => ({
+/** The navigation a signed-in user sees on every page. */
+const navigation: SiteRegion = {
   id: "region_navigation",
   label: "Site navigation",
   kind: "navigation",
   irKind: "region",
-  elements: signedIn
-    ? [
-        { key: "nav-orders", node: 10, role: "link", name: "Orders", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/orders" } },
-        { key: "nav-signout", node: 11, role: "link", name: "Sign out", irKind: "link", tag: "a", onClick: { kind: "signOut" } },
-      ]
-    : [{ key: "nav-signin", node: 12, role: "link", name: "Sign in", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/login" } }],
+  elements: [
+    { key: "nav-orders", node: 10, role: "link", name: "Orders", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/orders" } },
+    { key: "nav-signout", node: 11, role: "link", name: "Sign out", irKind: "link", tag: "a", onClick: { kind: "signOut" } },
+  ],
   text: [SITE_NAME],
   evidence: ["a list of site links"],
-});
+};
 
 function loginPage(state: SimulatedSiteState): SitePage {
   const form: SiteRegion = {
@@ -122,7 +121,7 @@ function loginPage(state: SimulatedSiteState): SitePage {
     text: ["Sign in to see your orders", "Email", "Password"],
     evidence: ["form with an email field, a password field and a submit button"],
   };
-  const regions: SiteRegion[] = [navigation(false), form];
+  const regions: SiteRegion[] = [form];
   if (state.alert !== null) {
     regions.push({ id: "region_alert", label: "Sign-in problem", kind: "alert", irKind: "region", elements: [], text: [state.alert], evidence: ["role=alert"] });
   }
@@ -148,7 +147,7 @@ function ordersPage(state: SimulatedSiteState, orders: readonly SimulatedOrder[]
     text: ["Recent orders", "Order Customer Total Status", ...orders.map((o) => `${o.id} ${o.customer} ${o.total} ${o.status}`)],
     evidence: ["table with a header row"],
   };
-  const regions: SiteRegion[] = [navigation(true), table];
+  const regions: SiteRegion[] = [navigation, table];
   const open = orders.find((order) => order.id === state.openOrder);
   if (open !== undefined) {
     regions.push({
@@ -165,8 +164,16 @@ function ordersPage(state: SimulatedSiteState, orders: readonly SimulatedOrder[]
 }
 
 function notFoundPage(path: string, state: SimulatedSiteState): SitePage {
-  const main: SiteRegion = { id: "region_main", label: "Not found", kind: "main", irKind: "region", elements: [], text: [`No page at ${path}`], evidence: ["heading says the page was not found"] };
-  return { path, title: `Not found · ${SITE_NAME}`, kind: "error", regions: [navigation(state.signedIn), main], evidence: ["title says not found"] };
+  const main: SiteRegion = {
+    id: "region_main",
+    label: "Not found",
+    kind: "main",
+    irKind: "region",
+    elements: [{ key: "home", node: 12, role: "link", name: "Back to the start", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/" } }],
+    text: ["Not found", `No page at ${path}`],
+    evidence: ["heading says the page was not found"],
+  };
+  return { path, title: `Not found · ${SITE_NAME}`, kind: "error", regions: state.signedIn ? [navigation, main] : [main], evidence: ["title says not found"] };
 }
 
 /** The page the state shows (the not-found page for a URL outside the site's `origin`). */

@@ -31,6 +31,9 @@ function compilationFailure(path: string, reason: string): Error {
   return mockError("task.invalid", reason, { details: { kind: "taskCompilation", path, reason } });
 }
 
+/** The entity kinds a `scope.regionName` can name. */
+const REGION_KINDS: ReadonlySet<string> = new Set(["region", "form", "table", "collection", "dialog"]);
+
 const sameName = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The entities a region contains (one `contains` step down). */
@@ -53,7 +56,7 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): SitePlan {
   };
   let region: WebIrEntity | undefined;
   if (task.scope.regionName !== undefined) {
-    region = ir.entities.find((entity) => entity.kind !== "page" && sameName(entity.name, task.scope.regionName));
+    region = ir.entities.find((entity) => REGION_KINDS.has(entity.kind) && sameName(entity.name, task.scope.regionName));
     if (region === undefined) throw compilationFailure("scope.regionName", `no region named ${JSON.stringify(task.scope.regionName)} in the Web IR`);
     bindings.push(region);
     step("scopeToRegion", region.id);

@@ -41,7 +41,7 @@ describe.each(Object.entries(states))("every read handler's result validates on 
       const targets = observation.regions.flatMap((region) => region.targets ?? []);
       expect(targets.length > 0).toBe(level !== "summary");
       expect(observation.text !== undefined).toBe(["structured", "detailed", "raw"].includes(level));
-      const region = observation.regions[1]?.id ?? "region_navigation";
+      const region = observation.regions.at(-1)?.id ?? "region_main";
       const scoped = (await call(site, "browser.observe", { level, region })) as BrowserSemanticObservation;
       expect(scoped.regions.map((r) => r.id)).toEqual([region]);
     }
