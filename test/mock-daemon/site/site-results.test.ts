@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { validatePayload } from "glass-sdk";
+import type { BrowserPageContext } from "../../../generated/types/operations/browser-observation.js";
 import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
 import type { WebIrDocument } from "../../../generated/types/web-ir-v1.js";
 import { createSimulatedSite, type SimulatedSite } from "../../../src/mock-daemon/site/index.js";
@@ -9,6 +10,11 @@ import { call, context, failure, intent } from "./site-support.js";
 /** The site in each of its page states. */
 const states: Record<string, () => Promise<SimulatedSite>> = {
   "the sign-in page": async () => createSimulatedSite(),
+  "the sign-in page filled in": async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }, { target: "css=#password", value: "secret" }] });
+    return site;
+  },
   "the sign-in page with its alert": async () => {
     const site = createSimulatedSite();
     await call(site, "browser.click", { target: "css=#submit" });
@@ -45,9 +51,12 @@ describe.each(Object.entries(states))("every read handler's result validates on 
       const scoped = (await call(site, "browser.observe", { level, region })) as BrowserSemanticObservation;
       expect(scoped.regions.map((r) => r.id)).toEqual([region]);
     }
-    const context = await call(site, "browser.observe", { includeDom: true, includeScreenshot: true, includeFormValues: true });
+    const context = (await call(site, "browser.observe", { includeDom: true, includeScreenshot: true, includeFormValues: true })) as BrowserPageContext;
     expect(context.level).toBeUndefined();
     expect(context.image?.mimeType).toBe("image/png");
+    expect(context.accessibility.revision).toBe(site.state().revision);
+    expect(JSON.stringify(context)).not.toContain("secret");
+    expect(JSON.stringify(extract(site))).not.toContain("secret");
   });
 
   it("inspectPage, getText, getDOM and screenshot", async () => {
