@@ -60,9 +60,7 @@ export class SiteContext {
    */
   checkRevision(expectedRevision: number | null | undefined): void {
     if (expectedRevision === undefined || expectedRevision === null || expectedRevision === this.state.revision) return;
-    throw mockError("staleRevision", `expected revision ${expectedRevision} but the page is at revision ${this.state.revision}; observe again before acting`, {
-      retry: { classification: "safeAfterReobserve", recommendedOperation: "observe" },
-    });
+    throw mockError("staleRevision", `expected revision ${expectedRevision} but the page is at revision ${this.state.revision}; observe again before acting`);
   }
 
   /** Moves the page to its next revision (every mutation does, once). */

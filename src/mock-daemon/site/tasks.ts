@@ -68,7 +68,8 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): SitePlan {
       const field = inside.find((entity) => entity.kind === "field" && sameName(entity.name, name));
       if (field === undefined) throw compilationFailure(`inputs.${name}`, `no field named ${JSON.stringify(name)} in region ${JSON.stringify(region.name)}`);
       bindings.push(field);
-      step("fillField", field.id, { value: field.id.includes("password") ? "[REDACTED]" : value });
+      const secret = ir.entityDetails?.[field.id]?.inputType === "password";
+      step("fillField", field.id, { value: secret ? "[REDACTED]" : value });
     }
     if (family === "form.submit") {
       const submitter = ir.relationships.find((r) => r.kind === "submits" && r.to === region?.id);
@@ -189,7 +190,7 @@ export function executeTask(site: SiteContext, payload: PayloadOf<"task.execute"
     ...base,
     receipt: { ...receipt, ...(postconditions.length > 0 ? { postconditions } : {}) },
     status: held ? "succeeded" : "indeterminate",
-    phase: held ? "completed" : "mutation-verification",
+    phase: site.state.url !== sourceUrl ? "navigation-verification" : mutates ? "mutation-verification" : "extraction",
     mutationPossible: mutates,
     currentRevision: site.state.revision,
     steps,

@@ -13,13 +13,14 @@ export function context(operation: OperationName): MockCallContext {
   return { operation, requestId: `req-${calls}`, leased: true, signal: new AbortController().signal };
 }
 
-/** Calls the site's handler for `operation` directly, and checks its result against the result schema. */
+/** Calls the site's handler for `operation` directly, and checks that its result is plain JSON that passes the result schema. */
 export async function call<Op extends OperationName>(site: SimulatedSite, operation: Op, payload: PayloadOf<Op>): Promise<ResultOf<Op>> {
   const handler = site.handlers[operation] as MockHandler<Op> | undefined;
   if (handler === undefined) throw new Error(`the site has no handler for ${operation}`);
   const result = await handler(payload, context(operation));
   const checked = validateResult(operation, result);
   expect(checked.ok ? [] : checked.issues, `${operation} result`).toEqual([]);
+  expect(JSON.parse(JSON.stringify(result)), `${operation} result is plain JSON`).toStrictEqual(result);
   return result;
 }
 
