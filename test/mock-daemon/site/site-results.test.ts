@@ -1,0 +1,147 @@
+import { inflateSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { validatePayload } from "glass-sdk";
+import type { BrowserPageContext } from "../../../generated/types/operations/browser-observation.js";
+import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
+import type { WebIrDocument } from "../../../generated/types/web-ir-v1.js";
+import { createSimulatedSite, type SimulatedSite } from "../../../src/mock-daemon/site/index.js";
+import { call, context, failure, intent } from "./site-support.js";
+
+/** The site in each of its page states. */
+const states: Record<string, () => Promise<SimulatedSite>> = {
+  "the sign-in page": async () => createSimulatedSite(),
+  "the sign-in page filled in": async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }, { target: "css=#password", value: "secret" }] });
+    return site;
+  },
+  "the sign-in page with its alert": async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.click", { target: "css=#submit" });
+    return site;
+  },
+  "the orders page": async () => createSimulatedSite({ signedIn: true, startPath: "/orders" }),
+  "the orders page with an order's dialog open": async () => {
+    const site = createSimulatedSite({ signedIn: true, startPath: "/orders" });
+    await call(site, "browser.click", { target: "css=#order-1002" });
+    return site;
+  },
+  "the not-found page": async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.navigate", { url: "https://shop.example/nowhere" });
+    return site;
+  },
+};
+
+function extract(site: SimulatedSite): WebIrDocument {
+  return site.handlers["browser.extractWebIr"]({}, context("browser.observe"));
+}
+
+describe.each(Object.entries(states))("every read handler's result validates on %s", (_name, make) => {
+  it("observe at every level, and without one (with the DOM, a screenshot and form values)", async () => {
+    const site = await make();
+    for (const level of ["summary", "interactive", "structured", "detailed", "raw"] as const) {
+      const observation = (await call(site, "browser.observe", { level })) as BrowserSemanticObservation;
+      expect(observation.level).toBe(level);
+      expect(observation.revision).toBe(site.state().revision);
+      const targets = observation.regions.flatMap((region) => region.targets ?? []);
+      expect(targets.length > 0).toBe(level !== "summary");
+      expect(observation.text !== undefined).toBe(["structured", "detailed", "raw"].includes(level));
+      const region = observation.regions.at(-1)?.id ?? "region_main";
+      const scoped = (await call(site, "browser.observe", { level, region })) as BrowserSemanticObservation;
+      expect(scoped.regions.map((r) => r.id)).toEqual([region]);
+    }
+    const context = (await call(site, "browser.observe", { includeDom: true, includeScreenshot: true, includeFormValues: true })) as BrowserPageContext;
+    expect(context.level).toBeUndefined();
+    expect(context.image?.mimeType).toBe("image/png");
+    expect(context.accessibility.revision).toBe(site.state().revision);
+    expect(JSON.stringify(context)).not.toContain("secret");
+    expect(JSON.stringify(extract(site))).not.toContain("secret");
+  });
+
+  it("inspectPage, getText, getDOM and screenshot", async () => {
+    const site = await make();
+    const inspected = await call(site, "browser.inspectPage", {});
+    expect(inspected.revision).toBe(site.state().revision);
+    const { text } = await call(site, "browser.getText", {});
+    expect(text).toContain("Simulated Shop");
+    const dom = await call(site, "browser.getDOM", {});
+    expect(dom.node_name).toBe("HTML");
+    await call(site, "browser.screenshot", {});
+  });
+
+  it("findTarget and resolveIntent, found or not", async () => {
+    const site = await make();
+    for (const [text, action] of [["Email", "type"], ["Sign in", "click"], ["Order 1001", "click"], ["Close", "click"], ["no such thing", "click"]]) {
+      await call(site, "browser.findTarget", intent(text ?? "", action ?? "click"));
+      await call(site, "browser.resolveIntent", intent(text ?? "", action ?? "click"));
+    }
+    await call(site, "browser.resolveIntent", intent("Email", "teleport"));
+    await call(site, "browser.findTarget", intent("Email", "type", 999));
+  });
+
+  it("extractWebIr gives a document webIr.validate accepts, and the webIr operations answer on it", async () => {
+    const site = await make();
+    const before = extract(site);
+    const checked = validatePayload("webIr.validate", { ir: before });
+    expect(checked.ok ? [] : checked.issues).toEqual([]);
+    expect(before.revision).toBe(site.state().revision);
+    await call(site, "webIr.validate", { ir: before });
+    const inspected = await call(site, "webIr.inspect", { ir: before });
+    expect(inspected.entityCount).toBe(before.entities.length);
+    await call(site, "browser.navigate", { url: "https://shop.example/login" });
+    const after = extract(site);
+    await call(site, "webIr.diff", { before, after });
+    for (const entity of before.entities) await call(site, "webIr.continuity", { before, after, entityId: entity.id });
+  });
+});
+
+describe("the screenshot", () => {
+  it("is a real PNG: signature, IHDR of the stated size, and IDAT that inflates to the pixels", async () => {
+    const site = createSimulatedSite();
+    const shot = await call(site, "browser.screenshot", {});
+    const bytes = Buffer.from(shot.image.data, "base64");
+    expect(bytes.length).toBe(shot.encoded_bytes);
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(bytes.toString("latin1", 12, 16)).toBe("IHDR");
+    expect(bytes.readUInt32BE(16)).toBe(shot.width);
+    expect(bytes.readUInt32BE(20)).toBe(shot.height);
+    const idatLength = bytes.readUInt32BE(33);
+    expect(bytes.toString("latin1", 37, 41)).toBe("IDAT");
+    const pixels = inflateSync(bytes.subarray(41, 41 + idatLength));
+    expect(pixels.length).toBe(shot.height * (1 + shot.width * 3));
+  });
+
+  it("differs between pages", async () => {
+    const site = createSimulatedSite({ signedIn: true, startPath: "/orders" });
+    const orders = await call(site, "browser.screenshot", {});
+    await call(site, "browser.navigate", { url: "https://shop.example/login" });
+    const login = await call(site, "browser.screenshot", {});
+    expect(login.image.data).not.toBe(orders.image.data);
+  });
+});
+
+describe("the site is deterministic", () => {
+  it("gives the same results for the same calls", async () => {
+    const run = async (): Promise<unknown[]> => {
+      const site = createSimulatedSite();
+      return [
+        await call(site, "browser.observe", { level: "raw" }),
+        await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }, { target: "css=#password", value: "pw" }] }),
+        await call(site, "browser.inspectPage", {}),
+        extract(site),
+      ];
+    };
+    expect(await run()).toEqual(await run());
+  });
+
+  it("starts where the options say, redirecting a signed-out /orders to the sign-in page", () => {
+    expect(createSimulatedSite({ startPath: "/orders" }).state().url).toBe("https://shop.example/login");
+    expect(createSimulatedSite({ signedIn: true, startPath: "/", revision: 7, origin: "http://localhost:3000/" }).state()).toMatchObject({ url: "http://localhost:3000/orders", revision: 7 });
+  });
+
+  it("answers an unknown region with a targeting error", async () => {
+    const error = await failure(createSimulatedSite(), "browser.observe", { level: "summary", region: "region_nowhere" });
+    expect(error.code).toBe("target.notFound");
+  });
+});

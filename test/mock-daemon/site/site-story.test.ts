@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { validatePayload } from "glass-sdk";
+import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
+import type { TaskDocument } from "../../../generated/types/task-v1.js";
+import { createSimulatedSite, type SimulatedSite } from "../../../src/mock-daemon/site/index.js";
+import { call, context, failure, intent } from "./site-support.js";
+
+async function interactive(site: SimulatedSite): Promise<BrowserSemanticObservation> {
+  return (await call(site, "browser.observe", { level: "interactive" })) as BrowserSemanticObservation;
+}
+
+function reference(observation: BrowserSemanticObservation, name: string): string {
+  const target = observation.regions.flatMap((region) => region.targets ?? []).find((t) => t.name === name);
+  if (target === undefined) throw new Error(`no target named ${name}`);
+  return target.reference;
+}
+
+const limits = { maxActions: 4, timeoutMs: 10_000, maxItems: 20 };
+
+describe("a user drives the simulated site from sign-in to an order's dialog", () => {
+  it("observes, finds, types, meets a stale revision, re-observes, signs in, reads the orders, opens one and compiles a task against its Web IR", async () => {
+    const site = createSimulatedSite();
+    const login = await interactive(site);
+    expect(login.page).toMatchObject({ kind: "authentication", url: "https://shop.example/login" });
+
+    const found = await call(site, "browser.findTarget", intent("Email", "type", login.revision));
+    expect(found.ambiguity).toBe("none");
+    const email = found.candidates[0];
+    expect(email).toMatchObject({ name: "Email", inputType: "email", confidence: "exact" });
+
+    const typed = await call(site, "browser.type", { target: email?.reference ?? "", text: "ada@example.com", expectedRevision: login.revision });
+    expect(typed.executionId).toBe("exec-1");
+    expect(site.state()).toMatchObject({ revision: login.revision + 1, values: { email: "ada@example.com" } });
+
+    const stale = await failure(site, "browser.type", { target: reference(login, "Password"), text: "secret", expectedRevision: login.revision });
+    expect(stale.code).toBe("staleRevision");
+    expect(stale.message).toContain(`expected revision ${login.revision}`);
+    expect(site.state().values.password).toBeUndefined();
+
+    const again = await interactive(site);
+    expect(again.revision).toBe(login.revision + 1);
+    const filled = await call(site, "browser.fillForm", {
+      fields: [{ target: reference(again, "Email"), value: "ada@example.com" }, { target: reference(again, "Password"), value: "secret" }],
+      expectedRevision: again.revision,
+    });
+    expect(filled).toMatchObject({ status: "succeeded", filled: 2, previousRevision: again.revision, currentRevision: again.revision + 1 });
+    await call(site, "browser.click", { target: reference(again, "Sign in"), expectedRevision: again.revision + 1 });
+    expect(site.state()).toMatchObject({ signedIn: true, url: "https://shop.example/orders" });
+
+    await call(site, "browser.navigate", { url: "https://shop.example/orders" });
+    const { text } = await call(site, "browser.getText", {});
+    expect(text).toContain("1001 Ada Lovelace €42.00 Shipped");
+    expect(text).toContain("1003 Grace Hopper €128.90 Delivered");
+
+    const orders = await interactive(site);
+    await call(site, "browser.click", { target: reference(orders, "Order 1002"), expectedRevision: orders.revision });
+    const withDialog = (await call(site, "browser.observe", { level: "structured" })) as BrowserSemanticObservation;
+    const dialog = withDialog.regions.find((region) => region.kind === "dialog");
+    expect(dialog).toMatchObject({ label: "Order 1002", targets: [{ role: "button", name: "Close" }] });
+    expect(withDialog.text).toContain("Customer: Alan Turing");
+
+    const ir = site.handlers["browser.extractWebIr"]({}, context("browser.observe"));
+    const valid = validatePayload("webIr.validate", { ir });
+    expect(valid.ok ? [] : valid.issues).toEqual([]);
+    const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits, risk: "readOnly" };
+    const { plan } = await call(site, "task.compile", { task, ir });
+    expect(plan.boundTo).toEqual({ irSchemaVersion: 1, revision: withDialog.revision, url: "https://shop.example/orders" });
+    const ids = ir.entities.map((entity) => entity.id);
+    expect((plan.bindings as { entityId: string }[]).every((binding) => ids.includes(binding.entityId))).toBe(true);
+
+    await call(site, "browser.click", { target: reference(withDialog, "Close") });
+    expect(site.state().openOrder).toBeNull();
+  });
+});
+
+describe("mutations", () => {
+  it("refuse an unknown target with a targeting error and change nothing", async () => {
+    const site = createSimulatedSite();
+    for (const target of ["ref=r1:b999", "css=#nowhere", "the email box"]) {
+      const error = await failure(site, "browser.click", { target });
+      expect(error.code).toBe("target.notFound");
+    }
+    expect((await failure(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "a" }, { target: "css=#submit", value: "b" }] })).code).toBe("target.notEditable");
+    expect(site.state()).toMatchObject({ revision: 1, values: {} });
+  });
+
+  it("check expectedRevision before anything else, and advance the revision once each", async () => {
+    const site = createSimulatedSite();
+    expect((await failure(site, "browser.navigate", { url: "https://shop.example/orders", expectedRevision: 0 })).code).toBe("staleRevision");
+    await call(site, "browser.click", { target: "css=#email", expectedRevision: 1 });
+    await call(site, "browser.type", { text: "ada@example.com" });
+    await call(site, "browser.type", { target: "#password", text: "pw" });
+    await call(site, "browser.key", { key: "Enter", expectedRevision: 4 });
+    expect(site.state()).toMatchObject({ revision: 5, signedIn: true, url: "https://shop.example/orders" });
+    expect((await failure(site, "browser.select", { target: "css=#nav-orders", value: "x" })).code).toBe("target.notSelectable");
+  });
+
+  it("show an alert when signing in with an empty field, and sign out again", async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.click", { target: "css=#submit" });
+    expect((await call(site, "browser.inspectPage", {})).alerts).toEqual(["Enter your email and password to sign in."]);
+    const signedIn = createSimulatedSite({ signedIn: true, startPath: "/orders" });
+    await call(signedIn, "browser.click", { target: "css=#nav-signout" });
+    expect(signedIn.state()).toMatchObject({ signedIn: false, url: "https://shop.example/login" });
+  });
+});
+
+describe("tasks on the sign-in page", () => {
+  const fill: TaskDocument = { schemaVersion: 1, task: "form.fill", scope: { regionName: "Sign in" }, inputs: { Email: "ada@example.com", Password: "secret" }, limits, risk: "localMutation" };
+  const submit: TaskDocument = { ...fill, task: "form.submit", risk: "authentication", postconditions: [{ kind: "navigationOccurred" }, { kind: "pageKind", expected: "listing" }] };
+
+  it("task.validate and task.compile bind the inputs to the form's fields at the document's revision", async () => {
+    const site = createSimulatedSite();
+    expect(await call(site, "task.validate", { task: submit })).toEqual({ valid: true, schemaVersion: 1, task: "form.submit" });
+    const { plan } = await call(site, "task.compile", { task: submit, ir: site.webIr() });
+    expect(plan.bindings).toEqual([
+      { entityId: "region-signin", kind: "form", name: "Sign in", quality: "confirmed" },
+      { entityId: "field-email", kind: "field", name: "Email", quality: "confirmed" },
+      { entityId: "field-password", kind: "field", name: "Password", quality: "confirmed" },
+      { entityId: "action-submit", kind: "action", name: "Sign in", quality: "confirmed" },
+    ]);
+    expect(JSON.stringify(plan)).not.toContain("secret");
+  });
+
+  it("task.compile fails as task.invalid (taskCompilation) when the region or a field is not in the document", async () => {
+    const site = createSimulatedSite();
+    const noRegion = await failure(site, "task.compile", { task: { ...fill, scope: { regionName: "Checkout" } }, ir: site.webIr() });
+    expect(noRegion).toMatchObject({ code: "task.invalid", init: { details: { kind: "taskCompilation", path: "scope.regionName" } } });
+    const noField = await failure(site, "task.compile", { task: { ...fill, inputs: { Phone: "1" } }, ir: site.webIr() });
+    expect(noField.init.details).toMatchObject({ path: "inputs.Phone" });
+  });
+
+  it("task.execute fills the form, then submits it and lands on the orders, each run one revision", async () => {
+    const site = createSimulatedSite();
+    const filled = await call(site, "task.execute", { task: fill, expectedRevision: 1 });
+    expect(filled).toMatchObject({ status: "succeeded", sourceRevision: 1, currentRevision: 2, mutationPossible: true });
+    expect(site.state().values).toEqual({ email: "ada@example.com", password: "secret" });
+    expect((await failure(site, "task.execute", { task: submit, expectedRevision: 1 })).code).toBe("staleRevision");
+    const submitted = await call(site, "task.execute", { task: submit, expectedRevision: 2 });
+    expect(submitted).toMatchObject({ status: "succeeded", currentRevision: 3, receipt: { postconditions: [{ kind: "navigationOccurred", held: true }, { kind: "pageKind", held: true }] } });
+    expect(site.state()).toMatchObject({ signedIn: true, url: "https://shop.example/orders" });
+  });
+
+  it("task.execute extracts the orders table without changing the page", async () => {
+    const site = createSimulatedSite({ signedIn: true, startPath: "/orders" });
+    const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { ...limits, maxItems: 2 }, risk: "readOnly" };
+    const run = await call(site, "task.execute", { task, expectedRevision: 1 });
+    expect(run.extraction?.records).toEqual([
+      { Order: "1001", Customer: "Ada Lovelace", Total: "€42.00", Status: "Shipped" },
+      { Order: "1002", Customer: "Alan Turing", Total: "€17.50", Status: "Processing" },
+    ]);
+    expect(run).toMatchObject({ mutationPossible: false, currentRevision: 1 });
+  });
+
+  it("webIr.diff and webIr.continuity follow the sign-in form across a fill", async () => {
+    const site = createSimulatedSite();
+    const before = site.webIr();
+    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }] });
+    const after = site.webIr();
+    const diff = await call(site, "webIr.diff", { before, after });
+    expect(diff).toMatchObject({ fromRevision: 1, toRevision: 2, entityAddedCount: 0, entityRemovedCount: 0 });
+    expect(await call(site, "webIr.continuity", { before, after, entityId: "field-email" })).toMatchObject({ status: "unchanged", currentId: "field-email" });
+  });
+});
