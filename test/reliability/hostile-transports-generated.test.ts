@@ -79,13 +79,13 @@ const MALFORMED = [
   '{"jsonrpc":"2.0","id":#,"result":{"content":[{"type":"text","text":"{}"}]}',
 ];
 
+/** The malformed form a call may take as a result: the one with prototype keys is a well-formed tool result. */
+const LENIENT_FORMS: readonly number[] = [7];
 /**
- * The malformed forms a call may take as a result: the one with prototype keys is a well-formed
- * tool result; and the client lifts a `tools/call` result that is not an object (`"result":5`) or
- * whose `content` is not a list of text blocks like a result without content, to `{}` (which a
- * click's result accepts).
+ * The forms that must fail with `response.invalid`: a `tools/call` result that is not an object,
+ * whose `content` is not an array or holds a text item without string text, or that is missing.
  */
-const LENIENT_FORMS: readonly number[] = [0, 1, 2, 7];
+const INVALID_FORMS: readonly number[] = [0, 1, 2, 3];
 
 const clientAnswerArbitrary: fc.Arbitrary<ClientAnswer> = fc.oneof(
   { arbitrary: answerArbitrary, weight: 4 },
@@ -376,7 +376,9 @@ describe("hostile transports: generated daemon messages through each transport",
         fc.asyncProperty(caseArbitrary, async (played) => {
           queue.push((id) => linesOf(id, played));
           const settled = await callThrough(client.glass, client.transport, played.call, held);
-          const code = expectSettledOnce(settled, played.call, mustFail(played.answer), `${kind} ${played.call} ${played.answer.kind}`);
+          const what = `${kind} ${played.call} ${played.answer.kind}`;
+          const code = expectSettledOnce(settled, played.call, mustFail(played.answer), what);
+          if (played.answer.kind === "malformed" && INVALID_FORMS.includes(played.answer.form)) expect(code, `${what} form ${played.answer.form}`).toBe("response.invalid");
           codes.set(code, (codes.get(code) ?? 0) + 1);
           expect(queue).toHaveLength(0); // the daemon received the call
           await next();
