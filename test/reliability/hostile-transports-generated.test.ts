@@ -140,8 +140,23 @@ function linesOf(id: unknown, played: TransportCase): string[] {
   return [...played.before.flatMap(around), ...(answer === undefined ? [] : [answer]), ...played.after.flatMap(around)];
 }
 
-/** The one fixed case past the bound: a click answered with 33 MiB of text (its deadline leaves time to read 32 MiB). */
-const OVERSIZE_DEADLINE_MS = 4000;
+/**
+ * The one fixed case past the bound: a click answered with 33 MiB of text. Its deadline is long, so
+ * that a call failing by it (deadlineExceeded) is told apart from one the transport failed as soon
+ * as the answer passed the bound.
+ */
+const OVERSIZE_DEADLINE_MS = 20_000;
+/**
+ * How each transport fails a click whose answer passes the bound, at once: stdio and the socket end
+ * the connection (a Glass daemon answers -32001 instead of sending such a frame), HTTP fails that
+ * call and goes on, WebSocket closes the connection (its message limit).
+ */
+const OVERSIZE_OUTCOME: Record<string, { code: string; details?: Record<string, unknown> }> = {
+  stdio: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
+  socket: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
+  http: { code: "response.tooLarge" },
+  websocket: { code: "transport.closed" },
+};
 function oversizeLine(id: unknown): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${"x".repeat(TransportLimits.maxMessageBytes + 1024 * 1024)}"}]}}`;
 }
@@ -388,10 +403,12 @@ describe("hostile transports: generated daemon messages through each transport",
       recordGeneratedCases(context, details.numRuns);
       if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? `property failed (seed ${SEED})`);
 
-      // Past the bound: a click answered with 33 MiB fails (the call, or the connection), and the client goes on.
+      // Past the bound: a click answered with 33 MiB fails at once (the call, or the connection), and the client goes on.
       queue.push((id) => [oversizeLine(id)]);
       const settled = await callThrough(client.glass, client.transport, "click", held, OVERSIZE_DEADLINE_MS);
       const oversize = expectSettledOnce(settled, "click", true, `${kind} oversize`);
+      expect(oversize, `${kind} oversize`).not.toBe("deadlineExceeded");
+      expect("error" in settled.outcome ? settled.outcome.error : undefined, `${kind} oversize`).toMatchObject(OVERSIZE_OUTCOME[kind]!);
       oversizeCases++;
       await next();
       const after = await callThrough(client.glass, client.transport, "observe", held);
