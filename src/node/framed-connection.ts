@@ -151,6 +151,14 @@ export class FramedConnection {
     });
   }
 
+  /**
+   * Bytes handed to the stream whose write has not completed: what waits for the peer to read
+   * (at most 32 MiB, besides one message larger than that).
+   */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
   /** Refuses further sends (they reject with TransportClosedError); sends already written may still complete. */
   stopSending(): void {
     this.#acceptingSends = false;
