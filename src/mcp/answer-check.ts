@@ -26,6 +26,37 @@ export function answerProblem(message: JsonRpcResponse, root = "answer"): Valida
   return undefined;
 }
 
+/**
+ * What makes a `tools/call` result unreadable (§2; MCP's `CallToolResult`): a `result` that is not
+ * an object, a `content` that is not an array, a content item that is not an object, or a `text`
+ * item whose `text` is not a string. The daemon always sends `{content: [...]}`; such an answer is
+ * broken, not empty. Everything else MCP servers send is read as it comes: an empty `content`
+ * (with `isError`, or beside `structuredContent`), a result without `content`, image, audio,
+ * resource and unknown item types. Returns the first issue (its path under `root`), or
+ * `undefined`.
+ */
+export function toolResultProblem(result: unknown, root = "answer.result"): ValidationIssue | undefined {
+  if (!isJsonObject(result)) return { path: root, reason: `must be a tools/call result object ({content: [...]}), not ${kindOf(result)}` };
+  const content: unknown = result.content;
+  if (content === undefined) return undefined;
+  if (!Array.isArray(content)) return { path: `${root}.content`, reason: `must be an array of content items, not ${kindOf(content)}` };
+  for (let index = 0; index < content.length; index++) {
+    const item: unknown = content[index];
+    if (!isJsonObject(item)) return { path: `${root}.content[${index}]`, reason: `must be a content item object, not ${kindOf(item)}` };
+    if (item.type === "text" && typeof item.text !== "string") return { path: `${root}.content[${index}].text`, reason: `must be a string in a text item, not ${kindOf(item.text)}` };
+  }
+  return undefined;
+}
+
+/** How a value's JSON type is named in an issue: `a number`, `null`, `an array`, `missing`. */
+function kindOf(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}
+
 /** Issues as an error's details carry them: at most 50, each path and reason cut to 256 bytes, the whole within 16 KiB. */
 export function boundedIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
   const out: ValidationIssue[] = [];

@@ -3,7 +3,7 @@ import { responseEnvelope } from "../envelope/response-envelope.js";
 import { describeOperation, requiresLease, toolFor } from "../operations/lease-requirement.js";
 import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
 import { isJsonObject } from "../validation/json-value.js";
-import { answerProblem, responseInvalid } from "./answer-check.js";
+import { answerProblem, responseInvalid, toolResultProblem } from "./answer-check.js";
 import { jsonRpcErrorToGlass } from "./json-rpc-error-to-glass.js";
 import type { JsonRpcResponse } from "./json-rpc.js";
 import { liftToolError } from "./lift-tool-error.js";
@@ -15,8 +15,10 @@ import { liftToolResult } from "./lift-tool-result.js";
  * operations whose catalog entry says `resultText`); an `isError` result is lifted to a typed
  * error ({@link liftToolError}) from its first text item, keeping the other items; a JSON-RPC
  * error is mapped by the code table ({@link jsonRpcErrorToGlass}). An answer that cannot be read —
- * nested past the SDK's depth bound (the message itself, or the JSON of its text), or with an
- * `error` that is not an error object — becomes `response.invalid` after dispatch
+ * nested past the SDK's depth bound (the message itself, or the JSON of its text), with an `error`
+ * that is not an error object, or with a result that is not a tools/call result
+ * ({@link toolResultProblem}: not an object, `content` not an array, an item not an object, a text
+ * item without string text) — becomes `response.invalid` after dispatch
  * (`mutationPossible` for a mutating call). The envelope carries the request's id and
  * correlation id. Pure; never throws.
  */
@@ -26,7 +28,9 @@ export function fromMcpResponse(message: JsonRpcResponse, request: GlassRequest)
   const problem = answerProblem(message);
   if (problem !== undefined) return responseEnvelope(request, false, responseInvalid(operation, [problem], mutating));
   if ("error" in message) return responseEnvelope(request, false, jsonRpcErrorToGlass(message.error, mutating));
-  const result = isJsonObject(message.result) ? message.result : {};
+  const malformed = toolResultProblem(message.result);
+  if (malformed !== undefined) return responseEnvelope(request, false, responseInvalid(operation, [malformed], mutating));
+  const result = message.result as Record<string, unknown>;
   if (result.isError !== true) {
     const body = liftToolResult(result, { resultText: describeOperation(operation)?.resultText === true });
     const deep = pathPastDepth(body, "result");

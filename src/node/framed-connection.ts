@@ -9,7 +9,7 @@ import type { TransportHandlers } from "../transport/transport.js";
 import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { FrameLimits } from "./framing/frame-limits.js";
-import { createFrameReader, pushFramesPastErrors, type FrameReader } from "./framing/frame-reader.js";
+import { createFrameReader, pushFramesPastErrors, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
 import { TransportLimits } from "../transport/transport-limits.js";
 import { callHandler, closed, ignore, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
 
@@ -27,8 +27,8 @@ export interface FramedConnectionOptions {
   peer: string;
   /**
    * Ends the stream from this side, after the connection told the owner why (`onClose(error)`): the
-   * peer's framing can no longer be followed (a frame it declared never ended within the frame
-   * timeout, so every later frame would be swallowed).
+   * peer sent a frame past the 32 MiB bound, or its framing can no longer be followed (a frame it
+   * declared never ended within the frame timeout, so every later frame would be swallowed).
    */
   abandon(error: GlassError): void;
 }
@@ -44,11 +44,13 @@ const utf8Length = (text: string): number => Buffer.byteLength(text, "utf8");
  * owner's handlers never reach the streams: they are reported asynchronously, as an EventTarget
  * listener's would be.
  *
- * Nothing the peer does makes it hold more than bounded memory: a frame is at most 32 MiB (larger
- * ones are skipped as they arrive, never kept); a bad frame still being skipped when the frame
- * timeout passes — a peer that declared `Content-Length: 2^40` — ends the connection (`abandon`),
- * since every later frame would be swallowed; and at most 32 MiB of writes wait for a peer that
- * stops reading — a send past that rejects with OverloadedError, unsent.
+ * Nothing the peer does makes it hold more than bounded memory: a frame is at most 32 MiB, and one
+ * past that (a `Content-Length` over it, or a line that grows past it) ends the connection
+ * (`abandon`, `transport.closed` with `details.reason: "frameTooLarge"`) without being kept, since
+ * a Glass daemon answers -32001 instead of sending one; a bad frame still being skipped when the
+ * frame timeout passes ends it too (`details.framingLost`), since every later frame would be
+ * swallowed; and at most 32 MiB of writes wait for a peer that stops reading — a send past that
+ * rejects with OverloadedError, unsent.
  *
  * How it frames depends on who the peer turned out to be. Until a server has identified itself as
  * Glass — an answer to an `initialize` sent here whose result carries the `glass` manifest — every
@@ -149,6 +151,14 @@ export class FramedConnection {
     });
   }
 
+  /**
+   * Bytes handed to the stream whose write has not completed: what waits for the peer to read
+   * (at most 32 MiB, besides one message larger than that).
+   */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
   /** Refuses further sends (they reject with TransportClosedError); sends already written may still complete. */
   stopSending(): void {
     this.#acceptingSends = false;
@@ -173,9 +183,23 @@ export class FramedConnection {
   }
 
   #onData = (chunk: Uint8Array): void => {
-    for (const frame of pushFramesPastErrors(this.#reader, chunk, (error) => this.#reportError(asBadFrame(error)))) this.#deliver(frame.message);
+    let frames: DecodedFrame[];
+    try {
+      frames = pushFramesPastErrors(this.#reader, chunk, (error) => this.#onBadFrame(asBadFrame(error)));
+    } catch (error) {
+      // A frame past the bound: the frames that came before it are answers, then the connection ends.
+      for (const frame of this.#reader.takeDecoded()) this.#deliver(frame.message);
+      return this.#refuseOversized(asBadFrame(error));
+    }
+    for (const frame of frames) this.#deliver(frame.message);
     this.#armStallTimer();
   };
+
+  /** Reports a bad frame and reads on; rethrows a frame past the size bound, which ends the connection. */
+  #onBadFrame(error: GlassError): void {
+    if (isJsonObject(error.details) && error.details.tooLarge === true) throw error;
+    this.#reportError(error);
+  }
 
   #onEnd = (): void => {
     this.#clearStallTimer();
@@ -242,12 +266,38 @@ export class FramedConnection {
 
   /** The peer's framing is lost: the connection ends (the owner learns why), and the transport closes the stream. */
   #lose(badFrame: GlassError): void {
+    this.#end(
+      badFrame,
+      new TransportClosedError({
+        message: `${badFrame.rawMessage}: the connection to ${this.#peer} was closed, since every later answer would be lost (calls in flight may have been carried out)`,
+        details: { framingLost: true },
+        cause: badFrame,
+      }),
+    );
+  }
+
+  /**
+   * The peer sent a frame past the 32 MiB bound on an answer. A Glass daemon never does (it answers
+   * -32001 instead, §2), so the peer is broken and the answer that frame held would never come: the
+   * connection ends and every call in flight fails at once, rather than each waiting for its
+   * deadline.
+   */
+  #refuseOversized(badFrame: GlassError): void {
+    const details = isJsonObject(badFrame.details) ? badFrame.details : {};
+    const size = typeof details.declaredBytes === "number" ? `declared ${details.declaredBytes} bytes` : `passed ${typeof details.seenBytes === "number" ? details.seenBytes : "its"} bytes`;
+    this.#end(
+      badFrame,
+      new TransportClosedError({
+        message: `${this.#peer} sent a frame that ${size}, past the ${details.maxBytes}-byte bound on an answer (a Glass daemon answers -32001 instead): the connection was closed (calls in flight may have been carried out)`,
+        details: { reason: "frameTooLarge", ...details },
+        cause: badFrame,
+      }),
+    );
+  }
+
+  /** Ends the connection over a bad frame: reports the frame, tells the owner why, and lets the transport close the stream. */
+  #end(badFrame: GlassError, error: GlassError): void {
     this.#reportError(badFrame);
-    const error = new TransportClosedError({
-      message: `${badFrame.rawMessage}: the connection to ${this.#peer} was closed, since every later answer would be lost (calls in flight may have been carried out)`,
-      details: { framingLost: true },
-      cause: badFrame,
-    });
     this.finish(error);
     this.#abandon(error);
   }

@@ -37,7 +37,8 @@ export interface SocketTransportOptions {
  * another user at all: its owner is checked after connecting and before anything is sent, as the
  * daemon checks its peers (same user only), unless `allowForeignOwner` says otherwise. The daemon
  * closing the connection ends it with one `onClose(TransportClosedError)`. `close()` ends the
- * socket and resolves once it is closed.
+ * socket and resolves once it is closed. `bufferedBytes` is what waits to be written for a daemon
+ * that stopped reading; there is no `redact`, since the transport holds no secret.
  *
  * @example
  * ```ts

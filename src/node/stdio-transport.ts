@@ -45,7 +45,9 @@ const PIPE_DRAIN_MS = 1000;
  * missing or not executable. The daemon's exit (or crash) ends the connection with one
  * `onClose(TransportClosedError)` naming the exit code or signal and quoting its stderr. `close()`
  * ends stdin (the daemon then cancels its work and exits), waits `closeTimeoutMs`, then sends
- * SIGTERM and, a second later, SIGKILL; it resolves when the process is gone.
+ * SIGTERM and, a second later, SIGKILL; it resolves when the process is gone. `bufferedBytes` is
+ * what waits to be written to the daemon's stdin; there is no `redact`, since the transport holds
+ * no secret.
  *
  * @example
  * ```ts

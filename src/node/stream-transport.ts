@@ -8,6 +8,9 @@ import type { FramedConnection } from "./framed-connection.js";
  * transports): `start` once, which opens the stream; `send` through its {@link FramedConnection};
  * `close` once, which stops sending and ends the stream. A subclass opens and ends its stream and
  * calls {@link markGone} when the stream is closed (or could not be opened).
+ *
+ * It reports `bufferedBytes` (the frames its connection has not written yet). It has no `redact`:
+ * a stdio or socket transport holds no secret (no token, no URL credentials) that a peer could echo.
  */
 export abstract class StreamTransport implements GlassTransport {
   abstract readonly kind: string;
@@ -34,6 +37,11 @@ export abstract class StreamTransport implements GlassTransport {
     const starting = this.open(handlers);
     this.#startSettled = starting.then(ignore, ignore);
     return starting;
+  }
+
+  /** Bytes given to `send` that the stream has not written yet (the peer has not read them): 0 before `start`. */
+  get bufferedBytes(): number {
+    return this.connection?.queuedBytes ?? 0;
   }
 
   send(message: JsonRpcMessage): Promise<void> {

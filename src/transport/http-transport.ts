@@ -79,11 +79,6 @@ export function httpTransport(options: HttpTransportOptions): GlassTransport {
   return new HttpTransport(options);
 }
 
-/** Bytes the transport holds for one exchange: a POST's body until its status arrives, or what was read of an answer that is not complete. */
-interface Held {
-  bytes: number;
-}
-
 /** The answer of a request being read: a cancel aborts its fetch and cancels its stream. */
 interface Answer {
   id: JsonRpcId;
@@ -111,8 +106,8 @@ class HttpTransport implements GlassTransport {
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
-  /** What each exchange in progress holds (see {@link bufferedBytes}). */
-  readonly #held = new Set<Held>();
+  /** The bodies of POSTs whose status has not come, in bytes (see {@link bufferedBytes}). */
+  #unansweredBodyBytes = 0;
   readonly #redact: (text: string) => string;
   /** Notifications and answers POSTed whose status has not come (at most TransportLimits.maxUnansweredPosts). */
   #unansweredPosts = 0;
@@ -143,14 +138,12 @@ class HttpTransport implements GlassTransport {
   }
 
   /**
-   * The bytes this transport holds for the daemon: the bodies of POSTs whose status has not come,
-   * and what it has read of answers that are not complete (a JSON body, an SSE line or event),
-   * each bounded by the protocol's 32 MiB per message.
+   * The bytes given to `send` that the daemon has not taken yet: the bodies of POSTs whose status
+   * has not come. Answers being read are not counted (each is bounded by the protocol's 32 MiB per
+   * message on its own).
    */
   get bufferedBytes(): number {
-    let bytes = 0;
-    for (const held of this.#held) bytes += held.bytes;
-    return bytes;
+    return this.#unansweredBodyBytes;
   }
 
   /** `text` with the bearer token and the URL's credentials (password, `?token=` …) replaced by `[redacted]`. */
@@ -224,8 +217,8 @@ class HttpTransport implements GlassTransport {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
       if (this.#protocolVersion !== undefined) headers[VERSION_HEADER] = this.#protocolVersion;
     }
-    const sending: Held = { bytes: body === undefined ? 0 : utf8ByteLength(body) };
-    this.#held.add(sending);
+    const bytes = body === undefined ? 0 : utf8ByteLength(body);
+    this.#unansweredBodyBytes += bytes;
     try {
       const response = await (this.#fetch ?? globalThis.fetch)(this.#url, { method: body === undefined ? "DELETE" : "POST", headers, body, signal });
       this.#reachedServer = true;
@@ -238,7 +231,7 @@ class HttpTransport implements GlassTransport {
         cause: error,
       });
     } finally {
-      this.#held.delete(sending);
+      this.#unansweredBodyBytes -= bytes;
     }
   }
 
@@ -286,21 +279,9 @@ class HttpTransport implements GlassTransport {
   async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer): Promise<void> {
     const { body, status } = response;
     if (body === null || status === 202 || status === 204) return;
-    const held: Held = { bytes: 0 };
-    this.#held.add(held);
-    try {
-      await this.#readBody(response, body, take, held, answer);
-    } finally {
-      this.#held.delete(held);
-    }
-  }
-
-  /** {@link #read} of a body, counting what it holds in `held`. */
-  async #readBody(response: Response, body: ReadableStream<Uint8Array>, take: (message: JsonRpcMessage) => unknown, held: Held, answer: Answer | undefined): Promise<void> {
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "application/json") {
-      const text = await readText(response, TransportLimits.maxMessageBytes, "fail", answer, held);
-      held.bytes = 0;
+      const text = await readText(response, TransportLimits.maxMessageBytes, "fail", answer);
       if (text.trim() !== "") for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true)) if (take(message)) return;
       return;
     }
@@ -320,7 +301,6 @@ class HttpTransport implements GlassTransport {
         let tooLarge: SseTooLargeError | undefined;
         try {
           events = chunk.done ? parser.end() : parser.push(chunk.value);
-          held.bytes = parser.heldBytes;
         } catch (error) {
           if (!(error instanceof SseTooLargeError)) throw error;
           [events, tooLarge] = [error.completed, error];
@@ -594,9 +574,9 @@ class AnswerTooLarge extends Error {
  * A response body as text, read as it streams and counted. Past `maxBytes` the body is cancelled
  * and, with `overflow` `fail`, AnswerTooLarge is thrown (at once when its Content-Length declares
  * more); with `cut`, the text read so far is returned. The reader is kept on `answer`, so a cancel
- * can close it; the bytes read so far are counted in `held`.
+ * can close it.
  */
-async function readText(response: Response, maxBytes: number, overflow: "fail" | "cut", answer?: Answer, held?: Held): Promise<string> {
+async function readText(response: Response, maxBytes: number, overflow: "fail" | "cut", answer?: Answer): Promise<string> {
   const { body } = response;
   if (body === null) return "";
   const declared = Number(response.headers.get("content-length"));
@@ -624,7 +604,6 @@ async function readText(response: Response, maxBytes: number, overflow: "fail" |
         return texts.join("");
       }
       bytes += chunk.value.length;
-      if (held !== undefined) held.bytes = bytes;
       texts.push(decoder.decode(chunk.value, { stream: true }));
     }
   } finally {

@@ -42,17 +42,18 @@ export interface GlassTransport {
   /** Closes the connection gracefully; resolves when it is closed. Safe to call twice. */
   close(): Promise<void>;
   /**
-   * Bytes the transport holds for the peer, when it can tell: what was given to `send` and the
-   * peer has not taken yet (a WebSocket's `bufferedAmount`, the body of an HTTP POST whose status
-   * has not come) and, over HTTP, what was read of answers not yet complete (a JSON body, an SSE
-   * line or event; each at most 32 MiB). The client reads it to notice a peer that stopped
-   * reading (see the SDK's bound on queued answers).
+   * Bytes given to `send` that the peer has not taken yet, when the transport can tell: the frames
+   * a stdio or socket transport has not written to the stream, a WebSocket's `bufferedAmount`, the
+   * bodies of HTTP POSTs whose status has not come. Outbound only: answers being read are never
+   * counted (each is bounded by the protocol's 32 MiB per message on its own). The client reads it
+   * to notice a peer that stopped reading (see the SDK's bound on queued answers).
    */
   readonly bufferedBytes?: number;
   /**
    * Returns `text` with the transport's own secrets (its bearer token, credentials in its URL)
    * replaced by `[redacted]`. The client runs every error message, error details and log event
-   * that may quote a peer's text through it, so a token a server echoes never reaches them.
+   * that may quote a peer's text through it, so a token a server echoes never reaches them. A
+   * transport that holds no secret has none (stdio and socket).
    */
   redact?(text: string): string;
 }

@@ -97,6 +97,21 @@ describe("Glass client calls", () => {
     await glass.close();
   });
 
+  it("rejects a click answered with a result that is not {content: [...]} with response.invalid (the click may have happened), sent once", async () => {
+    const malformed = [5, { content: "not an array" }, { content: ["text"] }, { content: [{ type: "text", text: 7 }] }];
+    let next = 0;
+    const daemon = answeringTools({ click: () => ({ result: malformed[next++] }) as unknown as ScriptedAnswer });
+    const glass = await Glass.connect(daemon);
+    for (const result of malformed) {
+      const error = await glass.browser.click({ target: "ref=r7:b42" }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(result)).toBeInstanceOf(GlassError);
+      expect(error).toMatchObject({ code: "response.invalid", phase: "postDispatch", mutationPossible: true, retry: { classification: "safeAfterReobserve" } });
+      expect((error as GlassError).rawMessage).toMatch(/answer\.result/);
+    }
+    expect(toolCalls(daemon)).toHaveLength(malformed.length);
+    await glass.close();
+  });
+
   it("send() takes and returns envelopes and never throws for an ok:false answer", async () => {
     const daemon = answeringTools({ click: () => ({ error: { code: -32003, message: "mutation lease required", data: { code: "policy.mutationLease", details: null } } }) });
     const glass = await Glass.connect(daemon);

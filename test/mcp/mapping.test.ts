@@ -69,6 +69,46 @@ describe("fromMcpResponse", () => {
     expect(fromMcpResponse(answer({ content: [] }), observe)).toMatchObject({ ok: true, result: {} });
   });
 
+  it("fails a tools/call result that is not {content: [...]} with response.invalid naming what is wrong, mutationPossible for a mutation", () => {
+    const raw = (result: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id: "r-1", result }) as JsonRpcResponse;
+    const cases: [unknown, string, string][] = [
+      [5, "answer.result", "must be a tools/call result object ({content: [...]}), not a number"],
+      [undefined, "answer.result", "must be a tools/call result object ({content: [...]}), not missing"],
+      [{ content: "not an array" }, "answer.result.content", "must be an array of content items, not a string"],
+      [{ content: [{ type: "text", text: "{}" }, 7] }, "answer.result.content[1]", "must be a content item object, not a number"],
+      [{ content: [null] }, "answer.result.content[0]", "must be a content item object, not null"],
+      [{ content: [{ type: "text", text: 7 }] }, "answer.result.content[0].text", "must be a string in a text item, not a number"],
+      [{ isError: true, content: [{ type: "text" }] }, "answer.result.content[0].text", "must be a string in a text item, not missing"],
+      [{ isError: true, content: {} }, "answer.result.content", "must be an array of content items, not an object"],
+    ];
+    for (const [result, path, reason] of cases) {
+      const mutation = fromMcpResponse(raw(result), click);
+      expect(mutation, JSON.stringify(result)).toMatchObject({
+        ok: false,
+        requestId: "r-1",
+        error: {
+          code: "response.invalid",
+          phase: "postDispatch",
+          mutationPossible: true,
+          retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+          details: { kind: "responseValidation", issues: [{ path, reason }] },
+        },
+      });
+      expect(mutation.ok ? "" : mutation.error.message).toContain(path);
+      expect(fromMcpResponse(raw(result), observe)).toMatchObject({ ok: false, error: { code: "response.invalid", mutationPossible: false, retry: { classification: "unknown" } } });
+    }
+  });
+
+  it("stays as lenient as MCP servers need: empty content, no content, structuredContent, images and unknown item types", () => {
+    expect(fromMcpResponse(answer({}), click)).toMatchObject({ ok: true, result: {} });
+    expect(fromMcpResponse(answer({ content: [], structuredContent: { ready: true } }), observe)).toMatchObject({ ok: true, result: { ready: true } });
+    expect(fromMcpResponse(answer({ isError: true, content: [] }), click)).toMatchObject({ ok: false, error: { code: "tool.failed", mutationPossible: true } });
+    const others = [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }, { type: "hologram", depth: 3 }, { type: "image", data: 5 }];
+    expect(fromMcpResponse(answer({ content: [{ type: "text", text: '{"a":1}' }, { type: "image", data: "iVBO", mimeType: "image/png" }, ...others] }), observe)).toEqual(
+      expect.objectContaining({ ok: true, result: { a: 1, image: { data: "iVBO", mimeType: "image/png" }, extraContent: others } }),
+    );
+  });
+
   it("lifts browser-free validation failures to task.invalid and webIr.invalid", () => {
     const task = fromMcpResponse(answer({ isError: true, content: [{ type: "text", text: '{"kind":"taskValidation","path":"inputs","reason":"form.fill requires at least one bounded input"}' }] }), observe);
     expect(task).toMatchObject({

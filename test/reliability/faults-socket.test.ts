@@ -25,6 +25,7 @@ import {
   describeDaemonStallsAndCancels,
   describeLeaseExpiryInWithLease,
   describeOverloadBurst,
+  describeOversizedFrameEndsConnection,
   faultSuite,
 } from "./support/shared-fault-scenarios.js";
 
@@ -92,18 +93,9 @@ describe("faults over the socket: the daemon sends half a frame and goes silent"
   });
 });
 
-describe("faults over the socket: the daemon sends a bad frame", () => {
-  it("oversized (over 32 MiB): it is skipped as a bad frame without buffering; the calls that follow are answered and the client stays usable", async () => {
-    const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
-    await leaseIfAny(rig);
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectReadAndMutationAnswered(rig);
-    await waitUntil(() => rig.wire.badFrames.length === 1, "the oversized frame was reported");
-    expect(rig.wire.badFrames[0]!.message).toMatch(/longer than 33554432 bytes|over the 33554432-byte limit/);
-    expect(rig.received("click")).toBe(1);
-    await expectIdle(rig.glass, false);
-  });
+describeOversizedFrameEndsConnection(suite);
 
+describe("faults over the socket: the daemon sends a bad frame", () => {
   it("malformed (not JSON): it is skipped as a bad frame; the calls that follow are answered and the client stays usable", async () => {
     const rig = await suite.start({ faults: { malformedFrameAfterCalls: 1 } });
     await leaseIfAny(rig);

@@ -18,7 +18,7 @@ import {
   waitUntil,
   wireEvents,
 } from "./support/fault-rig.js";
-import { describeCrashWithCallsQueued, describeOverloadBurst, faultSuite } from "./support/shared-fault-scenarios.js";
+import { describeCrashWithCallsQueued, describeOverloadBurst, describeOversizedFrameEndsConnection, faultSuite } from "./support/shared-fault-scenarios.js";
 
 const suite = faultSuite("stdio", "faults over stdio");
 
@@ -85,18 +85,9 @@ describe("faults over stdio: the daemon sends half a frame and goes silent", () 
   });
 });
 
-describe("faults over stdio: the daemon sends a bad frame", () => {
-  it("oversized (over 32 MiB): it is skipped as a bad frame without buffering; the calls that follow are answered and the client stays usable", async () => {
-    const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
-    expect(succeeded(await read(rig))).toEqual(observeResult);
-    await expectReadAndMutationAnswered(rig);
-    await waitUntil(() => rig.wire.badFrames.length === 1, "the oversized frame was reported");
-    expect(rig.wire.badFrames[0]!.message).toMatch(/longer than 33554432 bytes|over the 33554432-byte limit/);
-    expect(rig.received("click")).toBe(1);
-    expect(rig.wire.received.some((m) => (m as { id?: unknown }).id === "mock-oversized")).toBe(false);
-    await expectIdle(rig.glass, false);
-  });
+describeOversizedFrameEndsConnection(suite);
 
+describe("faults over stdio: the daemon sends a bad frame", () => {
   it("malformed (not JSON): it is skipped as a bad frame; the calls that follow are answered and the client stays usable", async () => {
     const rig = await suite.start({ faults: { malformedFrameAfterCalls: 1 } });
     succeeded(await read(rig));

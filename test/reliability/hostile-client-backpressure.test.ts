@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport, type TransportHandlers } from "glass-sdk";
 import type { JsonRpcMessage } from "glass-sdk/protocol";
-import { socketTransport } from "glass-sdk/node";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { MAX_BUFFERED_BYTES, MAX_HANDLED_REQUESTS, MAX_UNWRITTEN_ANSWER_BYTES } from "../../src/mcp/mcp-session.js";
 import { startHostileSocketDaemon, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";
 
@@ -50,30 +50,52 @@ describe("daemon requests with 1 MiB method names, sent to a client whose peer s
   });
 });
 
+/** The client's transport to the hostile daemon: its socket, or stdio through a child that relays stdin and stdout to the socket byte for byte. */
+function transportTo(kind: "socket" | "stdio", path: string): GlassTransport {
+  if (kind === "socket") return socketTransport({ path });
+  const relay =
+    'const s = require("node:net").connect(process.env.HOSTILE_SOCKET); process.stdin.pipe(s); s.pipe(process.stdout); s.on("close", () => process.exit(0)); s.on("error", () => process.exit(1));';
+  return stdioTransport({ command: process.execPath, args: ["-e", relay], env: { HOSTILE_SOCKET: path }, stderr: "ignore", closeTimeoutMs: 200 });
+}
+
 describe("a daemon that keeps sending requests and never reads the answers", () => {
-  it("the connection fails with transport.closed (peerNotReading) once 4 MiB of answers wait, and the pending call learns why", async () => {
-    daemon = await startHostileSocketDaemon();
-    const glass = await Glass.connect(socketTransport({ path: daemon.path }));
-    const peer = await daemon.firstPeer();
-    await peer.until(() => peer.received.some((message) => message.method === "notifications/initialized"));
-    // A call the daemon never answers, then the flood.
-    let settled = false;
-    const call = glass.browser.observe({ level: "summary" }, { deadlineMs: 10_000 }).catch((error: unknown) => error).finally(() => (settled = true));
-    await peer.until(() => peer.received.some((message) => message.method === "tools/call"));
-    peer.stopReading();
-    const method = `elicitation/${"x".repeat(200)}`;
-    let sent = 0;
-    while (sent < 200_000 && !settled && !peer.closed) await peer.send({ jsonrpc: "2.0", id: `glass-server-${sent++}`, method });
-    expect(sent, "the client never gave up on a peer that does not read").toBeLessThan(200_000);
-    const error = await call;
-    expect(error).toBeInstanceOf(TransportClosedError);
-    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false, details: { reason: "peerNotReading" } });
-    const details = (error as GlassError).details as { unwrittenAnswerBytes: number };
-    expect(details.unwrittenAnswerBytes).toBeLessThanOrEqual(MAX_UNWRITTEN_ANSWER_BYTES);
-    expect((error as GlassError).message).toContain("stopped reading");
-    expect(glass.stats().closed).toBe(true);
-    await glass.close();
-  });
+  it.each(["socket", "stdio"] as const)(
+    "over %s: bufferedBytes grows with the answers it cannot write, and the connection fails with transport.closed (peerNotReading) once 4 MiB of them wait; the pending call learns why",
+    async (kind) => {
+      daemon = await startHostileSocketDaemon();
+      const transport = transportTo(kind, daemon.path);
+      const glass = await Glass.connect(transport);
+      const peer = await daemon.firstPeer();
+      await peer.until(() => peer.received.some((message) => message.method === "notifications/initialized"));
+      expect(transport.bufferedBytes).toBe(0);
+      // A call the daemon never answers, then the flood.
+      let settled = false;
+      const call = glass.browser.observe({ level: "summary" }, { deadlineMs: 10_000 }).catch((error: unknown) => error).finally(() => (settled = true));
+      await peer.until(() => peer.received.some((message) => message.method === "tools/call"));
+      peer.stopReading();
+      const method = `elicitation/${"x".repeat(200)}`;
+      let sent = 0;
+      let mostBuffered = 0;
+      while (sent < 200_000 && !settled && !peer.closed) {
+        await peer.send({ jsonrpc: "2.0", id: `glass-server-${sent++}`, method });
+        mostBuffered = Math.max(mostBuffered, transport.bufferedBytes ?? 0);
+      }
+      expect(sent, "the client never gave up on a peer that does not read").toBeLessThan(200_000);
+      const error = await call;
+      expect(error).toBeInstanceOf(TransportClosedError);
+      expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false, details: { reason: "peerNotReading" } });
+      const details = (error as GlassError).details as { unwrittenAnswerBytes: number; bufferedBytes?: number };
+      expect(details.unwrittenAnswerBytes).toBeLessThanOrEqual(MAX_UNWRITTEN_ANSWER_BYTES);
+      // The transport reported what waited for the peer: most of the answers the bound counted (the rest sat in the kernel's buffers).
+      console.info(`${kind}: ${sent} daemon requests; bufferedBytes reached ${mostBuffered} bytes; at the bound ${details.bufferedBytes} bytes buffered, ${details.unwrittenAnswerBytes} bytes of answers unwritten`);
+      expect(details.bufferedBytes).toBeGreaterThan(MiB);
+      expect(mostBuffered).toBeGreaterThan(MiB);
+      expect(mostBuffered).toBeLessThanOrEqual(MAX_UNWRITTEN_ANSWER_BYTES + 64 * 1024);
+      expect((error as GlassError).message).toContain("stopped reading");
+      expect(glass.stats().closed).toBe(true);
+      await glass.close();
+    },
+  );
 });
 
 /** An in-memory transport whose peer never takes what is sent (each send stays pending), reporting `bufferedBytes`. */

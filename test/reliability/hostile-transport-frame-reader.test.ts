@@ -6,9 +6,11 @@
  *    The reader now parses the header in one pass; proven by comparing two sizes, not by a clock
  *    threshold: 8 times the bytes must cost about 8 times the work, not 64 times.
  * 2. A lying `Content-Length: 2^40`: the reader skipped the declared length forever, swallowing
- *    every later answer while the calls waited for their deadlines. A skip that outlasts the frame
- *    timeout now ends the connection (as the daemon ends one whose frame is late), so the calls
- *    fail at once with TransportClosedError instead of each waiting out its deadline.
+ *    every later answer while the calls waited for their deadlines. A length past the 32 MiB bound
+ *    now ends the connection at once (a Glass daemon answers -32001 instead of sending such a
+ *    frame), and a length under it whose frame never ends ends it once the skip outlasts the frame
+ *    timeout (as the daemon ends one whose frame is late): the calls fail with TransportClosedError
+ *    instead of each waiting out its deadline.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -88,7 +90,15 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   it("the reader says since when it skips, and giving up on the skip says the framing is lost", () => {
     let clock = 1000;
     const reader = createFrameReader({ now: () => clock });
-    expect(() => reader.push(utf8.encode(`Content-Length: ${2 ** 40}\r\n\r\n`))).toThrow(/over the 33554432-byte limit/);
+    let tooLarge: unknown;
+    try {
+      reader.push(utf8.encode(`Content-Length: ${2 ** 40}\r\n\r\n`));
+    } catch (error) {
+      tooLarge = error;
+    }
+    expect(tooLarge).toBeInstanceOf(BadFrameError);
+    expect((tooLarge as BadFrameError).rawMessage).toMatch(/over the 33554432-byte limit/);
+    expect((tooLarge as BadFrameError).details).toEqual({ framing: "content-length", tooLarge: true, declaredBytes: 2 ** 40, maxBytes: 33_554_432 });
     expect(reader.partialSince()).toBeUndefined();
     expect(reader.skippingSince()).toBe(1000);
     clock = 5000;
@@ -109,11 +119,12 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   });
 
   /** The hostile daemon as a child process: over its stdio, or listening on a Unix socket. */
-  async function hostileTransport(kind: "stdio" | "socket", frameTimeoutMs: number): Promise<GlassTransport> {
-    if (kind === "stdio") return stdioTransport({ command: process.execPath, args: [HOSTILE_DAEMON, "--behaviour", "lying-length"], frameTimeoutMs, closeTimeoutMs: 200 });
+  async function hostileTransport(kind: "stdio" | "socket", frameTimeoutMs: number, length: number, heartbeatMs?: number): Promise<GlassTransport> {
+    const args = [HOSTILE_DAEMON, "--behaviour", "lying-length", "--length", String(length), ...(heartbeatMs === undefined ? [] : ["--heartbeat-ms", String(heartbeatMs)])];
+    if (kind === "stdio") return stdioTransport({ command: process.execPath, args, frameTimeoutMs, closeTimeoutMs: 200 });
     const dir = mkdtempSync(join(tmpdir(), "glass-hostile-"));
     const path = join(dir, "glass.sock");
-    const child: ChildProcess = spawn(process.execPath, [HOSTILE_DAEMON, "--behaviour", "lying-length", "--socket", path], { stdio: ["ignore", "pipe", "inherit"] });
+    const child: ChildProcess = spawn(process.execPath, [...args, "--socket", path], { stdio: ["ignore", "pipe", "inherit"] });
     cleanups.push(() => {
       child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
@@ -125,33 +136,54 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
     return socketTransport({ path, frameTimeoutMs });
   }
 
+  /** A ping and a click against the lying daemon; both outcomes and how long they took. */
+  async function callsAgainst(transport: GlassTransport): Promise<{ outcomes: GlassError[]; elapsed: number; events: GlassLogEvent[]; glass: Glass }> {
+    const events: GlassLogEvent[] = [];
+    const glass = await Glass.connect(transport, { logger: (event) => events.push(event), retry: false });
+    cleanups.push(() => glass.close());
+    const started = Date.now();
+    const outcomes = await Promise.all([
+      glass.ping({ deadlineMs: 20_000 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+      glass.browser.click(clickPayload, { deadlineMs: 20_000 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    ]);
+    for (const outcome of outcomes) expect(outcome).toBeInstanceOf(TransportClosedError);
+    const [pinged, clicked] = outcomes as GlassError[];
+    expect(pinged!.mutationPossible).toBe(false);
+    expect(clicked!.mutationPossible).toBe(true);
+    return { outcomes: outcomes as GlassError[], elapsed: Date.now() - started, events, glass };
+  }
+
   it.each(["stdio", "socket"] as const)(
-    "over %s: the calls fail with TransportClosedError (framingLost) soon after the frame timeout, not at their deadlines; the mutation says it may have happened",
+    "over %s, a length past 32 MiB: the calls fail at once with TransportClosedError (frameTooLarge, the declared size and the bound), before any frame timeout; the mutation says it may have happened",
     async (kind) => {
-      const events: GlassLogEvent[] = [];
-      const glass = await Glass.connect(await hostileTransport(kind, 300), { logger: (event) => events.push(event), retry: false });
-      cleanups.push(() => glass.close());
-      const started = Date.now();
-      const outcomes = await Promise.all([
-        glass.ping({ deadlineMs: 20_000 }).then(
-          () => undefined,
-          (error: unknown) => error,
-        ),
-        glass.browser.click(clickPayload, { deadlineMs: 20_000 }).then(
-          () => undefined,
-          (error: unknown) => error,
-        ),
-      ]);
-      const elapsed = Date.now() - started;
+      const { outcomes, elapsed, events, glass } = await callsAgainst(await hostileTransport(kind, 20_000, 2 ** 40));
       for (const outcome of outcomes) {
-        expect(outcome).toBeInstanceOf(TransportClosedError);
-        expect((outcome as GlassError).rawMessage).toMatch(/still skipping the rest of a Content-Length frame .* the frames after it cannot be told apart: the connection to .* was closed/);
-        expect((outcome as GlassError).details).toMatchObject({ framingLost: true });
+        expect(outcome.rawMessage).toMatch(/sent a frame that declared 1099511627776 bytes, past the 33554432-byte bound on an answer .*: the connection was closed/);
+        expect(outcome.details).toMatchObject({ reason: "frameTooLarge", framing: "content-length", declaredBytes: 2 ** 40, maxBytes: 33_554_432 });
       }
-      const [pinged, clicked] = outcomes as GlassError[];
-      expect(pinged!.mutationPossible).toBe(false);
-      expect(clicked!.mutationPossible).toBe(true);
-      // Bounded by the frame timeout (300 ms), far from the 20 s deadlines.
+      console.info(`${kind}: a Content-Length of 2^40 failed both calls after ${elapsed} ms (frame timeout 20 000 ms, deadlines 20 000 ms)`);
+      // Far from the 20 s frame timeout and deadlines.
+      expect(elapsed).toBeLessThan(10_000);
+      expect(glass.stats()).toMatchObject({ closed: true, awaitingAnswer: 0 });
+      expect(events).toContainEqual({ type: "wire", detail: "badFrame" });
+    },
+  );
+
+  it.each(["stdio", "socket"] as const)(
+    "over %s, a length under 32 MiB that never ends while bytes keep coming: the calls fail with TransportClosedError (framingLost) soon after the frame timeout, not at their deadlines",
+    async (kind) => {
+      const { outcomes, elapsed, events, glass } = await callsAgainst(await hostileTransport(kind, 300, 1024 * 1024, 50));
+      for (const outcome of outcomes) {
+        expect(outcome.rawMessage).toMatch(/still skipping the rest of a Content-Length frame .* the frames after it cannot be told apart: the connection to .* was closed/);
+        expect(outcome.details).toMatchObject({ framingLost: true });
+      }
+      // Bounded by the frame timeout (300 ms, twice: the stalled frame, then its skip), far from the 20 s deadlines.
       expect(elapsed).toBeLessThan(10_000);
       expect(glass.stats()).toMatchObject({ closed: true, awaitingAnswer: 0 });
       expect(events).toContainEqual({ type: "wire", detail: "badFrame" });

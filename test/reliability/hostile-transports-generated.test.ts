@@ -13,9 +13,11 @@
  * GlassError whose code, phase and mutationPossible are set (a click the daemon received may have
  * happened: mutationPossible is true); the process survives (an uncaught
  * exception would fail the run) and the next case is served (on a new connection when the
- * transport ended its own). Memory: what the transport holds (`bufferedBytes`, where it reports
- * it) never passes one message's bound plus {@link HELD_SLACK_BYTES}, and the whole process grows
- * by less than {@link MEMORY_BOUND_BYTES} over the run (docs/guarantees.md states both).
+ * transport ended its own). Memory: what the transport holds for the daemon (`bufferedBytes`:
+ * bytes sent and not yet taken, which every transport reports) never passes
+ * {@link MAX_OUTBOUND_BYTES} (the client sends only small requests), and the whole process, which
+ * also reads the answers (each bounded by 32 MiB), grows by less than {@link MEMORY_BOUND_BYTES}
+ * over the run (docs/guarantees.md states both).
  *
  * Seeded: every run generates the same cases. `GLASS_PROPERTY_SEED=<n>` runs another seed.
  */
@@ -34,8 +36,8 @@ import { initializeResult, startHostileSocketDaemon, type HostileSocketDaemon } 
 const SEED = baseSeed(20261213);
 /** Generated cases per transport. */
 const RUNS = 30;
-/** What a transport may hold besides one message at its bound (an SSE line's field name, a POST's body in flight). */
-const HELD_SLACK_BYTES = 1024 * 1024;
+/** What a transport may hold for the daemon at once: the client's requests here are small (a click's payload, a cancel), so 1 MiB is generous. */
+const MAX_OUTBOUND_BYTES = 1024 * 1024;
 /** How much the whole process (client, servers and test together) may grow over the four runs: generous, for transient parse buffers and the 33 MiB answers. */
 const MEMORY_BOUND_BYTES = 384 * 1024 * 1024;
 /** Each call's deadline: a case whose answer never comes (or is dropped as malformed) settles with deadlineExceeded. */
@@ -79,13 +81,13 @@ const MALFORMED = [
   '{"jsonrpc":"2.0","id":#,"result":{"content":[{"type":"text","text":"{}"}]}',
 ];
 
+/** The malformed form a call may take as a result: the one with prototype keys is a well-formed tool result. */
+const LENIENT_FORMS: readonly number[] = [7];
 /**
- * The malformed forms a call may take as a result: the one with prototype keys is a well-formed
- * tool result; and the client lifts a `tools/call` result that is not an object (`"result":5`) or
- * whose `content` is not a list of text blocks like a result without content, to `{}` (which a
- * click's result accepts).
+ * The forms that must fail with `response.invalid`: a `tools/call` result that is not an object,
+ * whose `content` is not an array or holds a text item without string text, or that is missing.
  */
-const LENIENT_FORMS: readonly number[] = [0, 1, 2, 7];
+const INVALID_FORMS: readonly number[] = [0, 1, 2, 3];
 
 const clientAnswerArbitrary: fc.Arbitrary<ClientAnswer> = fc.oneof(
   { arbitrary: answerArbitrary, weight: 4 },
@@ -140,8 +142,23 @@ function linesOf(id: unknown, played: TransportCase): string[] {
   return [...played.before.flatMap(around), ...(answer === undefined ? [] : [answer]), ...played.after.flatMap(around)];
 }
 
-/** The one fixed case past the bound: a click answered with 33 MiB of text (its deadline leaves time to read 32 MiB). */
-const OVERSIZE_DEADLINE_MS = 4000;
+/**
+ * The one fixed case past the bound: a click answered with 33 MiB of text. Its deadline is long, so
+ * that a call failing by it (deadlineExceeded) is told apart from one the transport failed as soon
+ * as the answer passed the bound.
+ */
+const OVERSIZE_DEADLINE_MS = 20_000;
+/**
+ * How each transport fails a click whose answer passes the bound, at once: stdio and the socket end
+ * the connection (a Glass daemon answers -32001 instead of sending such a frame), HTTP fails that
+ * call and goes on, WebSocket closes the connection (its message limit).
+ */
+const OVERSIZE_OUTCOME: Record<string, { code: string; details?: Record<string, unknown> }> = {
+  stdio: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
+  socket: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
+  http: { code: "response.tooLarge" },
+  websocket: { code: "transport.closed" },
+};
 function oversizeLine(id: unknown): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${"x".repeat(TransportLimits.maxMessageBytes + 1024 * 1024)}"}]}}`;
 }
@@ -376,7 +393,9 @@ describe("hostile transports: generated daemon messages through each transport",
         fc.asyncProperty(caseArbitrary, async (played) => {
           queue.push((id) => linesOf(id, played));
           const settled = await callThrough(client.glass, client.transport, played.call, held);
-          const code = expectSettledOnce(settled, played.call, mustFail(played.answer), `${kind} ${played.call} ${played.answer.kind}`);
+          const what = `${kind} ${played.call} ${played.answer.kind}`;
+          const code = expectSettledOnce(settled, played.call, mustFail(played.answer), what);
+          if (played.answer.kind === "malformed" && INVALID_FORMS.includes(played.answer.form)) expect(code, `${what} form ${played.answer.form}`).toBe("response.invalid");
           codes.set(code, (codes.get(code) ?? 0) + 1);
           expect(queue).toHaveLength(0); // the daemon received the call
           await next();
@@ -386,10 +405,12 @@ describe("hostile transports: generated daemon messages through each transport",
       recordGeneratedCases(context, details.numRuns);
       if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? `property failed (seed ${SEED})`);
 
-      // Past the bound: a click answered with 33 MiB fails (the call, or the connection), and the client goes on.
+      // Past the bound: a click answered with 33 MiB fails at once (the call, or the connection), and the client goes on.
       queue.push((id) => [oversizeLine(id)]);
       const settled = await callThrough(client.glass, client.transport, "click", held, OVERSIZE_DEADLINE_MS);
       const oversize = expectSettledOnce(settled, "click", true, `${kind} oversize`);
+      expect(oversize, `${kind} oversize`).not.toBe("deadlineExceeded");
+      expect("error" in settled.outcome ? settled.outcome.error : undefined, `${kind} oversize`).toMatchObject(OVERSIZE_OUTCOME[kind]!);
       oversizeCases++;
       await next();
       const after = await callThrough(client.glass, client.transport, "observe", held);
@@ -397,9 +418,10 @@ describe("hostile transports: generated daemon messages through each transport",
 
       console.info(
         `${kind}: ${details.numRuns} generated cases, ${reconnects} reconnects; oversize answer → ${oversize}; ` +
-          `most held by the transport: ${client.transport.bufferedBytes === undefined ? "not reported" : `${held.max} bytes`}; codes ${JSON.stringify(Object.fromEntries(codes))}`,
+          `most held for the daemon (bufferedBytes): ${held.max} bytes; codes ${JSON.stringify(Object.fromEntries(codes))}`,
       );
-      expect(held.max).toBeLessThanOrEqual(TransportLimits.maxMessageBytes + HELD_SLACK_BYTES);
+      expect(client.transport.bufferedBytes, `${kind} reports bufferedBytes`).toBeTypeOf("number");
+      expect(held.max).toBeLessThanOrEqual(MAX_OUTBOUND_BYTES);
       await client.glass.close();
     }, 60_000);
   }

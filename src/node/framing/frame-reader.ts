@@ -43,7 +43,8 @@ export interface DecodedFrame {
  * header, valid UTF-8, valid JSON. Blank lines between frames are skipped. A bad frame makes
  * `push` throw a {@link BadFrameError} after discarding exactly that frame (a bad line up to and
  * including its `\n`; a bad header up to the next `\n`; an oversized body by skipping its declared
- * length as it arrives, never buffering it). Frames decoded before the bad one in the same call stay
+ * length as it arrives, never buffering it). An oversized frame's error says so in
+ * `details.tooLarge` (with its size and the limit): a client ends the connection on it (§5). Frames decoded before the bad one in the same call stay
  * queued and come out of the next call: drain with `push(new Uint8Array(0))` until it does not
  * throw. The reader keeps references to the chunks it is given: do not modify a chunk after
  * pushing it.
@@ -353,7 +354,7 @@ class StreamFrameReader implements FrameReader {
       }
       this.#failure = header
         ? badFrame(`Content-Length header is longer than ${this.#maxHeaderBytes} bytes`, "content-length")
-        : badFrame(`newline-delimited frame is longer than ${this.#maxNewlineBytes} bytes`, "newline");
+        : badFrame(`newline-delimited frame is longer than ${this.#maxNewlineBytes} bytes`, "newline", { tooLarge: true, seenBytes: lineBytes, maxBytes: this.#maxNewlineBytes });
       return lineFeed === -1 ? chunk.length : lineFeed + 1;
     }
     if (lineFeed === -1) {
@@ -413,7 +414,11 @@ class StreamFrameReader implements FrameReader {
       if (this.#contentLength > this.#maxContentLength) {
         this.#startSkip("skipBody", this.#since);
         this.#skipRemaining = this.#contentLength;
-        this.#failure = badFrame(`Content-Length ${this.#contentLength} is over the ${this.#maxContentLength}-byte limit`, "content-length");
+        this.#failure = badFrame(`Content-Length ${this.#contentLength} is over the ${this.#maxContentLength}-byte limit`, "content-length", {
+          tooLarge: true,
+          declaredBytes: this.#contentLength,
+          maxBytes: this.#maxContentLength,
+        });
       } else if (this.#contentLength === 0) {
         // An empty body completes without another byte (and is not valid JSON).
         this.#mode = "between";
@@ -467,7 +472,7 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, true);
+      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, { invalidJson: true });
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });
@@ -502,12 +507,23 @@ class StreamFrameReader implements FrameReader {
 }
 
 /**
- * A bad frame; `details.framing` says how it was framed, and `details.invalidJson` marks a frame
- * whose framing was sound but whose body is not JSON (a daemon answers that one with -32700 instead
- * of ending the connection).
+ * A bad frame; `details.framing` says how it was framed. `details.invalidJson` marks a frame whose
+ * framing was sound but whose body is not JSON (a daemon answers that one with -32700 instead of
+ * ending the connection); `details.tooLarge` a frame past the size limit, with the length it
+ * declared (`declaredBytes`, Content-Length) or the bytes seen before its line passed the limit
+ * (`seenBytes`, newline), and the limit (`maxBytes`).
  */
-function badFrame(message: string, framing: Framing, invalidJson = false): BadFrameError {
-  return new BadFrameError({ message, phase: "dispatch", details: invalidJson ? { framing, invalidJson } : { framing } });
+function badFrame(message: string, framing: Framing, more: FrameProblem = {}): BadFrameError {
+  return new BadFrameError({ message, phase: "dispatch", details: { framing, ...more } });
+}
+
+/** What a bad frame's details say besides its framing. */
+interface FrameProblem {
+  invalidJson?: true;
+  tooLarge?: true;
+  declaredBytes?: number;
+  seenBytes?: number;
+  maxBytes?: number;
 }
 
 /** True for a line of spaces, tabs and carriage returns only: a blank line between frames. */

@@ -226,6 +226,24 @@ describe("frame reader: bad frames", () => {
     expect(reader.push(nextFrame)).toEqual([NEXT]);
   });
 
+  it("says a frame is past the size limit in details.tooLarge, with the declared or seen size and the limit, so a client can end the connection", () => {
+    const errorOf = (reader: ReturnType<typeof createFrameReader>, chunk: Uint8Array): unknown => {
+      try {
+        reader.push(chunk);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const declared = errorOf(createFrameReader({ maxContentLengthBytes: 1024 }), utf8.encode("Content-Length: 4096\r\n\r\n"));
+    expect(declared).toMatchObject({ code: "transport.badFrame", details: { framing: "content-length", tooLarge: true, declaredBytes: 4096, maxBytes: 1024 } });
+    const line = errorOf(createFrameReader({ maxNewlineFrameBytes: 64 }), utf8.encode(`{"s":"${"x".repeat(100)}`));
+    expect(line).toMatchObject({ code: "transport.badFrame", details: { framing: "newline", tooLarge: true, seenBytes: 106, maxBytes: 64 } });
+    // A header line that is too long is a bad header, not a frame past the limit.
+    const header = errorOf(createFrameReader(), utf8.encode(`Content-Length: ${"0".repeat(9000)}2\r\n\r\n`));
+    expect((header as { details: unknown }).details).toEqual({ framing: "content-length" });
+  });
+
   it("discards an over-long line without buffering it, up to and including its line feed", () => {
     const reader = createFrameReader({ maxNewlineFrameBytes: 64 });
     expect(() => reader.push(utf8.encode(`{"s":"${"x".repeat(100)}`))).toThrow(/longer than 64 bytes/);

@@ -4,9 +4,10 @@
 // "listening" on stdout once it does. Plain JavaScript, no dependencies: run it with `node`.
 //
 // Behaviours:
-//   lying-length   before its first answer after the handshake, writes `Content-Length: 2^40` and an
-//                  empty line, then answers every request properly: a reader that believes the
-//                  header skips every later answer
+//   lying-length   before its first answer after the handshake, writes `Content-Length: <--length>`
+//                  (default 2^40) and an empty line, then answers every request properly: a reader
+//                  that believes the header skips every later answer; with --heartbeat-ms N it
+//                  also writes a notification line every N ms from then on (bytes keep coming)
 //   deaf           after the handshake, never reads again (the client's writes pile up)
 
 import { createServer } from "node:net";
@@ -18,6 +19,8 @@ const option = (name) => {
 };
 const behaviour = option("--behaviour") ?? "lying-length";
 const socketPath = option("--socket");
+const lyingLength = Number(option("--length") ?? 2 ** 40);
+const heartbeatMs = option("--heartbeat-ms") === undefined ? undefined : Number(option("--heartbeat-ms"));
 
 const MANIFEST = {
   protocolVersion: 1,
@@ -60,7 +63,12 @@ function serve(input, output) {
     if (message.id === undefined) return;
     if (behaviour === "lying-length" && !lied) {
       lied = true;
-      output.write(`Content-Length: ${2 ** 40}\r\n\r\n`);
+      output.write(`Content-Length: ${lyingLength}\r\n\r\n`);
+      if (heartbeatMs !== undefined) {
+        const heartbeat = setInterval(() => write({ jsonrpc: "2.0", method: "notifications/message", params: { level: "debug", data: "alive" } }), heartbeatMs);
+        heartbeat.unref();
+        output.on("close", () => clearInterval(heartbeat));
+      }
     }
     const result = message.method === "tools/call" ? { content: [{ type: "text", text: "browser tool failed" }], isError: true } : {};
     write({ jsonrpc: "2.0", id: message.id, result });

@@ -9,7 +9,7 @@
  * repeated and stops them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
+import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
 import {
   expectIdle,
   expectNoRepeatedMutation,
@@ -172,21 +172,61 @@ export function describeBridgeHoldsHalfFrame(suite: FaultSuite<"http" | "websock
 }
 
 /**
- * Registers "`label`: the daemon sends a bad frame" over the bridge (HTTP, WebSocket): the bridge
- * skips an oversized and a malformed frame from the daemon and logs them; the client sees nothing
- * of either and every call is answered.
+ * Registers "`label`: the daemon sends a frame past 32 MiB" over stdio and the socket: a Glass
+ * daemon never does (it answers -32001 instead), so the client ends the connection as soon as the
+ * frame passes the bound, and every call in flight fails at once with `transport.closed`
+ * (`details.reason: "frameTooLarge"`, the frame's size and the bound), long before its deadline;
+ * a written mutation says it may have happened. A new connection works.
+ */
+export function describeOversizedFrameEndsConnection(suite: FaultSuite<"stdio" | "socket">): void {
+  describe(`${suite.label}: the daemon sends a frame past 32 MiB`, () => {
+    it("the client ends the connection at once: the calls in flight fail with transport.closed (frameTooLarge), not at their deadlines; a new connection works", async () => {
+      const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
+      expect(succeeded(await read(rig))).toEqual(observeResult);
+      // The frame follows the first answer; these calls' answers would come after it.
+      const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 20_000 }, 15_000), mutate(rig, { deadlineMs: 20_000 }, 15_000)]);
+      for (const outcome of [observed, clicked]) {
+        const error = failedWith(outcome, TransportClosedError, { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: 33_554_432 } });
+        expect(error.rawMessage).toMatch(/sent a frame that passed \d+ bytes, past the 33554432-byte bound on an answer .*: the connection was closed/);
+        expect(outcome.ms).toBeLessThan(10_000);
+      }
+      console.info(`${suite.kind}: the calls in flight failed after ${observed.ms} and ${clicked.ms} ms (deadline 20 000 ms)`);
+      failedWith(observed, TransportClosedError, { mutationPossible: false });
+      const click = clicked.ok ? undefined : (clicked.error as TransportClosedError);
+      expect(click?.mutationPossible).toBe(click?.phase === "dispatch");
+      expect(rig.wire.badFrames).toHaveLength(1);
+      expect(rig.wire.badFrames[0]!.message).toMatch(/newline-delimited frame is longer than 33554432 bytes/);
+      await expectIdle(rig.glass, true);
+
+      const fresh = await Glass.connect(rig.newTransport());
+      suite.keepClient(fresh);
+      expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
+    });
+  });
+}
+
+/**
+ * Registers "`label`: the daemon sends a bad frame" over the bridge (HTTP, WebSocket): a frame past
+ * 32 MiB ends the bridge's connection to that daemon and the session (a Glass daemon never sends
+ * one), failing the call behind it at once; a malformed frame is skipped and logged, and the client
+ * sees nothing of it.
  */
 export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websocket">): void {
   describe(`${suite.label}: the daemon sends a bad frame`, () => {
-    it("oversized (over 32 MiB): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
-      const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
-      await leaseIfAny(rig);
-      expect(succeeded(await read(rig))).toEqual(observeResult);
-      await expectReadAndMutationAnswered(rig);
-      await waitUntil(() => rig.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*33554432/.test(line)), "the bridge logged the skipped frame");
+    it("oversized (over 32 MiB): the bridge ends that daemon connection and the session (and logs why); the call whose answer was behind it fails at once, and a new session works", async () => {
+      const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 }, latencyMs: 100 });
+      // Two reads at once: the frame follows the first answer, so the second answer is behind it.
+      const outcomes = await Promise.all([read(rig, { deadlineMs: 20_000 }, 15_000), read(rig, { deadlineMs: 20_000 }, 15_000)]);
+      expect(outcomes.filter((outcome) => outcome.ok).map(succeeded)).toEqual([observeResult]);
+      const failed = outcomes.find((outcome) => !outcome.ok)!;
+      failedWith(failed, GlassError, { code: "mcp.internalError", mutationPossible: false, message: expect.stringMatching(/the daemon connection closed/) });
+      expect(failed.ms).toBeLessThan(10_000);
+      await waitUntil(() => rig.bridgeLogs.some((line) => /the daemon connection closed: .*sent a frame that passed \d+ bytes, past the 33554432-byte bound/.test(line)), "the bridge logged why the session ended");
       expect(rig.wire.badFrames).toEqual([]);
-      expect(rig.received("click")).toBe(1);
-      await expectIdle(rig.glass, false);
+
+      const fresh = await Glass.connect(rig.newTransport());
+      suite.keepClient(fresh);
+      expect(await fresh.browser.observe(observePayload)).toEqual(observeResult);
     });
 
     it("malformed (not JSON): the bridge skips it (and logs it); the client sees nothing of it and every call is answered", async () => {
