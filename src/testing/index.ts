@@ -8,6 +8,7 @@
  * 2.x), the mock daemon on stdio or a Unix socket is `glass-sdk/testing/node`.
  */
 export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "../mock-daemon/replay-engine.js";
+export type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 export { parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 export { loadFixture } from "./load-fixture.js";
 export { saveFixture } from "./save-fixture.js";
