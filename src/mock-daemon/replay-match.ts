@@ -29,7 +29,8 @@ export interface ReplayMatchOptions {
    * Asked, for a live request that no recorded payload equals (ignored fields aside), with each
    * recorded payload of the same operation in fixture order: return true to answer with that
    * recording. The payloads are the live request's and the recording's as they are, ignored fields
-   * included. The recorded one is frozen.
+   * included. The recorded one is frozen. The mock daemon may ask it more than once for one call;
+   * if it throws, the call fails (the daemon answers it with a JSON-RPC internal error, -32603).
    */
   readonly matcher?: (operation: string, sent: unknown, recorded: unknown) => boolean;
 }
