@@ -9,7 +9,7 @@ const GOLDEN_FIXTURE_NAME = "protocol-golden-v1.json";
 
 /** Where a valid fixture is, for the errors about a file that is not one. */
 const WHERE_TO_FIND_ONE =
-  "a golden fixture is JSON like the glass-sdk package's own (goldenFixture(), the mock daemon's default), or one recorded with recordingTransport and saveFixture";
+  "a golden fixture is JSON like fixtures/protocol-golden-v1.json of the glass-sdk package (goldenFixture(), the mock daemon's default), or one recorded with recordingTransport and saveFixture";
 
 /**
  * Reads a golden fixture file and checks it ({@link parseFixture}). Node only: the file is read
