@@ -17,6 +17,8 @@ export interface MockDaemonCommand {
   faults?: MockDaemonFaults;
   /** `--fast`: fast replay mode, for benchmarks (see `fast` of `startMockDaemon`). */
   fast?: boolean;
+  /** `--ignore-field` (repeatable): fields left out when payloads are matched (see `match.ignore` of `startMockDaemon`). */
+  ignoreFields?: string[];
 }
 
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
@@ -44,6 +46,9 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
       case "--fast":
         flag();
         command.fast = true;
+        break;
+      case "--ignore-field":
+        command.ignoreFields = [...(command.ignoreFields ?? []), value()];
         break;
       default:
         throw new UsageError(`unknown option for mock-daemon: ${arg}`);
@@ -84,6 +89,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     latencyMs: command.latencyMs,
     faults: command.faults,
     fast: command.fast,
+    match: command.ignoreFields === undefined ? undefined : { ignore: command.ignoreFields },
     onCrash: () => {
       process.stderr.write("mock daemon: crashing on purpose (crashAfterCalls fault)\n");
       process.exit(1);

@@ -9,6 +9,8 @@ Commands:
 
 mock-daemon options:
   --fixture FILE   golden fixture to answer from (default: the package's fixtures/protocol-golden-v1.json)
+  --ignore-field F leave field F out when matching payloads to the fixture's (repeatable): a name,
+                   e.g. expectedRevision, at any depth, or a JSON pointer such as /target/name
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
                    put it in a directory only you can write to (not /tmp itself)
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)

@@ -2,7 +2,16 @@ import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js"
 import { canonicalJson } from "./canonical-json.js";
 import { deepFreeze } from "./deep-freeze.js";
 import type { GoldenFixture } from "./golden-fixture.js";
-import { unmatchedResponse } from "./unmatched-response.js";
+import { payloadDifferences } from "./payload-difference.js";
+import { readIgnoredFields, withoutIgnored, type ReplayMatchOptions } from "./replay-match.js";
+import { unmatchedResponse, type NearestRecording } from "./unmatched-response.js";
+
+/** How many recordings of an operation an unmatched request is compared with to find the nearest. */
+const MAX_COMPARED = 1000;
+/** How many nearest recordings an unmatched answer shows. */
+const NEAREST_SHOWN = 3;
+/** Differences are counted up to this many per recording; beyond, a recording is simply far. */
+const MAX_COUNTED_DIFFERENCES = 200;
 
 /** Options of {@link createReplayEngine}. */
 export interface ReplayEngineOptions {
@@ -12,18 +21,22 @@ export interface ReplayEngineOptions {
    * `undefined` to let the request fail as unmatched.
    */
   fallback?: (request: GlassRequest) => GlassResponse | undefined;
+  /** How a recorded request is matched to a live one: fields to ignore, or a matcher of your own. */
+  match?: ReplayMatchOptions;
 }
 
 /** Answers Glass requests from a golden fixture. Platform-free; safe to share between connections. */
 export interface ReplayEngine {
   /**
    * The recorded answer to a request with the same operation and payload (key order does not
-   * matter), carrying the live request's `requestId` and its `correlationId` (present iff the live
-   * request has one). A request with no recorded answer gets a `mock.unmatched` error response.
+   * matter; see {@link ReplayMatchOptions} to ignore fields or match your own way), carrying the
+   * live request's `requestId` and its `correlationId` (present iff the live request has one). A
+   * request with no recorded answer gets a `mock.unmatched` error response that names the nearest
+   * recorded payloads and how the nearest one differs.
    * The `result`/`error` inside is shared with the fixture and frozen: copy it before changing it.
    */
   answer(request: GlassRequest): GlassResponse;
-  /** Whether the fixture has an answer for this operation and payload. */
+  /** Whether the fixture has an answer for this operation and payload (matched as `answer` matches). */
   has(operation: string, payload: unknown): boolean;
   /** The operations the fixture has answers for, sorted. */
   operations(): string[];
@@ -31,14 +44,30 @@ export interface ReplayEngine {
   requests(): GlassRequest[];
 }
 
+/** A recorded request that has an answer. */
+interface Recording {
+  readonly request: GlassRequest;
+  readonly response: GlassResponse;
+  /** The payload with the ignored fields left out (the payload itself when nothing is ignored). */
+  readonly compared: unknown;
+}
+
 /**
  * Builds a replay engine over a fixture (see {@link parseFixture} to check one first). Requests are
  * matched on operation and canonical payload through precomputed maps: a payload sent with the
- * recorded key order costs one `JSON.stringify`, any other order one canonical serialization. When two recorded requests have the same operation and
- * payload, the first one's answer is used. The responses are copied: changing the fixture later
- * changes nothing here.
+ * recorded key order costs one `JSON.stringify`, any other order one canonical serialization; with
+ * `match.ignore`, the ignored fields are left out of both first. Only then is `match.matcher` asked,
+ * then `fallback`. When two recorded requests match, the first one's answer is used. The responses
+ * are copied: changing the fixture later changes nothing here.
+ *
+ * A request nothing matches is compared with the recordings of its operation (the first 1000) to
+ * find the nearest: the one with the fewest field-level differences (see
+ * {@link payloadDifferences}; ignored fields do not count), earlier recordings first on a tie.
  */
 export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngineOptions = {}): ReplayEngine {
+  const ignored = readIgnoredFields(options.match?.ignore);
+  const matcher = options.match?.matcher;
+  const compared = (payload: unknown): unknown => (ignored === undefined ? payload : withoutIgnored(payload, ignored));
   const responsesById = new Map<string, GlassResponse>();
   for (const response of fixture.responses) {
     if (!responsesById.has(response.requestId)) responsesById.set(response.requestId, deepFreeze(structuredClone(response)));
@@ -46,38 +75,63 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   const answers = new Map<string, GlassResponse>();
   const answersAsSent = new Map<string, GlassResponse>();
   const answered: GlassRequest[] = [];
-  const countByOperation = new Map<string, number>();
+  const byOperation = new Map<string, Recording[]>();
   for (const request of fixture.requests) {
     const response = responsesById.get(request.requestId);
     if (response === undefined) continue;
     answered.push(request);
-    countByOperation.set(request.operation, (countByOperation.get(request.operation) ?? 0) + 1);
-    const key = matchKey(request.operation, request.payload);
+    const recording: Recording = { request: deepFreeze(structuredClone(request)), response, compared: compared(request.payload) };
+    const recordings = byOperation.get(request.operation);
+    if (recordings === undefined) byOperation.set(request.operation, [recording]);
+    else recordings.push(recording);
+    const key = matchKey(request.operation, recording.compared);
     if (answers.has(key)) continue;
     answers.set(key, response);
     // The same payload sent with the recorded key order is found without sorting keys.
-    answersAsSent.set(sentKey(request.operation, request.payload), response);
+    answersAsSent.set(sentKey(request.operation, recording.compared), response);
   }
-  const recordedOperations = [...countByOperation.keys()].sort();
+  const recordedOperations = [...byOperation.keys()].sort();
+
+  const find = (operation: string, payload: unknown): GlassResponse | undefined => {
+    const comparable = compared(payload);
+    const exact = answersAsSent.get(sentKey(operation, comparable)) ?? answers.get(matchKey(operation, comparable));
+    if (exact !== undefined || matcher === undefined) return exact;
+    return byOperation.get(operation)?.find((recording) => matcher(operation, payload, recording.request.payload))?.response;
+  };
 
   return {
     answer(request) {
-      const recorded =
-        answersAsSent.get(sentKey(request.operation, request.payload)) ??
-        answers.get(matchKey(request.operation, request.payload)) ??
-        options.fallback?.(request);
+      const recorded = find(request.operation, request.payload) ?? options.fallback?.(request);
       if (recorded === undefined) {
+        const recordings = byOperation.get(request.operation) ?? [];
         return unmatchedResponse(request, {
-          answersForOperation: countByOperation.get(request.operation) ?? 0,
+          answersForOperation: recordings.length,
           recordedOperations,
+          nearest: nearestRecordings(compared(request.payload), recordings),
         });
       }
       return withIds(recorded, request);
     },
-    has: (operation, payload) => answers.has(matchKey(operation, payload)),
+    has: (operation, payload) => find(operation, payload) !== undefined,
     operations: () => [...recordedOperations],
     requests: () => [...answered],
   };
+}
+
+/** Up to {@link NEAREST_SHOWN} recordings nearest to the payload, nearest first, with their differences to it. */
+function nearestRecordings(payload: unknown, recordings: readonly Recording[]): NearestRecording[] {
+  const nearest: NearestRecording[] = [];
+  for (const recording of recordings.slice(0, MAX_COMPARED)) {
+    // Once three are kept, only a recording nearer than the farthest of them gets in: count no further.
+    const full = nearest.length >= NEAREST_SHOWN;
+    const limit = full ? nearest[nearest.length - 1]!.differences.length : MAX_COUNTED_DIFFERENCES;
+    const differences = payloadDifferences(payload, recording.compared, limit);
+    if (full && differences.length >= limit) continue;
+    const at = nearest.findIndex((kept) => kept.differences.length > differences.length);
+    nearest.splice(at === -1 ? nearest.length : at, 0, { requestId: recording.request.requestId, payload: recording.request.payload, differences });
+    if (nearest.length > NEAREST_SHOWN) nearest.pop();
+  }
+  return nearest;
 }
 
 function matchKey(operation: string, payload: unknown): string {

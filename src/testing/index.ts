@@ -3,13 +3,15 @@
  * fixture (the same one the mock daemon uses), an in-memory transport to it, and a recorder that
  * turns real traffic into a fixture.
  *
- * Platform-free except `loadFixture` and `saveFixture`, which import `node:fs` when called. It
+ * Platform-free except `loadFixture`, `goldenFixture` and `saveFixture`, which import `node:fs` when called. It
  * needs no optional dependency: the MSW handlers are `glass-sdk/testing/msw` (they need `msw`
  * 2.x), the mock daemon on stdio or a Unix socket is `glass-sdk/testing/node`.
  */
 export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "../mock-daemon/replay-engine.js";
+export type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 export { parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 export { loadFixture } from "./load-fixture.js";
+export { goldenFixture } from "./golden-fixture-file.js";
 export { saveFixture } from "./save-fixture.js";
 export { canonicalJson } from "../mock-daemon/canonical-json.js";
 export { toMcpToolResult } from "../mock-daemon/to-mcp-tool-result.js";

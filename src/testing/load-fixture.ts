@@ -4,9 +4,12 @@ import { fixtureInvalid, fixtureShapeProblem, parseFixture, type GoldenFixture }
 /** The largest fixture file read (a file, not a device; bigger ones are refused before reading). */
 const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
 
+/** The file name of the package's golden fixture. */
+const GOLDEN_FIXTURE_NAME = "protocol-golden-v1.json";
+
 /** Where a valid fixture is, for the errors about a file that is not one. */
 const WHERE_TO_FIND_ONE =
-  "a golden fixture is JSON like fixtures/protocol-golden-v1.json of the glass-sdk package (the mock daemon's default), or one recorded with recordingTransport and saveFixture";
+  "a golden fixture is JSON like fixtures/protocol-golden-v1.json of the glass-sdk package (goldenFixture(), the mock daemon's default), or one recorded with recordingTransport and saveFixture";
 
 /**
  * Reads a golden fixture file and checks it ({@link parseFixture}). Node only: the file is read
@@ -22,6 +25,7 @@ const WHERE_TO_FIND_ONE =
  * import { loadFixture } from "glass-sdk/testing";
  *
  * const fixture = await loadFixture(new URL("./fixtures/checkout.json", import.meta.url));
+ * // A relative path is read from the working directory; the package's own fixture is goldenFixture().
  * ```
  */
 export async function loadFixture(path: string | URL): Promise<GoldenFixture> {
@@ -55,7 +59,7 @@ async function readFixtureText(path: string | URL, name: string): Promise<string
     size = stats.size;
   } catch (error) {
     if (error instanceof GlassError) throw error;
-    throw cannotRead(name, error);
+    throw await cannotRead(path, name, error);
   }
   if (size > MAX_FIXTURE_BYTES) {
     throw fixtureInvalid(`the fixture ${name} is ${Math.round(size / (1024 * 1024))} MiB; a golden fixture is at most ${MAX_FIXTURE_BYTES / (1024 * 1024)} MiB`);
@@ -63,11 +67,18 @@ async function readFixtureText(path: string | URL, name: string): Promise<string
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw cannotRead(name, error);
+    throw await cannotRead(path, name, error);
   }
 }
 
-function cannotRead(name: string, error: unknown): GlassError {
+async function cannotRead(path: string | URL, name: string, error: unknown): Promise<GlassError> {
   const code = (error as { code?: unknown }).code;
-  return fixtureInvalid(`cannot read the fixture ${name}: ${typeof code === "string" ? code : "the file could not be read"}`, error);
+  let message = `cannot read the fixture ${name}: ${typeof code === "string" ? code : "the file could not be read"}`;
+  if (code === "ENOENT") {
+    const { isAbsolute, resolve } = await import("node:path");
+    const relative = typeof path === "string" && !isAbsolute(path);
+    if (relative) message += ` (a relative path is read from the working directory: ${resolve(path)})`;
+    if (relative || name.endsWith(GOLDEN_FIXTURE_NAME)) message += `; the package's own golden fixture is goldenFixture() of glass-sdk/testing`;
+  }
+  return fixtureInvalid(message, error);
 }

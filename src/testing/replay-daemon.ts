@@ -4,6 +4,7 @@ import { resolveLimits, type MockDaemonLimits } from "../mock-daemon/limits.js";
 import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../mock-daemon/manifest.js";
 import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
+import type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 
 /**
  * How an in-process replay daemon behaves (the in-memory transport and the MSW handlers): the same
@@ -25,6 +26,11 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
   limits?: Partial<MockDaemonLimits>;
   /** `serverInfo.version` of initialize (default `0.0.0-replay`). */
   serverVersion?: string;
+  /**
+   * How recorded requests are matched to live ones (fields to ignore, a matcher of your own), when
+   * the daemon answers from a fixture; a replay engine passed instead keeps its own.
+   */
+  match?: ReplayMatchOptions;
 }
 
 /** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
@@ -44,7 +50,7 @@ export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture, 
   const mode = options.mode ?? "stdio";
   return createDaemonContext({
     mode,
-    engine: isReplayEngine(source) ? source : createReplayEngine(source),
+    engine: isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
     manifest: buildManifest(mode, REPLAY_PLATFORM, options),
     serverVersion: options.serverVersion ?? "0.0.0-replay",
     limits: resolveLimits(options.limits),

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parseMockDaemonArgs } from "../../src/cli/mock-daemon-command.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -39,6 +40,11 @@ describe("glass-sdk CLI", () => {
   it("rejects a bad option or value with exit 2", async () => {
     expect((await run(["mock-daemon", "--latency", "soon"])).code).toBe(2);
     expect((await run(["mock-daemon", "--frobnicate"])).stderr).toMatch(/^glass-sdk: unknown option for mock-daemon: --frobnicate/);
+  });
+
+  it("reads --ignore-field as often as it is given, for the fields matching leaves out", () => {
+    expect(parseMockDaemonArgs(["--ignore-field", "expectedRevision", "--ignore-field=/target/name"]).ignoreFields).toEqual(["expectedRevision", "/target/name"]);
+    expect(parseMockDaemonArgs([]).ignoreFields).toBeUndefined();
   });
 
   it("explains a missing fixture in one line and exits 1", async () => {

@@ -20,6 +20,7 @@ const ENTRY_POINTS: Record<string, string> = {
   "glass-sdk/testing": "src/testing/index.ts",
   "glass-sdk/testing/msw": "src/testing/msw/index.ts",
   "glass-sdk/testing/node": "src/testing/node/index.ts",
+  "glass-sdk/fixtures/*": "fixtures/*",
 };
 /** Fence languages compiled as TypeScript (in TSDoc an untagged fence counts too). */
 const TYPESCRIPT = new Set(["ts", "typescript"]);

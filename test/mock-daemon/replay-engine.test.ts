@@ -104,14 +104,14 @@ describe("createReplayEngine", () => {
     const answer = engine.answer({ protocolVersion: 1, requestId: "u-1", operation: "webIr.validate", payload: { ir: { nope: true } } });
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
-    expect(answer.error).toEqual({
+    expect(answer.error).toMatchObject({
       code: "mock.unmatched",
-      message: "no recorded answer for webIr.validate with this payload; the fixture has 2 answers for webIr.validate",
       phase: "preflight",
       mutationPossible: false,
       retry: { classification: "notRetryable", recommendedOperation: "record_fixture" },
-      details: { operation: "webIr.validate", payload: { ir: { nope: true } } },
+      details: { operation: "webIr.validate", payload: { ir: { nope: true } }, answersForOperation: 2 },
     });
+    expect(answer.error.message).toMatch(/^no recorded answer for webIr\.validate with this payload; the fixture has 2 answers for webIr\.validate\. The nearest differs at /);
     expect(validateResponse(answer, { strict: true }).ok).toBe(true);
   });
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The only modules of the kit that may load `node:` modules, and only through `import()`. */
-const NODE_ONLY = new Set(["src/testing/load-fixture.ts", "src/testing/save-fixture.ts"]);
+const NODE_ONLY = new Set(["src/testing/load-fixture.ts", "src/testing/golden-fixture-file.ts", "src/testing/save-fixture.ts"]);
 
 describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts for the browser)", () => {
   let metafile: Metafile;
@@ -31,7 +31,7 @@ describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts f
     expect(offenders).toEqual([]);
   });
 
-  it("only loadFixture and saveFixture load node: modules, dynamically", () => {
+  it("only loadFixture, goldenFixture and saveFixture load node: modules, dynamically", () => {
     const loaders = Object.entries(metafile.inputs)
       .filter(([, input]) => input.imports.some((entry) => entry.path.startsWith("node:")))
       .map(([file]) => file);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GlassError } from "glass-sdk";
 import { loadFixture } from "../../src/testing/load-fixture.js";
+import { goldenFixture as packageGoldenFixture } from "../../src/testing/golden-fixture-file.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
 import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { goldenFixture } from "../support/fixture-outcomes.js";
@@ -36,6 +37,14 @@ describe("loadFixture(path)", () => {
     expect((await loadError(path)).rawMessage).toBe(`cannot read the fixture ${path}: ENOENT`);
   });
 
+  it("reads a relative path from the working directory, and says so and where the package's fixture is when it is missing", async () => {
+    const error = await loadError("fixtures/no-such-fixture.json");
+    expect(error.rawMessage).toBe(
+      `cannot read the fixture fixtures/no-such-fixture.json: ENOENT (a relative path is read from the working directory: ${join(process.cwd(), "fixtures/no-such-fixture.json")}); the package's own golden fixture is goldenFixture() of glass-sdk/testing`,
+    );
+    expect(await loadFixture("fixtures/protocol-golden-v1.json")).toEqual(goldenFixture);
+  });
+
   it("names the file that is not JSON", async () => {
     const path = join(dir, "garbage.json");
     await writeFile(path, "{ nope");
@@ -46,6 +55,21 @@ describe("loadFixture(path)", () => {
     const path = join(dir, "invalid.json");
     await writeFile(path, JSON.stringify({ ...goldenFixture, responses: [{ ...goldenFixture.responses[0], requestId: "nobody-asked" }] }));
     expect((await loadError(path)).rawMessage).toMatch(new RegExp(`^${path}: .*responses\\[0\\] \\(requestId "nobody-asked"\\) answers no recorded request`));
+  });
+});
+
+describe("goldenFixture()", () => {
+  it("reads the package's own fixture wherever the working directory is, a fresh copy each time", async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const first = await packageGoldenFixture();
+      expect(first).toEqual(goldenFixture);
+      first.requests.length = 0;
+      expect(await packageGoldenFixture()).toEqual(goldenFixture);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
 

@@ -50,10 +50,10 @@ const REFUSED = -32000;
  * ```ts
  * import { setupServer } from "msw/node";
  * import { Glass, httpTransport } from "glass-sdk";
- * import { loadFixture } from "glass-sdk/testing";
+ * import { goldenFixture } from "glass-sdk/testing";
  * import { createGlassHandlers } from "glass-sdk/testing/msw";
  *
- * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
+ * const fixture = await goldenFixture();
  * const server = setupServer(...createGlassHandlers({ fixture, url: "http://glass.test/mcp" }));
  * server.listen();
  * const glass = await Glass.connect(httpTransport({ url: "http://glass.test/mcp" }));

@@ -56,10 +56,10 @@ type WsClient = WebSocketHandlerConnection["client"];
  * ```ts
  * import { setupServer } from "msw/node";
  * import { Glass, webSocketTransport } from "glass-sdk";
- * import { loadFixture } from "glass-sdk/testing";
+ * import { goldenFixture } from "glass-sdk/testing";
  * import { createGlassWsHandlers } from "glass-sdk/testing/msw";
  *
- * const fixture = await loadFixture("fixtures/protocol-golden-v1.json");
+ * const fixture = await goldenFixture();
  * const server = setupServer(...createGlassWsHandlers({ fixture, url: "ws://glass.test/mcp" }));
  * server.listen();
  * const glass = await Glass.connect(webSocketTransport({ url: "ws://glass.test/mcp" }));

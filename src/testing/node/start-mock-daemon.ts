@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
+import type { ReplayMatchOptions } from "../../mock-daemon/replay-match.js";
 import { createDaemonContext } from "../../mock-daemon/daemon-context.js";
 import type { RecordedCall, RecordedClientAnswer } from "../../mock-daemon/daemon-record.js";
 import type { MockDaemonFaults } from "../../mock-daemon/faults.js";
@@ -17,6 +18,8 @@ import { serveStdio } from "./stdio-server.js";
 export interface MockDaemonOptions extends MockManifestOptions {
   /** The fixture to answer from, or its path; default: the package's `fixtures/protocol-golden-v1.json`. */
   fixture?: GoldenFixture | string;
+  /** How recorded requests are matched to live ones: fields to ignore, or a matcher of your own. */
+  match?: ReplayMatchOptions;
   /**
    * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
    * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
@@ -101,7 +104,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   const limits = options.fast === true ? { ...options.limits, maxNewlineRequestBytes: options.limits?.maxNewlineRequestBytes ?? DEFAULT_LIMITS.maxContentLengthBytes } : options.limits;
   const context = createDaemonContext({
     mode,
-    engine: createReplayEngine(fixture),
+    engine: createReplayEngine(fixture, { match: options.match }),
     manifest,
     serverVersion: packageVersion(),
     limits: resolveLimits(limits),

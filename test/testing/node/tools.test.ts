@@ -91,17 +91,30 @@ describe("mock daemon tools", () => {
     expect(answer.result!.isError).toBeUndefined();
   });
 
-  it("answers an unmatched call with an isError result naming the operation", async () => {
+  it("answers an unmatched call with an isError result naming the operation and how the payload differs from the recorded one", async () => {
     const peer = await harness.connectReady();
     const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "detailed" }));
     expect(answer.result!.isError).toBe(true);
     const error = JSON.parse((answer.result!.content as { text: string }[])[0]!.text) as Record<string, unknown>;
     expect(error).toMatchObject({
       code: "mock.unmatched",
-      message: "no recorded answer for browser.observe with this payload; the fixture has 1 answer for browser.observe",
+      message:
+        'no recorded answer for browser.observe with this payload; the fixture has 1 answer for browser.observe. It differs at /level: sent "detailed", recorded "summary". Recorded: {"level":"summary"}',
       retry: { classification: "notRetryable", recommendedOperation: "record_fixture" },
       details: { operation: "browser.observe", payload: { level: "detailed" } },
     });
+  });
+
+  it("matches calls as its match option says", async () => {
+    const lenient = await startSocketHarness({ match: { ignore: ["/level"] } });
+    try {
+      const peer = await lenient.connectReady();
+      const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "detailed" }));
+      const observe = fixture.requests.find((r) => r.operation === "browser.observe")!;
+      expect(answer.result).toEqual(expectedToolResult(fixture.responses.find((r) => r.requestId === observe.requestId)!, observe.operation));
+    } finally {
+      await lenient.stop();
+    }
   });
 
   it("maps a tool outside the catalog to browser.<tool>", async () => {

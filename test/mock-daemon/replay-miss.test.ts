@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { Glass, GlassError, validateResponse, type GlassRequest, type GlassResponse } from "glass-sdk";
+import { createReplayEngine, inMemoryTransport, parseFixture, type GoldenFixture, type ReplayEngineOptions } from "glass-sdk/testing";
+import { payloadDifferences } from "../../src/mock-daemon/payload-difference.js";
+import { readGoldenFixture } from "../support/golden-fixture.js";
+
+const golden = parseFixture(readGoldenFixture());
+
+/** A fixture of recordings of one operation, each answered with `{ ok: true, result: { id } }`. */
+function fixtureOf(operation: string, payloads: Record<string, unknown>): GoldenFixture {
+  const fixture: GoldenFixture = { schemaVersion: 1, requests: [], responses: [] };
+  for (const [requestId, payload] of Object.entries(payloads)) {
+    fixture.requests.push({ protocolVersion: 1, requestId, operation, payload } as GlassRequest);
+    fixture.responses.push({ protocolVersion: 1, requestId, ok: true, result: { id: requestId } } as GlassResponse);
+  }
+  return parseFixture(fixture);
+}
+
+function send(fixture: GoldenFixture, operation: string, payload: unknown, options?: ReplayEngineOptions): GlassResponse {
+  return createReplayEngine(fixture, options).answer({ protocolVersion: 1, requestId: "live", operation, payload } as GlassRequest);
+}
+
+function missOf(response: GlassResponse): { message: string; details: Record<string, unknown> } {
+  expect(response.ok).toBe(false);
+  if (response.ok) throw new Error("expected a miss");
+  expect(response.error.code).toBe("mock.unmatched");
+  expect(validateResponse(response, { strict: true }).ok).toBe(true);
+  return { message: response.error.message, details: response.error.details as Record<string, unknown> };
+}
+
+describe("a replay miss explains itself", () => {
+  it("names the recorded payload and each field that differs from it", () => {
+    const miss = missOf(send(golden, "browser.click", { target: "ref=r11:e4", expectedRevision: 7, timeoutMs: 5000 }));
+    expect(miss.message).toBe(
+      "no recorded answer for browser.click with this payload; the fixture has 1 answer for browser.click. " +
+        'It differs at /expectedRevision: sent 7, recorded 11; /timeoutMs: sent 5000, not recorded. Recorded: {"target":"ref=r11:e4","expectedRevision":11}',
+    );
+    expect(miss.details).toEqual({
+      operation: "browser.click",
+      answersForOperation: 1,
+      differences: [{ path: "/expectedRevision", sent: 7, recorded: 11 }, { path: "/timeoutMs", sent: 5000 }],
+      nearest: [{ requestId: "click-renew", differenceCount: 2, payload: { target: "ref=r11:e4", expectedRevision: 11 } }],
+      payload: { target: "ref=r11:e4", expectedRevision: 7, timeoutMs: 5000 },
+    });
+  });
+
+  it("ranks the recordings by how many fields differ, shows the nearest three first, earlier first on a tie", () => {
+    const fixture = fixtureOf("browser.type", {
+      four: { target: "a", text: "x", clear: true, submit: true },
+      two: { target: "name", text: "Bob", clear: true },
+      one: { target: "name", text: "Ada", clear: true },
+      alsoOne: { target: "email", text: "Ada" },
+      alsoTwo: { target: "other", text: "Ada", clear: false },
+    });
+    const miss = missOf(send(fixture, "browser.type", { target: "name", text: "Ada" }));
+    expect((miss.details.nearest as { requestId: string; differenceCount: number }[]).map((n) => [n.requestId, n.differenceCount])).toEqual([
+      ["one", 1],
+      ["alsoOne", 1],
+      ["two", 2],
+    ]);
+    expect(miss.message).toContain("The nearest differs at /clear: not sent, recorded true. Nearest recorded: ");
+    expect(miss.message).toContain('{"target":"name","text":"Ada","clear":true} | {"target":"email","text":"Ada"} | {"target":"name","text":"Bob","clear":true}');
+  });
+
+  it("points into nested objects and arrays with JSON pointers, escaping / and ~ in keys", () => {
+    const sent = { target: { role: "button", name: "Save" }, steps: [1, 2, 3], "a/b~c": 1 };
+    const recorded = { target: { role: "button", name: "Submit" }, steps: [1, 5], "a/b~c": 2 };
+    expect(payloadDifferences(sent, recorded)).toEqual([
+      { path: "/a~1b~0c", sent: 1, recorded: 2 },
+      { path: "/steps/1", sent: 2, recorded: 5 },
+      { path: "/steps/2", sent: 3 },
+      { path: "/target/name", sent: "Save", recorded: "Submit" },
+    ]);
+    const miss = missOf(send(fixtureOf("browser.click", { save: recorded }), "browser.click", sent));
+    expect(miss.message).toContain('It differs at /a~1b~0c: sent 1, recorded 2; /steps/1: sent 2, recorded 5; /steps/2: sent 3, not recorded; /target/name: sent "Save", recorded "Submit"');
+  });
+
+  it("counts a field missing on one side once, and a value of another kind as one difference", () => {
+    expect(payloadDifferences({ scope: "page" }, { scope: { region: "main", kind: "form" } })).toEqual([{ path: "/scope", sent: "page", recorded: { region: "main", kind: "form" } }]);
+    expect(payloadDifferences({}, { scope: { region: "main", kind: "form" } })).toEqual([{ path: "/scope", recorded: { region: "main", kind: "form" } }]);
+    expect(payloadDifferences({ a: { b: [1, { c: 2 }] } }, { b: 1, a: { b: [1, { c: 2 }] } })).toEqual([{ path: "/b", recorded: 1 }]);
+  });
+
+  it("keeps the message within 512 bytes and details within 16 KiB however large and different the payloads are", () => {
+    const wide = (value: string): Record<string, string> => Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`field-${"é".repeat(30)}-${i}`, value.repeat(300)]));
+    const recordings: Record<string, unknown> = {};
+    for (let i = 0; i < 5; i++) recordings[`r-${"ü".repeat(40)}-${i}`] = { ...wide(`recorded-${i}-`), blob: "y".repeat(40_000) };
+    const miss = missOf(send(fixtureOf("webIr.validate", recordings), "webIr.validate", { ...wide("sent-"), extra: "z".repeat(40_000) }));
+    expect(Buffer.byteLength(miss.message)).toBeLessThanOrEqual(512);
+    expect(miss.message).toMatch(/^no recorded answer for webIr\.validate with this payload; the fixture has 5 answers for webIr\.validate\. The nearest differs at \/blob: not sent, recorded "y+…; /);
+    expect(Buffer.byteLength(JSON.stringify(miss.details))).toBeLessThanOrEqual(16 * 1024);
+    expect(miss.details).toMatchObject({ operation: "webIr.validate", payloadOmitted: expect.any(String), differencesOmitted: expect.any(Number) });
+    const differences = miss.details.differences as Record<string, unknown>[];
+    expect(differences.length).toBeGreaterThan(0);
+    expect(differences[0]).toMatchObject({ path: "/blob", recordedPreview: expect.stringMatching(/^"y+…$/) });
+    expect(miss.details.nearest).toHaveLength(3);
+    for (const nearest of miss.details.nearest as Record<string, unknown>[]) expect(nearest.payloadPreview).toMatch(/^\{"field-é+-0":"recorded-\d-recorded/);
+  });
+
+  it("still lists the recorded operations when the operation was never recorded", () => {
+    const miss = missOf(send(golden, "browser.getText", { target: "ref=1" }));
+    expect(miss.message).toBe(`no answers for browser.getText at all; recorded operations: ${createReplayEngine(golden).operations().join(", ")}`);
+    expect(miss.details).toEqual({ operation: "browser.getText", payload: { target: "ref=1" } });
+  });
+});
+
+describe("matching options", () => {
+  const click = { target: "ref=r11:e4", expectedRevision: 11 };
+
+  it("ignores a field by name wherever it occurs, so any expectedRevision gets the recorded answer", () => {
+    const engine = createReplayEngine(golden, { match: { ignore: ["expectedRevision"] } });
+    const answer = engine.answer({ protocolVersion: 1, requestId: "live", operation: "browser.click", payload: { target: "ref=r11:e4", expectedRevision: 99 } });
+    expect(answer).toMatchObject({ requestId: "live", ok: false, error: { code: "staleRevision" } });
+    expect(engine.has("browser.click", { target: "ref=r11:e4" })).toBe(true);
+    expect(engine.has("browser.click", { target: "ref=r99:e1", expectedRevision: 11 })).toBe(false);
+    const nested = fixtureOf("task.execute", { run: { task: { id: "t", expectedRevision: 3 }, expectedRevision: 3 } });
+    expect(send(nested, "task.execute", { task: { id: "t", expectedRevision: 8 } }, { match: { ignore: ["expectedRevision"] } }).ok).toBe(true);
+  });
+
+  it("ignores one field by JSON pointer and leaves fields of the same name elsewhere compared", () => {
+    const fixture = fixtureOf("task.execute", { run: { task: { id: "t", expectedRevision: 3 }, expectedRevision: 3 } });
+    const options: ReplayEngineOptions = { match: { ignore: ["/expectedRevision"] } };
+    expect(send(fixture, "task.execute", { task: { id: "t", expectedRevision: 3 }, expectedRevision: 8 }, options).ok).toBe(true);
+    const miss = missOf(send(fixture, "task.execute", { task: { id: "t", expectedRevision: 8 }, expectedRevision: 8 }, options));
+    expect(miss.details.differences).toEqual([{ path: "/task/expectedRevision", sent: 8, recorded: 3 }]);
+  });
+
+  it("takes a matcher of the test's own, asked with the sent and the recorded payload of the same operation", () => {
+    const asked: unknown[][] = [];
+    const engine = createReplayEngine(golden, {
+      match: {
+        matcher: (operation, sent, recorded) => {
+          asked.push([operation, sent, recorded]);
+          return (sent as { target?: unknown }).target === (recorded as { target?: unknown }).target;
+        },
+      },
+    });
+    expect(engine.answer({ protocolVersion: 1, requestId: "a", operation: "browser.click", payload: { target: "ref=r11:e4", expectedRevision: 40 } })).toMatchObject({ error: { code: "staleRevision" } });
+    expect(asked).toEqual([["browser.click", { target: "ref=r11:e4", expectedRevision: 40 }, click]]);
+    expect(missOf(engine.answer({ protocolVersion: 1, requestId: "b", operation: "browser.click", payload: { target: "ref=r1:e1", expectedRevision: 11 } })).message).toContain(
+      'It differs at /target: sent "ref=r1:e1", recorded "ref=r11:e4"',
+    );
+  });
+
+  it("reaches the client through the in-memory transport", async () => {
+    const glass = await Glass.connect(inMemoryTransport(golden, { match: { ignore: ["expectedRevision"] } }));
+    try {
+      const error = await glass.browser.click({ target: "ref=r11:e4", expectedRevision: 12 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(GlassError);
+      expect((error as GlassError).code).toBe("staleRevision");
+      const miss = await glass.browser.click({ target: "ref=r12:e4", expectedRevision: 12 }).catch((caught: unknown) => caught);
+      expect((miss as GlassError).code).toBe("mock.unmatched");
+      expect((miss as GlassError).message).toContain('/target: sent "ref=r12:e4", recorded "ref=r11:e4"');
+    } finally {
+      await glass.close();
+    }
+  });
+});
