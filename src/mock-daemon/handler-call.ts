@@ -8,7 +8,7 @@ import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation } from "../operations/lease-requirement.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { checkJson, isJsonObject } from "../validation/json-value.js";
-import { type MockCallContext, type MockHandler, type MockHandlers, MockError } from "./handlers.js";
+import { isMockError, type MockCallContext, type MockError, type MockHandler, type MockHandlers } from "./handlers.js";
 import { rpcError } from "./json-rpc-replies.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "./to-mcp-tool-result.js";
@@ -69,7 +69,7 @@ export async function runHandler(handler: MockHandler<OperationName>, call: Tool
   try {
     result = await handler(structuredClone(call.request.payload) as never, context);
   } catch (error) {
-    if (error instanceof MockError) return mockErrorAnswer(error, call);
+    if (isMockError(error)) return mockErrorAnswer(error, call);
     const said = error instanceof Error ? error.message : String(error);
     return glassFailure(call, failure(HANDLER_FAILED_CODE, `handler for ${operation} threw: ${said}`, { operation }));
   }

@@ -48,6 +48,17 @@ export interface MockErrorInit {
   readonly details?: JsonValue;
 }
 
+/**
+ * Marks a {@link MockError} across copies of this module (the CLI's bundle and a handlers module
+ * importing `glass-sdk/testing`, or its ESM and CommonJS builds, each have their own class).
+ */
+const MOCK_ERROR_BRAND = Symbol.for("glass-sdk.MockError");
+
+/** Whether `value` is a {@link MockError}, from this copy of the module or another. */
+export function isMockError(value: unknown): value is MockError {
+  return value instanceof MockError || (value instanceof Error && (value as unknown as Record<symbol, unknown>)[MOCK_ERROR_BRAND] === true);
+}
+
 /** The longest error code, in UTF-8 bytes (§1). */
 const MAX_CODE_BYTES = 64;
 
@@ -83,6 +94,7 @@ export class MockError extends Error {
     this.name = "MockError";
     this.code = code;
     this.init = init;
+    Object.defineProperty(this, MOCK_ERROR_BRAND, { value: true });
   }
 }
 
