@@ -12,7 +12,15 @@ import { isMockError, type MockCallContext, type MockError, type MockHandler, ty
 import { rpcError } from "./json-rpc-replies.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "./to-mcp-tool-result.js";
-import type { ToolAnswer } from "./tool-call.js";
+import type { McpToolResult } from "../mcp/json-rpc.js";
+import type { RecordedOutcome } from "./daemon-record.js";
+import type { RpcError } from "./json-rpc-replies.js";
+
+/**
+ * How the mock daemon answers a `tools/call`: a tool result (with the outcome recorded for it), or
+ * a JSON-RPC error.
+ */
+export type ToolAnswer = { readonly result: McpToolResult; readonly outcome: RecordedOutcome } | { readonly error: RpcError };
 
 /** The code of a call whose handler returned a result that breaks the operation's result schema. */
 export const INVALID_RESULT_CODE = "mock.invalidResult";

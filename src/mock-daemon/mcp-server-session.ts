@@ -15,7 +15,8 @@ import { fastPathAllowed } from "./fast-answers.js";
 import { checkToolLease, handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
 import { negotiate } from "./negotiation.js";
-import { answerToolCall, type ToolAnswer } from "./tool-call.js";
+import type { ToolAnswer } from "./handler-call.js";
+import { answerToolCall } from "./tool-call.js";
 import { listTools } from "./tools-list.js";
 
 /** Bytes that are not a valid frame, written by the malformed-, partial- and oversized-frame faults. */

@@ -4,14 +4,11 @@ import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { validatePayload } from "../envelope/validate-payload.js";
-import type { McpToolResult } from "../mcp/json-rpc.js";
 import { describeOperation } from "../operations/lease-requirement.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import type { ToolCall } from "./read-tool-call.js";
-import type { RecordedOutcome } from "./daemon-record.js";
-import { answerWith, browserToolFailed, handlerFor, runHandler } from "./handler-call.js";
+import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";
 import type { MockCallContext, MockHandlers } from "./handlers.js";
-import type { RpcError } from "./json-rpc-replies.js";
 import { UNMATCHED_CODE } from "./unmatched-response.js";
 import type { ReplayEngine } from "./replay-engine.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
@@ -43,12 +40,6 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
 const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
 const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
-
-/**
- * How the mock daemon answers a `tools/call`: a tool result (with the outcome recorded for it), or
- * a JSON-RPC error.
- */
-export type ToolAnswer = { readonly result: McpToolResult; readonly outcome: RecordedOutcome } | { readonly error: RpcError };
 
 /** What {@link answerToolCall} reads from the daemon. */
 export interface ToolCallContext {
