@@ -1,6 +1,9 @@
 import { stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
+import { checkHandlers } from "../mock-daemon/handler-call.js";
+import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
 import { forEachOption, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
@@ -19,6 +22,8 @@ export interface MockDaemonCommand {
   fast?: boolean;
   /** `--ignore-field` (repeatable): fields left out when payloads are matched (see `match.ignore` of `startMockDaemon`). */
   ignoreFields?: string[];
+  /** `--handlers`: the module whose default export is the typed handlers. */
+  handlers?: string;
 }
 
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
@@ -50,12 +55,18 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
       case "--ignore-field":
         command.ignoreFields = [...(command.ignoreFields ?? []), value()];
         break;
+      case "--handlers":
+        command.handlers = value();
+        break;
       default:
         throw new UsageError(`unknown option for mock-daemon: ${arg}`);
     }
   });
   if (command.fast === true && ((command.latencyMs ?? 0) > 0 || command.faults !== undefined)) {
     throw new UsageError("--fast answers at once and shows no faults: it cannot be combined with --latency or --faults");
+  }
+  if (command.fast === true && command.handlers !== undefined) {
+    throw new UsageError("--fast answers from the fixture alone: it cannot be combined with --handlers");
   }
   return command;
 }
@@ -83,8 +94,12 @@ function readFaults(text: string): MockDaemonFaults {
  */
 export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
   let exitCode = 0;
+  // Over stdio, stdout carries only MCP: what handlers log goes to stderr.
+  if (command.socket === undefined && command.handlers !== undefined) routeConsoleToStderr();
+  const handlers = command.handlers === undefined ? undefined : await loadHandlers(command.handlers);
   const daemon = await startMockDaemon({
     fixture: command.fixture,
+    handlers,
     socket: command.socket,
     latencyMs: command.latencyMs,
     faults: command.faults,
@@ -111,6 +126,47 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   }
   await daemon.stopped;
   return exitCode;
+}
+
+/**
+ * Loads `--handlers`: the module at `path` (relative to the working directory), imported as a file
+ * URL, whose default export is the handlers by operation. Throws an Error saying what is wrong
+ * when the module cannot be loaded, has no default export, or exports something that is not
+ * handlers.
+ */
+export async function loadHandlers(path: string): Promise<MockHandlers> {
+  const file = resolve(path);
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why = code === "ERR_MODULE_NOT_FOUND" && !(await exists(file)) ? "no such file" : error instanceof Error ? error.message : String(error);
+    throw new Error(`--handlers: cannot load ${path}: ${why}`);
+  }
+  if (module.default === undefined) {
+    throw new Error(`--handlers: ${path} has no default export; export the handlers: export default { "browser.observe": (payload) => ({ … }) }`);
+  }
+  try {
+    return checkHandlers(module.default);
+  } catch (error) {
+    throw new Error(`--handlers: the default export of ${path} is not handlers: ${(error as Error).message}`);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Sends `console.log`, `info` and `debug` to stderr (stdout is the MCP stream). */
+function routeConsoleToStderr(): void {
+  const toStderr = (...args: unknown[]): void => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
 }
 
 /**

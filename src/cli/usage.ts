@@ -2,7 +2,7 @@
 export const USAGE = `Usage: glass-sdk <command> [options]
 
 Commands:
-  mock-daemon   Run a mock Glass daemon that answers from a golden fixture.
+  mock-daemon   Run a mock Glass daemon that answers with typed handlers and from a golden fixture.
                 Speaks MCP on stdin/stdout, or on a Unix socket with --socket.
   bridge        Expose a Glass daemon to browser pages and remote scripts as MCP
                 Streamable HTTP and WebSocket at http://127.0.0.1:8787/mcp, behind a token.
@@ -11,13 +11,16 @@ mock-daemon options:
   --fixture FILE   golden fixture to answer from (default: the package's fixtures/protocol-golden-v1.json)
   --ignore-field F leave field F out when matching payloads to the fixture's (repeatable): a name,
                    e.g. expectedRevision, at any depth, or a JSON pointer such as /target/name
+  --handlers FILE  a module whose default export is typed handlers by operation, e.g.
+                   export default { "browser.getText": () => ({ text: "hi" }) }; they answer
+                   their operations, the fixture the rest (over stdio, console.log goes to stderr)
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
                    put it in a directory only you can write to (not /tmp itself)
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)
   --faults JSON    misbehave on purpose, e.g. '{"stallAfterCalls":2}' or '{"crashAfterCalls":1}'
   --fast           fast replay mode for benchmarks: read-only tools answered at once from one
                    precomputed result per operation, whatever the payload (not matched, not
-                   validated, not recorded); JSON lines up to 4 MiB. Not with --latency/--faults
+                   validated, not recorded); JSON lines up to 4 MiB. Not with --latency/--faults/--handlers
 
 bridge options:
   --port N             TCP port (default 8787; 0 = any free port)
@@ -46,6 +49,7 @@ Other options:
 Examples:
   npx glass-sdk mock-daemon
   npx glass-sdk mock-daemon --socket "$(mktemp -d)/glass.sock" --latency 20
+  npx glass-sdk mock-daemon --handlers ./test/glass-handlers.mjs
   npx glass-sdk bridge --allow-origin http://localhost:5173
   npx glass-sdk bridge --port 0 -- glass --mcp
 `;

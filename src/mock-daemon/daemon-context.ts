@@ -2,6 +2,8 @@ import type { GlassCapabilityManifest } from "../../generated/types/glass-capabi
 import type { ReplayEngine } from "./replay-engine.js";
 import { DaemonRecord } from "./daemon-record.js";
 import { buildFastAnswers, type FastAnswers } from "./fast-answers.js";
+import { checkHandlers } from "./handler-call.js";
+import type { MockHandlers } from "./handlers.js";
 import { createFaultPlan, type FaultPlan, type MockDaemonFaults } from "./faults.js";
 import { LeaseManager } from "./leases.js";
 import type { MockDaemonLimits } from "./limits.js";
@@ -13,6 +15,10 @@ export interface DaemonContext {
   readonly mode: MockDaemonMode;
   /** Answers tool calls from the fixture. */
   readonly engine: ReplayEngine;
+  /** Answer the operations they name, before the fixture (see {@link DaemonContextInit}); replaced by the in-process mock's `use`. */
+  handlers: MockHandlers | undefined;
+  /** Whether an exact fixture match answers before a handler. */
+  readonly fixtureFirst: boolean;
   /** The capability manifest sent with every initialize. */
   readonly manifest: GlassCapabilityManifest;
   /** `serverInfo.version` of initialize. */
@@ -47,6 +53,18 @@ export interface DaemonContextInit {
   mode: MockDaemonMode;
   /** Answers tool calls. */
   engine: ReplayEngine;
+  /**
+   * Handlers by operation: a handler answers its operation's calls once the daemon's acceptance
+   * rules let them through; operations without one are answered from the fixture. Checked here:
+   * an unknown operation name or a handler that is not a function is a TypeError.
+   */
+  handlers?: MockHandlers | undefined;
+  /**
+   * An exact fixture match answers before a handler of the same operation (default false: the
+   * handler answers every call of its operation). For a simulated site that keeps a fixture's
+   * recorded round trip.
+   */
+  fixtureFirst?: boolean;
   /** The capability manifest. */
   manifest: GlassCapabilityManifest;
   /** `serverInfo.version`. */
@@ -71,9 +89,12 @@ export function createDaemonContext(init: DaemonContextInit): DaemonContext {
   if (init.fast === true && ((init.latencyMs ?? 0) > 0 || (init.faults !== undefined && Object.keys(init.faults).length > 0))) {
     throw new TypeError("fast mode answers at once and shows no faults: it cannot be combined with latency or faults");
   }
+  if (init.fast === true && init.handlers !== undefined) throw new TypeError("fast mode answers from the fixture alone: it cannot be combined with handlers");
   return {
     mode: init.mode,
     engine: init.engine,
+    handlers: init.handlers === undefined ? undefined : checkHandlers(init.handlers),
+    fixtureFirst: init.fixtureFirst === true,
     manifest: init.manifest,
     serverVersion: init.serverVersion,
     limits: init.limits,

@@ -1,4 +1,15 @@
+import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import type { JsonRpcId, JsonRpcResponse } from "../mcp/json-rpc.js";
+
+/**
+ * How a recorded call ended, as the mock daemon answered it: the Glass result, or the failure — a
+ * tool failure's error object (`browser tool failed` is recorded as `tool.failed`), or the
+ * `data` of a JSON-RPC error with its `jsonRpcCode` (lease errors: `data.details.code` names the
+ * lease problem).
+ */
+export type RecordedOutcome =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: GlassErrorObject; readonly jsonRpcCode?: number };
 
 /** One `tools/call` a mock daemon received, as tests see it. */
 export interface RecordedCall {
@@ -14,6 +25,12 @@ export interface RecordedCall {
   operation: string;
   /** `params.arguments`, as sent (MCP-only fields included). */
   arguments: Record<string, unknown>;
+  /** The Glass request id: the JSON-RPC id as text (`"null"` for a null id, `"notification"` for none). */
+  requestId: string;
+  /** The canonical payload (the arguments without the MCP-only fields); `undefined` when the params were unusable. */
+  payload: unknown;
+  /** How the call ended; `undefined` while it is in flight, or when it never got an answer (stalled, or its client left). */
+  outcome?: RecordedOutcome;
 }
 
 /** A client's answer to a request the daemon sent it (the server-request fault). */
@@ -57,6 +74,13 @@ export class DaemonRecord {
       };
       this.waiters.add(check);
     });
+  }
+
+  /** Forgets the calls and client answers recorded so far (the call numbering goes on). */
+  clear(): void {
+    this.calls.length = 0;
+    this.clientAnswers.length = 0;
+    this.changed();
   }
 
   /** Re-checks the conditions waited for (the servers call it when clients come and go, and calls end). */

@@ -1,4 +1,6 @@
 import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
+import type { GlassErrorPhase, GlassRetryClassification } from "../../generated/types/glass-protocol-v1.js";
+import { utf8Length } from "../validation/byte-length.js";
 import type { JsonValue } from "../validation/json-value.js";
 
 /**
@@ -29,22 +31,52 @@ export type MockHandler<Op extends OperationName> = (payload: PayloadOf<Op>, con
 /** Handlers by operation name; an operation without one is answered as the mock would without handlers. */
 export type MockHandlers = { readonly [Op in OperationName]?: MockHandler<Op> };
 
-/** What {@link mockError} takes besides the code and the message. */
+/**
+ * What {@link mockError} takes besides the code and the message. Fields left out are left out of
+ * the error the daemon sends too (the client then reads the protocol's defaults).
+ */
 export interface MockErrorInit {
   /** Whether the page may have changed before the failure (default false). */
   readonly mutationPossible?: boolean;
   /** The phase the failure happened in (default `preflight`). */
-  readonly phase?: "preflight" | "dispatch" | "postDispatch" | "verification" | "reconciliation";
+  readonly phase?: GlassErrorPhase;
   /** Retry advice (default: the daemon's, `safeAfterReobserve` with `inspect_page`). */
-  readonly retry?: { readonly classification: string; readonly recommendedOperation: string };
+  readonly retry?: { readonly classification: GlassRetryClassification; readonly recommendedOperation: string };
+  /** The legacy retry flag (a `staleRevision` error carries `true` unless told otherwise). */
+  readonly retryable?: boolean;
   /** Error details (any JSON, at most 16 KiB serialised). */
   readonly details?: JsonValue;
 }
 
 /**
+ * Marks a {@link MockError} across copies of this module (the CLI's bundle and a handlers module
+ * importing `glass-sdk/testing`, or its ESM and CommonJS builds, each have their own class).
+ */
+const MOCK_ERROR_BRAND = Symbol.for("glass-sdk.MockError");
+
+/** Whether `value` is a {@link MockError}, from this copy of the module or another. */
+export function isMockError(value: unknown): value is MockError {
+  return value instanceof MockError || (value instanceof Error && (value as unknown as Record<symbol, unknown>)[MOCK_ERROR_BRAND] === true);
+}
+
+/** The longest error code, in UTF-8 bytes (§1). */
+const MAX_CODE_BYTES = 64;
+
+/**
  * A failure a handler throws to make the mock daemon answer the call as the daemon answers that
- * failure (an `isError` tool result or a JSON-RPC error, protocol §2). Create it with
- * {@link mockError}.
+ * failure (protocol §2). Create it with {@link mockError}; how each code is sent:
+ *
+ * - a lease code (`leaseHeld`, `leaseExpired`, `leaseNotFound`, `leaseNotOwner`, `invalidLease`):
+ *   the JSON-RPC error -32003 with `data.details {code, retryable}`; `leaseRequired`: -32003
+ *   "mutation lease required" with `details: null`;
+ * - `tool.failed`: the daemon's opaque `isError` text `browser tool failed` (the message is
+ *   dropped, as the daemon drops it);
+ * - `policy.denied`, `policy.confirmation_required`, `policy.invalid_configuration`: the policy
+ *   refusal `{kind, message}` as the `isError` text;
+ * - `staleRevision`: the `isError` text `{code, message, retryable: true}`, as the daemon sends it;
+ * - any other code (`target.notFound`, `task.invalid`, …): the `isError` text holding the error
+ *   object `{code, message, phase, mutationPossible, retry, details}` — or only its `details` when
+ *   they are a document failure `{kind: taskValidation | taskCompilation | webIrValidation, path, reason}`.
  */
 export class MockError extends Error {
   /** The Glass error code (`staleRevision`, `target.notFound`, …). */
@@ -52,11 +84,17 @@ export class MockError extends Error {
   /** The rest of the error object. */
   readonly init: MockErrorInit;
 
+  /** Throws a TypeError when `code` is not 1 to 64 UTF-8 bytes or `message` is empty (a Glass error needs both, §1). */
   constructor(code: string, message: string, init: MockErrorInit = {}) {
+    if (typeof code !== "string" || code === "" || utf8Length(code) > MAX_CODE_BYTES) {
+      throw new TypeError(`mockError needs a code of 1 to ${MAX_CODE_BYTES} UTF-8 bytes (e.g. "staleRevision"), not ${JSON.stringify(code)}`);
+    }
+    if (typeof message !== "string" || message === "") throw new TypeError(`mockError(${JSON.stringify(code)}, …) needs a message that says what went wrong`);
     super(message);
     this.name = "MockError";
     this.code = code;
     this.init = init;
+    Object.defineProperty(this, MOCK_ERROR_BRAND, { value: true });
   }
 }
 

@@ -1,16 +1,21 @@
-import { JsonRpcErrorCode, type Framing, type JsonRpcId, type JsonRpcResponse, type McpToolResult } from "../mcp/json-rpc.js";
+import type { OperationName } from "../../generated/operation-map.js";
+import type { GlassErrorObject } from "../envelope/envelope-types.js";
+import { JsonRpcErrorCode, type Framing, type JsonRpcId, type JsonRpcResponse } from "../mcp/json-rpc.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { operationFor } from "../operations/lease-requirement.js";
 import { isJsonObject } from "../validation/json-value.js";
-import { isIdentifier, readToolCall, type ToolCall } from "./read-tool-call.js";
+import { isIdentifier, readToolCall, requestIdFor, type ToolCall } from "./read-tool-call.js";
 import type { DaemonContext } from "./daemon-context.js";
+import type { RecordedCall } from "./daemon-record.js";
+import type { MockCallContext } from "./handlers.js";
 import type { AfterAnswerFault } from "./faults.js";
 import { rpcError, rpcFailure, rpcResult, usableId, type DaemonMessage, type ReplyId, type RpcError, type RpcReply } from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
 import { checkToolLease, handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
 import { negotiate } from "./negotiation.js";
+import type { ToolAnswer } from "./handler-call.js";
 import { answerToolCall } from "./tool-call.js";
 import { listTools } from "./tools-list.js";
 
@@ -44,10 +49,14 @@ interface ActiveCall {
   /** Where it is kept while in flight: by id, or (a null id, a notification) in the anonymous list. */
   slot: number | "byId" | undefined;
   timer?: ReturnType<typeof setTimeout>;
+  /** What the daemon's record holds about it (its outcome is filled in when it ends). */
+  record: RecordedCall;
+  /** Aborts the signal its handler was given (set while a handler runs). */
+  abort?: AbortController;
 }
 
 /** How a call ends: a JSON-RPC error, or a tool result. */
-type CallOutcome = { error: RpcError } | { result: McpToolResult };
+type CallOutcome = ToolAnswer;
 
 /**
  * One MCP connection to a mock daemon, independent of its transport: it takes decoded messages
@@ -198,17 +207,20 @@ export class McpServerSession {
     }
     const number = ++context.callCount;
     const read = readToolCall(id, params);
-    context.record.addCall({
+    const record: RecordedCall = {
       number,
       clientId: this.clientId,
       id,
       tool,
       operation: typeof read === "string" ? operationFor(tool) : read.request.operation,
       arguments: isJsonObject(args?.arguments) ? args.arguments : {},
-    });
+      requestId: typeof read === "string" ? requestIdFor(id) : read.request.requestId,
+      payload: typeof read === "string" ? undefined : read.request.payload,
+    };
+    context.record.addCall(record);
     const fault = context.faults.onArrival(number);
     if (fault === "crash") return context.crash();
-    const call: ActiveCall = { id, number, framing, workflow: false, answered: false, slot: undefined };
+    const call: ActiveCall = { id, number, framing, workflow: false, answered: false, slot: undefined, record };
     if (typeof read === "string") return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidParams, read) });
     call.workflow = read.request.operation === "browser.workflow";
     if (fault === "overload") return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later") });
@@ -230,15 +242,42 @@ export class McpServerSession {
     return overloadReason(this.context.mode, this.context.limits, this.activeCount, this.context.inFlight);
   }
 
-  /** Answers a call with its tool result (or -32603 if making it fails). */
+  /**
+   * Answers a call with its tool result (or -32603 if making it fails): at once, or — when a
+   * handler answers it — once the handler is done, unless the call ended first (cancelled, or its
+   * client left), which aborts the handler's signal.
+   */
   private complete(call: ActiveCall, read: ToolCall): void {
-    let outcome: CallOutcome;
+    let answer: ToolAnswer | Promise<ToolAnswer>;
     try {
-      outcome = { result: answerToolCall(this.context, read) };
+      answer = answerToolCall(this.context, read, () => this.handlerContext(call, read));
     } catch (error) {
-      outcome = { error: internalError(error) };
+      return this.finish(call, { error: internalError(error) });
     }
-    this.finish(call, outcome);
+    if (!(answer instanceof Promise)) return this.finish(call, answer);
+    answer.then(
+      (outcome) => {
+        call.abort = undefined;
+        this.finish(call, outcome);
+      },
+      (error: unknown) => {
+        call.abort = undefined;
+        this.finish(call, { error: internalError(error) });
+      },
+    );
+  }
+
+  /** What the handler of a call is told besides the payload; its signal aborts when the call ends unanswered. */
+  private handlerContext(call: ActiveCall, read: ToolCall): MockCallContext {
+    const abort = new AbortController();
+    call.abort = abort;
+    const { leases } = this.context;
+    return {
+      operation: read.request.operation as OperationName,
+      requestId: read.request.requestId,
+      leased: leases !== undefined && read.leaseToken !== undefined && leases.authorize(this.clientId, read.leaseToken) === undefined,
+      signal: abort.signal,
+    };
   }
 
   /**
@@ -248,7 +287,9 @@ export class McpServerSession {
   private finish(call: ActiveCall, outcome: CallOutcome): void {
     if (this.closed || call.answered) return;
     call.answered = true;
+    call.record.outcome = "error" in outcome ? { ok: false, error: outcome.error.data as GlassErrorObject, jsonRpcCode: outcome.error.code } : outcome.outcome;
     this.forget(call);
+    this.context.record.changed();
     if (call.id === undefined) return;
     const message: RpcReply = "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
     this.connection.write(message, call.framing);
@@ -269,6 +310,10 @@ export class McpServerSession {
   /** Stops keeping a call in flight, if it was kept (a call refused on arrival never was). */
   private forget(call: ActiveCall): void {
     if (call.timer !== undefined) clearTimeout(call.timer);
+    if (call.abort !== undefined) {
+      call.abort.abort(new Error(`${call.record.operation} ended before its handler answered`));
+      call.abort = undefined;
+    }
     const { slot } = call;
     if (slot === undefined) return;
     call.slot = undefined;

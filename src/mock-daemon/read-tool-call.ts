@@ -87,7 +87,7 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
   const operation = operationFor(tool);
   const request: GlassRequest = {
     protocolVersion: 1,
-    requestId: id === undefined ? "notification" : id === null ? "null" : typeof id === "number" ? JSON.stringify(id) : id,
+    requestId: requestIdFor(id),
     operation,
     payload: canonicalPayload(operation, args),
   };
@@ -102,6 +102,11 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
     carriesLease: mutationLease !== undefined || leaseToken !== undefined,
     includeTrace: args.includeTrace === true,
   };
+}
+
+/** The Glass `requestId` of a call sent with `id` (§2): a string as it is, a number as its JSON text, `"null"`, or `"notification"` for none. */
+export function requestIdFor(id: JsonRpcId | null | undefined): string {
+  return id === undefined ? "notification" : id === null ? "null" : typeof id === "number" ? JSON.stringify(id) : id;
 }
 
 function canonicalPayload(operation: string, args: Record<string, unknown>): Record<string, JsonValue> {

@@ -4,11 +4,11 @@ import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { validatePayload } from "../envelope/validate-payload.js";
-import type { McpToolResult } from "../mcp/json-rpc.js";
 import { describeOperation } from "../operations/lease-requirement.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import type { ToolCall } from "./read-tool-call.js";
-import { BROWSER_TOOL_FAILED, toMcpToolResult, toolFailure } from "./to-mcp-tool-result.js";
+import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";
+import type { MockCallContext, MockHandlers } from "./handlers.js";
 import { UNMATCHED_CODE } from "./unmatched-response.js";
 import type { ReplayEngine } from "./replay-engine.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
@@ -41,30 +41,49 @@ const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^mu
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
 const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
 
+/** What {@link answerToolCall} reads from the daemon. */
+export interface ToolCallContext {
+  readonly manifest: GlassCapabilityManifest;
+  readonly engine: ReplayEngine;
+  /** The handlers (see {@link MockHandlers}), if any. */
+  readonly handlers?: MockHandlers | undefined;
+  /** Whether an exact fixture match answers before a handler of the same operation (default: the handler answers). */
+  readonly fixtureFirst?: boolean | undefined;
+}
+
 /**
- * The tool result the mock daemon answers an accepted `tools/call` with, deciding as the daemon
- * does (§2, §4, §7). `browser tool failed` (an `isError` result, the reason dropped) for a string
- * `responseMode` other than minimal, normal or diagnostic, an argument a strict tool does not take,
- * a catalog payload the daemon could not decode, and an unknown tool (one outside the catalog and
- * the read-only list that the fixture has no answer for); `capability.unavailable` for a tool whose
- * capability the daemon switched off; otherwise the fixture's answer, a browser-free document the
- * daemon would refuse as `{kind, path, reason}`, or `mock.unmatched`.
+ * The answer to an accepted `tools/call`, deciding as the daemon does (§2, §4, §7). `browser tool
+ * failed` (an `isError` result, the reason dropped) for a string `responseMode` other than
+ * minimal, normal or diagnostic, an argument a strict tool does not take, a catalog payload the
+ * daemon could not decode, and an unknown tool (one outside the catalog and the read-only list
+ * that nothing answers); `capability.unavailable` for a tool whose capability the daemon switched
+ * off; a browser-free document the daemon would refuse as `{kind, path, reason}`. Otherwise, the
+ * operation's handler answers (a promise: handlers may be async; `handlerContext` makes what it
+ * is given besides the payload), then the fixture's exact match, then `mock.unmatched`. With
+ * `fixtureFirst`, an exact fixture match answers before the handler (and before the payload checks,
+ * as without handlers).
  */
-export function answerToolCall(context: { readonly manifest: GlassCapabilityManifest; readonly engine: ReplayEngine }, call: ToolCall): McpToolResult {
-  const { request, includeTrace } = call;
-  const failed = (): McpToolResult => toolFailure(BROWSER_TOOL_FAILED, "browserToolFailed", includeTrace);
-  const respond = (response: GlassResponse): McpToolResult => toMcpToolResult(response, { operation: request.operation, includeTrace });
+export function answerToolCall(
+  context: ToolCallContext,
+  call: ToolCall,
+  handlerContext: () => MockCallContext,
+): ToolAnswer | Promise<ToolAnswer> {
+  const { request } = call;
   const { responseMode } = call.arguments;
-  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call)) return failed();
+  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call)) return browserToolFailed(call);
   const unavailable = capabilityFailure(context.manifest, call);
-  if (unavailable !== undefined) return respond(unavailable);
-  if (context.engine.has(request.operation, request.payload)) return respond(context.engine.answer(request));
+  if (unavailable !== undefined) return answerWith(unavailable, call);
+  const handler = handlerFor(context.handlers, request.operation);
+  if ((handler === undefined || context.fixtureFirst === true) && context.engine.has(request.operation, request.payload)) {
+    return answerWith(context.engine.answer(request), call);
+  }
   const refusal = payloadRefusal(call);
-  if (refusal === "untyped") return failed();
-  if (refusal !== undefined) return respond(refusal);
+  if (refusal === "untyped") return browserToolFailed(call);
+  if (refusal !== undefined) return answerWith(refusal, call);
+  if (handler !== undefined) return runHandler(handler, call, handlerContext());
   const response = context.engine.answer(request);
-  if (!response.ok && response.error.code === UNMATCHED_CODE && !knownTool(call)) return failed();
-  return respond(response);
+  if (!response.ok && response.error.code === UNMATCHED_CODE && !knownTool(call)) return browserToolFailed(call);
+  return answerWith(response, call);
 }
 
 /** Whether a strict tool (§4) was sent an argument it does not take. */

@@ -48,21 +48,58 @@ const FRAMING = "newline";
  * ```
  */
 export function inMemoryTransport(source: ReplayEngine | GoldenFixture, options: InMemoryTransportOptions = {}): InMemoryTransport {
-  return new InMemoryReplayTransport(createReplayDaemonContext(source, options));
+  return new InMemoryDaemon(createReplayDaemonContext(source, options)).connect();
+}
+
+/**
+ * An in-process daemon that in-memory transports connect to: each transport is one session (on
+ * the socket, its own client: the lease is shared), all of them share the daemon's record,
+ * limits and faults, and a crash closes every one.
+ */
+export class InMemoryDaemon {
+  readonly context: DaemonContext;
+  readonly #open = new Set<InMemoryReplayTransport>();
+  #clients = 0;
+
+  constructor(context: DaemonContext) {
+    this.context = context;
+    context.crash = () => {
+      for (const transport of [...this.#open]) transport.end(new TransportClosedError({ message: "the in-memory daemon crashed (crashAfterCalls fault)" }));
+      context.leases?.reset();
+    };
+  }
+
+  /** A new transport to this daemon (not started yet). */
+  connect(): InMemoryTransport {
+    return new InMemoryReplayTransport(this.context, {
+      clientId: () => (this.context.mode === "stdio" ? "stdio" : `client-${++this.#clients}`),
+      opened: (transport) => this.#open.add(transport),
+      closed: (transport) => this.#open.delete(transport),
+    });
+  }
+}
+
+/** How a transport tells its daemon it came and went. */
+interface DaemonHooks {
+  clientId(): string;
+  opened(transport: InMemoryReplayTransport): void;
+  closed(transport: InMemoryReplayTransport): void;
 }
 
 class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
   readonly kind = "memory";
   readonly maxInFlight: number;
   readonly #context: DaemonContext;
+  readonly #daemon: DaemonHooks;
   #handlers: TransportHandlers | undefined;
   #session: McpServerSession | undefined;
   #state: "new" | "open" | "closed" = "new";
   /** Set by the partial-frame fault: nothing more reaches the client. */
   #silenced = false;
 
-  constructor(context: DaemonContext) {
+  constructor(context: DaemonContext, daemon: DaemonHooks) {
     this.#context = context;
+    this.#daemon = daemon;
     this.maxInFlight = sessionLimit(context.mode, context.limits);
   }
 
@@ -74,9 +111,9 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
     if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the in-memory transport was closed before it started" }));
     if (this.#state === "open") return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
     this.#handlers = handlers;
-    this.#session = new McpServerSession(this.#context, this.#context.mode === "stdio" ? "stdio" : "client-1", this);
-    this.#context.crash = () => this.#end(new TransportClosedError({ message: "the in-memory daemon crashed (crashAfterCalls fault)" }));
+    this.#session = new McpServerSession(this.#context, this.#daemon.clientId(), this);
     this.#state = "open";
+    this.#daemon.opened(this);
     return Promise.resolve();
   }
 
@@ -98,7 +135,7 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
   }
 
   close(): Promise<void> {
-    if (this.#state !== "closed") this.#end(undefined);
+    if (this.#state !== "closed") this.end(undefined);
     return Promise.resolve();
   }
 
@@ -128,10 +165,11 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
   }
 
   /** Ends the connection once: the daemon forgets the session, the owner hears `onClose(error)`. */
-  #end(error: GlassError | undefined): void {
+  end(error: GlassError | undefined): void {
     if (this.#state === "closed") return;
     const wasOpen = this.#state === "open";
     this.#state = "closed";
+    this.#daemon.closed(this);
     this.#session?.close();
     this.#context.record.changed();
     if (wasOpen) this.#handlers?.onClose(error);

@@ -1,5 +1,6 @@
 /**
- * glass-sdk/testing: test without a daemon — the replay engine that answers requests from a golden
+ * glass-sdk/testing: test without a daemon — a mock daemon driven by typed handlers
+ * (`createMockGlass`), the replay engine that answers requests from a golden
  * fixture (the same one the mock daemon uses), an in-memory transport to it, and a recorder that
  * turns real traffic into a fixture.
  *
@@ -16,6 +17,8 @@ export { saveFixture } from "./save-fixture.js";
 export { canonicalJson } from "../mock-daemon/canonical-json.js";
 export { toMcpToolResult } from "../mock-daemon/to-mcp-tool-result.js";
 export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "../mock-daemon/read-tool-call.js";
+export { createMockGlass, type MockGlass, type MockGlassOptions } from "./mock-glass.js";
+export { mockError, MockError, type MockErrorInit, type MockHandler, type MockHandlers, type MockCallContext } from "../mock-daemon/handlers.js";
 export { inMemoryTransport, type InMemoryTransport, type InMemoryTransportOptions } from "./in-memory-transport.js";
 export type { ReplayDaemonOptions } from "./replay-daemon.js";
 export { recordingTransport, type RecordingTransport, type RecordingTransportOptions } from "./recording-transport.js";
@@ -24,4 +27,4 @@ export { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
 export { DEFAULT_LIMITS, type MockDaemonLimits } from "../mock-daemon/limits.js";
 export type { MockDaemonMode, MockManifestOptions } from "../mock-daemon/manifest.js";
 export type { LeaseGrant } from "../mock-daemon/leases.js";
-export type { RecordedCall, RecordedClientAnswer } from "../mock-daemon/daemon-record.js";
+export type { RecordedCall, RecordedClientAnswer, RecordedOutcome } from "../mock-daemon/daemon-record.js";

@@ -3,6 +3,7 @@ import type { MockDaemonFaults } from "../mock-daemon/faults.js";
 import { resolveLimits, type MockDaemonLimits } from "../mock-daemon/limits.js";
 import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../mock-daemon/manifest.js";
 import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
 import type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 
@@ -31,10 +32,19 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
    * the daemon answers from a fixture; a replay engine passed instead keeps its own.
    */
   match?: ReplayMatchOptions;
+  /**
+   * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls
+   * once the daemon's acceptance rules (decoding, capability, lease) let them through; operations
+   * without one are answered from the fixture (exact matches), then as unmatched.
+   */
+  handlers?: MockHandlers;
 }
 
 /** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
 const REPLAY_PLATFORM = "replay";
+
+/** A fixture with no answers: what a daemon given only handlers falls back to. */
+const EMPTY_FIXTURE: GoldenFixture = { schemaVersion: 1, requests: [], responses: [] };
 
 /** Whether a replay source is an engine already (or a fixture to build one from). */
 function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayEngine {
@@ -43,14 +53,15 @@ function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayE
 
 /**
  * The shared state of an in-process replay daemon answering from `source` (a replay engine, or a
- * fixture to build one from). Platform-free: sessions of the daemon are
+ * fixture to build one from; none: only the handlers answer). Platform-free: sessions of the daemon are
  * `new McpServerSession(context, clientId, connection)`.
  */
-export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture, options: ReplayDaemonOptions = {}): DaemonContext {
+export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture | undefined, options: ReplayDaemonOptions = {}): DaemonContext {
   const mode = options.mode ?? "stdio";
   return createDaemonContext({
     mode,
-    engine: isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
+    engine: source === undefined ? createReplayEngine(EMPTY_FIXTURE) : isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
+    handlers: options.handlers,
     manifest: buildManifest(mode, REPLAY_PLATFORM, options),
     serverVersion: options.serverVersion ?? "0.0.0-replay",
     limits: resolveLimits(options.limits),

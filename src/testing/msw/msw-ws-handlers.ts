@@ -8,8 +8,11 @@ import type { ReplayEngine } from "../../mock-daemon/replay-engine.js";
 
 /** Options of {@link createGlassWsHandlers}. */
 export interface GlassWsHandlersOptions extends ReplayDaemonOptions {
-  /** What the daemon answers tool calls from: a golden fixture, or a replay engine over one. */
-  fixture: GoldenFixture | ReplayEngine;
+  /**
+   * What answers tool calls of operations without a handler (see `handlers`): a golden fixture, or
+   * a replay engine over one (exact matches). Without it, only the handlers answer.
+   */
+  fixture?: GoldenFixture | ReplayEngine;
   /** The WebSocket endpoint to serve, e.g. `ws://glass.test/mcp` (any MSW path). */
   url: string;
   /**

@@ -6,6 +6,7 @@ import type { ReplayMatchOptions } from "../../mock-daemon/replay-match.js";
 import { createDaemonContext } from "../../mock-daemon/daemon-context.js";
 import type { RecordedCall, RecordedClientAnswer } from "../../mock-daemon/daemon-record.js";
 import type { MockDaemonFaults } from "../../mock-daemon/faults.js";
+import type { MockHandlers } from "../../mock-daemon/handlers.js";
 import type { LeaseGrant } from "../../mock-daemon/leases.js";
 import { DEFAULT_LIMITS, resolveLimits, type MockDaemonLimits } from "../../mock-daemon/limits.js";
 import { loadFixture } from "../load-fixture.js";
@@ -20,6 +21,12 @@ export interface MockDaemonOptions extends MockManifestOptions {
   fixture?: GoldenFixture | string;
   /** How recorded requests are matched to live ones: fields to ignore, or a matcher of your own. */
   match?: ReplayMatchOptions;
+  /**
+   * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls once
+   * the daemon's acceptance rules (decoding, capability, the lease on the socket, limits) let them
+   * through; operations without one are answered from the fixture. Cannot be combined with `fast`.
+   */
+  handlers?: MockHandlers;
   /**
    * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
    * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
@@ -92,9 +99,9 @@ export interface MockDaemon {
 }
 
 /**
- * Starts a mock Glass daemon that answers from a golden fixture and speaks the daemon's MCP
- * protocol (§2–§5) over stdio or a Unix socket. Rejects with a clear error when the fixture cannot
- * be loaded or the socket path is taken.
+ * Starts a mock Glass daemon that answers with typed handlers and from a golden fixture, and speaks
+ * the daemon's MCP protocol (§2–§5) over stdio or a Unix socket. Rejects with a clear error when
+ * the fixture cannot be loaded, the handlers are not handlers, or the socket path is taken.
  */
 export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
   const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixture(options.fixture ?? defaultFixturePath());
@@ -105,6 +112,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   const context = createDaemonContext({
     mode,
     engine: createReplayEngine(fixture, { match: options.match }),
+    handlers: options.handlers,
     manifest,
     serverVersion: packageVersion(),
     limits: resolveLimits(limits),

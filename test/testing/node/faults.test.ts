@@ -117,7 +117,17 @@ describe("mock daemon faults", () => {
     const peer = await withFaults({}, 0);
     await peer.request(1, "tools/call", toolCall("observe", { level: "summary", responseMode: "compact" }));
     expect(harness!.daemon.calls).toEqual([
-      { number: 1, clientId: "client-1", id: 1, tool: "observe", operation: "browser.observe", arguments: { level: "summary", responseMode: "compact" } },
+      {
+        number: 1,
+        clientId: "client-1",
+        id: 1,
+        tool: "observe",
+        operation: "browser.observe",
+        arguments: { level: "summary", responseMode: "compact" },
+        requestId: "1",
+        payload: { level: "summary" },
+        outcome: { ok: false, error: { code: "tool.failed", message: "browser tool failed", phase: "preflight", mutationPossible: false } },
+      },
     ]);
   });
 });

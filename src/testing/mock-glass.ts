@@ -1,0 +1,92 @@
+import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { RecordedCall } from "../mock-daemon/daemon-record.js";
+import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import { checkHandlers } from "../mock-daemon/handler-call.js";
+import type { MockHandlers } from "../mock-daemon/handlers.js";
+import type { ReplayEngine } from "../mock-daemon/replay-engine.js";
+import { InMemoryDaemon, type InMemoryTransport } from "./in-memory-transport.js";
+import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-daemon.js";
+
+/** Options of {@link createMockGlass}: the handlers, and how the mock daemon behaves (all optional). */
+export interface MockGlassOptions extends ReplayDaemonOptions {
+  /**
+   * What answers the operations without a handler: a golden fixture, or a replay engine over one
+   * (exact matches of operation and payload). Without it, such calls fail as `mock.unmatched`.
+   */
+  fixture?: GoldenFixture | ReplayEngine;
+}
+
+/** A mock Glass daemon in the same process, driven by typed handlers; see {@link createMockGlass}. */
+export interface MockGlass {
+  /**
+   * A new connection to the mock, for `Glass.connect`. Every transport is its own MCP session of
+   * the same daemon (with `mode: "socket"`, its own client: the mutation lease is shared).
+   */
+  transport(): InMemoryTransport;
+  /**
+   * Every `tools/call` the mock received, in order: the operation, the payload, the request id,
+   * and how it ended (`outcome`, once it has: the result, or the error the client was sent).
+   */
+  readonly calls: readonly RecordedCall[];
+  /** The capability manifest sent with every initialize. */
+  readonly manifest: GlassCapabilityManifest;
+  /**
+   * Handlers that take over their operations until {@link MockGlass.reset} (for one test of a
+   * suite that shares the mock). Throws a TypeError for an unknown operation or a non-function.
+   */
+  use(handlers: MockHandlers): void;
+  /** Drops the handlers given to {@link MockGlass.use} and forgets the calls recorded so far. */
+  reset(): void;
+  /** Resolves once `condition` holds: checked now and whenever a call is recorded, starts or ends, or a client comes or goes. */
+  waitFor(condition: (mock: MockGlass) => boolean): Promise<void>;
+}
+
+/**
+ * A mock Glass daemon whose behaviour a test writes per operation, with typed handlers: each takes
+ * the operation's payload and returns its result (or a promise of it), both typed from the catalog.
+ * A result is checked against the operation's result schema before it is sent: one that breaks it
+ * fails the call with `mock.invalidResult`, naming the operation and the path. A handler fails a
+ * call the way the daemon would by throwing {@link mockError}. Calls reach a handler only once the
+ * daemon's acceptance rules let them through (arguments the daemon cannot decode get `browser tool
+ * failed`, a mutation without the lease gets -32003 with `mode: "socket"`, …); `ctx.signal` aborts
+ * when the client cancels the call or goes away. Operations without a handler are answered from
+ * `fixture`, if given. Platform-free: it needs no Node API.
+ *
+ * @example
+ * ```ts
+ * import { Glass } from "glass-sdk";
+ * import { createMockGlass, mockError } from "glass-sdk/testing";
+ *
+ * const mock = createMockGlass({
+ *   handlers: {
+ *     "browser.getText": () => ({ text: "Welcome back" }),
+ *     "browser.click": (payload) => {
+ *       if (payload.expectedRevision !== 3) throw mockError("staleRevision", "the page is at revision 3");
+ *       return { executionId: "exec-1" };
+ *     },
+ *   },
+ * });
+ * const glass = await Glass.connect(mock.transport());
+ * const { text } = await glass.browser.getText({});
+ * console.log(text, mock.calls.length);
+ * ```
+ */
+export function createMockGlass(options: MockGlassOptions = {}): MockGlass {
+  const base = options.handlers === undefined ? undefined : checkHandlers(options.handlers);
+  const daemon = new InMemoryDaemon(createReplayDaemonContext(options.fixture, { ...options, handlers: base }));
+  const { context } = daemon;
+  const mock: MockGlass = {
+    transport: () => daemon.connect(),
+    calls: context.record.calls,
+    manifest: context.manifest,
+    use(handlers) {
+      context.handlers = { ...context.handlers, ...checkHandlers(handlers) };
+    },
+    reset() {
+      context.handlers = base;
+      context.record.clear();
+    },
+    waitFor: (condition) => context.record.waitFor(() => condition(mock)),
+  };
+  return mock;
+}
