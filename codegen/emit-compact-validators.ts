@@ -2,7 +2,7 @@ import type { CompactNode, PackedNode } from "../src/validation/compact/index.js
 import type { Catalog } from "./catalog.js";
 import { CompactProgramCompiler } from "./compact-program.js";
 import { namedValidatorDoc, type NamedEntry } from "./emit-validators.js";
-import { banner, relativeImport, sourceImport } from "./output.js";
+import { banner, sourceImport } from "./output.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 
 /** A value as a JavaScript literal: JSON, with plain keys unquoted and `undefined` array items as holes. */
@@ -42,7 +42,7 @@ export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog
   const lines = [
     `import type { GeneratedValidator } from "${sourceImport(index, "src/validation/generated-support")}";`,
     `import { compact, validatorTable } from "${sourceImport(index, "src/validation/compact/index")}";`,
-    ...(catalog.operations.length > 0 ? [`import { operations } from "${relativeImport(index, "operations")}";`] : []),
+    ...(catalog.operations.length > 0 ? [`import { operations } from "${sourceImport(index, "src/operations/catalog")}";`] : []),
     "",
     "/** Every schema the validators below check, as a program for src/validation/compact/ (one node a line, numbered from 1). */",
     "const validator = compact([",
@@ -55,7 +55,7 @@ export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog
     lines.push(namedValidatorDoc(entry));
     lines.push(`export const ${entry.name}: GeneratedValidator = validator(${map(entry.node)}${entry.mode === "strict" ? ", true" : ""});`);
   }
-  // The operation names, in catalog order: the keys of generated/operations.ts's table (already in
+  // The operation names, in catalog order: the keys of the catalog's table (already in
   // the bundle), so they are not written twice.
   const names = catalog.operations.length > 0 ? "Object.keys(operations)" : "[]";
   lines.push("", "/** The payload validator of every catalog operation, by operation name. */");

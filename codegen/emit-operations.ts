@@ -3,7 +3,7 @@ import type { DeclaredTypes } from "./emit-type-index.js";
 import { groupInterfaceName } from "./emit-types.js";
 import { banner, moduleName, relativeImport, sourceImport } from "./output.js";
 
-/** One row of the compact operation table (see src/operations/operation-table.ts). */
+/** One row of the compact operation table (see `OperationRow` in src/operations/catalog.ts). */
 function row(op: CatalogOperation): string {
   const tool = op.tool === op.method ? 0 : op.tool;
   const cells: unknown[] = [op.operation, tool, op.lease, op.expectedRevision ? 1 : 0, op.retrySafe ? 1 : 0];
@@ -12,20 +12,16 @@ function row(op: CatalogOperation): string {
   return `  ${JSON.stringify(cells)},`;
 }
 
-/** `generated/operations.ts`: the operation table (compact rows, expanded at load) and the lease-exempt tool list. */
+/**
+ * `generated/operations.ts`: the operation table as compact rows (src/operations/catalog.ts expands
+ * them at load and checks their shape) and the lease-exempt tool list. It imports nothing, so the
+ * catalog can build on it without a cycle.
+ */
 function operationsModule(catalog: Catalog): string {
-  const module = "operations";
-  return `${banner("schema/glass-operations-v1.json and schema/operations/")}import type { OperationName } from "./operation-map.js";
-import type { OperationDescriptor } from "${sourceImport(module, "src/operations/descriptor")}";
-import { expandOperationTable, type OperationRow } from "${sourceImport(module, "src/operations/operation-table")}";
-
-/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability (0: none)?, resultText?] per catalog operation. */
-const rows: readonly OperationRow[] = [
+  return `${banner("schema/glass-operations-v1.json and schema/operations/")}/** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability (0: none)?, resultText?] per catalog operation. */
+export const operationRows = [
 ${catalog.operations.map(row).join("\n")}
-];
-
-/** Every operation of the catalog, keyed by canonical operation name. */
-export const operations: Readonly<Record<OperationName, OperationDescriptor>> = expandOperationTable(rows);
+] as const;
 
 /**
  * MCP tools that are read-only (§4): they must not be sent a mutation lease. Every tool not listed

@@ -47,8 +47,7 @@ export type {
 } from "./envelope/envelope-types.js";
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";
-export { operations } from "../generated/operations.js";
-export type { OperationDescriptor, LeaseRequirement, LeaseCondition } from "./operations/descriptor.js";
+export { operations, type OperationDescriptor, type LeaseRequirement, type LeaseCondition } from "./operations/catalog.js";
 export type { OperationMap, OperationName, PayloadOf, ResultOf } from "../generated/operation-map.js";
 export type { GlassOperationNamespaces } from "../generated/methods.js";
 // Every named type of the schemas, flat: capabilities, Web IR, Task, and each operation's payload

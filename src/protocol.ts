@@ -22,5 +22,5 @@ export {
   type McpToolResult,
 } from "./mcp/json-rpc.js";
 export type { ServerRequestHandler } from "./mcp/mcp-session.js";
-export { requiresLease, toolFor, operationFor, isRetrySafe, describeOperation } from "./operations/lease-requirement.js";
+export { requiresLease, toolFor, operationFor, isRetrySafe, describeOperation } from "./operations/catalog.js";
 export { leaseExemptTools } from "../generated/operations.js";

@@ -3,7 +3,7 @@
 
 import type { GeneratedValidator } from "../../src/validation/generated-support.js";
 import { compact, validatorTable } from "../../src/validation/compact/index.js";
-import { operations } from "../operations.js";
+import { operations } from "../../src/operations/catalog.js";
 
 /** Every schema the validators below check, as a program for src/validation/compact/ (one node a line, numbered from 1). */
 const validator = compact([

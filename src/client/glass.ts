@@ -15,7 +15,8 @@ import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
 import type { GlassTransport } from "../transport/transport.js";
 import type { JsonValue } from "../validation/json-value.js";
-import { callEnvelope, type CallSettings } from "./call-envelope.js";
+import { operations, type OperationDescriptor } from "../operations/catalog.js";
+import { callEnvelope, rpcCall, type CallSettings } from "./call.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
@@ -23,10 +24,8 @@ import type { Lease } from "./lease.js";
 import { LeaseKeeper, type WithLeaseOptions } from "./lease-keeper.js";
 import { capabilityUsable } from "./negotiation.js";
 import { ClientRedaction } from "./redaction.js";
-import { attachOperationNamespaces } from "./operation-namespaces.js";
 import type { CallOptions, GlassClientOptions, GlassLogEvent } from "./options.js";
-import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry-delay.js";
-import { rpcCall } from "./rpc-call.js";
+import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry.js";
 import { handshake, type HandshakeResult } from "./handshake.js";
 
 /** A tool as `tools/list` describes it. */
@@ -310,6 +309,31 @@ export class Glass {
 
 // The typed operation namespaces (glass.browser.click, glass.webIr.diff, ...) are generated.
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
+
+/** Runs one operation for a typed method. */
+type OperationInvoker = (operation: string, payload: unknown, options: CallOptions | undefined) => Promise<unknown>;
+
+/**
+ * Gives the client one property per catalog namespace (`browser`, `webIr`, `task`) holding one
+ * method per operation (`glass.browser.click(payload, options)`), built from the generated
+ * operation table; their types come from the generated method signatures. A method whose payload
+ * has no required field may be called without one.
+ */
+function attachOperationNamespaces(target: object, invoke: OperationInvoker): void {
+  const namespaces = new Map<string, Record<string, (payload?: unknown, options?: CallOptions) => Promise<unknown>>>();
+  for (const op of Object.values(operations) as OperationDescriptor[]) {
+    let methods = namespaces.get(op.namespace);
+    if (methods === undefined) {
+      methods = {};
+      namespaces.set(op.namespace, methods);
+    }
+    const operation = op.operation;
+    methods[op.method] = (payload?: unknown, options?: CallOptions) => invoke(operation, payload ?? {}, options);
+  }
+  for (const [name, methods] of namespaces) {
+    Object.defineProperty(target, name, { value: Object.freeze(methods), enumerable: true });
+  }
+}
 
 /**
  * The request envelope of a typed call. The operation name and the ids the caller gave are checked

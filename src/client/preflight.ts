@@ -2,7 +2,7 @@ import { validateTaskDocument, validateWebIrDocument } from "../../generated/val
 import { validatePayload } from "../envelope/validate-payload.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
-import { toolFor } from "../operations/lease-requirement.js";
+import { toolFor } from "../operations/catalog.js";
 import { describeIssues } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";

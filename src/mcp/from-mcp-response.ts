@@ -1,6 +1,6 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
-import { describeOperation, requiresLease, toolFor } from "../operations/lease-requirement.js";
+import { describeOperation, requiresLease, toolFor } from "../operations/catalog.js";
 import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { answerProblem, responseInvalid, toolResultProblem } from "./answer-check.js";

@@ -1,6 +1,6 @@
 import type { GlassRequest } from "../envelope/envelope-types.js";
 import { GlassError } from "../errors/glass-error.js";
-import { requiresLease, toolFor } from "../operations/lease-requirement.js";
+import { requiresLease, toolFor } from "../operations/catalog.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { JsonRpcRequest } from "./json-rpc.js";
 

@@ -1,6 +1,6 @@
 import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { McpToolResult } from "../mcp/json-rpc.js";
-import { describeOperation, toolFor } from "../operations/lease-requirement.js";
+import { describeOperation, toolFor } from "../operations/catalog.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { readToolCall } from "./read-tool-call.js";
 import { deepFreeze } from "./deep-freeze.js";

@@ -5,7 +5,7 @@ import { validateResult } from "../envelope/validate-payload.js";
 import { LeaseErrorCode } from "../errors/error-codes.js";
 import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
-import { describeOperation } from "../operations/lease-requirement.js";
+import { describeOperation } from "../operations/catalog.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { checkJson, isJsonObject } from "../validation/json-value.js";
 import { isMockError, type MockCallContext, type MockError, type MockHandler, type MockHandlers } from "./handlers.js";

@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
-import { requiresLease } from "../operations/lease-requirement.js";
+import { requiresLease } from "../operations/catalog.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { rpcError, type RpcError } from "./json-rpc-replies.js";

@@ -3,7 +3,7 @@ import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { JsonRpcErrorCode, type Framing, type JsonRpcId, type JsonRpcResponse } from "../mcp/json-rpc.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
-import { operationFor } from "../operations/lease-requirement.js";
+import { operationFor } from "../operations/catalog.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { isIdentifier, readToolCall, requestIdFor, type ToolCall } from "./read-tool-call.js";
 import type { DaemonContext } from "./daemon-context.js";

@@ -1,6 +1,6 @@
 import type { GlassRequest } from "../envelope/envelope-types.js";
 import type { JsonRpcId } from "../mcp/json-rpc.js";
-import { operationFor } from "../operations/lease-requirement.js";
+import { operationFor } from "../operations/catalog.js";
 import { utf8Length } from "../validation/byte-length.js";
 import type { JsonValue } from "../validation/json-value.js";
 import { isJsonObject } from "../validation/json-value.js";

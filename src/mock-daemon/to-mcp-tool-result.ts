@@ -1,6 +1,6 @@
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import type { McpToolResult } from "../mcp/json-rpc.js";
-import { describeOperation } from "../operations/lease-requirement.js";
+import { describeOperation } from "../operations/catalog.js";
 import { utf8Length } from "../validation/byte-length.js";
 import { isJsonObject } from "../validation/json-value.js";
 

@@ -4,7 +4,7 @@ import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { validatePayload } from "../envelope/validate-payload.js";
-import { describeOperation } from "../operations/lease-requirement.js";
+import { describeOperation } from "../operations/catalog.js";
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";

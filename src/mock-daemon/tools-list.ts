@@ -1,7 +1,6 @@
 import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
-import { operations } from "../../generated/operations.js";
 import { operationSummaries } from "../../generated/operation-summaries.js";
-import type { OperationDescriptor } from "../operations/descriptor.js";
+import { operations, type OperationDescriptor } from "../operations/catalog.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
 /** A tool as `tools/list` describes it. */

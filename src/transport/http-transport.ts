@@ -17,7 +17,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
-import { isRetrySafe, operationFor } from "../operations/lease-requirement.js";
+import { isRetrySafe, operationFor } from "../operations/catalog.js";
 import { describeError, redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport-limits.js";

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GlassRequest, GlassResponse } from "glass-sdk";
-import { requiresLease, toolFor } from "../../src/operations/lease-requirement.js";
+import { requiresLease, toolFor } from "../../src/operations/catalog.js";
 import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { TRANSPORTS, startTarget } from "../support/conformance-target.js";
 import { expectedToolResult } from "../support/fixture-calls.js";

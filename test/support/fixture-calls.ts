@@ -1,4 +1,4 @@
-import { operations } from "../../generated/operations.js";
+import { operations } from "../../src/operations/catalog.js";
 import type { GlassRequest, GlassResponse } from "glass-sdk";
 
 const catalog: Record<string, { tool: string }> = operations;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requiresLease } from "../../../src/operations/lease-requirement.js";
+import { requiresLease } from "../../../src/operations/catalog.js";
 import { parseFixture } from "../../../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
 import { readGoldenFixture } from "../../support/golden-fixture.js";

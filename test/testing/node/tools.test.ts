@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { operations } from "../../../generated/operations.js";
-import { requiresLease } from "../../../src/operations/lease-requirement.js";
+import { operations, requiresLease } from "../../../src/operations/catalog.js";
 import { parseFixture } from "../../../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
 import { readGoldenFixture } from "../../support/golden-fixture.js";

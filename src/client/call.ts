@@ -2,12 +2,13 @@ import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/
 import { responseEnvelope } from "../envelope/response-envelope.js";
 import { issuesOf } from "../envelope/run-validator.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
-import { boundedIssues, responseInvalid } from "../mcp/answer-check.js";
+import { answerProblem, boundedIssues, responseInvalid } from "../mcp/answer-check.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../mcp/json-rpc.js";
+import { jsonRpcErrorToGlass } from "../mcp/json-rpc-error-to-glass.js";
+import { READ_ONLY_METHODS, type JsonRpcRequest, type JsonRpcResponse } from "../mcp/json-rpc.js";
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
-import { describeOperation, isRetrySafe, requiresLease } from "../operations/lease-requirement.js";
+import { describeOperation, isRetrySafe, requiresLease } from "../operations/catalog.js";
 import { requestInvalid } from "../errors/error-classes.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -18,11 +19,20 @@ import { exchange, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
-import { retrying, type ResolvedRetryPolicy } from "./retry-delay.js";
+import { errorFromEnvelope } from "./error-from-envelope.js";
+import { retrying, type ResolvedRetryPolicy } from "./retry.js";
+
+// One call through the session: a catalog operation, from request envelope to response envelope
+// (callEnvelope), or an MCP method that is not a tool (rpcCall). Both go through the exchange and
+// the one retry loop (./retry.ts).
+
+/** What an MCP method call (not a tool) needs. */
+export interface RpcContext extends ExchangeContext {
+  retryPolicy: ResolvedRetryPolicy;
+}
 
 /** What the client lends one call. */
-export interface CallSettings extends ExchangeContext {
-  retryPolicy: ResolvedRetryPolicy;
+export interface CallSettings extends RpcContext {
   validatePayloads: boolean;
   validateResponses: boolean;
   /** The lease to attach to mutating calls, when the client holds one. */
@@ -171,4 +181,32 @@ function believe(response: GlassResponse, operation: string, validate: boolean, 
       : issuesOf(resultValidator, response.result, "result");
   if (issues === undefined || issues.length === 0) return response;
   return responseEnvelope(response, false, responseInvalid(operation, issues, mutating));
+}
+
+let nextRpcId = 1;
+
+/**
+ * Calls an MCP method that is not a tool (`ping`, `tools/list`, `glass/lease/*`) and returns its
+ * result object, or throws the GlassError its failure maps to. Read-only methods are retried on
+ * overload within the deadline. An answer that cannot be read (nested past the depth bound, a
+ * malformed error) is `response.invalid`.
+ */
+export async function rpcCall(context: RpcContext, method: string, params: Record<string, unknown>, options: CallOptions & { deadlineMs: number }): Promise<Record<string, unknown>> {
+  const deadlineAt = Date.now() + options.deadlineMs;
+  const readOnly = READ_ONLY_METHODS.has(method);
+  const maxRetries = options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : readOnly ? context.retryPolicy.maxRetries : 0;
+  const outcome = await retrying<Record<string, unknown> | GlassError>(context, { operation: method, maxRetries, deadlineAt, signal: options.signal }, async () => {
+    const id = nextRpcId++;
+    const requestId = String(id);
+    const exchanged = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
+    if (exchanged.kind === "failed") throw exchanged.error;
+    const message = exchanged.message;
+    const problem = answerProblem(message);
+    if (problem !== undefined) throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);
+    if (!("error" in message)) return { result: message.result !== null && typeof message.result === "object" ? message.result : {} };
+    const error = errorFromEnvelope(jsonRpcErrorToGlass(message.error, false), method, requestId);
+    return { result: error, retry: error.code === "overloaded" ? { code: error.code, requestId } : undefined };
+  });
+  if (outcome instanceof GlassError) throw outcome;
+  return outcome;
 }
