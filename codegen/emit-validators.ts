@@ -24,8 +24,8 @@ const SUPPORT: Record<string, string> = {
   codePointLength: "src/validation/generated-support",
   duplicateIndex: "src/validation/generated-support",
   scratch: "src/validation/generated-support",
-  joinPath: "src/validation/path",
-  joinIndex: "src/validation/path",
+  joinPath: "src/validation/issue",
+  joinIndex: "src/validation/issue",
   got: "src/validation/json-value",
   gotValue: "src/validation/json-value",
   checkJson: "src/validation/json-value",
@@ -39,12 +39,17 @@ const SUPPORT: Record<string, string> = {
 };
 
 function supportImports(module: string, body: string): string[] {
-  const bySource = new Map<string, string[]>();
+  // Every validator's signature names ValidationIssue, from the module that also joins issue paths.
+  const bySource = new Map<string, string[]>([["src/validation/issue", ["type ValidationIssue"]]]);
   for (const [name, source] of Object.entries(SUPPORT)) {
     if (!new RegExp(`\\b${name}\\b`).test(body)) continue;
     bySource.set(source, [...(bySource.get(source) ?? []), name]);
   }
-  return [...bySource.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([source, names]) => `import { ${names.join(", ")} } from "${sourceImport(module, source)}";`);
+  return [...bySource.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([source, names]) => {
+    const typeOnly = names.every((name) => name.startsWith("type "));
+    const list = typeOnly ? names.map((name) => name.slice("type ".length)) : names;
+    return `import ${typeOnly ? "type " : ""}{ ${list.join(", ")} } from "${sourceImport(module, source)}";`;
+  });
 }
 
 function moduleText(module: string, functions: Pick<CompiledFunction, "code" | "calls" | "constants">[], owners: Map<string, string>, sources: string[]): string {
@@ -59,7 +64,6 @@ function moduleText(module: string, functions: Pick<CompiledFunction, "code" | "
     }
   }
   const imports = [
-    `import type { ValidationIssue } from "${sourceImport(module, "src/validation/issue")}";`,
     ...supportImports(module, body),
     ...[...foreign.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(module, from)}";`),
   ];

@@ -34,8 +34,7 @@ export {
   type WebSocketTransportOptions,
 } from "./transport/websocket-transport.js";
 export { createRequest, type CreateRequestOptions } from "./envelope/create-request.js";
-export { validateRequest, validateResponse, type ValidateResponseOptions } from "./envelope/validate-envelope.js";
-export { validatePayload, validateResult } from "./envelope/validate-payload.js";
+export { validateRequest, validateResponse, validatePayload, validateResult, type ValidateResponseOptions } from "./envelope/validate.js";
 export type {
   GlassErrorObject,
   GlassErrorResponse,

@@ -8,7 +8,7 @@ export { toMcpRequest } from "./mcp/to-mcp-request.js";
 export { fromMcpResponse } from "./mcp/from-mcp-response.js";
 export { liftToolError } from "./mcp/lift-tool-error.js";
 export { jsonRpcErrorToGlass } from "./mcp/json-rpc-error-to-glass.js";
-export { newRequestId } from "./envelope/request-id.js";
+export { newRequestId } from "./envelope/create-request.js";
 export {
   JsonRpcErrorCode,
   type JsonRpcErrorObject,

@@ -1,6 +1,6 @@
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { responseEnvelope } from "../envelope/response-envelope.js";
-import { issuesOf } from "../envelope/run-validator.js";
+import { responseEnvelope } from "../envelope/create-request.js";
+import { issuesOf } from "../envelope/validate.js";
 import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
 import { answerProblem, boundedIssues, responseInvalid } from "../mcp/answer-check.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";

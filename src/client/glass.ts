@@ -1,12 +1,11 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
 import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
-import { assembleRequest } from "../envelope/create-request.js";
+import { assembleRequest, responseEnvelope } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { responseEnvelope } from "../envelope/response-envelope.js";
-import { validateRequest } from "../envelope/validate-envelope.js";
+import { validateRequest } from "../envelope/validate.js";
 import { boundedIssues } from "../mcp/answer-check.js";
 import { requestInvalid, TransportClosedError } from "../errors/error-classes.js";
 import { GlassErrorCode } from "../errors/error-codes.js";

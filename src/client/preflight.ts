@@ -1,5 +1,5 @@
 import { validateTaskDocument, validateWebIrDocument } from "../../generated/validators/index.js";
-import { validatePayload } from "../envelope/validate-payload.js";
+import { validatePayload } from "../envelope/validate.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
 import { toolFor } from "../operations/catalog.js";

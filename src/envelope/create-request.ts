@@ -2,9 +2,11 @@ import { requestInvalid } from "../errors/error-classes.js";
 import { REDACTED } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
 import type { PayloadOf } from "../../generated/operation-map.js";
-import type { GlassMutationLease, GlassRequest } from "./envelope-types.js";
-import { newRequestId } from "./request-id.js";
-import { validateRequest } from "./validate-envelope.js";
+import type { GlassErrorObject, GlassMutationLease, GlassRequest, GlassResponse } from "./envelope-types.js";
+import { validateRequest } from "./validate.js";
+
+// Building envelopes: a request (createRequest, with a fresh id from newRequestId) and the response
+// that answers one (responseEnvelope).
 
 /** The optional envelope fields of {@link createRequest}. */
 export interface CreateRequestOptions {
@@ -68,4 +70,53 @@ export function assembleRequest(operation: string, payload: unknown, options: Cr
 function redactLease(text: string, lease: GlassMutationLease | undefined): string {
   const token = lease?.token;
   return typeof token === "string" && token !== "" ? text.split(token).join(REDACTED) : text;
+}
+
+/** Random bytes fetched at once and handed out 16 at a time: one system call per 256 ids. */
+const POOL_IDS = 256;
+const pool = new Uint8Array(16 * POOL_IDS);
+let next = POOL_IDS;
+const HEX: string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/**
+ * A fresh request id: a random UUID (version 4). Uses `crypto.getRandomValues`, which every
+ * runtime the SDK supports has (Node 20, browsers on http and https pages, workers), drawing from a
+ * pool so that an id costs no system call of its own.
+ */
+export function newRequestId(): string {
+  if (next === POOL_IDS) {
+    globalThis.crypto.getRandomValues(pool);
+    next = 0;
+  }
+  const o = 16 * next++;
+  const b = pool;
+  return (
+    HEX[b[o]!]! + HEX[b[o + 1]!]! + HEX[b[o + 2]!]! + HEX[b[o + 3]!]! + "-" +
+    HEX[b[o + 4]!]! + HEX[b[o + 5]!]! + "-" +
+    HEX[(b[o + 6]! & 0x0f) | 0x40]! + HEX[b[o + 7]!]! + "-" +
+    HEX[(b[o + 8]! & 0x3f) | 0x80]! + HEX[b[o + 9]!]! + "-" +
+    HEX[b[o + 10]!]! + HEX[b[o + 11]!]! + HEX[b[o + 12]!]! + HEX[b[o + 13]!]! + HEX[b[o + 14]!]! + HEX[b[o + 15]!]!
+  );
+}
+
+/** The ids a response copies from the request it answers. */
+export interface ResponseIds {
+  readonly requestId: string;
+  readonly correlationId?: string | undefined;
+}
+
+/**
+ * The response envelope answering `ids` (a request, or another response): `ok` with `value` as its
+ * result, or not `ok` with `value` as its error object. Built field by field (no spreads): it runs
+ * once per call.
+ */
+export function responseEnvelope(ids: ResponseIds, ok: true, value: unknown): GlassResponse;
+export function responseEnvelope(ids: ResponseIds, ok: false, value: GlassErrorObject): GlassResponse;
+export function responseEnvelope(ids: ResponseIds, ok: boolean, value: unknown): GlassResponse {
+  const response: Record<string, unknown> = { protocolVersion: 1, requestId: ids.requestId };
+  if (ids.correlationId !== undefined) response.correlationId = ids.correlationId;
+  response.ok = ok;
+  if (ok) response.result = value;
+  else response.error = value;
+  return response as GlassResponse;
 }

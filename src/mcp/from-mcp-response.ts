@@ -1,5 +1,5 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { responseEnvelope } from "../envelope/response-envelope.js";
+import { responseEnvelope } from "../envelope/create-request.js";
 import { describeOperation, requiresLease, toolFor } from "../operations/catalog.js";
 import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
 import { isJsonObject } from "../validation/json-value.js";

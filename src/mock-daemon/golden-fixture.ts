@@ -1,5 +1,5 @@
 import type { GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { validateRequest, validateResponse } from "../envelope/validate-envelope.js";
+import { validateRequest, validateResponse } from "../envelope/validate.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";

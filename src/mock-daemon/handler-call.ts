@@ -1,7 +1,7 @@
 import type { OperationName } from "../../generated/operation-map.js";
 import type { GlassErrorObject, GlassResponse } from "../envelope/envelope-types.js";
-import { responseEnvelope } from "../envelope/response-envelope.js";
-import { validateResult } from "../envelope/validate-payload.js";
+import { responseEnvelope } from "../envelope/create-request.js";
+import { validateResult } from "../envelope/validate.js";
 import { LeaseErrorCode } from "../errors/error-codes.js";
 import { JsonRpcErrorCode } from "../mcp/json-rpc.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";

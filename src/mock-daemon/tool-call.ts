@@ -3,9 +3,9 @@ import type { GlassCapabilityManifest } from "../../generated/types/glass-capabi
 import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
-import { validatePayload } from "../envelope/validate-payload.js";
+import { validatePayload } from "../envelope/validate.js";
 import { describeOperation } from "../operations/catalog.js";
-import { responseEnvelope } from "../envelope/response-envelope.js";
+import { responseEnvelope } from "../envelope/create-request.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";
 import type { MockCallContext, MockHandlers } from "./handlers.js";

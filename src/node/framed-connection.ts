@@ -10,7 +10,7 @@ import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { FrameLimits } from "./framing/frame-limits.js";
 import { createFrameReader, pushFramesPastErrors, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
-import { TransportLimits } from "../transport/transport-limits.js";
+import { TransportLimits } from "../transport/transport.js";
 import { callHandler, closed, ignore, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */

@@ -20,7 +20,7 @@ import {
 import { isRetrySafe, operationFor } from "../operations/catalog.js";
 import { describeError, redactUrl } from "../errors/redact.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
-import { TransportLimits } from "./transport-limits.js";
+import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor, utf8ByteLength } from "./transport-util.js";
 

@@ -1,4 +1,4 @@
-import { TransportLimits } from "./transport-limits.js";
+import { TransportLimits } from "./transport.js";
 
 /** One event of a Server-Sent Events stream. */
 export interface SseEvent {

@@ -3,8 +3,7 @@ import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { describeError, redactUrl } from "../errors/redact.js";
-import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { TransportLimits } from "./transport-limits.js";
+import { TransportLimits, type GlassTransport, type TransportHandlers } from "./transport.js";
 import {
   callHandler,
   checkMaxInFlight,

@@ -3,9 +3,8 @@
  * others live next to what they measure (path.ts, json-value.ts, byte-length.ts, rules/). All are
  * plain code: the validators need no schema interpreter, `eval` or ajv.
  */
-import type { ValidationIssue } from "./issue.js";
 import { MAX_JSON_DEPTH, TOO_DEEP_REASON } from "./json-depth.js";
-import { joinPath } from "./path.js";
+import { joinPath, type ValidationIssue } from "./issue.js";
 
 /** A generated validator: `out === null` asks only for the verdict; an array collects every issue. */
 export type GeneratedValidator = (x: unknown, p: string, out: ValidationIssue[] | null) => boolean;

@@ -1,3 +1,6 @@
+// Validation issues: what is wrong with a value and where (the path, built with joinPath and
+// joinIndex), and how they read in an error message.
+
 /**
  * One thing wrong with a value, shaped like the Glass daemon's own validation details:
  * `path` names where (`""` for the value itself, `inputs`, `entities[3].id`), `reason` says what
@@ -21,4 +24,20 @@ export type ValidationResult<T> =
  */
 export function describeIssues(issues: readonly ValidationIssue[], root: string): string {
   return issues.map((issue) => `${issue.path || root}: ${issue.reason}`).join("; ");
+}
+
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Appends a property name to an issue path: `joinPath("scope", "regionName")` is
+ * `scope.regionName`; a name that is not a plain identifier is quoted (`inputs["first name"]`).
+ */
+export function joinPath(parent: string, key: string): string {
+  if (PLAIN_KEY.test(key)) return parent === "" ? key : `${parent}.${key}`;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+/** Appends an array index to an issue path: `joinIndex("entities", 3)` is `entities[3]`. */
+export function joinIndex(parent: string, index: number): string {
+  return `${parent}[${index}]`;
 }

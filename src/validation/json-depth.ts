@@ -1,4 +1,4 @@
-import { joinIndex, joinPath } from "./path.js";
+import { joinIndex, joinPath } from "./issue.js";
 
 /**
  * The deepest nesting of arrays and objects the SDK reads from a peer: 512 levels (`[]` is one

@@ -1,6 +1,5 @@
-import type { ValidationIssue } from "./issue.js";
 import { MAX_JSON_DEPTH, TOO_DEEP_REASON } from "./json-depth.js";
-import { joinIndex, joinPath } from "./path.js";
+import { joinIndex, joinPath, type ValidationIssue } from "./issue.js";
 
 /** Any value that survives `JSON.stringify` → `JSON.parse` unchanged. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

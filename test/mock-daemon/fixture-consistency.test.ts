@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
-import type { ValidationIssue } from "../../src/validation/issue.js";
-import { joinIndex } from "../../src/validation/path.js";
+import { joinIndex, type ValidationIssue } from "../../src/validation/issue.js";
 import { leaseSessionMatches } from "../../src/validation/rules/lease-session.js";
 import { taskFamilyRequirements } from "../../src/validation/rules/task.js";
 import {

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OverloadedError, type GlassTransport } from "glass-sdk";
 import type { JsonRpcMessage } from "glass-sdk/protocol";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
-import { TransportLimits } from "../../src/transport/transport-limits.js";
+import { TransportLimits } from "../../src/transport/transport.js";
 
 const HOSTILE_DAEMON = fileURLToPath(new URL("./support/hostile-daemon.mjs", import.meta.url));
 const MIB = 1024 * 1024;

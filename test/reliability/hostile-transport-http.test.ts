@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
-import { TransportLimits } from "../../src/transport/transport-limits.js";
+import { TransportLimits } from "../../src/transport/transport.js";
 import { createSseParser, SseTooLargeError } from "../../src/transport/sse-parser.js";
 import { clickPayload } from "./support/fault-rig.js";
 import { growth } from "./support/growth.js";

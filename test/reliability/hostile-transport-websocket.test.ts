@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket as WsWebSocket, WebSocketServer, type WebSocket as ServerSocket } from "ws";
 import { Glass, OverloadedError, TransportClosedError, type GlassError } from "glass-sdk";
 import type { JsonRpcMessage } from "glass-sdk/protocol";
-import { TransportLimits } from "../../src/transport/transport-limits.js";
+import { TransportLimits } from "../../src/transport/transport.js";
 import { webSocketTransport, type WebSocketConstructor, type WebSocketLike } from "../../src/transport/websocket-transport.js";
 
 const MIB = 1024 * 1024;

@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { Glass, GlassError, httpTransport, webSocketTransport, type GlassTransport } from "glass-sdk";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
-import { TransportLimits } from "../../src/transport/transport-limits.js";
+import { TransportLimits } from "../../src/transport/transport.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
 import { answerArbitrary, answerLine, extraArbitrary, extraLines, nested, type Answer, type Extra } from "./support/hostile-messages.js";
 import { initializeResult, startHostileSocketDaemon, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";

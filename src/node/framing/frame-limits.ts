@@ -1,4 +1,4 @@
-import { TransportLimits } from "../../transport/transport-limits.js";
+import { TransportLimits } from "../../transport/transport.js";
 
 /**
  * The size and time limits of the Glass daemon's MCP framing (protocol §5). The frame reader and

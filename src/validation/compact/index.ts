@@ -17,9 +17,8 @@
  */
 import { jsonByteLength, jsonStringLength, utf8Length } from "../byte-length.js";
 import { codePointLength, duplicateIndex, failUnion, scratch, type GeneratedValidator } from "../generated-support.js";
-import type { ValidationIssue } from "../issue.js";
 import { checkJson, got, gotValue, isJsonObject } from "../json-value.js";
-import { joinIndex, joinPath } from "../path.js";
+import { joinIndex, joinPath, type ValidationIssue } from "../issue.js";
 import { rules } from "../rules/index.js";
 import { isIdentifierText, isNonWhiteSpaceText } from "../text-patterns.js";
 

@@ -1,5 +1,4 @@
-import type { ValidationIssue } from "../issue.js";
-import { joinPath } from "../path.js";
+import { joinPath, type ValidationIssue } from "../issue.js";
 
 /** The fields of a structurally valid Task v1 document that {@link taskFamilyRequirements} reads. */
 interface TaskShape {

@@ -1,5 +1,4 @@
-import type { ValidationIssue } from "../issue.js";
-import { joinIndex, joinPath } from "../path.js";
+import { joinIndex, joinPath, type ValidationIssue } from "../issue.js";
 
 /*
  * Cross-field rules of the Web IR v1 document (schema/web-ir-v1.schema.json) and of the payloads

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateCapabilityAgreement, validateCapabilityManifest } from "../../../generated/validators/index.js";
-import { runValidator } from "../../../src/envelope/run-validator.js";
+import { runValidator } from "../../../src/envelope/validate.js";
 import { startSocketHarness, type SocketHarness } from "../../support/mock-daemon-harness.js";
 import { initializeParams, toolCall } from "../../support/raw-mcp-peer.js";
 
