@@ -42,7 +42,6 @@ export type {
   GlassRequest,
   GlassResponse,
   GlassSuccessResponse,
-  PayloadFor,
 } from "./envelope/envelope-types.js";
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";

@@ -48,8 +48,8 @@ export class Lease {
     return { sessionId: this.sessionId, token: this.#token };
   }
 
-  /** The lease without its token. */
-  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: typeof REDACTED } {
+  /** The lease without its token (the public type spells out the literal the value REDACTED is). */
+  toJSON(): { sessionId: string; ownerId: string; expiresAtMs: number; token: "[redacted]" } {
     return { sessionId: this.sessionId, ownerId: this.ownerId, expiresAtMs: this.expiresAtMs, token: REDACTED };
   }
 

@@ -12,13 +12,6 @@ type KnownFields<T> = { [K in keyof T as string extends K ? never : number exten
 /** The fields every response has, whatever its outcome. */
 type ResponseCommon = Omit<KnownFields<GeneratedResponse>, "ok" | "result" | "error">;
 
-/**
- * The payload type of an operation.
- *
- * @deprecated The same type as {@link PayloadOf}; use that.
- */
-export type PayloadFor<Op extends string> = PayloadOf<Op>;
-
 /** A Glass request envelope for operation `Op`, its payload typed by the catalog. */
 export type GlassRequest<Op extends string = string> = Omit<GeneratedRequest, "operation" | "payload"> & {
   operation: Op;
