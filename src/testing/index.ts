@@ -28,3 +28,6 @@ export { DEFAULT_LIMITS, type MockDaemonLimits } from "../mock-daemon/limits.js"
 export type { MockDaemonMode, MockManifestOptions } from "../mock-daemon/manifest.js";
 export type { LeaseGrant } from "../mock-daemon/leases.js";
 export type { RecordedCall, RecordedClientAnswer, RecordedOutcome } from "../mock-daemon/daemon-record.js";
+// Types the kit's own signatures use (a recorded outcome's error, mockError's retry advice), named here too.
+export type { GlassErrorObject } from "../envelope/envelope-types.js";
+export type { GlassRetryClassification } from "../../generated/types/index.js";
