@@ -2,13 +2,13 @@
 export const USAGE = `Usage: glass-sdk <command> [options]
 
 Commands:
-  mock-daemon   Run a mock Glass daemon that answers with typed handlers and from a golden fixture.
+  mock-daemon   Run a mock Glass daemon: a simulated site by default, or a fixture, or typed handlers.
                 Speaks MCP on stdin/stdout, or on a Unix socket with --socket.
   bridge        Expose a Glass daemon to browser pages and remote scripts as MCP
                 Streamable HTTP and WebSocket at http://127.0.0.1:8787/mcp, behind a token.
 
 mock-daemon options:
-  --fixture FILE   golden fixture to answer from (default: the package's fixtures/protocol-golden-v1.json)
+  --fixture FILE   replay this fixture only (default: a simulated site, the package's golden fixture first)
   --ignore-field F leave field F out when matching payloads to the fixture's (repeatable): a name,
                    e.g. expectedRevision, at any depth, or a JSON pointer such as /target/name
   --handlers FILE  a module whose default export is typed handlers by operation, e.g.

@@ -17,8 +17,8 @@ export interface DaemonContext {
   readonly engine: ReplayEngine;
   /** Answer the operations they name, before the fixture (see {@link DaemonContextInit}); replaced by the in-process mock's `use`. */
   handlers: MockHandlers | undefined;
-  /** Whether an exact fixture match answers before a handler. */
-  readonly fixtureFirst: boolean;
+  /** Answer what neither a handler nor an exact fixture match answers (see {@link DaemonContextInit}). */
+  readonly fallbackHandlers: MockHandlers | undefined;
   /** The capability manifest sent with every initialize. */
   readonly manifest: GlassCapabilityManifest;
   /** `serverInfo.version` of initialize. */
@@ -60,11 +60,12 @@ export interface DaemonContextInit {
    */
   handlers?: MockHandlers | undefined;
   /**
-   * An exact fixture match answers before a handler of the same operation (default false: the
-   * handler answers every call of its operation). For a simulated site that keeps a fixture's
-   * recorded round trip.
+   * Handlers under the fixture (the simulated site): one answers a call of its operation that has
+   * no handler in `handlers` and no exact fixture match, so a fixture's recorded round trip keeps
+   * its recorded answers. Not checked against the catalog: they may answer operations outside it
+   * (`browser.extractWebIr`).
    */
-  fixtureFirst?: boolean;
+  fallbackHandlers?: MockHandlers | undefined;
   /** The capability manifest. */
   manifest: GlassCapabilityManifest;
   /** `serverInfo.version`. */
@@ -89,12 +90,12 @@ export function createDaemonContext(init: DaemonContextInit): DaemonContext {
   if (init.fast === true && ((init.latencyMs ?? 0) > 0 || (init.faults !== undefined && Object.keys(init.faults).length > 0))) {
     throw new TypeError("fast mode answers at once and shows no faults: it cannot be combined with latency or faults");
   }
-  if (init.fast === true && init.handlers !== undefined) throw new TypeError("fast mode answers from the fixture alone: it cannot be combined with handlers");
+  if (init.fast === true && (init.handlers !== undefined || init.fallbackHandlers !== undefined)) throw new TypeError("fast mode answers from the fixture alone: it cannot be combined with handlers");
   return {
     mode: init.mode,
     engine: init.engine,
     handlers: init.handlers === undefined ? undefined : checkHandlers(init.handlers),
-    fixtureFirst: init.fixtureFirst === true,
+    fallbackHandlers: init.fallbackHandlers,
     manifest: init.manifest,
     serverVersion: init.serverVersion,
     limits: init.limits,

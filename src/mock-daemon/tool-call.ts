@@ -9,7 +9,7 @@ import { responseEnvelope } from "../envelope/create-request.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";
 import type { MockCallContext, MockHandlers } from "./handlers.js";
-import { UNMATCHED_CODE } from "./unmatched-response.js";
+import { UNMATCHED_CODE, withoutHandler } from "./unmatched-response.js";
 import type { ReplayEngine } from "./replay-engine.js";
 import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 
@@ -47,8 +47,8 @@ export interface ToolCallContext {
   readonly engine: ReplayEngine;
   /** The handlers (see {@link MockHandlers}), if any. */
   readonly handlers?: MockHandlers | undefined;
-  /** Whether an exact fixture match answers before a handler of the same operation (default: the handler answers). */
-  readonly fixtureFirst?: boolean | undefined;
+  /** The handlers under the fixture (the simulated site), if any. */
+  readonly fallbackHandlers?: MockHandlers | undefined;
 }
 
 /**
@@ -59,9 +59,9 @@ export interface ToolCallContext {
  * that nothing answers); `capability.unavailable` for a tool whose capability the daemon switched
  * off; a browser-free document the daemon would refuse as `{kind, path, reason}`. Otherwise, the
  * operation's handler answers (a promise: handlers may be async; `handlerContext` makes what it
- * is given besides the payload), then the fixture's exact match, then `mock.unmatched`. With
- * `fixtureFirst`, an exact fixture match answers before the handler (and before the payload checks,
- * as without handlers).
+ * is given besides the payload); without one, the fixture's exact match (before the payload
+ * checks, as the recording was), then the fallback handler (the simulated site), then
+ * `mock.unmatched` — saying there is no handler for the operation when handlers are in use.
  */
 export function answerToolCall(
   context: ToolCallContext,
@@ -74,16 +74,17 @@ export function answerToolCall(
   const unavailable = capabilityFailure(context.manifest, call);
   if (unavailable !== undefined) return answerWith(unavailable, call);
   const handler = handlerFor(context.handlers, request.operation);
-  if ((handler === undefined || context.fixtureFirst === true) && context.engine.has(request.operation, request.payload)) {
-    return answerWith(context.engine.answer(request), call);
-  }
+  if (handler === undefined && context.engine.has(request.operation, request.payload)) return answerWith(context.engine.answer(request), call);
   const refusal = payloadRefusal(call);
   if (refusal === "untyped") return browserToolFailed(call);
   if (refusal !== undefined) return answerWith(refusal, call);
-  if (handler !== undefined) return runHandler(handler, call, handlerContext());
+  const answering = handler ?? handlerFor(context.fallbackHandlers, request.operation);
+  if (answering !== undefined) return runHandler(answering, call, handlerContext());
   const response = context.engine.answer(request);
-  if (!response.ok && response.error.code === UNMATCHED_CODE && !knownTool(call)) return browserToolFailed(call);
-  return answerWith(response, call);
+  if (response.ok || response.error.code !== UNMATCHED_CODE) return answerWith(response, call);
+  if (!knownTool(call)) return browserToolFailed(call);
+  const handlersInUse = context.handlers !== undefined || context.fallbackHandlers !== undefined;
+  return answerWith(handlersInUse ? withoutHandler(response) : response, call);
 }
 
 /** Whether a strict tool (§4) was sent an argument it does not take. */

@@ -71,6 +71,16 @@ export function unmatchedResponse(request: GlassRequest, context: UnmatchedConte
   };
 }
 
+/**
+ * An unmatched response of a daemon that answers with handlers, saying first that no handler
+ * answers the operation: `no handler for browser.scroll; no answers for browser.scroll at all; …`.
+ */
+export function withoutHandler(response: GlassErrorResponse): GlassErrorResponse {
+  const operation = (response.error.details as { operation?: unknown } | undefined)?.operation;
+  const named = typeof operation === "string" ? operation : "this operation";
+  return { ...response, error: { ...response.error, message: truncateUtf8(`no handler for ${named}; ${response.error.message}`, MAX_MESSAGE_BYTES) } };
+}
+
 function unmatchedMessage(operation: string, context: UnmatchedContext): string {
   const { answersForOperation: count, recordedOperations } = context;
   if (count === 0) return `no answers for ${operation} at all; recorded operations: ${recordedOperations.length === 0 ? "none" : recordedOperations.join(", ")}`;

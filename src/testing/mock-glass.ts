@@ -11,7 +11,9 @@ import { createReplayDaemonContext, type ReplayDaemonOptions } from "./replay-da
 export interface MockGlassOptions extends ReplayDaemonOptions {
   /**
    * What answers the operations without a handler: a golden fixture, or a replay engine over one
-   * (exact matches of operation and payload). Without it, such calls fail as `mock.unmatched`.
+   * (exact matches of operation and payload). Without it, the simulated site answers them (see
+   * `site`); with it, they are answered from the fixture alone unless `site` is true, and a call
+   * nothing answers fails as `mock.unmatched`.
    */
   fixture?: GoldenFixture | ReplayEngine;
 }
@@ -49,8 +51,17 @@ export interface MockGlass {
  * call the way the daemon would by throwing {@link mockError}. Calls reach a handler only once the
  * daemon's acceptance rules let them through (arguments the daemon cannot decode get `browser tool
  * failed`, a mutation without the lease gets -32003 with `mode: "socket"`, …); `ctx.signal` aborts
- * when the client cancels the call or goes away. Operations without a handler are answered from
- * `fixture`, if given. Platform-free: it needs no Node API.
+ * when the client cancels the call or goes away. Platform-free: it needs no Node API.
+ *
+ * With no options, the mock serves a simulated site (a fresh one per mock): `/login` (a sign-in
+ * form), `/orders` (a table of orders) and an order's detail dialog, with a revision that advances
+ * on every mutation; observe, findTarget, click, type, getText, screenshot, extractWebIr, webIr.*
+ * and task.* answer coherently on it, and a stale `expectedRevision` gets `staleRevision`. Your
+ * handlers sit on top of the site: each answers its operation and the site answers the rest, so a
+ * test overrides only what it is about. Given a `fixture`, the fixture answers the operations
+ * without a handler instead (the site stays off unless `site: true`, which puts it under the
+ * fixture's exact matches); a call nothing answers fails as `mock.unmatched`, which says when no
+ * handler answers its operation.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "..
 import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
+import { createSimulatedSite } from "../mock-daemon/site/index.js";
 import type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 
 /**
@@ -35,9 +36,17 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
   /**
    * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls
    * once the daemon's acceptance rules (decoding, capability, lease) let them through; operations
-   * without one are answered from the fixture (exact matches), then as unmatched.
+   * without one are answered from the fixture (exact matches), then by the simulated site (when
+   * it is on, see `site`), then as unmatched.
    */
   handlers?: MockHandlers;
+  /**
+   * Serve the simulated site under the handlers and the fixture (default: on when no fixture is
+   * given). A fresh site per daemon: `/login` (a sign-in form), `/orders` (a table of orders) and
+   * an order's detail dialog, with a revision that advances on every mutation (see docs/testing.md,
+   * "The mock daemon").
+   */
+  site?: boolean;
 }
 
 /** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
@@ -53,7 +62,7 @@ function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayE
 
 /**
  * The shared state of an in-process replay daemon answering from `source` (a replay engine, or a
- * fixture to build one from; none: only the handlers answer). Platform-free: sessions of the daemon are
+ * fixture to build one from; none: the handlers and the simulated site answer). Platform-free: sessions of the daemon are
  * `new McpServerSession(context, clientId, connection)`.
  */
 export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture | undefined, options: ReplayDaemonOptions = {}): DaemonContext {
@@ -62,6 +71,7 @@ export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture |
     mode,
     engine: source === undefined ? createReplayEngine(EMPTY_FIXTURE) : isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
     handlers: options.handlers,
+    fallbackHandlers: (options.site ?? source === undefined) ? createSimulatedSite().handlers : undefined,
     manifest: buildManifest(mode, REPLAY_PLATFORM, options),
     serverVersion: options.serverVersion ?? "0.0.0-replay",
     limits: resolveLimits(options.limits),

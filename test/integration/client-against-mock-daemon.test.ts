@@ -168,7 +168,7 @@ describe("client against the mock daemon: flow control and faults", () => {
   });
 
   it("a request above 8 KiB goes out with Content-Length (the daemon refuses longer newline frames)", async () => {
-    const glass = await connect(mockDaemonOverStdio());
+    const glass = await connect(mockDaemonOverStdio(["--fixture", "fixtures/protocol-golden-v1.json"]));
     const big = { protocolVersion: 1, requestId: "big-1", operation: "browser.type", payload: { text: "x".repeat(20_000), target: "ref=1" } } as GlassRequest;
     const response = await glass.send(big, { validate: false, deadlineMs: 5000 } as never);
     expect(response).toMatchObject({ ok: false, error: { code: "mock.unmatched" } });

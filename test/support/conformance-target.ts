@@ -43,13 +43,13 @@ export async function startTarget(transport: TransportName, options: TargetOptio
   if (transport === "socket") {
     dir = mkdtempSync(join(tmpdir(), "glass-rules-"));
     const path = join(dir, "glass.sock");
-    daemons.push(await startMockDaemon({ ...options, socket: path }));
+    daemons.push(await startMockDaemon({ site: false, ...options, socket: path }));
     connect = () => RawPeer.connect(path);
   } else {
     connect = async () => {
       const stdin = new PassThrough();
       const stdout = new PassThrough();
-      daemons.push(await startMockDaemon({ ...options, stdin, stdout }));
+      daemons.push(await startMockDaemon({ site: false, ...options, stdin, stdout }));
       return new RawPeer(stdout, stdin, () => stdin.end());
     };
   }

@@ -22,7 +22,7 @@ export interface SocketHarness {
 export async function startSocketHarness(options: Omit<MockDaemonOptions, "socket"> = {}): Promise<SocketHarness> {
   const dir = mkdtempSync(join(tmpdir(), "glass-mock-"));
   const path = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ ...options, socket: path });
+  const daemon = await startMockDaemon({ site: false, ...options, socket: path });
   const peers: RawPeer[] = [];
   const connect = async (): Promise<RawPeer> => {
     const peer = await RawPeer.connect(path);

@@ -27,7 +27,7 @@ export interface SocketMock {
 export async function mockDaemonOnSocket(options: Omit<MockDaemonOptions, "socket"> = {}): Promise<SocketMock> {
   const dir = mkdtempSync(join(tmpdir(), "glass-it-"));
   const path = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ ...options, socket: path });
+  const daemon = await startMockDaemon({ site: false, ...options, socket: path });
   return {
     daemon,
     path,

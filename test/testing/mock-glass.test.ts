@@ -145,9 +145,22 @@ describe("createMockGlass: precedence and fallback", () => {
     expect(response).toMatchObject({ ok: true, result: { revision: 99 } });
   });
 
-  it("without a fixture, an operation without a handler is mock.unmatched", async () => {
-    const glass = await connect(createMockGlass());
-    expect((await failure(glass.browser.getText({}))).code).toBe("mock.unmatched");
+  it("without a fixture, the simulated site answers the operations without a handler", async () => {
+    const glass = await connect(createMockGlass({ handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }));
+    expect((await glass.browser.getText({})).text).toContain("Sign in");
+    expect(await glass.browser.click({ target: "ref=1" })).toEqual({ executionId: "exec-handler" });
+  });
+
+  it("with the site off, an operation without a handler is mock.unmatched, saying no handler answers it", async () => {
+    const glass = await connect(createMockGlass({ site: false, handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }));
+    const error = await failure(glass.browser.getText({}));
+    expect(error.code).toBe("mock.unmatched");
+    expect(error.rawMessage).toBe("no handler for browser.getText; no answers for browser.getText at all; recorded operations: none");
+  });
+
+  it("with a fixture and no handlers, the message of a miss is replay's alone", async () => {
+    const glass = await connect(createMockGlass({ fixture: goldenFixture }));
+    expect((await failure(glass.browser.getText({}))).rawMessage).toMatch(/^no answers for browser\.getText at all; /);
   });
 
   it("use() overrides handlers until reset(), which also forgets the calls", async () => {

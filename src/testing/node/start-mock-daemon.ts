@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
+import { createSimulatedSite } from "../../mock-daemon/site/index.js";
 import type { ReplayMatchOptions } from "../../mock-daemon/replay-match.js";
 import { createDaemonContext } from "../../mock-daemon/daemon-context.js";
 import type { RecordedCall, RecordedClientAnswer } from "../../mock-daemon/daemon-record.js";
@@ -17,16 +18,28 @@ import { serveStdio } from "./stdio-server.js";
 
 /** Options of {@link startMockDaemon}. */
 export interface MockDaemonOptions extends MockManifestOptions {
-  /** The fixture to answer from, or its path; default: the package's `fixtures/protocol-golden-v1.json`. */
+  /**
+   * The fixture to answer from, or its path. Given, the daemon replays it (under `handlers`, if
+   * any) and the simulated site is off unless `site` is true. Default: the package's
+   * `fixtures/protocol-golden-v1.json`, with the simulated site under it.
+   */
   fixture?: GoldenFixture | string;
   /** How recorded requests are matched to live ones: fields to ignore, or a matcher of your own. */
   match?: ReplayMatchOptions;
   /**
    * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls once
    * the daemon's acceptance rules (decoding, capability, the lease on the socket, limits) let them
-   * through; operations without one are answered from the fixture. Cannot be combined with `fast`.
+   * through; operations without one are answered from the fixture's exact matches, then by the
+   * simulated site when it is on. Cannot be combined with `fast`.
    */
   handlers?: MockHandlers;
+  /**
+   * Serve the simulated site (a fresh one per daemon) for calls that neither a handler nor an
+   * exact fixture match answers: `/login` (a sign-in form), `/orders` (a table of orders) and an
+   * order's detail dialog, with a revision that advances on every mutation (see docs/testing.md,
+   * "The mock daemon"). Default: on when no `fixture` is given and not `fast`.
+   */
+  site?: boolean;
   /**
    * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
    * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
@@ -99,8 +112,11 @@ export interface MockDaemon {
 }
 
 /**
- * Starts a mock Glass daemon that answers with typed handlers and from a golden fixture, and speaks
- * the daemon's MCP protocol (§2–§5) over stdio or a Unix socket. Rejects with a clear error when
+ * Starts a mock Glass daemon that answers with typed handlers, from a golden fixture and as a
+ * simulated site, and speaks the daemon's MCP protocol (§2–§5) over stdio or a Unix socket. With
+ * no options it serves the simulated site, the package's golden fixture answering its exact
+ * recorded requests first (so the golden round trip keeps working); `handlers` sit on top of
+ * both; a `fixture` of your own replaces both (replay only). Rejects with a clear error when
  * the fixture cannot be loaded, the handlers are not handlers, or the socket path is taken.
  */
 export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
@@ -113,6 +129,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     mode,
     engine: createReplayEngine(fixture, { match: options.match }),
     handlers: options.handlers,
+    fallbackHandlers: (options.site ?? (options.fixture === undefined && options.fast !== true)) ? createSimulatedSite().handlers : undefined,
     manifest,
     serverVersion: packageVersion(),
     limits: resolveLimits(limits),

@@ -38,8 +38,10 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
 
   it("accepts a Content-Length request and answers it in Content-Length framing", async () => {
     const { peer } = daemon;
-    const answer = await peer.request("framed", "tools/call", toolCall("observe", { pad: "y".repeat(20 * 1024) }), "content-length");
-    expect(answer.result!.isError).toBe(true);
+    const answer = await peer.request("framed", "tools/call", toolCall("getText", { pad: "y".repeat(20 * 1024) }), "content-length");
+    // The default daemon serves the simulated site: it reads its sign-in page.
+    expect(answer.result!.isError).not.toBe(true);
+    expect(JSON.stringify(answer.result!.content)).toContain("Sign in");
     expect(peer.received.find((r) => r.message?.id === "framed")!.framing).toBe("content-length");
   });
 

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { Glass, GlassError, type GlassTransport } from "glass-sdk";
+import { socketTransport, stdioTransport } from "glass-sdk/node";
+import { createMockGlass } from "glass-sdk/testing";
+import { startMockDaemon } from "glass-sdk/testing/node";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const CLI = ["--import", "tsx", "src/cli/main.ts", "mock-daemon"];
+const dir = mkdtempSync(join(tmpdir(), "glass-site-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A script written only from the README: observe, find the email field, type into it with the
+ * revision observed, meet staleRevision with that revision again, re-observe, read the text. It
+ * does not know which daemon it talks to.
+ */
+async function signInScript(glass: Glass): Promise<string[]> {
+  const story: string[] = [];
+  const page = await glass.browser.observe({ level: "interactive" });
+  story.push(`observed ${page.page.url} at revision ${page.revision}`);
+  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "best", expectedRevision: page.revision });
+  const email = found.candidates[0];
+  if (email === undefined) throw new Error("no Email field");
+  story.push(`found ${email.name}`);
+  const typed = await glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: page.revision });
+  story.push(`typed: ${typed.executionId}`);
+  try {
+    await glass.browser.type({ target: email.reference, text: "again", expectedRevision: page.revision });
+    story.push("typed twice with one revision");
+  } catch (error) {
+    if (!(error instanceof GlassError)) throw error;
+    story.push(`${error.code}, retryable ${error.retryable}`);
+  }
+  const again = await glass.browser.observe({ level: "interactive" });
+  story.push(`re-observed at revision ${again.revision - page.revision} past the first`);
+  const { text } = await glass.browser.getText();
+  story.push(text.includes("Sign in") ? "the page reads Sign in" : `the page reads ${text}`);
+  return story;
+}
+
+const STORY = [
+  "observed https://shop.example/login at revision 1",
+  "found Email",
+  "typed: exec-1",
+  "staleRevision, retryable true",
+  "re-observed at revision 1 past the first",
+  "the page reads Sign in",
+];
+
+async function run(transport: GlassTransport, withLease = false): Promise<string[]> {
+  const glass = await Glass.connect(transport);
+  try {
+    return withLease ? await glass.withLease(() => signInScript(glass), { ttlMs: 30_000 }) : await signInScript(glass);
+  } finally {
+    await glass.close();
+  }
+}
+
+describe("the mock daemon serves the simulated site by default", () => {
+  it("a README script runs against glass-sdk mock-daemon over stdio", async () => {
+    expect(await run(stdioTransport({ command: process.execPath, args: CLI, cwd: ROOT }))).toEqual(STORY);
+  });
+
+  it("the same script runs against glass-sdk mock-daemon --socket, holding the lease", async () => {
+    const { spawn } = await import("node:child_process");
+    const path = join(dir, "cli.sock");
+    const child = spawn(process.execPath, [...CLI, "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          if (chunk.toString().includes("listening on")) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`mock daemon exited with ${code}`)));
+      });
+      expect(await run(socketTransport({ path }), true)).toEqual(STORY);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("the same script runs against createMockGlass() in memory", async () => {
+    expect(await run(createMockGlass().transport())).toEqual(STORY);
+  });
+
+  it("on the socket, a mutation without the lease is refused before the site sees it", async () => {
+    const daemon = await startMockDaemon({ socket: join(dir, "lease.sock") });
+    const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
+    try {
+      const page = await glass.browser.observe({ level: "interactive" });
+      const error = await glass.browser.click({ target: "ref=1", expectedRevision: page.revision }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "leaseRequired" });
+      expect((await glass.browser.observe({ level: "interactive" })).revision).toBe(page.revision);
+    } finally {
+      await glass.close();
+      await daemon.close();
+    }
+  });
+
+  it("exact golden payloads are still answered from the fixture, everything else by the site", async () => {
+    const daemon = await startMockDaemon({ socket: join(dir, "golden.sock") });
+    const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
+    try {
+      expect((await glass.browser.observe({ level: "summary" })).page.url).toContain("library.example");
+      expect((await glass.browser.observe({ level: "interactive" })).page.url).toBe("https://shop.example/login");
+    } finally {
+      await glass.close();
+      await daemon.close();
+    }
+  });
+
+  it("each daemon and each mock serves a fresh site", async () => {
+    const first = createMockGlass();
+    await run(first.transport());
+    expect(await run(createMockGlass().transport())).toEqual(STORY);
+  });
+
+  it("user handlers sit on top of the site: they answer their operation, the site the rest", async () => {
+    const mock = createMockGlass({ handlers: { "browser.getText": () => ({ text: "from the handler" }) } });
+    const glass = await Glass.connect(mock.transport());
+    try {
+      expect(await glass.browser.getText()).toEqual({ text: "from the handler" });
+      expect((await glass.browser.observe({ level: "interactive" })).page.url).toBe("https://shop.example/login");
+    } finally {
+      await glass.close();
+    }
+  });
+
+  it("reaches the site's browser.extractWebIr, outside the typed catalog, by name", async () => {
+    const glass = await Glass.connect(createMockGlass().transport());
+    try {
+      const ir = await glass.request("browser.extractWebIr", {});
+      expect(await glass.webIr.validate({ ir: ir as never })).toMatchObject({ valid: true });
+    } finally {
+      await glass.close();
+    }
+  });
+
+  it("an operation the site does not answer is mock.unmatched, saying no handler answers it", async () => {
+    const glass = await Glass.connect(createMockGlass().transport());
+    try {
+      const error = await glass.browser.cookies().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "mock.unmatched" });
+      expect((error as GlassError).rawMessage).toMatch(/^no handler for browser\.cookies; /);
+    } finally {
+      await glass.close();
+    }
+  });
+});
