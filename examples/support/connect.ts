@@ -28,7 +28,8 @@ export function chooseTransport(env: NodeJS.ProcessEnv = process.env): ChosenTra
     const [program, ...args] = command.split(/\s+/) as [string, ...string[]];
     return { transport: stdioTransport({ command: program, args }), description: `stdio, child process \`${command}\` (GLASS_COMMAND)` };
   }
-  // The mock daemon replays fixtures/protocol-golden-v1.json. Installed packages run it with
+  // The mock daemon serves a simulated shop (and answers the golden fixture's exact payloads).
+  // Installed packages run it with
   // `npx glass-sdk mock-daemon`; from this repository's source it is:
   return {
     transport: stdioTransport({ command: process.execPath, args: ["--import", "tsx", CLI_SOURCE, "mock-daemon"] }),

@@ -27,30 +27,26 @@ function runQuickstart(extraEnv: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-/** The facts every run against the golden fixture prints, whatever the transport. */
-function expectFixtureFacts(stdout: string): void {
+/** The story every run against the simulated site prints, whatever the transport. */
+function expectStory(stdout: string): void {
   expect(stdout).toContain("answered by glass-sdk-mock-daemon");
-  expect(stdout).toContain("agreed schemas: webIr v1 and task v1");
-  expect(stdout).toMatch(/browser\.observe .* → revision 12: "My loans · City Library"/);
-  expect(stdout).toContain("a listing page; regions Library navigation (navigation), Renew loans (form) and Borrowed items (table)");
-  expect(stdout).toContain("✗ staleRevision — expected revision 11 but the page is at revision 12");
-  expect(stdout).toContain("mutationPossible false");
-  expect(stdout).toContain("re-observed: the page is at revision 12");
-  expect(stdout).toContain("execution exec-renew-0412, completed");
-  expect(stdout).toContain("inspect: revision 12, 7 entities, 7 relationships");
-  expect(stdout).toContain("validate: valid true (revision 3)");
-  expect(stdout).toContain("diff 12 → 14: entities 1 added, 1 removed, 1 changed");
-  expect(stdout).toContain("relationships 1 added, 1 removed");
-  expect(stdout).toContain("continuity of field-card: rebound, now field-card-2");
-  expect(stdout).toContain("validate: form.fill is valid");
-  expect(stdout).toContain("plan bound to revision 12, 2 steps");
-  expect(stdout).toContain("entities region-loans and table-loans");
-  expect(stdout).toContain("✗ webIr.invalid — Web IR validation failed (phase preflight; requests sent: 0)");
-  expect(stdout).toContain("details.path entities[5].kind");
-  expect(stdout).toContain("details.reason web ir must contain exactly one page entity");
-  expect(stdout).toContain("the daemon answers webIr.invalid at entities[5].kind");
-  expect(stdout).toContain("the SDK's preflight error and the daemon's are equal: yes");
-  expect(stdout).toContain("8. Close");
+  expect(stdout).toContain('https://shop.example/login — "Sign in · Simulated Shop" (authentication), revision 1');
+  expect(stdout).toContain("targets: Email (textbox), Password (textbox) and Sign in (button)");
+  expect(stdout).toMatch(/findTarget "Email" → Email, reference r1:b\d+ \(confidence exact\)/);
+  expect(stdout).toMatch(/typed ada@example\.com at revision 1: execution exec-\d+/);
+  expect(stdout).toContain("✗ staleRevision — expected revision 1 but the page is at revision 2");
+  expect(stdout).toContain("mutationPossible false · retry advice safeAfterReobserve");
+  expect(stdout).toContain("re-observed: revision 2; the next action names expectedRevision 2");
+  expect(stdout).toMatch(/fillForm \(Email, Password\): execution exec-\d+; the form is now at revision 3/);
+  expect(stdout).toContain('clicked Sign in: now https://shop.example/orders — "Orders · Simulated Shop" (revision 4)');
+  expect(stdout).toContain("1001 Ada Lovelace €42.00 Shipped");
+  expect(stdout).toContain("1003 Grace Hopper €128.90 Delivered");
+  expect(stdout).toMatch(/extractWebIr: revision 4, \d+ entities, \d+ relationships/);
+  expect(stdout).toContain("webIr.validate: valid true");
+  expect(stdout).toContain("task.validate: table.extract is valid (task schema v1)");
+  expect(stdout).toContain("task.compile: bound to revision 4, steps scopeToRegion and extractRows");
+  expect(stdout).toContain("9. Close");
+  expect(stdout.trimEnd().endsWith("Done.")).toBe(true);
   // Short, readable lines: no raw JSON dumps.
   for (const line of stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
 }
@@ -66,40 +62,35 @@ describe("examples/quickstart.ts (npm start)", () => {
     dir = undefined;
   });
 
-  it("runs against the mock daemon over stdio and prints each step's key facts", async () => {
+  it("tells the sign-in story against the mock daemon's simulated site over stdio, without leases", async () => {
     const run = await runQuickstart();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expectFixtureFacts(run.stdout);
+    expectStory(run.stdout);
     expect(run.stdout).toContain("transport: stdio, child process `glass-sdk mock-daemon`");
-    expect(run.stdout).toContain("localDaemon not offered");
-    expect(run.stdout).toContain("plain click, no lease: a stdio daemon owns its one session");
-    expect(run.stdout).not.toContain("under a mutation lease");
+    expect(run.stdout).toContain("no leases: a stdio daemon owns its one session");
   }, 30_000);
 
-  it("takes the lease path on a daemon socket (GLASS_SOCKET) and still meets staleRevision", async () => {
+  it("tells the same story on a daemon socket (GLASS_SOCKET), each mutation under a lease", async () => {
     dir = mkdtempSync(join(tmpdir(), "glass-quickstart-"));
     daemon = await startMockDaemon({ socket: join(dir, "glass.sock") });
     const run = await runQuickstart({ GLASS_SOCKET: daemon.socketPath! });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expectFixtureFacts(run.stdout);
+    expectStory(run.stdout);
     expect(run.stdout).toContain(`transport: Unix socket ${daemon.socketPath} (GLASS_SOCKET)`);
-    expect(run.stdout).toContain("localDaemon available");
-    expect(run.stdout).toMatch(/under a mutation lease: Lease\(sess-mock-[0-9a-f]+, expires [^)]+\)\n.*✗ staleRevision/);
+    expect(run.stdout).toContain("the daemon offers leases (localDaemon)");
 
-    // The click and the workflow carried the lease; read-only calls did not; the token was never printed.
-    const byTool = (tool: string) => daemon!.calls.filter((call) => call.tool === tool);
-    const [click] = byTool("click");
-    const token = click?.arguments.leaseToken as string | undefined;
-    expect(token).toEqual(expect.any(String));
-    expect(click?.arguments).not.toHaveProperty("mutationLease");
-    expect(click?.arguments).not.toHaveProperty("sessionId");
-    const workflowToken = byTool("workflow")[0]?.arguments.leaseToken as string | undefined;
-    expect(workflowToken).toEqual(expect.any(String));
-    expect(byTool("observe").every((call) => call.arguments.leaseToken === undefined)).toBe(true);
-    expect(run.stdout).not.toContain(token!);
-    expect(run.stdout).not.toContain(workflowToken!);
+    // Every mutation carried a lease token; read-only calls did not; no token was printed.
+    const mutations = daemon.calls.filter((call) => ["type", "fillForm", "click"].includes(call.tool));
+    expect(mutations.map((call) => call.tool)).toEqual(["type", "type", "fillForm", "click"]);
+    const tokens = mutations.map((call) => call.arguments.leaseToken);
+    for (const token of tokens) {
+      expect(token).toEqual(expect.any(String));
+      expect(run.stdout).not.toContain(token as string);
+    }
+    expect(mutations[0]?.arguments).not.toHaveProperty("mutationLease");
+    expect(daemon.calls.filter((call) => call.tool === "observe").every((call) => call.arguments.leaseToken === undefined)).toBe(true);
     // withLease released it, and the example disconnected.
     expect(daemon.activeLeases()).toEqual([]);
     await daemon.waitFor((d) => d.clientCount() === 0);
