@@ -45,7 +45,8 @@ export type {
 } from "./envelope/envelope-types.js";
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";
-export { operations, type OperationDescriptor, type LeaseRequirement, type LeaseCondition } from "./operations/catalog.js";
+// `requiresLease` too: a script (or a page on the prebuilt file, which holds only this entry) decides with it whether a call needs `withLease`.
+export { operations, requiresLease, type OperationDescriptor, type LeaseRequirement, type LeaseCondition } from "./operations/catalog.js";
 export type { OperationMap, OperationName, PayloadOf, ResultOf } from "../generated/operation-map.js";
 export type { GlassOperationNamespaces } from "../generated/methods.js";
 // Every named type of the schemas, flat: capabilities, Web IR, Task, and each operation's payload
