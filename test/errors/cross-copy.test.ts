@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as source from "glass-sdk";
 
-const esmPath = fileURLToPath(new URL("../dist/index.js", import.meta.url));
-const cjsPath = fileURLToPath(new URL("../dist/index.cjs", import.meta.url));
+const esmPath = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const cjsPath = fileURLToPath(new URL("../../dist/index.cjs", import.meta.url));
 
 describe.skipIf(!existsSync(esmPath) || !existsSync(cjsPath))("GlassError across copies of the package (run `npm run build` first)", () => {
   it("instanceof works between the ESM build, the CJS build and the source in one process", async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 
-const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const bundlePath = `${dist}browser/glass-sdk.browser.min.js`;
 
 /** Text only the compiled validators contain (the compact ones build this reason from the field list). */

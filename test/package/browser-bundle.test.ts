@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const bundlePath = fileURLToPath(new URL("../dist/browser/glass-sdk.browser.min.js", import.meta.url));
+const bundlePath = fileURLToPath(new URL("../../dist/browser/glass-sdk.browser.min.js", import.meta.url));
 
 describe.skipIf(!existsSync(bundlePath))("the browser bundle (dist/browser/glass-sdk.browser.min.js; run `npm run build` first)", () => {
   const text = existsSync(bundlePath) ? readFileSync(bundlePath, "utf8") : "";

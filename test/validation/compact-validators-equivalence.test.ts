@@ -120,7 +120,7 @@ function distinctNested(documents: unknown[]): unknown[] {
 }
 
 const fixture = readGoldenFixture();
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../shared/reference/glass/", import.meta.url));
+const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
 const referenceFiles = existsSync(referenceDir) ? readdirSync(referenceDir).filter((file) => file.endsWith(".json")) : [];
 
 describe("the compact validators", () => {

@@ -9,7 +9,7 @@ import type { GoldenFixture } from "../support/golden-fixture.js";
  * GLASS_REFERENCE_DIR at it; by default the shared reference folder next to the checkout is used.
  */
 const referenceDir =
-  process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../shared/reference/glass/", import.meta.url));
+  process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
 const goldens = existsSync(referenceDir) ? readdirSync(referenceDir).filter((f) => /^protocol-golden-v1\..*\.json$/.test(f)) : [];
 
 describe.skipIf(goldens.length === 0)(`upstream golden fixtures (${referenceDir})`, () => {

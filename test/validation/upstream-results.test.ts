@@ -12,7 +12,7 @@ import { RESULT_SAMPLES } from "../support/result-samples.js";
  * upstream's schemas where those describe the daemon. Point GLASS_REFERENCE_DIR at the data; by
  * default the shared reference folder next to the checkout is used.
  */
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../shared/reference/glass/", import.meta.url));
+const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
 const files = existsSync(referenceDir) ? readdirSync(referenceDir) : [];
 const read = (file: string): Record<string, unknown> => JSON.parse(readFileSync(`${referenceDir}/${file}`, "utf8")) as Record<string, unknown>;
 const named = (pattern: RegExp): string[] => files.filter((file) => pattern.test(file));

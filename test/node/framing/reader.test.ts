@@ -335,7 +335,7 @@ describe("frame reader: performance", () => {
  * Upstream's framing corpus lives outside the project (it is not ours to copy in). Point
  * GLASS_REFERENCE_DIR at it; by default the shared reference folder next to the checkout is used.
  */
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../shared/reference/glass/", import.meta.url));
+const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../../shared/reference/glass/", import.meta.url));
 const corpusFiles = existsSync(referenceDir) ? readdirSync(referenceDir).filter((file) => /^mcp_framing_corpus\..*\.json$/.test(file)) : [];
 
 interface CorpusCase {
