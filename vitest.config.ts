@@ -56,6 +56,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: {
+          // The examples' own tests (examples/README.md), as a user's project would run them.
+          name: "examples",
+          include: ["examples/**/*.test.ts"],
+          exclude: EXCLUDED,
+        },
+      },
+      {
+        extends: true,
         resolve: {
           // Matches the import as written (`../../generated/validators/index.js` from src/, `../generated/...`
           // from test/); a setup file checks that the compact module is the one loaded.

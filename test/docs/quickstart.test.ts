@@ -1,30 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runExample, type ExampleRun } from "../support/run-example.js";
 
 /** Runs `npm start`'s script (`tsx examples/quickstart.ts`) with the given extra environment. */
-function runQuickstart(extraEnv: Record<string, string> = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
-  if (extraEnv.GLASS_COMMAND === undefined) delete env.GLASS_COMMAND;
-  if (extraEnv.GLASS_SOCKET === undefined) delete env.GLASS_SOCKET;
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", "examples/quickstart.ts"], { cwd: ROOT, env, timeout: 25_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runQuickstart(extraEnv: Record<string, string> = {}): Promise<ExampleRun> {
+  return runExample("quickstart.ts", { env: extraEnv });
 }
 
 /** The story every run against the simulated site prints, whatever the transport. */

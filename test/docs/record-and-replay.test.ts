@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadFixture } from "glass-sdk/testing";
+import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
+import { runExample } from "../support/run-example.js";
+
+const OPERATIONS = ["browser.observe", "browser.fillForm", "browser.observe", "browser.findTarget", "browser.click", "browser.getText"];
+
+/** The story of a run against the mock daemon's simulated shop, whatever the transport. */
+function expectStory(stdout: string, fixturePath: string): void {
+  expect(stdout).toContain("answered by glass-sdk-mock-daemon");
+  // Recorded live, then replayed: the same click and the same orders.
+  const live = stdout.slice(stdout.indexOf("2. Record"), stdout.indexOf("3. Save"));
+  const replayed = stdout.slice(stdout.indexOf("4. Replay"), stdout.indexOf("5. A call"));
+  for (const part of [live, replayed]) {
+    expect(part).toContain("observe: https://shop.example/login, revision 1");
+    expect(part).toContain('findTarget "Sign in" → r2:b3; click: execution exec-');
+    expect(part).toContain("getText: 3 orders (1001, 1002 and 1003)");
+  }
+  expect(live.match(/click: execution (exec-\d+)/)?.[1]).toBe(replayed.match(/click: execution (exec-\d+)/)?.[1]);
+  expect(live).toContain("observe again: revision 2");
+  expect(replayed).toContain("observe again: revision 1");
+  expect(stdout).toContain("saveFixture: 6 calls (observe, fillForm, observe, findTarget, click and getText)");
+  expect(stdout).toContain(`written to ${fixturePath}`);
+  expect(stdout).toContain("createMockGlass ignores expectedRevision and /fields/1/value");
+  expect(stdout).toContain("the same answers as the live session");
+  // The deliberate miss, explained.
+  expect(stdout).toContain("✗ mock.unmatched (phase preflight, mutationPossible false)");
+  expect(stdout).toContain('/fields/0/value: sent "grace@example.com", recorded "ada@example.com"');
+  expect(stdout.trimEnd().endsWith("Done.")).toBe(true);
+  for (const line of stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
+}
+
+describe("examples/record-and-replay.ts", () => {
+  let daemon: MockDaemon | undefined;
+  let dir: string | undefined;
+
+  afterEach(async () => {
+    await daemon?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    daemon = undefined;
+    dir = undefined;
+  });
+
+  it("records a sign-in against the mock daemon, writes a fixture loadFixture reads, and replays it with the same answers", async () => {
+    dir = mkdtempSync(join(tmpdir(), "glass-record-"));
+    const path = join(dir, "recordings", "sign-in.json");
+
+    const run = await runExample("record-and-replay.ts", { args: [path] });
+
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expectStory(run.stdout, path);
+    const fixture = await loadFixture(path);
+    expect(fixture.requests.map((request) => request.operation)).toEqual(OPERATIONS);
+    expect(fixture.responses.every((response) => response.ok)).toBe(true);
+    // The password was typed, but never written down.
+    expect(readFileSync(path, "utf8")).not.toContain("correct horse");
+    expect(fixture.requests[1]?.payload).toMatchObject({ fields: [{ value: "ada@example.com" }, { value: "[redacted]" }] });
+  }, 30_000);
+
+  it("records on a daemon socket under leases, and no lease token reaches the fixture", async () => {
+    dir = mkdtempSync(join(tmpdir(), "glass-record-"));
+    daemon = await startMockDaemon({ socket: join(dir, "glass.sock") });
+    const path = join(dir, "sign-in.json");
+
+    const run = await runExample("record-and-replay.ts", { args: [path], env: { GLASS_SOCKET: daemon.socketPath! } });
+
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expectStory(run.stdout, path);
+    const tokens = daemon.calls.map((call) => call.arguments.leaseToken).filter((token) => token !== undefined);
+    expect(tokens).toHaveLength(2); // fillForm and click
+    const written = readFileSync(path, "utf8");
+    for (const token of tokens) expect(written).not.toContain(token as string);
+    expect((await loadFixture(path)).requests.map((request) => request.operation)).toEqual(OPERATIONS);
+  }, 30_000);
+
+  it("writes the fixture to a new temporary directory when given no path", async () => {
+    const run = await runExample("record-and-replay.ts");
+
+    expect(run.code).toBe(0);
+    const path = run.stdout.match(/written to (\S+)/)?.[1];
+    expect(path).toMatch(/glass-recording-.+sign-in\.json$/);
+    dir = join(path!, "..");
+    expect((await loadFixture(path!)).requests).toHaveLength(6);
+  }, 30_000);
+});
