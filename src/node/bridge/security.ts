@@ -27,6 +27,8 @@ export interface Refusal {
   readonly reason: string;
   /** Extra response headers (`WWW-Authenticate`, `Allow`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The JSON-RPC error's `data`, when the refusal has facts a program can use (the supported versions). */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** A refusal with the generic server-error code -32000. */
@@ -36,7 +38,8 @@ export function refusal(status: number, reason: string, headers?: Readonly<Recor
 
 /** The JSON-RPC error body of a refusal (`id` null: it answers no particular request). */
 export function refusalBody(refused: Refusal): string {
-  return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: refused.rpcCode, message: refused.reason } });
+  const error = refused.data === undefined ? { code: refused.rpcCode, message: refused.reason } : { code: refused.rpcCode, message: refused.reason, data: refused.data };
+  return JSON.stringify({ jsonrpc: "2.0", id: null, error });
 }
 
 /** The host names that always mean this machine, as they appear in a `Host` header (without a port). */
