@@ -1,6 +1,7 @@
 import type { OperationName } from "../../generated/operation-map.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { JsonRpcErrorCode, type Framing, type JsonRpcId, type JsonRpcResponse } from "../mcp/json-rpc.js";
+import { DAEMON_MCP_VERSIONS } from "../mcp/mcp-versions.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { operationFor } from "../operations/catalog.js";
@@ -31,7 +32,7 @@ export interface SessionConnection {
 }
 
 /** The MCP protocol versions the daemon accepts in initialize (§3). */
-export const SUPPORTED_MCP_VERSIONS: readonly string[] = ["2024-11-05", "2025-11-25"];
+export const SUPPORTED_MCP_VERSIONS: readonly string[] = DAEMON_MCP_VERSIONS;
 
 /** `serverInfo.name` of the mock daemon. */
 export const MOCK_SERVER_NAME = "glass-sdk-mock-daemon";

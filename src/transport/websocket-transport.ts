@@ -3,6 +3,7 @@ import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { describeError, redactUrl } from "../errors/redact.js";
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { TransportLimits, type GlassTransport, type TransportHandlers } from "./transport.js";
 import {
   callHandler,
@@ -75,7 +76,11 @@ const WS_PACKAGE_OPTIONS = { perMessageDeflate: false, maxPayload: TransportLimi
  * `options.WebSocket`, else `globalThis.WebSocket`, else the `ws` package.
  *
  * `start()` resolves when the socket is open and rejects with a TransportUnavailableError naming
- * the URL (and, when the server refused the token or the subprotocol, saying so). A frame that is
+ * the URL and what to do. With the `ws` package a refused upgrade's HTTP answer is visible: the
+ * error gives its status and quotes the bridge's reason (a 401 is the token; a 403 an Origin the
+ * bridge does not allow, or a host name not its own). A browser hides that answer (close code
+ * 1006, no reason), so the error lists the possible causes — no bridge at the URL, a wrong token,
+ * this page's origin not allowed — and names `--allow-origin` with the page's origin. A frame that is
  * not a text JSON-RPC message goes to `onError` as a BadFrameError and the connection goes on. The
  * socket closing, for any reason, ends the transport with one `onClose(TransportClosedError)`
  * carrying the close code and reason; nothing is ever reconnected or sent again (a mutation must
@@ -119,6 +124,24 @@ interface Socket extends WebSocketLike {
   terminate?: () => void;
 }
 
+/** The HTTP answer to a refused upgrade, as the `ws` package hands it to `unexpected-response` (a Node `IncomingMessage`). */
+interface UpgradeResponse {
+  readonly statusCode?: number;
+  on(event: "data", listener: (chunk: Uint8Array) => void): void;
+  on(event: "end" | "close" | "error", listener: () => void): void;
+  destroy(): void;
+}
+
+/** A refused upgrade as the transport saw it: the HTTP status, and the reason its body gave (a bridge's JSON-RPC error message). */
+interface RefusedUpgrade {
+  status: number;
+  reason: string | undefined;
+}
+
+/** How much of a refused upgrade's body is read for its reason, and for how long. */
+const REFUSAL_BODY_BYTES = 4096;
+const REFUSAL_BODY_MS = 2000;
+
 class WebSocketTransport implements GlassTransport {
   readonly kind = "websocket";
   readonly maxInFlight: number;
@@ -139,6 +162,8 @@ class WebSocketTransport implements GlassTransport {
   #closing: Promise<void> | undefined;
   /** What the last `error` event said (the close that follows says less). */
   #lastError: string | undefined;
+  /** The HTTP answer that refused the upgrade, when the WebSocket class shows it (the `ws` package). */
+  #refused: RefusedUpgrade | undefined;
   /** Why the transport ended the connection itself, when it did. */
   #ended: TransportClosedError | undefined;
   #markGone!: () => void;
@@ -196,6 +221,7 @@ class WebSocketTransport implements GlassTransport {
     socket.addEventListener("message", (event) => this.#onMessage(event.data));
     socket.addEventListener("error", (event) => this.#onError(event));
     socket.addEventListener("close", (event) => this.#onClose(event));
+    if (isWsPackageSocket(socket)) this.#watchRefusal(socket);
     return opened;
   }
 
@@ -328,16 +354,55 @@ class WebSocketTransport implements GlassTransport {
     if (handlers !== undefined) callHandler(() => handlers.onClose(error));
   }
 
+  /**
+   * With the `ws` package the HTTP answer to a refused upgrade is visible: its status and the reason
+   * in its body (the bridge sends a JSON-RPC error) are kept for the error `start()` rejects with,
+   * reading at most 4 KiB for at most 2 s, and then the attempt is ended.
+   */
+  #watchRefusal(socket: Socket): void {
+    const on = socket.on as (event: "unexpected-response", listener: (request: unknown, response: UpgradeResponse) => void) => void;
+    on.call(socket, "unexpected-response", (_request, response) => {
+      const chunks: Uint8Array[] = [];
+      let bytes = 0;
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.#refused = { status: response.statusCode ?? 0, reason: refusalReason(chunks) };
+        response.destroy();
+        socket.terminate?.(); // ends the handshake: the close event that follows rejects start()
+      };
+      const timer = setTimeout(finish, REFUSAL_BODY_MS);
+      response.on("data", (chunk) => {
+        if (done) return;
+        chunks.push(chunk.subarray(0, REFUSAL_BODY_BYTES - bytes));
+        bytes += chunk.length;
+        if (bytes >= REFUSAL_BODY_BYTES) finish();
+      });
+      response.on("end", finish);
+      response.on("close", finish);
+      response.on("error", finish);
+    });
+  }
+
   /** Why the socket did not open, in words a person can act on. */
   #unavailable(code: number, reason: string): TransportUnavailableError {
+    const refused = this.#refused;
+    if (refused !== undefined) {
+      const said = `the server refused the upgrade with HTTP ${refused.status}${refused.reason === undefined ? "" : `: ${this.#redact(truncateUtf8(refused.reason, 512))}`}`;
+      return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${refusalFix(refused)}`, details: { closeCode: code, status: refused.status } });
+    }
     const said = this.#lastError ?? `it closed with code ${code}${reason === "" ? "" : `: ${reason}`}`;
-    const fix = /\b(401|403)\b/.test(said)
-      ? "the server refused the token: use the one from the bridge's startup line (new each time it starts)"
-      : /subprotocol/i.test(said)
-        ? `the server refused the ${MCP} subprotocol or the token: check that the URL is the bridge's WebSocket endpoint and the token the one from its startup line`
-        : this.#lastError === undefined
-          ? "the browser gives no reason: check that the bridge runs at this URL and the token is the one from its startup line"
-          : "check that the bridge runs at this URL";
+    const fix = /\b401\b/.test(said)
+      ? TOKEN_FIX
+      : /\b403\b/.test(said)
+        ? FORBIDDEN_FIX
+        : /subprotocol/i.test(said)
+          ? `the server refused the ${MCP} subprotocol or the token: check that the URL is the bridge's WebSocket endpoint and the token the one from its startup line`
+          : this.#lastError === undefined
+            ? browserFix()
+            : "check that the bridge runs at this URL";
     return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${fix}`, details: { closeCode: code } });
   }
 
@@ -347,6 +412,63 @@ class WebSocketTransport implements GlassTransport {
     this.#handlers = undefined;
     this.#markGone();
   }
+}
+
+/** What to do about a refused token. */
+const TOKEN_FIX = "the server refused the token: use the one from the bridge's startup line (new each time it starts)";
+/** What to do about a 403 whose reason is not known. */
+const FORBIDDEN_FIX =
+  "a bridge answers 403 for an Origin it does not allow (start it with --allow-origin <origin>, or allowedOrigins in startBridge()) or a host name that is not its own (--allow-host); its log names which";
+
+/** What to do about an upgrade refused with this status and reason (the bridge names the Origin or the Host it refused). */
+function refusalFix(refused: RefusedUpgrade): string {
+  if (refused.status === 401) return TOKEN_FIX;
+  if (refused.status === 403 && refused.reason !== undefined && /^Origin\b/.test(refused.reason)) {
+    return "the bridge does not allow this client's Origin: start it with --allow-origin <origin> (or allowedOrigins in startBridge())";
+  }
+  if (refused.status === 403 && refused.reason !== undefined && /^Host\b/.test(refused.reason)) {
+    return "the bridge does not take this URL's host name: connect to a loopback address, or start it with --allow-host <name> (allowedHosts in startBridge())";
+  }
+  if (refused.status === 403) return FORBIDDEN_FIX;
+  if (refused.status === 502) return "check that the Glass daemon runs where the bridge looks for it (its --socket, or the command after --)";
+  if (refused.status === 503) return "retry later, or end another client session of the bridge (it serves --max-clients at once)";
+  return "check that the URL is the bridge's WebSocket endpoint";
+}
+
+/**
+ * What to do when a browser's WebSocket fails to open: browsers report every failed upgrade the
+ * same way (close code 1006, no reason, the HTTP answer hidden), so the causes are only possible
+ * ones. The page's origin is named when there is one.
+ */
+function browserFix(): string {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  const page = typeof origin === "string" && origin !== "null" ? origin : undefined;
+  return (
+    "the browser gives no reason (it hides the server's answer to a refused upgrade). Check that the bridge runs at this URL and that the token is the one " +
+    `from its startup line; the bridge also refuses pages from an origin it was not told to allow: start it with --allow-origin ${page ?? "<this page's origin>"} ` +
+    "(or allowedOrigins in startBridge()). The bridge logs the reason for every refusal"
+  );
+}
+
+/** The reason a refused upgrade's body gives: a JSON-RPC error's message (what the bridge sends), or else undefined. */
+function refusalReason(chunks: readonly Uint8Array[]): string | undefined {
+  const text = new TextDecoder().decode(concatBytes(chunks));
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === "string" && message !== "" ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
 }
 
 /** The WebSocket class to use: the one given, the global one, or the `ws` package's (imported only then). */

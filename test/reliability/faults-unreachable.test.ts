@@ -171,7 +171,7 @@ describe("unreachable over WebSocket", () => {
   ] as const)("the bridge cannot reach the daemon (%s): the upgrade is refused with 502 → TransportUnavailableError; nothing is sent; closed afterwards", async (_what, upstream) => {
     const { bridge, logs } = await bridgeTo(upstream);
     const error = await expectUnreachable(() => webSocketTransport({ url: bridge.wsUrl, token: bridge.token }), TransportUnavailableError, "transport.unavailable");
-    expect(error.message).toMatch(/Unexpected server response: 502/);
+    expect(error.message).toMatch(/refused the upgrade with HTTP 502: Bad Gateway: the bridge could not reach the Glass daemon; check that the Glass daemon runs/);
     expect(logs.some((line) => /could not open a daemon connection/.test(line))).toBe(true);
     expect(bridge.sessionCount()).toBe(0);
   });

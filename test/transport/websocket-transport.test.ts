@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,6 +12,7 @@ import { GlassError } from "../../src/errors/glass-error.js";
 import type { JsonRpcMessage } from "../../src/mcp/json-rpc.js";
 import type { TransportHandlers } from "../../src/transport/transport.js";
 import { webSocketTransport, type WebSocketConstructor } from "../../src/transport/websocket-transport.js";
+import { startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";
 
 const TOKEN = "Zm9vYmFy-base64url_token~1";
 
@@ -449,5 +450,122 @@ describe("webSocketTransport", () => {
     const shown = JSON.stringify({ message: error.message, json: error.toJSON() });
     expect(shown).not.toContain(TOKEN);
     expect(shown).toContain("[redacted]");
+  });
+});
+
+/** The `ws` package's WebSocket sending this Origin, as a page's would (`ws` sends none unless told). */
+function wsWithOrigin(origin: string): WebSocketConstructor {
+  return class extends WsWebSocket {
+    constructor(url: string, protocols?: string | string[], options?: ConstructorParameters<typeof WsWebSocket>[2]) {
+      super(url, protocols, { ...options, origin });
+    }
+  } as unknown as WebSocketConstructor;
+}
+
+/**
+ * A WebSocket that fails as a browser's does: it sends the page's Origin, and when the upgrade is
+ * refused it reports an `error` event with no message and a close with code 1006 and no reason
+ * (browsers hide the HTTP answer from the page).
+ */
+function browserShapedWebSocket(origin: string): WebSocketConstructor {
+  return class {
+    readonly #socket: WsWebSocket;
+    constructor(url: string, protocols?: string | string[]) {
+      this.#socket = new WsWebSocket(url, protocols, { origin });
+      this.#socket.on("error", () => undefined);
+    }
+    get readyState(): number {
+      return this.#socket.readyState;
+    }
+    get protocol(): string {
+      return this.#socket.protocol;
+    }
+    send(data: string): void {
+      this.#socket.send(data);
+    }
+    close(code?: number, reason?: string): void {
+      this.#socket.close(code, reason);
+    }
+    addEventListener(type: "open" | "message" | "error" | "close", listener: (event: unknown) => void): void {
+      if (type === "error") this.#socket.on("error", () => listener({ type: "error" }));
+      else if (type === "close") this.#socket.on("close", (code: number) => listener({ type: "close", code, reason: "" }));
+      else this.#socket.addEventListener(type, listener);
+    }
+  };
+}
+
+describe("webSocketTransport refused for its Origin", () => {
+  let harness: BridgeHarness | undefined;
+  afterEach(async () => {
+    await harness?.stop();
+    harness = undefined;
+  });
+
+  it("on Node (ws), where the upgrade's answer is visible, says the bridge refused the Origin (403), quoting it, and how to allow it", async () => {
+    harness = await startBridgeHarness({ allowedOrigins: ["http://localhost:5173"] });
+    const { bridge, daemon, logs } = harness;
+    const transport = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: wsWithOrigin("http://localhost:5174") });
+    const error = (await transport.start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect(error.rawMessage).toBe(
+      `cannot open a WebSocket to ${bridge.wsUrl}: the server refused the upgrade with HTTP 403: Origin "http://localhost:5174" is not allowed: ` +
+        "to let its pages in, start the bridge with --allow-origin http://localhost:5174 (allowedOrigins in startBridge()); " +
+        "the bridge does not allow this client's Origin: start it with --allow-origin <origin> (or allowedOrigins in startBridge())",
+    );
+    expect(error.details).toMatchObject({ status: 403, closeCode: 1006 });
+    expect(JSON.stringify(error.toJSON())).not.toContain(bridge.token);
+    expect(daemon.clientCount()).toBe(0);
+    expect(logs.some((line) => line.includes('refused WebSocket /mcp') && line.includes('Origin "http://localhost:5174" is not allowed'))).toBe(true);
+
+    // The same client from the allowed origin gets in.
+    const allowed = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: wsWithOrigin("http://localhost:5173") });
+    await allowed.start(new Recorder());
+    await allowed.close();
+  });
+
+  it("in a browser (close 1006, no reason), says the origin may be refused and names the page's origin in the flag that allows it, claiming no cause", async () => {
+    harness = await startBridgeHarness({ allowedOrigins: ["http://localhost:5173"] });
+    const { bridge } = harness;
+    vi.stubGlobal("location", { origin: "http://localhost:5174" });
+    const transport = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: browserShapedWebSocket("http://localhost:5174") });
+    const error = (await transport.start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect(error.rawMessage).toBe(
+      `cannot open a WebSocket to ${bridge.wsUrl}: it closed with code 1006; the browser gives no reason (it hides the server's answer to a refused upgrade). ` +
+        "Check that the bridge runs at this URL and that the token is the one from its startup line; the bridge also refuses pages from an origin it was not " +
+        "told to allow: start it with --allow-origin http://localhost:5174 (or allowedOrigins in startBridge()). The bridge logs the reason for every refusal",
+    );
+    expect(error.details).toEqual({ closeCode: 1006 });
+
+    vi.unstubAllGlobals(); // no page (a worker without location, or Node): the flag is left for the reader to fill in
+    const withoutPage = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: browserShapedWebSocket("http://localhost:5174") });
+    await expect(withoutPage.start(new Recorder())).rejects.toMatchObject({ rawMessage: expect.stringContaining("--allow-origin <this page's origin>") });
+  });
+
+  it("a 403 without a reason names both causes a bridge has for it; a refusal body is quoted bounded and without the token", async () => {
+    const forbidden = await daemon({ refuseWith: 403 });
+    await expect(webSocketTransport({ url: forbidden.url, token: TOKEN }).start(new Recorder())).rejects.toMatchObject({
+      rawMessage: expect.stringMatching(/HTTP 403; a bridge answers 403 for an Origin it does not allow \(start it with --allow-origin <origin>.*or a host name that is not its own \(--allow-host\)/),
+    });
+
+    const echoing = createServer();
+    echoing.on("upgrade", (request: IncomingMessage, socket) => {
+      const padding = request.url === "/long" ? "x".repeat(10_000) : "";
+      const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `no entry; you sent ${String(request.headers["sec-websocket-protocol"])}${padding}` } });
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
+    await new Promise<void>((resolve) => echoing.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `ws://127.0.0.1:${(echoing.address() as AddressInfo).port}`;
+      const error = (await webSocketTransport({ url: `${base}/mcp`, token: TOKEN }).start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+      expect(error).toBeInstanceOf(TransportUnavailableError);
+      expect(error.rawMessage).toMatch(/the server refused the upgrade with HTTP 403: no entry; you sent mcp,glass-bearer\.\[redacted\]; a bridge answers 403/);
+      expect(error.rawMessage).not.toContain(TOKEN);
+      // A body over the 4 KiB read for a reason is not quoted, only the status is.
+      const long = (await webSocketTransport({ url: `${base}/long`, token: TOKEN }).start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+      expect(long.rawMessage).toMatch(/the server refused the upgrade with HTTP 403; a bridge answers 403/);
+    } finally {
+      await new Promise<void>((resolve) => echoing.close(() => resolve()));
+    }
   });
 });

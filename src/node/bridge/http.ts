@@ -15,6 +15,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../mcp/json-rpc.js";
+import { DAEMON_MCP_VERSIONS } from "../../mcp/mcp-versions.js";
+import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
 import { ignore } from "../../transport/transport-util.js";
 import { parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer, type ClientMessage } from "./messages.js";
 import { admitRequest, checkToken, corsHeaders, httpRequestTokens, preflightHeaders, refusal, refusalBody, requestPath, type Refusal } from "./security.js";
@@ -22,6 +24,8 @@ import { REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeCo
 
 /** The header that names an HTTP session. */
 const SESSION_HEADER = "mcp-session-id";
+/** The header that names the MCP revision of each request after initialize. */
+const VERSION_HEADER = "mcp-protocol-version";
 /** What `Allow` says on a 405. */
 const ALLOW = { Allow: "POST, DELETE, OPTIONS" } as const;
 
@@ -29,8 +33,8 @@ const ALLOW = { Allow: "POST, DELETE, OPTIONS" } as const;
  * The bridge's HTTP side: MCP Streamable HTTP at `/mcp`, answering every POSTed request with
  * `application/json`. Order of checks, before anything reaches the daemon: Host (403), Origin
  * (403), path (404), CORS preflight (answered without a token), token (401), method (405),
- * Content-Type (415), Accept (406), body size (413), JSON-RPC shape (400), session (400/404), the
- * client cap for a new session (503).
+ * Content-Type (415), Accept (406), body size (413), JSON-RPC shape (400), session (400/404),
+ * `MCP-Protocol-Version` after initialize (400), the client cap for a new session (503).
  */
 export function createHttpHandler(context: BridgeContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -97,12 +101,16 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
   }
   const session = findSession(context, sessionId, refuse);
   if (session === undefined) return;
+  const versionRefusal = protocolVersionRefusal(req, session);
+  if (versionRefusal !== undefined) return refuse(versionRefusal, false);
   return forward(context, req, res, session, parsed, body.bytes.length);
 }
 
 async function handleDelete(context: BridgeContext, req: IncomingMessage, res: ServerResponse, refuse: Refuse): Promise<void> {
   const session = findSession(context, req.headers[SESSION_HEADER], refuse);
   if (session === undefined) return;
+  const versionRefusal = protocolVersionRefusal(req, session);
+  if (versionRefusal !== undefined) return refuse(versionRefusal, false);
   await session.terminate();
   reply(req, res, 200, undefined);
 }
@@ -120,6 +128,29 @@ function findSession(context: BridgeContext, sessionId: string | string[] | unde
     return undefined;
   }
   return session;
+}
+
+/**
+ * MCP Streamable HTTP's `MCP-Protocol-Version` rule (revisions 2025-06-18 and 2025-11-25) for a
+ * request in a running session. Absent, the version the session negotiated holds: the bridge knows
+ * it from initialize, so the spec's fallback to `2025-03-26` (for a server with no other way to
+ * tell) does not arise. Present, it must name a version the daemon accepts
+ * ({@link DAEMON_MCP_VERSIONS}); anything else — another revision, a malformed value, the header
+ * twice — is refused with 400 and -32000, whose message and `data.supported` list the versions.
+ * A supported version other than the negotiated one goes through: the bridge relays the same
+ * messages under either. `initialize` is never checked here: its version travels in its body.
+ */
+function protocolVersionRefusal(req: IncomingMessage, session: HttpSession): Refusal | undefined {
+  const header = req.headers[VERSION_HEADER];
+  if (header === undefined || (typeof header === "string" && DAEMON_MCP_VERSIONS.includes(header))) return undefined;
+  const requested = truncateUtf8(typeof header === "string" ? header : header.join(", "), 64);
+  const negotiated = session.protocolVersion === undefined ? "" : ` (${session.protocolVersion} in this session)`;
+  return {
+    status: 400,
+    rpcCode: -32000,
+    reason: `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(requested)}: this bridge supports ${DAEMON_MCP_VERSIONS.join(" and ")}; send the version initialize negotiated${negotiated}`,
+    data: { supported: [...DAEMON_MCP_VERSIONS], requested },
+  };
 }
 
 /** `initialize` without a session: take a place, open a daemon connection, forward, and name the session in the answer. */
@@ -143,6 +174,7 @@ async function startSession(context: BridgeContext, req: IncomingMessage, res: S
     await session.close(`initialize failed: ${"error" in response ? response.error.message : "its answer could not be relayed"}`);
     return reply(req, res, 200, body.text);
   }
+  session.adoptProtocolVersion(response.result);
   reply(req, res, 200, body.text, { headers: { "Mcp-Session-Id": session.id } });
 }
 
@@ -227,6 +259,7 @@ const NO_SERVER_REQUESTS =
 class HttpSession extends UpstreamSession {
   readonly channel = "http";
   readonly #pending = new SlotTable<JsonRpcId, PendingRequest>();
+  #protocolVersion: string | undefined;
 
   private constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     super(context, slot, peer);
@@ -302,6 +335,16 @@ class HttpSession extends UpstreamSession {
     if (!this.#pending.has(id)) return;
     this.#settle(id, rpcErrorResponse(id, JsonRpcErrorCode.RequestCancelled, "the HTTP client disconnected"));
     this.sendUpstream({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the HTTP client disconnected" } }).catch(ignore);
+  }
+
+  /** The MCP revision initialize settled on (the daemon's answer), once it succeeded. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Records the MCP revision from a successful initialize result. */
+  adoptProtocolVersion(result: Readonly<Record<string, unknown>>): void {
+    if (typeof result.protocolVersion === "string") this.#protocolVersion = truncateUtf8(result.protocolVersion, 64);
   }
 
   /** Ends the session at the client's request (DELETE). */

@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv4, isIPv6, type Socket } from "node:net";
+import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
 
 /** The one path the bridge serves (`BRIDGE_DEFAULTS.path`). */
 export const BRIDGE_PATH = "/mcp";
@@ -27,6 +28,8 @@ export interface Refusal {
   readonly reason: string;
   /** Extra response headers (`WWW-Authenticate`, `Allow`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The JSON-RPC error's `data`, when the refusal has facts a program can use (the supported versions). */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** A refusal with the generic server-error code -32000. */
@@ -36,7 +39,8 @@ export function refusal(status: number, reason: string, headers?: Readonly<Recor
 
 /** The JSON-RPC error body of a refusal (`id` null: it answers no particular request). */
 export function refusalBody(refused: Refusal): string {
-  return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: refused.rpcCode, message: refused.reason } });
+  const error = refused.data === undefined ? { code: refused.rpcCode, message: refused.reason } : { code: refused.rpcCode, message: refused.reason, data: refused.data };
+  return JSON.stringify({ jsonrpc: "2.0", id: null, error });
 }
 
 /** The host names that always mean this machine, as they appear in a `Host` header (without a port). */
@@ -325,11 +329,24 @@ export function admitRequest(req: IncomingMessage, options: AdmissionRules, brid
     return refusal(403, `Host ${JSON.stringify(req.headers.host ?? "")} is not this bridge (only loopback names with its port, or --allow-host names)`);
   }
   const origin = req.headers.origin;
-  if (!originAllowed(origin, options.allowedOrigins)) {
-    return refusal(403, `Origin ${JSON.stringify(origin)} is not allowed (allow it with allowedOrigins / --allow-origin)`);
-  }
+  if (!originAllowed(origin, options.allowedOrigins)) return refusal(403, originRefusal(origin ?? ""));
   if (requestPath(req) !== BRIDGE_PATH) return refusal(404, `not found: the bridge serves only ${BRIDGE_PATH}`);
   return undefined;
+}
+
+/**
+ * Why an `Origin` is refused, and how to let its pages in: the bridge's `--allow-origin` flag (or
+ * `allowedOrigins`) with the origin as it would be written there. Browsers hide this answer from
+ * the page (a fetch fails as a network error, a WebSocket closes with 1006), so the transports'
+ * own errors say it too, and the log line has it.
+ */
+function originRefusal(origin: string): string {
+  const normalized = normalizeOrigin(origin);
+  const how =
+    normalized === undefined
+      ? "an opaque or malformed origin (a sandboxed frame, a file: page) cannot be allowed; serve the page from an http(s) origin and allow that one"
+      : `to let its pages in, start the bridge with --allow-origin ${normalized} (allowedOrigins in startBridge())`;
+  return `Origin ${JSON.stringify(truncateUtf8(origin, 256))} is not allowed: ${how}`;
 }
 
 /** One open connection as the guard sees it. */

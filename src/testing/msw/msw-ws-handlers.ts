@@ -41,6 +41,18 @@ function oversizedTextFrame(): string {
   return json + " ".repeat(32 * 1024 * 1024 + 1 - json.length);
 }
 
+/**
+ * Why the handlers cannot work without a global `WebSocket`, and what to do. MSW's `ws.link`
+ * intercepts the global one, and answers an upgrade from any other client (the `ws` package, which
+ * `webSocketTransport` falls back to) by opening a global one, so without it every connection
+ * fails with HTTP 500.
+ */
+const NO_GLOBAL_WEBSOCKET =
+  "createGlassWsHandlers needs the global WebSocket, which MSW intercepts, and this runtime has none " +
+  "(without it MSW answers every WebSocket upgrade with HTTP 500, \"WebSocket is not defined\"). " +
+  "On Node 20 run with NODE_OPTIONS=--experimental-websocket (or give test workers that flag), use Node 22 or later, " +
+  "or test over HTTP with createGlassHandlers and httpTransport";
+
 /** The client connection MSW hands a `ws.link` listener. */
 type WsClient = WebSocketHandlerConnection["client"];
 
@@ -53,7 +65,9 @@ type WsClient = WebSocketHandlerConnection["client"];
  * fault closes them all with 1011. The malformed- and partial-frame faults send a text frame that
  * is not JSON, or half a message.
  *
- * Needs the global `WebSocket`, which MSW intercepts (Node 20: `--experimental-websocket`).
+ * Needs the global `WebSocket`: MSW intercepts that one, and serves `ws` package clients through it.
+ * Node 20 has it only with `--experimental-websocket`; without it this function throws an Error
+ * saying so (MSW would otherwise answer every upgrade with HTTP 500, "WebSocket is not defined").
  *
  * @example
  * ```ts
@@ -69,6 +83,7 @@ type WsClient = WebSocketHandlerConnection["client"];
  * ```
  */
 export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocketHandler[] {
+  if (typeof (globalThis as { WebSocket?: unknown }).WebSocket !== "function") throw new Error(NO_GLOBAL_WEBSOCKET);
   const context = createReplayDaemonContext(options.fixture, options);
   const open = new Map<WsClient, McpServerSession>();
   let clients = 0;
