@@ -221,6 +221,7 @@ class HttpTransport implements GlassTransport {
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#state !== "started") return Promise.reject(closed(this.#state === "new" ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first` : NOT_SENT));
     if (isInitialize(message)) this.#initialize = message;
+    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopWaiting(message.params?.requestId);
     return this.#post(message, true);
   }
 
@@ -237,7 +238,6 @@ class HttpTransport implements GlassTransport {
     const bounded = !isJsonRpcRequest(message);
     if (bounded && this.#unansweredPosts >= TransportLimits.maxUnansweredPosts) throw this.#notAnswering();
     if (bounded) this.#unansweredPosts++;
-    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopWaiting(message.params?.requestId);
     const stop = this.#track();
     const response = await this.#request(message, stop)
       .catch((error: unknown) => {
