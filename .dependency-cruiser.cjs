@@ -4,7 +4,8 @@
  *
  * - core: src/{client,collections,envelope,errors,mcp,operations,transport,validation}/, src/index.ts,
  *   src/protocol.ts and generated/: browser-safe. It imports only core files, no `node:` module, and
- *   a package only on demand (a dynamic `import()`, like the `ws` fallback of the WebSocket transport).
+ *   a package only on demand (a dynamic `import()`, like the `ws` fallback of the WebSocket
+ *   transport) — but ky, which src/transport/http-transport.ts (and nothing else) imports.
  * - src/mock-daemon/: the platform-free mock-daemon core; it imports only core.
  * - src/testing/ (but testing/node/ and testing/msw/): the platform-free testing kit; it builds on
  *   core and the mock daemon. A `node:` module only through a dynamic `import()` inside the function
@@ -64,10 +65,18 @@ module.exports = {
     },
     {
       name: "core-packages-on-demand",
-      comment: "The core has no runtime dependency: a package is imported only dynamically, where it is needed.",
+      comment:
+        "The core imports a package only dynamically, where it is needed; the one exception is ky, the HTTP client the HTTP transport is built on (and only there: a page without httpTransport does not load it).",
       severity: "error",
-      from: { path: CORE },
+      from: { path: CORE, pathNot: "^src/transport/http-transport\\.ts$" },
       to: { dependencyTypes: NPM, dynamic: false },
+    },
+    {
+      name: "core-ky-only-in-http-transport",
+      comment: "ky is the HTTP transport's own: no other core file imports it.",
+      severity: "error",
+      from: { path: "^src/transport/http-transport\\.ts$" },
+      to: { dependencyTypes: NPM, dynamic: false, pathNot: "(^|/)node_modules/ky/" },
     },
     {
       name: "mock-daemon-imports-core",

@@ -19,43 +19,50 @@ const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
   },
 };
 
+/** The entry points of the package, built as ESM and as CJS (see below). */
+const ENTRIES = {
+  index: "src/index.ts",
+  protocol: "src/protocol.ts",
+  node: "src/node/index.ts",
+  testing: "src/testing/index.ts",
+  "testing/msw": "src/testing/msw/index.ts",
+  "testing/node": "src/testing/node/index.ts",
+};
+
+/** What the ESM and the CJS builds of the entry points share. */
+const entryBuild: Options = {
+  entry: ENTRIES,
+  dts: true,
+  sourcemap: true,
+  splitting: true,
+  target: "es2022",
+  platform: "neutral",
+  external: [/^node:/],
+  // The mock daemon finds the package's fixture from import.meta.url, which CJS needs shimmed.
+  shims: true,
+  treeshake: true,
+};
+
 /**
  * Builds of glass-sdk:
- * - every entry point as ESM + CJS + .d.ts, built together so their ESM shares one copy of the common
- *   code: `glass-sdk` and `glass-sdk/protocol` (no `node:` imports anywhere below them),
- *   `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw` (`msw`, a peer dependency, stays
- *   external) and `glass-sdk/testing/node`;
+ * - every entry point as ESM + CJS + .d.ts, each format built together so its output shares one
+ *   copy of the common code: `glass-sdk` and `glass-sdk/protocol` (no `node:` imports anywhere
+ *   below them), `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw` (`msw`, a peer
+ *   dependency, stays external) and `glass-sdk/testing/node`. The ESM build imports ky (a
+ *   dependency); ky is ESM-only, so the CJS build carries its own copy (`require` of ky fails);
  * - `glass-sdk` for the browser: the prebuilt minified file (dist/browser/glass-sdk.browser.min.js)
  *   and the ESM file bundlers resolve through the `browser` condition (dist/browser/index.js), both
  *   with the compact validators;
  * - the `glass-sdk` command line (ESM; its shebang comes from src/cli/main.ts).
- * `npm run build` empties dist/ first (prebuild), since the two builds run side by side.
+ * `npm run build` empties dist/ first (prebuild), since the builds run side by side.
  */
 export default defineConfig([
+  { ...entryBuild, format: ["esm"] },
+  { ...entryBuild, format: ["cjs"], noExternal: ["ky"] },
   {
-    entry: {
-      index: "src/index.ts",
-      protocol: "src/protocol.ts",
-      node: "src/node/index.ts",
-      testing: "src/testing/index.ts",
-      "testing/msw": "src/testing/msw/index.ts",
-      "testing/node": "src/testing/node/index.ts",
-    },
-    format: ["esm", "cjs"],
-    dts: true,
-    sourcemap: true,
-    splitting: true,
-    target: "es2022",
-    platform: "neutral",
-    external: [/^node:/],
-    // The mock daemon finds the package's fixture from import.meta.url, which CJS needs shimmed.
-    shims: true,
-    treeshake: true,
-  },
-  {
-    // The browser bundle: one minified ESM file of `glass-sdk` (it has no runtime dependencies);
-    // `ws` is only loaded on Node without a global WebSocket, so it stays an external import.
-    // It validates with the compact validators (see compactValidators above).
+    // The browser bundle: one minified ESM file of `glass-sdk` with everything it needs (ky
+    // included); `ws` is only loaded on Node without a global WebSocket, so it stays an external
+    // import. It validates with the compact validators (see compactValidators above).
     entry: { "glass-sdk.browser": "src/index.ts" },
     outDir: "dist/browser",
     format: ["esm"],
@@ -65,6 +72,11 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
     external: ["ws"],
+    noExternal: ["ky"],
+    // ky's license goes in a file beside the bundle, which the bundle's last comment names.
+    esbuildOptions(options) {
+      options.legalComments = "linked";
+    },
     outExtension: () => ({ js: ".min.js" }),
     esbuildPlugins: [compactValidators],
   },

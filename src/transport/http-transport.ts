@@ -1,4 +1,5 @@
-import { OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import ky, { isHTTPError, isTimeoutError, type KyInstance, type Options as KyOptions } from "ky";
+import { DeadlineExceededError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -9,7 +10,6 @@ import {
   isJsonRpcResponse,
   JsonRpcErrorCode,
   jsonRpcFailure,
-  READ_ONLY_METHODS,
   type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcMessage,
@@ -17,8 +17,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
-import { isRetrySafe, operationFor } from "../operations/catalog.js";
 import { describeError, redactUrl } from "../errors/redact.js";
+import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate, mayRetry, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
@@ -36,12 +36,47 @@ export interface HttpTransportOptions {
   headers?: Readonly<Record<string, string>>;
   /** Requests in flight at most; default 4 (browsers open at most 6 connections per origin). */
   maxInFlight?: number;
+  /**
+   * The ky instance every request goes through (ky is the HTTP client the transport is built on):
+   * pass your own, made with `ky.create({ hooks, headers, … })`, to see or change each request — its
+   * `hooks.beforeRequest` sees every POST, every retry and the DELETE that ends the session. The
+   * transport's settings go on top of it (`.extend`): the URL, method, body, signal, the protocol's
+   * headers, `timeout`, `retry` and `throwHttpErrors` are the transport's own; your headers and
+   * hooks stay. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
+   * the global `fetch` at each request (so MSW and other interceptors see it).
+   */
+  ky?: KyInstance;
+  /**
+   * The longest wait, in milliseconds, for the HTTP status of a POST that cannot change the page (a
+   * notification, `initialize`, a read); past it the message fails with a DeadlineExceededError
+   * (`deadlineExceeded`). Default: none — the client's deadline governs. A mutation is never cut
+   * off by the transport: whether the daemon received it could not be told, so only the client's
+   * deadline (which says `mutationPossible`) ends it.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How many times a message is POSTed again after HTTP 408, 429, 502, 503 or 504 (the server did
+   * not serve it); default 2, `0` for never. Only a message that cannot repeat a side effect is:
+   * a notification, a read-only method, a retry-safe tool call, and `initialize` after 408, 429 or
+   * 503. A mutation never is. The wait before each retry is the answer's `Retry-After` (seconds or
+   * an HTTP date), else 300 ms, then 600 ms …
+   */
+  maxRetries?: number;
+  /**
+   * The longest wait before a retry, in milliseconds; default 5000. A `Retry-After` asking for more
+   * is not waited for: the refusal is the message's outcome at once. A wait also ends when the
+   * client cancels the call (its deadline passed, or the caller aborted): the message is not sent
+   * again.
+   */
+  maxRetryWaitMs?: number;
 }
 
 const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2000;
+/** What the DELETE that ends the session is never: retried. */
+const NO_RETRY: KyOptions["retry"] = { limit: 0, methods: [] };
 /** RFC 6750 `b64token`: what a bearer token may contain. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -58,9 +93,14 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * (a notification, a read-only method or a retry-safe tool call); a mutation fails with a
  * TransportClosedError carrying `details: { sessionExpired: true }` and is never sent again. HTTP
  * 401/403 ends the transport with a TransportUnavailableError that says how to fix the token; 502,
- * 503 and 504 (the bridge cannot serve) reject with a TransportUnavailableError. No request is
- * retried by the transport otherwise, and no timeout is imposed: the client's deadline governs.
- * `close()` DELETEs the session and aborts what is in flight.
+ * 503 and 504 (the bridge cannot serve) reject with a TransportUnavailableError. A message that
+ * cannot repeat a side effect is POSTed again after 408, 429, 502, 503 or 504, honouring
+ * `Retry-After` within a bound (`maxRetries`, `maxRetryWaitMs`); a mutation never is. No timeout is
+ * imposed unless `requestTimeoutMs` is given: the client's deadline governs. `close()` DELETEs the
+ * session (waiting 2 s at most) and aborts what is in flight.
+ *
+ * Requests go through ky (pass your own instance as `ky` to add hooks or headers); the global
+ * `fetch` is looked up at each request.
  *
  * Every answer is read as it streams and counted: a JSON body or an SSE event (or an SSE line that
  * never ends) past 32 MiB, the protocol's bound per message, is not read further — its body is
@@ -92,7 +132,13 @@ class HttpTransport implements GlassTransport {
   readonly #url: string;
   /** The URL as messages show it (credentials in it redacted). */
   readonly #shownUrl: string;
-  readonly #fetch: typeof globalThis.fetch | undefined;
+  /** The caller's ky instance (or ky's own) with the transport's constant settings on top. */
+  readonly #ky: KyInstance;
+  /** The `fetch` option, else the ky instance's own `fetch`; neither: the global `fetch` at each request. */
+  #fetch: KyOptions["fetch"];
+  readonly #requestTimeoutMs: number | undefined;
+  readonly #maxRetries: number;
+  readonly #maxRetryWaitMs: number;
   /** The caller's headers (lower-cased names) and `authorization`: the start of every request's headers. */
   readonly #headers: Record<string, string> = {};
   readonly #hasToken: boolean;
@@ -103,6 +149,8 @@ class HttpTransport implements GlassTransport {
   readonly #inFlight = new SlotList<AbortController>();
   /** Answers being read, by `String(id)`: a cancel closes the request's stream. */
   readonly #answers = new SlotTable<string, Answer>();
+  /** Requests waiting to be POSTed again after a refusal, by `String(id)`: a cancel ends the wait. */
+  readonly #waiting = new SlotTable<string, AbortController>();
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
@@ -133,8 +181,18 @@ class HttpTransport implements GlassTransport {
     if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
     this.#hasToken = token !== undefined;
     this.#redact = transportRedactor(this.#url, token);
-    this.#fetch = options.fetch;
     this.maxInFlight = checkMaxInFlight(options.maxInFlight);
+    this.#requestTimeoutMs = checkDurationMs("requestTimeoutMs", options.requestTimeoutMs, undefined);
+    this.#maxRetries = checkMaxRetries(options.maxRetries);
+    this.#maxRetryWaitMs = checkDurationMs("maxRetryWaitMs", options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS)!;
+    const base = options.ky ?? ky;
+    if (typeof base?.extend !== "function") throw requestInvalid("httpTransport: ky must be a ky instance (made with ky.create or ky.extend)");
+    // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky
+    // retries, and #request hands its response to the mapping to GlassErrors.
+    this.#ky = base.extend((defaults) => {
+      this.#fetch = options.fetch ?? defaults.fetch;
+      return { prefixUrl: "", throwHttpErrors: true };
+    });
   }
 
   /**
@@ -163,6 +221,7 @@ class HttpTransport implements GlassTransport {
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#state !== "started") return Promise.reject(closed(this.#state === "new" ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first` : NOT_SENT));
     if (isInitialize(message)) this.#initialize = message;
+    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopWaiting(message.params?.requestId);
     return this.#post(message, true);
   }
 
@@ -180,7 +239,7 @@ class HttpTransport implements GlassTransport {
     if (bounded && this.#unansweredPosts >= TransportLimits.maxUnansweredPosts) throw this.#notAnswering();
     if (bounded) this.#unansweredPosts++;
     const stop = this.#track();
-    const response = await this.#request(message, stop.signal)
+    const response = await this.#request(message, stop)
       .catch((error: unknown) => {
         this.#inFlight.delete(stop);
         throw error;
@@ -205,8 +264,12 @@ class HttpTransport implements GlassTransport {
     return this.#post(message, false);
   }
 
-  /** One fetch with the protocol's headers (a DELETE when there is no `message`); rejects with a GlassError when no response comes. */
-  async #request(message: JsonRpcMessage | undefined, signal: AbortSignal): Promise<Response> {
+  /**
+   * One request through ky with the protocol's headers (a DELETE when there is no `message`),
+   * POSTed again after a refusal when {@link mayRetry} allows; resolves with the last response
+   * whatever its status (ky's HTTPError gives it up), rejects with a GlassError when none comes.
+   */
+  async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined): Promise<Response> {
     const headers = { ...this.#headers };
     const body = message === undefined ? undefined : encode(message);
     if (body !== undefined) {
@@ -219,12 +282,32 @@ class HttpTransport implements GlassTransport {
     }
     const bytes = body === undefined ? 0 : utf8ByteLength(body);
     this.#unansweredBodyBytes += bytes;
+    const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
+    const options: KyOptions = {
+      method: body === undefined ? "DELETE" : "POST",
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(stop === undefined ? {} : { signal: stop.signal }),
+      fetch: (input, init) => {
+        // An attempt starts: a wait before it is over, so a cancel no longer stops it here.
+        if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
+        return this.#fetch === undefined ? globalThis.fetch(input, init) : this.#fetch(input, init);
+      },
+      timeout: message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false),
+      retry: message === undefined || stop === undefined ? NO_RETRY : this.#retry(message, stop),
+    };
     try {
-      const response = await (this.#fetch ?? globalThis.fetch)(this.#url, { method: body === undefined ? "DELETE" : "POST", headers, body, signal });
+      const response = await this.#ky(this.#url, options);
       this.#reachedServer = true;
       return response;
     } catch (error) {
+      if (isHTTPError(error)) {
+        this.#reachedServer = true;
+        return error.response;
+      }
       if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
+      if (error instanceof CancelledWhileWaiting) throw new TransportClosedError({ message: error.message, phase: "preflight", cause: error });
+      if (isTimeoutError(error) && message !== undefined) throw this.#timedOut(message, error);
       if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describeError(error)}`, cause: error });
       throw new TransportUnavailableError({
         message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describeError(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
@@ -232,7 +315,48 @@ class HttpTransport implements GlassTransport {
       });
     } finally {
       this.#unansweredBodyBytes -= bytes;
+      if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
     }
+  }
+
+  /**
+   * ky's retry for one message, decided here and nowhere else: POST (ky retries no POST by itself)
+   * after a status {@link mayRetry} allows for this message, at most `maxRetries` times, after the
+   * answer's `Retry-After` — not at all when that asks for more than `maxRetryWaitMs`. While it
+   * waits, a cancel of the request ends the wait (see {@link #stopWaiting}).
+   */
+  #retry(message: JsonRpcMessage, stop: AbortController): KyOptions["retry"] {
+    let waitMs = 0;
+    const key = isJsonRpcRequest(message) ? String(message.id) : undefined;
+    return {
+      limit: this.#maxRetries,
+      methods: ["post"],
+      statusCodes: [...RETRY_STATUSES],
+      afterStatusCodes: [],
+      retryOnTimeout: false,
+      jitter: undefined,
+      backoffLimit: Number.POSITIVE_INFINITY,
+      shouldRetry: ({ error, retryCount }) => {
+        if (!isHTTPError(error) || this.#state !== "started" || !mayRetry(message, error.response.status)) return false;
+        waitMs = retryWaitMs(error.response.headers.get("retry-after"), retryCount);
+        if (waitMs > this.#maxRetryWaitMs) return false;
+        void discard(error.response); // not read: the retry's answer is
+        if (key !== undefined) this.#waiting.set(key, stop);
+        return true;
+      },
+      delay: () => waitMs,
+    };
+  }
+
+  /** The error of a message whose status did not come within `requestTimeoutMs` (ky's TimeoutError). */
+  #timedOut(message: JsonRpcMessage, cause: unknown): DeadlineExceededError {
+    const what = isJsonRpcRequest(message) ? callOf(message) : "method" in message ? message.method : "an answer to the daemon's request";
+    return new DeadlineExceededError({
+      message: `no answer within the deadline: the HTTP status of ${what} did not come from ${this.#shownUrl} within requestTimeoutMs (${this.#requestTimeoutMs} ms)`,
+      retry: { classification: "safeImmediate", recommendedOperation: "retry" },
+      details: { requestTimeoutMs: this.#requestTimeoutMs },
+      cause,
+    });
   }
 
   /** Reads the answer to an accepted POST and delivers its messages; fails a request left unanswered. */
@@ -340,7 +464,7 @@ class HttpTransport implements GlassTransport {
     const stop = this.#track();
     try {
       if (initialize === undefined) throw new Error("the client sent no initialize to replay");
-      const response = await this.#accepted(initialize, stop.signal);
+      const response = await this.#accepted(initialize, stop);
       this.#adoptSession(response);
       const answer: { of?: JsonRpcResponse } = {};
       await this.#read(response, (message) => {
@@ -351,7 +475,7 @@ class HttpTransport implements GlassTransport {
       if (initialized === undefined) throw new Error("the daemon did not answer initialize");
       if ("error" in initialized) throw new Error(`the daemon refused initialize: ${initialized.error.message} (JSON-RPC ${initialized.error.code})`);
       this.#adoptProtocolVersion(initialized);
-      await discard(await this.#accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, stop.signal));
+      await discard(await this.#accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, stop));
       // A new daemon session: what the client held in the old one (its mutation lease) is gone.
       this.#handlers?.onReset?.();
     } catch (error) {
@@ -370,8 +494,8 @@ class HttpTransport implements GlassTransport {
   }
 
   /** POSTs a message of the renewal: 401 and 403 are refusals, anything else but a 2xx an Error. */
-  async #accepted(message: JsonRpcRequest | JsonRpcNotification, signal: AbortSignal): Promise<Response> {
-    const response = await this.#request(message, signal);
+  async #accepted(message: JsonRpcRequest | JsonRpcNotification, stop: AbortController): Promise<Response> {
+    const response = await this.#request(message, stop);
     if (response.status === 401 || response.status === 403) throw await this.#refused(response);
     if (!response.ok) throw new Error(`${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response))}`);
     return response;
@@ -448,6 +572,18 @@ class HttpTransport implements GlassTransport {
     if ("result" in answer && typeof answer.result.protocolVersion === "string") this.#protocolVersion = answer.result.protocolVersion;
   }
 
+  /**
+   * Before the client's cancel of `requestId` goes out: a request of that id waiting to be POSTed
+   * again after a refusal is not sent again (the daemon never received it; its call is over).
+   */
+  #stopWaiting(requestId: unknown): void {
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const stop = this.#waiting.get(String(requestId));
+    if (stop === undefined) return;
+    this.#waiting.delete(String(requestId));
+    stop.abort(new CancelledWhileWaiting());
+  }
+
   /** After the client cancelled `requestId`: closes its answer stream (the daemon will not answer it) and fails it. */
   #stopAnswer(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
@@ -469,7 +605,7 @@ class HttpTransport implements GlassTransport {
     if (hadSession) {
       // 405: the server does not let clients end sessions; any other failure changes nothing now
       // (the daemon is gone or slow: the session will expire on its own).
-      await this.#request(undefined, AbortSignal.timeout(DELETE_TIMEOUT_MS)).then(discard, ignore);
+      await this.#request(undefined, undefined).then(discard, ignore);
     }
     this.#notifyClose(undefined);
   }
@@ -509,21 +645,11 @@ function isInitialize(message: JsonRpcMessage): message is JsonRpcRequest {
   return isJsonRpcRequest(message) && message.method === "initialize";
 }
 
-/**
- * Whether a message may go out again in a new session without repeating a side effect: a
- * notification, a read-only method, or a tool call the catalog calls retry-safe.
- */
-function safeToRepeat(message: JsonRpcMessage): boolean {
-  if (isJsonRpcNotification(message)) return true;
-  if (!isJsonRpcRequest(message)) return false; // an answer to a request of the old session
-  if (READ_ONLY_METHODS.has(message.method)) return true;
-  const tool = toolOf(message);
-  return tool !== undefined && isRetrySafe(operationFor(tool), message.params?.arguments);
-}
-
-function toolOf(message: JsonRpcRequest): string | undefined {
-  const name = message.params?.name;
-  return message.method === "tools/call" && typeof name === "string" ? name : undefined;
+/** Why a request waiting to be POSTed again was not: the client cancelled it meanwhile. */
+class CancelledWhileWaiting extends Error {
+  constructor() {
+    super("the call was cancelled while it waited to be POSTed again after the server refused it; it was not sent again");
+  }
 }
 
 /** The failure of a message that found its session expired and may not be sent again. */

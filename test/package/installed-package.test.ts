@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * The package as a user's project gets it: `npm pack` of the built package (dist/ must be built,
  * as `npm test` does first), unpacked into a fresh project's node_modules/glass-sdk — exactly the
  * files npm would install, and nothing of this repository. (`npm install` of the tarball would need
- * the registry for `ws`; the project links the one this repository has instead.) Scripts run there
+ * the registry for its dependencies, `ws` and `ky`; the project links the ones this repository has
+ * instead.) Scripts run there
  * with the project as working directory.
  */
 
@@ -27,7 +28,7 @@ beforeAll(() => {
   mkdirSync(modules);
   execFileSync("tar", ["-xzf", join(packed, tarball), "-C", modules]);
   renameSync(join(modules, "package"), join(modules, "glass-sdk"));
-  symlinkSync(join(ROOT, "node_modules", "ws"), join(modules, "ws"), "dir");
+  for (const dependency of ["ws", "ky"]) symlinkSync(join(ROOT, "node_modules", dependency), join(modules, dependency), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
 }, 120_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));

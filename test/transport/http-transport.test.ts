@@ -535,15 +535,18 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
   });
 
   it("makes one fetch per message with the protocol's headers over the caller's (whatever their case), and close() aborts what is in flight and DELETEs the session", async () => {
-    const calls: { input: unknown; init: RequestInit }[] = [];
-    const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-      calls.push({ input, init });
-      const body = typeof init.body === "string" ? (JSON.parse(init.body) as { id?: number; method?: string }) : undefined;
+    // What the transport hands to fetch is read as a Request (ky passes one), so the test depends on the request, not on how fetch is called.
+    const calls: { request: Request; body: string | undefined }[] = [];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      const text = request.method === "POST" ? await request.text() : undefined;
+      calls.push({ request, body: text });
+      const body = text === undefined ? undefined : (JSON.parse(text) as { id?: number; method?: string });
       if (body === undefined) return new Response(null, { status: 200 });
       if (body.method === "initialize") return Response.json({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-06-18" } }, { headers: { "Mcp-Session-Id": "s-1" } });
       if (body.id === undefined) return new Response(null, { status: 202 });
       if (body.method !== "hang") return Response.json({ jsonrpc: "2.0", id: body.id, result: {} });
-      return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+      return new Promise<Response>((_resolve, reject) => request.signal.addEventListener("abort", () => reject(new Error("aborted"))));
     };
     const transport = httpTransport({ url: "http://glass.test/mcp", token: TOKEN, fetch, headers: { "content-type": "text/plain", ACCEPT: "*/*", "X-Trace": "t-1" } });
     const recorder = new Recorder();
@@ -551,11 +554,11 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
     expect(await recorder.answer(1)).toMatchObject({ result: {} });
 
-    expect(calls.map(({ init }) => init.method)).toEqual(["POST", "POST", "POST"]);
-    for (const { input, init } of calls) {
-      expect(String(input)).toBe("http://glass.test/mcp");
-      expect(typeof init.body).toBe("string");
-      const headers = new Headers(init.headers);
+    expect(calls.map(({ request }) => request.method)).toEqual(["POST", "POST", "POST"]);
+    for (const { request, body } of calls) {
+      expect(request.url).toBe("http://glass.test/mcp");
+      expect(typeof body).toBe("string");
+      const { headers } = request;
       expect([headers.get("content-type"), headers.get("accept"), headers.get("authorization"), headers.get("x-trace")]).toEqual([
         "application/json",
         "application/json, text/event-stream",
@@ -563,17 +566,17 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
         "t-1",
       ]);
     }
-    expect(new Headers(calls[0]!.init.headers).get("mcp-session-id")).toBeNull();
-    expect(new Headers(calls[2]!.init.headers).get("mcp-session-id")).toBe("s-1");
-    expect(new Headers(calls[2]!.init.headers).get("mcp-protocol-version")).toBe("2025-06-18");
+    expect(calls[0]!.request.headers.get("mcp-session-id")).toBeNull();
+    expect(calls[2]!.request.headers.get("mcp-session-id")).toBe("s-1");
+    expect(calls[2]!.request.headers.get("mcp-protocol-version")).toBe("2025-06-18");
 
     const hanging = transport.send({ jsonrpc: "2.0", id: 2, method: "hang" }).catch((error: unknown) => error);
     await until(() => calls.length === 4);
     await transport.close();
     expect(await hanging).toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("closed before the daemon answered") });
-    expect(calls[3]!.init.signal?.aborted).toBe(true);
-    expect(calls.at(-1)!.init.method).toBe("DELETE");
-    expect(new Headers(calls.at(-1)!.init.headers).get("mcp-session-id")).toBe("s-1");
+    expect(calls[3]!.request.signal.aborted).toBe(true);
+    expect(calls.at(-1)!.request.method).toBe("DELETE");
+    expect(calls.at(-1)!.request.headers.get("mcp-session-id")).toBe("s-1");
     expect(recorder.closes).toEqual([undefined]);
   });
 

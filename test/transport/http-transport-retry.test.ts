@@ -1,0 +1,304 @@
+/**
+ * httpTransport on ky, against a node:http server on 127.0.0.1 that refuses chosen POSTs: what is
+ * POSTed again after 408/429/502/503/504 (reads, notifications, `initialize` after a refusal that
+ * created nothing) and what never is (a mutation), how `Retry-After` is honoured and bounded, the
+ * per-request timeout, and a caller's own ky instance (its hooks and headers). Waits are measured
+ * by the server's own timestamps, with a generous margin.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import ky from "ky";
+import { afterEach, describe, expect, it } from "vitest";
+import { DeadlineExceededError, Glass, GlassError, TransportUnavailableError } from "glass-sdk";
+import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
+import { retryWaitMs } from "../../src/transport/http-retry.js";
+import { clickPayload } from "../reliability/support/fault-rig.js";
+
+/** One request as the server saw it. */
+interface Seen {
+  /** `DELETE`, or the JSON-RPC method POSTed (`tools/call click` for a tool call). */
+  what: string;
+  /** When it arrived (the server's clock, ms). */
+  at: number;
+  headers: IncomingHttpHeaders;
+}
+
+/** A canned refusal: a status, its headers, and a body (default a JSON-RPC error). */
+interface Refusal {
+  status: number;
+  headers?: Record<string, string>;
+  text?: string;
+}
+
+/** `undefined`: answer normally; a Refusal: refuse; `"hold"`: never answer. */
+type Script = (what: string, nth: number) => Refusal | "hold" | undefined;
+
+class RefusingServer {
+  readonly seen: Seen[] = [];
+  url = "";
+  readonly #http: Server;
+  readonly #held: ServerResponse[] = [];
+
+  constructor(script: Script) {
+    this.#http = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const at = Date.now();
+        if (req.method === "DELETE") {
+          this.seen.push({ what: "DELETE", at, headers: req.headers });
+          const scripted = script("DELETE", this.count("DELETE"));
+          if (scripted === "hold") return void this.#held.push(res);
+          return void res.writeHead(200).end();
+        }
+        const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
+        const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
+        this.seen.push({ what, at, headers: req.headers });
+        const scripted = script(what, this.count(what));
+        if (scripted === "hold") return void this.#held.push(res);
+        if (scripted !== undefined) {
+          const body = scripted.text ?? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${scripted.status}` } });
+          const type = scripted.text === undefined ? "application/json" : "text/plain";
+          return void res.writeHead(scripted.status, { "content-type": type, ...scripted.headers }).end(body);
+        }
+        if (message.id === undefined) return void res.writeHead(202).end();
+        const result =
+          message.method === "initialize"
+            ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "refusing", version: "1" } }
+            : message.method === "tools/call"
+              ? { content: [{ type: "text", text: JSON.stringify({ answered: what }) }] }
+              : {};
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      });
+    });
+  }
+
+  /** How many requests of `what` arrived so far (the one being handled included). */
+  count(what: string): number {
+    return this.seen.filter((seen) => seen.what === what).length;
+  }
+
+  /** The requests of `what`, in order. */
+  of(what: string): Seen[] {
+    return this.seen.filter((seen) => seen.what === what);
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.#http.address() as AddressInfo).port}/mcp`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.#held.splice(0)) res.destroy();
+    this.#http.closeAllConnections();
+    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  }
+}
+
+const servers: RefusingServer[] = [];
+const clients: Glass[] = [];
+afterEach(async () => {
+  for (const glass of clients.splice(0)) await glass.close();
+  for (const server of servers.splice(0)) await server.close();
+});
+
+const OBSERVE = "tools/call observe";
+const CLICK = "tools/call click";
+/** Refuses the first `what` with `refusal`, answers the rest. */
+const refuseFirst =
+  (what: string, refusal: Refusal): Script =>
+  (seen, nth) =>
+    seen === what && nth === 1 ? refusal : undefined;
+
+async function serve(script: Script): Promise<RefusingServer> {
+  const server = await new RefusingServer(script).listen();
+  servers.push(server);
+  return server;
+}
+
+/** A client over httpTransport; the client's own retries are off, so every repeat seen is the transport's. */
+async function connect(server: RefusingServer, options: Omit<HttpTransportOptions, "url"> = {}): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), { negotiation: false, retry: false, validate: { responses: false } });
+  clients.push(glass);
+  return glass;
+}
+
+const failure = (promise: Promise<unknown>): Promise<GlassError> =>
+  promise.then(
+    () => {
+      throw new Error("the call succeeded");
+    },
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(GlassError);
+      return error as GlassError;
+    },
+  );
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("httpTransport retries what cannot repeat a side effect, after Retry-After", () => {
+  it("a read refused with 503 and Retry-After: 1 is POSTed again after the wait and succeeds", async () => {
+    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "1" } }));
+    const glass = await connect(server);
+
+    expect(await glass.browser.observe({}, { deadlineMs: 10_000 })).toEqual({ answered: OBSERVE });
+    const [first, second] = server.of(OBSERVE);
+    expect(server.count(OBSERVE)).toBe(2);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it("the same 503 on a mutation is never POSTed again: one request, a TransportUnavailableError", async () => {
+    // Had the click been POSTed again it would have succeeded: its failure and the one POST prove it was not.
+    const server = await serve(refuseFirst(CLICK, { status: 503, headers: { "retry-after": "1" } }));
+    const glass = await connect(server);
+
+    const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, operation: "browser.click", details: { status: 503 } });
+    expect(error.rawMessage).toMatch(/is at its client limit \(HTTP 503\): refused with 503; retry later or raise its --max-clients/);
+    await sleep(1_300);
+    expect(server.count(CLICK)).toBe(1);
+  });
+
+  it("a 429 with an HTTP-date Retry-After is waited for until that date", async () => {
+    // An HTTP date has whole seconds: two seconds ahead is a wait of more than one.
+    const server = await serve(refuseFirst("ping", { status: 429, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } }));
+    const glass = await connect(server);
+
+    expect(await glass.ping({ deadlineMs: 10_000 })).toBeGreaterThanOrEqual(0);
+    const [first, second] = server.of("ping");
+    expect(server.count("ping")).toBe(2);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(800);
+  });
+
+  it("a Retry-After past maxRetryWaitMs is not waited for: the refusal is the outcome at once", async () => {
+    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "120" } }));
+    const glass = await connect(server);
+
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 30_000 }));
+    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
+    expect(server.count(OBSERVE)).toBe(1);
+  });
+
+  it("a wait that outlasts the call's deadline ends with it: the call fails at its deadline and is not POSTed again", async () => {
+    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "2" } }));
+    const glass = await connect(server, { maxRetryWaitMs: 10_000 });
+
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 300 }));
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(error).toMatchObject({ code: "deadlineExceeded", mutationPossible: false });
+    await expect.poll(() => server.count("notifications/cancelled")).toBe(1);
+    await sleep(2_500); // past the Retry-After
+    expect(server.count(OBSERVE)).toBe(1);
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a notification refused with 502 (no Retry-After) is POSTed again after a short backoff", async () => {
+    const server = await serve(refuseFirst("notifications/initialized", { status: 502 }));
+    const glass = await connect(server);
+
+    expect(server.count("notifications/initialized")).toBe(2);
+    const [first, second] = server.of("notifications/initialized");
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(250);
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+  });
+
+  it("initialize is POSTed again after 503 (no session was created), but not after 502 (a gateway may have passed it on)", async () => {
+    const full = await serve(refuseFirst("initialize", { status: 503, headers: { "retry-after": "0" } }));
+    await connect(full);
+    expect(full.count("initialize")).toBe(2);
+
+    const gateway = await serve(refuseFirst("initialize", { status: 502 }));
+    const error = await failure(connect(gateway));
+    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 502 } });
+    expect(gateway.count("initialize")).toBe(1);
+  });
+
+  it("stops after maxRetries more POSTs, and maxRetries: 0 turns retries off", async () => {
+    const always: Script = (what) => (what === "ping" ? { status: 503, headers: { "retry-after": "0" } } : undefined);
+    const server = await serve(always);
+    const glass = await connect(server, { maxRetries: 1 });
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
+    expect(server.count("ping")).toBe(2);
+
+    const once = await serve(always);
+    const single = await connect(once, { maxRetries: 0 });
+    expect(await failure(single.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable" });
+    expect(once.count("ping")).toBe(1);
+  });
+
+  it("refuses bad retry and timeout options up front", () => {
+    const url = "http://127.0.0.1:1/mcp";
+    expect(() => httpTransport({ url, maxRetries: -1 })).toThrow(/maxRetries must be an integer from 0 to 10/);
+    expect(() => httpTransport({ url, maxRetryWaitMs: 0 })).toThrow(/maxRetryWaitMs must be a positive integer/);
+    expect(() => httpTransport({ url, requestTimeoutMs: Number.NaN })).toThrow(/requestTimeoutMs must be a positive integer/);
+    expect(() => httpTransport({ url, ky: {} as never })).toThrow(/ky must be a ky instance/);
+  });
+
+  it("reads Retry-After as seconds or an HTTP date, and backs off without one", () => {
+    const now = Date.parse("2026-12-03T12:00:00Z");
+    expect(retryWaitMs("3", 1, now)).toBe(3_000);
+    expect(retryWaitMs("Thu, 03 Dec 2026 12:00:05 GMT", 1, now)).toBe(5_000);
+    expect(retryWaitMs("Thu, 03 Dec 2026 11:00:00 GMT", 1, now)).toBe(0);
+    expect([retryWaitMs(null, 1, now), retryWaitMs("soon", 2, now)]).toEqual([300, 600]);
+  });
+});
+
+describe("httpTransport's per-request timeout", () => {
+  it("requestTimeoutMs cuts off a read whose status does not come (deadlineExceeded), never a mutation", async () => {
+    const server = await serve((what) => (what === "ping" || what === CLICK ? "hold" : undefined));
+    const glass = await connect(server, { requestTimeoutMs: 200 });
+
+    const read = await failure(glass.ping({ deadlineMs: 10_000 }));
+    expect(read).toBeInstanceOf(DeadlineExceededError);
+    expect(read).toMatchObject({ code: "deadlineExceeded", mutationPossible: false, details: { requestTimeoutMs: 200 } });
+    expect(read.rawMessage).toMatch(/the HTTP status of ping did not come from http:\/\/127\.0\.0\.1:\d+\/mcp within requestTimeoutMs \(200 ms\)/);
+
+    // The mutation is left to the client's deadline, which knows the daemon may have acted.
+    const mutation = await failure(glass.browser.click(clickPayload, { deadlineMs: 600 }));
+    expect(mutation).toMatchObject({ code: "deadlineExceeded", mutationPossible: true, rawMessage: expect.stringMatching(/^no answer within the deadline; the action may have happened/) });
+  });
+
+  it("close() gives up on a DELETE the server does not answer", async () => {
+    const server = await serve((what) => (what === "DELETE" ? "hold" : undefined));
+    const glass = await Glass.connect(httpTransport({ url: server.url }), { negotiation: false });
+    await glass.close();
+    expect(server.count("DELETE")).toBe(1);
+  });
+});
+
+describe("httpTransport with the caller's ky instance", () => {
+  it("its beforeRequest hook sees every request (a retry and the session DELETE included) and its header reaches the server", async () => {
+    const hooked: string[] = [];
+    const instance = ky.create({
+      headers: { "x-caller": "mine" },
+      hooks: { beforeRequest: [(request) => void hooked.push(request.method)] },
+    });
+    const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
+    const glass = await connect(server, { ky: instance, token: "t0ken-123" });
+
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    await glass.close();
+    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "ping", "ping", "DELETE"]);
+    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "DELETE"]);
+    for (const seen of server.seen) {
+      expect(seen.headers["x-caller"]).toBe("mine");
+      expect(seen.headers.authorization).toBe("Bearer t0ken-123");
+    }
+  });
+
+  it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {
+    const instance = ky.create({ timeout: 50, retry: { limit: 5, methods: ["post"], statusCodes: [500] }, prefixUrl: "http://elsewhere.invalid/" });
+    const server = await serve((what, nth) => (what === "ping" && nth === 1 ? { status: 500, text: "boom" } : what === OBSERVE && nth === 1 ? "hold" : undefined));
+    const glass = await connect(server, { ky: instance });
+
+    // No 50 ms timeout: the held observe waits for the client's deadline.
+    const held = await failure(glass.browser.observe({}, { deadlineMs: 300 }));
+    expect(held).toMatchObject({ code: "deadlineExceeded" });
+    expect(held.rawMessage).not.toMatch(/requestTimeoutMs/);
+    // No retry after 500 (the instance asked for it; the transport decides).
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.http", details: { status: 500 } });
+    expect(server.count("ping")).toBe(1);
+  });
+});
