@@ -28,7 +28,8 @@ function failureKind(operation: string, payload: unknown): "taskValidation" | "t
 /**
  * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or
  * `undefined` when it may go. Browser-free operations fail the way the daemon fails them
- * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue); other
+ * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue, with a
+ * message that names the path: `limits: is required`); other
  * operations fail with `payload.invalid` listing every issue. A `null` given for an optional field is
  * refused like any other wrong type, with a hint to leave the field out: the daemon refuses null
  * for optional strings (opaquely) and takes it as absent only for optional integers, so the one
@@ -39,7 +40,12 @@ export function preflightPayload(operation: string, payload: unknown): GlassErro
   if (checked.ok) return undefined;
   const kind = failureKind(operation, payload);
   const [first] = checked.issues;
-  if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+  if (kind !== undefined && first !== undefined) {
+    const lifted = liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+    // The details are the daemon's shape; the message says where too ("limits: is required", not "is required").
+    const where = describeIssues([first], kind === "webIrValidation" ? "ir" : "task");
+    return { ...lifted, message: truncateUtf8(kind === "webIrValidation" ? `${lifted.message}: ${where}` : where, 512) };
+  }
   const hint = checked.issues.some((issue) => issue.reason.endsWith("(got null)")) ? "; leave an absent optional field out rather than sending null" : "";
   const summary = describeIssues(checked.issues.slice(0, 3), "payload");
   return {

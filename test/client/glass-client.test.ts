@@ -138,6 +138,21 @@ describe("Glass client calls", () => {
     await glass.close();
   });
 
+  it("names the path in the message of a payload it refuses as task.invalid or webIr.invalid, not only in details", async () => {
+    const daemon = answeringTools({});
+    const glass = await Glass.connect(daemon);
+    const noLimits = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Orders" }, risk: "readOnly" };
+    const task = await glass.task.validate({ task: noLimits } as never).catch((e: GlassError) => e);
+    expect(task).toMatchObject({ code: "task.invalid", rawMessage: "limits: is required", details: { kind: "taskValidation", path: "limits", reason: "is required" } });
+    const ir = await glass.webIr.validate({ ir: { schemaVersion: 1 } } as never).catch((e: GlassError) => e);
+    expect(ir).toMatchObject({ code: "webIr.invalid", details: { kind: "webIrValidation" } });
+    const { path } = (ir as GlassError).details as { path: string };
+    expect(path).not.toBe("");
+    expect((ir as GlassError).rawMessage).toMatch(new RegExp(`^Web IR validation failed: ${path.replace(/[.[\]]/g, "\\$&")}: `));
+    expect(toolCalls(daemon)).toHaveLength(0);
+    await glass.close();
+  });
+
   it("clamps a tool's own timeoutMs to what is left of the deadline", async () => {
     const daemon = answeringTools({ wait: () => textResult({ executionId: "x" }) });
     const glass = await Glass.connect(daemon);
