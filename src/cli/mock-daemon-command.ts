@@ -89,10 +89,10 @@ function readFaults(text: string): MockDaemonFaults {
 /**
  * Runs the mock daemon until it is told to stop: over stdio until stdin ends (so it ends with the
  * process that started it, whose end closes the pipe), or on a socket until SIGINT, SIGTERM or
- * SIGHUP, whatever becomes of its parent (so that it can run in the background; the socket file is
- * removed; a warning says when its directory is writable by other users). Diagnostics go to stderr only. Resolves with the
- * exit code: 1 when a framing violation ended the stdio session; the crash fault exits the process
- * with 1.
+ * SIGHUP, whatever becomes of its parent, so that it can run in the background (the socket file is
+ * removed; a warning says when its directory is writable by other users). Diagnostics go to stderr
+ * only. Resolves with the exit code: 1 when a framing violation ended the stdio session; the crash
+ * fault exits the process with 1.
  */
 export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
   let exitCode = 0;
