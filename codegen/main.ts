@@ -4,6 +4,7 @@
  *   npm run codegen                         writes generated/
  *   npm run codegen:check                   exits 1 when generated/ is stale
  *   npm run codegen -- infer <samples.json> prints a draft JSON Schema inferred from result samples
+ *   npm run codegen -- --help               prints the usage; an unknown argument is refused (exit 2)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -79,16 +80,53 @@ function existingFiles(dir: string): string[] {
   });
 }
 
-async function main(args: string[]): Promise<number> {
+/** What `npm run codegen -- --help` prints. */
+const USAGE = `Usage:
+  npm run codegen                                   write generated/ from schema/ and codegen/
+  npm run codegen:check                             (= npm run codegen -- --check) exit 1 when generated/ is stale, writing nothing
+  npm run codegen -- infer <samples.json> [Type]    print a draft JSON Schema inferred from result samples
+  npm run codegen -- --help                         show this help
+`;
+
+/** What the command line asks for; a {@link UsageError} for one it cannot run. */
+type Command = { kind: "help" } | { kind: "generate"; check: boolean } | { kind: "infer"; file: string; typeName?: string };
+
+class UsageError extends Error {}
+
+function parseArgs(args: readonly string[]): Command {
+  if (args.includes("--help") || args.includes("-h")) return { kind: "help" };
   if (args[0] === "infer") {
-    if (args[1] === undefined) {
-      console.error("usage: npm run codegen -- infer <samples.json> [TypeName]");
-      return 2;
-    }
-    process.stdout.write(`${JSON.stringify(await inferSchemaFromFile(args[1], args[2]), null, 2)}\n`);
+    const [, file, typeName, ...extra] = args;
+    if (file === undefined || file.startsWith("-")) throw new UsageError("infer needs the samples file: npm run codegen -- infer <samples.json> [Type]");
+    if (extra.length > 0 || typeName?.startsWith("-")) throw new UsageError(`infer takes the samples file and an optional type name, nothing more: ${JSON.stringify([typeName, ...extra].join(" "))}`);
+    return typeName === undefined ? { kind: "infer", file } : { kind: "infer", file, typeName };
+  }
+  let check = false;
+  for (const arg of args) {
+    if (arg === "--check") check = true;
+    else throw new UsageError(`unknown ${arg.startsWith("-") ? "option" : "argument"}: ${arg}`);
+  }
+  return { kind: "generate", check };
+}
+
+async function main(args: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`codegen: ${error.message}\nRun \`npm run codegen -- --help\` for usage.`);
+    return 2;
+  }
+  if (command.kind === "help") {
+    process.stdout.write(USAGE);
     return 0;
   }
-  const check = args.includes("--check");
+  if (command.kind === "infer") {
+    process.stdout.write(`${JSON.stringify(await inferSchemaFromFile(command.file, command.typeName), null, 2)}\n`);
+    return 0;
+  }
+  const { check } = command;
   const files = await generate();
   const stale: string[] = [];
   for (const [path, text] of files) {

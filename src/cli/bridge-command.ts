@@ -4,7 +4,7 @@ import { neutraliseLogLine } from "../node/bridge/bridge-log.js";
 import { BRIDGE_DEFAULTS, listeningAddresses, type BridgeUpstream } from "../node/bridge/options.js";
 import { isLoopbackHost } from "../node/bridge/security.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
-import { forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
+import { closeWithin, forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk bridge`. */
@@ -64,7 +64,7 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         break;
       default:
         // Name the option only: a mistyped --tokn=<secret> must not echo the secret.
-        throw new UsageError(`unknown option for bridge: ${arg.startsWith("-") ? name : "an argument before --"} (see --help)`);
+        throw new UsageError(`unknown option: ${arg.startsWith("-") ? name : "an argument before --"}`);
     }
   });
   if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "") command.token = env.GLASS_BRIDGE_TOKEN;
@@ -86,7 +86,14 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
 }
 
 /**
- * Runs the bridge until SIGINT or SIGTERM. Prints one startup line to stderr with the URLs (beyond
+ * How long the bridge has to close once told to stop: more than a daemon process takes to be
+ * ended (its stdin closed, then SIGTERM and SIGKILL: about 3 s).
+ */
+const CLOSE_LIMIT_MS = 10_000;
+
+/**
+ * Runs the bridge until SIGINT, SIGTERM or SIGHUP, then closes every session and every daemon
+ * process it started (see {@link closeWithin}) and exits. Prints one startup line to stderr with the URLs (beyond
  * loopback: the address it is bound to and every URL it answers at, after a warning that it is
  * reachable from the network) and — only when it was generated — the token (the only time it is
  * ever shown), then one log line per session start and end and per refusal (never the token).
@@ -96,6 +103,8 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
   const print = (line: string): void => void process.stderr.write(`glass-sdk bridge: ${line}\n`);
   // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
   const write = (line: string): void => print(neutraliseLogLine(line));
+  // Listen for the stop signals before anything is started, so that none is missed.
+  const stop = untilStopSignal((signal) => write(`${signal}: still closing (daemon processes get SIGTERM, then SIGKILL)`));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
@@ -130,7 +139,8 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
       ? "browser pages: none allowed (add --allow-origin http://localhost:5173 to let a page in)"
       : `browser pages allowed from: ${command.allowedOrigins.join(", ")}`,
   );
-  await untilStopSignal();
-  await bridge.close();
+  const signal = await stop;
+  write(`${signal}: closing every session and every daemon process it started`);
+  await closeWithin(() => bridge.close(), CLOSE_LIMIT_MS, "the bridge");
   return 0;
 }

@@ -40,10 +40,40 @@ export function splitAtSeparator(args: readonly string[]): { own: readonly strin
   return separator === -1 ? { own: args, rest: undefined } : { own: args.slice(0, separator), rest: args.slice(separator + 1) };
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-export function untilStopSignal(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
+/** The signals that stop a command: Ctrl-C (SIGINT), `kill` (SIGTERM) and the terminal going away (SIGHUP). */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Resolves with the first stop signal ({@link STOP_SIGNALS}). The listeners stay installed: a
+ * second signal while the command closes what it started must not kill it half-way and leave its
+ * children running (it is reported to `onRepeat` instead; the close is bounded by
+ * {@link closeWithin}).
+ */
+export function untilStopSignal(onRepeat: (signal: NodeJS.Signals) => void = () => undefined): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (received) onRepeat(signal);
+      received = true;
+      resolve(signal);
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   });
+}
+
+/**
+ * Runs `close` (what a command started: a bridge, a daemon) and resolves when it is done; rejects
+ * with an Error naming `what` when it takes longer than `ms`, so that a stop signal always ends
+ * the command.
+ */
+export async function closeWithin(close: () => Promise<void>, ms: number, what: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not close within ${ms} ms; exiting anyway`)), ms);
+  });
+  try {
+    await Promise.race([close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

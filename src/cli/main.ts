@@ -10,24 +10,30 @@ import { packageVersion } from "../testing/node/package-files.js";
 import { parseBridgeArgs, runBridge } from "./bridge-command.js";
 import { splitAtSeparator } from "./command-line.js";
 import { parseMockDaemonArgs, runMockDaemon } from "./mock-daemon-command.js";
-import { USAGE, UsageError } from "./usage.js";
+import { USAGE, UsageError, usageOf, type CommandName } from "./usage.js";
+
+const COMMANDS: readonly string[] = ["mock-daemon", "bridge"] satisfies CommandName[];
+
+/** The command named by the arguments, once it is known to be one. */
+let command: CommandName | undefined;
 
 async function main(args: readonly string[]): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === "help" || command === "--help" || command === "-h") {
+  const [name, ...rest] = args;
+  if (name === "help" || name === "--help" || name === "-h") {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (command === undefined) throw new UsageError("no command given");
-  if (command === "--version") {
+  if (name === undefined) throw new UsageError(`no command given (the commands are ${COMMANDS.join(" and ")})`);
+  if (name === "--version") {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (command !== "mock-daemon" && command !== "bridge") throw new UsageError(`unknown command: ${command}`);
+  if (!COMMANDS.includes(name)) throw new UsageError(`unknown command: ${name} (the commands are ${COMMANDS.join(" and ")})`);
+  command = name as CommandName;
   // After `--` come the daemon's own arguments (bridge), which may include --help.
   const { own } = splitAtSeparator(rest);
   if (own.includes("--help") || own.includes("-h")) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageOf(command));
     return 0;
   }
   if (command === "bridge") return runBridge(parseBridgeArgs(rest));
@@ -38,7 +44,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`glass-sdk: ${error.message}\n\n${USAGE}`);
+      // The error last, where the eye lands, and where the help is rather than all of it.
+      const where = command === undefined ? "glass-sdk" : `glass-sdk ${command}`;
+      process.stderr.write(`${where}: ${error.message}\nRun \`${where} --help\` for ${command === undefined ? "the commands" : "its options"}.\n`);
       process.exit(2);
     }
     const message = error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : String(error);

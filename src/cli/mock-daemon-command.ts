@@ -5,7 +5,7 @@ import { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
 import { checkHandlers } from "../mock-daemon/handler-call.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
-import { forEachOption, untilStopSignal } from "./command-line.js";
+import { closeWithin, forEachOption, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk mock-daemon`. */
@@ -59,7 +59,8 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
         command.handlers = value();
         break;
       default:
-        throw new UsageError(`unknown option for mock-daemon: ${arg}`);
+        // Name the option only, as the bridge does: a mistyped --option=value need not be echoed.
+        throw new UsageError(`unknown option: ${arg.startsWith("-") ? name : JSON.stringify(arg)}`);
     }
   });
   if (command.fast === true && ((command.latencyMs ?? 0) > 0 || command.faults !== undefined)) {
@@ -86,16 +87,20 @@ function readFaults(text: string): MockDaemonFaults {
 }
 
 /**
- * Runs the mock daemon until it is told to stop: over stdio until stdin ends, or on a socket until
- * SIGINT or SIGTERM (the socket file is removed; a warning says when its directory is writable by
- * other users). Diagnostics go to stderr only. Resolves with the
- * exit code: 1 when a framing violation ended the stdio session; the crash fault exits the process
- * with 1.
+ * Runs the mock daemon until it is told to stop: over stdio until stdin ends (so it ends with the
+ * process that started it, whose end closes the pipe), or on a socket until SIGINT, SIGTERM or
+ * SIGHUP, whatever becomes of its parent, so that it can run in the background (the socket file is
+ * removed; a warning says when its directory is writable by other users). Diagnostics go to stderr
+ * only. Resolves with the exit code: 1 when a framing violation ended the stdio session; the crash
+ * fault exits the process with 1.
  */
 export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
   let exitCode = 0;
   // Over stdio, stdout carries only MCP: what handlers log goes to stderr.
   if (command.socket === undefined && command.handlers !== undefined) routeConsoleToStderr();
+  // On a socket: listen for the stop signals before starting, so that none is missed (over stdio,
+  // a signal ends the process as usual: it has nothing to clean up).
+  const stop = command.socket === undefined ? undefined : untilStopSignal();
   const handlers = command.handlers === undefined ? undefined : await loadHandlers(command.handlers);
   const daemon = await startMockDaemon({
     fixture: command.fixture,
@@ -114,14 +119,12 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
       if (clientId === "stdio") exitCode = 1;
     },
   });
-  if (daemon.socketPath !== undefined) {
-    // Listen for the stop signals before saying the daemon is ready, so that none is missed.
-    const stop = untilStopSignal();
+  if (stop !== undefined && daemon.socketPath !== undefined) {
     const warning = await sharedDirectoryWarning(daemon.socketPath);
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
     if (warning !== undefined) process.stderr.write(`mock daemon: warning: ${warning}\n`);
     await stop;
-    await daemon.close();
+    await closeWithin(() => daemon.close(), 10_000, "the mock daemon");
     return 0;
   }
   await daemon.stopped;

@@ -1,4 +1,7 @@
-/** The text `glass-sdk --help` prints. */
+/** The commands of `glass-sdk`. */
+export type CommandName = "mock-daemon" | "bridge";
+
+/** The text `glass-sdk --help` prints: the commands, and where each one's options are. */
 export const USAGE = `Usage: glass-sdk <command> [options]
 
 Commands:
@@ -7,7 +10,21 @@ Commands:
   bridge        Expose a Glass daemon to browser pages and remote scripts as MCP
                 Streamable HTTP and WebSocket at http://127.0.0.1:8787/mcp, behind a token.
 
-mock-daemon options:
+Options:
+  -h, --help       show this help
+  --version        show the package version
+
+Run \`glass-sdk <command> --help\` for a command's options.
+`;
+
+/** The text `glass-sdk mock-daemon --help` prints. */
+export const MOCK_DAEMON_USAGE = `Usage: glass-sdk mock-daemon [options]
+
+Runs a mock Glass daemon: a simulated site by default, or a fixture, or typed handlers. Speaks MCP on
+stdin/stdout (it exits when stdin ends), or on a Unix socket with --socket (until SIGINT, SIGTERM or
+SIGHUP, which remove the socket).
+
+Options:
   --fixture FILE   replay this fixture only (default: a simulated site, the package's golden fixture first)
   --ignore-field F leave field F out when matching payloads to the fixture's (repeatable): a name,
                    e.g. expectedRevision, at any depth, or a JSON pointer such as /target/name
@@ -21,8 +38,22 @@ mock-daemon options:
   --fast           fast replay mode for benchmarks: read-only tools answered at once from one
                    precomputed result per operation, whatever the payload (not matched, not
                    validated, not recorded); JSON lines up to 4 MiB. Not with --latency/--faults/--handlers
+  -h, --help       show this help
 
-bridge options:
+Examples:
+  npx glass-sdk mock-daemon
+  npx glass-sdk mock-daemon --socket "$(mktemp -d)/glass.sock" --latency 20
+  npx glass-sdk mock-daemon --handlers ./test/glass-handlers.mjs
+`;
+
+/** The text `glass-sdk bridge --help` prints. */
+export const BRIDGE_USAGE = `Usage: glass-sdk bridge [options] [-- COMMAND ARGS...]
+
+Exposes a Glass daemon to browser pages and remote scripts as MCP Streamable HTTP and WebSocket at
+http://127.0.0.1:8787/mcp, behind a token. Runs until SIGINT, SIGTERM or SIGHUP, which end every
+session and every daemon process it started.
+
+Options:
   --port N             TCP port (default 8787; 0 = any free port)
   --host H             address to listen on (default 127.0.0.1)
   --allow-remote       required with a --host that is not a loopback address
@@ -38,23 +69,25 @@ bridge options:
                        default path, e.g. ~/.local/share/glass/glass.sock)
   -- COMMAND ARGS...   instead of a socket: start this daemon command for each client
                        session, e.g. -- glass --mcp
-  Clients send the token as Authorization: Bearer <token>; over WebSocket (subprotocol
-  mcp) also as the subprotocol glass-bearer.<token> (browsers) or ?token=<token> (less
-  private: URLs end up in histories and logs).
+  -h, --help           show this help
 
-Other options:
-  -h, --help       show this help
-  --version        show the package version
+Clients send the token as Authorization: Bearer <token>; over WebSocket (subprotocol
+mcp) also as the subprotocol glass-bearer.<token> (browsers) or ?token=<token> (less
+private: URLs end up in histories and logs).
 
 Examples:
-  npx glass-sdk mock-daemon
-  npx glass-sdk mock-daemon --socket "$(mktemp -d)/glass.sock" --latency 20
-  npx glass-sdk mock-daemon --handlers ./test/glass-handlers.mjs
   npx glass-sdk bridge --allow-origin http://localhost:5173
   npx glass-sdk bridge --port 0 -- glass --mcp
 `;
 
-/** Thrown for a command line that cannot be run; the CLI prints it with the usage and exits 2. */
+/** The help of a command, or of `glass-sdk` itself. */
+export function usageOf(command: CommandName | undefined): string {
+  if (command === "mock-daemon") return MOCK_DAEMON_USAGE;
+  if (command === "bridge") return BRIDGE_USAGE;
+  return USAGE;
+}
+
+/** Thrown for a command line that cannot be run; the CLI prints the message and where the help is, and exits 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

@@ -26,6 +26,7 @@ import { ClientRedaction } from "./redaction.js";
 import type { CallOptions, GlassClientOptions, GlassLogEvent } from "./options.js";
 import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry.js";
 import { handshake, type HandshakeResult } from "./handshake.js";
+import { debugLogRequested, stderrLogger } from "./debug-log.js";
 
 /** A tool as `tools/list` describes it. */
 export interface McpToolDescription {
@@ -82,13 +83,14 @@ export class Glass {
     this.acceptsExperimental = options.negotiation !== false && options.negotiation?.acceptsExperimental === true;
     this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
     this.redaction = new ClientRedaction(transport);
-    const logger = options.logger;
+    const logger = withDebugLog(options.logger);
     const log = logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
     this.log = log;
     this.session = new McpSession(transport, {
       serverRequestHandlers: options.serverRequestHandlers,
       onEvent: (event) => log?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
       onClose: (error) => {
+        log?.({ type: "wire", detail: `connection closed: ${error.rawMessage}` });
         this.closedWith ??= this.redaction.glassError(error);
         this.leases.forget();
         // Pending calls were just rejected (and took their deadlines out); nothing is left to time.
@@ -365,3 +367,16 @@ function failure(request: GlassRequest, error: unknown): GlassResponse {
   return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 
+/**
+ * The caller's logger and, when the environment asks for it (`GLASS_DEBUG=1` or `DEBUG=glass-sdk`,
+ * Node only), the debug log on stderr: both get every event.
+ */
+function withDebugLog(logger: ((event: GlassLogEvent) => void) | undefined): ((event: GlassLogEvent) => void) | undefined {
+  if (!debugLogRequested()) return logger;
+  const debug = stderrLogger();
+  if (logger === undefined) return debug;
+  return (event) => {
+    debug(event);
+    logger(event);
+  };
+}

@@ -127,6 +127,8 @@ export async function handshake(session: McpSession, options: GlassClientOptions
   const serverInfo = isJsonObject(result.serverInfo) && typeof result.serverInfo.name === "string"
     ? { name: result.serverInfo.name, version: typeof result.serverInfo.version === "string" ? result.serverInfo.version : "" }
     : undefined;
+  const server = serverInfo === undefined ? "a server without serverInfo" : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
+  options.logger?.({ type: "wire", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
   return { mcpProtocolVersion: version, serverInfo, manifest, agreement };
 }
 

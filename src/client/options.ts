@@ -58,7 +58,11 @@ export interface GlassClientOptions {
   validate?: { payloads?: boolean; responses?: boolean };
   /** Answers to requests the daemon sends the client, by method; any other is answered -32601. */
   serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>;
-  /** Receives log events (no payloads, no tokens). */
+  /**
+   * Receives log events (no payloads, no tokens; what quotes the daemon is scrubbed). In Node,
+   * `GLASS_DEBUG=1` (or `DEBUG=glass-sdk`) in the environment also writes them to stderr, one line
+   * each. See docs/calls.md, "Logging".
+   */
   logger?: (event: GlassLogEvent) => void;
   /** How long a cancelled call keeps its in-flight slot while the daemon winds it down (ms); default 5000. */
   cancelGraceMs?: number;

@@ -3,7 +3,7 @@ import { validatePayload } from "../envelope/validate.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
 import { toolFor } from "../operations/catalog.js";
-import { describeIssues } from "../validation/issue.js";
+import { describeIssues, isStructuralIssue } from "../validation/issue.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 
@@ -28,7 +28,9 @@ function failureKind(operation: string, payload: unknown): "taskValidation" | "t
 /**
  * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or
  * `undefined` when it may go. Browser-free operations fail the way the daemon fails them
- * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue); other
+ * (`task.invalid` / `webIr.invalid` carrying `{kind, path, reason}` of the first issue; the
+ * message is the daemon's, or, for a structural issue the daemon would not explain, names the
+ * path: `limits: is required`); other
  * operations fail with `payload.invalid` listing every issue. A `null` given for an optional field is
  * refused like any other wrong type, with a hint to leave the field out: the daemon refuses null
  * for optional strings (opaquely) and takes it as absent only for optional integers, so the one
@@ -39,7 +41,14 @@ export function preflightPayload(operation: string, payload: unknown): GlassErro
   if (checked.ok) return undefined;
   const kind = failureKind(operation, payload);
   const [first] = checked.issues;
-  if (kind !== undefined && first !== undefined) return liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+  if (kind !== undefined && first !== undefined) {
+    const lifted = liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+    // A semantic rule's failure reads exactly as the daemon's. A structural one (which the daemon
+    // reports without a reason) says where in its message too: "limits: is required", not "is required".
+    if (!isStructuralIssue(first)) return lifted;
+    const where = describeIssues([first], kind === "webIrValidation" ? "ir" : "task");
+    return { ...lifted, message: truncateUtf8(kind === "webIrValidation" ? `${lifted.message}: ${where}` : where, 512) };
+  }
   const hint = checked.issues.some((issue) => issue.reason.endsWith("(got null)")) ? "; leave an absent optional field out rather than sending null" : "";
   const summary = describeIssues(checked.issues.slice(0, 3), "payload");
   return {

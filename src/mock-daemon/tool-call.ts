@@ -5,6 +5,7 @@ import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
 import { validatePayload } from "../envelope/validate.js";
 import { describeOperation } from "../operations/catalog.js";
+import { isStructuralIssue } from "../validation/issue.js";
 import { responseEnvelope } from "../envelope/create-request.js";
 import type { ToolCall } from "./read-tool-call.js";
 import { answerWith, browserToolFailed, handlerFor, runHandler, type ToolAnswer } from "./handler-call.js";
@@ -36,8 +37,6 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
   ["resolveIntentWithKnowledge", { forbidden: LEASE_AND_META_KEYS }],
 ]);
 
-/** Issues of a payload that the daemon's own decoding reports as a structural failure, not a typed one. */
-const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
 const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
 
@@ -119,7 +118,7 @@ function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
       UNKNOWN_FIELD_REASON.test(issue.reason) || (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
     return checked.issues.every(skipped) ? undefined : "untyped";
   }
-  if (checked.issues.some((issue) => STRUCTURAL_REASON.test(issue.reason))) return "untyped";
+  if (checked.issues.some(isStructuralIssue)) return "untyped";
   const error = preflightPayload(operation, payload);
   return error === undefined ? undefined : responseEnvelope(call.request, false, error);
 }

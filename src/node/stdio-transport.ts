@@ -167,8 +167,8 @@ class StdioTransport extends StreamTransport {
     const { command, cwd } = this.#options;
     const code = (error as { code?: unknown } | null)?.code;
     const fix =
-      `Install Glass and make sure \`${command}\` is on PATH, or set GLASS_COMMAND to the daemon's full path ` +
-      "(for the mock daemon: `npx glass-sdk mock-daemon`).";
+      `Install the Glass daemon so that \`${command}\` is on PATH (${pathNote(this.#options.env)}), or pass its full path as \`command\` to stdioTransport() ` +
+      '(for the mock daemon: stdioTransport({ command: "npx", args: ["glass-sdk", "mock-daemon"] })).';
     let message: string;
     if (code === "ENOENT" && cwd !== undefined && !existsSync(cwd)) {
       message = `cannot start ${this.#peer}: its working directory ${cwd} does not exist`;
@@ -181,6 +181,13 @@ class StdioTransport extends StreamTransport {
     }
     return new TransportUnavailableError({ message, cause: error });
   }
+}
+
+/** The PATH the command was looked up on, cut short, or that there is none. */
+function pathNote(env: StdioTransportOptions["env"]): string {
+  const path = env !== undefined && "PATH" in env ? env.PATH : process.env.PATH;
+  if (path === undefined || path === "") return "this process has no PATH";
+  return `PATH is ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`;
 }
 
 /** The last few KiB a process wrote to stderr. */

@@ -26,6 +26,19 @@ export function describeIssues(issues: readonly ValidationIssue[], root: string)
   return issues.map((issue) => `${issue.path || root}: ${issue.reason}`).join("; ");
 }
 
+/**
+ * The reasons the schema validators give for a value of the wrong structure (a missing or unknown
+ * field, a wrong type, a value outside an enum, no alternative matching), as opposed to the
+ * semantic rules, whose reasons are worded like the daemon's own. The daemon reports the former
+ * without a reason (`browser tool failed`, §2).
+ */
+const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
+
+/** Whether an issue is structural (see {@link STRUCTURAL_REASON}): its reason alone (`is required`) does not say where. */
+export function isStructuralIssue(issue: ValidationIssue): boolean {
+  return STRUCTURAL_REASON.test(issue.reason);
+}
+
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseMockDaemonArgs } from "../../src/cli/mock-daemon-command.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
+import { killIfRunning, processGone, waitUntilGone } from "./support/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -22,24 +23,35 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 describe("glass-sdk CLI", () => {
-  it("prints usage for --help and exits 0", async () => {
+  it("prints the commands for --help and exits 0", async () => {
     const { code, stdout } = await run(["--help"]);
     expect(code).toBe(0);
     expect(stdout).toContain("Usage: glass-sdk <command>");
     expect(stdout).toContain("mock-daemon");
+    expect(stdout).toContain("Run `glass-sdk <command> --help`");
+    expect(stdout).not.toContain("--latency");
   });
 
-  it("prints usage on stderr for an unknown command and exits 2", async () => {
+  it("prints its own help for mock-daemon --help, not the bridge's", async () => {
+    const { code, stdout } = await run(["mock-daemon", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toBe("Usage: glass-sdk mock-daemon [options]");
+    expect(stdout).toContain("--latency MS");
+    expect(stdout).not.toContain("--allow-origin");
+  });
+
+  it("answers an unknown command with the error and where the help is, on stderr, and exits 2", async () => {
     const { code, stdout, stderr } = await run(["teleport"]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr.split("\n")[0]).toBe("glass-sdk: unknown command: teleport");
-    expect(stderr).toContain("Usage:");
+    expect(stderr).toBe("glass-sdk: unknown command: teleport (the commands are mock-daemon and bridge)\nRun `glass-sdk --help` for the commands.\n");
   });
 
-  it("rejects a bad option or value with exit 2", async () => {
+  it("rejects a bad option or value with exit 2, the error last and no wall of help above it", async () => {
     expect((await run(["mock-daemon", "--latency", "soon"])).code).toBe(2);
-    expect((await run(["mock-daemon", "--frobnicate"])).stderr).toMatch(/^glass-sdk: unknown option for mock-daemon: --frobnicate/);
+    const unknown = await run(["mock-daemon", "--frobnicate=1"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("glass-sdk mock-daemon: unknown option: --frobnicate\nRun `glass-sdk mock-daemon --help` for its options.\n");
   });
 
   it("reads --ignore-field as often as it is given, for the fields matching leaves out", () => {
@@ -78,6 +90,50 @@ describe("glass-sdk CLI", () => {
     } finally {
       child.kill();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("on a socket, SIGHUP (the terminal going away) also removes the socket and exits 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
+    const path = join(dir, "glass.sock");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      await new Promise<void>((resolve) => child.stderr.on("data", () => existsSync(path) && resolve()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill("SIGHUP");
+      expect(await exited).toBe(0);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("over stdio, exits when the process that started it is killed (its stdin closes)", async () => {
+    // A parent that starts the mock daemon over stdio, says its pid, and is then SIGKILLed: it can clean nothing up.
+    const parentScript = `
+      const { spawn } = require("node:child_process");
+      const daemon = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon"], { stdio: ["pipe", "pipe", "inherit"] });
+      daemon.stdout.once("data", () => process.stdout.write(String(daemon.pid) + "\\n"));
+      daemon.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "parent", version: "1" } } }) + "\\n");
+      setInterval(() => {}, 60000);
+    `;
+    const parent = spawn(process.execPath, ["-e", parentScript], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    let daemonPid: number | undefined;
+    try {
+      daemonPid = await new Promise<number>((resolve, reject) => {
+        let out = "";
+        parent.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("\n")) resolve(Number(out.trim()));
+        });
+        parent.once("exit", () => reject(new Error("the parent exited before the daemon answered")));
+      });
+      expect(processGone(daemonPid)).toBe(false);
+      parent.kill("SIGKILL");
+      await waitUntilGone(daemonPid, 10_000);
+    } finally {
+      parent.kill("SIGKILL");
+      killIfRunning(daemonPid);
     }
   });
 });

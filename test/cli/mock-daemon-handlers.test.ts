@@ -156,6 +156,6 @@ describe("glass-sdk mock-daemon --handlers", () => {
   it("refuses --handlers with --fast (exit 2)", async () => {
     const { code, stderr } = await run(["--fast", "--handlers", HANDLERS]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^glass-sdk: --fast answers from the fixture alone: it cannot be combined with --handlers/);
+    expect(stderr).toMatch(/^glass-sdk mock-daemon: --fast answers from the fixture alone: it cannot be combined with --handlers/);
   });
 });

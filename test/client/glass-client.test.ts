@@ -138,6 +138,24 @@ describe("Glass client calls", () => {
     await glass.close();
   });
 
+  it("names the path in the message of a structurally bad Task or Web IR it refuses (the daemon would not explain it); a semantic failure reads as the daemon's", async () => {
+    const daemon = answeringTools({});
+    const glass = await Glass.connect(daemon);
+    const noLimits = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Orders" }, risk: "readOnly" };
+    const task = await glass.task.validate({ task: noLimits } as never).catch((e: GlassError) => e);
+    expect(task).toMatchObject({ code: "task.invalid", rawMessage: "limits: is required", details: { kind: "taskValidation", path: "limits", reason: "is required" } });
+    const ir = await glass.webIr.validate({ ir: { schemaVersion: 1 } } as never).catch((e: GlassError) => e);
+    expect(ir).toMatchObject({ code: "webIr.invalid", details: { kind: "webIrValidation" } });
+    const { path } = (ir as GlassError).details as { path: string };
+    expect(path).not.toBe("");
+    expect((ir as GlassError).rawMessage).toMatch(new RegExp(`^Web IR validation failed: ${path.replace(/[.[\]]/g, "\\$&")}: `));
+    const fillWithoutInputs = { schemaVersion: 1, task: "form.fill", scope: { regionName: "Loans" }, limits: { maxActions: 2, timeoutMs: 1000, maxItems: 1 }, risk: "localMutation" };
+    const semantic = await glass.task.validate({ task: fillWithoutInputs } as never).catch((e: GlassError) => e);
+    expect(semantic).toMatchObject({ code: "task.invalid", rawMessage: "form.fill requires at least one bounded input", details: { path: "inputs" } });
+    expect(toolCalls(daemon)).toHaveLength(0);
+    await glass.close();
+  });
+
   it("clamps a tool's own timeoutMs to what is left of the deadline", async () => {
     const daemon = answeringTools({ wait: () => textResult({ executionId: "x" }) });
     const glass = await Glass.connect(daemon);

@@ -59,6 +59,24 @@ describe("generated code", () => {
     expect(run.status).toBe(0);
   });
 
+  it("prints its usage for --help and refuses an unknown flag (exit 2), generating nothing in either case", () => {
+    const dir = scratchCopy();
+    scratch.push(dir);
+    // A hand edit the generator would repair if it ran.
+    const edited = join(dir, "generated/methods.ts");
+    writeFileSync(edited, `${readFileSync(edited, "utf8")}\n// edited by hand\n`);
+    const help = spawnSync(TSX, ["codegen/main.ts", "--help"], { cwd: dir, encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:\n {2}npm run codegen /);
+    expect(help.stdout).toContain("npm run codegen -- infer <samples.json>");
+    const unknown = spawnSync(TSX, ["codegen/main.ts", "--chek"], { cwd: dir, encoding: "utf8" });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toBe("codegen: unknown option: --chek\nRun `npm run codegen -- --help` for usage.\n");
+    expect(spawnSync(TSX, ["codegen/main.ts", "infer"], { cwd: dir, encoding: "utf8" }).status).toBe(2);
+    expect(readFileSync(edited, "utf8")).toMatch(/\/\/ edited by hand\n$/);
+  });
+
   it("codegen:check exits non-zero when a generated file was edited by hand, and codegen repairs it", () => {
     const dir = scratchCopy();
     scratch.push(dir);
