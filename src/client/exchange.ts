@@ -172,8 +172,9 @@ function holdSlotUntilSettled(context: ExchangeContext, session: McpSession, id:
 }
 
 function closedOutcome(error: unknown, request: ExchangeRequest, written: boolean): ExchangeOutcome {
-  const reachedDaemon = written;
-  const mutationPossible = request.mutating && written;
+  // An HTTP POST can fail after its body reached the daemon: the transport says so on its error.
+  const reachedDaemon = written || (error instanceof GlassError && error.mutationPossible);
+  const mutationPossible = request.mutating && reachedDaemon;
   if (error instanceof GlassError && error.code !== "transport.closed") {
     return { kind: "failed", error: withCall(error, request, mutationPossible), reachedDaemon };
   }
@@ -186,7 +187,7 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
       operation: request.operation,
       requestId: request.requestId,
       mutationPossible,
-      phase: written ? "dispatch" : "preflight",
+      phase: reachedDaemon ? "dispatch" : "preflight",
       retry: mutationPossible ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "reconnect" },
       ...(error instanceof GlassError && error.details !== undefined ? { details: error.details } : {}),
       cause: error,

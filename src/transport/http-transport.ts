@@ -308,7 +308,15 @@ class HttpTransport implements GlassTransport {
       if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
       if (error instanceof CancelledWhileWaiting) throw new TransportClosedError({ message: error.message, phase: "preflight", cause: error });
       if (isTimeoutError(error) && message !== undefined) throw this.#timedOut(message, error);
-      if (this.#reachedServer) throw new TransportClosedError({ message: `the HTTP request to ${this.#shownUrl} failed: ${describeError(error)}`, cause: error });
+      if (this.#reachedServer) {
+        // The body may have reached the daemon before the connection failed: a mutation may have run.
+        const mayHaveRun = message !== undefined && mayMutate(message) && !neverConnected(error);
+        throw new TransportClosedError({
+          message: `the HTTP request to ${this.#shownUrl} failed: ${describeError(error)}`,
+          ...(mayHaveRun ? { mutationPossible: true, phase: "dispatch" as const } : {}),
+          cause: error,
+        });
+      }
       throw new TransportUnavailableError({
         message: `cannot reach the Glass daemon at ${this.#shownUrl}: ${describeError(error)}. Check that its HTTP bridge runs at this URL (in a browser, a CORS refusal looks the same: the bridge must allow this page's origin)`,
         cause: error,
@@ -753,4 +761,16 @@ function snippet(text: string): string {
 
 async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(ignore);
+}
+
+/** Network errors that mean no connection was made, so nothing was sent (Node's fetch puts the code on `cause`). */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** Whether `error` (or an error it was caused by) says the connection was never made. */
+function neverConnected(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && NOT_CONNECTED.has(code)) return true;
+  }
+  return false;
 }

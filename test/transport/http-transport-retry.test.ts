@@ -30,8 +30,8 @@ interface Refusal {
   text?: string;
 }
 
-/** `undefined`: answer normally; a Refusal: refuse; `"hold"`: never answer. */
-type Script = (what: string, nth: number) => Refusal | "hold" | undefined;
+/** `undefined`: answer normally; a Refusal: refuse; `"hold"`: never answer; `"drop"`: read the body, then cut the connection. */
+type Script = (what: string, nth: number) => Refusal | "hold" | "drop" | undefined;
 
 class RefusingServer {
   readonly seen: Seen[] = [];
@@ -56,6 +56,7 @@ class RefusingServer {
         this.seen.push({ what, at, headers: req.headers });
         const scripted = script(what, this.count(what));
         if (scripted === "hold") return void this.#held.push(res);
+        if (scripted === "drop") return void req.socket.destroy();
         if (scripted !== undefined) {
           const body = scripted.text ?? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${scripted.status}` } });
           const type = scripted.text === undefined ? "application/json" : "text/plain";
@@ -136,6 +137,29 @@ const failure = (promise: Promise<unknown>): Promise<GlassError> =>
   );
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("httpTransport when the connection drops after the daemon took a POST", () => {
+  it("a mutation fails with mutationPossible true (observe before deciding) and is not POSTed again", async () => {
+    const server = await serve((what, nth) => (what === CLICK && nth === 1 ? "drop" : undefined));
+    const glass = await connect(server);
+
+    const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
+    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: true, phase: "dispatch", operation: "browser.click", retry: { classification: "safeAfterReobserve" } });
+    expect(error.rawMessage).toMatch(/the action may have happened — observe before deciding/);
+    await sleep(300);
+    expect(server.count(CLICK)).toBe(1);
+    // The session still serves the next call.
+    expect(await glass.browser.observe({}, { deadlineMs: 10_000 })).toEqual({ answered: OBSERVE });
+  });
+
+  it("a read fails with mutationPossible false", async () => {
+    const server = await serve((what, nth) => (what === OBSERVE && nth === 1 ? "drop" : undefined));
+    const glass = await connect(server);
+
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
+    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false, operation: "browser.observe" });
+  });
+});
 
 describe("httpTransport retries what cannot repeat a side effect, after Retry-After", () => {
   it("a read refused with 503 and Retry-After: 1 is POSTed again after the wait and succeeds", async () => {
