@@ -6,7 +6,7 @@
  */
 export { toMcpRequest } from "./mcp/to-mcp-request.js";
 export { fromMcpResponse } from "./mcp/from-mcp-response.js";
-export { liftToolError } from "./mcp/lift-tool-error.js";
+export { liftToolError, type FailedCall } from "./mcp/lift-tool-error.js";
 export { jsonRpcErrorToGlass } from "./mcp/json-rpc-error-to-glass.js";
 export { newRequestId } from "./envelope/create-request.js";
 export {
@@ -19,6 +19,7 @@ export {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type JsonRpcSuccess,
+  type McpTextContent,
   type McpToolResult,
 } from "./mcp/json-rpc.js";
 export type { ServerRequestHandler } from "./mcp/mcp-session.js";

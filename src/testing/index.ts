@@ -15,7 +15,7 @@ export { loadFixture } from "./load-fixture.js";
 export { goldenFixture } from "./golden-fixture-file.js";
 export { saveFixture } from "./save-fixture.js";
 export { canonicalJson } from "../mock-daemon/canonical-json.js";
-export { toMcpToolResult } from "../mock-daemon/to-mcp-tool-result.js";
+export { toMcpToolResult, type ToMcpToolResultOptions } from "../mock-daemon/to-mcp-tool-result.js";
 export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "../mock-daemon/read-tool-call.js";
 export { createMockGlass, type MockGlass, type MockGlassOptions } from "./mock-glass.js";
 export { mockError, MockError, type MockErrorInit, type MockHandler, type MockHandlers, type MockCallContext } from "../mock-daemon/handlers.js";
