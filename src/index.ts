@@ -8,6 +8,8 @@
  * - `glass-sdk/testing`: the replay engine, fixtures, the in-memory transport and the recorder;
  * - `glass-sdk/testing/msw`: MSW handlers that serve a fixture (needs the optional peer `msw`);
  * - `glass-sdk/testing/node`: the mock daemon on stdio or a Unix socket.
+ *
+ * @module glass-sdk
  */
 export { Glass, type McpToolDescription } from "./client/glass.js";
 export { Lease } from "./client/lease.js";

@@ -3,6 +3,8 @@
  * between Glass envelopes and MCP `tools/call` messages, the JSON-RPC 2.0 message types, and the
  * catalog lookups (which tool carries an operation, whether it needs a lease, whether a retry is
  * safe). Browser-safe, like `glass-sdk`.
+ *
+ * @module glass-sdk/protocol
  */
 export { toMcpRequest } from "./mcp/to-mcp-request.js";
 export { fromMcpResponse } from "./mcp/from-mcp-response.js";

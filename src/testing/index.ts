@@ -7,6 +7,8 @@
  * Platform-free except `loadFixture`, `goldenFixture` and `saveFixture`, which import `node:fs` when called. It
  * needs no optional dependency: the MSW handlers are `glass-sdk/testing/msw` (they need `msw`
  * 2.x), the mock daemon on stdio or a Unix socket is `glass-sdk/testing/node`.
+ *
+ * @module glass-sdk/testing
  */
 export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "../mock-daemon/replay-engine.js";
 export type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
