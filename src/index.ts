@@ -8,6 +8,8 @@
  * - `glass-sdk/testing`: the replay engine, fixtures, the in-memory transport and the recorder;
  * - `glass-sdk/testing/msw`: MSW handlers that serve a fixture (needs the optional peer `msw`);
  * - `glass-sdk/testing/node`: the mock daemon on stdio or a Unix socket.
+ *
+ * @module glass-sdk
  */
 export { Glass, type McpToolDescription } from "./client/glass.js";
 export { Lease } from "./client/lease.js";
@@ -48,7 +50,7 @@ export type { JsonObject, JsonValue } from "./validation/json-value.js";
 // `requiresLease` too: a script (or a page on the prebuilt file, which holds only this entry) decides with it whether a call needs `withLease`.
 export { operations, requiresLease, type OperationDescriptor, type LeaseRequirement, type LeaseCondition } from "./operations/catalog.js";
 export type { OperationMap, OperationName, PayloadOf, ResultOf } from "../generated/operation-map.js";
-export type { GlassOperationNamespaces } from "../generated/methods.js";
+export type { GlassBrowserMethods, GlassOperationNamespaces, GlassTaskMethods, GlassWebIrMethods } from "../generated/methods.js";
 // Every named type of the schemas, flat: capabilities, Web IR, Task, and each operation's payload
 // and result (`BrowserObservePayload`, `WebIrDiffResult`, …) with their titled parts. The envelope's
 // GlassErrorObject, GlassMutationLease, GlassRequest and GlassResponse come from envelope-types

@@ -101,6 +101,9 @@ export interface GlassCapabilityAgreement {
   constraints: GlassConstraints;
   [k: string]: unknown;
 }
+/**
+ * One capability as agreed for the session: its status (usable when available or availableUncertified).
+ */
 export interface GlassAgreedCapability {
   status: GlassCapabilityStatus;
   [k: string]: unknown;

@@ -3,7 +3,7 @@ import { GlassError } from "../errors/glass-error.js";
 import { Lease, type LeaseGrant } from "./lease.js";
 import type { CallOptions, GlassLogEvent } from "./options.js";
 
-/** Options of {@link LeaseKeeper.withLease}. */
+/** Options of `Glass.withLease` (and of the lease keeper behind it). */
 export interface WithLeaseOptions {
   /** How long each grant lasts, 100..900000 ms; default 60000. */
   ttlMs?: number;

@@ -11,13 +11,13 @@ import { liftToolResult } from "./lift-tool-result.js";
 
 /**
  * Maps the daemon's answer to a `tools/call` back to the Glass response envelope of `request`
- * (§2): a successful result is lifted by the result rule ({@link liftToolResult}; plain text for
+ * (§2): a successful result is lifted by the result rule (`liftToolResult`; plain text for
  * operations whose catalog entry says `resultText`); an `isError` result is lifted to a typed
  * error ({@link liftToolError}) from its first text item, keeping the other items; a JSON-RPC
  * error is mapped by the code table ({@link jsonRpcErrorToGlass}). An answer that cannot be read —
  * nested past the SDK's depth bound (the message itself, or the JSON of its text), with an `error`
  * that is not an error object, or with a result that is not a tools/call result
- * ({@link toolResultProblem}: not an object, `content` not an array, an item not an object, a text
+ * (`toolResultProblem`: not an object, `content` not an array, an item not an object, a text
  * item without string text) — becomes `response.invalid` after dispatch
  * (`mutationPossible` for a mutating call). The envelope carries the request's id and
  * correlation id. Pure; never throws.

@@ -42,7 +42,7 @@ function leaseProblem(data: unknown): LeaseProblem {
 /**
  * Maps a JSON-RPC error (§2's code table) to a Glass error object.
  *
- * - -32003: a lease problem ({@link leaseProblem}): `leaseRequired` is safe to send again once a
+ * - -32003: a lease problem (`leaseProblem`): `leaseRequired` is safe to send again once a
  *   lease is held; `leaseHeld`, `leaseExpired` and `leaseNotFound` after acquiring one and
  *   re-observing (another client may have acted meanwhile); `leaseNotOwner` and `invalidLease` are
  *   not retryable.

@@ -62,7 +62,7 @@ interface Recording {
  *
  * A request nothing matches is compared with the recordings of its operation (the first 1000) to
  * find the nearest: the one with the fewest field-level differences (see
- * {@link payloadDifferences}; ignored fields do not count), earlier recordings first on a tie.
+ * `payloadDifferences`; ignored fields do not count), earlier recordings first on a tie.
  */
 export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngineOptions = {}): ReplayEngine {
   const ignored = readIgnoredFields(options.match?.ignore);

@@ -3,6 +3,8 @@
  * and its Unix socket), MCP framing, and the bridge that lets a browser page reach the daemon. It
  * builds on the core only: importing it loads no replay, fixture or mock-daemon code (the mock
  * daemon is `glass-sdk/testing/node`).
+ *
+ * @module glass-sdk/node
  */
 export { stdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
 export { socketTransport, type SocketTransportOptions } from "./socket-transport.js";

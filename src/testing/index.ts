@@ -7,6 +7,8 @@
  * Platform-free except `loadFixture`, `goldenFixture` and `saveFixture`, which import `node:fs` when called. It
  * needs no optional dependency: the MSW handlers are `glass-sdk/testing/msw` (they need `msw`
  * 2.x), the mock daemon on stdio or a Unix socket is `glass-sdk/testing/node`.
+ *
+ * @module glass-sdk/testing
  */
 export { createReplayEngine, type ReplayEngine, type ReplayEngineOptions } from "../mock-daemon/replay-engine.js";
 export type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
@@ -15,7 +17,7 @@ export { loadFixture } from "./load-fixture.js";
 export { goldenFixture } from "./golden-fixture-file.js";
 export { saveFixture } from "./save-fixture.js";
 export { canonicalJson } from "../mock-daemon/canonical-json.js";
-export { toMcpToolResult } from "../mock-daemon/to-mcp-tool-result.js";
+export { toMcpToolResult, type ToMcpToolResultOptions } from "../mock-daemon/to-mcp-tool-result.js";
 export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "../mock-daemon/read-tool-call.js";
 export { createMockGlass, type MockGlass, type MockGlassOptions } from "./mock-glass.js";
 export { mockError, MockError, type MockErrorInit, type MockHandler, type MockHandlers, type MockCallContext } from "../mock-daemon/handlers.js";

@@ -1,35 +1,39 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The package as a user's project gets it: `npm pack` of the built package (dist/ must be built,
- * as `npm test` does first), unpacked into a fresh project's node_modules/glass-sdk — exactly the
- * files npm would install, and nothing of this repository. (`npm install` of the tarball would need
- * the registry for its dependencies, `ws` and `ky`; the project links the ones this repository has
- * instead.) Scripts run there
- * with the project as working directory.
+ * as `npm test` does first; packed with `--ignore-scripts`, so that `prepare` does not rebuild the
+ * dist/ other suites are reading), then `npm install <tarball>` in a fresh project — exactly the
+ * files npm would install, their dependencies from npm's cache (offline), nothing of this
+ * repository. Scripts run there with the project as working directory.
  */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** What `npm install` needs to stay offline and quiet: the dependencies come from npm's cache. */
+const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
 let project: string;
 
+/** A fresh project with a package.json of its own, in a temporary directory. */
+function newProject(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
+  return dir;
+}
+
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), "glass-installed-"));
+  project = newProject("glass-installed-");
   const packed = join(project, "packed");
   mkdirSync(packed);
-  execFileSync("npm", ["pack", "--pack-destination", packed, "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", packed, "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
   const tarball = readdirSync(packed).find((name) => name.endsWith(".tgz"))!;
-  const modules = join(project, "node_modules");
-  mkdirSync(modules);
-  execFileSync("tar", ["-xzf", join(packed, tarball), "-C", modules]);
-  renameSync(join(modules, "package"), join(modules, "glass-sdk"));
-  for (const dependency of ["ws", "ky"]) symlinkSync(join(ROOT, "node_modules", dependency), join(modules, dependency), "dir");
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
+  execFileSync("npm", [...NPM_INSTALL, join(packed, tarball)], { cwd: project, stdio: ["ignore", "ignore", "inherit"], timeout: 60_000 });
 }, 120_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -104,4 +108,70 @@ console.log(JSON.stringify({ code: error.code, message: error.rawMessage }));
       `cannot read the fixture fixtures/protocol-golden-v1.json: ENOENT (a relative path is read from the working directory: ${join(project, "fixtures", "protocol-golden-v1.json")}); the package's own golden fixture is goldenFixture() of glass-sdk/testing`,
     );
   });
+});
+
+/** The first ```ts block under the README heading `heading` (e.g. "## Usage"), as JavaScript: its types erased, nothing else changed. */
+function readmeExample(heading: string): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`README.md has no heading ${heading}`);
+  const section = readme.slice(start + heading.length + 2).split(/\n## /)[0]!;
+  const block = /```ts\n([\s\S]*?)\n```/.exec(section);
+  if (block === null) throw new Error(`README.md has no ts block under ${heading}`);
+  return ts.transpileModule(block[1]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+}
+
+/** Runs a script in the user's project (bounded in time: a hung daemon fails the test) and returns what it printed. */
+function runScript(file: string, source: string): string {
+  writeFileSync(join(project, file), source);
+  return execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "inherit"] });
+}
+
+describe("the README's examples in a user's project that installed the packed package", () => {
+  it("runs the usage example as written: it starts the package's mock daemon (npx glass-sdk mock-daemon), observes, types with the observed revision and closes", () => {
+    expect(runScript("usage.mjs", readmeExample("## Usage"))).toMatch(/^typed into Email at revision 1: execution exec-\d+\n$/);
+  }, 40_000);
+
+  it("runs the testing example as written: a mock with a typed handler, no daemon and no test framework", () => {
+    expect(runScript("testing.mjs", readmeExample("## Testing your code"))).toBe("the mock answered browser.getText\n");
+  }, 40_000);
+});
+
+describe("a folder install (npm install <folder>) of a checkout that was never built", () => {
+  let checkout: string | undefined;
+  let user: string | undefined;
+  afterAll(() => {
+    for (const dir of [checkout, user]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("builds dist/ with the package's prepare script, and the project imports glass-sdk and runs its command", () => {
+    // The repository's files as a clone has them (tracked, and new files not ignored), without dist/.
+    checkout = mkdtempSync(join(tmpdir(), "glass-checkout-"));
+    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0");
+    for (const file of files.filter((name) => name !== "" && name !== "node_modules" && existsSync(join(ROOT, name)))) {
+      mkdirSync(dirname(join(checkout, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(checkout, file));
+    }
+    symlinkSync(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
+    expect(existsSync(join(checkout, "dist"))).toBe(false);
+
+    user = newProject("glass-folder-install-");
+    execFileSync("npm", [...NPM_INSTALL, checkout], { cwd: user, stdio: ["ignore", "ignore", "pipe"], timeout: 240_000 });
+    expect(existsSync(join(checkout, "dist", "index.js"))).toBe(true);
+
+    writeFileSync(
+      join(user, "folder.mjs"),
+      `
+import { Glass } from "glass-sdk";
+import { createMockGlass } from "glass-sdk/testing";
+
+const mock = createMockGlass({ handlers: { "browser.getText": () => ({ text: "from a folder install" }) } });
+const glass = await Glass.connect(mock.transport());
+console.log(JSON.stringify(await glass.browser.getText({})));
+await glass.close();
+`,
+    );
+    expect(execFileSync(process.execPath, ["folder.mjs"], { cwd: user, encoding: "utf8", timeout: 30_000 })).toBe('{"text":"from a folder install"}\n');
+    expect(execFileSync("npx", ["--no-install", "glass-sdk", "--help"], { cwd: user, encoding: "utf8", timeout: 30_000 })).toContain("Usage: glass-sdk <command>");
+  }, 300_000);
 });
