@@ -6,34 +6,47 @@
  *   GLASS_COMMAND="glass --mcp" npm start                      any daemon command, over stdio
  *
  * By default the mock daemon serves a simulated shop (`https://shop.example`): a sign-in page with
- * Email, Password and a "Sign in" button, then a table of orders. Every call below is written out
- * as you would write it in your own script: copy any of them. The script imports the package by
- * name, as your code does (in this repository the name resolves to src/ through tsconfig.json's
- * `paths`).
+ * Email, Password and a "Sign in" button, then a table of orders. A daemon named by GLASS_SOCKET or
+ * GLASS_COMMAND may be a real one, whose browser is on no page of ours: for it the quickstart
+ * serves the same shop as HTML (examples/shop/) on 127.0.0.1 (port GLASS_SHOP_PORT, default any
+ * free port) and first navigates there.
+ *
+ * Every call below is written out as you would write it in your own script: copy any of them. The
+ * script imports the package by name, as your code does (in this repository the name resolves to
+ * src/ through tsconfig.json's `paths`).
  */
 import { Glass, GlassError, type ResultOf, type TaskDocument, type WebIrDocument } from "glass-sdk";
 import { chooseTransport } from "./support/connect.js";
 import { list, say, step } from "./support/print.js";
+import { type ServedShop, serveShop, shopPort } from "./support/serve-shop.js";
 
 async function main(): Promise<void> {
   step(1, "Connect");
-  const { transport, description } = chooseTransport();
+  const { transport, description, named } = chooseTransport();
+  const port = named ? shopPort(process.env.GLASS_SHOP_PORT) : undefined;
   const glass = await Glass.connect(transport, {
     clientInfo: { name: "glass-sdk-quickstart", version: "0.1.0" },
     negotiation: { schemas: { webIr: [1], task: [1] }, optional: ["localDaemon"] },
   });
   say(`transport: ${description}`);
   say(`answered by ${glass.serverInfo?.name ?? "an unnamed server"} ${glass.serverInfo?.version ?? ""}`.trimEnd());
+  let shop: ServedShop | undefined;
   try {
-    await signInAndReadOrders(glass);
+    if (port !== undefined) {
+      shop = await serveShop(port);
+      say(`serving the shop of examples/shop/ at ${shop.origin}, for the daemon's browser to open`);
+    }
+    await signInAndReadOrders(glass, shop?.loginUrl);
   } finally {
     await glass.close();
+    await shop?.close();
   }
   step(9, "Close");
   say("glass.close() released what the client held and ended the connection");
 }
 
-async function signInAndReadOrders(glass: Glass): Promise<void> {
+/** The story; `start`, when given, is the sign-in page to navigate to first. */
+async function signInAndReadOrders(glass: Glass, start: string | undefined): Promise<void> {
   // A daemon socket shares one browser between clients, so a mutation needs the mutation lease;
   // a daemon on stdio owns its one session and has no leases.
   const leases = glass.supports("localDaemon");
@@ -43,6 +56,11 @@ async function signInAndReadOrders(glass: Glass): Promise<void> {
     : "no leases: a stdio daemon owns its one session (leases are a socket feature)");
 
   step(2, "Observe the sign-in page");
+  if (start !== undefined) {
+    // Navigating is a change too: on a socket it runs inside the lease.
+    const opened = await mutate(() => glass.browser.navigate({ url: start }));
+    say(`navigate ${start}: execution ${opened.executionId ?? "(none given)"}`);
+  }
   const login = await glass.browser.observe({ level: "interactive" });
   say(`${login.page.url} — "${login.page.title}" (${login.page.kind}), revision ${login.revision}`);
   const targets = login.regions.flatMap((region) => region.targets ?? []);
@@ -86,7 +104,11 @@ async function signInAndReadOrders(glass: Glass): Promise<void> {
 
   step(7, "Read the orders page's text");
   const { text } = await glass.browser.getText();
-  const rows = text.split("\n").filter((line) => /^\d{4} /.test(line));
+  // One line per order; a browser's text may separate a table's cells with tabs.
+  const rows = text
+    .split("\n")
+    .map((line) => line.trim().replace(/\s+/g, " "))
+    .filter((line) => /^\d{4} /.test(line));
   say(`getText: ${text.length} characters; the orders:`, ...rows.map((row) => `   ${row}`));
 
   step(8, "Web IR and a task");

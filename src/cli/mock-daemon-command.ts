@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
 import { checkHandlers } from "../mock-daemon/handler-call.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
+import { siteOrigin } from "../mock-daemon/site/index.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
 import { closeWithin, forEachOption, untilStopSignal } from "./command-line.js";
 import { UsageError } from "./usage.js";
@@ -24,6 +25,8 @@ export interface MockDaemonCommand {
   ignoreFields?: string[];
   /** `--handlers`: the module whose default export is the typed handlers. */
   handlers?: string;
+  /** `--site-origin`: the simulated site's origin (see `site.origin` of `startMockDaemon`). */
+  siteOrigin?: string;
 }
 
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
@@ -58,6 +61,9 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
       case "--handlers":
         command.handlers = value();
         break;
+      case "--site-origin":
+        command.siteOrigin = readSiteOrigin(value());
+        break;
       default:
         // Name the option only, as the bridge does: a mistyped --option=value need not be echoed.
         throw new UsageError(`unknown option: ${arg.startsWith("-") ? name : JSON.stringify(arg)}`);
@@ -70,6 +76,14 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
     throw new UsageError("--fast answers from the fixture alone: it cannot be combined with --handlers");
   }
   return command;
+}
+
+function readSiteOrigin(text: string): string {
+  try {
+    return siteOrigin(text);
+  } catch {
+    throw new UsageError(`--site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not ${JSON.stringify(text)}`);
+  }
 }
 
 function readFaults(text: string): MockDaemonFaults {
@@ -105,6 +119,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   const daemon = await startMockDaemon({
     fixture: command.fixture,
     handlers,
+    site: command.siteOrigin === undefined ? undefined : { origin: command.siteOrigin },
     socket: command.socket,
     latencyMs: command.latencyMs,
     faults: command.faults,

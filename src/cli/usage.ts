@@ -31,6 +31,7 @@ Options:
   --handlers FILE  a module whose default export is typed handlers by operation, e.g.
                    export default { "browser.getText": () => ({ text: "hi" }) }; they answer
                    their operations, the fixture the rest (over stdio, console.log goes to stderr)
+  --site-origin URL serve the simulated site at this origin instead of https://shop.example
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
                    put it in a directory only you can write to (not /tmp itself)
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)

@@ -23,6 +23,7 @@ export { createMockGlass, type MockGlass, type MockGlassOptions } from "./mock-g
 export { mockError, MockError, type MockErrorInit, type MockHandler, type MockHandlers, type MockCallContext } from "../mock-daemon/handlers.js";
 export { inMemoryTransport, type InMemoryTransport, type InMemoryTransportOptions } from "./in-memory-transport.js";
 export type { ReplayDaemonOptions } from "./replay-daemon.js";
+export type { SimulatedOrder, SimulatedSiteOptions } from "../mock-daemon/site/index.js";
 export { recordingTransport, type RecordingTransport, type RecordingTransportOptions } from "./recording-transport.js";
 export { REDACTED } from "./redact-secrets.js";
 export { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";

@@ -5,7 +5,7 @@ import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "..
 import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
-import { createSimulatedSite } from "../mock-daemon/site/index.js";
+import { siteHandlersFor, type SimulatedSiteOptions } from "../mock-daemon/site/index.js";
 import type { ReplayMatchOptions } from "../mock-daemon/replay-match.js";
 
 /**
@@ -42,11 +42,13 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
   handlers?: MockHandlers;
   /**
    * Serve the simulated site under the handlers and the fixture (default: on when no fixture is
-   * given). A fresh site per daemon: `/login` (a sign-in form), `/orders` (a table of orders) and
-   * an order's detail dialog, with a revision that advances on every mutation (see docs/testing.md,
-   * "The mock daemon").
+   * given); options of the site (its origin, start page, sign-in, orders) serve it too. A fresh
+   * site per daemon: `/login` (a sign-in form), `/orders` (a table of orders) and an order's
+   * detail dialog, with a revision that advances on every mutation (see docs/testing.md, "The mock
+   * daemon"). Options the site refuses (an origin that is not an http(s) origin, …) throw a
+   * TypeError.
    */
-  site?: boolean;
+  site?: boolean | SimulatedSiteOptions;
 }
 
 /** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
@@ -71,7 +73,7 @@ export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture |
     mode,
     engine: source === undefined ? createReplayEngine(EMPTY_FIXTURE) : isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
     handlers: options.handlers,
-    fallbackHandlers: (options.site ?? source === undefined) ? createSimulatedSite().handlers : undefined,
+    fallbackHandlers: siteHandlersFor(options.site, source === undefined),
     manifest: buildManifest(mode, REPLAY_PLATFORM, options),
     serverVersion: options.serverVersion ?? "0.0.0-replay",
     limits: resolveLimits(options.limits),

@@ -59,6 +59,15 @@ describe("glass-sdk CLI", () => {
     expect(parseMockDaemonArgs([]).ignoreFields).toBeUndefined();
   });
 
+  it("reads --site-origin as the simulated site's origin, and refuses one that is not an http(s) origin with exit 2", async () => {
+    expect(parseMockDaemonArgs(["--site-origin", "http://127.0.0.1:8080/"]).siteOrigin).toBe("http://127.0.0.1:8080");
+    expect(parseMockDaemonArgs(["--site-origin=HTTPS://Shop.Test"]).siteOrigin).toBe("https://shop.test");
+    expect(parseMockDaemonArgs([]).siteOrigin).toBeUndefined();
+    const { code, stderr } = await run(["mock-daemon", "--site-origin", "127.0.0.1:8080/login"]);
+    expect(code).toBe(2);
+    expect(stderr.split("\n")[0]).toBe('glass-sdk: --site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not "127.0.0.1:8080/login"');
+  });
+
   it("explains a missing fixture in one line and exits 1", async () => {
     const { code, stderr } = await run(["mock-daemon", "--fixture", "/no/such/fixture.json"]);
     expect(code).toBe(1);

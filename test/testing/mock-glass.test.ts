@@ -158,6 +158,33 @@ describe("createMockGlass: precedence and fallback", () => {
     expect(error.rawMessage).toBe("no handler for browser.getText; no answers for browser.getText at all; recorded operations: none");
   });
 
+  it("serves the site at the origin, start page and sign-in its options give", async () => {
+    const glass = await connect(createMockGlass({ site: { origin: "http://127.0.0.1:8080", signedIn: true, startPath: "/orders" } }));
+    const page = await glass.browser.observe({ level: "interactive" });
+    expect(page.page).toMatchObject({ url: "http://127.0.0.1:8080/orders", title: "Orders · Simulated Shop" });
+    // A navigation to the origin stays on the site; the default origin is now another site's.
+    await glass.browser.navigate({ url: "http://127.0.0.1:8080/login" });
+    expect((await glass.browser.observe({ level: "interactive" })).page).toMatchObject({ url: "http://127.0.0.1:8080/login", title: "Sign in · Simulated Shop" });
+    await glass.browser.navigate({ url: "https://shop.example/login" });
+    expect((await glass.browser.observe({ level: "interactive" })).page.kind).toBe("error");
+  });
+
+  it("lists the orders its site options give, and puts the site under a fixture when given options", async () => {
+    const orders = [{ id: "2001", customer: "Edsger Dijkstra", total: "€9.99", status: "Cancelled" }];
+    const glass = await connect(createMockGlass({ fixture: goldenFixture, site: { signedIn: true, startPath: "/orders", orders } }));
+    const { text } = await glass.browser.getText({});
+    expect(text).toContain("2001 Edsger Dijkstra €9.99 Cancelled");
+    expect(text).not.toContain("1001");
+  });
+
+  it("refuses site options the site cannot serve with a TypeError saying what they must be", () => {
+    expect(() => createMockGlass({ site: { origin: "shop.example" } })).toThrow(new TypeError('the simulated site\'s origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not "shop.example"'));
+    expect(() => createMockGlass({ site: { origin: "http://127.0.0.1:8080/shop" } })).toThrow(/origin must be an http: or https: origin/);
+    expect(() => createMockGlass({ site: { origin: "file:///tmp" } })).toThrow(/origin must be an http: or https: origin/);
+    expect(() => createMockGlass({ site: { startPath: "orders" } })).toThrow(new TypeError('the simulated site\'s startPath must be a path starting with "/", such as "/orders", not "orders"'));
+    expect(() => createMockGlass({ site: { revision: -1 } })).toThrow(/revision must be a whole number of 0 or more, not -1/);
+  });
+
   it("with a fixture and no handlers, the message of a miss is replay's alone", async () => {
     const glass = await connect(createMockGlass({ fixture: goldenFixture }));
     expect((await failure(glass.browser.getText({}))).rawMessage).toMatch(/^no answers for browser\.getText at all; /);

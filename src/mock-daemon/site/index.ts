@@ -11,11 +11,29 @@ import { continuityWebIr, diffWebIr, extractWebIr, inspectWebIr, validateWebIr }
 
 export type { SimulatedOrder, SimulatedSiteState } from "./pages.js";
 
-/** How a simulated site starts. Every option has a default; the site is deterministic. */
+/**
+ * How a simulated site starts. Every option has a default; the site is deterministic.
+ *
+ * @example
+ * ```ts
+ * import { createMockGlass } from "glass-sdk/testing";
+ *
+ * // The shop at the origin a page of your own is served from, signed in, on its orders.
+ * const mock = createMockGlass({ site: { origin: "http://127.0.0.1:8080", signedIn: true, startPath: "/orders" } });
+ * ```
+ */
 export interface SimulatedSiteOptions {
-  /** The site's origin (default `https://shop.example`). */
+  /**
+   * The site's origin: an `http:` or `https:` URL with no path, query or fragment (default
+   * `https://shop.example`). Set it to where a page of your own is served, so that the mock stands
+   * in for a daemon whose browser can reach it: a navigation to the origin's `/login` lands on the
+   * simulated sign-in page. Anything else throws a TypeError.
+   */
   readonly origin?: string;
-  /** The page to start on (default `/login`; `/orders` needs `signedIn`, or lands on `/login`). */
+  /**
+   * The path of the page to start on (default `/login`; `/orders` needs `signedIn`, or lands on
+   * `/login`; another path shows the not-found page). It starts with `/`, or it throws a TypeError.
+   */
   readonly startPath?: string;
   /** Start signed in (default false). */
   readonly signedIn?: boolean;
@@ -23,6 +41,38 @@ export interface SimulatedSiteOptions {
   readonly revision?: number;
   /** The orders the orders page lists (default three). */
   readonly orders?: readonly SimulatedOrder[];
+}
+
+/** The simulated site's origin when none is given. */
+const DEFAULT_ORIGIN = "https://shop.example";
+
+/**
+ * The origin `text` names (`http://127.0.0.1:8080`, lower-cased, without a trailing slash), as the
+ * simulated site's `origin` option takes it.
+ * @throws TypeError when `text` is not an absolute `http:` or `https:` URL with nothing after its
+ * host and port but an optional `/`.
+ */
+export function siteOrigin(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof text === "string" ? new URL(text) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new TypeError(`the simulated site's origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not ${JSON.stringify(text)}`);
+  }
+  return url.origin;
+}
+
+/**
+ * The simulated site a mock daemon serves under its handlers and fixture, as its `site` option
+ * asks: `true` or options turn it on (a fresh site), `false` off, and absent leaves it as the
+ * daemon's default, `onByDefault`. Throws a TypeError for options the site refuses.
+ */
+export function siteHandlersFor(site: boolean | SimulatedSiteOptions | undefined, onByDefault: boolean): SimulatedSiteHandlers | undefined {
+  if (site === false || (site === undefined && !onByDefault)) return undefined;
+  return createSimulatedSite(typeof site === "object" && site !== null ? site : {}).handlers;
 }
 
 /** A handler of an operation outside the typed catalog, reached with `glass.call` by name. */
@@ -64,11 +114,19 @@ export interface SimulatedSite {
  * Handlers receive payloads the mock daemon has already accepted, as the daemon would.
  */
 export function createSimulatedSite(options: SimulatedSiteOptions = {}): SimulatedSite {
-  const origin = (options.origin ?? "https://shop.example").replace(/\/+$/, "");
+  const origin = siteOrigin(options.origin ?? DEFAULT_ORIGIN);
+  const startPath = options.startPath ?? "/login";
+  if (typeof startPath !== "string" || !startPath.startsWith("/")) {
+    throw new TypeError(`the simulated site's startPath must be a path starting with "/", such as "/orders", not ${JSON.stringify(startPath)}`);
+  }
+  const revision = options.revision ?? 1;
+  if (!Number.isSafeInteger(revision) || revision < 0) {
+    throw new TypeError(`the simulated site's revision must be a whole number of 0 or more, not ${JSON.stringify(revision)}`);
+  }
   const signedIn = options.signedIn ?? false;
   const state: SimulatedSiteState = {
-    url: `${origin}${landingPath(options.startPath ?? "/login", signedIn)}`,
-    revision: options.revision ?? 1,
+    url: `${origin}${landingPath(startPath, signedIn)}`,
+    revision,
     signedIn,
     values: {},
     openOrder: null,

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
 import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
-import { createSimulatedSite } from "../../mock-daemon/site/index.js";
+import { siteHandlersFor, type SimulatedSiteOptions } from "../../mock-daemon/site/index.js";
 import type { ReplayMatchOptions } from "../../mock-daemon/replay-match.js";
 import { createDaemonContext } from "../../mock-daemon/daemon-context.js";
 import type { RecordedCall, RecordedClientAnswer } from "../../mock-daemon/daemon-record.js";
@@ -37,9 +37,12 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * Serve the simulated site (a fresh one per daemon) for calls that neither a handler nor an
    * exact fixture match answers: `/login` (a sign-in form), `/orders` (a table of orders) and an
    * order's detail dialog, with a revision that advances on every mutation (see docs/testing.md,
-   * "The mock daemon"). Default: on when no `fixture` is given and not `fast`.
+   * "The mock daemon"). Options of the site (its origin, start page, sign-in, orders) serve it too:
+   * `{ origin: "http://127.0.0.1:8080" }` stands in for a daemon whose browser can reach a shop
+   * served there. Default: on when no `fixture` is given and not `fast`. Options the site refuses
+   * reject the start with a TypeError.
    */
-  site?: boolean;
+  site?: boolean | SimulatedSiteOptions;
   /**
    * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
    * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
@@ -129,7 +132,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     mode,
     engine: createReplayEngine(fixture, { match: options.match }),
     handlers: options.handlers,
-    fallbackHandlers: (options.site ?? (options.fixture === undefined && options.fast !== true)) ? createSimulatedSite().handlers : undefined,
+    fallbackHandlers: siteHandlersFor(options.site, options.fixture === undefined && options.fast !== true),
     manifest,
     serverVersion: packageVersion(),
     limits: resolveLimits(limits),

@@ -121,3 +121,23 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
     await expect(startMockDaemon({ fast: true, handlers: {} })).rejects.toThrow(/fast mode .* cannot be combined with handlers/);
   });
 });
+
+describe("startMockDaemon({ site }) on a real socket", () => {
+  it("serves the simulated site at the origin given, under the golden fixture", async () => {
+    harness = await startSocketHarness({ site: { origin: "http://127.0.0.1:8080" } });
+    const glass = await Glass.connect(socketTransport({ path: harness.path }));
+    try {
+      const page = await glass.browser.observe({ level: "interactive" });
+      expect(page.page).toMatchObject({ url: "http://127.0.0.1:8080/login", title: "Sign in · Simulated Shop" });
+      await glass.withLease(() => glass.browser.navigate({ url: "http://127.0.0.1:8080/" }));
+      expect((await glass.browser.observe({ level: "interactive" })).page.url).toBe("http://127.0.0.1:8080/login");
+    } finally {
+      await glass.close();
+    }
+  });
+
+  it("refuses site options the site cannot serve before it listens", async () => {
+    await expect(startMockDaemon({ site: { origin: "http://127.0.0.1:8080/shop" } })).rejects.toThrow(TypeError);
+    await expect(startMockDaemon({ site: { origin: "localhost:8080" } })).rejects.toThrow(/origin must be an http: or https: origin .*not "localhost:8080"/);
+  });
+});
