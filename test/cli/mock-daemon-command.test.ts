@@ -65,7 +65,7 @@ describe("glass-sdk CLI", () => {
     expect(parseMockDaemonArgs([]).siteOrigin).toBeUndefined();
     const { code, stderr } = await run(["mock-daemon", "--site-origin", "127.0.0.1:8080/login"]);
     expect(code).toBe(2);
-    expect(stderr.split("\n")[0]).toBe('glass-sdk: --site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not "127.0.0.1:8080/login"');
+    expect(stderr.split("\n")[0]).toBe('glass-sdk mock-daemon: --site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not "127.0.0.1:8080/login"');
   });
 
   it("explains a missing fixture in one line and exits 1", async () => {

@@ -26,9 +26,12 @@ function postWithVersion(bridge: Bridge, message: unknown, sessionId: string | u
 /** A fetch that records the `MCP-Protocol-Version` header of every request (null when absent) and the method it carried. */
 function recordingFetch(seen: { method: string; version: string | null }[]): typeof fetch {
   return async (input, init) => {
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
-    seen.push({ method: body.method ?? init?.method ?? "?", version: new Headers(init?.headers).get("mcp-protocol-version") });
-    return fetch(input, init);
+    // httpTransport hands fetch a Request (it runs on ky); read the method and header from it.
+    const request = new Request(input, init);
+    const text = request.method === "POST" ? await request.clone().text() : "";
+    const body = text === "" ? {} : (JSON.parse(text) as { method?: string });
+    seen.push({ method: body.method ?? request.method, version: request.headers.get("mcp-protocol-version") });
+    return fetch(request);
   };
 }
 
