@@ -90,7 +90,7 @@ export class Glass {
       serverRequestHandlers: options.serverRequestHandlers,
       onEvent: (event) => log?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
       onClose: (error) => {
-        log?.({ type: "wire", detail: `connection closed: ${error.rawMessage}` });
+        log?.({ type: "connection", detail: `connection closed: ${error.rawMessage}` });
         this.closedWith ??= this.redaction.glassError(error);
         this.leases.forget();
         // Pending calls were just rejected (and took their deadlines out); nothing is left to time.

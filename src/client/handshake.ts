@@ -87,7 +87,7 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     const { code, message, data } = answer.error;
     refusals.push({ protocolVersion, jsonRpcCode: code, message: typeof message === "string" ? truncateUtf8(message, 512) : "", ...(data === undefined ? {} : { data: boundedDetails(data, 4096) }) });
     if (attempt < versions.length - 1) {
-      options.logger?.({ type: "wire", detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}` });
+      options.logger?.({ type: "connection", detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}` });
     }
   }
   if (answer === undefined || "error" in answer) {
@@ -128,7 +128,7 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     ? { name: result.serverInfo.name, version: typeof result.serverInfo.version === "string" ? result.serverInfo.version : "" }
     : undefined;
   const server = serverInfo === undefined ? "a server without serverInfo" : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
-  options.logger?.({ type: "wire", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
+  options.logger?.({ type: "connection", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
   return { mcpProtocolVersion: version, serverInfo, manifest, agreement };
 }
 

@@ -31,6 +31,7 @@ export type GlassLogEvent =
   | { type: "cancel"; operation: string; requestId: string; reason: "deadline" | "abort" }
   | { type: "queued"; operation: string; requestId: string; inFlight: number }
   | { type: "lease"; action: "acquired" | "renewed" | "released" | "lost"; sessionId: string; expiresAtMs?: number }
+  | { type: "connection"; detail: string }
   | { type: "wire"; detail: string };
 
 /** Options of {@link Glass.connect}. */

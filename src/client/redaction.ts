@@ -82,13 +82,13 @@ export class ClientRedaction {
     return errorFromEnvelope(scrubbed, glassError.operation, glassError.requestId);
   }
 
-  /** A log event with the parts that may quote the daemon (a wire detail, an error code, a lease's session id) scrubbed and on one line. */
+  /** A log event with the parts that may quote the daemon (a wire or connection detail, an error code, a lease's session id) scrubbed and on one line. */
   logEvent(event: GlassLogEvent): GlassLogEvent {
     if (event.type === "lease") {
       const sessionId = neutraliseControls(this.text(event.sessionId));
       return sessionId === event.sessionId ? event : { ...event, sessionId };
     }
-    if (event.type === "wire") {
+    if (event.type === "wire" || event.type === "connection") {
       const detail = neutraliseControls(this.text(event.detail));
       return detail === event.detail ? event : { ...event, detail };
     }

@@ -58,8 +58,8 @@ describe("the debug log (GLASS_DEBUG=1, DEBUG=glass-sdk)", () => {
       expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^glass-sdk response operation=${operation} requestId=\\S+ ok=true ms=\\d+$`)));
     }
     // The wire: the handshake and the end of the connection; the lease.
-    expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk wire detail="initialized: MCP \S+ with .+, Glass protocol 1"$/));
-    expect(lines).toContainEqual('glass-sdk wire detail="connection closed: the client was closed"');
+    expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk connection detail="initialized: MCP \S+ with .+, Glass protocol 1"$/));
+    expect(lines).toContainEqual('glass-sdk connection detail="connection closed: the client was closed"');
     expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk lease action=acquired sessionId=\S+ expiresAtMs=\d+$/));
     expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk lease action=released sessionId=\S+$/));
     // Never the secrets.

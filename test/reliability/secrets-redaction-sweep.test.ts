@@ -307,8 +307,8 @@ describe("secrets: the client's logger and Lease objects", () => {
     expect(actions[0]).toBe("acquired");
     expect(actions.filter((action) => action === "renewed").length).toBeGreaterThanOrEqual(1);
     expect(actions.at(-1)).toBe("released");
-    // wire: the handshake ("initialized: …") and the end of the connection
-    expect(new Set(events.map((event) => event.type))).toEqual(new Set(["request", "response", "retry", "cancel", "lease", "wire"]));
+    // connection: the handshake ("initialized: …") and the end of the connection
+    expect(new Set(events.map((event) => event.type))).toEqual(new Set(["request", "response", "retry", "cancel", "lease", "connection"]));
     expect(overloaded.daemon.calls.some((call) => JSON.stringify(call.arguments).includes(held.token))).toBe(true);
 
     corpus.text("logger events (JSON)", JSON.stringify(events));

@@ -277,15 +277,9 @@ export async function expectIdle(glass: Glass, closed: boolean): Promise<void> {
   expect(glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed });
 }
 
-/**
- * The `wire` log events of the client that tell of trouble (bad frames, unknown responses, daemon
- * requests): not the connection's own start and end (`initialized: …`, `connection closed: …`).
- */
+/** The `wire` log events of the client: what it saw on the wire that it skipped or answered (bad frames, unknown responses, daemon requests). */
 export function wireEvents(events: GlassLogEvent[]): string[] {
-  return events
-    .filter((e): e is Extract<GlassLogEvent, { type: "wire" }> => e.type === "wire")
-    .map((e) => e.detail)
-    .filter((detail) => !detail.startsWith("initialized: ") && !detail.startsWith("connection closed: "));
+  return events.filter((e): e is Extract<GlassLogEvent, { type: "wire" }> => e.type === "wire").map((e) => e.detail);
 }
 
 /** The client's retry log events for an operation. */

@@ -198,7 +198,7 @@ async function drive(target: LoadTarget, calls: number, callers: number, client:
     deadlineMs: 30_000,
     ...client,
     logger: (event) => {
-      if (event.type !== "request" && event.type !== "response" && event.type !== "queued") events.push(event);
+      if (event.type !== "request" && event.type !== "response" && event.type !== "queued" && event.type !== "connection") events.push(event);
     },
   });
   const peak: Record<string, number> = {};
