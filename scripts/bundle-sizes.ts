@@ -132,9 +132,9 @@ for (const page of PAGES) {
   rows.push({ name: page.name, minified: text.length, gzip: gzipBytes(text), limit: page.limit, note: modules.some((m) => m.includes("node_modules/ky/")) ? "ky in it" : "no ky" });
 }
 console.log(`MCP SDK client (Client + StreamableHTTPClientTransport): ${mcp.length} B minified, ${gzipBytes(mcp)} B gzip (a third: ${kb(gzipBytes(mcp) / 3)})\n`);
-console.log("build                              minified      gzip    limit  pass");
+console.log("build                              minified  gzip                limit  pass");
 for (const row of rows) {
-  console.log(`${row.name.padEnd(34)} ${kb(row.minified).padStart(9)} ${kb(row.gzip).padStart(9)} ${kb(row.limit).padStart(8)}  ${row.gzip <= row.limit ? "yes" : "no"}  ${row.note}`);
+  console.log(`${row.name.padEnd(34)} ${kb(row.minified).padStart(9)} ${kb(row.gzip).padStart(9)} (${row.gzip} B) ${kb(row.limit).padStart(8)}  ${row.gzip <= row.limit ? "yes" : "no"}  ${row.note}`);
 }
 const sources = process.argv.indexOf("--sources");
 if (sources !== -1) {
