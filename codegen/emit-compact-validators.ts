@@ -16,12 +16,12 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A node as written: properties with their nodes in one list, an enum of plain words as one string (compact() unpacks them). */
+/** A node as written: properties with their nodes in one list (one string when the names have no spaces), an enum of plain words as one string (compact() unpacks them). */
 function packed(node: CompactNode): PackedNode {
   const { p, s, e, ...rest } = node;
   return {
     ...rest,
-    ...(p === undefined ? {} : { p: p.flatMap((name, i) => [name, s![i]!]) }),
+    ...(p === undefined ? {} : { p: p.some((name) => /\s/.test(name) || name === "") ? p.flatMap((name, i) => [name, s![i]!]) : p.map((name, i) => `${name} ${s![i]!}`).join(" ") }),
     ...(e === undefined ? {} : { e: e.length > 0 && e.every((value) => typeof value === "string" && !value.includes(" ")) ? e.join(" ") : e }),
   };
 }

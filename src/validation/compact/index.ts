@@ -110,8 +110,11 @@ export interface CompactNode {
   R?: RegExp;
 }
 
-/** A node as the generated program writes it: `p` holds names and nodes in turn, `e` may be one string. */
-export type PackedNode = Omit<CompactNode, "p" | "e"> & { p?: (string | number)[]; e?: Primitive[] | string };
+/**
+ * A node as the generated program writes it: `p` holds names and nodes in turn (one string, joined
+ * by spaces, when the names have no spaces), `e` may be one string.
+ */
+export type PackedNode = Omit<CompactNode, "p" | "e"> & { p?: (string | number)[] | string; e?: Primitive[] | string };
 
 /** The type tests and names, by type digit. */
 const TYPES: ((x: unknown) => boolean)[] = [
@@ -141,8 +144,9 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
   // Unpack what is written compactly (see PackedNode).
   for (const n of program) {
     if (n?.p && !n.s) {
-      n.s = n.p.filter((_, i) => i & 1) as number[];
-      n.p = n.p.filter((_, i) => !(i & 1));
+      const p = typeof n.p === "string" ? n.p.split(" ") : n.p;
+      n.s = p.filter((_, i) => i & 1).map(Number);
+      n.p = p.filter((_, i) => !(i & 1)) as string[];
     }
     if (typeof n?.e === "string") n.e = n.e.split(" ");
   }
