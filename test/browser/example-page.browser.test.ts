@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningExample, startExample } from "../../examples/browser-page/serve.js";
+import { CHROMIUM, launchChromium } from "./support/chromium.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER_BUILD = join(ROOT, "dist/browser/index.js");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** What the page printed, once its status line says it is done (or failed). */
 interface PageRun {
@@ -24,10 +24,7 @@ describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))("the browse
 
   beforeAll(async () => {
     example = await startExample({ log: (line) => bridgeLog.push(line) });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

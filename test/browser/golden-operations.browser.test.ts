@@ -3,14 +3,14 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBridge } from "glass-sdk/node";
 import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
+import { CHROMIUM, launchChromium } from "./support/chromium.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUNDLE = join(ROOT, "dist/browser/glass-sdk.browser.min.js");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOT = join(ROOT, "test-results/browser/golden-operations.png");
 
 /** Serves the test page, the browser bundle and the golden fixture on 127.0.0.1. */
@@ -50,10 +50,7 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(CHROMIUM))("the browser bundl
     daemon = await startMockDaemon({ socket: join(dir, "glass.sock") });
     page = await servePage();
     bridge = await startBridge({ port: 0, upstream: { socket: join(dir, "glass.sock") }, allowedOrigins: [page.origin], log: () => undefined });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
