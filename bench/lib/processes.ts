@@ -30,13 +30,13 @@ export async function spawnSocketDaemon(fixturePath: string, socketPath: string)
 }
 
 /**
- * Starts the bridge in its own process, in front of the daemon socket — or, given a daemon
- * command, starting that daemon over stdio for each client session (`-- COMMAND`) — with `--port
+ * Starts the bridge in its own process, in front of the daemon socket at `daemon` — or, given a
+ * daemon command, starting that daemon over stdio for each client session (`-- COMMAND`) — with `--port
  * 0`, a generated token and up to 8 client sessions, and reads its port and token from its
  * startup line.
  */
-export async function spawnBridge(socketPath: string, daemon?: { command: string; args: string[] }): Promise<BridgeHandle> {
-  const upstream = daemon === undefined ? ["--socket", socketPath] : ["--", daemon.command, ...daemon.args];
+export async function spawnBridge(daemon: string | { command: string; args: string[] }): Promise<BridgeHandle> {
+  const upstream = typeof daemon === "string" ? ["--socket", daemon] : ["--", daemon.command, ...daemon.args];
   const child = spawn(process.execPath, [CLI, "bridge", "--port", "0", "--max-clients", "8", ...upstream], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],

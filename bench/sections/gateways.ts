@@ -40,7 +40,7 @@ export async function measureGateways(fixture: BenchFixture, settings: BenchSett
   const children: ChildHandle[] = [];
   const clients: BenchClient[] = [];
   try {
-    const bridge = await spawnBridge("", daemon);
+    const bridge = await spawnBridge(daemon);
     children.push(bridge);
     const stateful = await spawnSupergateway(daemon, await freePort(), true);
     children.push(stateful);
