@@ -3,10 +3,16 @@
  * JSON-RPC client) and the alternative (the official MCP SDK `Client`), in one process run
  * against the mock daemon in fast replay mode:
  *
- * 1. calls/s, p50 and p99 of a small read and a ~100 KB Web IR call, 1 and 4 in flight, over stdio,
- *    the Unix socket, HTTP and WebSocket (the last two through the bridge);
- * 2. the SDK's own cost per call without I/O, stage by stage, and its JSON work on the 100 KB path;
- * 3. heap and RSS around 50,000 calls; 4. cold start; 5. browser bundle sizes.
+ * 1. calls/s, p50, p99 and client CPU per call of a small read and a ~100 KB Web IR call, 1 and 4
+ *    in flight, over stdio, the Unix socket, HTTP and WebSocket (the last two through the bridge);
+ *    with `--isolated`, again with each client in a process of its own;
+ * 2. the bridge against supergateway 4.0.0 in front of the same daemon, 1 and 8 in flight;
+ * 3. the SDK's own cost per call without I/O, stage by stage, and its JSON work on the 100 KB path;
+ * 4. heap and RSS around 50,000 calls; 5. cold start; 6. browser bundle sizes (the prebuilt file,
+ *    and pages importing glass-sdk by name as a user's bundler builds them).
+ *
+ * The large-message ladder runs on its own (`npm run bench:ladder`, bench/ladder.ts); its last
+ * results (bench/results/ladder.json) are folded into latest.json with the run they came from.
  *
  * Processes: this one runs the clients; the fast daemon runs in its own process (one spawned per
  * stdio client; one on the socket, spawned, so its CPU never shares the clients' event loop); the
@@ -15,30 +21,33 @@
  * Prints one table, writes bench/results/latest.json and bench/results/throughput.svg. Exits 0
  * even when a target is missed (the table says MISS); 1 when the harness itself fails.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { WebSocket } from "ws";
-import { checkAnswer, type BenchClient, type BenchTargets, type TransportName } from "./clients/bench-client.js";
+import { checkAnswer, type BenchClient, type BenchTargets, type ClientName, type TransportName } from "./clients/bench-client.js";
 import { openGlassClient } from "./clients/glass-clients.js";
 import { MCP_SDK_TRANSPORTS, openMcpSdkClient } from "./clients/mcp-sdk-clients.js";
 import { openRawClient } from "./clients/raw-clients.js";
+import { startClientWorker, type WorkerRunner } from "./lib/client-worker.js";
 import { writeBenchFixture } from "./lib/fixture.js";
+import { gitState } from "./lib/git-state.js";
 import { RESULTS_DIR, ROOT } from "./lib/paths.js";
 import { fastDaemonCommand, spawnBridge, spawnSocketDaemon, type ChildHandle } from "./lib/processes.js";
 import { readSettings } from "./lib/settings.js";
+import { readLadderRun } from "./report/ladder-report.js";
 import { type BenchRun, toResults } from "./report/results.js";
 import { throughputSvg } from "./report/svg.js";
 import { formatTable } from "./report/table.js";
 import { evaluateTargets, ratios, type LargeCallJson } from "./report/targets.js";
 import { measureBundles } from "./sections/bundle.js";
 import { measureColdStart } from "./sections/cold-start.js";
+import { measureGateways } from "./sections/gateways.js";
 import { countJsonCalls } from "./sections/json-count.js";
 import { measureMemory } from "./sections/memory.js";
 import { measureOverhead } from "./sections/overhead.js";
-import { measureTransport, type ThroughputCell } from "./sections/throughput.js";
+import { inProcess, measureTransport, type ThroughputCell } from "./sections/throughput.js";
 
 const TRANSPORTS: readonly TransportName[] = ["stdio", "socket", "http", "websocket"];
 
@@ -99,11 +108,30 @@ try {
       for (const op of Object.values(fixture.operations)) checkAnswer(client, op, await client.call(op.key));
     }
     progress(`${transport}: ${clients.map((c) => c.client).join(", ")} connected and answering`);
-    cells.push(...(await measureTransport(clients, settings, progress)));
+    cells.push(...(await measureTransport(clients.map(inProcess), settings, progress)));
     largeJson.push({ transport, json: await countJsonCalls(() => glass.call("large"), fixture.operations.large.payloadBytes, ROOT) });
     for (const client of clients) await client.close();
     await new Promise((resolve) => setTimeout(resolve, 100)); // let the daemon and bridge see the sessions go
   }
+
+  const isolatedCells: ThroughputCell[] = [];
+  if (settings.isolated) {
+    const tools = Object.fromEntries(Object.values(fixture.operations).map((op) => [op.key, op.tool]));
+    for (const transport of TRANSPORTS) {
+      const names: ClientName[] = ["glass-sdk", "raw", ...(MCP_SDK_TRANSPORTS.includes(transport) ? (["mcp-sdk"] as const) : [])];
+      const workers: WorkerRunner[] = await Promise.all(names.map((client) => startClientWorker({ transport, client, fixturePath: fixture.path, tools, targets: { stdioDaemon: targets.stdioDaemon, socketPath, bridge } })));
+      progress(`${transport}, each client in its own process: ${names.join(", ")} connected`);
+      try {
+        isolatedCells.push(...(await measureTransport(workers, settings, (line) => progress(`isolated ${line}`))));
+      } finally {
+        await Promise.all(workers.map((worker) => worker.close()));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  progress("gateways: the bridge and supergateway in front of the same daemon…");
+  const gateways = await measureGateways(fixture, settings, progress);
 
   progress("SDK overhead without I/O…");
   const overhead = await measureOverhead(fixture, settings, ROOT);
@@ -116,18 +144,24 @@ try {
   const coldStart = await measureColdStart(settings.coldStartRuns, targets.stdioDaemon, socketPath);
 
   for (const [warning, count] of warnings) notes.push(`Node warned ${count}× ${warning}`);
+  const ladder = readLadderRun();
+  notes.push(typeof ladder === "string" ? `the ladder: ${ladder}` : `the ladder comes from its own run (npm run bench:ladder): ${ladder.mode} run of ${ladder.generatedAt}, commit ${ladder.git.commit}`);
   const allRatios = ratios(cells);
   const run: BenchRun = {
     settings,
     fixture,
     cells,
+    isolatedCells,
+    isolatedRatios: ratios(isolatedCells),
+    gateways,
+    ladder,
     ratios: allRatios,
     overhead,
     largeJson,
     memory,
     coldStart,
     bundle,
-    targets: evaluateTargets(allRatios, overhead, largeJson, memory, bundle),
+    targets: evaluateTargets({ ratios: allRatios, overhead, largeJson, memory, bundle, gateways, ladder: typeof ladder === "string" ? ladder : ladder.targets }),
     wallMs: performance.now() - started,
     notes,
     loadAverage: { start: loadAtStart, end: loadavg() },
@@ -147,13 +181,3 @@ try {
 }
 process.exit(exitCode);
 
-/** The commit measured and how many files differ from it. */
-function gitState(): { commit: string; changedFiles: number } {
-  try {
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
-    const changed = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter((line) => line !== "").length;
-    return { commit, changedFiles: changed };
-  } catch {
-    return { commit: "unknown", changedFiles: -1 };
-  }
-}

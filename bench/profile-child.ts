@@ -36,7 +36,7 @@ const client: BenchClient = config.transport === "in-process" ? await inProcess(
 /** glass-sdk over the overhead measurement's instant transport (no I/O). */
 async function inProcess(): Promise<BenchClient> {
   const { glass, calls } = await connectInstant({ path: config.fixturePath, operations });
-  return { transport: "socket", client: "glass-sdk", call: (payload) => calls[payload](), close: () => glass.close() };
+  return { transport: "socket", client: "glass-sdk", call: (payload) => calls[payload as PayloadKey](), close: () => glass.close() };
 }
 
 async function loop(ms: number): Promise<number> {

@@ -1,4 +1,3 @@
-import type { PayloadKey } from "../lib/fixture.js";
 import { sdk, sdkNode } from "../lib/dist.js";
 import type { Glass, WebIrDocument } from "glass-sdk";
 import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js";
@@ -6,7 +5,8 @@ import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js
 /**
  * glass-sdk (the built package) over one transport, with its defaults: payloads checked before
  * sending, answers checked before they are believed. The small call is
- * `glass.browser.observe({level: "summary"})`, the large one `glass.webIr.validate({ir})`.
+ * `glass.browser.observe({level: "summary"})`, the large one `glass.webIr.validate({ir})`, any other
+ * (the ladder's) `glass.request(operation, payload)`.
  */
 export async function openGlassClient(transport: TransportName, targets: BenchTargets): Promise<BenchClient & { readonly glass: Glass }> {
   const { bridge } = targets;
@@ -19,13 +19,18 @@ export async function openGlassClient(transport: TransportName, targets: BenchTa
           ? sdk.httpTransport({ url: bridge.url, token: bridge.token })
           : sdk.webSocketTransport({ url: bridge.wsUrl, token: bridge.token });
   const glass = await sdk.Glass.connect(made);
-  const observe = targets.operations.small.payload as { level: "summary" };
-  const validate = targets.operations.large.payload as { ir: WebIrDocument };
+  const observe = targets.operations.small?.payload as { level: "summary" };
+  const validate = targets.operations.large?.payload as { ir: WebIrDocument };
   return {
     transport,
     client: "glass-sdk",
     glass,
-    call: (payload: PayloadKey) => (payload === "small" ? glass.browser.observe(observe) : glass.webIr.validate(validate)),
+    call: (key: string) => {
+      if (key === "small") return glass.browser.observe(observe);
+      if (key === "large") return glass.webIr.validate(validate);
+      const op = targets.operations[key]!;
+      return glass.request(op.operation, op.payload);
+    },
     close: () => glass.close(),
   };
 }

@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { createConnection } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { WebSocket } from "ws";
-import type { PayloadKey } from "../lib/fixture.js";
 import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js";
 
 /**
@@ -22,7 +21,6 @@ const INITIALIZE = { protocolVersion: "2024-11-05", capabilities: {}, clientInfo
 /** The daemon's limit for a JSON line; larger requests go with Content-Length (§5), as glass-sdk sends them. */
 const NEWLINE_LIMIT = 8192;
 const CONTENT_LENGTH = "Content-Length: ".length;
-const EMPTY = Buffer.alloc(0);
 
 /** Opens the raw baseline over one transport. */
 export async function openRawClient(transport: TransportName, targets: BenchTargets): Promise<BenchClient> {
@@ -51,8 +49,8 @@ export async function openRawClient(transport: TransportName, targets: BenchTarg
   }
 }
 
-function toolCall(targets: BenchTargets, payload: PayloadKey): { name: string; arguments: Record<string, unknown> } {
-  const op = targets.operations[payload];
+function toolCall(targets: BenchTargets, key: string): { name: string; arguments: Record<string, unknown> } {
+  const op = targets.operations[key]!;
   return { name: op.tool, arguments: op.payload };
 }
 
@@ -65,7 +63,6 @@ function resultOf(reply: RawReply): Record<string, unknown> {
 async function streamClient(transport: TransportName, targets: BenchTargets, readable: Readable, writable: Writable, end: () => Promise<void>): Promise<BenchClient> {
   const pending = new Map<number, (reply: RawReply) => void>();
   let nextId = 1;
-  let buffer: Buffer = EMPTY;
   const deliver = (text: string): void => {
     const reply = JSON.parse(text) as RawReply;
     const resolve = pending.get(reply.id!);
@@ -73,8 +70,24 @@ async function streamClient(transport: TransportName, targets: BenchTargets, rea
     pending.delete(reply.id!);
     resolve(reply);
   };
+  // A frame that spans chunks waits as a list of chunks, joined once when it is complete (its
+  // Content-Length reached, or a newline arrived): never a copy per chunk, which grows quadratically
+  // with a large message.
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let expected = 0; // the bytes the partial frame needs in all, when its header has been read; else 0
   readable.on("data", (chunk: Buffer) => {
-    const bytes = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    let bytes = chunk;
+    if (partialBytes > 0) {
+      const complete = expected > 0 ? partialBytes + chunk.length >= expected : chunk.includes(0x0a);
+      partial.push(chunk);
+      partialBytes += chunk.length;
+      if (!complete) return;
+      bytes = Buffer.concat(partial, partialBytes);
+      partial = [];
+      partialBytes = 0;
+      expected = 0;
+    }
     let at = 0;
     while (at < bytes.length) {
       if (bytes[at] === 0x43 /* "C"ontent-Length */) {
@@ -82,7 +95,10 @@ async function streamClient(transport: TransportName, targets: BenchTargets, rea
         if (headerEnd === -1) break;
         const start = headerEnd + 4;
         const end = start + Number(bytes.toString("latin1", at + CONTENT_LENGTH, headerEnd));
-        if (bytes.length < end) break;
+        if (bytes.length < end) {
+          expected = end - at;
+          break;
+        }
         deliver(bytes.toString("utf8", start, end));
         at = end;
         continue;
@@ -92,7 +108,10 @@ async function streamClient(transport: TransportName, targets: BenchTargets, rea
       if (lineFeed > at) deliver(bytes.toString("utf8", at, lineFeed));
       at = lineFeed + 1;
     }
-    buffer = at >= bytes.length ? EMPTY : bytes.subarray(at);
+    if (at < bytes.length) {
+      partial = [bytes.subarray(at)];
+      partialBytes = bytes.length - at;
+    }
   });
   const write = (message: Record<string, unknown>): void => {
     const line = Buffer.from(`${JSON.stringify(message)}\n`, "utf8");

@@ -8,8 +8,9 @@ export type PayloadKey = "small" | "large";
 
 /** One measured call: its operation, MCP tool, payload and the result every client must get. */
 export interface BenchOperation {
-  readonly key: PayloadKey;
-  readonly operation: "browser.observe" | "webIr.validate";
+  /** The name the clients call it by: `small`, `large`, or a ladder rung's. */
+  readonly key: string;
+  readonly operation: string;
   readonly tool: string;
   readonly payload: Record<string, unknown>;
   /** UTF-8 bytes of the payload's compact JSON. */
@@ -22,6 +23,21 @@ export interface BenchOperation {
 export interface BenchFixture {
   readonly path: string;
   readonly operations: Readonly<Record<PayloadKey, BenchOperation>>;
+}
+
+/**
+ * Writes a fixture for the fast daemon into `dir` as `name`: one recorded request and response per
+ * operation (the fast daemon answers each read-only tool with the first recorded result of it).
+ */
+export function writeFixture(dir: string, name: string, operations: readonly BenchOperation[]): string {
+  const fixture = {
+    schemaVersion: 1,
+    requests: operations.map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, operation: op.operation, payload: op.payload })),
+    responses: operations.map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, ok: true, result: op.result })),
+  };
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(fixture));
+  return path;
 }
 
 /** The small call's result: a summary-level semantic observation of a checkout page (what observe answers with `level`). */
@@ -65,12 +81,5 @@ export function writeBenchFixture(dir: string): BenchFixture {
     payloadBytes: Buffer.byteLength(JSON.stringify({ ir })),
     result: { valid: true, schemaVersion: 1, revision: ir.revision },
   };
-  const fixture = {
-    schemaVersion: 1,
-    requests: [small, large].map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, operation: op.operation, payload: op.payload })),
-    responses: [small, large].map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, ok: true, result: op.result })),
-  };
-  const path = join(dir, "bench-fixture.json");
-  writeFileSync(path, JSON.stringify(fixture));
-  return { path, operations: { small, large } };
+  return { path: writeFixture(dir, "bench-fixture.json", [small, large]), operations: { small, large } };
 }

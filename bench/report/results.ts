@@ -4,9 +4,11 @@ import type { BenchSettings } from "../lib/settings.js";
 import { fig, type Figure } from "../lib/stats.js";
 import type { BundleResult } from "../sections/bundle.js";
 import type { ColdStartResult } from "../sections/cold-start.js";
+import type { GatewayCell } from "../sections/gateways.js";
 import type { MemoryResult } from "../sections/memory.js";
 import type { OverheadResult } from "../sections/overhead.js";
 import type { ThroughputCell } from "../sections/throughput.js";
+import type { LadderRun } from "./ladder-report.js";
 import type { LargeCallJson, Ratio, TargetResult } from "./targets.js";
 
 /** Everything one run measured. */
@@ -14,6 +16,12 @@ export interface BenchRun {
   settings: BenchSettings;
   fixture: BenchFixture;
   cells: ThroughputCell[];
+  /** With `--isolated`: the same table, each client in a process of its own (else empty). */
+  isolatedCells: ThroughputCell[];
+  isolatedRatios: Ratio[];
+  gateways: GatewayCell[];
+  /** The last ladder run (bench/results/ladder.json), or why there is none. */
+  ladder: LadderRun | string;
   ratios: Ratio[];
   overhead: OverheadResult[];
   largeJson: LargeCallJson;
@@ -58,27 +66,21 @@ export function toResults(run: BenchRun): Record<string, unknown> {
     payloads: Object.fromEntries(
       Object.values(run.fixture.operations).map((op) => [op.key, { operation: op.operation, tool: op.tool, payload: bytes(op.payloadBytes) }]),
     ),
-    throughput: run.cells.map((cell) => ({
-      transport: cell.transport,
-      client: cell.client,
-      payload: cell.payload,
-      concurrency: fig(cell.concurrency, "calls in flight", 0),
-      throughput: fig(cell.callsPerSecond, "calls/s", 1),
-      p50: ms(cell.p50Ms),
-      p99: ms(cell.p99Ms),
-      calls: fig(cell.calls, "calls", 0),
-      clientCpuPerCall: fig(cell.cpuMicrosPerCall, "µs", 1),
-      roundThroughputs: cell.roundRates.map((rate) => fig(rate, "calls/s", 1)),
-    })),
-    ratios: run.ratios.map((r) => ({
-      name: `glass-sdk / ${r.versus}`,
-      transport: r.transport,
-      payload: r.payload,
-      concurrency: fig(r.concurrency, "calls in flight", 0),
-      value: fig(r.value, "ratio"),
-      roundRange: r.range.map((v) => fig(v, "ratio")),
-      target: { op: ">=", ...fig(r.target, "ratio") },
-      pass: r.pass,
+    throughput: run.cells.map(throughputEntry),
+    ratios: run.ratios.map(ratioEntry),
+    throughputIsolated: run.isolatedCells.map(throughputEntry),
+    ratiosIsolated: run.isolatedRatios.map(ratioEntry),
+    ladder: typeof run.ladder === "string" ? [] : run.ladder.ladder,
+    ladderRun: typeof run.ladder === "string" ? { missing: run.ladder } : { generatedAt: run.ladder.generatedAt, mode: run.ladder.mode, git: run.ladder.git, perByteGrowth: run.ladder.perByteGrowth },
+    gateways: run.gateways.map((g) => ({
+      gateway: g.gateway,
+      client: g.client,
+      concurrency: fig(g.concurrency, "calls in flight", 0),
+      throughput: fig(g.callsPerSecond, "calls/s", 1),
+      p50: ms(g.p50Ms),
+      p99: ms(g.p99Ms),
+      calls: fig(g.calls, "calls", 0),
+      roundThroughputs: g.roundRates.map((rate) => fig(rate, "calls/s", 1)),
     })),
     overhead: run.overhead.map((o) => ({
       payload: o.payload,
@@ -116,16 +118,47 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       connectSocket: ms(run.coldStart.connectSocketMs),
       firstCallAfterConnect: ms(run.coldStart.firstCallMs),
     },
-    bundle: {
-      glassSdk: { file: "dist/browser/glass-sdk.browser.min.js", minified: bytes(run.bundle.glass.minifiedBytes), gzip: bytes(run.bundle.glass.gzipBytes) },
-      glassSdkHttpPage: { entry: "Glass + httpTransport from the bundle above (esbuild, browser, minified, this run)", minified: bytes(run.bundle.glassHttpPage.minifiedBytes), gzip: bytes(run.bundle.glassHttpPage.gzipBytes) },
-      mcpSdkClient: { entry: "Client + StreamableHTTPClientTransport (esbuild, browser, minified, this run)", minified: bytes(run.bundle.mcpSdk.minifiedBytes), gzip: bytes(run.bundle.mcpSdk.gzipBytes) },
-      gzipShare: fig(run.bundle.glass.gzipBytes / run.bundle.mcpSdk.gzipBytes, "ratio"),
-      glassSdkComposition: run.bundle.glassComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
-      mcpSdkComposition: run.bundle.mcpSdkComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
+    bundle: [
+      { build: "prebuilt", file: "dist/browser/glass-sdk.browser.min.js", minified: bytes(run.bundle.glass.minifiedBytes), gzip: bytes(run.bundle.glass.gzipBytes) },
+      { build: "page-http", entry: 'import { Glass, httpTransport } from "glass-sdk" (esbuild --bundle --minify --platform=browser, exports\' browser condition)', minified: bytes(run.bundle.glassHttpPage.minifiedBytes), gzip: bytes(run.bundle.glassHttpPage.gzipBytes) },
+      { build: "page-websocket", entry: 'import { Glass, webSocketTransport } from "glass-sdk" (same)', minified: bytes(run.bundle.glassWebSocketPage.minifiedBytes), gzip: bytes(run.bundle.glassWebSocketPage.gzipBytes) },
+      { build: "mcp-sdk-client", entry: "Client + StreamableHTTPClientTransport (same settings, this run)", minified: bytes(run.bundle.mcpSdk.minifiedBytes), gzip: bytes(run.bundle.mcpSdk.gzipBytes) },
+    ],
+    bundleComposition: {
+      gzipShareOfMcpSdk: fig(run.bundle.glass.gzipBytes / run.bundle.mcpSdk.gzipBytes, "ratio"),
+      glassSdk: run.bundle.glassComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
+      mcpSdk: run.bundle.mcpSdkComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
     },
     targets: run.targets.map((t) => ({ ...t, measured: fig(t.measured.value, t.measured.unit), limit: { op: t.limit.op, ...fig(t.limit.value, t.limit.unit) } })),
     harnessWallTime: ms(run.wallMs),
     notes: run.notes,
+  };
+}
+
+function throughputEntry(cell: ThroughputCell): Record<string, unknown> {
+  return {
+    transport: cell.transport,
+    client: cell.client,
+    payload: cell.payload,
+    concurrency: fig(cell.concurrency, "calls in flight", 0),
+    throughput: fig(cell.callsPerSecond, "calls/s", 1),
+    p50: fig(cell.p50Ms, "ms"),
+    p99: fig(cell.p99Ms, "ms"),
+    calls: fig(cell.calls, "calls", 0),
+    clientCpuPerCall: fig(cell.cpuMicrosPerCall, "µs", 1),
+    roundThroughputs: cell.roundRates.map((rate) => fig(rate, "calls/s", 1)),
+    roundClientCpuPerCall: cell.roundCpuMicrosPerCall.map((cpu) => fig(cpu, "µs", 1)),
+  };
+}
+
+function ratioEntry(r: Ratio): Record<string, unknown> {
+  return {
+    name: `glass-sdk / ${r.versus}`,
+    transport: r.transport,
+    payload: r.payload,
+    concurrency: fig(r.concurrency, "calls in flight", 0),
+    throughput: { ...fig(r.throughput.value, "ratio"), roundRange: r.throughput.range.map((v) => fig(v, "ratio")), ...(r.throughputLimit === undefined ? {} : { limit: { op: ">=", ...fig(r.throughputLimit, "ratio") } }) },
+    clientCpuPerCall: { ...fig(r.cpu.value, "ratio"), roundRange: r.cpu.range.map((v) => fig(v, "ratio")), limit: { op: "<=", ...fig(r.cpuLimit, "ratio") } },
+    pass: r.pass,
   };
 }

@@ -1,5 +1,8 @@
 import { cpus } from "node:os";
+import type { ThroughputCell } from "../sections/throughput.js";
+import { formatTargets } from "./ladder-report.js";
 import type { BenchRun } from "./results.js";
+import type { Ratio } from "./targets.js";
 
 const pad = (text: string | number, width: number): string => String(text).padEnd(width);
 const num = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
@@ -17,15 +20,18 @@ export function formatTable(run: BenchRun): string {
   lines.push(`${settings.rounds} interleaved rounds of ${settings.sliceMs} ms per client after ${settings.warmupMs} ms warm-up (and ${settings.groupWarmupMs} ms per client when a transport's clients connect); calls/s = median round; p50/p99 over all measured calls`);
   lines.push(`small = ${fixture.operations.small.operation} (${fixture.operations.small.payloadBytes} B payload), large = ${fixture.operations.large.operation} (${kb(fixture.operations.large.payloadBytes)} Web IR payload)`);
   lines.push(rule);
-  lines.push(`${pad("transport", 10)}${pad("client", 11)}${pad("payload", 8)}${pad("in flight", 10)}${"calls/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"CPU µs/call".padStart(13)}`);
-  for (const cell of run.cells) {
-    lines.push(`${pad(cell.transport, 10)}${pad(cell.client, 11)}${pad(cell.payload, 8)}${pad(cell.concurrency, 10)}${num(cell.callsPerSecond, 0, 10)}${num(cell.p50Ms, 3, 10)}${num(cell.p99Ms, 3, 10)}${num(cell.cpuMicrosPerCall, 1, 13)}`);
-  }
+  lines.push(...throughputRows(run.cells, run.ratios));
   lines.push("(CPU µs/call: user + system time of the client process per call, all clients in one process; the daemon and bridge are other processes)");
   lines.push(rule);
-  lines.push(`${pad("ratio (median of per-round ratios)", 36)}${pad("transport", 10)}${pad("payload", 8)}${pad("in flight", 10)}${"value".padStart(8)}${"rounds".padStart(13)}${"target".padStart(9)}  result`);
-  for (const r of run.ratios) {
-    lines.push(`${pad(`glass-sdk ÷ ${r.versus}`, 36)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.value, 2, 8)}${`${r.range[0].toFixed(2)}–${r.range[1].toFixed(2)}`.padStart(13)}${`≥ ${r.target.toFixed(2)}`.padStart(9)}  ${mark(r.pass)}`);
+  if (run.isolatedCells.length > 0) {
+    lines.push("Each client in a process of its own (--isolated; same rotation; the targets are checked on the table above):");
+    lines.push(...throughputRows(run.isolatedCells, run.isolatedRatios));
+    lines.push(rule);
+  }
+  lines.push("Gateways in front of the same fast daemon over stdio, glass-sdk httpTransport, small call (the bridge checks token, Host and Origin; supergateway checks nothing):");
+  lines.push(`${pad("gateway", 26)}${pad("in flight", 10)}${"calls/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"rounds calls/s".padStart(22)}`);
+  for (const g of run.gateways) {
+    lines.push(`${pad(g.gateway, 26)}${pad(g.concurrency, 10)}${num(g.callsPerSecond, 0, 10)}${num(g.p50Ms, 3, 10)}${num(g.p99Ms, 3, 10)}${`${Math.min(...g.roundRates).toFixed(0)}–${Math.max(...g.roundRates).toFixed(0)}`.padStart(22)}`);
   }
   lines.push(rule);
   for (const o of run.overhead) {
@@ -44,18 +50,29 @@ export function formatTable(run: BenchRun): string {
   lines.push(`Cold start (median of ${c.runs} fresh processes): node -e 0 ${c.nodeProcessMs.toFixed(1)} ms; import glass-sdk ${c.importMs.toFixed(1)} ms (+ glass-sdk/node ${c.importNodeMs.toFixed(1)} ms; MCP SDK client ${c.mcpSdkImportMs.toFixed(1)} ms)`);
   lines.push(`    Glass.connect over stdio ${c.connectStdioMs.toFixed(1)} ms (spawns the daemon; the spawn alone, to its first answer without the SDK: ${c.daemonSpawnMs.toFixed(1)} ms); over the socket to the running daemon ${c.connectSocketMs.toFixed(1)} ms; first call ${c.firstCallMs.toFixed(2)} ms`);
   const b = run.bundle;
-  lines.push(`Browser bundle: glass-sdk ${kb(b.glass.minifiedBytes)} min, ${kb(b.glass.gzipBytes)} gzip; MCP SDK Client+StreamableHTTP ${kb(b.mcpSdk.minifiedBytes)} min, ${kb(b.mcpSdk.gzipBytes)} gzip; share ${((100 * b.glass.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
-  lines.push(`    a page importing only Glass + httpTransport (what the MCP SDK bundle holds): ${kb(b.glassHttpPage.minifiedBytes)} min, ${kb(b.glassHttpPage.gzipBytes)} gzip; share ${((100 * b.glassHttpPage.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
+  lines.push(`Browser bundle: prebuilt glass-sdk ${kb(b.glass.minifiedBytes)} min, ${kb(b.glass.gzipBytes)} gzip; MCP SDK Client+StreamableHTTP ${kb(b.mcpSdk.minifiedBytes)} min, ${kb(b.mcpSdk.gzipBytes)} gzip; share ${((100 * b.glass.gzipBytes) / b.mcpSdk.gzipBytes).toFixed(1)} %`);
+  lines.push(`    pages importing "glass-sdk" by name (esbuild, browser): Glass + httpTransport ${kb(b.glassHttpPage.minifiedBytes)} min, ${kb(b.glassHttpPage.gzipBytes)} gzip; Glass + webSocketTransport ${kb(b.glassWebSocketPage.minifiedBytes)} min, ${kb(b.glassWebSocketPage.gzipBytes)} gzip`);
   lines.push(`    glass-sdk min bytes by area: ${b.glassComposition.slice(0, 8).map((a) => `${a.area} ${kb(a.bytes)}`).join(", ")}`);
   lines.push(rule);
-  lines.push(`${pad("target", 66)}${"measured".padStart(12)}${"limit".padStart(14)}  result`);
-  for (const t of run.targets) {
-    const value = t.measured.unit === "bytes" ? kb(t.measured.value) : `${t.measured.value.toFixed(2)}${t.measured.unit === "µs" ? " µs" : ""}`;
-    const limit = t.limit.unit === "bytes" ? kb(t.limit.value) : `${t.limit.value}${t.limit.unit === "µs" ? " µs" : ""}`;
-    lines.push(`${pad(t.description.slice(0, 65), 66)}${value.padStart(12)}${`${t.limit.op} ${limit}`.padStart(14)}  ${mark(t.pass)}${t.detail === undefined ? "" : `  (${t.detail})`}`);
-  }
+  lines.push(`${pad("target", 73)}${"measured".padStart(11)}${"limit".padStart(13)}  result`);
+  lines.push(...formatTargets(run.targets));
   lines.push(rule);
   for (const note of run.notes) lines.push(`note: ${note}`);
   lines.push(`harness wall time ${(run.wallMs / 1000).toFixed(1)} s (after the build)`);
   return lines.join("\n");
+}
+
+/** Throughput rows, then glass-sdk's ratios to the other clients (throughput and CPU per call, median of per-round ratios, with their range). */
+function throughputRows(cells: readonly ThroughputCell[], ratios: readonly Ratio[]): string[] {
+  const lines: string[] = [];
+  lines.push(`${pad("transport", 10)}${pad("client", 11)}${pad("payload", 8)}${pad("in flight", 10)}${"calls/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"CPU µs/call".padStart(13)}`);
+  for (const cell of cells) {
+    lines.push(`${pad(cell.transport, 10)}${pad(cell.client, 11)}${pad(cell.payload, 8)}${pad(cell.concurrency, 10)}${num(cell.callsPerSecond, 0, 10)}${num(cell.p50Ms, 3, 10)}${num(cell.p99Ms, 3, 10)}${num(cell.cpuMicrosPerCall, 1, 13)}`);
+  }
+  lines.push(`${pad("glass-sdk ÷", 14)}${pad("transport", 10)}${pad("payload", 8)}${pad("in flight", 10)}${"calls/s".padStart(8)}${"(rounds)".padStart(12)}${"CPU/call".padStart(10)}${"(rounds)".padStart(12)}${"CPU limit".padStart(11)}  result`);
+  for (const r of ratios) {
+    const span = (x: [number, number]): string => `${x[0].toFixed(2)}–${x[1].toFixed(2)}`;
+    lines.push(`${pad(r.versus, 14)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.throughput.value, 2, 8)}${span(r.throughput.range).padStart(12)}${num(r.cpu.value, 2, 10)}${span(r.cpu.range).padStart(12)}${`≤ ${r.cpuLimit.toFixed(2)}`.padStart(11)}  ${mark(r.pass)}${r.throughputLimit === undefined ? "" : ` (and calls/s ≥ ${r.throughputLimit.toFixed(2)})`}`);
+  }
+  return lines;
 }

@@ -15,11 +15,13 @@ export interface BundleResult {
   /** dist/browser/glass-sdk.browser.min.js, as `npm run build` made it. */
   glass: BundleSize;
   /**
-   * A page's share of ours when it imports what the MCP SDK bundle holds (`Glass` and
-   * `httpTransport`): esbuild bundling that from our bundle, built now. Informational: the targets
-   * are checked on the whole bundle.
+   * A page importing `{ Glass, httpTransport } from "glass-sdk"`, bundled for the browser by
+   * esbuild now, as a user's bundler would: the package resolved by name through its exports'
+   * `browser` condition (dist/browser/).
    */
   glassHttpPage: BundleSize;
+  /** The same page with `webSocketTransport` instead of `httpTransport`. */
+  glassWebSocketPage: BundleSize;
   /** esbuild bundle of the MCP SDK's Client + StreamableHTTPClientTransport, built now. */
   mcpSdk: BundleSize;
   /** Our minified bytes by source area, read from the bundle's source map. */
@@ -32,13 +34,27 @@ function sizes(bytes: Uint8Array): BundleSize {
   return { minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
 }
 
-/** Minified ESM for browsers, as tsup's browser build makes ours. */
-const BROWSER = { bundle: true, platform: "browser", format: "esm", minify: true, target: "es2022", write: false, metafile: true, logLevel: "silent", absWorkingDir: ROOT } as const;
+/**
+ * Minified ESM for browsers, as tsup's browser build makes ours. `tsconfigRaw` keeps esbuild off
+ * the repository's tsconfig.json, whose `paths` would map `glass-sdk` to src/: the package is
+ * resolved by name, through its `exports`, as in a user's project.
+ */
+const BROWSER = { bundle: true, platform: "browser", format: "esm", minify: true, target: "es2022", write: false, metafile: true, logLevel: "silent", absWorkingDir: ROOT, tsconfigRaw: "{}" } as const;
+
+/** esbuild's bundle of a page whose whole source is `contents` (resolved from the repository root). */
+async function page(contents: string): Promise<BundleSize> {
+  const built = await build({ ...BROWSER, stdin: { contents, resolveDir: ROOT, loader: "js" } });
+  const inputs = Object.keys(built.metafile.inputs);
+  if (!inputs.some((input) => input.startsWith("dist/browser/"))) throw new Error(`the page ${JSON.stringify(contents)} did not resolve glass-sdk to dist/browser/ (inputs: ${inputs.slice(0, 5).join(", ")})`);
+  return sizes(built.outputFiles[0]!.contents);
+}
 
 /**
  * Bundle sizes (minified, and gzip level 9 via node:zlib): ours as built, and the MCP SDK's client
  * (an entry exporting `Client` and `StreamableHTTPClientTransport`) bundled by esbuild in this run
- * with the same settings; and the part of ours a page connecting over HTTP ships. Where the bytes go: ours from its source map, theirs from esbuild's metafile.
+ * with the same settings; and two pages importing `glass-sdk` by name (Glass with httpTransport,
+ * Glass with webSocketTransport). Where the bytes go: ours from its source map, theirs from
+ * esbuild's metafile.
  */
 export async function measureBundles(): Promise<BundleResult> {
   const mcp = await build({
@@ -49,11 +65,6 @@ export async function measureBundles(): Promise<BundleResult> {
       loader: "js",
     },
   });
-  const page = await build({
-    ...BROWSER,
-    external: ["ws"],
-    stdin: { contents: `export { Glass, httpTransport } from ${JSON.stringify(DIST.browserBundle)};\n`, resolveDir: ROOT, loader: "js" },
-  });
   const ours = new Map<string, number>();
   for (const [source, bytes] of bytesBySource(DIST.browserBundle, `${DIST.browserBundle}.map`)) {
     const area = glassArea(source.replace(/^(\.\.\/)+/, ""));
@@ -61,7 +72,8 @@ export async function measureBundles(): Promise<BundleResult> {
   }
   return {
     glass: sizes(readFileSync(DIST.browserBundle)),
-    glassHttpPage: sizes(page.outputFiles[0]!.contents),
+    glassHttpPage: await page('export { Glass, httpTransport } from "glass-sdk";\n'),
+    glassWebSocketPage: await page('export { Glass, webSocketTransport } from "glass-sdk";\n'),
     mcpSdk: sizes(mcp.outputFiles[0]!.contents),
     glassComposition: [...ours].map(([area, bytes]) => ({ area, bytes })).sort((a, b) => b.bytes - a.bytes),
     mcpSdkComposition: composition(mcp.metafile, packageArea),
