@@ -22,24 +22,28 @@ function decodeSegment(segment: string): number[] {
   return values;
 }
 
+/** A source map's fields this module reads. */
+export interface SourceMap {
+  sources: string[];
+  mappings: string;
+}
+
 /**
- * Bytes of a generated file by original source, read from its source map: each mapping segment
- * owns the generated text up to the next segment on its line (text before a line's first segment,
- * and segments without a source, count as `(unmapped)`). The file is assumed ASCII, as minified
- * output is, so characters are bytes.
+ * The original source owning each line's stretches of a generated text, from its source map: each
+ * mapping segment owns the text up to the next segment on its line (text before a line's first
+ * segment, and segments without a source, are `(unmapped)`). Calls `own(source, start, end)` with
+ * offsets into `text` (line breaks go to the stretch before them).
  */
-export function bytesBySource(file: string, mapFile: string): Map<string, number> {
-  const lines = readFileSync(file, "utf8").split("\n");
-  const map = JSON.parse(readFileSync(mapFile, "utf8")) as { sources: string[]; mappings: string };
-  const totals = new Map<string, number>();
-  const add = (source: string, bytes: number): void => void totals.set(source, (totals.get(source) ?? 0) + bytes);
+export function forEachOwnedStretch(text: string, map: SourceMap, own: (source: string, start: number, end: number) => void): void {
+  const lines = text.split("\n");
   let sourceIndex = 0;
+  let offset = 0;
   map.mappings.split(";").forEach((lineMappings, lineIndex) => {
-    const line = lines[lineIndex] ?? "";
+    if (lineIndex >= lines.length) return;
+    const width = lines[lineIndex]!.length + (lineIndex < lines.length - 1 ? 1 : 0);
     let column = 0;
-    const segments = lineMappings === "" ? [] : lineMappings.split(",").map(decodeSegment);
     const starts: { column: number; source: string }[] = [];
-    for (const fields of segments) {
+    for (const fields of lineMappings === "" ? [] : lineMappings.split(",").map(decodeSegment)) {
       column += fields[0]!;
       if (fields.length >= 4) {
         sourceIndex += fields[1]!;
@@ -48,8 +52,19 @@ export function bytesBySource(file: string, mapFile: string): Map<string, number
         starts.push({ column, source: "(unmapped)" });
       }
     }
-    add("(unmapped)", starts.length === 0 ? line.length + 1 : starts[0]!.column);
-    starts.forEach((start, index) => add(start.source, (starts[index + 1]?.column ?? line.length + 1) - start.column));
+    own("(unmapped)", offset, offset + (starts.length === 0 ? width : starts[0]!.column));
+    starts.forEach((start, index) => own(start.source, offset + start.column, offset + (starts[index + 1]?.column ?? width)));
+    offset += width;
   });
+}
+
+/**
+ * Bytes of a generated file by original source, read from its source map ({@link forEachOwnedStretch}).
+ * The file is assumed ASCII, as minified output is, so characters are bytes.
+ */
+export function bytesBySource(file: string, mapFile: string): Map<string, number> {
+  const totals = new Map<string, number>();
+  const map = JSON.parse(readFileSync(mapFile, "utf8")) as SourceMap;
+  forEachOwnedStretch(readFileSync(file, "utf8"), map, (source, start, end) => void totals.set(source, (totals.get(source) ?? 0) + (end - start)));
   return totals;
 }
