@@ -22,7 +22,8 @@ import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate,
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor, utf8ByteLength } from "./transport-util.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
+import { utf8Length } from "../validation/byte-length.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -154,8 +155,8 @@ class HttpTransport implements GlassTransport {
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
-  /** The bodies of POSTs whose status has not come, in bytes (see {@link bufferedBytes}). */
-  #unansweredBodyBytes = 0;
+  /** The bodies of POSTs whose status has not come (see {@link bufferedBytes}). */
+  readonly #unansweredBodies = new SlotList<UnansweredBody>();
   readonly #redact: (text: string) => string;
   /** Notifications and answers POSTed whose status has not come (at most TransportLimits.maxUnansweredPosts). */
   #unansweredPosts = 0;
@@ -198,10 +199,16 @@ class HttpTransport implements GlassTransport {
   /**
    * The bytes given to `send` that the daemon has not taken yet: the bodies of POSTs whose status
    * has not come. Answers being read are not counted (each is bounded by the protocol's 32 MiB per
-   * message on its own).
+   * message on its own). Each body is measured the first time it is asked for, not when it is
+   * sent: counting the UTF-8 of a 100 KB body costs more than a small call, and this is rarely read.
    */
   get bufferedBytes(): number {
-    return this.#unansweredBodyBytes;
+    let bytes = 0;
+    for (const body of this.#unansweredBodies.values()) {
+      if (body.bytes === undefined) body.bytes = utf8Length(body.text);
+      bytes += body.bytes;
+    }
+    return bytes;
   }
 
   /** `text` with the bearer token and the URL's credentials (password, `?token=` …) replaced by `[redacted]`. */
@@ -280,8 +287,7 @@ class HttpTransport implements GlassTransport {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
       if (this.#protocolVersion !== undefined) headers[VERSION_HEADER] = this.#protocolVersion;
     }
-    const bytes = body === undefined ? 0 : utf8ByteLength(body);
-    this.#unansweredBodyBytes += bytes;
+    const unanswered = body === undefined ? undefined : this.#unansweredBodies.add({ text: body, bytes: undefined });
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
     const options: KyOptions = {
       method: body === undefined ? "DELETE" : "POST",
@@ -322,7 +328,7 @@ class HttpTransport implements GlassTransport {
         cause: error,
       });
     } finally {
-      this.#unansweredBodyBytes -= bytes;
+      if (unanswered !== undefined) this.#unansweredBodies.remove(unanswered);
       if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
     }
   }
@@ -651,6 +657,12 @@ class HttpTransport implements GlassTransport {
 
 function isInitialize(message: JsonRpcMessage): message is JsonRpcRequest {
   return isJsonRpcRequest(message) && message.method === "initialize";
+}
+
+/** The body of a POST whose status has not come, and its UTF-8 length once measured. */
+interface UnansweredBody {
+  readonly text: string;
+  bytes: number | undefined;
 }
 
 /** Why a request waiting to be POSTed again was not: the client cancelled it meanwhile. */
