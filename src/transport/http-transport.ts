@@ -23,7 +23,6 @@ import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.j
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
-import { utf8Length } from "../validation/byte-length.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -78,6 +77,7 @@ const VERSION_HEADER = "mcp-protocol-version";
 const DELETE_TIMEOUT_MS = 2000;
 /** What the DELETE that ends the session is never: retried. */
 const NO_RETRY: KyOptions["retry"] = { limit: 0, methods: [] };
+const utf8 = new TextEncoder();
 /** RFC 6750 `b64token`: what a bearer token may contain. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -155,8 +155,8 @@ class HttpTransport implements GlassTransport {
   #handlers: TransportHandlers | undefined;
   #state: "new" | "started" | "closed" = "new";
   #closing: Promise<void> | undefined;
-  /** The bodies of POSTs whose status has not come (see {@link bufferedBytes}). */
-  readonly #unansweredBodies = new SlotList<UnansweredBody>();
+  /** The bodies of POSTs whose status has not come, in bytes (see {@link bufferedBytes}). */
+  #unansweredBodyBytes = 0;
   readonly #redact: (text: string) => string;
   /** Notifications and answers POSTed whose status has not come (at most TransportLimits.maxUnansweredPosts). */
   #unansweredPosts = 0;
@@ -199,16 +199,10 @@ class HttpTransport implements GlassTransport {
   /**
    * The bytes given to `send` that the daemon has not taken yet: the bodies of POSTs whose status
    * has not come. Answers being read are not counted (each is bounded by the protocol's 32 MiB per
-   * message on its own). Each body is measured the first time it is asked for, not when it is
-   * sent: counting the UTF-8 of a 100 KB body costs more than a small call, and this is rarely read.
+   * message on its own).
    */
   get bufferedBytes(): number {
-    let bytes = 0;
-    for (const body of this.#unansweredBodies.values()) {
-      if (body.bytes === undefined) body.bytes = utf8Length(body.text);
-      bytes += body.bytes;
-    }
-    return bytes;
+    return this.#unansweredBodyBytes;
   }
 
   /** `text` with the bearer token and the URL's credentials (password, `?token=` …) replaced by `[redacted]`. */
@@ -278,7 +272,10 @@ class HttpTransport implements GlassTransport {
    */
   async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined): Promise<Response> {
     const headers = { ...this.#headers };
-    const body = message === undefined ? undefined : encode(message);
+    // The body goes as UTF-8 bytes, encoded here once: handed a string, fetch converts it to
+    // well-formed UTF-16 (a pass over all of it; JSON.stringify's output already is) and then
+    // encodes it, and its length in bytes would need one more pass.
+    const body = message === undefined ? undefined : utf8.encode(encode(message));
     if (body !== undefined) {
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
@@ -287,7 +284,8 @@ class HttpTransport implements GlassTransport {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
       if (this.#protocolVersion !== undefined) headers[VERSION_HEADER] = this.#protocolVersion;
     }
-    const unanswered = body === undefined ? undefined : this.#unansweredBodies.add({ text: body, bytes: undefined });
+    const bytes = body === undefined ? 0 : body.byteLength;
+    this.#unansweredBodyBytes += bytes;
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
     const options: KyOptions = {
       method: body === undefined ? "DELETE" : "POST",
@@ -328,7 +326,7 @@ class HttpTransport implements GlassTransport {
         cause: error,
       });
     } finally {
-      if (unanswered !== undefined) this.#unansweredBodies.remove(unanswered);
+      this.#unansweredBodyBytes -= bytes;
       if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
     }
   }
@@ -657,12 +655,6 @@ class HttpTransport implements GlassTransport {
 
 function isInitialize(message: JsonRpcMessage): message is JsonRpcRequest {
   return isJsonRpcRequest(message) && message.method === "initialize";
-}
-
-/** The body of a POST whose status has not come, and its UTF-8 length once measured. */
-interface UnansweredBody {
-  readonly text: string;
-  bytes: number | undefined;
 }
 
 /** Why a request waiting to be POSTed again was not: the client cancelled it meanwhile. */
