@@ -110,10 +110,8 @@ export class FramedConnection {
     } catch (error) {
       return Promise.reject(notEncodable(error));
     }
-    if (typeof frame !== "string" && frame[1].length > FrameLimits.maxRequestBodyBytes && utf8Length(frame[1]) > FrameLimits.maxRequestBodyBytes) {
-      return Promise.reject(tooLarge(utf8Length(frame[1]), this.#peer));
-    }
-    const bytes = typeof frame === "string" ? utf8Length(frame) : frame[0].length + utf8Length(frame[1]);
+    if (typeof frame !== "string" && frame[2] > FrameLimits.maxRequestBodyBytes) return Promise.reject(tooLarge(frame[2], this.#peer));
+    const bytes = typeof frame === "string" ? utf8Length(frame) : frame[0].length + frame[2];
     if (this.#queuedBytes > 0 && this.#queuedBytes + bytes > TransportLimits.maxQueuedSendBytes) {
       return Promise.reject(peerNotReading(this.#peer, this.#queuedBytes, TransportLimits.maxQueuedSendBytes));
     }

@@ -22,7 +22,7 @@ import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate,
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor, utf8ByteLength } from "./transport-util.js";
+import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -77,6 +77,7 @@ const VERSION_HEADER = "mcp-protocol-version";
 const DELETE_TIMEOUT_MS = 2000;
 /** What the DELETE that ends the session is never: retried. */
 const NO_RETRY: KyOptions["retry"] = { limit: 0, methods: [] };
+const utf8 = new TextEncoder();
 /** RFC 6750 `b64token`: what a bearer token may contain. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -271,7 +272,10 @@ class HttpTransport implements GlassTransport {
    */
   async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined): Promise<Response> {
     const headers = { ...this.#headers };
-    const body = message === undefined ? undefined : encode(message);
+    // The body goes as UTF-8 bytes, encoded here once: handed a string, fetch converts it to
+    // well-formed UTF-16 (a pass over all of it; JSON.stringify's output already is) and then
+    // encodes it, and its length in bytes would need one more pass.
+    const body = message === undefined ? undefined : utf8.encode(encode(message));
     if (body !== undefined) {
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
@@ -280,7 +284,7 @@ class HttpTransport implements GlassTransport {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
       if (this.#protocolVersion !== undefined) headers[VERSION_HEADER] = this.#protocolVersion;
     }
-    const bytes = body === undefined ? 0 : utf8ByteLength(body);
+    const bytes = body === undefined ? 0 : body.byteLength;
     this.#unansweredBodyBytes += bytes;
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
     const options: KyOptions = {

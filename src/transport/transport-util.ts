@@ -2,6 +2,7 @@ import { BadFrameError, OverloadedError, requestInvalid, TransportClosedError, T
 import type { GlassError } from "../errors/glass-error.js";
 import { isJsonRpcMessage, type JsonRpcMessage } from "../mcp/json-rpc.js";
 import { createRedactor, describeError, } from "../errors/redact.js";
+import { utf8Length } from "../validation/byte-length.js";
 import type { TransportHandlers } from "./transport.js";
 
 /** Helpers the transports share. */
@@ -75,28 +76,10 @@ export function messagesIn(text: string, what: string, handlers: TransportHandle
   });
 }
 
-/**
- * The UTF-8 length of `text` in bytes, counted without encoding it (platform-free; lone surrogates
- * count 3, as a UTF-8 encoder writes U+FFFD for them).
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = text.length;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit < 0x80) continue;
-    if (unit < 0x800) bytes += 1;
-    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2; // a surrogate pair: 4 bytes for 2 units
-      index++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
-
 /** Whether `text` is longer than `maxBytes` in UTF-8, counting only when its length leaves doubt. */
 export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
   if (text.length > maxBytes) return true;
-  return text.length * 3 > maxBytes && utf8ByteLength(text) > maxBytes;
+  return text.length * 3 > maxBytes && utf8Length(text) > maxBytes;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
 import { describeError, redactUrl } from "../errors/redact.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import { utf8Length } from "../validation/byte-length.js";
 import { TransportLimits, type GlassTransport, type TransportHandlers } from "./transport.js";
 import {
   callHandler,
@@ -18,7 +19,6 @@ import {
   reportBadFrame,
   startedTwice,
   transportRedactor,
-  utf8ByteLength,
 } from "./transport-util.js";
 
 /** What the transport needs of a WebSocket: the browser's, Node's global one, and the `ws` package's all have it. */
@@ -234,7 +234,7 @@ class WebSocketTransport implements GlassTransport {
       if (socket.readyState !== OPEN) throw closed(`the WebSocket to ${this.#shownUrl} is closing; the message was not sent`);
       const buffered = typeof socket.bufferedAmount === "number" ? socket.bufferedAmount : 0;
       const max = TransportLimits.maxQueuedSendBytes;
-      if (buffered > 0 && buffered + text.length * 3 > max && buffered + utf8ByteLength(text) > max) {
+      if (buffered > 0 && buffered + text.length * 3 > max && buffered + utf8Length(text) > max) {
         throw peerNotReading(`the WebSocket peer at ${this.#shownUrl}`, buffered, max);
       }
       const written = (error?: unknown): void =>
@@ -298,7 +298,7 @@ class WebSocketTransport implements GlassTransport {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
     const max = TransportLimits.maxMessageBytes;
-    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max) return this.#tooBig(typeof data === "string" ? utf8ByteLength(data) : binaryBytes(data));
+    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max) return this.#tooBig(typeof data === "string" ? utf8Length(data) : binaryBytes(data));
     if (typeof data !== "string") return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
     for (const message of messagesIn(data, "a text frame", handlers)) callHandler(() => handlers.onMessage(message));
   }

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { Framing } from "../../mcp/json-rpc.js";
 import { FrameLimits } from "./frame-limits.js";
 
@@ -17,7 +18,8 @@ const utf8 = new TextEncoder();
 
 /**
  * Encodes one message as a frame: its compact JSON in UTF-8, either followed by `\n` or preceded
- * by `Content-Length: N\r\n\r\n` (N counts bytes, not characters).
+ * by `Content-Length: N\r\n\r\n` (N counts bytes, not characters). JSON.stringify escapes every
+ * line feed, so a newline frame has exactly one, at its end.
  *
  * @throws TypeError when the message has no JSON form (`undefined`, a function, a symbol) or
  * cannot be serialised (a BigInt, a cycle).
@@ -25,18 +27,16 @@ const utf8 = new TextEncoder();
 export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}): Uint8Array {
   const json = jsonOf(message);
   const framing = options.framing ?? "auto";
+  // A line that certainly fits (or must be one) is encoded in one step: Node's pooled Buffer.from is
+  // cheaper for a small message than encoding into scratch space and copying.
+  if (framing === "newline" || (framing === "auto" && json.length * 3 <= FrameLimits.maxNewlineRequestBytes)) return Buffer.from(`${json}\n`, "utf8");
+  // Longer text is encoded once into scratch space, which also measures it, then copied behind its header.
   const [bytes, length] = utf8Bytes(json);
-  if (framing === "newline" || (framing === "auto" && length <= FrameLimits.maxNewlineRequestBytes)) {
-    // A raw line feed inside the body would end the frame early. JSON.stringify escapes every line
-    // feed, so this never happens; the check keeps the rule true should the serialiser change.
-    const earlyLineFeed = bytes.subarray(0, length).indexOf(LINE_FEED) !== -1;
-    if (!earlyLineFeed) {
-      const line = new Uint8Array(length + 1);
-      line.set(bytes.subarray(0, length));
-      line[length] = LINE_FEED;
-      return line;
-    }
-    if (framing === "newline") throw new Error("encodeFrame: the JSON body contains a raw line feed and cannot be newline-framed");
+  if (framing === "auto" && length <= FrameLimits.maxNewlineRequestBytes) {
+    const line = new Uint8Array(length + 1);
+    line.set(bytes.subarray(0, length));
+    line[length] = LINE_FEED;
+    return line;
   }
   const header = utf8.encode(`Content-Length: ${length}\r\n\r\n`);
   const frame = new Uint8Array(header.length + length);
@@ -47,9 +47,10 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
 
 /**
  * A frame as {@link encodeFrameForStream} returns it: text for the stream to encode, either the
- * whole frame or a `Content-Length` header and the body, written one after the other.
+ * whole frame or a `Content-Length` header and the body, written one after the other (with the
+ * body's UTF-8 length, measured once, for the caller's bounds).
  */
-export type StreamFrame = string | readonly [header: string, body: string];
+export type StreamFrame = string | readonly [header: string, body: string, bodyBytes: number];
 
 /**
  * A frame for a stream that encodes text itself (Node sockets and pipes, written with `"utf8"`): no
@@ -68,7 +69,7 @@ export function encodeFrameForStream(message: unknown, byteLength: (text: string
   if (framing === "newline" || json.length * 3 <= FrameLimits.maxNewlineRequestBytes) return `${json}\n`;
   const length = byteLength(json);
   if (length <= FrameLimits.maxNewlineRequestBytes) return `${json}\n`;
-  return [`Content-Length: ${length}\r\n\r\n`, json];
+  return [`Content-Length: ${length}\r\n\r\n`, json, length];
 }
 
 /** `JSON.stringify(message)`; a TypeError when the message has no JSON form. */

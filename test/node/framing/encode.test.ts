@@ -83,7 +83,8 @@ describe("encodeFrameForStream", () => {
     ];
     for (const message of messages) {
       const frame = encodeFrameForStream(message, utf8Length, "auto");
-      const pieces = (typeof frame === "string" ? [frame] : [...frame]).map(utf8);
+      const pieces = (typeof frame === "string" ? [frame] : [frame[0], frame[1]]).map(utf8);
+      if (typeof frame !== "string") expect(frame[2]).toBe(utf8Length(frame[1]));
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
     }
   });
