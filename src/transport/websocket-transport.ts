@@ -507,7 +507,7 @@ function nodeOwnWebSocket(): unknown {
   type BuiltinModule = (id: string) => { WebSocket?: unknown } | undefined;
   const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: BuiltinModule } }).process?.getBuiltinModule;
   try {
-    return typeof getBuiltinModule === "function" ? getBuiltinModule("node:http")?.WebSocket : undefined;
+    return typeof getBuiltinModule === "function" ? getBuiltinModule("http")?.WebSocket : undefined;
   } catch {
     return undefined;
   }

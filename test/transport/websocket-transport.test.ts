@@ -578,7 +578,7 @@ describe("webSocketTransport refused for its Origin", () => {
 function stubGlobalWebSocket(global: WebSocketConstructor, nodeOwn: unknown): void {
   vi.stubGlobal("WebSocket", global);
   const real = process.getBuiltinModule.bind(process) as (id: string) => unknown;
-  vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) => (id === "node:http" ? { WebSocket: nodeOwn } : real(id))) as typeof process.getBuiltinModule);
+  vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) => (id === "http" ? { WebSocket: nodeOwn } : real(id))) as typeof process.getBuiltinModule);
 }
 
 describe("webSocketTransport picks its WebSocket class when none is given", () => {
