@@ -47,7 +47,10 @@ export interface WebSocketTransportOptions {
    * Browsers cannot set headers on a WebSocket, so it travels as the subprotocol `glass-bearer.<token>`.
    */
   token?: string;
-  /** The WebSocket class; default `globalThis.WebSocket`, else the `ws` package (loaded only then). */
+  /**
+   * The WebSocket class; default `globalThis.WebSocket`, but the `ws` package (loaded only then) where
+   * there is none or it is Node's own (Node 22 and later), which hides why an upgrade was refused.
+   */
   WebSocket?: WebSocketConstructor;
   /** Requests in flight at most; default 4. */
   maxInFlight?: number;
@@ -73,7 +76,8 @@ const WS_PACKAGE_OPTIONS = { perMessageDeflate: false, maxPayload: TransportLimi
 /**
  * A transport that speaks MCP over a WebSocket (subprotocol `mcp`, one JSON-RPC message per text
  * frame), in browsers and in Node. The WebSocket class is found when connecting, not at import:
- * `options.WebSocket`, else `globalThis.WebSocket`, else the `ws` package.
+ * `options.WebSocket`, else `globalThis.WebSocket` unless it is Node's own (Node 22 and later), else
+ * the `ws` package — so on every Node version the transport gives the same errors and bounds.
  *
  * `start()` resolves when the socket is open and rejects with a TransportUnavailableError naming
  * the URL and what to do. With the `ws` package a refused upgrade's HTTP answer is visible: the
@@ -471,9 +475,42 @@ function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   return all;
 }
 
-/** The WebSocket class to use: the one given, the global one, or the `ws` package's (imported only then). */
+/**
+ * The WebSocket class to use: the one given; else the `ws` package's (imported only then) where there
+ * is no global `WebSocket` or the global one is Node's own; else the global one (a browser's, or one a
+ * test put there, such as MSW's interceptor, which serves only the global one).
+ *
+ * Node's own global `WebSocket` (Node 22 and later) gives way to `ws`: it hides the HTTP answer to a
+ * refused upgrade, so a wrong token, a refused Origin and an unreachable daemon (401, 403, 502) would
+ * all read as close code 1006, and it takes no bound on a message's size, which `ws` enforces from the
+ * frame header. So the transport says the same on every Node. If `ws` cannot be loaded, the global
+ * one is used after all.
+ */
 async function resolveWebSocket(given: WebSocketConstructor | undefined): Promise<WebSocketConstructor> {
-  return given ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? (await import("ws")).default;
+  if (given !== undefined) return given;
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (global !== undefined && global !== nodeOwnWebSocket()) return global;
+  try {
+    return (await import("ws")).default;
+  } catch (error) {
+    if (global !== undefined) return global;
+    throw error;
+  }
+}
+
+/**
+ * The WebSocket class Node itself provides (`http.WebSocket`, the same as its global one until
+ * something replaces that), found without importing a `node:` module; undefined outside Node, and on
+ * Node versions that do not expose it (before 22.5).
+ */
+function nodeOwnWebSocket(): unknown {
+  type BuiltinModule = (id: string) => { WebSocket?: unknown } | undefined;
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: BuiltinModule } }).process?.getBuiltinModule;
+  try {
+    return typeof getBuiltinModule === "function" ? getBuiltinModule("http")?.WebSocket : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Opens a socket; one of the `ws` package (or made like one) gets the options that bound it. */

@@ -73,7 +73,7 @@ describe("§3 initialize", () => {
     expect(attempts[0]!.id).not.toEqual(attempts[1]!.id);
     expect(daemon.sent("notifications/initialized")).toHaveLength(1);
     expect(glass.manifest?.glassVersion).toBe("0.0.0-test");
-    expect(events).toContainEqual({ type: "wire", detail: expect.stringContaining("initialize with MCP 2025-11-25 refused (JSON-RPC -32602)") });
+    expect(events).toContainEqual({ type: "connection", detail: expect.stringContaining("initialize with MCP 2025-11-25 refused (JSON-RPC -32602)") });
 
     const newest = leasingDaemon();
     await connect(newest);

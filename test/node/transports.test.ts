@@ -438,8 +438,8 @@ describe("socket transport", () => {
    * mode 000 gives EACCES, except to root, which bypasses file permissions (CAP_DAC_OVERRIDE). We
    * probe instead of assuming: if this process can read the locked directory, it bypasses
    * permissions, and the connect is then run as user `nobody` in a child process (possible because
-   * only root can switch users, and only where `nobody` can read this checkout); if neither works,
-   * the permission test is skipped.
+   * only root can switch users, and only where `nobody` can run this Node binary and read this
+   * checkout); if neither works, the permission test is skipped.
    */
   const lockedDir = mkdtempSync(join(tmpdir(), "glass-sock-locked-"));
   dirs.push(lockedDir);
@@ -461,8 +461,9 @@ describe("socket transport", () => {
       env: { ...process.env, HOME: tmpdir() },
       timeout: 20_000,
     });
-  // Only root can switch users, and `nobody` must be able to read this checkout to load the script.
-  const canRunAsNobody = bypassesPermissions && process.getuid?.() === 0 && runAsNobody("--probe").stdout.includes('"probe":true');
+  // Only root can switch users, and `nobody` must be able to run this Node (no stdout when it cannot
+  // even start it: EACCES for a binary in a directory only its owner may enter) and read this checkout.
+  const canRunAsNobody = bypassesPermissions && process.getuid?.() === 0 && (runAsNobody("--probe").stdout ?? "").includes('"probe":true');
 
   it.skipIf(bypassesPermissions)("rejects start() with a permission message for a socket it may not reach (EACCES)", async () => {
     const error = await socketTransport({ path: join(lockedDir, "glass.sock") })

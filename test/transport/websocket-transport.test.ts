@@ -569,3 +569,57 @@ describe("webSocketTransport refused for its Origin", () => {
     }
   });
 });
+
+/**
+ * Makes `globalThis.WebSocket` the given class and, when `nodeOwn` is given, makes Node report that
+ * class as its own (`http.WebSocket` through `process.getBuiltinModule`), as Node 22 and later do
+ * for their global `WebSocket`: so the choice is tested on every Node the suite runs on.
+ */
+function stubGlobalWebSocket(global: WebSocketConstructor, nodeOwn: unknown): void {
+  vi.stubGlobal("WebSocket", global);
+  const real = process.getBuiltinModule.bind(process) as (id: string) => unknown;
+  vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) => (id === "http" ? { WebSocket: nodeOwn } : real(id))) as typeof process.getBuiltinModule);
+}
+
+describe("webSocketTransport picks its WebSocket class when none is given", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("on Node, prefers the ws package to Node's own global WebSocket, so a refused token still says 401 and the startup line", async () => {
+    stubGlobalWebSocket(BrowserLikeWebSocket, BrowserLikeWebSocket);
+    const before = BrowserLikeWebSocket.created;
+    const unauthorized = await daemon({ refuseWith: 401 });
+    const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN }).start(new Recorder()).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(TransportUnavailableError);
+    expect((failed as GlassError).rawMessage).toMatch(/refused the upgrade with HTTP 401.*refused the token.*startup line/);
+    expect((failed as GlassError).details).toMatchObject({ status: 401 });
+    expect(BrowserLikeWebSocket.created).toBe(before);
+
+    const server = await daemon();
+    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
+    clients.push(glass);
+    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+    expect(BrowserLikeWebSocket.created).toBe(before);
+  });
+
+  it("uses a global WebSocket that replaced Node's own (as MSW's interceptor does), since only that one is intercepted", async () => {
+    stubGlobalWebSocket(BrowserLikeWebSocket, class NodeOwnWebSocket {});
+    const before = BrowserLikeWebSocket.created;
+    const server = await daemon();
+    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
+    clients.push(glass);
+    expect(BrowserLikeWebSocket.created).toBe(before + 1);
+    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+  });
+
+  it("uses the global WebSocket where the runtime names none as its own (a browser)", async () => {
+    vi.stubGlobal("WebSocket", BrowserLikeWebSocket);
+    vi.spyOn(process, "getBuiltinModule").mockImplementation((() => undefined) as unknown as typeof process.getBuiltinModule);
+    const before = BrowserLikeWebSocket.created;
+    const server = await daemon();
+    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
+    clients.push(glass);
+    expect(BrowserLikeWebSocket.created).toBe(before + 1);
+  });
+});
