@@ -20,6 +20,7 @@ import {
 import { describeError, redactUrl } from "../errors/redact.js";
 import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate, mayRetry, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
+import { resumeSseStream, type ResumeAttempt, type ResumeFailure, type SseCursor } from "./sse-resume.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
@@ -39,10 +40,10 @@ export interface HttpTransportOptions {
   /**
    * The ky instance every request goes through (ky is the HTTP client the transport is built on):
    * pass your own, made with `ky.create({ hooks, headers, … })`, to see or change each request — its
-   * `hooks.beforeRequest` sees every POST, every retry and the DELETE that ends the session. The
-   * transport's settings go on top of it (`.extend`): the URL, method, body, signal, the protocol's
-   * headers, `timeout`, `retry` and `throwHttpErrors` are the transport's own; your headers and
-   * hooks stay. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
+   * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
+   * and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
+   * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
+   * the transport's own; your headers and hooks stay. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
    * the global `fetch` at each request (so MSW and other interceptors see it).
    */
   ky?: KyInstance;
@@ -82,7 +83,7 @@ const utf8 = new TextEncoder();
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
- * A transport that speaks MCP Streamable HTTP (MCP 2025-03-26 / 2025-06-18) to a Glass daemon's
+ * A transport that speaks MCP Streamable HTTP (MCP 2025-03-26 to 2025-11-25) to a Glass daemon's
  * HTTP bridge over `fetch`: browser-safe, and the same in Node, Deno and edge runtimes.
  *
  * Every message is POSTed to `url`; answers come back as JSON or as a Server-Sent Events stream
@@ -99,6 +100,15 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * `Retry-After` within a bound (`maxRetries`, `maxRetryWaitMs`); a mutation never is. No timeout is
  * imposed unless `requestTimeoutMs` is given: the client's deadline governs. `close()` DELETEs the
  * session (waiting 2 s at most) and aborts what is in flight.
+ *
+ * A call's SSE stream that ends or drops before the answer, after the server gave an event id, is
+ * resumed (MCP 2025-11-25, "Resumability and Redelivery"): after the stream's `retry` time (1 s
+ * when it sent none; at least 100 ms, at most 30 s) the transport GETs `url` with `Last-Event-ID`
+ * and reads the answer there, and again while streams end without it. The request is never POSTed
+ * again. It gives up after three reconnections in a row that bring no new event, or when the GET
+ * is answered 404 (the session expired) or 405 (the server offers no stream to resume): the call
+ * then fails as one whose answer was lost (the request may have been carried out). The call's
+ * deadline and cancel end the wait and the GET.
  *
  * Requests go through ky (pass your own instance as `ky` to add hooks or headers); the global
  * `fetch` is looked up at each request.
@@ -266,11 +276,13 @@ class HttpTransport implements GlassTransport {
   }
 
   /**
-   * One request through ky with the protocol's headers (a DELETE when there is no `message`),
-   * POSTed again after a refusal when {@link mayRetry} allows; resolves with the last response
-   * whatever its status (ky's HTTPError gives it up), rejects with a GlassError when none comes.
+   * One request through ky with the protocol's headers: a POST of `message`, POSTed again after a
+   * refusal when {@link mayRetry} allows; without a message, the GET that resumes an SSE stream
+   * after the event `resumeFrom`, or else the DELETE that ends the session. Resolves with the last
+   * response whatever its status (ky's HTTPError gives it up), rejects with a GlassError when none
+   * comes.
    */
-  async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined): Promise<Response> {
+  async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined, resumeFrom?: string): Promise<Response> {
     const headers = { ...this.#headers };
     // The body goes as UTF-8 bytes, encoded here once: handed a string, fetch converts it to
     // well-formed UTF-16 (a pass over all of it; JSON.stringify's output already is) and then
@@ -279,6 +291,9 @@ class HttpTransport implements GlassTransport {
     if (body !== undefined) {
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
+    } else if (resumeFrom !== undefined) {
+      headers.accept = "text/event-stream";
+      headers["last-event-id"] = resumeFrom;
     }
     if (message === undefined || !isInitialize(message)) {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
@@ -288,7 +303,7 @@ class HttpTransport implements GlassTransport {
     this.#unansweredBodyBytes += bytes;
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
     const options: KyOptions = {
-      method: body === undefined ? "DELETE" : "POST",
+      method: body !== undefined ? "POST" : resumeFrom !== undefined ? "GET" : "DELETE",
       headers,
       ...(body === undefined ? {} : { body }),
       ...(stop === undefined ? {} : { signal: stop.signal }),
@@ -297,7 +312,8 @@ class HttpTransport implements GlassTransport {
         if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
         return this.#fetch === undefined ? globalThis.fetch(input, init) : this.#fetch(input, init);
       },
-      timeout: message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false),
+      // A resuming GET has no timeout of its own: like a mutation's answer, only the call's deadline ends it.
+      timeout: resumeFrom !== undefined ? false : message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false),
       retry: message === undefined || stop === undefined ? NO_RETRY : this.#retry(message, stop),
     };
     try {
@@ -371,27 +387,36 @@ class HttpTransport implements GlassTransport {
     });
   }
 
-  /** Reads the answer to an accepted POST and delivers its messages; fails a request left unanswered. */
+  /**
+   * Reads the answer to an accepted POST and delivers its messages; an SSE stream that ends (or
+   * drops) before the answer after giving an event id is resumed with GET (see {@link #resume}).
+   * Fails a request left unanswered.
+   */
   async #consume(response: Response, sent: JsonRpcMessage, stop: AbortController): Promise<void> {
     if (!isJsonRpcRequest(sent)) return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
     const key = String(sent.id);
     const answer: Answer = { id: sent.id, stop };
     this.#answers.set(key, answer);
+    const cursor: SseCursor = { lastEventId: "", retryMs: undefined };
     let answered = false;
+    const take = (message: JsonRpcMessage): boolean => {
+      if (isJsonRpcResponse(message) && message.id === sent.id) {
+        answered = true;
+        if (sent.method === "initialize") this.#adoptProtocolVersion(message);
+      }
+      this.#deliver(message);
+      return answered;
+    };
     let why = "the daemon sent no answer";
+    let resumption: ResumeFailure | undefined;
     let tooLarge: AnswerTooLarge | undefined;
     try {
-      await this.#read(
-        response,
-        (message) => {
-          if (isJsonRpcResponse(message) && message.id === sent.id) {
-            answered = true;
-            if (sent.method === "initialize") this.#adoptProtocolVersion(message);
-          }
-          this.#deliver(message);
-        },
-        answer,
-      );
+      // The POST's own stream is read to its end: what the daemon sends after the answer is delivered too.
+      await this.#read(response, (message) => void take(message), answer, cursor).catch((error: unknown) => {
+        if (error instanceof AnswerTooLarge || cursor.lastEventId === "") throw error;
+        why = describeError(error);
+      });
+      if (!answered && cursor.lastEventId !== "" && !stop.signal.aborted && this.#state === "started") resumption = await this.#resume(answer, cursor, take, () => answered);
     } catch (error) {
       if (error instanceof AnswerTooLarge) tooLarge = error;
       why = describeError(error);
@@ -404,7 +429,60 @@ class HttpTransport implements GlassTransport {
       this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
       return;
     }
-    this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.InternalError, `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${why}); the request may have been carried out`));
+    const message = `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${resumption?.why ?? why}); the request may have been carried out`;
+    this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.InternalError, message, resumption?.details));
+  }
+
+  /**
+   * Resumes the SSE stream of the request `answer` waits for, which ended without the answer after
+   * the event `cursor.lastEventId` (MCP 2025-11-25, Streamable HTTP, "Resumability and
+   * Redelivery"): waits the stream's `retry` time, GETs the endpoint with `Last-Event-ID` and reads
+   * what comes, until the answer (which `take` says) — again while streams end without it, within
+   * the bounds of {@link resumeSseStream}. The request is never POSTed again. A cancel of the call
+   * or the transport's close aborts the wait or the GET. 401 and 403 end the transport; 404 (the
+   * session expired) and 405 (the server offers no GET stream) end the resumption. Resolves why it
+   * gave up, or `undefined` (answered or stopped).
+   */
+  #resume(answer: Answer, cursor: SseCursor, take: (message: JsonRpcMessage) => boolean, answered: () => boolean): Promise<ResumeFailure | undefined> {
+    const { stop } = answer;
+    const live = (): boolean => !stop.signal.aborted && this.#state === "started";
+    return resumeSseStream(cursor, stop.signal, async (lastEventId): Promise<ResumeAttempt> => {
+      let response: Response;
+      try {
+        response = await this.#request(undefined, stop, lastEventId);
+      } catch (error) {
+        return live() ? { outcome: "transient", why: `the GET failed: ${describeError(error)}` } : { outcome: "stopped" };
+      }
+      if (!live()) {
+        await discard(response);
+        return { outcome: "stopped" };
+      }
+      const { status } = response;
+      if (status === 401 || status === 403) {
+        this.#end(await this.#refused(response));
+        return { outcome: "stopped" };
+      }
+      if (!response.ok) {
+        const meaning = status === 404 ? " (the session has expired, and the answer with it)" : status === 405 ? " (the server offers no stream to resume)" : "";
+        const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response))}`;
+        return RETRY_STATUSES.has(status) ? { outcome: "transient", why: said } : { outcome: "final", why: said, status };
+      }
+      if (contentTypeOf(response) !== "text/event-stream") {
+        await discard(response);
+        return { outcome: "final", why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`, status };
+      }
+      // A resumed stream is read until the answer: the server may keep it open for more.
+      const dropped = await this.#read(response, take, answer, cursor).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof AnswerTooLarge) throw error;
+          return error;
+        },
+      );
+      if (answered()) return { outcome: "answered" };
+      if (!live()) return { outcome: "stopped" };
+      return { outcome: "read", why: dropped === undefined ? "the GET's stream ended without the answer" : `the GET's stream failed: ${describeError(dropped)}` };
+    });
   }
 
   /**
@@ -412,10 +490,10 @@ class HttpTransport implements GlassTransport {
    * them — to `take`, until it returns something truthy. Throws AnswerTooLarge (after cancelling
    * the body) for a body or an event past the bound.
    */
-  async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer): Promise<void> {
+  async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer, cursor?: SseCursor): Promise<void> {
     const { body, status } = response;
     if (body === null || status === 202 || status === 204) return;
-    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = contentTypeOf(response);
     if (type === "application/json") {
       const text = await readText(response, TransportLimits.maxMessageBytes, "fail", answer);
       if (text.trim() !== "") for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true)) if (take(message)) return;
@@ -440,6 +518,11 @@ class HttpTransport implements GlassTransport {
         } catch (error) {
           if (!(error instanceof SseTooLargeError)) throw error;
           [events, tooLarge] = [error.completed, error];
+        }
+        if (cursor !== undefined) {
+          // Where the stream got to, for a resumption: its last event id and `retry`, kept across streams.
+          if (parser.lastEventId !== "") cursor.lastEventId = parser.lastEventId;
+          if (parser.retryMs !== undefined) cursor.retryMs = parser.retryMs;
         }
         for (const event of events) {
           if (event.type !== "message" || event.data === "") continue; // priming events and other types carry no message
@@ -749,6 +832,11 @@ async function readText(response: Response, maxBytes: number, overflow: "fail" |
   }
   texts.push(decoder.decode());
   return texts.join("");
+}
+
+/** A response's media type (`text/event-stream`), lower-cased, without parameters; `""` when it has none. */
+function contentTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 /** The request as error messages name it: its method, and for a tool call the tool (`tools/call click`). */

@@ -41,7 +41,12 @@ export interface SseParser {
    * data of an event not yet dispatched (each at most about `maxEventBytes`).
    */
   readonly heldBytes: number;
-  /** The last `id:` the stream set (`""` when none): what a reconnection would send as `Last-Event-ID`. */
+  /**
+   * The stream's last event id (`""` when none): the `id:` of the last event the stream finished
+   * (with a blank line, even one without data, such as a priming event) — what a reconnection sends
+   * as `Last-Event-ID`. An `id:` of an event the stream has not finished is not counted yet, so a
+   * stream cut off inside an event resumes before that event.
+   */
   readonly lastEventId: string;
   /** The reconnection delay the stream asked for with `retry:`, in milliseconds, if it did. */
   readonly retryMs: number | undefined;
@@ -115,6 +120,8 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   let type = "";
   let data: string[] = [];
   let dataBytes = 0;
+  /** The `id:` last read, which becomes the stream's last event id when its event is finished. */
+  let idBuffer = "";
   let lastEventId = "";
   let retryMs: number | undefined;
 
@@ -126,7 +133,8 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
     }
     if (line.length === 0) {
-      // A blank line dispatches the event, if it has data.
+      // A blank line finishes the event: its id becomes the stream's, and it is dispatched if it has data.
+      lastEventId = idBuffer;
       if (data.length > 0) events.push({ type: type || "message", data: data.join("\n"), lastEventId });
       data = [];
       dataBytes = 0;
@@ -146,7 +154,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       dataBytes += added;
       data.push(decoder.decode(value));
     } else if (name === "event") type = decoder.decode(value);
-    else if (name === "id") lastEventId = value.includes(0) ? lastEventId : decoder.decode(value);
+    else if (name === "id") idBuffer = value.includes(0) ? idBuffer : decoder.decode(value);
     else if (name === "retry" && value.length > 0 && value.every((byte) => byte >= DIGIT_ZERO && byte <= DIGIT_NINE)) retryMs = Number(decoder.decode(value));
     // unknown fields are ignored
   };

@@ -93,4 +93,16 @@ describe("SSE parser", () => {
     expect(parse(["data: complete\n\ndata: cut off\n"])).toEqual([{ type: "message", data: "complete", lastEventId: "" }]);
     expect(parse(["data: no newline at all"])).toEqual([]);
   });
+
+  it("moves lastEventId only when an event is finished (a priming event without data too), never to the id of one cut off", () => {
+    const parser = createSseParser();
+    expect(parser.push("id: p-1\nretry: 200\n")).toEqual([]);
+    expect(parser.lastEventId).toBe("");
+    parser.push("data: \n\n");
+    expect(parser.lastEventId).toBe("p-1");
+    parser.push("id: p-2\n\nid: p-3\ndata: {\"cut");
+    expect(parser.lastEventId).toBe("p-2");
+    parser.end();
+    expect([parser.lastEventId, parser.retryMs]).toEqual(["p-2", 200]);
+  });
 });
