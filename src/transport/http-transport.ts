@@ -43,8 +43,9 @@ export interface HttpTransportOptions {
    * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
    * and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
    * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
-   * the transport's own; your headers and hooks stay. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
-   * the global `fetch` at each request (so MSW and other interceptors see it).
+   * the transport's own; your headers and hooks stay. With `fetch` given too, that fetch is used.
+   * Default: ky's own instance, which calls the global `fetch` at each request (so MSW and other
+   * interceptors see it).
    */
   ky?: KyInstance;
   /**

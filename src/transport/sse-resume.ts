@@ -51,7 +51,7 @@ export interface ResumeFailure {
  * {@link SseResumeLimits.defaultWaitMs}.
  */
 export function reconnectWaitMs(retryMs: number | undefined): number {
-  if (retryMs === undefined || !Number.isFinite(retryMs)) return SseResumeLimits.defaultWaitMs;
+  if (retryMs === undefined || Number.isNaN(retryMs)) return SseResumeLimits.defaultWaitMs;
   return Math.min(SseResumeLimits.maxWaitMs, Math.max(SseResumeLimits.minWaitMs, retryMs));
 }
 

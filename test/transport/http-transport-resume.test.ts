@@ -244,10 +244,12 @@ describe("httpTransport resumes a call's SSE stream that the server closed after
     expect(await glass.browser.observe({}, { deadlineMs: 10_000 })).toEqual({ resumed: 1 });
     expect(server.of("GET")[0]!.at - server.streamClosedAt[0]!).toBeGreaterThanOrEqual(950);
 
-    expect([reconnectWaitMs(undefined), reconnectWaitMs(0), reconnectWaitMs(500), reconnectWaitMs(10 ** 12)]).toEqual([
+    // `retry: 99…9` (400 digits) reads as Infinity.
+    expect([reconnectWaitMs(undefined), reconnectWaitMs(0), reconnectWaitMs(500), reconnectWaitMs(10 ** 12), reconnectWaitMs(Number("9".repeat(400)))]).toEqual([
       SseResumeLimits.defaultWaitMs,
       SseResumeLimits.minWaitMs,
       500,
+      SseResumeLimits.maxWaitMs,
       SseResumeLimits.maxWaitMs,
     ]);
   });
@@ -293,6 +295,22 @@ describe("httpTransport when a stream cannot be resumed", () => {
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
   });
 
+  it("a GET refused with 401 ends the transport with the token's error, which the call fails with", async () => {
+    const server = await serve({
+      post: primeAndClose(100),
+      get: (res) => void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"token revoked"}}'),
+    });
+    const glass = await connect(server);
+
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
+    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 401 } });
+    expect(error.rawMessage).toMatch(/HTTP 401: token revoked: the token was refused/);
+    // The transport is over: later calls fail with the same error, without a request.
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable", details: { status: 401 } });
+    expect(server.count("ping")).toBe(0);
+    expect(server.count("GET")).toBe(1);
+  });
+
   it("gives up after three reconnections in a row that bring no new event (each GET refused with 503)", async () => {
     const server = await serve({ post: primeAndClose(100), get: (res) => void res.writeHead(503, { "content-type": "text/plain" }).end("busy") });
     const glass = await connect(server);
@@ -302,6 +320,27 @@ describe("httpTransport when a stream cannot be resumed", () => {
     expect(error.rawMessage).toMatch(/resumed with GET 3 times, the last from event "p-1": the GET was answered HTTP 503: busy; 3 reconnections in a row brought no new event/);
     expect(server.count("GET")).toBe(SseResumeLimits.maxIdleReconnects);
     expect(server.of("GET").map((get) => get.headers["last-event-id"])).toEqual(["p-1", "p-1", "p-1"]);
+  });
+
+  it("a server that asks for retry: 0 and closes every stream with a new id cannot make the client poll faster than every 100 ms", async () => {
+    const server = await serve({
+      post: primeAndClose(0),
+      get: (res, nth, _callId, self) => {
+        res.writeHead(200, SSE_HEADERS);
+        res.write(event({ id: `poll-${nth}`, retry: 0 }));
+        self.closeStream(res);
+      },
+    });
+    const glass = await connect(server);
+
+    // Every GET brings a new id, so only the deadline ends the polling.
+    expect(await failure(glass.browser.observe({}, { deadlineMs: 1_000 }))).toBeInstanceOf(DeadlineExceededError);
+    await sleep(300);
+    const gets = server.of("GET");
+    expect(gets.length).toBeGreaterThanOrEqual(2);
+    expect(gets.length).toBeLessThanOrEqual(1_000 / SseResumeLimits.minWaitMs + 1);
+    for (const [index, get] of gets.entries()) expect(get.at - server.streamClosedAt[index]!).toBeGreaterThanOrEqual(SseResumeLimits.minWaitMs - 5);
+    expect(gets.at(-1)!.headers["last-event-id"]).toBe(`poll-${gets.length - 1}`);
   });
 
   it("the call's deadline passing while it waits to reconnect fails it with DeadlineExceeded, and no GET follows", async () => {
