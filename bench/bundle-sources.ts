@@ -3,8 +3,9 @@
  * measures them, bench/sections/bundle.ts), then, for each page built from src/ with the browser
  * build's settings (the compact validators swapped in, as tsup.config.ts does), the modules that
  * cost the most gzip bytes — what the page loses in gzip without each module's output (leave one
- * out) — next to their minified bytes. Run `npm run build` first, then
- * `npx tsx bench/bundle-sources.ts [TOP]` (default 25).
+ * out) — next to their minified bytes, and what the page would weigh with no validation at all
+ * (every validator stubbed to accept: the floor that code other than validation sets). Run
+ * `npm run build` first, then `npx tsx bench/bundle-sources.ts [TOP]` (default 25).
  */
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -27,9 +28,23 @@ const compactValidators: Plugin = {
   },
 };
 
-/** The modules of a page built from src/ that cost the most gzip bytes (leave one out). */
-async function sourceRanking(imports: string, top: number): Promise<void> {
-  const result = await build({
+/** For the floor: the validators swapped for ones that accept everything, with the same exports. */
+const noValidators: Plugin = {
+  name: "no-validators",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /(^|\/)generated\/validators\/index\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === COMPILED_VALIDATORS ? { path: "stub", namespace: "no-validators" } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: "no-validators" }, async () => {
+      const names = Object.keys(await import(COMPILED_VALIDATORS));
+      return { loader: "js", contents: names.map((name) => `export const ${name} = ${name.endsWith("Validators") ? "{}" : "() => true"};`).join("\n") };
+    });
+  },
+};
+
+/** A page exporting `imports` from src/, built with the browser build's settings. */
+function buildPage(imports: string, validators: Plugin) {
+  return build({
     bundle: true,
     platform: "browser",
     format: "esm",
@@ -39,11 +54,16 @@ async function sourceRanking(imports: string, top: number): Promise<void> {
     logLevel: "error",
     absWorkingDir: ROOT,
     external: ["ws"],
-    plugins: [compactValidators],
+    plugins: [validators],
     sourcemap: "external",
     outfile: resolve(ROOT, "page.js"),
     stdin: { contents: `export { ${imports} } from "./src/index.ts";\n`, resolveDir: ROOT, loader: "ts" },
   });
+}
+
+/** The modules of a page built from src/ that cost the most gzip bytes (leave one out), and the page without validation. */
+async function sourceRanking(imports: string, top: number): Promise<void> {
+  const result = await buildPage(imports, compactValidators);
   const text = result.outputFiles.find((file) => file.path.endsWith(".js"))!.text;
   const map = JSON.parse(result.outputFiles.find((file) => file.path.endsWith(".map"))!.text) as SourceMap;
   const stretches = new Map<string, [number, number][]>();
@@ -51,7 +71,8 @@ async function sourceRanking(imports: string, top: number): Promise<void> {
     if (end > start) stretches.set(source, [...(stretches.get(source) ?? []), [start, end]]);
   });
   const total = gzipBytes(text);
-  console.log(`\n${imports}, from src/: ${text.length} B minified, ${total} B gzip`);
+  const floor = (await buildPage(imports, noValidators)).outputFiles.find((file) => file.path.endsWith(".js"))!.text;
+  console.log(`\n${imports}, from src/: ${text.length} B minified, ${total} B gzip; without validation (every validator stubbed to accept): ${floor.length} B minified, ${gzipBytes(floor)} B gzip`);
   const rows = [...stretches].map(([source, owned]) => {
     let kept = "";
     let from = 0;

@@ -10,7 +10,6 @@ import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/catalog.js";
 import { requestInvalid } from "../errors/error-classes.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
@@ -97,7 +96,7 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     return refuse(
       wireError(
         new GlassError({
-          code: GlassErrorCode.CapabilityUnavailable,
+          code: "capability.unavailable",
           message: `the daemon does not offer the ${capability} capability ${operation} needs in this session (see glass.agreement)`,
           retry: { classification: "requiresUserDecision", recommendedOperation: "inspect_capabilities" },
         }),

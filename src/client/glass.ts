@@ -8,7 +8,6 @@ import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/
 import { validateRequest } from "../envelope/validate.js";
 import { boundedIssues } from "../mcp/answer-check.js";
 import { requestInvalid, TransportClosedError } from "../errors/error-classes.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
 import { describeError } from "../errors/redact.js";
 import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
@@ -363,7 +362,7 @@ function checkDeadline(value: number, name: string, operation?: string): number 
 }
 
 function failure(request: GlassRequest, error: unknown): GlassResponse {
-  const glassError = error instanceof GlassError ? error : new GlassError({ code: GlassErrorCode.Internal, message: describeError(error) });
+  const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
   return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 

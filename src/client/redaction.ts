@@ -1,5 +1,4 @@
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
 import { createRedactor, describeError, neutraliseControls, redactJson } from "../errors/redact.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { GlassTransport } from "../transport/transport.js";
@@ -68,7 +67,7 @@ export class ClientRedaction {
    * nothing in it, nor in its causes, needed scrubbing; otherwise a copy without the causes.
    */
   glassError(error: unknown): GlassError {
-    const glassError = error instanceof GlassError ? error : new GlassError({ code: GlassErrorCode.Internal, message: describeError(error) });
+    const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
     const scrub = this.#scrubber([]);
     let changed = false;
     const watched = (text: string): string => {

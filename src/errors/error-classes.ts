@@ -1,4 +1,3 @@
-import { GlassErrorCode } from "./error-codes.js";
 import { brandErrorClass, GlassError, type GlassErrorInit } from "./glass-error.js";
 
 /**
@@ -9,7 +8,7 @@ import { brandErrorClass, GlassError, type GlassErrorInit } from "./glass-error.
  */
 export function requestInvalid(message: string, init: Pick<GlassErrorInit, "details" | "operation" | "requestId" | "cause"> = {}): GlassError {
   return new GlassError({
-    code: GlassErrorCode.RequestInvalid,
+    code: "request.invalid",
     message,
     retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
     ...init,

@@ -1,7 +1,8 @@
 /**
  * The error codes glass-sdk itself produces (daemon codes such as `staleRevision`, `task.invalid`
  * or `webIr.invalid` pass through unchanged). As a type, `GlassErrorCode` is the union of these
- * codes.
+ * codes. The SDK's own modules write a code as its string literal rather than reading it from this
+ * object, so a browser page that never imports `GlassErrorCode` ships without it.
  */
 export const GlassErrorCode = {
   /** The connection to the daemon closed (it exited, the socket dropped, or the client was closed). */

@@ -1,5 +1,4 @@
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import { utf8Length } from "../validation/byte-length.js";
 import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
@@ -81,7 +80,7 @@ export function responseInvalid(operation: string, issues: readonly ValidationIs
   const summary = describeIssues(shown.slice(0, 3), "response");
   const tail = mutating ? "; the action may have happened — observe before deciding" : "";
   return {
-    code: GlassErrorCode.ResponseInvalid,
+    code: "response.invalid",
     message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512 - utf8Length(tail)) + tail,
     phase: "postDispatch",
     mutationPossible: mutating,

@@ -1,16 +1,16 @@
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
-import { GlassErrorCode, LeaseErrorCode } from "../errors/error-codes.js";
+import { type GlassErrorCode, LeaseErrorCode } from "../errors/error-codes.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { boundedDetails, MAX_DETAILS_BYTES } from "./bounded-details.js";
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from "./json-rpc.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
 
 /** The SDK's codes for JSON-RPC protocol errors (a Map: the code is the daemon's, looked up as it came). */
-const PROTOCOL_CODES: ReadonlyMap<unknown, string> = new Map<unknown, string>([
-  [JsonRpcErrorCode.ParseError, GlassErrorCode.ParseError],
-  [JsonRpcErrorCode.InvalidRequest, GlassErrorCode.InvalidRequest],
-  [JsonRpcErrorCode.MethodNotFound, GlassErrorCode.MethodNotFound],
-  [JsonRpcErrorCode.InvalidParams, GlassErrorCode.InvalidParams],
+const PROTOCOL_CODES: ReadonlyMap<unknown, GlassErrorCode> = new Map<unknown, GlassErrorCode>([
+  [JsonRpcErrorCode.ParseError, "mcp.parseError"],
+  [JsonRpcErrorCode.InvalidRequest, "mcp.invalidRequest"],
+  [JsonRpcErrorCode.MethodNotFound, "mcp.methodNotFound"],
+  [JsonRpcErrorCode.InvalidParams, "mcp.invalidParams"],
 ]);
 
 const LEASE_CODES: ReadonlySet<string> = new Set(Object.values(LeaseErrorCode));
@@ -33,9 +33,9 @@ function leaseProblem(data: unknown): LeaseProblem {
   const details = isJsonObject(wrapper.details) ? wrapper.details : undefined;
   const fromDetails = typeof details?.code === "string" && details.code !== "" ? details.code : undefined;
   const fromData = typeof wrapper.code === "string" && LEASE_CODES.has(wrapper.code) ? wrapper.code : undefined;
-  const code = fromDetails ?? fromData ?? GlassErrorCode.LeaseRequired;
+  const code = fromDetails ?? fromData ?? "leaseRequired";
   const flag = details !== undefined && fromDetails !== undefined ? details.retryable : wrapper.retryable;
-  const retryable = typeof flag === "boolean" ? flag : code === GlassErrorCode.LeaseRequired || RETRYABLE_LEASE_CODES.has(code);
+  const retryable = typeof flag === "boolean" ? flag : code === "leaseRequired" || RETRYABLE_LEASE_CODES.has(code);
   return { code: truncateUtf8(code, 64), retryable };
 }
 
@@ -71,7 +71,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
   switch (jsonRpcCode) {
     case JsonRpcErrorCode.LeaseError: {
       const { code, retryable } = leaseProblem(error.data);
-      const required = code === GlassErrorCode.LeaseRequired;
+      const required = code === "leaseRequired";
       const classification = required ? "safeImmediate" : retryable ? "safeAfterReobserve" : "notRetryable";
       return {
         code,
@@ -84,15 +84,15 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
       };
     }
     case JsonRpcErrorCode.Overloaded:
-      return { code: GlassErrorCode.Overloaded, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, retryable: true, details };
+      return { code: "overloaded", message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, retryable: true, details };
     case JsonRpcErrorCode.NotInitialized:
-      return { code: GlassErrorCode.NotInitialized, message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, details };
+      return { code: "notInitialized", message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, details };
     case JsonRpcErrorCode.ResponseTooLarge: {
       const why = mutating
         ? "the action ran, but its answer would exceed the daemon's 32 MiB limit and was dropped — observe the page before deciding"
         : "the answer would exceed the daemon's 32 MiB limit and was dropped: ask for less (a smaller region or clip, responseMode minimal, a lower quality)";
       return {
-        code: GlassErrorCode.ResponseTooLarge,
+        code: "response.tooLarge",
         message: truncateUtf8(`${why} (${said || "response too large"})`, 512),
         phase: "postDispatch",
         mutationPossible: mutating,
@@ -102,7 +102,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
     }
     case JsonRpcErrorCode.RequestCancelled:
       return {
-        code: GlassErrorCode.Cancelled,
+        code: "cancelled",
         message,
         phase: "dispatch",
         mutationPossible: mutating || daemonSaysMutated,
@@ -111,7 +111,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
       };
     case JsonRpcErrorCode.InternalError:
       return {
-        code: GlassErrorCode.InternalError,
+        code: "mcp.internalError",
         message,
         phase: mutating ? "dispatch" : "preflight",
         mutationPossible: mutating || daemonSaysMutated,

@@ -1,5 +1,4 @@
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
-import { GlassErrorCode } from "../errors/error-codes.js";
 import { DEFAULT_RETRY_ADVICE } from "../errors/glass-error.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { utf8Length } from "../validation/byte-length.js";
@@ -62,7 +61,7 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
   if (text.trim() === OPAQUE_TOOL_FAILURE) return opaqueFailure(call, extraContent);
   const said = isJsonObject(parsed) && typeof parsed.message === "string" ? parsed.message : text;
   return {
-    code: GlassErrorCode.ToolFailed,
+    code: "tool.failed",
     phase: call.mutating ? "dispatch" : "preflight",
     message: truncateUtf8(said.trim() || "the tool failed without saying why", 512),
     mutationPossible: call.mutating,
@@ -123,7 +122,7 @@ function opaqueFailure(call: FailedCall, extraContent: readonly unknown[]): Glas
     `an unknown tool name and a bad responseMode: check the arguments against the tool's inputSchema (glass.listTools()) and do not send them again unchanged` +
     (mutating ? "; the action may have happened — observe the page before deciding" : "");
   return {
-    code: GlassErrorCode.ToolFailed,
+    code: "tool.failed",
     phase: mutating ? "dispatch" : "preflight",
     message: truncateUtf8(message, 512),
     mutationPossible: mutating,
