@@ -33,10 +33,15 @@ async function harness(...args: Parameters<typeof startBridgeHarness>): Promise<
 
 /** The minimum idle time before eviction in these tests. */
 const EVICT_AFTER_MS = 200;
+/**
+ * The minimum in tests that also need a session NOT to qualify right after it was used: a margin
+ * wide enough that a loaded machine does not let it become idle long enough meanwhile.
+ */
+const EVICT_AFTER_MS_WIDE = 1000;
 
 /** Waits past the minimum idle time, so that every session silent since now may be evicted. */
-function idleLongEnough(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, EVICT_AFTER_MS + 100));
+function idleLongEnough(minimumMs = EVICT_AFTER_MS): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, minimumMs + 100));
 }
 
 /** Opens a WebSocket session (handshake done), or fails. */
@@ -88,11 +93,11 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
   });
 
   it("never evicts a session with a request in flight, nor one idle for less than evictIdleAfterMs: the newcomer gets 503", async () => {
-    const { bridge, daemon } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS }, { faults: { stallAfterCalls: 0 } });
+    const { bridge, daemon } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS_WIDE }, { faults: { stallAfterCalls: 0 } });
     const busy = await openHttpSession(bridge);
     const stalled = post(bridge, { jsonrpc: "2.0", id: "slow", method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, busy);
     await daemon.waitFor((d) => d.calls.length === 1);
-    await idleLongEnough();
+    await idleLongEnough(EVICT_AFTER_MS_WIDE);
     const recent = await openHttpSession(bridge);
 
     const refused = await initialize(bridge);
@@ -105,19 +110,29 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
     // Once the call is answered the busy session is idle again, and after the minimum it gives way.
     await post(bridge, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow" } }, busy);
     expect((await stalled).status).toBe(200);
-    await idleLongEnough();
+    await idleLongEnough(EVICT_AFTER_MS_WIDE);
     await toolsList(bridge, recent);
     expect((await initialize(bridge)).status).toBe(200);
     expect((await toolsList(bridge, busy)).status).toBe(404);
   });
 
+  it("lets only one of two concurrent newcomers take the one evictable place; the other gets 503", async () => {
+    const { bridge, daemon } = await harness({ maxClients: 1, evictIdleAfterMs: EVICT_AFTER_MS });
+    await openHttpSession(bridge);
+    await idleLongEnough();
+    const answers = await Promise.all([initialize(bridge), initialize(bridge)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 503]);
+    expect(bridge.sessionCount()).toBe(1);
+    expect(daemon.clientCount()).toBe(1);
+  });
+
   it("evicts sessions holding the mutation lease last, and the daemon releases the evicted holder's lease", async () => {
-    const { bridge, daemon, logs } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS });
+    const { bridge, daemon, logs } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS_WIDE });
     const holder = await openHttpSession(bridge);
     const acquired = await post(bridge, { jsonrpc: "2.0", id: "lease", method: "glass/lease/acquire", params: { ttlMs: 60_000 } }, holder);
     expect(await acquired.json()).toMatchObject({ result: { token: expect.any(String) } });
     const plain = await openHttpSession(bridge);
-    await idleLongEnough();
+    await idleLongEnough(EVICT_AFTER_MS_WIDE);
 
     // Both qualify and the holder has been idle longer, but the one without the lease goes first.
     const newcomer = await initialize(bridge);
@@ -127,7 +142,7 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
     expect(daemon.activeLeases()).toHaveLength(1);
 
     // When the holder is the only one idle long enough, it goes too, and its lease with it.
-    await idleLongEnough();
+    await idleLongEnough(EVICT_AFTER_MS_WIDE);
     expect((await post(bridge, { jsonrpc: "2.0", id: "ping", method: "ping" }, newcomerId)).status).toBe(200);
     const next = await initialize(bridge);
     expect(next.status).toBe(200);
