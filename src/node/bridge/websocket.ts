@@ -226,17 +226,7 @@ class WebSocketSession extends UpstreamSession {
     }
     this.#queued = [];
     if (cause === "client") return;
-    this.#endClose = refused
-      ? { code: CloseCode.TryAgainLater, reason: DAEMON_REFUSED_CLOSE_REASON }
-      : cause === "upstream"
-        ? { code: CloseCode.InternalError, reason: "the daemon connection closed" }
-        : cause === "internal"
-          ? { code: CloseCode.InternalError, reason: closeReason(reason) }
-          : cause === "idle"
-            ? { code: CloseCode.Normal, reason: "idle timeout" }
-            : cause === "evicted"
-              ? { code: CloseCode.Normal, reason: "idle session evicted: a new client needed its place" }
-              : { code: CloseCode.GoingAway, reason: closeReason(reason) };
+    this.#endClose = refused ? { code: CloseCode.TryAgainLater, reason: DAEMON_REFUSED_CLOSE_REASON } : closeFor(cause, reason);
     const socket = this.#socket;
     if (socket === undefined) return;
     socket.close(this.#endClose.code, this.#endClose.reason);
@@ -361,6 +351,22 @@ class WebSocketSession extends UpstreamSession {
     if (socket.readyState !== socket.OPEN) return;
     socket.close(code, closeReason(reason));
     cutOffLater(socket);
+  }
+}
+
+/** How the bridge closes the socket of a session that ended for `cause` (other than the client's own close). */
+function closeFor(cause: Exclude<SessionEndCause, "client">, reason: string): { code: number; reason: string } {
+  switch (cause) {
+    case "upstream":
+      return { code: CloseCode.InternalError, reason: "the daemon connection closed" };
+    case "internal":
+      return { code: CloseCode.InternalError, reason: closeReason(reason) };
+    case "idle":
+      return { code: CloseCode.Normal, reason: "idle timeout" };
+    case "evicted":
+      return { code: CloseCode.Normal, reason: "idle session evicted: a new client needed its place" };
+    case "bridge":
+      return { code: CloseCode.GoingAway, reason: closeReason(reason) };
   }
 }
 
