@@ -23,6 +23,8 @@ export interface BridgeCommand {
   allowedHosts: string[];
   /** `--max-clients`: client sessions at once (default 4). */
   maxClients?: number;
+  /** `--evict-idle-after S`, in ms: at the cap, how long a session must be idle to give way to a new one (default 30 s). */
+  evictIdleAfterMs?: number;
   /** `--socket PATH`, or `-- <command...>`: the daemon; default its socket at the default path. */
   upstream: BridgeUpstream;
 }
@@ -58,6 +60,9 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         break;
       case "--max-clients":
         command.maxClients = wholeNumber(name, value(), 1, 1024);
+        break;
+      case "--evict-idle-after":
+        command.evictIdleAfterMs = wholeNumber(name, value(), 1, 86_400) * 1000;
         break;
       case "--socket":
         socket = value();
@@ -114,6 +119,7 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
     allowedOrigins: command.allowedOrigins,
     allowedHosts: command.allowedHosts,
     maxClients: command.maxClients,
+    evictIdleAfterMs: command.evictIdleAfterMs,
     log: print,
   });
   const tokenNote =

@@ -66,6 +66,8 @@ Options:
   --allow-host NAME    accept this Host header name, or NAME:PORT (repeatable; beyond
                        localhost, 127.0.0.1 and [::1] on the bridge's port)
   --max-clients N      client sessions at once (default 4)
+  --evict-idle-after S when all are taken, a new session takes the place of the one
+                       idle longest if it has been idle S seconds or more (default 30)
   --socket PATH        the daemon's Unix socket (default GLASS_SOCKET, else the daemon's
                        default path, e.g. ~/.local/share/glass/glass.sock)
   -- COMMAND ARGS...   instead of a socket: start this daemon command for each client

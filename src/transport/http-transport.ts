@@ -603,14 +603,17 @@ class HttpTransport implements GlassTransport {
     const text = await readText(response, TransportLimits.maxErrorBodyBytes, "cut").catch(() => "");
     const rpcError = jsonRpcErrorOf(text);
     if (status === 502 || status === 503 || status === 504) {
-      // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504) or the
-      // bridge is at its client limit (503). Nothing reached the daemon.
+      // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504), or the
+      // bridge (or the daemon behind it) is at its client limit (503). Nothing reached the daemon.
       const said = snippet(rpcError?.message ?? text);
       throw new TransportUnavailableError({
         message:
-          status === 503
-            ? `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`
-            : `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${status})${said}; check that the daemon runs and the bridge's --socket or daemon command`,
+          status !== 503
+            ? `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${status})${said}; check that the daemon runs and the bridge's --socket or daemon command`
+            : said.includes("--max-clients")
+              ? // The bridge says what to change (the daemon refused the session: a lower --max-clients).
+                `the bridge at ${this.#shownUrl} could not start a session (HTTP 503)${said}`
+              : `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`,
         details: { status },
       });
     }

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseBridgeArgs } from "../../src/cli/bridge-command.js";
 import { CLI, eventually, INITIALIZE_PARAMS, mcpHeaders, ROOT } from "../support/bridge-harness.js";
 import { runCli, startupLine } from "../reliability/support/secrets-cli.js";
 import { killIfRunning, processGone, waitUntilGone } from "./support/processes.js";
@@ -37,7 +38,16 @@ describe("glass-sdk bridge, the command", () => {
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toBe("Usage: glass-sdk bridge [options] [-- COMMAND ARGS...]");
     expect(stdout).toContain("--allow-origin URL");
+    expect(stdout).toContain("--evict-idle-after S");
     expect(stdout).not.toContain("--latency");
+  });
+
+  it("reads --evict-idle-after in seconds (the bridge's evictIdleAfterMs) and refuses what is not a whole number of them", () => {
+    expect(parseBridgeArgs(["--evict-idle-after", "45"], {}).evictIdleAfterMs).toBe(45_000);
+    expect(parseBridgeArgs([], {}).evictIdleAfterMs).toBeUndefined();
+    for (const bad of ["0", "1.5", "-3", "soon"]) {
+      expect(() => parseBridgeArgs(["--evict-idle-after", bad], {})).toThrow(/--evict-idle-after needs a whole number 1\.\.86400/);
+    }
   });
 
   it("answers an unknown option with the error last, naming the option but not its value", async () => {

@@ -20,7 +20,7 @@ import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
 import { ignore } from "../../transport/transport-util.js";
 import { parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer, type ClientMessage } from "./messages.js";
 import { admitRequest, checkToken, corsHeaders, httpRequestTokens, preflightHeaders, refusal, refusalBody, requestPath, type Refusal } from "./security.js";
-import { REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
+import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
 
 /** The header that names an HTTP session. */
 const SESSION_HEADER = "mcp-session-id";
@@ -34,7 +34,9 @@ const ALLOW = { Allow: "POST, DELETE, OPTIONS" } as const;
  * `application/json`. Order of checks, before anything reaches the daemon: Host (403), Origin
  * (403), path (404), CORS preflight (answered without a token), token (401), method (405),
  * Content-Type (415), Accept (406), body size (413), JSON-RPC shape (400), session (400/404),
- * `MCP-Protocol-Version` after initialize (400), the client cap for a new session (503).
+ * `MCP-Protocol-Version` after initialize (400), the client cap for a new session (503, unless a
+ * session idle long enough gives way). A new session whose daemon connection the daemon closes
+ * before answering, as it does past its own client limit, is refused with 503 too.
  */
 export function createHttpHandler(context: BridgeContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -156,10 +158,15 @@ function protocolVersionRefusal(req: IncomingMessage, session: HttpSession): Ref
 /** `initialize` without a session: take a place, open a daemon connection, forward, and name the session in the answer. */
 async function startSession(context: BridgeContext, req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, bytes: number, refuse: Refuse): Promise<void> {
   if (context.closing) return refuse(refusal(503, "Service Unavailable: the bridge is shutting down"), false);
-  const slot = context.sessions.reserve();
+  const slot = await context.sessions.reserve();
   if (slot === undefined) {
     const max = context.sessions.maxClients;
-    return refuse(refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit); end one (DELETE /mcp) or retry later`, { "Retry-After": "5" }), false);
+    return refuse(
+      refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; end one (DELETE /mcp) or retry later`, {
+        "Retry-After": "5",
+      }),
+      false,
+    );
   }
   let session: HttpSession;
   try {
@@ -169,6 +176,7 @@ async function startSession(context: BridgeContext, req: IncomingMessage, res: S
     return refuse(refusal(502, "Bad Gateway: the bridge could not reach the Glass daemon"), false);
   }
   const response = await answerFor(res, session, message, bytes);
+  if (session.refusedByDaemon) return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`), false);
   const body = answerBody(context, session, response);
   if ("error" in response || body.failed) {
     await session.close(`initialize failed: ${"error" in response ? response.error.message : "its answer could not be relayed"}`);

@@ -86,6 +86,15 @@ export interface BridgeOptions {
   firstByteTimeoutMs?: number;
   /** A client session with no traffic and no request in flight for this long is closed; default 5 minutes. */
   idleTimeoutMs?: number;
+  /**
+   * When all `maxClients` places are taken, a new session ends the session idle longest to take its
+   * place, if that one has had no traffic and no request in flight for at least this many ms
+   * (sessions holding the mutation lease are evicted only when no other qualifies); otherwise the
+   * newcomer is refused (503). Default 30 000: a client between two calls keeps its session, one
+   * that left without ending it gives way within half a minute. A value at or above
+   * `idleTimeoutMs` turns eviction off.
+   */
+  evictIdleAfterMs?: number;
   /** A request's headers must arrive within this many ms of its first byte (else 408 and close); default 10 000. */
   headersTimeoutMs?: number;
   /** A whole request (headers and body) must arrive within this many ms (else 408 and close); default 10 000. */
@@ -121,6 +130,8 @@ export const BRIDGE_DEFAULTS = {
   firstByteTimeoutMs: 3000,
   /** Idle client sessions are closed after five minutes. */
   idleTimeoutMs: 5 * 60 * 1000,
+  /** At the cap, a new session may evict a session idle (nothing in flight) for at least 30 s. */
+  evictIdleAfterMs: 30_000,
   /** Headers of a request must arrive within 10 s. */
   headersTimeoutMs: 10_000,
   /** A whole request must arrive within 10 s (the daemon's own frame timeout). */
@@ -169,6 +180,8 @@ export interface ResolvedBridgeOptions {
   readonly firstByteTimeoutMs: number;
   /** Idle sessions close after this many ms. */
   readonly idleTimeoutMs: number;
+  /** At the cap, a session idle this many ms (nothing in flight) may be evicted for a new one. */
+  readonly evictIdleAfterMs: number;
   /** Headers must arrive within this many ms. */
   readonly headersTimeoutMs: number;
   /** A whole request must arrive within this many ms. */
@@ -243,6 +256,7 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
     maxConnections: positive("maxConnections", options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections),
     firstByteTimeoutMs: positive("firstByteTimeoutMs", options.firstByteTimeoutMs ?? BRIDGE_DEFAULTS.firstByteTimeoutMs),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? BRIDGE_DEFAULTS.idleTimeoutMs),
+    evictIdleAfterMs: positive("evictIdleAfterMs", options.evictIdleAfterMs ?? BRIDGE_DEFAULTS.evictIdleAfterMs),
     headersTimeoutMs,
     requestTimeoutMs,
     maxBodyBytes: positive("maxBodyBytes", options.maxBodyBytes ?? BRIDGE_DEFAULTS.maxBodyBytes),

@@ -4,9 +4,10 @@
  * and WebSocket sessions build on.
  */
 import { randomUUID } from "node:crypto";
-import type { GlassError } from "../../errors/glass-error.js";
-import type { JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { GlassError } from "../../errors/glass-error.js";
+import { isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
 import type { GlassTransport } from "../../transport/transport.js";
+import { isJsonObject } from "../../validation/json-value.js";
 import { socketTransport } from "../socket-transport.js";
 import { stdioTransport } from "../stdio-transport.js";
 import type { BridgeUpstream, ResolvedBridgeOptions } from "./options.js";
@@ -41,6 +42,12 @@ export interface ClientSession {
   readonly channel: "http" | "websocket";
   /** Ends the session and its daemon connection; resolves when the daemon connection is closed. */
   close(reason: string): Promise<void>;
+  /** How long the session has had no traffic, in ms; `undefined` while a request of it is in flight. */
+  idleForMs(): number | undefined;
+  /** Whether it holds the daemon's mutation lease, as far as the bridge saw the lease methods answered. */
+  holdsLease(): boolean;
+  /** Ends the session to make room for a new one; resolves when its daemon connection is closed. */
+  evict(reason: string): Promise<void>;
 }
 
 /** A place among the `maxClients` sessions, held from before the daemon connection opens until the session ends. */
@@ -51,15 +58,19 @@ export interface SessionSlot {
 
 /**
  * The bridge's client sessions and the cap on them. A place is reserved before the daemon
- * connection is opened, so concurrent new clients cannot overshoot the cap.
+ * connection is opened, so concurrent new clients cannot overshoot the cap. When every place is
+ * taken, a new session takes the place of the session idle longest, provided it has been idle for
+ * at least `evictIdleAfterMs` with nothing in flight; sessions holding the mutation lease go last.
  */
 export class SessionRegistry {
   readonly #maxClients: number;
+  readonly #evictIdleAfterMs: number;
   readonly #sessions = new Map<string, ClientSession>();
   #taken = 0;
 
-  constructor(maxClients: number) {
+  constructor(maxClients: number, evictIdleAfterMs: number) {
     this.#maxClients = maxClients;
+    this.#evictIdleAfterMs = evictIdleAfterMs;
   }
 
   /** The cap. */
@@ -72,8 +83,46 @@ export class SessionRegistry {
     return this.#taken;
   }
 
-  /** Takes a place, or returns `undefined` when all `maxClients` are taken. */
-  reserve(): SessionSlot | undefined {
+  /**
+   * Takes a place for a new session. When all `maxClients` are taken, ends the session chosen by
+   * {@link evictionCandidate} and takes its place, resolving once that session's daemon connection
+   * is closed (so the daemon has let go of that client, and of its lease, before the new session
+   * connects). Resolves with `undefined` when every place is taken and no session may be evicted.
+   */
+  async reserve(): Promise<SessionSlot | undefined> {
+    const slot = this.#take();
+    if (slot !== undefined) return slot;
+    const candidate = this.evictionCandidate();
+    if (candidate === undefined) return undefined;
+    const idleMs = candidate.idleForMs() ?? 0;
+    const ended = candidate.evict(
+      `evicted: idle for ${Math.round(idleMs)} ms with nothing in flight${candidate.holdsLease() ? " (holding the mutation lease)" : ""}, ` +
+        `while a new client session needed a place (maxClients ${this.#maxClients})`,
+    );
+    // The evicted session gave its place back as it ended (synchronously): take it before anyone else.
+    const freed = this.#take();
+    await ended.catch(() => undefined);
+    return freed;
+  }
+
+  /**
+   * The session a newcomer may evict when every place is taken: of the sessions idle at least
+   * `evictIdleAfterMs` with nothing in flight, those without the mutation lease first, and among
+   * them the one idle longest. `undefined` when none qualifies.
+   */
+  evictionCandidate(): ClientSession | undefined {
+    let best: { session: ClientSession; idleMs: number; lease: boolean } | undefined;
+    for (const session of this.#sessions.values()) {
+      const idleMs = session.idleForMs();
+      if (idleMs === undefined || idleMs < this.#evictIdleAfterMs) continue;
+      const lease = session.holdsLease();
+      if (best === undefined || (best.lease && !lease) || (best.lease === lease && idleMs > best.idleMs)) best = { session, idleMs, lease };
+    }
+    return best?.session;
+  }
+
+  /** Takes a free place, if there is one. */
+  #take(): SessionSlot | undefined {
     if (this.#taken >= this.#maxClients) return undefined;
     this.#taken++;
     let released = false;
@@ -162,6 +211,8 @@ class IdleTimer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #busy = 0;
   #stopped = false;
+  /** When the idle period started (`performance.now()`): the last traffic, or the end of the last work in flight. */
+  #since = performance.now();
 
   constructor(idleMs: number, onIdle: () => void) {
     this.#idleMs = idleMs;
@@ -187,6 +238,11 @@ class IdleTimer {
     };
   }
 
+  /** How long the session has been idle, in ms; `undefined` while work is in flight. */
+  idleForMs(): number | undefined {
+    return this.#busy > 0 ? undefined : performance.now() - this.#since;
+  }
+
   /** Stops the timer for good. */
   stop(): void {
     this.#stopped = true;
@@ -195,6 +251,7 @@ class IdleTimer {
 
   #arm(): void {
     this.#clear();
+    this.#since = performance.now();
     if (this.#stopped || this.#busy > 0) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -216,10 +273,28 @@ class IdleTimer {
 export const REQUESTS_IN_FLIGHT_PER_SESSION = 64;
 
 /**
- * Who ended a session: the client, the daemon (its connection closed), the idle timer, the bridge
+ * Who ended a session: the client, the daemon (its connection closed), the idle timer, a new
+ * session that took its place at the cap (`evicted`: idle, nothing in flight), the bridge
  * (shutdown), or an internal error while relaying.
  */
-export type SessionEndCause = "client" | "upstream" | "idle" | "bridge" | "internal";
+export type SessionEndCause = "client" | "upstream" | "idle" | "evicted" | "bridge" | "internal";
+
+/** The lease methods (§4), by the name the bridge tracks them under. */
+const LEASE_METHODS: ReadonlyMap<string, "acquire" | "renew" | "release"> = new Map([
+  ["glass/lease/acquire", "acquire"],
+  ["glass/lease/renew", "renew"],
+  ["glass/lease/release", "release"],
+]);
+
+/**
+ * What a client is told when the daemon socket closed a new session's connection before answering
+ * anything: what the daemon does to a client past its limit (4 clients, §5). `maxClients` is the
+ * bridge's own cap, to say what to lower. Short enough (under 200 characters with its 503 prefix)
+ * for `httpTransport` to quote it whole.
+ */
+export function daemonRefusalReason(maxClients: number): string {
+  return `the Glass daemon closed the new connection before answering, as it does past its client limit (4): close other clients of the daemon or lower --max-clients (now ${maxClients})`;
+}
 
 /**
  * A client session and its own daemon connection (one per session, so the daemon sees each client
@@ -237,6 +312,13 @@ export abstract class UpstreamSession implements ClientSession {
   #idle: IdleTimer | undefined;
   #ended: Promise<void> | undefined;
   #ending = false;
+  #endCause: SessionEndCause | undefined;
+  /** Whether the daemon ever sent this session anything. */
+  #heard = false;
+  /** The client's lease requests awaiting the daemon's answer, by id: how the bridge knows whether the session holds the lease. */
+  readonly #leaseCalls = new Map<JsonRpcId, "acquire" | "renew" | "release">();
+  /** Until when (ms since the epoch, the daemon's `expiresAtMs`) the session holds the mutation lease; 0 when it holds none. */
+  #leaseUntil = 0;
   /** Bytes of client messages handed to the daemon connection and not yet written to it. */
   #upstreamBacklog = 0;
 
@@ -251,9 +333,33 @@ export abstract class UpstreamSession implements ClientSession {
     return this.#ending;
   }
 
+  /**
+   * True when the daemon socket closed this session's connection before sending anything: how the
+   * daemon refuses a client past its limit (§5), so the client is refused in turn with
+   * {@link daemonRefusalReason} rather than given an error for its first request.
+   */
+  get refusedByDaemon(): boolean {
+    return this.#endCause === "upstream" && !this.#heard && "socket" in this.context.options.upstream;
+  }
+
   /** Ends the session (bridge shutdown). */
   close(reason: string): Promise<void> {
     return this.end(reason, "bridge");
+  }
+
+  /** Ends the session to make room for a new one at the cap (it is idle with nothing in flight). */
+  evict(reason: string): Promise<void> {
+    return this.end(reason, "evicted");
+  }
+
+  /** How long the session has had no traffic, in ms; `undefined` while a request is in flight or once it ended. */
+  idleForMs(): number | undefined {
+    return this.isEnded ? undefined : this.#idle?.idleForMs();
+  }
+
+  /** Whether the daemon granted this session the mutation lease (acquire, renew) and it has neither been released nor expired. */
+  holdsLease(): boolean {
+    return this.#leaseUntil > Date.now();
   }
 
   /**
@@ -264,7 +370,9 @@ export abstract class UpstreamSession implements ClientSession {
     try {
       this.#upstream = await openUpstream(this.context.options.upstream, {
         onMessage: (message) => {
+          this.#heard = true;
           if (this.isEnded) return;
+          this.#noteLeaseAnswer(message);
           try {
             this.onUpstreamMessage(message);
           } catch (error) {
@@ -304,7 +412,14 @@ export abstract class UpstreamSession implements ClientSession {
    */
   protected sendUpstream(message: JsonRpcMessage, bytes = 0): Promise<void> {
     if (this.#upstream === undefined || this.isEnded) return Promise.reject(new Error("the daemon connection is closed"));
+    this.#noteLeaseCall(message);
     const sent = this.#upstream.send(message);
+    sent.catch((error: unknown) => {
+      // A write the connection failed (EPIPE: the daemon closed it) means it is gone and its close
+      // follows: end the session now, before the caller answers the message's sender, so that a
+      // daemon refusing a new client is told apart from a failed request.
+      if (error instanceof GlassError && error.code === "transport.closed") void this.end(`the daemon connection closed: ${error.rawMessage}`, "upstream");
+    });
     if (bytes === 0) return sent;
     this.#upstreamBacklog += bytes;
     const written = (): void => {
@@ -323,6 +438,36 @@ export abstract class UpstreamSession implements ClientSession {
   /** A client message was written to the daemon connection (or failed to be): the backlog shrank. */
   protected onUpstreamWritten(): void {}
 
+  /** Remembers a lease request on its way to the daemon, to read its answer (at most as many as may be in flight). */
+  #noteLeaseCall(message: JsonRpcMessage): void {
+    if (!isJsonRpcRequest(message)) return;
+    const method = LEASE_METHODS.get(message.method);
+    if (method === undefined) return;
+    this.#leaseCalls.delete(message.id);
+    this.#leaseCalls.set(message.id, method);
+    if (this.#leaseCalls.size > REQUESTS_IN_FLIGHT_PER_SESSION) this.#leaseCalls.delete(this.#leaseCalls.keys().next().value as JsonRpcId);
+  }
+
+  /** Reads the daemon's answer to a lease request: acquired or renewed until `expiresAtMs`, released, or lost. */
+  #noteLeaseAnswer(message: JsonRpcMessage): void {
+    if (!isJsonRpcResponse(message) || message.id === null) return;
+    const method = this.#leaseCalls.get(message.id);
+    if (method === undefined) return;
+    this.#leaseCalls.delete(message.id);
+    const result: unknown = "result" in message ? message.result : undefined;
+    if (!isJsonObject(result)) {
+      // A failed renewal means the lease expired or is not this client's; a failed acquire or release changes nothing.
+      if (method === "renew") this.#leaseUntil = 0;
+      return;
+    }
+    if (method === "release") {
+      this.#leaseUntil = 0;
+      return;
+    }
+    const expiresAtMs = result.expiresAtMs;
+    this.#leaseUntil = typeof expiresAtMs === "number" && Number.isFinite(expiresAtMs) ? expiresAtMs : Number.POSITIVE_INFINITY;
+  }
+
   /**
    * Ends the session once: stops the idle timer, frees its place, logs why, lets the subclass
    * answer what is pending, and closes the daemon connection. Resolves when that is closed.
@@ -330,10 +475,12 @@ export abstract class UpstreamSession implements ClientSession {
   protected end(reason: string, cause: SessionEndCause): Promise<void> {
     if (this.#ended !== undefined) return this.#ended;
     this.#ending = true;
+    this.#endCause = cause;
     this.#idle?.stop();
     this.context.sessions.remove(this);
     this.#slot.release();
-    this.context.log(`session ${shortId(this.id)} ended (${this.channel}): ${reason}`);
+    const why = this.refusedByDaemon ? `refused by the daemon (${reason}): ${daemonRefusalReason(this.context.sessions.maxClients)}` : reason;
+    this.context.log(`session ${shortId(this.id)} ended (${this.channel}): ${why}`);
     const upstream = this.#upstream;
     this.#ended = (async () => {
       try {

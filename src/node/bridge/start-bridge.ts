@@ -34,7 +34,7 @@ export interface Bridge {
  * It hands browser control to whoever reaches it, so by default it listens on 127.0.0.1 only,
  * requires a bearer token on every request (generated: 32 random bytes), refuses requests whose
  * `Host` is not a loopback name with its port (DNS rebinding) and browser pages whose `Origin` was
- * not allowed, caps sessions (4), connections (256, evicting those that never showed the token
+ * not allowed, caps sessions (4; at the cap a new one takes the place of a session idle for 30 s or more), connections (256, evicting those that never showed the token
  * first), body and message size (4 MiB), the wait for a connection's first byte (3 s) and request
  * time (10 s), stops reading a client once 4 MiB wait for it, and closes idle sessions (5
  * minutes). A message it cannot relay fails only its own call. The token never appears in a log
@@ -63,7 +63,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const context: BridgeContext = {
     options: resolved,
     log,
-    sessions: new SessionRegistry(resolved.maxClients),
+    sessions: new SessionRegistry(resolved.maxClients, resolved.evictIdleAfterMs),
     connections: new ConnectionGuard({ maxConnections: resolved.maxConnections, firstByteTimeoutMs: resolved.firstByteTimeoutMs, log }),
     port: 0,
     closing: false,

@@ -12,14 +12,16 @@ import { ignore } from "../../transport/transport-util.js";
 import { MAX_RELAYED_BYTES, parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer } from "./messages.js";
 import { BRIDGE_DEFAULTS } from "./options.js";
 import { admitRequest, checkToken, refusal, refusalBody, requestPath, subprotocols, webSocketTokens, type Refusal } from "./security.js";
-import { REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
+import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
 
 /**
  * The bridge's WebSocket side, on the HTTP server's `upgrade` event: the same Host, Origin and path
  * checks as HTTP (browsers do not apply CORS to WebSockets, so the Origin check is what keeps other
  * pages out), the token (`Authorization`, a `glass-bearer.<token>` subprotocol entry, or
- * `?token=`), the `mcp` subprotocol (400 without it), the client cap (503), then a daemon
- * connection (502 when it cannot be opened), and only then the upgrade.
+ * `?token=`), the `mcp` subprotocol (400 without it), the client cap (503, unless a session idle
+ * long enough gives way), then a daemon connection (502 when it cannot be opened), and only then
+ * the upgrade. A daemon that closes the new connection before answering, as it does past its own
+ * client limit, refuses the session: 503 if that is known before the upgrade, else close code 1013.
  */
 export function createUpgradeHandler(context: BridgeContext, server: WebSocketServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
@@ -48,10 +50,14 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
     return refuse(refusal(400, `Bad Request: the WebSocket subprotocol ${BRIDGE_DEFAULTS.subprotocol} is required`));
   }
   if (context.closing) return refuse(refusal(503, "Service Unavailable: the bridge is shutting down"));
-  const slot = context.sessions.reserve();
+  const slot = await context.sessions.reserve();
   if (slot === undefined) {
     const max = context.sessions.maxClients;
-    return refuse(refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit); retry later`));
+    return refuse(refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; retry later`));
+  }
+  if (socket.destroyed) {
+    slot.release();
+    return;
   }
 
   let session: WebSocketSession;
@@ -61,6 +67,7 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
     context.log(`could not open a daemon connection for ${peer}: ${error instanceof GlassError ? error.rawMessage : String(error)}`);
     return refuse(refusal(502, "Bad Gateway: the bridge could not reach the Glass daemon"));
   }
+  if (session.refusedByDaemon) return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`));
   if (socket.destroyed) {
     await session.close("the client left before the WebSocket upgrade completed");
     return;
@@ -97,7 +104,7 @@ function writeRefusal(socket: Duplex, refused: Refusal): void {
 }
 
 /** WebSocket close codes the bridge uses. */
-const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, PolicyViolation: 1008, MessageTooBig: 1009, InternalError: 1011 } as const;
+const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, PolicyViolation: 1008, MessageTooBig: 1009, InternalError: 1011, TryAgainLater: 1013 } as const;
 /** How long a client has to answer the bridge's close frame before the connection is dropped. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -143,6 +150,8 @@ class WebSocketSession extends UpstreamSession {
   #paused = false;
   /** Whether reading was ever paused (logged once per session). */
   #fellBehind = false;
+  /** How the socket is closed since the session ended (also when it ended before the socket was attached). */
+  #endClose: { code: number; reason: string } | undefined;
 
   private constructor(context: BridgeContext, slot: SessionSlot, peer: string) {
     super(context, slot, peer);
@@ -178,7 +187,9 @@ class WebSocketSession extends UpstreamSession {
       void this.end(`the WebSocket closed (${closeCode})${failure === undefined ? "" : `: ${failure.message}`}`, "client");
     });
     if (this.isEnded) {
-      socket.close(CloseCode.GoingAway, "the session ended");
+      const { code, reason } = this.#endClose ?? { code: CloseCode.GoingAway, reason: "the session ended" };
+      socket.close(code, reason);
+      cutOffLater(socket);
       return;
     }
     for (const { text, bytes } of this.#queued.splice(0)) {
@@ -200,10 +211,12 @@ class WebSocketSession extends UpstreamSession {
   }
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
+    const refused = this.refusedByDaemon;
     const pending = this.#pending.clear();
     for (const { id, done } of pending) {
       done();
-      if (cause === "upstream") this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
+      // A refused session's requests fail with the close (1013) and its reason, not with -32603.
+      if (cause === "upstream" && !refused) this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
     }
     if (this.#fellBehind) {
       this.context.log(
@@ -212,12 +225,11 @@ class WebSocketSession extends UpstreamSession {
       );
     }
     this.#queued = [];
+    if (cause === "client") return;
+    this.#endClose = refused ? { code: CloseCode.TryAgainLater, reason: DAEMON_REFUSED_CLOSE_REASON } : closeFor(cause, reason);
     const socket = this.#socket;
-    if (socket === undefined || cause === "client") return;
-    if (cause === "upstream") socket.close(CloseCode.InternalError, "the daemon connection closed");
-    else if (cause === "internal") socket.close(CloseCode.InternalError, closeReason(reason));
-    else if (cause === "idle") socket.close(CloseCode.Normal, "idle timeout");
-    else socket.close(CloseCode.GoingAway, closeReason(reason));
+    if (socket === undefined) return;
+    socket.close(this.#endClose.code, this.#endClose.reason);
     cutOffLater(socket);
   }
 
@@ -341,6 +353,25 @@ class WebSocketSession extends UpstreamSession {
     cutOffLater(socket);
   }
 }
+
+/** How the bridge closes the socket of a session that ended for `cause` (other than the client's own close). */
+function closeFor(cause: Exclude<SessionEndCause, "client">, reason: string): { code: number; reason: string } {
+  switch (cause) {
+    case "upstream":
+      return { code: CloseCode.InternalError, reason: "the daemon connection closed" };
+    case "internal":
+      return { code: CloseCode.InternalError, reason: closeReason(reason) };
+    case "idle":
+      return { code: CloseCode.Normal, reason: "idle timeout" };
+    case "evicted":
+      return { code: CloseCode.Normal, reason: "idle session evicted: a new client needed its place" };
+    case "bridge":
+      return { code: CloseCode.GoingAway, reason: closeReason(reason) };
+  }
+}
+
+/** The close reason (at most 123 bytes) when the daemon refused the session's connection; the log line has the whole story. */
+const DAEMON_REFUSED_CLOSE_REASON = "the Glass daemon refused the connection (at its client limit?): lower --max-clients or close other clients";
 
 /** A client that never answers the close frame is cut off rather than waited for. */
 function cutOffLater(socket: WebSocket): void {
