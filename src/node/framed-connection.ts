@@ -7,7 +7,7 @@ import { isJsonRpcMessage, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, 
 import { isJsonObject } from "../validation/json-value.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { SlotList } from "../collections/slot-list.js";
-import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
+import { encodeFrameForStream, streamFrameBytes, type StreamFrame } from "./framing/encode-frame.js";
 import { FrameLimits } from "./framing/frame-limits.js";
 import { createFrameReader, pushFramesPastErrors, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
 import { TransportLimits } from "../transport/transport.js";
@@ -137,12 +137,8 @@ export class FramedConnection {
           this.#writable.cork();
           process.nextTick(this.#uncork);
         }
-        if (typeof frame === "string") {
-          this.#writable.write(frame, "utf8", written);
-        } else {
-          this.#writable.write(frame[0], "utf8");
-          this.#writable.write(frame[1], "utf8", written);
-        }
+        if (typeof frame === "string") this.#writable.write(frame, "utf8", written);
+        else this.#writable.write(streamFrameBytes(frame), written);
       } catch (error) {
         written(error instanceof Error ? error : new Error(String(error)));
       }

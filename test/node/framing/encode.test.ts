@@ -71,8 +71,8 @@ describe("encodeFrame", () => {
 });
 
 describe("encodeFrameForStream", () => {
-  it("is the same frame as encodeFrame (the whole frame as text, or header and body), on both sides of the 8 KiB line limit", async () => {
-    const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
+  it("is the same frame as encodeFrame (the whole frame as text, or header and body, and as bytes), on both sides of the 8 KiB line limit", async () => {
+    const { encodeFrame, encodeFrameForStream, streamFrameBytes } = await import("../../../src/node/framing/encode-frame.js");
     const utf8 = (text: string) => new TextEncoder().encode(text);
     const utf8Length = (text: string) => utf8(text).length;
     const messages = [
@@ -80,12 +80,14 @@ describe("encodeFrameForStream", () => {
       { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
       ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({ jsonrpc: "2.0", id: size, method: "x", params: { text: "ß".repeat(size / 2) } })),
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
+      { jsonrpc: "2.0", id: 3, method: "x", params: { text: "😀—\u0000\"".repeat(20_000), lone: "\ud800" } },
     ];
     for (const message of messages) {
       const frame = encodeFrameForStream(message, utf8Length, "auto");
       const pieces = (typeof frame === "string" ? [frame] : [frame[0], frame[1]]).map(utf8);
       if (typeof frame !== "string") expect(frame[2]).toBe(utf8Length(frame[1]));
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
+      if (typeof frame !== "string") expect(streamFrameBytes(frame)).toEqual(Buffer.from(encodeFrame(message)));
     }
   });
 
