@@ -106,12 +106,15 @@ export class FramedConnection {
     if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
     let frame: StreamFrame;
     try {
-      frame = encodeFrameForStream(message, utf8Length, this.#glassPeer ? "auto" : "newline");
+      frame = encodeFrameForStream(message, this.#glassPeer ? "auto" : "newline", FrameLimits.maxRequestBodyBytes);
     } catch (error) {
       return Promise.reject(notEncodable(error));
     }
-    if (typeof frame !== "string" && frame[2] > FrameLimits.maxRequestBodyBytes) return Promise.reject(tooLarge(frame[2], this.#peer));
-    const bytes = typeof frame === "string" ? utf8Length(frame) : frame[0].length + frame[2];
+    let data: string | Uint8Array;
+    if (typeof frame === "string") data = frame;
+    else if (frame.frame === undefined) return Promise.reject(tooLarge(frame.bodyBytes, this.#peer));
+    else data = frame.frame;
+    const bytes = typeof data === "string" ? utf8Length(data) : data.length;
     if (this.#queuedBytes > 0 && this.#queuedBytes + bytes > TransportLimits.maxQueuedSendBytes) {
       return Promise.reject(peerNotReading(this.#peer, this.#queuedBytes, TransportLimits.maxQueuedSendBytes));
     }
@@ -137,12 +140,8 @@ export class FramedConnection {
           this.#writable.cork();
           process.nextTick(this.#uncork);
         }
-        if (typeof frame === "string") {
-          this.#writable.write(frame, "utf8", written);
-        } else {
-          this.#writable.write(frame[0], "utf8");
-          this.#writable.write(frame[1], "utf8", written);
-        }
+        if (typeof data === "string") this.#writable.write(data, "utf8", written);
+        else this.#writable.write(data, written);
       } catch (error) {
         written(error instanceof Error ? error : new Error(String(error)));
       }

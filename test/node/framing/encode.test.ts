@@ -71,30 +71,39 @@ describe("encodeFrame", () => {
 });
 
 describe("encodeFrameForStream", () => {
-  it("is the same frame as encodeFrame (the whole frame as text, or header and body), on both sides of the 8 KiB line limit", async () => {
+  it("is the same frame as encodeFrame (short frames as text, long ones as bytes), on both sides of the 8 KiB line limit", async () => {
     const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
-    const utf8 = (text: string) => new TextEncoder().encode(text);
-    const utf8Length = (text: string) => utf8(text).length;
     const messages = [
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
       ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({ jsonrpc: "2.0", id: size, method: "x", params: { text: "ß".repeat(size / 2) } })),
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
+      { jsonrpc: "2.0", id: 3, method: "x", params: { text: "😀—\u0000\"".repeat(20_000), lone: "\ud800" } },
     ];
     for (const message of messages) {
-      const frame = encodeFrameForStream(message, utf8Length, "auto");
-      const pieces = (typeof frame === "string" ? [frame] : [frame[0], frame[1]]).map(utf8);
-      if (typeof frame !== "string") expect(frame[2]).toBe(utf8Length(frame[1]));
-      expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeFrame(message)));
+      const frame = encodeFrameForStream(message, "auto");
+      const bytes = typeof frame === "string" ? Buffer.from(frame) : Buffer.from(frame.frame!);
+      if (typeof frame !== "string") expect(bytes.subarray(bytes.indexOf("\r\n\r\n") + 4).length).toBe(frame.bodyBytes);
+      expect(bytes).toEqual(Buffer.from(encodeFrame(message)));
     }
+  });
+
+  it("measures a body over the bound but makes no frame of it, whether its characters or only its bytes pass the bound", async () => {
+    const { encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
+    const json = (message: unknown) => JSON.stringify(message);
+    const wide = { jsonrpc: "2.0", id: 1, method: "x", params: { text: "é".repeat(6000) } }; // 12,000+ bytes, 6,000+ characters
+    const long = { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(20_000) } };
+    expect(encodeFrameForStream(wide, "auto", 10_000)).toEqual({ frame: undefined, bodyBytes: Buffer.byteLength(json(wide)) });
+    expect(encodeFrameForStream(long, "auto", 10_000)).toEqual({ frame: undefined, bodyBytes: Buffer.byteLength(json(long)) });
+    const fits = encodeFrameForStream(wide, "auto", 20_000);
+    expect(typeof fits !== "string" && fits.frame !== undefined && fits.bodyBytes === Buffer.byteLength(json(wide))).toBe(true);
   });
 
   it("with newline framing is always one JSON line, whatever the size (what a plain MCP server reads)", async () => {
     const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
-    const utf8Length = (text: string) => new TextEncoder().encode(text).length;
     for (const size of [10, 8192, 9000, 100_000]) {
       const message = { jsonrpc: "2.0", id: size, method: "x", params: { text: "é\n".repeat(size / 2) } };
-      const frame = encodeFrameForStream(message, utf8Length, "newline");
+      const frame = encodeFrameForStream(message, "newline", 1000);
       expect(frame).toBe(`${JSON.stringify(message)}\n`);
       expect(Buffer.from(frame as string)).toEqual(Buffer.from(encodeFrame(message, { framing: "newline" })));
     }
