@@ -221,6 +221,18 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
   });
 
+  it("close() during the wait before a retry ends it: the call fails and is not POSTed again", async () => {
+    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "2" } }));
+    const glass = await connect(server, { maxRetryWaitMs: 10_000 });
+
+    const call = failure(glass.browser.observe({}, { deadlineMs: 30_000 }));
+    await expect.poll(() => server.count(OBSERVE)).toBe(1);
+    await glass.close();
+    expect(await call).toMatchObject({ mutationPossible: false });
+    await sleep(2_500); // past the Retry-After
+    expect(server.count(OBSERVE)).toBe(1);
+  });
+
   it("a notification refused with 502 (no Retry-After) is POSTed again after a short backoff", async () => {
     const server = await serve(refuseFirst("notifications/initialized", { status: 502 }));
     const glass = await connect(server);
@@ -334,6 +346,24 @@ describe("httpTransport with the caller's ky instance", () => {
     expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { hooked?: boolean }).hooked)).toEqual([true, true]);
     expect(server.of("initialize")[0]!.text).toMatch(/^\{"jsonrpc":"2\.0","id":.*"method":"initialize"/);
     for (const seen of server.seen) expect(seen.headers["x-signed"]).toBe("yes");
+  });
+
+  it("a Request its beforeRetry hook returns is what the retry sends", async () => {
+    const instance = ky.create({
+      hooks: {
+        beforeRetry: [
+          async ({ request }) => {
+            const text = await request.clone().text();
+            return new Request(request, { body: text.replace("{", '{"retried":true,') });
+          },
+        ],
+      },
+    });
+    const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
+    const glass = await connect(server, { ky: instance });
+
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried)).toEqual([undefined, true]);
   });
 
   it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {
