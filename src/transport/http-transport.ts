@@ -44,7 +44,8 @@ export interface HttpTransportOptions {
    * `hooks.beforeRequest` sees every POST, every retry and the DELETE that ends the session. The
    * transport's settings go on top of it (`.extend`): the URL, method, body, signal, the protocol's
    * headers, `timeout`, `retry` and `throwHttpErrors` are the transport's own; your headers and
-   * hooks stay. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
+   * hooks stay, and run before the transport's: what a hook sets on a request's headers is sent, and
+   * a Request a hook returns is sent as it is. With `fetch` given too, that fetch is used. Default: ky's own instance, which calls
    * the global `fetch` at each request (so MSW and other interceptors see it).
    */
   ky?: KyInstance;
