@@ -1,4 +1,5 @@
 import ky, { isHTTPError, isTimeoutError, type KyInstance, type Options as KyOptions } from "ky";
+import type { NormalizedOptions, RetryOptions } from "ky";
 import { DeadlineExceededError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
@@ -23,6 +24,7 @@ import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.j
 import { resumeSseStream, type ResumeAttempt, type ResumeFailure, type SseCursor } from "./sse-resume.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
+import { sleepUnlessAborted } from "../client/retry.js";
 import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
@@ -43,9 +45,10 @@ export interface HttpTransportOptions {
    * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
    * and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
    * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
-   * the transport's own; your headers and hooks stay. With `fetch` given too, that fetch is used.
-   * Default: ky's own instance, which calls the global `fetch` at each request (so MSW and other
-   * interceptors see it).
+   * the transport's own; your headers and hooks stay, and run before the transport's: what a hook
+   * sets on a request's headers is sent, and a Request a hook returns is sent as it is. With `fetch`
+   * given too, that fetch is used. Default: ky's own instance, which calls the global `fetch` at
+   * each request (so MSW and other interceptors see it).
    */
   ky?: KyInstance;
   /**
@@ -77,8 +80,8 @@ const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
 /** How long `close()` waits for the server to answer the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2000;
-/** What the DELETE that ends the session is never: retried. */
-const NO_RETRY: KyOptions["retry"] = { limit: 0, methods: [] };
+/** Where a request's {@link Outgoing} travels through ky: its `context` option, seen by hooks and by `HTTPError.options`. */
+const OUTGOING = "glassOutgoing";
 const utf8 = new TextEncoder();
 /** RFC 6750 `b64token`: what a bearer token may contain. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -129,6 +132,27 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  */
 export function httpTransport(options: HttpTransportOptions): GlassTransport {
   return new HttpTransport(options);
+}
+
+/**
+ * One message on its way through ky (the DELETE that ends the session has no `message`): what the
+ * transport's own hook and its retry decision need to know of it.
+ */
+interface Outgoing {
+  message: JsonRpcMessage | undefined;
+  /** The message as UTF-8, encoded once. */
+  body: Uint8Array<ArrayBuffer> | undefined;
+  stop: AbortController | undefined;
+  /** `String(id)` of a request: its key in the table of requests waiting to be POSTed again. */
+  key: string | undefined;
+  /**
+   * Whether the transport's last `beforeRequest` hook fetches it itself, with `body` (see
+   * {@link HttpTransport.#sendDirect}): when ky has no timeout to race and no hook replaced the
+   * Request ky built. Once ky fetched the request on its own, it stays with ky.
+   */
+  direct: boolean;
+  /** The Request the hook saw first: the one ky built from the options (a retry must see the same). */
+  built?: Request;
 }
 
 /** The answer of a request being read: a cancel aborts its fetch and cancels its stream. */
@@ -200,10 +224,16 @@ class HttpTransport implements GlassTransport {
     const base = options.ky ?? ky;
     if (typeof base?.extend !== "function") throw requestInvalid("httpTransport: ky must be a ky instance (made with ky.create or ky.extend)");
     // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky
-    // retries, and #request hands its response to the mapping to GlassErrors.
+    // retries, and #request hands its response to the mapping to GlassErrors. The transport's hook
+    // goes after the caller's, so theirs see (and may change) every request first.
     this.#ky = base.extend((defaults) => {
       this.#fetch = options.fetch ?? defaults.fetch;
-      return { prefixUrl: "", throwHttpErrors: true };
+      return {
+        prefixUrl: "",
+        throwHttpErrors: true,
+        retry: this.#retry(),
+        hooks: { beforeRequest: [(request, kyOptions) => this.#sendDirect(request, kyOptions)] },
+      };
     });
   }
 
@@ -303,19 +333,24 @@ class HttpTransport implements GlassTransport {
     const bytes = body === undefined ? 0 : body.byteLength;
     this.#unansweredBodyBytes += bytes;
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
+    // A resuming GET has no timeout of its own: like a mutation's answer, only the call's deadline ends it.
+    const timeout = resumeFrom !== undefined ? false : message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false);
+    const outgoing: Outgoing = { message, body, stop, key, direct: body !== undefined && stop !== undefined && timeout === false };
+    // No `signal` for ky: a signal of its own would make ky join it with its timeout's (one
+    // AbortSignal.any per request); `stop` reaches the fetch here and the retry's wait in #retry.
     const options: KyOptions = {
       method: body !== undefined ? "POST" : resumeFrom !== undefined ? "GET" : "DELETE",
       headers,
       ...(body === undefined ? {} : { body }),
-      ...(stop === undefined ? {} : { signal: stop.signal }),
+      context: { [OUTGOING]: outgoing },
       fetch: (input, init) => {
-        // An attempt starts: a wait before it is over, so a cancel no longer stops it here.
-        if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
-        return this.#fetch === undefined ? globalThis.fetch(input, init) : this.#fetch(input, init);
+        // ky fetches the request itself (its timeout runs, or a hook replaced the Request).
+        outgoing.direct = false;
+        this.#attemptStarts(outgoing);
+        const signal = stop === undefined || !(input instanceof Request) ? undefined : AbortSignal.any([input.signal, stop.signal]);
+        return this.#fetchOf()(input, signal === undefined ? init : { ...init, signal });
       },
-      // A resuming GET has no timeout of its own: like a mutation's answer, only the call's deadline ends it.
-      timeout: resumeFrom !== undefined ? false : message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false),
-      retry: message === undefined || stop === undefined ? NO_RETRY : this.#retry(message, stop),
+      timeout,
     };
     try {
       const response = await this.#ky(this.#url, options);
@@ -344,19 +379,47 @@ class HttpTransport implements GlassTransport {
       });
     } finally {
       this.#unansweredBodyBytes -= bytes;
-      if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
+      this.#attemptStarts(outgoing);
     }
   }
 
+  /** The `fetch` option, else the ky instance's own `fetch`, else the global `fetch` (looked up now, for interceptors). */
+  #fetchOf(): typeof globalThis.fetch {
+    return this.#fetch ?? globalThis.fetch;
+  }
+
+  /** An attempt of `outgoing` starts: a wait before it is over, so a cancel no longer stops it there. */
+  #attemptStarts({ key, stop }: Outgoing): void {
+    if (key !== undefined && this.#waiting.get(key) === stop) this.#waiting.delete(key);
+  }
+
   /**
-   * ky's retry for one message, decided here and nowhere else: POST (ky retries no POST by itself)
-   * after a status {@link mayRetry} allows for this message, at most `maxRetries` times, after the
-   * answer's `Retry-After` — not at all when that asks for more than `maxRetryWaitMs`. While it
-   * waits, a cancel of the request ends the wait (see {@link #stopWaiting}).
+   * The transport's `beforeRequest` hook, after the caller's: fetches the request ky built with the
+   * bytes encoded in #request, and hands ky the response. Left to ky, every attempt would clone the
+   * Request (teeing its body stream, to keep a copy for a retry) and fetch would build a third
+   * Request around the body of the one it was given: most of the CPU time of a small call. What
+   * the caller's hooks did to the Request (its headers) goes with it, and so do the ky instance's
+   * other fetch options (`credentials`, `dispatcher` …). ky still retries, runs the other hooks and
+   * throws HTTPError; it fetches on its own when it has a timeout to race (`requestTimeoutMs`,
+   * the DELETE) or a hook replaced the Request (its body may differ).
    */
-  #retry(message: JsonRpcMessage, stop: AbortController): KyOptions["retry"] {
-    let waitMs = 0;
-    const key = isJsonRpcRequest(message) ? String(message.id) : undefined;
+  #sendDirect(request: Request, kyOptions: NormalizedOptions): Promise<Response> | undefined {
+    const outgoing = kyOptions.context[OUTGOING] as Outgoing | undefined;
+    if (outgoing === undefined) return undefined;
+    outgoing.built ??= request;
+    if (!outgoing.direct || request !== outgoing.built) return undefined;
+    this.#attemptStarts(outgoing);
+    return this.#fetchOf()(request.url, { ...kyOptions, method: request.method, headers: request.headers, body: outgoing.body!, signal: outgoing.stop!.signal });
+  }
+
+  /**
+   * ky's retry, decided here and nowhere else: POST (ky retries no POST by itself, nor the DELETE)
+   * after a status {@link mayRetry} allows for the message, at most `maxRetries` times, after the
+   * answer's `Retry-After` — not at all when that asks for more than `maxRetryWaitMs`. The wait is
+   * made here (ky's own delay is 0), so a cancel of the request ends it (see {@link #stopWaiting})
+   * with the reason its controller was aborted with; so does `close()`.
+   */
+  #retry(): RetryOptions {
     return {
       limit: this.#maxRetries,
       methods: ["post"],
@@ -365,15 +428,21 @@ class HttpTransport implements GlassTransport {
       retryOnTimeout: false,
       jitter: undefined,
       backoffLimit: Number.POSITIVE_INFINITY,
-      shouldRetry: ({ error, retryCount }) => {
-        if (!isHTTPError(error) || this.#state !== "started" || !mayRetry(message, error.response.status)) return false;
-        waitMs = retryWaitMs(error.response.headers.get("retry-after"), retryCount);
+      shouldRetry: async ({ error, retryCount }) => {
+        if (!isHTTPError(error) || this.#state !== "started") return false;
+        const outgoing = error.options.context[OUTGOING] as Outgoing | undefined;
+        const { message, stop, key } = outgoing ?? {};
+        if (message === undefined || stop === undefined || !mayRetry(message, error.response.status)) return false;
+        const waitMs = retryWaitMs(error.response.headers.get("retry-after"), retryCount);
         if (waitMs > this.#maxRetryWaitMs) return false;
         void discard(error.response); // not read: the retry's answer is
         if (key !== undefined) this.#waiting.set(key, stop);
+        await sleepUnlessAborted(waitMs, stop.signal).catch(() => {
+          throw stop.signal.reason;
+        });
         return true;
       },
-      delay: () => waitMs,
+      delay: () => 0,
     };
   }
 

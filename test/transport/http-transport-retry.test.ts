@@ -21,6 +21,8 @@ interface Seen {
   /** When it arrived (the server's clock, ms). */
   at: number;
   headers: IncomingHttpHeaders;
+  /** The body as sent. */
+  text: string;
 }
 
 /** A canned refusal: a status, its headers, and a body (default a JSON-RPC error). */
@@ -46,14 +48,15 @@ class RefusingServer {
       req.on("end", () => {
         const at = Date.now();
         if (req.method === "DELETE") {
-          this.seen.push({ what: "DELETE", at, headers: req.headers });
+          this.seen.push({ what: "DELETE", at, headers: req.headers, text: Buffer.concat(chunks).toString("utf8") });
           const scripted = script("DELETE", this.count("DELETE"));
           if (scripted === "hold") return void this.#held.push(res);
           return void res.writeHead(200).end();
         }
-        const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
+        const text = Buffer.concat(chunks).toString("utf8");
+        const message = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
         const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
-        this.seen.push({ what, at, headers: req.headers });
+        this.seen.push({ what, at, headers: req.headers, text });
         const scripted = script(what, this.count(what));
         if (scripted === "hold") return void this.#held.push(res);
         if (scripted === "drop") return void req.socket.destroy();
@@ -218,6 +221,18 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
   });
 
+  it("close() during the wait before a retry ends it: the call fails and is not POSTed again", async () => {
+    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "2" } }));
+    const glass = await connect(server, { maxRetryWaitMs: 10_000 });
+
+    const call = failure(glass.browser.observe({}, { deadlineMs: 30_000 }));
+    await expect.poll(() => server.count(OBSERVE)).toBe(1);
+    await glass.close();
+    expect(await call).toMatchObject({ mutationPossible: false });
+    await sleep(2_500); // past the Retry-After
+    expect(server.count(OBSERVE)).toBe(1);
+  });
+
   it("a notification refused with 502 (no Retry-After) is POSTed again after a short backoff", async () => {
     const server = await serve(refuseFirst("notifications/initialized", { status: 502 }));
     const glass = await connect(server);
@@ -310,6 +325,45 @@ describe("httpTransport with the caller's ky instance", () => {
       expect(seen.headers["x-caller"]).toBe("mine");
       expect(seen.headers.authorization).toBe("Bearer t0ken-123");
     }
+  });
+
+  it("what its hooks make is what the server receives: a header set on the request, and a Request returned in its place (its body too, on the retry)", async () => {
+    const instance = ky.create({
+      hooks: {
+        beforeRequest: [
+          (request) => void request.headers.set("x-signed", "yes"),
+          async (request) => {
+            const text = await request.clone().text();
+            return text.includes('"ping"') ? new Request(request, { body: text.replace("{", '{"hooked":true,') }) : undefined;
+          },
+        ],
+      },
+    });
+    const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
+    const glass = await connect(server, { ky: instance });
+
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { hooked?: boolean }).hooked)).toEqual([true, true]);
+    expect(server.of("initialize")[0]!.text).toMatch(/^\{"jsonrpc":"2\.0","id":.*"method":"initialize"/);
+    for (const seen of server.seen) expect(seen.headers["x-signed"]).toBe("yes");
+  });
+
+  it("a Request its beforeRetry hook returns is what the retry sends", async () => {
+    const instance = ky.create({
+      hooks: {
+        beforeRetry: [
+          async ({ request }) => {
+            const text = await request.clone().text();
+            return new Request(request, { body: text.replace("{", '{"retried":true,') });
+          },
+        ],
+      },
+    });
+    const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
+    const glass = await connect(server, { ky: instance });
+
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried)).toEqual([undefined, true]);
   });
 
   it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {
