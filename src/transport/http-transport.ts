@@ -42,7 +42,7 @@ export interface HttpTransportOptions {
    * The ky instance every request goes through (ky is the HTTP client the transport is built on):
    * pass your own, made with `ky.create({ hooks, headers, … })`, to see or change each request — its
    * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
-   * and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
+   * or opens the server's stream (`serverStream`), and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
    * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
    * the transport's own; your headers and hooks stay. With `fetch` given too, that fetch is used.
    * Default: ky's own instance, which calls the global `fetch` at each request (so MSW and other
@@ -128,6 +128,9 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * is answered 404 (the session expired) or 405 (the server offers no stream to resume): the call
  * then fails as one whose answer was lost (the request may have been carried out). The call's
  * deadline and cancel end the wait and the GET.
+ *
+ * With `serverStream: true` the transport also listens for the server's messages outside calls, on
+ * the standalone GET stream it opens once the session is initialized (see the option).
  *
  * Requests go through ky (pass your own instance as `ky` to add hooks or headers); the global
  * `fetch` is looked up at each request.
