@@ -5,13 +5,16 @@
  * is answered by POST and its notifications are delivered; a refusal is never retried; a stream
  * that drops is resumed with Last-Event-ID; a session renewal opens a new stream; close() aborts it.
  */
+import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
 import { Glass, type GlassClientOptions } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { SseResumeLimits } from "../../src/transport/sse-resume.js";
+import { TransportLimits } from "../../src/transport/transport.js";
 
 const TOKEN = "t0ken-for-the-server-stream-tests";
 
@@ -41,6 +44,10 @@ class StreamServer {
   session = "s-1";
   /** Whether the next POST finds its session expired (404), once. */
   expireNext = false;
+  /** Whether a request other than `initialize` is answered only once a GET has come. */
+  answerAfterGet = false;
+  /** Answers held until a GET comes. */
+  readonly #held: (() => void)[] = [];
   readonly #http: Server;
   readonly #open = new Set<ServerResponse>();
 
@@ -56,6 +63,7 @@ class StreamServer {
           this.seen.push({ what: req.method, headers: req.headers });
           if (req.method === "DELETE") return void res.writeHead(200).end();
           this.streams.push(res);
+          for (const answer of this.#held.splice(0)) answer();
           return onGet(res, this.count("GET"), this);
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as NonNullable<Seen["body"]>;
@@ -67,7 +75,9 @@ class StreamServer {
         }
         if (body.id === undefined || body.method === undefined) return void res.writeHead(202).end();
         const result = body.method === "initialize" ? { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "streaming", version: "1" } } : { tools: [] };
-        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+        const answer = (): void => void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+        if (this.answerAfterGet && body.method !== "initialize" && this.count("GET") === 0) return void this.#held.push(answer);
+        answer();
       });
     });
   }
@@ -222,6 +232,51 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     await sleep(SseResumeLimits.defaultWaitMs + 300);
     expect(server.count("GET")).toBe(1);
   });
+
+  it("a stream that keeps ending without a new event id is given up after three reconnections in a row", async () => {
+    const server = await serve((res) => void res.writeHead(200, SSE_HEADERS).end("retry: 100\n\n"));
+    const glass = await connect(server);
+
+    await expect.poll(() => server.count("GET")).toBe(1 + SseResumeLimits.maxIdleReconnects);
+    await sleep(SseResumeLimits.defaultWaitMs + 300);
+    expect(server.count("GET")).toBe(1 + SseResumeLimits.maxIdleReconnects);
+    expect(await glass.listTools()).toEqual([]);
+  });
+
+  it("an event past the bound per message ends the stream for the session, and calls go on", async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(event({ id: "e-1", retry: 100 }));
+      // One event of 32 MiB + 1 byte of data, in 1 MiB chunks, never finished.
+      const chunk = "x".repeat(1024 * 1024);
+      res.write("data: ");
+      for (let i = 0; i <= TransportLimits.maxMessageBytes / chunk.length; i++) res.write(chunk);
+    });
+    const glass = await connect(server);
+
+    await expect.poll(() => server.streams[0]?.closed, { timeout: 10_000 }).toBe(true);
+    await sleep(SseResumeLimits.defaultWaitMs + 300);
+    expect(server.count("GET")).toBe(1);
+    expect(await glass.listTools()).toEqual([]);
+  });
+
+  it("a Node process that closes the client exits while the stream was open", async () => {
+    const server = await serve(holdOpen);
+    server.answerAfterGet = true;
+    const script = fileURLToPath(new URL("./support/server-stream-exit.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", script, server.url, TOKEN], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    clearTimeout(killer);
+
+    expect(out).toBe("closed\n");
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(server.count("GET")).toBe(1);
+    expect(server.count("DELETE")).toBe(1);
+  }, 20_000);
 });
 
 describe("httpTransport without serverStream", () => {
