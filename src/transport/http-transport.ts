@@ -85,8 +85,8 @@ export interface HttpTransportOptions {
    * or with anything but an SSE stream, is not asked again in that session; 401 and 403 end the
    * transport as for a POST. A stream that ends or drops is reconnected with the rules of a call's
    * stream (after its `retry` time, with `Last-Event-ID`) until three reconnections in a row bring
-   * no new event. After a session renewal a new stream is opened on the new session. `close()`
-   * aborts it. Like a call's open stream, it keeps a Node process alive until `close()`.
+   * no new event; a GET answered 404 (the session expired) ends it until the session is renewed,
+   * and after a renewal a new stream is opened on the new session. `close()` aborts it. Like a call's open stream, it keeps a Node process alive until `close()`.
    */
   serverStream?: boolean;
 }
@@ -524,7 +524,7 @@ class HttpTransport implements GlassTransport {
       await discard(response);
       return { outcome: "final", why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`, status };
     }
-    // A resumed stream is read until the answer: the server may keep it open for more.
+    // Read until the stream ends, or until the answer awaited: the server may keep it open for more.
     const dropped = await this.#read(response, take, answer, cursor).then(
       () => undefined,
       (error: unknown) => {

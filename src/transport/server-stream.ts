@@ -31,11 +31,6 @@ export class ServerStream {
     this.#attempt = attempt;
   }
 
-  /** Whether a stream is open, being opened, or waiting to reconnect. */
-  get listening(): boolean {
-    return this.#stop !== undefined;
-  }
-
   /** Starts listening on the current session, after ending any stream opened before. */
   open(): void {
     this.stop();
