@@ -21,6 +21,7 @@ import {
 import { describeError, redactUrl } from "../errors/redact.js";
 import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate, mayRetry, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
+import { ServerStream } from "./server-stream.js";
 import { resumeSseStream, type ResumeAttempt, type ResumeFailure, type SseCursor } from "./sse-resume.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
@@ -43,7 +44,7 @@ export interface HttpTransportOptions {
    * The ky instance every request goes through (ky is the HTTP client the transport is built on):
    * pass your own, made with `ky.create({ hooks, headers, … })`, to see or change each request — its
    * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
-   * and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
+   * or opens the server's stream (`serverStream`), and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
    * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
    * the transport's own; your headers and hooks stay, and run before the transport's: what a hook
    * sets on a request's headers is sent, and a Request a hook returns is sent as it is. With `fetch`
@@ -74,6 +75,23 @@ export interface HttpTransportOptions {
    * again.
    */
   maxRetryWaitMs?: number;
+  /**
+   * Whether to listen for the server's messages outside calls: once the session is initialized, GET
+   * `url` with `Accept: text/event-stream` and keep that stream open (MCP 2025-11-25, Streamable
+   * HTTP, "Listening for Messages from the Server"). Its requests are answered by POST like those
+   * that arrive during a call, its notifications reach their handlers. Turn it on for an MCP server
+   * or gateway that pushes requests or notifications outside calls; default `false`, because a
+   * Glass daemon sends its requests within calls and its bridge offers no such stream (in a browser
+   * the extra GET would cost a CORS preflight for nothing).
+   *
+   * One stream at a time, through ky like every request. A server that answers the GET with 405,
+   * or with anything but an SSE stream, is not asked again in that session; 401 and 403 end the
+   * transport as for a POST. A stream that ends or drops is reconnected with the rules of a call's
+   * stream (after its `retry` time, with `Last-Event-ID`) until three reconnections in a row bring
+   * no new event; a GET answered 404 (the session expired) ends it until the session is renewed,
+   * and after a renewal a new stream is opened on the new session. `close()` aborts it. Like a call's open stream, it keeps a Node process alive until `close()`.
+   */
+  serverStream?: boolean;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -113,6 +131,9 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * is answered 404 (the session expired) or 405 (the server offers no stream to resume): the call
  * then fails as one whose answer was lost (the request may have been carried out). The call's
  * deadline and cancel end the wait and the GET.
+ *
+ * With `serverStream: true` the transport also listens for the server's messages outside calls, on
+ * the standalone GET stream it opens once the session is initialized (see the option).
  *
  * Requests go through ky (pass your own instance as `ky` to add hooks or headers); the global
  * `fetch` is looked up at each request.
@@ -205,6 +226,8 @@ class HttpTransport implements GlassTransport {
   #renewal: { expired: string; done: Promise<void> } | undefined;
   /** A renewal in progress: new messages wait for it rather than going out without a session. */
   #renewing: Promise<void> | undefined;
+  /** The standalone GET stream, when the `serverStream` option asks for it. */
+  readonly #serverStream: ServerStream | undefined;
 
   constructor(options: HttpTransportOptions) {
     const { token } = options;
@@ -221,6 +244,8 @@ class HttpTransport implements GlassTransport {
     this.#requestTimeoutMs = checkDurationMs("requestTimeoutMs", options.requestTimeoutMs, undefined);
     this.#maxRetries = checkMaxRetries(options.maxRetries);
     this.#maxRetryWaitMs = checkDurationMs("maxRetryWaitMs", options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS)!;
+    if (options.serverStream !== undefined && typeof options.serverStream !== "boolean") throw requestInvalid("httpTransport: serverStream must be true or false");
+    this.#serverStream = options.serverStream === true ? new ServerStream((lastEventId, cursor, stop) => this.#listen(lastEventId, cursor, stop)) : undefined;
     const base = options.ky ?? ky;
     if (typeof base?.extend !== "function") throw requestInvalid("httpTransport: ky must be a ky instance (made with ky.create or ky.extend)");
     // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky
@@ -294,6 +319,7 @@ class HttpTransport implements GlassTransport {
     if (response.ok) {
       void this.#consume(response, message, stop);
       if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopAnswer(message.params?.requestId);
+      if (isInitialized(message)) this.#serverStream?.open();
       return;
     }
     this.#inFlight.delete(stop);
@@ -309,7 +335,8 @@ class HttpTransport implements GlassTransport {
   /**
    * One request through ky with the protocol's headers: a POST of `message`, POSTed again after a
    * refusal when {@link mayRetry} allows; without a message, the GET that resumes an SSE stream
-   * after the event `resumeFrom`, or else the DELETE that ends the session. Resolves with the last
+   * after the event `resumeFrom` (`""`: the GET that opens the server's standalone stream), or else
+   * the DELETE that ends the session. Resolves with the last
    * response whatever its status (ky's HTTPError gives it up), rejects with a GlassError when none
    * comes.
    */
@@ -324,7 +351,7 @@ class HttpTransport implements GlassTransport {
       headers.accept = "application/json, text/event-stream";
     } else if (resumeFrom !== undefined) {
       headers.accept = "text/event-stream";
-      headers["last-event-id"] = resumeFrom;
+      if (resumeFrom !== "") headers["last-event-id"] = resumeFrom;
     }
     if (message === undefined || !isInitialize(message)) {
       if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
@@ -515,44 +542,68 @@ class HttpTransport implements GlassTransport {
    */
   #resume(answer: Answer, cursor: SseCursor, take: (message: JsonRpcMessage) => boolean, answered: () => boolean): Promise<ResumeFailure | undefined> {
     const { stop } = answer;
+    return resumeSseStream(cursor, stop.signal, (lastEventId) => this.#getStream(lastEventId, cursor, stop, take, answer, answered));
+  }
+
+  /**
+   * One GET of the server's standalone stream (the `serverStream` option; see ServerStream): its
+   * messages are delivered as those of a call's stream are.
+   */
+  #listen(lastEventId: string, cursor: SseCursor, stop: AbortController): Promise<ResumeAttempt> {
+    if (this.#state !== "started") return Promise.resolve({ outcome: "stopped" });
+    return this.#getStream(lastEventId, cursor, stop, (message) => void this.#deliver(message));
+  }
+
+  /**
+   * GETs `url` for an SSE stream (after the event `lastEventId`, when not `""`) and reads it with
+   * `take` until it ends, or until `answered` says the awaited answer came. 401 and 403 end the
+   * transport; a 408, 429, 502, 503 or 504 or a failed GET is `transient`; another status or an
+   * answer that is not an SSE stream is `final`. Throws AnswerTooLarge for an event past the bound.
+   */
+  async #getStream(
+    lastEventId: string,
+    cursor: SseCursor,
+    stop: AbortController,
+    take: (message: JsonRpcMessage) => unknown,
+    answer?: Answer,
+    answered: () => boolean = () => false,
+  ): Promise<ResumeAttempt> {
     const live = (): boolean => !stop.signal.aborted && this.#state === "started";
-    return resumeSseStream(cursor, stop.signal, async (lastEventId): Promise<ResumeAttempt> => {
-      let response: Response;
-      try {
-        response = await this.#request(undefined, stop, lastEventId);
-      } catch (error) {
-        return live() ? { outcome: "transient", why: `the GET failed: ${describeError(error)}` } : { outcome: "stopped" };
-      }
-      if (!live()) {
-        await discard(response);
-        return { outcome: "stopped" };
-      }
-      const { status } = response;
-      if (status === 401 || status === 403) {
-        this.#end(await this.#refused(response));
-        return { outcome: "stopped" };
-      }
-      if (!response.ok) {
-        const meaning = status === 404 ? " (the session has expired, and the answer with it)" : status === 405 ? " (the server offers no stream to resume)" : "";
-        const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response))}`;
-        return RETRY_STATUSES.has(status) ? { outcome: "transient", why: said } : { outcome: "final", why: said, status };
-      }
-      if (contentTypeOf(response) !== "text/event-stream") {
-        await discard(response);
-        return { outcome: "final", why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`, status };
-      }
-      // A resumed stream is read until the answer: the server may keep it open for more.
-      const dropped = await this.#read(response, take, answer, cursor).then(
-        () => undefined,
-        (error: unknown) => {
-          if (error instanceof AnswerTooLarge) throw error;
-          return error;
-        },
-      );
-      if (answered()) return { outcome: "answered" };
-      if (!live()) return { outcome: "stopped" };
-      return { outcome: "read", why: dropped === undefined ? "the GET's stream ended without the answer" : `the GET's stream failed: ${describeError(dropped)}` };
-    });
+    let response: Response;
+    try {
+      response = await this.#request(undefined, stop, lastEventId);
+    } catch (error) {
+      return live() ? { outcome: "transient", why: `the GET failed: ${describeError(error)}` } : { outcome: "stopped" };
+    }
+    if (!live()) {
+      await discard(response);
+      return { outcome: "stopped" };
+    }
+    const { status } = response;
+    if (status === 401 || status === 403) {
+      this.#end(await this.#refused(response));
+      return { outcome: "stopped" };
+    }
+    if (!response.ok) {
+      const meaning = status === 404 ? " (the session has expired, and the answer with it)" : status === 405 ? " (the server offers no stream to resume)" : "";
+      const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response))}`;
+      return RETRY_STATUSES.has(status) ? { outcome: "transient", why: said } : { outcome: "final", why: said, status };
+    }
+    if (contentTypeOf(response) !== "text/event-stream") {
+      await discard(response);
+      return { outcome: "final", why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`, status };
+    }
+    // Read until the stream ends, or until the answer awaited: the server may keep it open for more.
+    const dropped = await this.#read(response, take, answer, cursor).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof AnswerTooLarge) throw error;
+        return error;
+      },
+    );
+    if (answered()) return { outcome: "answered" };
+    if (!live()) return { outcome: "stopped" };
+    return { outcome: "read", why: dropped === undefined ? "the GET's stream ended without the answer" : `the GET's stream failed: ${describeError(dropped)}` };
   }
 
   /**
@@ -624,6 +675,7 @@ class HttpTransport implements GlassTransport {
   }
 
   async #reinitialize(): Promise<void> {
+    this.#serverStream?.stop();
     this.#sessionId = this.#protocolVersion = undefined;
     const initialize = this.#initialize;
     const stop = this.#track();
@@ -641,6 +693,7 @@ class HttpTransport implements GlassTransport {
       if ("error" in initialized) throw new Error(`the daemon refused initialize: ${initialized.error.message} (JSON-RPC ${initialized.error.code})`);
       this.#adoptProtocolVersion(initialized);
       await discard(await this.#accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, stop));
+      this.#serverStream?.open();
       // A new daemon session: what the client held in the old one (its mutation lease) is gone.
       this.#handlers?.onReset?.();
     } catch (error) {
@@ -794,6 +847,7 @@ class HttpTransport implements GlassTransport {
   }
 
   #abortAll(): void {
+    this.#serverStream?.stop();
     for (const stop of this.#inFlight.clear()) stop.abort();
   }
 
@@ -811,6 +865,11 @@ class HttpTransport implements GlassTransport {
 
 function isInitialize(message: JsonRpcMessage): message is JsonRpcRequest {
   return isJsonRpcRequest(message) && message.method === "initialize";
+}
+
+/** Whether `message` is the notification that completes the session's start. */
+function isInitialized(message: JsonRpcMessage): boolean {
+  return isJsonRpcNotification(message) && message.method === "notifications/initialized";
 }
 
 /** Why a request waiting to be POSTed again was not: the client cancelled it meanwhile. */

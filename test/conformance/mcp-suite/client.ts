@@ -5,7 +5,8 @@
  * name in `MCP_CONFORMANCE_SCENARIO`, and judges what it sees on the wire.
  *
  * Everything goes through glass-sdk's own public API — `httpTransport` and `Glass.connect` with
- * `negotiation: false` (the suite's servers are plain MCP servers, not Glass daemons). A scenario
+ * `negotiation: false` (the suite's servers are plain MCP servers, not Glass daemons) and
+ * `serverStream: true` (an MCP server may send its requests on the standalone GET stream). A scenario
  * without steps of its own here (the OAuth ones) gets what any glass-sdk user's code does: connect
  * and list the tools — test/conformance/mcp-suite/expected-failures.json says why those fail. Every
  * call has a deadline well inside the suite's 30 s, so a server that never answers fails the call
@@ -52,7 +53,7 @@ const SCENARIOS: Record<string, Steps> = {
     const result = await glass.request("test_reconnection", {});
     process.stdout.write(`test_reconnection: ${JSON.stringify(result)}\n`);
   },
-  // The server asks the client (elicitation/create, on the call's SSE stream) and checks the answer.
+  // The server asks the client (elicitation/create, on the standalone GET stream) and checks the answer.
   "elicitation-sep1034-client-defaults": async (glass) => {
     const result = await glass.request("test_client_elicitation_defaults", {});
     process.stdout.write(`test_client_elicitation_defaults: ${JSON.stringify(result)}\n`);
@@ -67,7 +68,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const steps = SCENARIOS[scenario] ?? connectAndList;
-  const glass = await Glass.connect(httpTransport({ url }), {
+  const glass = await Glass.connect(httpTransport({ url, serverStream: true }), {
     negotiation: false,
     retry: false,
     deadlineMs: 10_000,
