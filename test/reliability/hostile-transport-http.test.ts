@@ -11,12 +11,13 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, GlassError } from "glass-sdk";
+import { Glass, } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { TransportLimits } from "../../src/transport/transport.js";
 import { createSseParser, SseTooLargeError } from "../../src/transport/sse-parser.js";
 import { clickPayload } from "./support/fault-rig.js";
 import { growth } from "./support/growth.js";
+import { failure } from "../support/glass-failure.js";
 
 const MIB = 1024 * 1024;
 const LIMIT = TransportLimits.maxMessageBytes;
@@ -173,17 +174,6 @@ async function connect(): Promise<{ server: HostileServer; glass: Glass }> {
   clients.push(glass);
   return { server, glass };
 }
-
-const failure = (promise: Promise<unknown>): Promise<GlassError> =>
-  promise.then(
-    () => {
-      throw new Error("the call succeeded");
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(GlassError);
-      return error as GlassError;
-    },
-  );
 
 describe("hostile HTTP server: answers past the 32 MiB bound", () => {
   it.each<[Hostility, RegExp]>([

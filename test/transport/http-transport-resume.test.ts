@@ -10,10 +10,12 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from "node:net";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { DeadlineExceededError, Glass, GlassError } from "glass-sdk";
+import { DeadlineExceededError, Glass, } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { reconnectWaitMs, SseResumeLimits } from "../../src/transport/sse-resume.js";
 import { clickPayload } from "../reliability/support/fault-rig.js";
+import { failure } from "../support/glass-failure.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const TOKEN = "t0ken-for-the-resume-tests";
 const SESSION = "s-resume";
@@ -136,19 +138,6 @@ async function connect(server: ResumingServer, options: Omit<HttpTransportOption
   clients.push(glass);
   return glass;
 }
-
-const failure = (promise: Promise<unknown>): Promise<GlassError> =>
-  promise.then(
-    () => {
-      throw new Error("the call succeeded");
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(GlassError);
-      return error as GlassError;
-    },
-  );
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A tools/call answered with a priming event (`p-1`, `retry`), then the stream is closed without the answer. */
 const primeAndClose =

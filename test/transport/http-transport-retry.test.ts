@@ -9,10 +9,12 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from "node:net";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { DeadlineExceededError, Glass, GlassError, TransportUnavailableError } from "glass-sdk";
+import { DeadlineExceededError, Glass, TransportUnavailableError } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { retryWaitMs } from "../../src/transport/http-retry.js";
 import { clickPayload } from "../reliability/support/fault-rig.js";
+import { failure } from "../support/glass-failure.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** One request as the server saw it. */
 interface Seen {
@@ -127,19 +129,6 @@ async function connect(server: RefusingServer, options: Omit<HttpTransportOption
   clients.push(glass);
   return glass;
 }
-
-const failure = (promise: Promise<unknown>): Promise<GlassError> =>
-  promise.then(
-    () => {
-      throw new Error("the call succeeded");
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(GlassError);
-      return error as GlassError;
-    },
-  );
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("httpTransport when the connection drops after the daemon took a POST", () => {
   it("a mutation fails with mutationPossible true (observe before deciding) and is not POSTed again", async () => {

@@ -15,6 +15,7 @@ import { Glass, type GlassClientOptions } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { SseResumeLimits } from "../../src/transport/sse-resume.js";
 import { TransportLimits } from "../../src/transport/transport.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const TOKEN = "t0ken-for-the-server-stream-tests";
 
@@ -123,8 +124,6 @@ async function connect(server: StreamServer, options: Omit<HttpTransportOptions,
   clients.push(glass);
   return glass;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A GET answered with an SSE stream left open, its first event a priming one. */
 const holdOpen: OnGet = (res, nth) => {
