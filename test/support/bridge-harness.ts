@@ -3,6 +3,7 @@ import { request as httpRequestRaw, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 import { WebSocket } from "ws";
 import type { BridgeOptions } from "../../src/node/bridge/options.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
@@ -51,6 +52,27 @@ export async function startBridgeHarness(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For a test file, called at its top level: registers an `afterEach` that runs what each test
+ * pushed on `cleanups` (newest first), and returns `harness(...)`, which starts a
+ * {@link startBridgeHarness} that is stopped there.
+ */
+export function bridgeHarnessPerTest(): {
+  cleanups: (() => Promise<void>)[];
+  harness: (...args: Parameters<typeof startBridgeHarness>) => Promise<BridgeHarness>;
+} {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const harness = async (...args: Parameters<typeof startBridgeHarness>): Promise<BridgeHarness> => {
+    const started = await startBridgeHarness(...args);
+    cleanups.push(() => started.stop());
+    return started;
+  };
+  return { cleanups, harness };
 }
 
 /** An HTTP answer as tests look at it. */

@@ -6,8 +6,8 @@
  * request is POSTed once, and resumption ends with a clear error when it cannot go on. Waits are
  * checked by order and by the server's own timestamps as lower bounds only.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { ScriptedHttpServer, sseEvent as event } from "./support/scripted-http-server.js";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeadlineExceededError, Glass, } from "glass-sdk";
@@ -45,77 +45,46 @@ interface Script {
   get?(res: ServerResponse, nth: number, callId: string | number | undefined, server: ResumingServer): void;
 }
 
-/** An SSE event as a server writes it. */
-const event = (fields: { id?: string; retry?: number; data?: unknown }): string =>
-  `${fields.id === undefined ? "" : `id: ${fields.id}\n`}${fields.retry === undefined ? "" : `retry: ${fields.retry}\n`}data: ${fields.data === undefined ? "" : JSON.stringify(fields.data)}\n\n`;
-
 /** The answer of a tool call, as the tool's JSON text. */
 const toolAnswer = (id: string | number | undefined, value: unknown) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: JSON.stringify(value) }] } });
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "mcp-session-id": SESSION };
 
-class ResumingServer {
-  readonly seen: Seen[] = [];
+class ResumingServer extends ScriptedHttpServer<Seen> {
   /** When the server ended each tools/call stream it closed (its clock, ms). */
   readonly streamClosedAt: number[] = [];
-  url = "";
-  readonly #http: Server;
-  readonly #open = new Set<ServerResponse>();
   #callId: string | number | undefined;
 
-  constructor(script: Script) {
-    this.#http = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const at = Date.now();
-        this.#open.add(res);
-        res.on("close", () => this.#open.delete(res));
-        if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"no token"}}');
-        if (req.method === "GET" || req.method === "DELETE") {
-          this.seen.push({ what: req.method, at, headers: req.headers });
-          if (req.method === "DELETE" || script.get === undefined) return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
-          return script.get(res, this.count("GET"), this.#callId, this);
-        }
-        const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Posted;
-        const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
-        this.seen.push({ what, at, headers: req.headers });
-        if (message.id === undefined) return void res.writeHead(202).end();
-        if (message.method === "initialize") {
-          const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "resuming", version: "1" } };
-          return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
-        }
-        if (message.method !== "tools/call") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
-        this.#callId = message.id;
-        script.post(res, message, this);
-      });
-    });
+  constructor(readonly script: Script) {
+    super();
+  }
+
+  protected handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const at = Date.now();
+    const { script } = this;
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"no token"}}');
+    if (req.method === "GET" || req.method === "DELETE") {
+      this.seen.push({ what: req.method, at, headers: req.headers });
+      if (req.method === "DELETE" || script.get === undefined) return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
+      return script.get(res, this.count("GET"), this.#callId, this);
+    }
+    const message = JSON.parse(body.toString("utf8")) as Posted;
+    const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
+    this.seen.push({ what, at, headers: req.headers });
+    if (message.id === undefined) return void res.writeHead(202).end();
+    if (message.method === "initialize") {
+      const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "resuming", version: "1" } };
+      return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    }
+    if (message.method !== "tools/call") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
+    this.#callId = message.id;
+    script.post(res, message, this);
   }
 
   /** Ends a tools/call stream gracefully and notes when. */
   closeStream(res: ServerResponse): void {
     this.streamClosedAt.push(Date.now());
     res.end();
-  }
-
-  count(what: string): number {
-    return this.seen.filter((seen) => seen.what === what).length;
-  }
-
-  of(what: string): Seen[] {
-    return this.seen.filter((seen) => seen.what === what);
-  }
-
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.#http.address() as AddressInfo).port}/mcp`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    for (const res of this.#open) res.destroy();
-    this.#http.closeAllConnections();
-    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
   }
 }
 

@@ -5,8 +5,8 @@
  * per-request timeout, and a caller's own ky instance (its hooks and headers). Waits are measured
  * by the server's own timestamps, with a generous margin.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { ScriptedHttpServer } from "./support/scripted-http-server.js";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeadlineExceededError, Glass, TransportUnavailableError } from "glass-sdk";
@@ -37,68 +37,38 @@ interface Refusal {
 /** `undefined`: answer normally; a Refusal: refuse; `"hold"`: never answer; `"drop"`: read the body, then cut the connection. */
 type Script = (what: string, nth: number) => Refusal | "hold" | "drop" | undefined;
 
-class RefusingServer {
-  readonly seen: Seen[] = [];
-  url = "";
-  readonly #http: Server;
-  readonly #held: ServerResponse[] = [];
-
-  constructor(script: Script) {
-    this.#http = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const at = Date.now();
-        if (req.method === "DELETE") {
-          this.seen.push({ what: "DELETE", at, headers: req.headers, text: Buffer.concat(chunks).toString("utf8") });
-          const scripted = script("DELETE", this.count("DELETE"));
-          if (scripted === "hold") return void this.#held.push(res);
-          return void res.writeHead(200).end();
-        }
-        const text = Buffer.concat(chunks).toString("utf8");
-        const message = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
-        const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
-        this.seen.push({ what, at, headers: req.headers, text });
-        const scripted = script(what, this.count(what));
-        if (scripted === "hold") return void this.#held.push(res);
-        if (scripted === "drop") return void req.socket.destroy();
-        if (scripted !== undefined) {
-          const body = scripted.text ?? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${scripted.status}` } });
-          const type = scripted.text === undefined ? "application/json" : "text/plain";
-          return void res.writeHead(scripted.status, { "content-type": type, ...scripted.headers }).end(body);
-        }
-        if (message.id === undefined) return void res.writeHead(202).end();
-        const result =
-          message.method === "initialize"
-            ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "refusing", version: "1" } }
-            : message.method === "tools/call"
-              ? { content: [{ type: "text", text: JSON.stringify({ answered: what }) }] }
-              : {};
-        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
-      });
-    });
+class RefusingServer extends ScriptedHttpServer<Seen> {
+  constructor(readonly script: Script) {
+    super();
   }
 
-  /** How many requests of `what` arrived so far (the one being handled included). */
-  count(what: string): number {
-    return this.seen.filter((seen) => seen.what === what).length;
-  }
-
-  /** The requests of `what`, in order. */
-  of(what: string): Seen[] {
-    return this.seen.filter((seen) => seen.what === what);
-  }
-
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.#http.address() as AddressInfo).port}/mcp`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    for (const res of this.#held.splice(0)) res.destroy();
-    this.#http.closeAllConnections();
-    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  protected handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const at = Date.now();
+    const text = body.toString("utf8");
+    if (req.method === "DELETE") {
+      this.seen.push({ what: "DELETE", at, headers: req.headers, text });
+      if (this.script("DELETE", this.count("DELETE")) === "hold") return; // never answered: close() ends it
+      return void res.writeHead(200).end();
+    }
+    const message = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
+    const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
+    this.seen.push({ what, at, headers: req.headers, text });
+    const scripted = this.script(what, this.count(what));
+    if (scripted === "hold") return;
+    if (scripted === "drop") return void req.socket.destroy();
+    if (scripted !== undefined) {
+      const refusal = scripted.text ?? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${scripted.status}` } });
+      const type = scripted.text === undefined ? "application/json" : "text/plain";
+      return void res.writeHead(scripted.status, { "content-type": type, ...scripted.headers }).end(refusal);
+    }
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const result =
+      message.method === "initialize"
+        ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "refusing", version: "1" } }
+        : message.method === "tools/call"
+          ? { content: [{ type: "text", text: JSON.stringify({ answered: what }) }] }
+          : {};
+    res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
   }
 }
 

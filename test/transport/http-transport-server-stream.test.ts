@@ -6,8 +6,8 @@
  * that drops is resumed with Last-Event-ID; a session renewal opens a new stream; close() aborts it.
  */
 import { spawn } from "node:child_process";
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { ScriptedHttpServer, sseEvent as event } from "./support/scripted-http-server.js";
 import { fileURLToPath } from "node:url";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,17 +30,11 @@ interface Seen {
 /** What the server does with each GET (`nth`: how many came so far, this one included). */
 type OnGet = (res: ServerResponse, nth: number, server: StreamServer) => void;
 
-/** An SSE event as a server writes it. */
-const event = (fields: { id?: string; retry?: number; data?: unknown }): string =>
-  `${fields.id === undefined ? "" : `id: ${fields.id}\n`}${fields.retry === undefined ? "" : `retry: ${fields.retry}\n`}data: ${fields.data === undefined ? "" : JSON.stringify(fields.data)}\n\n`;
-
 const elicit = (id: string) => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: {} } } });
 
-class StreamServer {
-  readonly seen: Seen[] = [];
+class StreamServer extends ScriptedHttpServer<Seen> {
   /** The GET responses the server wrote, in order. */
   readonly streams: ServerResponse[] = [];
-  url = "";
   /** The session id the server gives at the next initialize. */
   session = "s-1";
   /** Whether the next POST finds its session expired (404), once. */
@@ -49,58 +43,32 @@ class StreamServer {
   answerAfterGet = false;
   /** Answers held until a GET comes. */
   readonly #held: (() => void)[] = [];
-  readonly #http: Server;
-  readonly #open = new Set<ServerResponse>();
 
-  constructor(onGet: OnGet) {
-    this.#http = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        this.#open.add(res);
-        res.on("close", () => this.#open.delete(res));
-        if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end();
-        if (req.method === "GET" || req.method === "DELETE") {
-          this.seen.push({ what: req.method, headers: req.headers });
-          if (req.method === "DELETE") return void res.writeHead(200).end();
-          this.streams.push(res);
-          for (const answer of this.#held.splice(0)) answer();
-          return onGet(res, this.count("GET"), this);
-        }
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as NonNullable<Seen["body"]>;
-        this.seen.push({ what: body.method ?? `answer ${body.id}`, headers: req.headers, body });
-        if (body.method !== "initialize" && this.expireNext) {
-          this.expireNext = false;
-          this.session = `${this.session}-renewed`;
-          return void res.writeHead(404).end();
-        }
-        if (body.id === undefined || body.method === undefined) return void res.writeHead(202).end();
-        const result = body.method === "initialize" ? { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "streaming", version: "1" } } : { tools: [] };
-        const answer = (): void => void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
-        if (this.answerAfterGet && body.method !== "initialize" && this.count("GET") === 0) return void this.#held.push(answer);
-        answer();
-      });
-    });
+  constructor(readonly onGet: OnGet) {
+    super();
   }
 
-  count(what: string): number {
-    return this.seen.filter((seen) => seen.what === what).length;
-  }
-
-  of(what: string): Seen[] {
-    return this.seen.filter((seen) => seen.what === what);
-  }
-
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.#http.address() as AddressInfo).port}/mcp`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    for (const res of this.#open) res.destroy();
-    this.#http.closeAllConnections();
-    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  protected handle(req: IncomingMessage, res: ServerResponse, posted: Buffer): void {
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end();
+    if (req.method === "GET" || req.method === "DELETE") {
+      this.seen.push({ what: req.method, headers: req.headers });
+      if (req.method === "DELETE") return void res.writeHead(200).end();
+      this.streams.push(res);
+      for (const answer of this.#held.splice(0)) answer();
+      return this.onGet(res, this.count("GET"), this);
+    }
+    const body = JSON.parse(posted.toString("utf8")) as NonNullable<Seen["body"]>;
+    this.seen.push({ what: body.method ?? `answer ${body.id}`, headers: req.headers, body });
+    if (body.method !== "initialize" && this.expireNext) {
+      this.expireNext = false;
+      this.session = `${this.session}-renewed`;
+      return void res.writeHead(404).end();
+    }
+    if (body.id === undefined || body.method === undefined) return void res.writeHead(202).end();
+    const result = body.method === "initialize" ? { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "streaming", version: "1" } } : { tools: [] };
+    const answer = (): void => void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+    if (this.answerAfterGet && body.method !== "initialize" && this.count("GET") === 0) return void this.#held.push(answer);
+    answer();
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startBridge } from "../../../src/node/bridge/start-bridge.js";
 import type { GlassResponse } from "glass-sdk";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
@@ -15,25 +15,15 @@ import {
   openHttpSession,
   post,
   ROOT,
-  startBridgeHarness,
+  bridgeHarnessPerTest,
   tryWebSocket,
   WsPeer,
-  type BridgeHarness,
 } from "../../support/bridge-harness.js";
 
 const fixture = readGoldenFixture();
 const responseFor = (requestId: string): GlassResponse => fixture.responses.find((r) => r.requestId === requestId) as unknown as GlassResponse;
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function harness(...args: Parameters<typeof startBridgeHarness>): Promise<BridgeHarness> {
-  const started = await startBridgeHarness(...args);
-  cleanups.push(() => started.stop());
-  return started;
-}
+const { cleanups, harness } = bridgeHarnessPerTest();
 
 describe("bridge forwarding over HTTP", () => {
   it("initialize gives a session id; a tools/call replayed from the golden fixture comes back; DELETE ends the upstream", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Glass, httpTransport, type GlassError } from "glass-sdk";
 import { fixtureToolCall } from "../../support/fixture-calls.js";
 import {
@@ -8,10 +8,9 @@ import {
   mcpHeaders,
   openHttpSession,
   post,
-  startBridgeHarness,
+  bridgeHarnessPerTest,
   tryWebSocket,
   WsPeer,
-  type BridgeHarness,
   type UpgradeOutcome,
 } from "../../support/bridge-harness.js";
 import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
@@ -20,16 +19,7 @@ import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
 // (nothing in flight, idle at least `evictIdleAfterMs`; lease holders last), and a daemon that
 // closes a new connection at once (its own client limit) refuses the session clearly.
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function harness(...args: Parameters<typeof startBridgeHarness>): Promise<BridgeHarness> {
-  const started = await startBridgeHarness(...args);
-  cleanups.push(() => started.stop());
-  return started;
-}
+const { cleanups, harness } = bridgeHarnessPerTest();
 
 /** The minimum idle time before eviction in these tests. */
 const EVICT_AFTER_MS = 200;
