@@ -87,7 +87,12 @@ export class Glass {
     this.log = log;
     this.session = new McpSession(transport, {
       serverRequestHandlers: options.serverRequestHandlers,
-      onEvent: (event) => log?.({ type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type }),
+      onEvent: (event) =>
+        log?.(
+          event.type === "transportNotice"
+            ? { type: "connection", detail: event.detail }
+            : { type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type },
+        ),
       onClose: (error) => {
         log?.({ type: "connection", detail: `connection closed: ${error.rawMessage}` });
         this.closedWith ??= this.redaction.glassError(error);
@@ -97,7 +102,10 @@ export class Glass {
       },
       // A transport that had to start a new daemon session (HTTP after the old one expired): the
       // lease belonged to the old session.
-      onReset: () => this.leases.invalidate(undefined),
+      onReset: () => {
+        log?.({ type: "connection", detail: "the daemon session expired and the transport started a new one (a lease held in the old one is gone)" });
+        this.leases.invalidate(undefined);
+      },
     });
     this.leases = new LeaseKeeper({
       call: (method, params, call) => this.rpc(method, params, call),

@@ -26,7 +26,8 @@ export type SessionEvent =
   | { type: "unknownResponse"; id: JsonRpcId | null }
   | { type: "serverRequest"; method: string; answered: "handler" | "methodNotFound" }
   | { type: "badFrame"; error: GlassError }
-  | { type: "notification"; method: string };
+  | { type: "notification"; method: string }
+  | { type: "transportNotice"; detail: string };
 
 /** Options of an {@link McpSession}. */
 export interface McpSessionOptions {
@@ -95,6 +96,7 @@ export class McpSession {
       onClose: (error) => this.closed(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
       onError: (error) => this.options.onEvent?.({ type: "badFrame", error }),
       onReset: () => this.options.onReset?.(),
+      onNotice: (detail) => this.options.onEvent?.({ type: "transportNotice", detail }),
     });
   }
 

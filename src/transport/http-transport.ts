@@ -89,7 +89,9 @@ export interface HttpTransportOptions {
    * transport as for a POST. A stream that ends or drops is reconnected with the rules of a call's
    * stream (after its `retry` time, with `Last-Event-ID`) until three reconnections in a row bring
    * no new event; a GET answered 404 (the session expired) ends it until the session is renewed,
-   * and after a renewal a new stream is opened on the new session. `close()` aborts it. Like a call's open stream, it keeps a Node process alive until `close()`.
+   * and after a renewal a new stream is opened on the new session. `close()` aborts it. When the
+   * stream ends for the session (refused, given up, an event past the bound), the client's
+   * `logger` gets a `connection` event that says why. Like a call's open stream, it keeps a Node process alive until `close()`.
    */
   serverStream?: boolean;
 }
@@ -245,7 +247,13 @@ class HttpTransport implements GlassTransport {
     this.#maxRetries = checkMaxRetries(options.maxRetries);
     this.#maxRetryWaitMs = checkDurationMs("maxRetryWaitMs", options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS)!;
     if (options.serverStream !== undefined && typeof options.serverStream !== "boolean") throw requestInvalid("httpTransport: serverStream must be true or false");
-    this.#serverStream = options.serverStream === true ? new ServerStream((lastEventId, cursor, stop) => this.#listen(lastEventId, cursor, stop)) : undefined;
+    this.#serverStream =
+      options.serverStream === true
+        ? new ServerStream(
+            (lastEventId, cursor, stop) => this.#listen(lastEventId, cursor, stop),
+            (why) => this.#handlers?.onNotice?.(`the server's standalone SSE stream (serverStream) ended for this session, ${why}; what the server sends outside a call will not arrive until a new session`),
+          )
+        : undefined;
     const base = options.ky ?? ky;
     if (typeof base?.extend !== "function") throw requestInvalid("httpTransport: ky must be a ky instance (made with ky.create or ky.extend)");
     // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky

@@ -6,6 +6,7 @@
 // with the rules of call streams (sse-resume.ts), given up for good when refused — while the HTTP
 // transport supplies each GET and the reading of what it answers.
 
+import { describeError } from "../errors/redact.js";
 import { resumeSseStream, type ResumeAttempt, type SseCursor } from "./sse-resume.js";
 
 /**
@@ -18,17 +19,20 @@ export type ServerStreamAttempt = (lastEventId: string, cursor: SseCursor, stop:
 
 /**
  * The session's standalone GET stream. {@link ServerStream.open} starts listening (ending a stream
- * of an earlier session); a refusal ends it quietly for the session; a stream that ends or drops is
+ * of an earlier session); a refusal ends it for the session; a stream that ends or drops is
  * reconnected after its `retry` time with `Last-Event-ID`, until
  * three reconnections in a row bring no new event id (`SseResumeLimits.maxIdleReconnects`).
- * {@link ServerStream.stop} aborts the GET or the wait.
+ * {@link ServerStream.stop} aborts the GET or the wait. When the stream ends for the session other
+ * than by `stop` or the transport's end, `ended` is told why (for the client's log).
  */
 export class ServerStream {
   readonly #attempt: ServerStreamAttempt;
+  readonly #ended: (why: string) => void;
   #stop: AbortController | undefined;
 
-  constructor(attempt: ServerStreamAttempt) {
+  constructor(attempt: ServerStreamAttempt, ended: (why: string) => void) {
     this.#attempt = attempt;
+    this.#ended = ended;
   }
 
   /** Starts listening on the current session, after ending any stream opened before. */
@@ -41,7 +45,10 @@ export class ServerStream {
     };
     // Whatever ends the stream (a refusal, the bounds, an answer past the bound per message) ends
     // only the listening: the calls go on by POST.
-    this.#listen(stop).then(ended, ended);
+    this.#listen(stop).then(ended, (error: unknown) => {
+      ended();
+      this.#ended(`failed: ${describeError(error)}`);
+    });
   }
 
   /** Aborts the stream, its GET or the wait before a reconnection. */
@@ -55,7 +62,9 @@ export class ServerStream {
     const cursor: SseCursor = { lastEventId: "", retryMs: undefined };
     const first = await this.#attempt("", cursor, stop);
     // Refused (405: the server offers no stream), or the transport ended: never tried again.
+    if (first.outcome === "final") return this.#ended(`refused: ${first.why}`);
     if (first.outcome !== "read" && first.outcome !== "transient") return;
-    await resumeSseStream(cursor, stop.signal, (from) => this.#attempt(from, cursor, stop));
+    const failure = await resumeSseStream(cursor, stop.signal, (from) => this.#attempt(from, cursor, stop));
+    if (failure !== undefined) this.#ended(`given up: ${failure.why}`);
   }
 }

@@ -17,6 +17,12 @@ export interface TransportHandlers {
    * whatever belonged to the old session — a mutation lease — is gone.
    */
   onReset?(): void;
+  /**
+   * Something the transport did or learned on its own, outside any call, that is worth a line in
+   * the client's log (`connection` events): no call fails because of it. HTTP reports a standalone
+   * server stream (`serverStream`) the server refused or that was given up.
+   */
+  onNotice?(detail: string): void;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ScriptedHttpServer, sseEvent as event } from "./support/scripted-http-s
 import { fileURLToPath } from "node:url";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, type GlassClientOptions } from "glass-sdk";
+import { Glass, type GlassClientOptions, type GlassLogEvent } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { SseResumeLimits } from "../../src/transport/sse-resume.js";
 import { TransportLimits } from "../../src/transport/transport.js";
@@ -93,6 +93,15 @@ async function connect(server: StreamServer, options: Omit<HttpTransportOptions,
   return glass;
 }
 
+/** The client's `connection` log lines after the handshake's own, and the options that collect them. */
+function connectionLog(): { lines: string[]; options: GlassClientOptions } {
+  const lines: string[] = [];
+  const collect = (event: GlassLogEvent): void => {
+    if (event.type === "connection" && !event.detail.startsWith("initialized:")) lines.push(event.detail);
+  };
+  return { lines, options: { logger: collect } };
+}
+
 /** A GET answered with an SSE stream left open, its first event a priming one. */
 const holdOpen: OnGet = (res, nth) => {
   res.writeHead(200, SSE_HEADERS);
@@ -133,11 +142,16 @@ describe("httpTransport's server stream (serverStream: true)", () => {
   });
 
   it.each([
-    { answer: "405", reply: (res: ServerResponse) => void res.writeHead(405, { allow: "POST, DELETE" }).end() },
-    { answer: "a JSON body", reply: (res: ServerResponse) => void res.writeHead(200, { "content-type": "application/json" }).end("{}") },
-  ])("a GET answered with $answer is never tried again in the session, and calls go on", async ({ reply }) => {
+    { answer: "405", reply: (res: ServerResponse) => void res.writeHead(405, { allow: "POST, DELETE" }).end(), logged: "refused: the GET was answered HTTP 405 (the server offers no stream to resume)" },
+    {
+      answer: "a JSON body",
+      reply: (res: ServerResponse) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"),
+      logged: 'refused: the GET was answered with content type "application/json", not an SSE stream',
+    },
+  ])("a GET answered with $answer is never tried again in the session, calls go on, and the client's log says why", async ({ reply, logged }) => {
     const server = await serve(reply);
-    const glass = await connect(server);
+    const log = connectionLog();
+    const glass = await connect(server, { serverStream: true }, log.options);
 
     await expect.poll(() => server.count("GET")).toBe(1);
     expect(await glass.listTools()).toEqual([]);
@@ -145,6 +159,17 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     await sleep(SseResumeLimits.defaultWaitMs + 300);
     expect(server.count("GET")).toBe(1);
     expect(await glass.listTools()).toEqual([]);
+    expect(log.lines).toEqual([`the server's standalone SSE stream (serverStream) ended for this session, ${logged}; what the server sends outside a call will not arrive until a new session`]);
+  });
+
+  it("a refusal that quotes the token reaches the client's log with the token redacted", async () => {
+    const server = await serve((res) => void res.writeHead(500, { "content-type": "text/plain" }).end(`no stream for Bearer ${TOKEN}`));
+    const log = connectionLog();
+    await connect(server, { serverStream: true }, log.options);
+
+    await expect.poll(() => log.lines.length).toBe(1);
+    expect(log.lines[0]).toContain("refused: the GET was answered HTTP 500: no stream for Bearer [redacted]");
+    expect(log.lines.join("\n")).not.toContain(TOKEN);
   });
 
   it("a stream that drops after an event id is opened again with Last-Event-ID after its retry time, and what comes there is delivered", async () => {
@@ -174,9 +199,10 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     await expect(glass.listTools()).rejects.toMatchObject({ code: "transport.unavailable" });
   });
 
-  it("after a session renewal a new stream is opened on the new session, and the old one is closed", async () => {
+  it("after a session renewal a new stream is opened on the new session, the old one is closed, and the client's log says the session was renewed", async () => {
     const server = await serve(holdOpen);
-    const glass = await connect(server);
+    const log = connectionLog();
+    const glass = await connect(server, { serverStream: true }, log.options);
     await expect.poll(() => server.count("GET")).toBe(1);
 
     server.expireNext = true;
@@ -185,6 +211,7 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(server.of("GET")[1]!.headers["mcp-session-id"]).toBe("s-1-renewed");
     await expect.poll(() => server.streams[0]!.destroyed || server.streams[0]!.closed).toBe(true);
     expect(server.streams[1]!.closed).toBe(false);
+    expect(log.lines).toEqual(["the daemon session expired and the transport started a new one (a lease held in the old one is gone)"]);
   });
 
   it("close() aborts the open GET, and no GET follows", async () => {
@@ -200,17 +227,21 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(server.count("GET")).toBe(1);
   });
 
-  it("a stream that keeps ending without a new event id is given up after three reconnections in a row", async () => {
+  it("a stream that keeps ending without a new event id is given up after three reconnections in a row, and the client's log says so", async () => {
     const server = await serve((res) => void res.writeHead(200, SSE_HEADERS).end("retry: 100\n\n"));
-    const glass = await connect(server);
+    const log = connectionLog();
+    const glass = await connect(server, { serverStream: true }, log.options);
 
     await expect.poll(() => server.count("GET")).toBe(1 + SseResumeLimits.maxIdleReconnects);
     await sleep(SseResumeLimits.defaultWaitMs + 300);
     expect(server.count("GET")).toBe(1 + SseResumeLimits.maxIdleReconnects);
     expect(await glass.listTools()).toEqual([]);
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0]).toContain(`ended for this session, given up: its SSE stream ended early and was resumed with GET ${SseResumeLimits.maxIdleReconnects} times`);
+    expect(log.lines[0]).toContain("reconnections in a row brought no new event");
   });
 
-  it("an event past the bound per message ends the stream for the session, and calls go on", async () => {
+  it("an event past the bound per message ends the stream for the session, calls go on, and the client's log says why", async () => {
     const server = await serve((res) => {
       res.writeHead(200, SSE_HEADERS);
       res.write(event({ id: "e-1", retry: 100 }));
@@ -219,12 +250,18 @@ describe("httpTransport's server stream (serverStream: true)", () => {
       res.write("data: ");
       for (let i = 0; i <= TransportLimits.maxMessageBytes / chunk.length; i++) res.write(chunk);
     });
-    const glass = await connect(server);
+    const log = connectionLog();
+    const glass = await connect(server, { serverStream: true }, log.options);
 
     await expect.poll(() => server.streams[0]?.closed, { timeout: 10_000 }).toBe(true);
     await sleep(SseResumeLimits.defaultWaitMs + 300);
     expect(server.count("GET")).toBe(1);
     expect(await glass.listTools()).toEqual([]);
+    expect(log.lines).toHaveLength(1);
+    // The unfinished event is one line of data: the line's bound (the event's plus its field name) is what it passed.
+    expect(log.lines[0]).toContain(
+      `the server's standalone SSE stream (serverStream) ended for this session, failed: the answer is over the ${TransportLimits.maxMessageBytes}-byte limit per message (a line of its SSE stream passed`,
+    );
   });
 
   it("a Node process that closes the client exits while the stream was open", async () => {
