@@ -921,13 +921,16 @@ async function errorBody(response: Response): Promise<string> {
   return jsonRpcErrorOf(text)?.message ?? text;
 }
 
-/** An answer past the bound; `said` says how that was found (`its JSON body passed 33554432 bytes`). */
+/**
+ * A response past the bound — a call's answer or the server stream's — with `said` saying how that
+ * was found (`its JSON body passed 33554432 bytes`).
+ */
 class AnswerTooLarge extends Error {
   constructor(
     readonly said: string,
     readonly maxBytes: number,
   ) {
-    super(`the answer is over the ${maxBytes}-byte limit per message (${said})`);
+    super(`what the server sent is over the ${maxBytes}-byte limit per message (${said})`);
   }
 }
 

@@ -260,7 +260,7 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(log.lines).toHaveLength(1);
     // The unfinished event is one line of data: the line's bound (the event's plus its field name) is what it passed.
     expect(log.lines[0]).toContain(
-      `the server's standalone SSE stream (serverStream) ended for this session, failed: the answer is over the ${TransportLimits.maxMessageBytes}-byte limit per message (a line of its SSE stream passed`,
+      `the server's standalone SSE stream (serverStream) ended for this session, failed: what the server sent is over the ${TransportLimits.maxMessageBytes}-byte limit per message (a line of its SSE stream passed`,
     );
   });
 
