@@ -23,16 +23,16 @@ export type ServerStreamAttempt = (lastEventId: string, cursor: SseCursor, stop:
  * reconnected after its `retry` time with `Last-Event-ID`, until
  * three reconnections in a row bring no new event id (`SseResumeLimits.maxIdleReconnects`).
  * {@link ServerStream.stop} aborts the GET or the wait. When the stream ends for the session other
- * than by `stop` or the transport's end, `ended` is told why (for the client's log).
+ * than by `stop` or the transport's end, `reportEnd` is told why (for the client's log).
  */
 export class ServerStream {
   readonly #attempt: ServerStreamAttempt;
-  readonly #ended: (why: string) => void;
+  readonly #reportEnd: (why: string) => void;
   #stop: AbortController | undefined;
 
-  constructor(attempt: ServerStreamAttempt, ended: (why: string) => void) {
+  constructor(attempt: ServerStreamAttempt, reportEnd: (why: string) => void) {
     this.#attempt = attempt;
-    this.#ended = ended;
+    this.#reportEnd = reportEnd;
   }
 
   /** Starts listening on the current session, after ending any stream opened before. */
@@ -40,15 +40,12 @@ export class ServerStream {
     this.stop();
     const stop = new AbortController();
     this.#stop = stop;
-    const ended = (): void => {
+    const forget = (): void => {
       if (this.#stop === stop) this.#stop = undefined;
     };
-    // Whatever ends the stream (a refusal, the bounds, an answer past the bound per message) ends
-    // only the listening: the calls go on by POST.
-    this.#listen(stop).then(ended, (error: unknown) => {
-      ended();
-      this.#ended(`failed: ${describeError(error)}`);
-    });
+    // Whatever ends the stream ends only the listening: the calls go on by POST. A report that
+    // throws (the caller's logger) is dropped here rather than left an unhandled rejection.
+    this.#listen(stop).then(forget, forget);
   }
 
   /** Aborts the stream, its GET or the wait before a reconnection. */
@@ -58,13 +55,25 @@ export class ServerStream {
     stop?.abort();
   }
 
+  /** Follows the stream until it ends, then reports why, unless it was stopped. */
   async #listen(stop: AbortController): Promise<void> {
+    let why: string | undefined;
+    try {
+      why = await this.#follow(stop);
+    } catch (error) {
+      why = `failed: ${describeError(error)}`; // an answer past the bound per message
+    }
+    if (why !== undefined) this.#reportEnd(why);
+  }
+
+  /** The GET, then its reconnections; resolves why the stream ended for the session, or `undefined` when it was stopped. */
+  async #follow(stop: AbortController): Promise<string | undefined> {
     const cursor: SseCursor = { lastEventId: "", retryMs: undefined };
     const first = await this.#attempt("", cursor, stop);
-    // Refused (405: the server offers no stream), or the transport ended: never tried again.
-    if (first.outcome === "final") return this.#ended(`refused: ${first.why}`);
-    if (first.outcome !== "read" && first.outcome !== "transient") return;
+    // Refused (405: the server offers no stream): never tried again in the session.
+    if (first.outcome === "final") return `refused: ${first.why}`;
+    if (first.outcome !== "read" && first.outcome !== "transient") return undefined;
     const failure = await resumeSseStream(cursor, stop.signal, (from) => this.#attempt(from, cursor, stop));
-    if (failure !== undefined) this.#ended(`given up: ${failure.why}`);
+    return failure === undefined ? undefined : `given up: ${failure.why}`;
   }
 }

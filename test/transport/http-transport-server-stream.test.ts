@@ -172,6 +172,20 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(log.lines.join("\n")).not.toContain(TOKEN);
   });
 
+  it("a logger that throws on the stream's end leaves no unhandled rejection, and calls go on", async () => {
+    const server = await serve((res) => void res.writeHead(405).end());
+    let reports = 0;
+    const logger = (event: GlassLogEvent): void => {
+      if (event.type !== "connection" || !event.detail.includes("serverStream")) return;
+      reports += 1;
+      throw new Error("the logger broke");
+    };
+    const glass = await connect(server, { serverStream: true }, { logger });
+
+    await expect.poll(() => reports).toBe(1);
+    expect(await glass.listTools()).toEqual([]);
+  });
+
   it("a stream that drops after an event id is opened again with Last-Event-ID after its retry time, and what comes there is delivered", async () => {
     const server = await serve((res, nth) => {
       res.writeHead(200, SSE_HEADERS);
