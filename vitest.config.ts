@@ -31,6 +31,8 @@ export const PACKAGE_ENTRIES = Object.entries({
 const EXCLUDED = [
   // The browser suite runs with `npm run test:browser` (it needs Chromium).
   "test/browser/**",
+  // The real daemon's suite runs with `npm run test:daemon` (it needs glass-browser and Chromium).
+  "test/daemon/**",
   "**/node_modules/**",
 ];
 
