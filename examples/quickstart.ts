@@ -67,8 +67,9 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   say(`targets: ${list(targets.map((target) => `${target.name} (${target.role})`))}`);
 
   step(3, "Find the Email field");
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "best", expectedRevision: login.revision });
-  const email = found.candidates[0];
+  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: login.revision });
+  // Candidates come in page order, each with a confidence: take the most confident one.
+  const email = mostConfident(found.candidates);
   if (email === undefined) throw new Error("the page has no Email field");
   say(`findTarget "Email" → ${email.name}, reference ${email.reference} (confidence ${email.confidence})`);
 
@@ -89,15 +90,16 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   const page = await glass.browser.observe({ level: "interactive" });
   say(`re-observed: revision ${page.revision}; the next action names expectedRevision ${page.revision}`);
 
-  step(6, "Fill the form and sign in");
-  const filled = await mutate(() =>
-    glass.browser.fillForm({
-      fields: [{ target: referenceOf(page, "Email"), value: "ada@example.com" }, { target: referenceOf(page, "Password"), value: "correct horse" }],
-      expectedRevision: page.revision,
-    }),
-  );
+  step(6, "Fill in the form and sign in");
+  // A reference names an element at one revision, and every keystroke moves the page on: type into
+  // each field by a locator that outlives a revision (a CSS id here; `name=Email` works too on a
+  // daemon). (glass-browser 0.3.14's fillForm fills only its first field, so type each one.)
+  for (const [field, text] of [["css=#email", "ada@example.com"], ["css=#password", "correct horse"]] as const) {
+    const typedIn = await mutate(() => glass.browser.type({ target: field, text }));
+    say(`typed into ${field}: execution ${typedIn.executionId}`);
+  }
   const form = await glass.browser.observe({ level: "interactive" });
-  say(`fillForm (Email, Password): execution ${filled.executionId}; the form is now at revision ${form.revision}`);
+  say(`the form is now at revision ${form.revision}`);
   await mutate(() => glass.browser.click({ target: referenceOf(form, "Sign in"), expectedRevision: form.revision }));
   const orders = await glass.browser.observe({ level: "interactive" });
   say(`clicked Sign in: now ${orders.page.url} — "${orders.page.title}" (revision ${orders.revision})`);
@@ -112,11 +114,6 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   say(`getText: ${text.length} characters; the orders:`, ...rows.map((row) => `   ${row}`));
 
   step(8, "Web IR and a task");
-  // browser.extractWebIr is a daemon tool outside the typed catalog: call it by name.
-  const ir = (await glass.request("browser.extractWebIr", {})) as unknown as WebIrDocument;
-  say(`extractWebIr: revision ${ir.revision}, ${ir.entities.length} entities, ${ir.relationships.length} relationships`);
-  const checked = await glass.webIr.validate({ ir });
-  say(`webIr.validate: valid ${checked.valid}`);
   const task: TaskDocument = {
     schemaVersion: 1,
     task: "table.extract",
@@ -126,11 +123,31 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   };
   const valid = await glass.task.validate({ task });
   say(`task.validate: ${valid.task} is valid (task schema v${valid.schemaVersion})`);
-  const { plan } = await glass.task.compile({ task, ir });
-  // The plan is an open object (compiler output): read the fields you rely on.
-  const view = plan as { boundTo?: { revision?: number }; bindings?: { entityId: string }[]; steps?: { action: string }[] };
-  say(`task.compile: bound to revision ${view.boundTo?.revision}, steps ${list((view.steps ?? []).map((s) => s.action))}`);
-  say(`   entities ${list((view.bindings ?? []).map((binding) => binding.entityId))}`);
+  // browser.extractWebIr is a daemon tool outside the typed catalog, and newer than some daemons:
+  // ask the daemon whether it has it, and call it by name.
+  const tools = new Set((await glass.listTools()).map((tool) => tool.name));
+  if (tools.has("extractWebIr")) {
+    const ir = (await glass.request("browser.extractWebIr", {})) as unknown as WebIrDocument;
+    say(`extractWebIr: revision ${ir.revision}, ${ir.entities.length} entities, ${ir.relationships.length} relationships`);
+    const checked = await glass.webIr.validate({ ir });
+    say(`webIr.validate: valid ${checked.valid}`);
+    const { plan } = await glass.task.compile({ task, ir });
+    // The plan is an open object (compiler output): read the fields you rely on.
+    const view = plan as { boundTo?: { revision?: number }; bindings?: { entityId: string }[]; steps?: { action: string }[] };
+    say(`task.compile: bound to revision ${view.boundTo?.revision}, steps ${list((view.steps ?? []).map((s) => s.action))}`);
+    say(`   entities ${list((view.bindings ?? []).map((binding) => binding.entityId))}`);
+  } else {
+    say(`this daemon (${glass.serverInfo?.version ?? "unknown version"}) has no extractWebIr: the task runs on the live page instead`);
+  }
+  // A read-only task runs on the live page at the revision you observed (no lease needed).
+  const run = await glass.task.execute({ task, expectedRevision: orders.revision });
+  say(`task.execute: ${run.task} ${run.status}, steps ${list(run.steps.map((s) => `${s.operation} ${s.status}`))}`);
+}
+
+/** The candidate the daemon is most confident about (the first of those, in page order). */
+function mostConfident<Candidate extends { confidence: string }>(candidates: readonly Candidate[]): Candidate | undefined {
+  const rank = (candidate: Candidate): number => ["insufficient", "low", "medium", "high", "exact"].indexOf(candidate.confidence);
+  return candidates.reduce<Candidate | undefined>((best, candidate) => (best === undefined || rank(candidate) > rank(best) ? candidate : best), undefined);
 }
 
 /** The reference of the target named `name` in an interactive observation, to act on it. */

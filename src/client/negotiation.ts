@@ -37,8 +37,15 @@ export function requiredCapabilities(negotiation: NegotiationOptions | false | u
 }
 
 /**
- * What the session knows about a capability: `true`/`false` when the agreement (or, for a
- * capability that was not negotiated, the manifest) says, `undefined` when neither mentions it.
+ * What the session knows about a capability: `true`/`false`, or `undefined` when neither the
+ * manifest nor the agreement mentions it.
+ *
+ * The daemon's own rule decides (it is what fails a `requires`): the manifest's boolean says
+ * whether the capability is enabled on this connection, and an experimental one needs the client to
+ * accept experimental capabilities. The daemon reports a capability it has but has not enabled here
+ * as `availableUncertified` with the boolean `false` (`localDaemon` over stdio). Only when the
+ * manifest has no boolean for it does the status alone decide (the agreement's, else the
+ * manifest's).
  */
 export function capabilityUsable(
   capability: string,
@@ -46,12 +53,11 @@ export function capabilityUsable(
   manifest: GlassCapabilityManifest | undefined,
   acceptsExperimental: boolean,
 ): boolean | undefined {
-  const usable = (status: GlassCapabilityStatus): boolean => USABLE.has(status) || (acceptsExperimental && status === "experimental");
   // The daemon's objects, read by a name the caller may give: own properties only.
-  const agreed = ownProperty(agreement?.capabilities, capability);
-  if (agreed !== undefined) return usable(agreed.status);
-  const status = ownProperty(manifest?.capabilityStatuses, capability);
-  if (status !== undefined) return usable(status);
   const enabled = ownProperty(manifest?.capabilities, capability);
-  return typeof enabled === "boolean" ? enabled : undefined;
+  const status = ownProperty(agreement?.capabilities, capability)?.status ?? ownProperty(manifest?.capabilityStatuses, capability);
+  if (enabled === false) return false;
+  if (status === "experimental") return acceptsExperimental;
+  if (enabled === true) return true;
+  return status === undefined ? undefined : USABLE.has(status);
 }

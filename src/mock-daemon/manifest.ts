@@ -22,17 +22,32 @@ export interface MockManifestOptions {
   constraints?: Partial<GlassConstraints>;
 }
 
-/** The schemas a Glass daemon of this protocol speaks, all at version 1. */
-const DEFAULT_SCHEMAS: Readonly<Record<string, readonly number[]>> = {
-  action: [1],
-  observation: [1],
-  workflow: [1],
-  checkpoint: [1],
-  webIr: [1],
-  task: [1],
-};
+/** The schemas the daemon speaks (glass-browser 0.3.14), all at version 1. */
+const DEFAULT_SCHEMAS: Readonly<Record<string, readonly number[]>> = Object.fromEntries(
+  [
+    "action",
+    "authoring",
+    "checkpoint",
+    "intent",
+    "knowledge",
+    "observation",
+    "policy",
+    "protocol",
+    "reliabilityFixture",
+    "reliabilityReplay",
+    "reliabilityScenario",
+    "task",
+    "trace",
+    "webIr",
+    "workflow",
+    "workflowCheckpoint",
+  ].map((name) => [name, [1]]),
+);
 
-/** The capabilities of §3 with the statuses the mock reports by default (a few are not usable). */
+/**
+ * The capabilities of §3 with the statuses the daemon reports under its default (`development`)
+ * policy; `localDaemon` is added by mode.
+ */
 const DEFAULT_STATUSES: Readonly<Record<string, GlassCapabilityStatus>> = {
   action: "available",
   semanticRegions: "available",
@@ -43,25 +58,31 @@ const DEFAULT_STATUSES: Readonly<Record<string, GlassCapabilityStatus>> = {
   workflowRuntime: "available",
   workflowResume: "available",
   persistentKnowledge: "available",
-  workflowAuthoring: "experimental",
-  reliabilityCertification: "availableUncertified",
-  rawCdp: "disabledByPolicy",
-  extensions: "blockedBySecurityGate",
+  workflowAuthoring: "available",
+  reliabilityCertification: "available",
+  rawCdp: "available",
+  extensions: "disabledByPolicy",
+  mcpStdio: "available",
 };
 
-/** Whether a capability with this status can be used (experimental ones only by clients that accept them). */
+/**
+ * Whether a capability with this status is enabled (the manifest's boolean). The daemon reports a
+ * capability it has but has not enabled as `availableUncertified` (`localDaemon` over stdio), so
+ * only `available` and `experimental` (for clients that accept experimental ones) are enabled.
+ */
 export function isEnabledStatus(status: GlassCapabilityStatus): boolean {
-  return status === "available" || status === "availableUncertified" || status === "experimental";
+  return status === "available" || status === "experimental";
 }
 
 /**
- * The manifest (`result.glass` of initialize) of a mock daemon: the default schemas and capability
- * statuses, with `localDaemon` only in socket mode and `mcpStdio` only in stdio mode, changed by
- * `options`. `platform` is the daemon's platform (e.g. `linux-x64`).
+ * The manifest (`result.glass` of initialize) of a mock daemon, as the daemon builds it: the
+ * default schemas and capability statuses — `mcpStdio` in both modes, `localDaemon` enabled on the
+ * socket and `availableUncertified` (not enabled) over stdio — changed by `options`. `platform` is
+ * the daemon's platform (e.g. `linux-x64`).
  */
 export function buildManifest(mode: MockDaemonMode, platform: string, options: MockManifestOptions = {}): GlassCapabilityManifest {
   const statuses: Record<string, GlassCapabilityStatus> = { ...DEFAULT_STATUSES };
-  statuses[mode === "socket" ? "localDaemon" : "mcpStdio"] = "available";
+  statuses.localDaemon = mode === "socket" ? "available" : "availableUncertified";
   for (const [name, status] of Object.entries(options.capabilities ?? {})) {
     if (status === false) delete statuses[name];
     else statuses[name] = status;
@@ -81,8 +102,8 @@ export function buildManifest(mode: MockDaemonMode, platform: string, options: M
     constraints: {
       platform,
       browserFamily: "chromium",
-      policy: "default",
-      maxSessions: mode === "socket" ? 4 : 1,
+      policy: "development",
+      maxSessions: 4,
       ...options.constraints,
     },
   };

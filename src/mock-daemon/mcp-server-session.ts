@@ -150,7 +150,7 @@ export class McpServerSession {
       case "ping":
         return this.replyResult(id, {}, framing);
       case "tools/list":
-        return this.replyResult(id, { tools: listTools(this.context.manifest) }, framing);
+        return this.replyResult(id, { tools: listTools(this.context.manifest, Object.keys(this.context.fallbackHandlers ?? {})) }, framing);
       case "prompts/list":
       case "resources/list":
         return this.replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);

@@ -30,10 +30,11 @@ interface NegotiationRequest {
  *   `protocolVersions`, else the singular `protocolVersion`, else `[1]`; the list must contain 1.
  * - `schemas` absent: every schema is agreed at its newest version. Present: each named schema at
  *   the newest version both speak; an unknown name, an empty list or no common version fails.
- * - Capabilities: every usable one (experimental ones only with `acceptsExperimental: true`), plus
- *   every named one (`requires`, `optional`) the daemon knows, with its status — so a disabled
- *   optional capability appears with its status. Unknown optional names are dropped; an unknown,
- *   unusable, or (without `acceptsExperimental`) experimental required capability fails.
+ * - Capabilities: the named ones (`requires`, `optional`) the daemon knows, or every one when none
+ *   is named, each with its status — so a disabled one appears with its status; an experimental one
+ *   that is not required only with `acceptsExperimental: true`. Unknown optional names are dropped;
+ *   an unknown, not enabled (its manifest boolean), or (without `acceptsExperimental`) experimental
+ *   required capability fails.
  */
 export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): NegotiationOutcome {
   const statuses = statusesOf(manifest);
@@ -42,7 +43,7 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
   if (typeof read === "string") return failed(read);
 
   if (!read.protocolVersions.includes(1)) {
-    return failed(`no common Glass protocol version: the daemon speaks [1], the client ${JSON.stringify(read.protocolVersions)}`);
+    return failed(`glass.protocolVersions: unsupported protocols ${JSON.stringify(read.protocolVersions)}; expected 1`);
   }
 
   let agreedSchemas: Record<string, number> = newestOfEach(manifest.schemas);
@@ -50,7 +51,7 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
     agreedSchemas = {};
     for (const [name, versions] of Object.entries(read.schemas)) {
       const offered = Object.hasOwn(manifest.schemas, name) ? manifest.schemas[name] : undefined;
-      if (offered === undefined) return failed(`unknown schema ${JSON.stringify(name)}; the daemon speaks ${Object.keys(manifest.schemas).join(", ")}`);
+      if (offered === undefined) return failed(`glass.schemas.${name}: unknown schema`);
       if (versions.length === 0) return failed(`the version list of schema ${name} is empty`);
       const common = offered.filter((version) => versions.includes(version));
       if (common.length === 0) {
@@ -60,18 +61,38 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
     }
   }
 
-  for (const name of read.requires) {
+  // Capabilities, the daemon's way: the ones named (`requires` and `optional`), or every one when
+  // none is named; a required one must be known and enabled (and, when experimental, accepted);
+  // an experimental one that is not required is left out unless experimental ones are accepted.
+  const required = new Set(read.requires);
+  const requested = required.size + read.optional.length > 0 ? [...new Set([...read.requires, ...read.optional])] : Object.keys(statuses);
+  const capabilities: Record<string, GlassCapabilityStatus> = {};
+  for (const name of requested) {
     const status = Object.hasOwn(statuses, name) ? statuses[name] : undefined;
-    if (status === undefined) return failed(`required capability ${JSON.stringify(name)} is not offered by this daemon`);
-    if (!isEnabledStatus(status)) return failed(`required capability ${name} is ${status}`);
-    if (status === "experimental" && !read.acceptsExperimental) {
-      return failed(`required capability ${name} is experimental and the client does not accept experimental capabilities`);
+    if (status === undefined) {
+      if (required.has(name)) return failed(`glass.requires.${name}: unknown capability`);
+      continue;
     }
+    const experimentalRefused = status === "experimental" && !read.acceptsExperimental;
+    if (required.has(name)) {
+      if (!capabilityEnabled(manifest, name)) {
+        // The daemon names the status as its Rust variant (`DisabledByPolicy`).
+        return failed(`glass.requires.${name}: capability is not enabled (${status.charAt(0).toUpperCase()}${status.slice(1)})`);
+      }
+      if (experimentalRefused) return failed(`glass.requires.${name}: experimental capability requires acceptsExperimental=true`);
+    } else if (experimentalRefused) {
+      continue;
+    }
+    capabilities[name] = status;
   }
+  return agreed(manifest, agreedSchemas, capabilities);
+}
 
-  const usable = Object.entries(statuses).filter(([, status]) => isEnabledStatus(status) && (status !== "experimental" || read.acceptsExperimental));
-  const named = [...read.requires, ...read.optional].filter((name) => Object.hasOwn(statuses, name)).map((name) => [name, statuses[name]!] as const);
-  return agreed(manifest, agreedSchemas, Object.fromEntries([...usable, ...named]));
+/** Whether the manifest enables a capability: its boolean, else what its status implies. */
+function capabilityEnabled(manifest: GlassCapabilityManifest, name: string): boolean {
+  if (Object.hasOwn(manifest.capabilities, name)) return manifest.capabilities[name] === true;
+  const status = capabilityStatus(manifest, name);
+  return status !== undefined && isEnabledStatus(status);
 }
 
 /** Reads the members of a `glass` object; a string says which one is malformed. A member set to null counts as absent. */

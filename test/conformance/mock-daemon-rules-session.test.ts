@@ -10,6 +10,12 @@ import { initializeParams, toolCall } from "../support/raw-mcp-peer.js";
 /** A tools/call the golden fixture has an answer for. */
 const observe = toolCall("observe", { level: "summary" });
 
+/**
+ * A daemon whose policy blocks or disables some capabilities and offers workflow authoring as
+ * experimental (the daemon's default policy enables all but extensions).
+ */
+const RESTRICTED = { capabilities: { workflowAuthoring: "experimental", rawCdp: "disabledByPolicy", extensions: "blockedBySecurityGate" } } as const;
+
 interface Agreement {
   protocolVersion: number;
   agreedSchemas: Record<string, number>;
@@ -57,7 +63,7 @@ describe("§3.1 initialize", () => {
     expect(manifest.capabilityStatuses.workflowAuthoring).toBe("experimental");
     expect(agreement.capabilities).not.toHaveProperty("workflowAuthoring");
     expect(agreement.capabilities).toMatchObject({ webIr: { status: "available" }, taskProtocol: { status: "available" } });
-  });
+  }, RESTRICTED);
 
   rule("§3.1 leaving glass out agrees to everything, experimental capabilities included", async (target) => {
     const peer = await target.connect();
@@ -66,7 +72,7 @@ describe("§3.1 initialize", () => {
     const agreement = result!.glassAgreement as Agreement;
     expect(Object.keys(agreement.agreedSchemas).sort()).toEqual(Object.keys(manifest.schemas).sort());
     expect(agreement.capabilities).toEqual(Object.fromEntries(Object.entries(manifest.capabilityStatuses).map(([name, status]) => [name, { status }])));
-  });
+  }, RESTRICTED);
 
   rule("§3.1 glass: null, or any other non-object, fails initialize with -32602", async (target) => {
     for (const glass of [null, [], "glass", 1, true]) {
@@ -124,7 +130,7 @@ describe("§3.1 initialize", () => {
     const accepting = await target.connect();
     const { result } = await accepting.request(1, "initialize", initializeParams({ requires: ["workflowAuthoring"], acceptsExperimental: true }));
     expect((result!.glassAgreement as Agreement).capabilities.workflowAuthoring).toEqual({ status: "experimental" });
-  });
+  }, RESTRICTED);
 
   rule("§3.1 unknown optional capabilities are dropped silently; a disabled optional one appears with its status", async (target) => {
     const peer = await target.connect();
@@ -132,7 +138,7 @@ describe("§3.1 initialize", () => {
     const { capabilities } = result!.glassAgreement as Agreement;
     expect(capabilities).not.toHaveProperty("noSuchThing");
     expect(capabilities).toMatchObject({ rawCdp: { status: "disabledByPolicy" }, extensions: { status: "blockedBySecurityGate" } });
-  });
+  }, RESTRICTED);
 });
 
 describe("§3.2 the initialize result", () => {
@@ -153,9 +159,12 @@ describe("§3.2 the initialize result", () => {
       },
       glassAgreement: { protocolVersion: 1, agreedSchemas: expect.any(Object), capabilities: expect.any(Object), constraints: expect.any(Object) },
     });
-    const capabilities = (result!.glass as { capabilities: Record<string, boolean> }).capabilities;
-    expect(capabilities[target.transport === "socket" ? "localDaemon" : "mcpStdio"]).toBe(true);
-    expect(capabilities).not.toHaveProperty(target.transport === "socket" ? "mcpStdio" : "localDaemon");
+    // As the daemon: mcpStdio on both transports, localDaemon enabled only on the socket
+    // (over stdio it is listed as availableUncertified and false).
+    const glass = result!.glass as { capabilities: Record<string, boolean>; capabilityStatuses: Record<string, string> };
+    expect(glass.capabilities.mcpStdio).toBe(true);
+    expect(glass.capabilities.localDaemon).toBe(target.transport === "socket");
+    expect(glass.capabilityStatuses.localDaemon).toBe(target.transport === "socket" ? "available" : "availableUncertified");
   });
 });
 

@@ -42,14 +42,16 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
   expect(stdout).toContain(`✗ staleRevision — expected revision ${r} but the page is at revision ${r + 1}`);
   expect(stdout).toContain("mutationPossible false · retry advice safeAfterReobserve");
   expect(stdout).toContain(`re-observed: revision ${r + 1}; the next action names expectedRevision ${r + 1}`);
-  expect(stdout).toMatch(new RegExp(`fillForm \\(Email, Password\\): execution exec-\\d+; the form is now at revision ${r + 2}`));
-  expect(stdout).toContain(`clicked Sign in: now ${origin}/orders — "Orders · Simulated Shop" (revision ${r + 3})`);
+  expect(stdout).toMatch(/typed into css=#email: execution exec-\d+\n {3}typed into css=#password: execution exec-\d+/);
+  expect(stdout).toContain(`the form is now at revision ${r + 3}`);
+  expect(stdout).toContain(`clicked Sign in: now ${origin}/orders — "Orders · Simulated Shop" (revision ${r + 4})`);
   expect(stdout).toContain("1001 Ada Lovelace €42.00 Shipped");
   expect(stdout).toContain("1003 Grace Hopper €128.90 Delivered");
-  expect(stdout).toMatch(new RegExp(`extractWebIr: revision ${r + 3}, \\d+ entities, \\d+ relationships`));
+  expect(stdout).toMatch(new RegExp(`extractWebIr: revision ${r + 4}, \\d+ entities, \\d+ relationships`));
   expect(stdout).toContain("webIr.validate: valid true");
   expect(stdout).toContain("task.validate: table.extract is valid (task schema v1)");
-  expect(stdout).toContain(`task.compile: bound to revision ${r + 3}, steps scopeToRegion and extractRows`);
+  expect(stdout).toContain(`task.compile: bound to revision ${r + 4}, steps scopeToRegion and extractRows`);
+  expect(stdout).toContain("task.execute: table.extract succeeded, steps observeScope succeeded and extractTable succeeded");
   expect(stdout).toContain("9. Close");
   expect(stdout.trimEnd().endsWith("Done.")).toBe(true);
   // Short, readable lines: no raw JSON dumps (a GLASS_COMMAND is echoed as given, however long).
@@ -103,7 +105,7 @@ describe("examples/quickstart.ts (npm start)", () => {
 
     // The first call to change anything sent the browser to the served sign-in page.
     const mutations = daemon.calls.filter((call) => ["navigate", "type", "fillForm", "click"].includes(call.tool));
-    expect(mutations.map((call) => call.tool)).toEqual(["navigate", "type", "type", "fillForm", "click"]);
+    expect(mutations.map((call) => call.tool)).toEqual(["navigate", "type", "type", "type", "type", "click"]);
     expect(mutations[0]?.arguments).toMatchObject({ url: `${origin}/login` });
     expect(daemon.calls.findIndex((call) => call.tool === "navigate")).toBeLessThan(daemon.calls.findIndex((call) => call.tool === "observe"));
     // Every mutation carried a lease token; read-only calls did not; no token was printed.

@@ -39,7 +39,8 @@ describe("the whole golden fixture through Glass over inMemoryTransport", () => 
     expect(transport.kind).toBe("memory");
     expect(transport.maxInFlight).toBe(8);
     expect(glass.manifest?.capabilities.mcpStdio).toBe(true);
-    expect(glass.manifest?.capabilities.localDaemon).toBeUndefined();
+    expect(glass.manifest?.capabilities.localDaemon).toBe(false); // as the daemon over stdio: listed, not enabled
+    expect(glass.supports("localDaemon")).toBe(false);
     expect(glass.serverInfo?.name).toBe("glass-sdk-mock-daemon");
   });
 

@@ -8,7 +8,8 @@ let harness: SocketHarness;
 let restricted: SocketHarness;
 
 beforeAll(async () => {
-  harness = await startSocketHarness({ latencyMs: 150 });
+  // A daemon whose policy disables raw CDP and which offers workflow authoring as experimental.
+  harness = await startSocketHarness({ latencyMs: 150, capabilities: { rawCdp: "disabledByPolicy", workflowAuthoring: "experimental" } });
   restricted = await startSocketHarness({ capabilities: { webIr: "disabledByPolicy" }, schemas: { webIr: [1, 2] } });
 });
 afterEach(async () => {
@@ -41,16 +42,15 @@ describe("mock daemon handshake", () => {
       constraints: (result.glass as { constraints: unknown }).constraints,
     });
     const capabilities = (result.glassAgreement as { capabilities: Record<string, unknown> }).capabilities;
-    expect(capabilities).not.toHaveProperty("noSuchThing");
-    expect(capabilities).not.toHaveProperty("workflowAuthoring"); // experimental, not accepted
-    expect(capabilities).not.toHaveProperty("extensions"); // not usable and not asked for
+    // As the daemon does: the named capabilities it knows, and no other.
+    expect(Object.keys(capabilities).sort()).toEqual(["rawCdp", "taskProtocol", "webIr"]);
   });
 
-  it("offers localDaemon on the socket and not mcpStdio", async () => {
+  it("enables localDaemon on the socket, and lists mcpStdio as the daemon does on both transports", async () => {
     const { response } = await initialize();
     const manifest = response.result!.glass as { capabilities: Record<string, boolean>; constraints: { browserFamily: string; maxSessions: number } };
     expect(manifest.capabilities.localDaemon).toBe(true);
-    expect(manifest.capabilities).not.toHaveProperty("mcpStdio");
+    expect(manifest.capabilities.mcpStdio).toBe(true);
     expect(manifest.constraints).toMatchObject({ browserFamily: "chromium", maxSessions: 4 });
   });
 
@@ -79,14 +79,13 @@ describe("mock daemon handshake", () => {
   });
 
   it.each([
-    ["an unknown schema name", { schemas: { teleport: [1] } }, /unknown schema "teleport"/],
+    ["an unknown schema name", { schemas: { teleport: [1] } }, /glass\.schemas\.teleport: unknown schema/],
     ["an empty version list", { schemas: { webIr: [] } }, /version list of schema webIr is empty/],
     ["no common schema version", { schemas: { action: [2, 3] } }, /no common version of schema action/],
-    ["an unknown required capability", { requires: ["timeTravel"] }, /required capability "timeTravel" is not offered/],
-    ["a disabled required capability", { requires: ["rawCdp"] }, /required capability rawCdp is disabledByPolicy/],
-    ["an experimental required capability the client does not accept", { requires: ["workflowAuthoring"] }, /workflowAuthoring is experimental/],
-    ["no common Glass protocol version", { protocolVersions: [2] }, /no common Glass protocol version/],
-    ["a capability of the other transport", { requires: ["mcpStdio"] }, /"mcpStdio" is not offered/],
+    ["an unknown required capability", { requires: ["timeTravel"] }, /glass\.requires\.timeTravel: unknown capability/],
+    ["a disabled required capability", { requires: ["rawCdp"] }, /glass\.requires\.rawCdp: capability is not enabled \(DisabledByPolicy\)/],
+    ["an experimental required capability the client does not accept", { requires: ["workflowAuthoring"] }, /workflowAuthoring: experimental capability requires acceptsExperimental=true/],
+    ["no common Glass protocol version", { protocolVersions: [2] }, /glass\.protocolVersions: unsupported protocols \[2\]; expected 1/],
     ["a malformed negotiation", { schemas: { webIr: [1] }, acceptsExperimental: "yes" }, /invalid glass negotiation: acceptsExperimental/],
   ])("fails initialize with -32602 for %s", async (_name, glass, message) => {
     const { response } = await initialize(glass);
@@ -101,7 +100,7 @@ describe("mock daemon handshake", () => {
 
   it("fails initialize when a required capability was switched off by the daemon's options", async () => {
     const { response } = await initialize({ requires: ["webIr"] }, undefined, restricted);
-    expect(response.error).toMatchObject({ code: -32602, message: expect.stringMatching(/webIr is disabledByPolicy/) });
+    expect(response.error).toMatchObject({ code: -32602, message: expect.stringMatching(/glass\.requires\.webIr: capability is not enabled \(DisabledByPolicy\)/) });
   });
 
   it("lets a client try initialize again after a failed one", async () => {

@@ -20,10 +20,10 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
     daemon.child.kill();
   });
 
-  it("completes the handshake and offers mcpStdio, not localDaemon", () => {
+  it("completes the handshake and offers mcpStdio, with localDaemon listed but not enabled", () => {
     const manifest = initialized.glass as { capabilities: Record<string, boolean>; constraints: { maxSessions: number } };
     expect(manifest.capabilities.mcpStdio).toBe(true);
-    expect(manifest.capabilities).not.toHaveProperty("localDaemon");
+    expect(manifest.capabilities.localDaemon).toBe(false); // as the daemon over stdio: listed, not enabled
     expect(initialized.glassAgreement).toMatchObject({ agreedSchemas: { webIr: 1, task: 1 }, capabilities: { mcpStdio: { status: "available" } } });
   });
 
