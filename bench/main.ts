@@ -9,7 +9,9 @@
  * 2. the bridge against supergateway 4.0.0 in front of the same daemon, 1 and 8 in flight;
  * 3. the SDK's own cost per call without I/O, stage by stage, and its JSON work on the 100 KB path;
  * 4. heap and RSS around 50,000 calls; 5. cold start; 6. browser bundle sizes (the prebuilt file,
- *    and pages importing glass-sdk by name as a user's bundler builds them).
+ *    and pages importing glass-sdk by name as a user's bundler builds them); 7. the real daemon
+ *    (glass-browser in headless Chromium): latency and client CPU per operation, glass-sdk next to
+ *    the MCP SDK client over stdio (also alone: `npm run bench:daemon`, bench/sections/real-daemon.ts).
  *
  * The large-message ladder runs on its own (`npm run bench:ladder`, bench/ladder.ts); its last
  * results (bench/results/ladder.json) are folded into latest.json with the run they came from.
@@ -47,6 +49,7 @@ import { measureGateways } from "./sections/gateways.js";
 import { countJsonCalls } from "./sections/json-count.js";
 import { measureMemory } from "./sections/memory.js";
 import { measureOverhead } from "./sections/overhead.js";
+import { measureRealDaemon, realDaemonTable } from "./sections/real-daemon.js";
 import { inProcess, measureTransport, type ThroughputCell } from "./sections/throughput.js";
 
 const TRANSPORTS: readonly TransportName[] = ["stdio", "socket", "http", "websocket"];
@@ -143,6 +146,9 @@ try {
   progress(`cold start: ${settings.coldStartRuns} fresh processes per figure…`);
   const coldStart = await measureColdStart(settings.coldStartRuns, targets.stdioDaemon, socketPath);
 
+  progress("the real daemon (glass-browser) in headless Chromium, glass-sdk and the MCP SDK client over stdio…");
+  const realDaemon = await measureRealDaemon(settings.quick ? 2 : 5, settings.quick ? 2 : 4, progress).catch((error: unknown) => `not measured: ${error instanceof Error ? error.message : String(error)}`);
+
   for (const [warning, count] of warnings) notes.push(`Node warned ${count}× ${warning}`);
   const ladder = readLadderRun();
   notes.push(typeof ladder === "string" ? `the ladder: ${ladder}` : `the ladder comes from its own run (npm run bench:ladder): ${ladder.mode} run of ${ladder.generatedAt}, commit ${ladder.git.commit}`);
@@ -170,7 +176,8 @@ try {
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(toResults(run), null, 2)}\n`);
   writeFileSync(join(RESULTS_DIR, "throughput.svg"), throughputSvg(cells, `Node ${process.version}, ${settings.quick ? "--quick" : "full"} run, fast mock daemon; medians of ${settings.rounds} interleaved rounds`));
-  process.stdout.write(`${formatTable(run)}\n`);
+  writeFileSync(join(RESULTS_DIR, "real-daemon.json"), `${JSON.stringify(typeof realDaemon === "string" ? { notMeasured: realDaemon } : realDaemon, null, 2)}\n`);
+  process.stdout.write(`${formatTable(run)}\n\n${typeof realDaemon === "string" ? `Real daemon: ${realDaemon}` : realDaemonTable(realDaemon)}\n`);
   progress(`wrote ${join(RESULTS_DIR, "latest.json")} and throughput.svg`);
 } catch (error) {
   process.stderr.write(`bench: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
