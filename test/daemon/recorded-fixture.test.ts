@@ -5,7 +5,7 @@
  * replay tests use is still what the daemon says.
  */
 import { describe, expect, it } from "vitest";
-import { type GlassResponse } from "glass-sdk";
+import type { GlassResponse } from "glass-sdk";
 import { loadFixture } from "glass-sdk/testing";
 import { requireInstalledDaemon } from "./support/real-daemon.js";
 import { recordShopSession } from "./support/shop-session.js";
