@@ -12,6 +12,8 @@ export default defineConfig({
     include: ["test/daemon/**/*.test.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/vitest-daemon.json" }]],
     fileParallelism: false,
+    // conformance-rules.test.ts runs the mock daemon's rule tests against the real daemon.
+    env: { GLASS_RULES_TARGET: "daemon" },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

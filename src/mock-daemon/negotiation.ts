@@ -25,9 +25,10 @@ interface NegotiationRequest {
  *
  * - `glass` absent: the client asked for nothing in particular; the agreement covers every schema
  *   (at its newest version) and every capability with its status, experimental ones included.
- * - `glass` not an object (`null` included), or a member of the wrong type: -32602.
+ * - `glass` not an object (`null` included), or a member of the wrong type: -32602. An array is
+ *   read as the members in their declared order (the daemon's deserializer does; `[]` is `{}`).
  * - Every member is optional and unknown members are ignored. The envelope versions are
- *   `protocolVersions`, else the singular `protocolVersion`, else `[1]`; the list must contain 1.
+ *   `protocolVersions` unless empty, else the singular `protocolVersion`, else `[1]`; the list must contain 1.
  * - `schemas` absent: every schema is agreed at its newest version. Present: each named schema at
  *   the newest version both speak; an unknown name, an empty list or no common version fails.
  * - Capabilities: the named ones (`requires`, `optional`) the daemon knows, or every one when none
@@ -96,8 +97,9 @@ function capabilityEnabled(manifest: GlassCapabilityManifest, name: string): boo
 }
 
 /** Reads the members of a `glass` object; a string says which one is malformed. A member set to null counts as absent. */
-function readNegotiation(glass: unknown): NegotiationRequest | string {
-  if (!isJsonObject(glass)) return "the glass negotiation must be an object";
+function readNegotiation(value: unknown): NegotiationRequest | string {
+  const glass = Array.isArray(value) ? positionalMembers(value) : value;
+  if (!isJsonObject(glass)) return "glass: invalid capability request: expected struct CapabilityNegotiationRequest";
   const { protocolVersions, protocolVersion, schemas, requires, optional, acceptsExperimental } = glass;
   if (protocolVersions != null && !isVersionList(protocolVersions)) return "invalid glass negotiation: protocolVersions must be a list of version numbers";
   if (protocolVersion != null && !isVersion(protocolVersion)) return "invalid glass negotiation: protocolVersion must be a version number";
@@ -108,12 +110,22 @@ function readNegotiation(glass: unknown): NegotiationRequest | string {
   if (optional != null && !isNameList(optional)) return "invalid glass negotiation: optional must be a list of capability names";
   if (acceptsExperimental != null && typeof acceptsExperimental !== "boolean") return "invalid glass negotiation: acceptsExperimental must be true or false";
   return {
-    protocolVersions: protocolVersions != null ? (protocolVersions as number[]) : protocolVersion != null ? [protocolVersion as number] : [1],
+    // An empty list counts as none, as the daemon reads it.
+    protocolVersions: protocolVersions != null && (protocolVersions as number[]).length > 0 ? (protocolVersions as number[]) : protocolVersion != null ? [protocolVersion as number] : [1],
     schemas: schemas != null ? (schemas as Record<string, number[]>) : undefined,
     requires: requires != null ? (requires as string[]) : [],
     optional: optional != null ? (optional as string[]) : [],
     acceptsExperimental: acceptsExperimental === true,
   };
+}
+
+/** The members of the negotiation in their declared order: the daemon also reads the object from a JSON array of them. */
+const MEMBER_ORDER = ["protocolVersions", "protocolVersion", "schemas", "requires", "optional", "acceptsExperimental"] as const;
+
+/** A `glass` array read as the daemon reads it (members by position, missing ones absent); `undefined` when it is too long. */
+function positionalMembers(values: readonly unknown[]): Record<string, unknown> | undefined {
+  if (values.length > MEMBER_ORDER.length) return undefined;
+  return Object.fromEntries(values.map((member, index) => [MEMBER_ORDER[index], member]));
 }
 
 function isVersion(value: unknown): value is number {

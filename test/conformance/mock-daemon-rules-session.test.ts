@@ -32,12 +32,13 @@ describe("§3.1 initialize", () => {
     expect((await other.request(1, "initialize", initializeParams({ protocolVersion: 2 }))).error).toMatchObject({ code: -32602 });
   });
 
-  rule("§3.1 takes protocolVersions before protocolVersion, and accepts a version list that contains 1", async (target) => {
+  rule("§3.1 takes protocolVersions (unless empty) before protocolVersion, and accepts a version list that contains 1", async (target) => {
     const cases: [glass: unknown, accepted: boolean][] = [
       [{ protocolVersions: [99, 1] }, true],
       [{ protocolVersions: [1], protocolVersion: 7 }, true],
       [{ protocolVersions: [2], protocolVersion: 1 }, false],
-      [{ protocolVersions: [] }, false],
+      [{ protocolVersions: [] }, true], // an empty list counts as none: [1]
+      [{ protocolVersions: [], protocolVersion: 2 }, false],
     ];
     for (const [glass, accepted] of cases) {
       const peer = await target.connect();
@@ -74,8 +75,13 @@ describe("§3.1 initialize", () => {
     expect(agreement.capabilities).toEqual(Object.fromEntries(Object.entries(manifest.capabilityStatuses).map(([name, status]) => [name, { status }])));
   }, RESTRICTED);
 
-  rule("§3.1 glass: null, or any other non-object, fails initialize with -32602", async (target) => {
-    for (const glass of [null, [], "glass", 1, true]) {
+  rule("§3.1 glass: null, or any other non-object, fails initialize with -32602; an array is read as the members in order", async (target) => {
+    for (const glass of [[], [[1]]]) {
+      const peer = await target.connect();
+      expect((await peer.request(1, "initialize", { ...initializeParams(), glass })).result, JSON.stringify(glass)).toMatchObject({ glassAgreement: { protocolVersion: 1 } });
+      await target.hangUp(peer);
+    }
+    for (const glass of [null, [[2]], "glass", 1, true]) {
       const peer = await target.connect();
       const response = await peer.request(1, "initialize", { ...initializeParams(), glass });
       expect(response.result, JSON.stringify(glass)).toBeUndefined();

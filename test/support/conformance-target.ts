@@ -98,6 +98,7 @@ export interface RuleOptions extends TargetOptions {
  */
 export function rule(title: string, body: (target: Target) => Promise<void>, options: RuleOptions = {}): void {
   const { transports = TRANSPORTS, timeout, ...daemonOptions } = options;
+  if (process.env.GLASS_RULES_TARGET === "daemon") return realDaemonRule(title, body, transports, Object.keys(daemonOptions).length > 0, timeout);
   it(
     title,
     async () => {
@@ -114,6 +115,67 @@ export function rule(title: string, body: (target: Target) => Promise<void>, opt
       }
     },
     timeout,
+  );
+}
+
+/**
+ * A rule checked against the real daemon instead (`GLASS_RULES_TARGET=daemon`, set by `npm run
+ * test:daemon`): over each transport, against glass-browser. A rule that needs a mock configured
+ * otherwise than the daemon's defaults, or that inspects the mock's own state, is skipped; a rule
+ * the daemon is known to break (test/daemon/support/rule-differences.ts) must still fail, with the
+ * reason listed, so the list stays true.
+ */
+/** How long one rule may take over one transport against the real daemon. */
+const REAL_RULE_MS = 15_000;
+
+function realDaemonRule(title: string, body: (target: Target) => Promise<void>, transports: readonly TransportName[], configured: boolean, timeout: number | undefined): void {
+  if (configured) return void it.skip(`${title} (needs a mock daemon configured otherwise than the daemon)`, () => {});
+  it(
+    title,
+    async (context) => {
+      const { startRealTarget, MockOnlyError } = await import("../daemon/support/real-target.js");
+      const { RULE_DIFFERENCES, FIXTURE_BOUND_RULES } = await import("../daemon/support/rule-differences.js");
+      if (FIXTURE_BOUND_RULES.has(title)) return context.skip("compares with the mock's golden-fixture answers");
+      const failures: string[] = [];
+      for (const transport of transports) {
+        const real = await startRealTarget(transport);
+        const target: Target = {
+          transport,
+          connect: () => real.connect(),
+          hangUp: (peer) => real.hangUp(peer),
+          connectReady: async (glass?: unknown) => {
+            const peer = await real.connect();
+            await handshake(peer, glass);
+            return peer;
+          },
+          get daemon(): MockDaemon {
+            throw new MockOnlyError();
+          },
+        };
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          // A rule that waits for what the daemon never does fails here rather than at the test's timeout.
+          const noVerdict = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no verdict within ${REAL_RULE_MS / 1000} s: the rule waited for something the daemon did not do`)), REAL_RULE_MS);
+          });
+          await Promise.race([body(target), noVerdict]);
+        } catch (error) {
+          if (error instanceof MockOnlyError) return context.skip(error.message);
+          const { actual } = error as { actual?: unknown };
+          failures.push(`[over ${transport}] ${error instanceof Error ? error.message : String(error)}${actual === undefined ? "" : ` (got ${JSON.stringify(actual)?.slice(0, 600)})`}`);
+        } finally {
+          clearTimeout(timer);
+          await real.stop();
+        }
+      }
+      const known = RULE_DIFFERENCES[title];
+      if (known !== undefined) {
+        expect(failures, `listed as a difference (${known}), yet the daemon follows the rule: remove it from rule-differences.ts`).not.toEqual([]);
+        return;
+      }
+      expect(failures).toEqual([]);
+    },
+    Math.max(timeout ?? 0, 2 * REAL_RULE_MS + 20_000),
   );
 }
 
