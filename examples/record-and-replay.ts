@@ -108,7 +108,7 @@ async function signInStory(glass: Glass): Promise<SignInStory> {
     }),
   );
   const filled = await glass.browser.observe({ level: "interactive" });
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: "best", expectedRevision: filled.revision });
+  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: "reportOnly", expectedRevision: filled.revision });
   const button = found.candidates[0];
   if (button === undefined) throw new Error("the page has no Sign in button");
   const clicked = await mutate(() => glass.browser.click({ target: button.reference, expectedRevision: filled.revision }));

@@ -454,7 +454,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.extractStructured` (MCP tool `extractStructured`). Read-only.
    */
-  extractStructured(payload?: BrowserExtractStructuredPayload, options?: CallOptions): Promise<BrowserExtractStructuredResult>;
+  extractStructured(payload: BrowserExtractStructuredPayload, options?: CallOptions): Promise<BrowserExtractStructuredResult>;
 
   /**
    * Wait until a condition holds on the page, or give up after a timeout.
@@ -524,7 +524,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.actAndVerify` (MCP tool `actAndVerify`). Mutating: needs a mutation lease on the daemon socket.
    */
-  actAndVerify(payload?: BrowserActAndVerifyPayload, options?: CallOptions): Promise<BrowserActAndVerifyResult>;
+  actAndVerify(payload: BrowserActAndVerifyPayload, options?: CallOptions): Promise<BrowserActAndVerifyResult>;
 
   /**
    * Look up an earlier run by its execution id to see how it ended and how to recover.
@@ -592,7 +592,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.importCheckpoint` (MCP tool `importCheckpoint`). Mutating: needs a mutation lease on the daemon socket.
    */
-  importCheckpoint(payload?: BrowserImportCheckpointPayload, options?: CallOptions): Promise<BrowserImportCheckpointResult>;
+  importCheckpoint(payload: BrowserImportCheckpointPayload, options?: CallOptions): Promise<BrowserImportCheckpointResult>;
 
   /**
    * List the open tabs and other page targets.
@@ -676,7 +676,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.setNetworkConditions` (MCP tool `setNetworkConditions`). Mutating: needs a mutation lease on the daemon socket.
    */
-  setNetworkConditions(payload: BrowserSetNetworkConditionsPayload, options?: CallOptions): Promise<BrowserSetNetworkConditionsResult>;
+  setNetworkConditions(payload?: BrowserSetNetworkConditionsPayload, options?: CallOptions): Promise<BrowserSetNetworkConditionsResult>;
 
   /**
    * Stop emulating network conditions.

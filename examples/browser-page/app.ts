@@ -55,7 +55,7 @@ async function runStory(): Promise<void> {
     const observed = await glass.browser.observe({ level: "interactive" });
     print(`observed ${observed.page.url} — "${observed.page.title}" at revision ${observed.revision}`);
 
-    const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "best", expectedRevision: observed.revision });
+    const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: observed.revision });
     const email = found.candidates[0];
     if (email === undefined) throw new Error(`the page at ${observed.page.url} has no Email field`);
     print(`found the Email field: ${email.name}, reference ${email.reference} (confidence ${email.confidence})`);

@@ -51,7 +51,7 @@ describe("Glass client handshake", () => {
     expect(glass.supports("webIr")).toBe(true);
     expect(glass.supports("intentResolution")).toBe(false); // disabled by policy in the agreement
     expect(glass.supports("rawCdp")).toBe(false); // not negotiated; the manifest says false
-    await expect(glass.browser.resolveIntent({ schemaVersion: 1, intent: "renew", action: "click", resolutionPolicy: "strict" })).rejects.toMatchObject({
+    await expect(glass.browser.resolveIntent({ schemaVersion: 1, intent: "renew", action: "click", resolutionPolicy: "requireExact" })).rejects.toMatchObject({
       code: "capability.unavailable",
       mutationPossible: false,
     });

@@ -197,7 +197,7 @@ const defaulted = await glass.browser.sessionSnapshot();
 assert<Equal<typeof defaulted, ProbeSnapshotList>>();
 const purged = await glass.browser.sessionSnapshot({ operation: "purge" });
 assert<Equal<typeof purged, ProbeSnapshotPurge>>();
-const diffed = await glass.browser.sessionSnapshot({ operation: "diff", from: 1, to: 2 });
+const diffed = await glass.browser.sessionSnapshot({ operation: "diff", from: "snap-1", to: "snap-2" });
 assert<Equal<typeof diffed, BrowserSessionSnapshotResult>>();
 export {};
 `;

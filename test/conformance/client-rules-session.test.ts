@@ -142,7 +142,7 @@ describe("§3 initialize", () => {
     const daemon = leasingDaemon();
     const glass = await connect(daemon);
     expect(glass.supports("intentResolution")).toBe(false); // disabledByPolicy in the agreement
-    await expect(glass.browser.resolveIntent({ schemaVersion: 1, intent: "renew", action: "click", resolutionPolicy: "strict" })).rejects.toMatchObject({ code: "capability.unavailable", mutationPossible: false });
+    await expect(glass.browser.resolveIntent({ schemaVersion: 1, intent: "renew", action: "click", resolutionPolicy: "requireExact" })).rejects.toMatchObject({ code: "capability.unavailable", mutationPossible: false });
     expect(toolCalls(daemon)).toHaveLength(0);
   });
 

@@ -24,7 +24,7 @@ const PAGE_TEXT = "Loans due\n{this is page text, not JSON}";
 const PNG = "iVBORw0KGgo=";
 
 /** A valid intent request (resolveIntent, findTarget; executeIntent adds candidateId). */
-const intent = { schemaVersion: 1, intent: "the Renew all button", action: "click", resolutionPolicy: "best" };
+const intent = { schemaVersion: 1, intent: "the Renew all button", action: "click", resolutionPolicy: "reportOnly" };
 
 /** On the socket: a lease for `peer` and the argument that carries its token; over stdio nothing is needed. */
 async function leaseFor(target: Target, peer: RawPeer): Promise<{ args: Record<string, unknown>; sessionId: string; token: string }> {
@@ -228,7 +228,7 @@ describe("§2 and §4 lease context on tool calls", () => {
       ["resolveIntent", intent],
       ["findTarget", { ...intent, responseMode: "minimal" }],
       ["executeIntent", { ...intent, candidateId: "cand-1", value: "x", ...lease.args }],
-      ["actAndVerify", { ...intent, predicate: { urlEquals: "https://library.example/done" }, timeoutMs: 1000, responseMode: "minimal", ...lease.args }],
+      ["actAndVerify", { request: intent, candidateId: "cand-1", predicate: { urlEquals: "https://library.example/done" }, timeoutMs: 1000, responseMode: "minimal", ...lease.args }],
     ];
     for (const [i, [name, args]] of accepted.entries()) {
       const answer = await peer.request(i, "tools/call", toolCall(name, args));

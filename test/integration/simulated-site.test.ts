@@ -22,7 +22,7 @@ async function signInScript(glass: Glass): Promise<string[]> {
   const story: string[] = [];
   const page = await glass.browser.observe({ level: "interactive" });
   story.push(`observed ${page.page.url} at revision ${page.revision}`);
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "best", expectedRevision: page.revision });
+  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: page.revision });
   const email = found.candidates[0];
   if (email === undefined) throw new Error("no Email field");
   story.push(`found ${email.name}`);

@@ -34,7 +34,7 @@ describe("result overloads (catalog resultCases)", () => {
     expectTypeOf(glass.browser.sessionSnapshot({})).resolves.toEqualTypeOf<BrowserSessionSnapshotListResult>();
     expectTypeOf(glass.browser.sessionSnapshot({ operation: "create" })).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
     expectTypeOf(glass.browser.sessionSnapshot({ operation: "inspect", from: "snap-12-0123456789ab" })).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "diff", from: 11, to: 12 })).resolves.toEqualTypeOf<BrowserSessionSnapshotDiffResult>();
+    expectTypeOf(glass.browser.sessionSnapshot({ operation: "diff", from: "snap-11-0123456789ab", to: "snap-12-0123456789ab" })).resolves.toEqualTypeOf<BrowserSessionSnapshotDiffResult>();
     expectTypeOf(glass.browser.sessionSnapshot({ operation: "purge" })).resolves.toEqualTypeOf<BrowserSessionSnapshotPurgeResult>();
     const payload = { operation: "list" } as BrowserSessionSnapshotPayload;
     expectTypeOf(glass.browser.sessionSnapshot(payload)).resolves.toEqualTypeOf<BrowserSessionSnapshotResult>();

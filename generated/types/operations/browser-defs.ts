@@ -2,7 +2,7 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 /**
- * The element an operation acts on: an element reference taken from an observation (for example `ref=r7:b42`) or a CSS selector. Must not be empty.
+ * The element an operation acts on, as a locator: an element reference taken from an observation (`r7:c1:b42` as observe reports it, or `ref=r7:b42`), `css=<selector>`, `text=<visible text>`, `name=<accessible name>`, `role=<role>;name=<accessible name>` or `ordinal=<n>`. A string without one of these prefixes is read as an accessible name, not as a CSS selector. Must not be empty.
  */
 export type BrowserTarget = string;
 /**

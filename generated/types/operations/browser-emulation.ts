@@ -47,34 +47,38 @@ export interface BrowserEmulationOperationTypes {
   };
 }
 /**
- * Arguments of setNetworkConditions.
+ * Arguments of setNetworkConditions: a preset, or the conditions one by one (each optional: online, no added latency, no bandwidth limit when absent).
  */
 export interface BrowserSetNetworkConditionsPayload {
   /**
-   * The name of a predefined network profile to start from.
+   * A predefined network profile. When given, the daemon applies it and ignores the other fields.
    */
-  preset?: string;
+  preset?: "slow-3g" | "fast-3g" | "offline";
   /**
    * Whether the page is cut off from the network.
    */
-  offline: boolean;
+  offline?: boolean;
   /**
-   * Extra round-trip latency, in milliseconds.
+   * Extra round-trip latency, in milliseconds; 0 when absent.
    */
-  latencyMs: number;
+  latencyMs?: number;
   /**
-   * Download bandwidth limit (Chrome's network emulation counts it in bytes per second).
+   * Download bandwidth limit in bytes per second; -1 (the default) for no limit.
    */
-  downloadThroughput: number;
+  downloadThroughput?: number;
   /**
-   * Upload bandwidth limit (Chrome's network emulation counts it in bytes per second).
+   * Upload bandwidth limit in bytes per second; -1 (the default) for no limit.
    */
-  uploadThroughput: number;
+  uploadThroughput?: number;
 }
 /**
  * What a successful setNetworkConditions returns. Open: the daemon may add fields.
  */
 export interface BrowserSetNetworkConditionsResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -89,6 +93,10 @@ export interface BrowserClearNetworkConditionsPayload {}
  * What a successful clearNetworkConditions returns. Open: the daemon may add fields.
  */
 export interface BrowserClearNetworkConditionsResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -109,6 +117,10 @@ export interface BrowserSetCpuThrottlingPayload {
  */
 export interface BrowserSetCpuThrottlingResult {
   /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -122,6 +134,10 @@ export interface BrowserClearCpuThrottlingPayload {}
  * What a successful clearCpuThrottling returns. Open: the daemon may add fields.
  */
 export interface BrowserClearCpuThrottlingResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -150,6 +166,10 @@ export interface BrowserSetUserAgentPayload {
  */
 export interface BrowserSetUserAgentResult {
   /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -163,6 +183,10 @@ export interface BrowserClearUserAgentPayload {}
  * What a successful clearUserAgent returns. Open: the daemon may add fields.
  */
 export interface BrowserClearUserAgentResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -187,6 +211,10 @@ export interface BrowserSetGeolocationPayload {
  */
 export interface BrowserSetGeolocationResult {
   /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -200,6 +228,10 @@ export interface BrowserClearGeolocationPayload {}
  * What a successful clearGeolocation returns. Open: the daemon may add fields.
  */
 export interface BrowserClearGeolocationResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -220,6 +252,10 @@ export interface BrowserSetTimezonePayload {
  */
 export interface BrowserSetTimezoneResult {
   /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -235,6 +271,10 @@ export interface BrowserPrintToPdfPayload {
  * What a successful printToPdf returns. Open: the daemon may add fields.
  */
 export interface BrowserPrintToPdfResult {
+  /**
+   * The PDF, base64-encoded.
+   */
+  result?: string;
   /**
    * The id the daemon gave this print; pass it to recoverRun to look the run up later.
    */

@@ -2,7 +2,8 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import type { GlassRetryAdvice } from "../glass-protocol-v1.js";
-import type { BrowserExecutionId, BrowserRevision } from "./browser-defs.js";
+import type { BrowserExecutionId, BrowserRevision, BrowserTimeoutMs } from "./browser-defs.js";
+import type { BrowserVerifyPredicate } from "./browser-observation.js";
 import type { BrowserDetailAvailability, BrowserProjectedResult, BrowserRegionKind, BrowserRoute, BrowserSemanticObservation } from "./browser-results.js";
 
 /**
@@ -18,25 +19,38 @@ export type BrowserSessionSnapshotResult =
  */
 export type BrowserIntentText = string;
 /**
- * The action an intent is for, named like the browser tool that performs it (for example `click` or `type`).
+ * The action an intent is for (the daemon refuses any other as `browser tool failed`).
  */
-export type BrowserIntentAction = string;
+export type BrowserIntentAction =
+  | "click"
+  | "type"
+  | "clear"
+  | "check"
+  | "uncheck"
+  | "select"
+  | "submit"
+  | "open"
+  | "close"
+  | "search"
+  | "filter"
+  | "sort"
+  | "paginate"
+  | "toggle"
+  | "expand"
+  | "collapse"
+  | "download"
+  | "upload"
+  | "inspect"
+  | "extract";
 /**
- * Where an intent is resolved: a string (an element reference or region name) or an open scope object. The protocol page does not fix its shape, so both forms are passed through.
- */
-export type BrowserIntentScope =
-  | string
-  | {
-      [k: string]: unknown;
-    };
-/**
- * How intent resolution chooses among candidates (for example whether ambiguity fails): a policy name as a string or an open policy object. The protocol page does not fix its shape, so both forms are passed through.
+ * How resolution decides among candidates: `reportOnly` lists them and decides nothing; `requireExact` accepts only an exact match; `requireUniqueHighConfidence` one candidate of high confidence; `allowUniqueMediumConfidence` also one of medium confidence; `interactiveConfirmation` asks for a confirmation. The daemon refuses any other value as `browser tool failed`.
  */
 export type BrowserResolutionPolicy =
-  | string
-  | {
-      [k: string]: unknown;
-    };
+  | "reportOnly"
+  | "requireExact"
+  | "requireUniqueHighConfidence"
+  | "allowUniqueMediumConfidence"
+  | "interactiveConfirmation";
 /**
  * The action a resolved intent is for, as the daemon classifies it.
  */
@@ -189,6 +203,34 @@ export interface BrowserWorkflowPayload {
  * What a successful workflow returns. Open: the daemon may add fields.
  */
 export interface BrowserWorkflowResult {
+  /**
+   * The run's id.
+   */
+  runId?: string;
+  /**
+   * The workflow's name.
+   */
+  name?: string;
+  /**
+   * The workflow's version.
+   */
+  workflowVersion?: string;
+  /**
+   * How the run ended (`completed` …).
+   */
+  status?: string;
+  /**
+   * Each step's state, attempts and revisions.
+   */
+  steps?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * The workflow's declared outputs, by name.
+   */
+  outputs?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this workflow run; pass it to recoverRun to look the run up later.
    */
@@ -426,21 +468,91 @@ export interface BrowserExecuteIntentPayload {
  */
 export interface BrowserExecuteIntentResult {
   /**
+   * The id of the resolution the candidate came from.
+   */
+  resolutionId?: string;
+  /**
+   * The candidate acted on.
+   */
+  candidateId?: string;
+  /**
+   * `executed`, or `not_executed` when the resolution did not allow it.
+   */
+  status?: string;
+  /**
+   * The intent resolution, as resolveIntent returns it.
+   */
+  resolution?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this intent execution; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
   [k: string]: unknown;
 }
 /**
- * Arguments of actAndVerify. The protocol page lists none, so the payload is open and passed through as given.
+ * Arguments of actAndVerify: a resolveIntent request, the candidate it allowed, and a predicate to verify afterwards. Open: further arguments are passed through as given.
  */
 export interface BrowserActAndVerifyPayload {
+  /**
+   * The intent request, as sent to resolveIntent (`{schemaVersion: 1, intent, action, resolutionPolicy, …}`).
+   */
+  request: {
+    [k: string]: unknown;
+  };
+  /**
+   * The candidate to act on, from resolveIntent's answer (`selectedCandidate`).
+   */
+  candidateId: string;
+  /**
+   * The value for an action that needs one (typing, selecting).
+   */
+  value?: string;
+  /**
+   * What must hold after the action.
+   */
+  predicate?: BrowserVerifyPredicate;
+  /**
+   * How long to wait for the predicate; 10000 when absent.
+   */
+  timeoutMs?: BrowserTimeoutMs;
   [k: string]: unknown;
 }
 /**
  * What a successful actAndVerify returns. Open: the daemon may add fields.
  */
 export interface BrowserActAndVerifyResult {
+  /**
+   * How the action and its verification went.
+   */
+  status?: string;
+  /**
+   * How far it got.
+   */
+  phase?: string;
+  /**
+   * Whether the page may have changed.
+   */
+  mutationPossible?: boolean;
+  /**
+   * The executeIntent outcome.
+   */
+  execution?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The predicate's outcome, when one was given.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Retry advice: `{classification, recommendedOperation}`.
+   */
+  retry?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -503,11 +615,11 @@ export interface BrowserReconcileReferencesPayload {
    */
   refs: string[];
   /**
-   * Extra information that helps matching (for example what each reference pointed at). An open object.
+   * Up to 8 words that help matching (for example what the references pointed at). Optional: the daemon reads none when absent.
+   *
+   * @maxItems 8
    */
-  hints: {
-    [k: string]: unknown;
-  };
+  hints?: string[];
   /**
    * An element reference limiting where matches are looked for.
    */
@@ -517,6 +629,32 @@ export interface BrowserReconcileReferencesPayload {
  * What a successful reconcileReferences returns. Open: the daemon may add fields.
  */
 export interface BrowserReconcileReferencesResult {
+  /**
+   * How the page relates to the one the references came from (`unchanged`, `route_changed` …).
+   */
+  status?: string;
+  /**
+   * The revision the references were mapped to.
+   */
+  toRevision?: number;
+  /**
+   * One entry per reference: `{kind: preserved|relocated|lost, old, new?, reason?}`.
+   */
+  mappings?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * References still valid.
+   */
+  preserved?: number;
+  /**
+   * References that moved.
+   */
+  relocated?: number;
+  /**
+   * References with no match.
+   */
+  lost?: number;
   /**
    * The id the daemon gave this reconciliation; pass it to recoverRun to look the run up later.
    */
@@ -532,13 +670,13 @@ export interface BrowserSessionSnapshotPayload {
    */
   operation?: "create" | "list" | "inspect" | "diff" | "purge";
   /**
-   * Where a range or comparison starts: a snapshot id or a revision.
+   * The snapshot to inspect, or the first of the two to compare: a `snapshotId` from `create` or `list`. Required by `inspect` and `diff`.
    */
-  from?: string | number;
+  from?: string;
   /**
-   * Where a range or comparison ends: a snapshot id or a revision.
+   * The second snapshot to compare: a `snapshotId`. Required by `diff`.
    */
-  to?: string | number;
+  to?: string;
 }
 /**
  * exportCheckpoint takes no arguments.
@@ -549,21 +687,47 @@ export interface BrowserExportCheckpointPayload {}
  */
 export interface BrowserExportCheckpointResult {
   /**
+   * Version of the checkpoint format.
+   */
+  schemaVersion?: number;
+  /**
+   * The daemon version that exported it.
+   */
+  glassVersion?: string;
+  /**
+   * When, as an RFC 3339 timestamp.
+   */
+  exportedAt?: string;
+  /**
+   * The browser profile.
+   */
+  profile?: string;
+  /**
    * The id the daemon gave this export; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
   [k: string]: unknown;
 }
 /**
- * Arguments of importCheckpoint: the fields of a checkpoint document (as exportCheckpoint produced it), spread at the top level. Open, since the page does not list them.
+ * Arguments of importCheckpoint: the checkpoint document, as exportCheckpoint produced it. (Daemons older than the `checkpoint` argument took the document's fields spread at the top level; send that form with `glass.request`.)
  */
 export interface BrowserImportCheckpointPayload {
+  /**
+   * The checkpoint document exportCheckpoint returned. An open object.
+   */
+  checkpoint: {
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 /**
- * What a successful importCheckpoint returns. Open: the daemon may add fields.
+ * What a successful importCheckpoint returns (`{status: "checkpoint_imported"}`). Open: the daemon may add fields.
  */
 export interface BrowserImportCheckpointResult {
+  /**
+   * `checkpoint_imported` once the checkpoint is restored.
+   */
+  status?: string;
   /**
    * The id the daemon gave this import; pass it to recoverRun to look the run up later.
    */
@@ -571,10 +735,58 @@ export interface BrowserImportCheckpointResult {
   [k: string]: unknown;
 }
 /**
- * Conditions candidate elements must meet. An open object: the protocol page does not list its fields.
+ * Where candidates are looked for: a kind of page, a kind of region, one region (its id from an observation) or a form (its label). A closed object: the daemon refuses any other key.
+ */
+export interface BrowserIntentScope {
+  /**
+   * The page's kind, as observe reports it (`authentication`, `listing` …).
+   */
+  pageKind?: string;
+  /**
+   * A region's kind, as observe reports it (`form`, `main`, `navigation` …).
+   */
+  regionKind?: string;
+  /**
+   * One region, by the id an observation gave it (`region_form_1`).
+   */
+  regionId?: string;
+  /**
+   * A form, by its label.
+   */
+  formLabel?: string;
+}
+/**
+ * Conditions candidates must meet; none of them selects an element by itself. A closed object: the daemon refuses any other key.
  */
 export interface BrowserIntentConstraints {
-  [k: string]: unknown;
+  /**
+   * The accessible role a candidate must have (`button`, `textbox` …).
+   */
+  role?: string;
+  /**
+   * The accessible name a candidate must have, exactly.
+   */
+  name?: string;
+  /**
+   * Text a candidate's accessible name must contain.
+   */
+  nameContains?: string;
+  /**
+   * Only visible candidates (default false).
+   */
+  mustBeVisible?: boolean;
+  /**
+   * Only enabled candidates (default false).
+   */
+  mustBeEnabled?: boolean;
+  /**
+   * Candidates whose text holds any of these are left out.
+   */
+  excludeText?: string[];
+  /**
+   * At most this many candidates.
+   */
+  maxCandidates?: number;
 }
 /**
  * One reason for (or against) a candidate.

@@ -118,9 +118,9 @@ export interface BrowserKnowledgeInvalidatePayload {
    */
   recordId: BrowserKnowledgeRecordId;
   /**
-   * The state to give the record.
+   * The confidence to move the record to: `stale`, `contradicted` or `quarantined` (the daemon refuses any other).
    */
-  state: string;
+  state: "stale" | "contradicted" | "quarantined";
   /**
    * Why the record is being changed, kept for later review.
    */
@@ -131,9 +131,25 @@ export interface BrowserKnowledgeInvalidatePayload {
   observedAt?: string;
 }
 /**
- * What a successful knowledgeInvalidate returns. Open: the daemon may add fields.
+ * What a successful knowledgeInvalidate returns: the record, whether it was kept or removed, and the records pruned on the way. Open: the daemon may add fields.
  */
 export interface BrowserKnowledgeInvalidateResult {
+  /**
+   * The record that changed.
+   */
+  recordId?: string;
+  /**
+   * Whether the record is still in the store (with its new confidence).
+   */
+  retained?: boolean;
+  /**
+   * Whether the change removed the record.
+   */
+  removed?: boolean;
+  /**
+   * Other records the store pruned while saving the change.
+   */
+  prunedRecordIds?: string[];
   /**
    * The id the daemon gave this invalidation; pass it to recoverRun to look the run up later.
    */
@@ -150,9 +166,17 @@ export interface BrowserKnowledgePurgePayload {
   origin: string;
 }
 /**
- * What a successful knowledgePurge returns. Open: the daemon may add fields.
+ * What a successful knowledgePurge returns: the records of the origin that were deleted and any pruned on the way. Open: the daemon may add fields.
  */
 export interface BrowserKnowledgePurgeResult {
+  /**
+   * The records of the origin that were deleted.
+   */
+  removedRecordIds?: string[];
+  /**
+   * Other records the store pruned while saving.
+   */
+  prunedRecordIds?: string[];
   /**
    * The id the daemon gave this purge; pass it to recoverRun to look the run up later.
    */

@@ -143,6 +143,26 @@ export interface BrowserNavigatePayload {
  */
 export interface BrowserNavigateResult {
   /**
+   * The URL the page ended at.
+   */
+  url?: string;
+  /**
+   * The page's title.
+   */
+  title?: string;
+  /**
+   * The document's readyState (`complete` once loaded).
+   */
+  ready_state?: string;
+  /**
+   * The tab that navigated.
+   */
+  target_id?: string;
+  /**
+   * Its main frame.
+   */
+  frame_id?: string;
+  /**
    * The id the daemon gave this navigation; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -165,6 +185,46 @@ export interface BrowserClickPayload {
  * What a successful click returns. Open: the daemon may add fields.
  */
 export interface BrowserClickResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -189,6 +249,22 @@ export interface BrowserClickExpectPopupPayload {
  */
 export interface BrowserClickExpectPopupResult {
   /**
+   * The tab the click opened.
+   */
+  popup_id?: string;
+  /**
+   * The tab that was clicked.
+   */
+  opener_id?: string;
+  /**
+   * Whether the daemon saw the popup open because of this click.
+   */
+  causally_verified_popup?: boolean;
+  /**
+   * The page revision after the click.
+   */
+  revision?: number;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -211,6 +287,46 @@ export interface BrowserDoubleClickPayload {
  * What a successful doubleClick returns. Open: the daemon may add fields.
  */
 export interface BrowserDoubleClickResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -235,6 +351,46 @@ export interface BrowserHoverPayload {
  */
 export interface BrowserHoverResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -257,6 +413,46 @@ export interface BrowserClearPayload {
  * What a successful clear returns. Open: the daemon may add fields.
  */
 export interface BrowserClearResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -281,6 +477,46 @@ export interface BrowserCheckPayload {
  */
 export interface BrowserCheckResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -303,6 +539,46 @@ export interface BrowserUncheckPayload {
  * What a successful uncheck returns. Open: the daemon may add fields.
  */
 export interface BrowserUncheckResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -331,6 +607,46 @@ export interface BrowserDragPayload {
  */
 export interface BrowserDragResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -358,6 +674,46 @@ export interface BrowserTypePayload {
  */
 export interface BrowserTypeResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -380,6 +736,46 @@ export interface BrowserKeyPayload {
  * What a successful key returns. Open: the daemon may add fields.
  */
 export interface BrowserKeyResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -404,6 +800,46 @@ export interface BrowserKeyDownPayload {
  */
 export interface BrowserKeyDownResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -427,6 +863,46 @@ export interface BrowserKeyUpPayload {
  */
 export interface BrowserKeyUpResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -449,6 +925,46 @@ export interface BrowserShortcutPayload {
  * What a successful shortcut returns. Open: the daemon may add fields.
  */
 export interface BrowserShortcutResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -476,6 +992,46 @@ export interface BrowserSelectPayload {
  * What a successful select returns. Open: the daemon may add fields.
  */
 export interface BrowserSelectResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -509,6 +1065,46 @@ export interface BrowserUploadPayload {
  */
 export interface BrowserUploadResult {
   /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -533,6 +1129,32 @@ export interface BrowserFillFormPayload {
  * What a successful fillForm returns. Open: the daemon may add fields.
  */
 export interface BrowserFillFormResult {
+  /**
+   * `succeeded`, or `completed_with_verification_failure` when a field could not be filled.
+   */
+  status?: string;
+  /**
+   * Fields filled.
+   */
+  filled?: number;
+  /**
+   * Fields asked for.
+   */
+  total?: number;
+  /**
+   * Each field's outcome: `{target, action, label, success, error?}`.
+   */
+  fields?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * The revision before.
+   */
+  previousRevision?: number;
+  /**
+   * The revision after.
+   */
+  currentRevision?: number;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -560,6 +1182,46 @@ export interface BrowserScrollPayload {
  * What a successful scroll returns. Open: the daemon may add fields.
  */
 export interface BrowserScrollResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -594,6 +1256,40 @@ export interface BrowserBatchPayload {
  */
 export interface BrowserBatchResult {
   /**
+   * The mode the batch ran in.
+   */
+  mode?: string;
+  /**
+   * The revision before the first step.
+   */
+  initialRevision?: number;
+  /**
+   * The revision after the last step.
+   */
+  finalRevision?: number;
+  /**
+   * Each step's outcome: `{status, index, action, executionId?, message?}`.
+   */
+  steps?: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * Steps that succeeded.
+   */
+  completed?: number;
+  /**
+   * Steps that failed.
+   */
+  failed?: number;
+  /**
+   * Steps in the batch.
+   */
+  total?: number;
+  /**
+   * Whether every step succeeded.
+   */
+  success?: boolean;
+  /**
    * The id the daemon gave this batch; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -617,6 +1313,32 @@ export interface BrowserClickAtPayload {
  */
 export interface BrowserClickAtResult {
   /**
+   * Where the click landed, horizontally.
+   */
+  x?: number;
+  /**
+   * Where the click landed, vertically.
+   */
+  y?: number;
+  /**
+   * The element under the point: `{tag, role, name}`.
+   */
+  hit?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the click.
+   */
+  revision?: number;
+  /**
+   * The tab clicked in.
+   */
+  target_id?: string;
+  /**
+   * The frame clicked in.
+   */
+  frame_id?: string;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -631,6 +1353,10 @@ export interface BrowserAcceptDialogPayload {}
  */
 export interface BrowserAcceptDialogResult {
   /**
+   * `accepted`.
+   */
+  dialog?: string;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -644,6 +1370,10 @@ export interface BrowserDismissDialogPayload {}
  * What a successful dismissDialog returns. Open: the daemon may add fields.
  */
 export interface BrowserDismissDialogResult {
+  /**
+   * `dismissed`.
+   */
+  dialog?: string;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -682,6 +1412,34 @@ export interface BrowserDownloadPayload {
  */
 export interface BrowserDownloadResult {
   /**
+   * The browser's id for the download.
+   */
+  guid?: string;
+  /**
+   * The file name the server suggested.
+   */
+  suggested_filename?: string;
+  /**
+   * `completed` or `canceled`.
+   */
+  state?: string;
+  /**
+   * Bytes received.
+   */
+  received_bytes?: number;
+  /**
+   * The download's size, when known.
+   */
+  total_bytes?: number;
+  /**
+   * The tab it came from.
+   */
+  target_id?: string;
+  /**
+   * The frame it came from.
+   */
+  frame_id?: string;
+  /**
    * The id the daemon gave this download; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -695,6 +1453,10 @@ export interface BrowserClipboardReadPayload {}
  * What a successful clipboardRead returns. Open: the daemon may add fields.
  */
 export interface BrowserClipboardReadResult {
+  /**
+   * The clipboard's text.
+   */
+  text?: string;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -714,6 +1476,10 @@ export interface BrowserClipboardWritePayload {
  * What a successful clipboardWrite returns. Open: the daemon may add fields.
  */
 export interface BrowserClipboardWriteResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */

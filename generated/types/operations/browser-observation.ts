@@ -399,9 +399,17 @@ export interface BrowserMutationSummary {
   [k: string]: unknown;
 }
 /**
- * Arguments of observeKnowledge. The protocol page lists none, so the payload is open and passed through as given.
+ * Arguments of observeKnowledge: the observation level and whether to assess stored knowledge. Open: the daemon's knowledge lookup options (profileScope, profileKey, locale, tenantKey, browserFamily, browserVersion) are passed through as given.
  */
 export interface BrowserObserveKnowledgePayload {
+  /**
+   * How much to observe; `summary` when absent.
+   */
+  level?: BrowserObservationLevel;
+  /**
+   * Observe with fresh evidence only (mode `freshOnly`), skipping the knowledge store; when false or absent the stored records are assessed against the page (mode `assessed`).
+   */
+  freshOnly?: boolean;
   [k: string]: unknown;
 }
 /**
@@ -491,9 +499,69 @@ export interface BrowserInspectPageResult {
   [k: string]: unknown;
 }
 /**
- * Arguments of extractStructured. The protocol page lists none, so the payload is open and passed through as given.
+ * Arguments of extractStructured: the fields to read from a fresh structured observation of the page (or of one of its regions). Open: further arguments are passed through as given.
  */
 export interface BrowserExtractStructuredPayload {
+  /**
+   * The fields to extract (names unique).
+   *
+   * @minItems 1
+   *
+   * Items: One field to extract.
+   */
+  fields: {
+    /**
+     * The record key to put the value under: an identifier.
+     */
+    name: string;
+    /**
+     * Where the value is in the observation: `$.` and dot-separated identifiers, e.g. `$.page.title`.
+     */
+    path: string;
+    /**
+     * The kind of value expected.
+     */
+    kind:
+      | "scalar"
+      | "optionalScalar"
+      | "string"
+      | "optionalString"
+      | "number"
+      | "currency"
+      | "date"
+      | "dateTime"
+      | "boolean"
+      | "url"
+      | "enum"
+      | "list"
+      | "record"
+      | "object"
+      | "table"
+      | "repeatedItems";
+    [k: string]: unknown;
+  }[];
+  /**
+   * Extract from this region of the observation only.
+   */
+  regionId?: string;
+  /**
+   * The first item of a repeated field to return.
+   */
+  startIndex?: number;
+  /**
+   * The continuation an earlier, truncated extraction returned.
+   */
+  continuation?: {
+    [k: string]: unknown;
+  };
+  /**
+   * At most this many items (64 when absent).
+   */
+  maxItems?: number;
+  /**
+   * At most this many bytes of records (65536 when absent).
+   */
+  maxBytes?: number;
   [k: string]: unknown;
 }
 /**
@@ -501,13 +569,9 @@ export interface BrowserExtractStructuredPayload {
  */
 export interface BrowserWaitPayload {
   /**
-   * What to wait for. The protocol page does not fix its shape, so either a string (a condition as text) or an open condition object is accepted and passed through.
+   * What to wait for, written `<kind>=<value>` (at most 4096 bytes): `lifecycle=load|domcontentloaded|complete`, `url=<exact URL>`, `url-prefix=<prefix>`, `target-attached=`, `target-visible=`, `target-hidden=`, `target-enabled=` or `target-stable=<target>`, `text=<text on the page>`, `semantic-region=<region>`, `js=<expression that becomes true>`, `network-quiet=<milliseconds>`. The daemon refuses any other form, and a condition object, as `browser tool failed`.
    */
-  condition:
-    | string
-    | {
-        [k: string]: unknown;
-      };
+  condition: string;
   /**
    * How long to wait before failing; 10000 (10 seconds) when absent.
    */
@@ -517,6 +581,26 @@ export interface BrowserWaitPayload {
  * What a successful wait returns. Open: the daemon may add fields.
  */
 export interface BrowserWaitResult {
+  /**
+   * The kind of condition that held (`text`, `url_exact` …).
+   */
+  condition?: string;
+  /**
+   * How long the wait took.
+   */
+  elapsed_ms?: number;
+  /**
+   * What the daemon last saw.
+   */
+  last_state?: string;
+  /**
+   * The tab it watched.
+   */
+  target_id?: string;
+  /**
+   * The frame it watched.
+   */
+  frame_id?: string;
   /**
    * The id the daemon gave this wait; pass it to recoverRun to look the run up later.
    */
@@ -536,6 +620,10 @@ export interface BrowserEvaluatePayload {
  * What a successful evaluate returns. Open: the daemon may add fields.
  */
 export interface BrowserEvaluateResult {
+  /**
+   * The expression's value, as JSON.
+   */
+  result?: unknown;
   /**
    * The id the daemon gave this evaluation; pass it to recoverRun to look the run up later.
    */

@@ -102,6 +102,26 @@ export interface BrowserCreateTargetPayload {
  */
 export interface BrowserCreateTargetResult {
   /**
+   * The tab's id (for selectTarget and closeTarget).
+   */
+  id?: string;
+  /**
+   * The tab's URL.
+   */
+  url?: string;
+  /**
+   * The tab's title (empty while it loads).
+   */
+  title?: string;
+  /**
+   * Whether the tab is now the one the session acts on.
+   */
+  active?: boolean;
+  /**
+   * The tab that opened this one, for a popup.
+   */
+  opener_id?: string;
+  /**
    * The id the daemon gave this tab creation; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -121,6 +141,26 @@ export interface BrowserSelectTargetPayload {
  */
 export interface BrowserSelectTargetResult {
   /**
+   * The tab's id (for selectTarget and closeTarget).
+   */
+  id?: string;
+  /**
+   * The tab's URL.
+   */
+  url?: string;
+  /**
+   * The tab's title (empty while it loads).
+   */
+  title?: string;
+  /**
+   * Whether the tab is now the one the session acts on.
+   */
+  active?: boolean;
+  /**
+   * The tab that opened this one, for a popup.
+   */
+  opener_id?: string;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -139,6 +179,10 @@ export interface BrowserCloseTargetPayload {
  * What a successful closeTarget returns. Open: the daemon may add fields.
  */
 export interface BrowserCloseTargetResult {
+  /**
+   * The id of the tab that was closed.
+   */
+  closed?: string;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -177,6 +221,26 @@ export interface BrowserSelectFramePayload {
  */
 export interface BrowserSelectFrameResult {
   /**
+   * The frame's id.
+   */
+  id?: string;
+  /**
+   * Its parent frame.
+   */
+  parent_id?: string;
+  /**
+   * The frame's URL.
+   */
+  url?: string;
+  /**
+   * Whether the session now acts in this frame.
+   */
+  active?: boolean;
+  /**
+   * Whether the frame runs in a process of its own.
+   */
+  out_of_process?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -214,6 +278,10 @@ export interface BrowserSetCookiesPayload {
  */
 export interface BrowserSetCookiesResult {
   /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
+  /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
@@ -227,6 +295,10 @@ export interface BrowserClearCookiesPayload {}
  * What a successful clearCookies returns. Open: the daemon may add fields.
  */
 export interface BrowserClearCookiesResult {
+  /**
+   * `true` once the setting is applied.
+   */
+  ok?: boolean;
   /**
    * The id the daemon gave this action; pass it to recoverRun to look the run up later.
    */
@@ -242,7 +314,7 @@ export interface BrowserLocalStoragePayload {}
  */
 export interface BrowserSessionStoragePayload {}
 /**
- * A cookie to set: its name and value, plus any further cookie attributes the daemon understands (domain, path, expiry and so on). Open: only name and value are fixed by the protocol page.
+ * A cookie to set, in the shape cookies reports one: name, value, domain and path are required (the daemon refuses a cookie without them). Glass 0.3.14 passes the attributes it was not given to the browser as null, which the browser refuses: give it `sameSite` and `priority` too, and an `expires` in the future (an absent one becomes 0, a cookie that expired in 1970). Open: further attributes are passed through.
  */
 export interface BrowserCookieToSet {
   /**
@@ -253,6 +325,34 @@ export interface BrowserCookieToSet {
    * The cookie's value.
    */
   value: string;
+  /**
+   * The domain it is sent to, e.g. `example.com`.
+   */
+  domain: string;
+  /**
+   * The path it is sent to, e.g. `/`.
+   */
+  path: string;
+  /**
+   * When it expires, in Unix seconds.
+   */
+  expires?: number;
+  /**
+   * Whether scripts cannot read it.
+   */
+  httpOnly?: boolean;
+  /**
+   * Whether it is sent over HTTPS only.
+   */
+  secure?: boolean;
+  /**
+   * Its SameSite attribute.
+   */
+  sameSite?: "Strict" | "Lax" | "None";
+  /**
+   * Its priority.
+   */
+  priority?: "Low" | "Medium" | "High";
   [k: string]: unknown;
 }
 /**

@@ -104,7 +104,7 @@ export interface TaskPlan {
 export interface TaskExecutePayload {
   task: TaskDocument;
   /**
-   * The page revision the task was planned against; a different current revision fails with staleRevision.
+   * The page revision the task was planned against. At a different current revision the task is not run: the result says so (glass-browser 0.3.14 answers `status: "preflight-failed"`, `phase: "preflight"`), or the call fails with staleRevision.
    */
   expectedRevision: number;
   /**

@@ -3,7 +3,7 @@
 
 import { fail } from "../../../src/validation/generated-support.js";
 import { type ValidationIssue, joinPath } from "../../../src/validation/issue.js";
-import { got, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
+import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 
 /** Validates BrowserSetNetworkConditionsPayload. */
 export function validateBrowserSetNetworkConditionsPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -21,74 +21,56 @@ export function validateBrowserSetNetworkConditionsPayload(x: unknown, p: string
     }
     const v3 = o1["preset"];
     if (v3 !== undefined || "preset" in o1) {
-      if (!(typeof v3 === "string")) {
+      if (v3 !== "slow-3g" && v3 !== "fast-3g" && v3 !== "offline") {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "preset"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "preset"), "must be one of: slow-3g, fast-3g, offline" + gotValue(v3));
+      }
+    }
+    const v4 = o1["offline"];
+    if (v4 !== undefined || "offline" in o1) {
+      if (!(typeof v4 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "offline"), "must be a boolean" + got(v4));
+      }
+    }
+    const v5 = o1["latencyMs"];
+    if (v5 !== undefined || "latencyMs" in o1) {
+      if (!(Number.isFinite(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "latencyMs"), "must be a number" + got(v5));
       } else {
-        const s4 = v3 as string;
-        if (s4.length === 0) {
+        const n6 = v5 as number;
+        if (n6 < 0) {
           if (out === null) return false;
-          ok = fail(out, joinPath(p, "preset"), "must not be empty");
+          ok = fail(out, joinPath(p, "latencyMs"), "must be at least 0" + " (got " + n6 + ")");
         }
       }
     }
-    const v5 = o1["offline"];
-    if (v5 !== undefined || "offline" in o1) {
-      if (!(typeof v5 === "boolean")) {
+    const v7 = o1["downloadThroughput"];
+    if (v7 !== undefined || "downloadThroughput" in o1) {
+      if (!(Number.isFinite(v7))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "offline"), "must be a boolean" + got(v5));
-      }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "offline"), "is required");
-    }
-    const v6 = o1["latencyMs"];
-    if (v6 !== undefined || "latencyMs" in o1) {
-      if (!(Number.isFinite(v6))) {
-        if (out === null) return false;
-        ok = fail(out, joinPath(p, "latencyMs"), "must be a number" + got(v6));
+        ok = fail(out, joinPath(p, "downloadThroughput"), "must be a number" + got(v7));
       } else {
-        const n7 = v6 as number;
-        if (n7 < 0) {
+        const n8 = v7 as number;
+        if (n8 < -1) {
           if (out === null) return false;
-          ok = fail(out, joinPath(p, "latencyMs"), "must be at least 0" + " (got " + n7 + ")");
+          ok = fail(out, joinPath(p, "downloadThroughput"), "must be at least -1" + " (got " + n8 + ")");
         }
       }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "latencyMs"), "is required");
     }
-    const v8 = o1["downloadThroughput"];
-    if (v8 !== undefined || "downloadThroughput" in o1) {
-      if (!(Number.isFinite(v8))) {
+    const v9 = o1["uploadThroughput"];
+    if (v9 !== undefined || "uploadThroughput" in o1) {
+      if (!(Number.isFinite(v9))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "downloadThroughput"), "must be a number" + got(v8));
+        ok = fail(out, joinPath(p, "uploadThroughput"), "must be a number" + got(v9));
       } else {
-        const n9 = v8 as number;
-        if (n9 < 0) {
+        const n10 = v9 as number;
+        if (n10 < -1) {
           if (out === null) return false;
-          ok = fail(out, joinPath(p, "downloadThroughput"), "must be at least 0" + " (got " + n9 + ")");
+          ok = fail(out, joinPath(p, "uploadThroughput"), "must be at least -1" + " (got " + n10 + ")");
         }
       }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "downloadThroughput"), "is required");
-    }
-    const v10 = o1["uploadThroughput"];
-    if (v10 !== undefined || "uploadThroughput" in o1) {
-      if (!(Number.isFinite(v10))) {
-        if (out === null) return false;
-        ok = fail(out, joinPath(p, "uploadThroughput"), "must be a number" + got(v10));
-      } else {
-        const n11 = v10 as number;
-        if (n11 < 0) {
-          if (out === null) return false;
-          ok = fail(out, joinPath(p, "uploadThroughput"), "must be at least 0" + " (got " + n11 + ")");
-        }
-      }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "uploadThroughput"), "is required");
     }
   }
   return ok;
@@ -369,18 +351,25 @@ export function validateBrowserSetNetworkConditionsResult(x: unknown, p: string,
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -396,18 +385,25 @@ export function validateBrowserClearNetworkConditionsResult(x: unknown, p: strin
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -423,18 +419,25 @@ export function validateBrowserSetCpuThrottlingResult(x: unknown, p: string, out
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -450,18 +453,25 @@ export function validateBrowserClearCpuThrottlingResult(x: unknown, p: string, o
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -477,18 +487,25 @@ export function validateBrowserSetUserAgentResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -504,18 +521,25 @@ export function validateBrowserClearUserAgentResult(x: unknown, p: string, out: 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -531,18 +555,25 @@ export function validateBrowserSetGeolocationResult(x: unknown, p: string, out: 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -558,18 +589,25 @@ export function validateBrowserClearGeolocationResult(x: unknown, p: string, out
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -585,18 +623,25 @@ export function validateBrowserSetTimezoneResult(x: unknown, p: string, out: Val
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -612,18 +657,25 @@ export function validateBrowserPrintToPdfResult(x: unknown, p: string, out: Vali
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "result" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["result"];
+    if (v3 !== undefined || "result" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "result"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }

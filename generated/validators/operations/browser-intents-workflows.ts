@@ -5,7 +5,8 @@ import { fail, failUnion } from "../../../src/validation/generated-support.js";
 import { type ValidationIssue, joinPath, joinIndex } from "../../../src/validation/issue.js";
 import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { validateGlassRetryAdvice } from "../glass-protocol-v1.js";
-import { validateBrowserExecutionId, validateBrowserRevision } from "./browser-defs.js";
+import { validateBrowserExecutionId, validateBrowserRevision, validateBrowserTimeoutMs } from "./browser-defs.js";
+import { validateBrowserVerifyPredicate } from "./browser-observation.js";
 import { validateBrowserDetailAvailability, validateBrowserProjectedResult, validateBrowserRegionKind, validateBrowserRoute, validateBrowserSemanticObservation } from "./browser-results.js";
 
 /** Validates BrowserWorkflowPayload. */
@@ -208,18 +209,23 @@ export function validateBrowserIntentText(x: unknown, p: string, out: Validation
   return ok;
 }
 
+const validateBrowserIntentAction_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "type" || v === "open" || v === "sort";
+    case 5: return v === "click" || v === "clear" || v === "check" || v === "close";
+    case 6: return v === "select" || v === "submit" || v === "search" || v === "filter" || v === "toggle" || v === "expand" || v === "upload";
+    case 7: return v === "uncheck" || v === "inspect" || v === "extract";
+    case 8: return v === "paginate" || v === "collapse" || v === "download";
+    default: return false;
+  }
+};
 /** Validates BrowserIntentAction. */
 export function validateBrowserIntentAction(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
-  if (!(typeof x === "string")) {
+  if (!validateBrowserIntentAction_c0(x)) {
     if (out === null) return false;
-    ok = fail(out, p, "must be a string" + got(x));
-  } else {
-    const s1 = x as string;
-    if (s1.length === 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must not be empty");
-    }
+    ok = fail(out, p, "must be one of: click, type, clear, check, uncheck, select, submit, open, close, search, filter, sort, paginate, toggle, expand, collapse, download, upload, inspect, extract" + gotValue(x));
   }
   return ok;
 }
@@ -227,9 +233,69 @@ export function validateBrowserIntentAction(x: unknown, p: string, out: Validati
 /** Validates BrowserIntentScope. */
 export function validateBrowserIntentScope(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
-  if (!(validateBrowserIntentScope_0(x, "", null) || validateBrowserIntentScope_1(x, "", null))) {
+  if (!(isJsonObject(x))) {
     if (out === null) return false;
-    ok = failUnion(out, p, x, [validateBrowserIntentScope_0, validateBrowserIntentScope_1], "");
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "pageKind" || k2 === "regionKind" || k2 === "regionId" || k2 === "formLabel")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: pageKind, regionKind, regionId, formLabel");
+      }
+    }
+    const v3 = o1["pageKind"];
+    if (v3 !== undefined || "pageKind" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "pageKind"), "must be a string" + got(v3));
+      } else {
+        const s4 = v3 as string;
+        if (s4.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "pageKind"), "must not be empty");
+        }
+      }
+    }
+    const v5 = o1["regionKind"];
+    if (v5 !== undefined || "regionKind" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regionKind"), "must be a string" + got(v5));
+      } else {
+        const s6 = v5 as string;
+        if (s6.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "regionKind"), "must not be empty");
+        }
+      }
+    }
+    const v7 = o1["regionId"];
+    if (v7 !== undefined || "regionId" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regionId"), "must be a string" + got(v7));
+      } else {
+        const s8 = v7 as string;
+        if (s8.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "regionId"), "must not be empty");
+        }
+      }
+    }
+    const v9 = o1["formLabel"];
+    if (v9 !== undefined || "formLabel" in o1) {
+      if (!(typeof v9 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "formLabel"), "must be a string" + got(v9));
+      } else {
+        const s10 = v9 as string;
+        if (s10.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "formLabel"), "must not be empty");
+        }
+      }
+    }
   }
   return ok;
 }
@@ -243,10 +309,90 @@ export function validateBrowserIntentConstraints(x: unknown, p: string, out: Val
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(false)) {
-        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+      if (!(k2 === "role" || k2 === "name" || k2 === "nameContains" || k2 === "mustBeVisible" || k2 === "mustBeEnabled" || k2 === "excludeText" || k2 === "maxCandidates")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: role, name, nameContains, mustBeVisible, mustBeEnabled, excludeText, maxCandidates");
+      }
+    }
+    const v3 = o1["role"];
+    if (v3 !== undefined || "role" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "role"), "must be a string" + got(v3));
+      } else {
+        const s4 = v3 as string;
+        if (s4.length === 0) {
           if (out === null) return false;
-          ok = false;
+          ok = fail(out, joinPath(p, "role"), "must not be empty");
+        }
+      }
+    }
+    const v5 = o1["name"];
+    if (v5 !== undefined || "name" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v5));
+      } else {
+        const s6 = v5 as string;
+        if (s6.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "name"), "must not be empty");
+        }
+      }
+    }
+    const v7 = o1["nameContains"];
+    if (v7 !== undefined || "nameContains" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "nameContains"), "must be a string" + got(v7));
+      } else {
+        const s8 = v7 as string;
+        if (s8.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "nameContains"), "must not be empty");
+        }
+      }
+    }
+    const v9 = o1["mustBeVisible"];
+    if (v9 !== undefined || "mustBeVisible" in o1) {
+      if (!(typeof v9 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mustBeVisible"), "must be a boolean" + got(v9));
+      }
+    }
+    const v10 = o1["mustBeEnabled"];
+    if (v10 !== undefined || "mustBeEnabled" in o1) {
+      if (!(typeof v10 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mustBeEnabled"), "must be a boolean" + got(v10));
+      }
+    }
+    const v11 = o1["excludeText"];
+    if (v11 !== undefined || "excludeText" in o1) {
+      if (!(Array.isArray(v11))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "excludeText"), "must be an array" + got(v11));
+      } else {
+        const a12 = v11 as unknown[];
+        for (let i13 = 0; i13 < a12.length; i13++) {
+          const v14 = a12[i13];
+          if (!(typeof v14 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "excludeText"), i13), "must be a string" + got(v14));
+          }
+        }
+      }
+    }
+    const v15 = o1["maxCandidates"];
+    if (v15 !== undefined || "maxCandidates" in o1) {
+      if (!(Number.isInteger(v15))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "maxCandidates"), "must be an integer" + got(v15));
+      } else {
+        const n16 = v15 as number;
+        if (n16 < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "maxCandidates"), "must be at least 1" + " (got " + n16 + ")");
         }
       }
     }
@@ -254,84 +400,22 @@ export function validateBrowserIntentConstraints(x: unknown, p: string, out: Val
   return ok;
 }
 
+const validateBrowserResolutionPolicy_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 10: return v === "reportOnly";
+    case 12: return v === "requireExact";
+    case 23: return v === "interactiveConfirmation";
+    case 27: return v === "requireUniqueHighConfidence" || v === "allowUniqueMediumConfidence";
+    default: return false;
+  }
+};
 /** Validates BrowserResolutionPolicy. */
 export function validateBrowserResolutionPolicy(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
-  if (!(validateBrowserResolutionPolicy_0(x, "", null) || validateBrowserResolutionPolicy_1(x, "", null))) {
+  if (!validateBrowserResolutionPolicy_c0(x)) {
     if (out === null) return false;
-    ok = failUnion(out, p, x, [validateBrowserResolutionPolicy_0, validateBrowserResolutionPolicy_1], "");
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/$defs/intentScope/anyOf/0. */
-export function validateBrowserIntentScope_0(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(typeof x === "string")) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be a string" + got(x));
-  } else {
-    const s1 = x as string;
-    if (s1.length === 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must not be empty");
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/$defs/intentScope/anyOf/1. */
-export function validateBrowserIntentScope_1(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(isJsonObject(x))) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be an object" + got(x));
-  } else {
-    const o1 = x as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!(false)) {
-        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
-          if (out === null) return false;
-          ok = false;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/$defs/resolutionPolicy/anyOf/0. */
-export function validateBrowserResolutionPolicy_0(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(typeof x === "string")) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be a string" + got(x));
-  } else {
-    const s1 = x as string;
-    if (s1.length === 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must not be empty");
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/$defs/resolutionPolicy/anyOf/1. */
-export function validateBrowserResolutionPolicy_1(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(isJsonObject(x))) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be an object" + got(x));
-  } else {
-    const o1 = x as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!(false)) {
-        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
-          if (out === null) return false;
-          ok = false;
-        }
-      }
-    }
+    ok = fail(out, p, "must be one of: reportOnly, requireExact, requireUniqueHighConfidence, allowUniqueMediumConfidence, interactiveConfirmation" + gotValue(x));
   }
   return ok;
 }
@@ -528,11 +612,68 @@ export function validateBrowserActAndVerifyPayload(x: unknown, p: string, out: V
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(false)) {
+      if (!(k2 === "request" || k2 === "candidateId" || k2 === "value" || k2 === "predicate" || k2 === "timeoutMs")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
+      }
+    }
+    const v3 = o1["request"];
+    if (v3 !== undefined || "request" in o1) {
+      if (!(isJsonObject(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "request"), "must be an object" + got(v3));
+      } else {
+        const o4 = v3 as Record<string, unknown>;
+        for (const k5 in o4) {
+          if (!(false)) {
+            if (!checkJson(o4[k5], out === null ? "" : joinPath(joinPath(p, "request"), k5), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "request"), "is required");
+    }
+    const v6 = o1["candidateId"];
+    if (v6 !== undefined || "candidateId" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidateId"), "must be a string" + got(v6));
+      } else {
+        const s7 = v6 as string;
+        if (s7.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "candidateId"), "must not be empty");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "candidateId"), "is required");
+    }
+    const v8 = o1["value"];
+    if (v8 !== undefined || "value" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "value"), "must be a string" + got(v8));
+      }
+    }
+    const v9 = o1["predicate"];
+    if (v9 !== undefined || "predicate" in o1) {
+      if (!validateBrowserVerifyPredicate(v9, out === null ? "" : joinPath(p, "predicate"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v10 = o1["timeoutMs"];
+    if (v10 !== undefined || "timeoutMs" in o1) {
+      if (!validateBrowserTimeoutMs(v10, out === null ? "" : joinPath(p, "timeoutMs"), out)) {
+        if (out === null) return false;
+        ok = false;
       }
     }
   }
@@ -618,32 +759,38 @@ export function validateBrowserReconcileReferencesPayload(x: unknown, p: string,
     }
     const v9 = o1["hints"];
     if (v9 !== undefined || "hints" in o1) {
-      if (!(isJsonObject(v9))) {
+      if (!(Array.isArray(v9))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "hints"), "must be an object" + got(v9));
+        ok = fail(out, joinPath(p, "hints"), "must be an array" + got(v9));
       } else {
-        const o10 = v9 as Record<string, unknown>;
-        for (const k11 in o10) {
-          if (!(false)) {
-            if (!checkJson(o10[k11], out === null ? "" : joinPath(joinPath(p, "hints"), k11), out)) {
+        const a10 = v9 as unknown[];
+        if (a10.length > 8) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "hints"), "must have at most 8 items" + " (got " + a10.length + ")");
+        }
+        for (let i11 = 0; i11 < a10.length; i11++) {
+          const v12 = a10[i11];
+          if (!(typeof v12 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "hints"), i11), "must be a string" + got(v12));
+          } else {
+            const s13 = v12 as string;
+            if (s13.length === 0) {
               if (out === null) return false;
-              ok = false;
+              ok = fail(out, joinIndex(joinPath(p, "hints"), i11), "must not be empty");
             }
           }
         }
       }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "hints"), "is required");
     }
-    const v12 = o1["scopeRef"];
-    if (v12 !== undefined || "scopeRef" in o1) {
-      if (!(typeof v12 === "string")) {
+    const v14 = o1["scopeRef"];
+    if (v14 !== undefined || "scopeRef" in o1) {
+      if (!(typeof v14 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "scopeRef"), "must be a string" + got(v12));
+        ok = fail(out, joinPath(p, "scopeRef"), "must be a string" + got(v14));
       } else {
-        const s13 = v12 as string;
-        if (s13.length === 0) {
+        const s15 = v14 as string;
+        if (s15.length === 0) {
           if (out === null) return false;
           ok = fail(out, joinPath(p, "scopeRef"), "must not be empty");
         }
@@ -686,81 +833,29 @@ export function validateBrowserSessionSnapshotPayload(x: unknown, p: string, out
     }
     const v4 = o1["from"];
     if (v4 !== undefined || "from" in o1) {
-      if (!(validateBrowserSessionSnapshotPayload_4(v4, "", null) || validateBrowserSessionSnapshotPayload_5(v4, "", null))) {
+      if (!(typeof v4 === "string")) {
         if (out === null) return false;
-        ok = failUnion(out, joinPath(p, "from"), v4, [validateBrowserSessionSnapshotPayload_4, validateBrowserSessionSnapshotPayload_5], "");
+        ok = fail(out, joinPath(p, "from"), "must be a string" + got(v4));
+      } else {
+        const s5 = v4 as string;
+        if (s5.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "from"), "must not be empty");
+        }
       }
     }
-    const v7 = o1["to"];
-    if (v7 !== undefined || "to" in o1) {
-      if (!(validateBrowserSessionSnapshotPayload_7(v7, "", null) || validateBrowserSessionSnapshotPayload_8(v7, "", null))) {
+    const v6 = o1["to"];
+    if (v6 !== undefined || "to" in o1) {
+      if (!(typeof v6 === "string")) {
         if (out === null) return false;
-        ok = failUnion(out, joinPath(p, "to"), v7, [validateBrowserSessionSnapshotPayload_7, validateBrowserSessionSnapshotPayload_8], "");
+        ok = fail(out, joinPath(p, "to"), "must be a string" + got(v6));
+      } else {
+        const s7 = v6 as string;
+        if (s7.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "to"), "must not be empty");
+        }
       }
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/from/anyOf/0. */
-export function validateBrowserSessionSnapshotPayload_4(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(typeof x === "string")) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be a string" + got(x));
-  } else {
-    const s1 = x as string;
-    if (s1.length === 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must not be empty");
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/from/anyOf/1. */
-export function validateBrowserSessionSnapshotPayload_5(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(Number.isInteger(x))) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be an integer" + got(x));
-  } else {
-    const n1 = x as number;
-    if (n1 < 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must be at least 0" + " (got " + n1 + ")");
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/to/anyOf/0. */
-export function validateBrowserSessionSnapshotPayload_7(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(typeof x === "string")) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be a string" + got(x));
-  } else {
-    const s1 = x as string;
-    if (s1.length === 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must not be empty");
-    }
-  }
-  return ok;
-}
-
-/** Validates operations/browser-intents-workflows.json#/operations/7/payload/properties/to/anyOf/1. */
-export function validateBrowserSessionSnapshotPayload_8(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(Number.isInteger(x))) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be an integer" + got(x));
-  } else {
-    const n1 = x as number;
-    if (n1 < 0) {
-      if (out === null) return false;
-      ok = fail(out, p, "must be at least 0" + " (got " + n1 + ")");
     }
   }
   return ok;
@@ -793,12 +888,32 @@ export function validateBrowserImportCheckpointPayload(x: unknown, p: string, ou
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(false)) {
+      if (!(k2 === "checkpoint")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
+    }
+    const v3 = o1["checkpoint"];
+    if (v3 !== undefined || "checkpoint" in o1) {
+      if (!(isJsonObject(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "checkpoint"), "must be an object" + got(v3));
+      } else {
+        const o4 = v3 as Record<string, unknown>;
+        for (const k5 in o4) {
+          if (!(false)) {
+            if (!checkJson(o4[k5], out === null ? "" : joinPath(joinPath(p, "checkpoint"), k5), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "checkpoint"), "is required");
     }
   }
   return ok;
@@ -813,18 +928,89 @@ export function validateBrowserWorkflowResult(x: unknown, p: string, out: Valida
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "runId" || k2 === "name" || k2 === "workflowVersion" || k2 === "status" || k2 === "steps" || k2 === "outputs" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["runId"];
+    if (v3 !== undefined || "runId" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "runId"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["name"];
+    if (v4 !== undefined || "name" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "name"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["workflowVersion"];
+    if (v5 !== undefined || "workflowVersion" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "workflowVersion"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["status"];
+    if (v6 !== undefined || "status" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["steps"];
+    if (v7 !== undefined || "steps" in o1) {
+      if (!(Array.isArray(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "steps"), "must be an array" + got(v7));
+      } else {
+        const a8 = v7 as unknown[];
+        for (let i9 = 0; i9 < a8.length; i9++) {
+          const v10 = a8[i9];
+          if (!(isJsonObject(v10))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "steps"), i9), "must be an object" + got(v10));
+          } else {
+            const o11 = v10 as Record<string, unknown>;
+            for (const k12 in o11) {
+              if (!(false)) {
+                if (!checkJson(o11[k12], out === null ? "" : joinPath(joinIndex(joinPath(p, "steps"), i9), k12), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const v13 = o1["outputs"];
+    if (v13 !== undefined || "outputs" in o1) {
+      if (!(isJsonObject(v13))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "outputs"), "must be an object" + got(v13));
+      } else {
+        const o14 = v13 as Record<string, unknown>;
+        for (const k15 in o14) {
+          if (!(false)) {
+            if (!checkJson(o14[k15], out === null ? "" : joinPath(joinPath(p, "outputs"), k15), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v16 = o1["executionId"];
+    if (v16 !== undefined || "executionId" in o1) {
+      if (!(typeof v16 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v16));
       }
     }
   }
@@ -1545,18 +1731,56 @@ export function validateBrowserExecuteIntentResult(x: unknown, p: string, out: V
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "resolutionId" || k2 === "candidateId" || k2 === "status" || k2 === "resolution" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["resolutionId"];
+    if (v3 !== undefined || "resolutionId" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "resolutionId"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["candidateId"];
+    if (v4 !== undefined || "candidateId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "candidateId"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["status"];
+    if (v5 !== undefined || "status" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["resolution"];
+    if (v6 !== undefined || "resolution" in o1) {
+      if (!(isJsonObject(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "resolution"), "must be an object" + got(v6));
+      } else {
+        const o7 = v6 as Record<string, unknown>;
+        for (const k8 in o7) {
+          if (!(false)) {
+            if (!checkJson(o7[k8], out === null ? "" : joinPath(joinPath(p, "resolution"), k8), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v9 = o1["executionId"];
+    if (v9 !== undefined || "executionId" in o1) {
+      if (!(typeof v9 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v9));
       }
     }
   }
@@ -1572,18 +1796,90 @@ export function validateBrowserActAndVerifyResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "phase" || k2 === "mutationPossible" || k2 === "execution" || k2 === "verification" || k2 === "retry" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["phase"];
+    if (v4 !== undefined || "phase" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "phase"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["mutationPossible"];
+    if (v5 !== undefined || "mutationPossible" in o1) {
+      if (!(typeof v5 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mutationPossible"), "must be a boolean" + got(v5));
+      }
+    }
+    const v6 = o1["execution"];
+    if (v6 !== undefined || "execution" in o1) {
+      if (!(isJsonObject(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "execution"), "must be an object" + got(v6));
+      } else {
+        const o7 = v6 as Record<string, unknown>;
+        for (const k8 in o7) {
+          if (!(false)) {
+            if (!checkJson(o7[k8], out === null ? "" : joinPath(joinPath(p, "execution"), k8), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v9 = o1["verification"];
+    if (v9 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v9));
+      } else {
+        const o10 = v9 as Record<string, unknown>;
+        for (const k11 in o10) {
+          if (!(false)) {
+            if (!checkJson(o10[k11], out === null ? "" : joinPath(joinPath(p, "verification"), k11), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v12 = o1["retry"];
+    if (v12 !== undefined || "retry" in o1) {
+      if (!(isJsonObject(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "retry"), "must be an object" + got(v12));
+      } else {
+        const o13 = v12 as Record<string, unknown>;
+        for (const k14 in o13) {
+          if (!(false)) {
+            if (!checkJson(o13[k14], out === null ? "" : joinPath(joinPath(p, "retry"), k14), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v15 = o1["executionId"];
+    if (v15 !== undefined || "executionId" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v15));
       }
     }
   }
@@ -1689,18 +1985,103 @@ export function validateBrowserReconcileReferencesResult(x: unknown, p: string, 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "toRevision" || k2 === "mappings" || k2 === "preserved" || k2 === "relocated" || k2 === "lost" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["toRevision"];
+    if (v4 !== undefined || "toRevision" in o1) {
+      if (!(Number.isInteger(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "toRevision"), "must be an integer" + got(v4));
+      } else {
+        const n5 = v4 as number;
+        if (n5 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "toRevision"), "must be at least 0" + " (got " + n5 + ")");
+        }
+      }
+    }
+    const v6 = o1["mappings"];
+    if (v6 !== undefined || "mappings" in o1) {
+      if (!(Array.isArray(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "mappings"), "must be an array" + got(v6));
+      } else {
+        const a7 = v6 as unknown[];
+        for (let i8 = 0; i8 < a7.length; i8++) {
+          const v9 = a7[i8];
+          if (!(isJsonObject(v9))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "mappings"), i8), "must be an object" + got(v9));
+          } else {
+            const o10 = v9 as Record<string, unknown>;
+            for (const k11 in o10) {
+              if (!(false)) {
+                if (!checkJson(o10[k11], out === null ? "" : joinPath(joinIndex(joinPath(p, "mappings"), i8), k11), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const v12 = o1["preserved"];
+    if (v12 !== undefined || "preserved" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "preserved"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "preserved"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["relocated"];
+    if (v14 !== undefined || "relocated" in o1) {
+      if (!(Number.isInteger(v14))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "relocated"), "must be an integer" + got(v14));
+      } else {
+        const n15 = v14 as number;
+        if (n15 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "relocated"), "must be at least 0" + " (got " + n15 + ")");
+        }
+      }
+    }
+    const v16 = o1["lost"];
+    if (v16 !== undefined || "lost" in o1) {
+      if (!(Number.isInteger(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "lost"), "must be an integer" + got(v16));
+      } else {
+        const n17 = v16 as number;
+        if (n17 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "lost"), "must be at least 0" + " (got " + n17 + ")");
+        }
+      }
+    }
+    const v18 = o1["executionId"];
+    if (v18 !== undefined || "executionId" in o1) {
+      if (!(typeof v18 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v18));
       }
     }
   }
@@ -2013,18 +2394,46 @@ export function validateBrowserExportCheckpointResult(x: unknown, p: string, out
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "schemaVersion" || k2 === "glassVersion" || k2 === "exportedAt" || k2 === "profile" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (!(Number.isInteger(v3))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be an integer" + got(v3));
+      }
+    }
+    const v4 = o1["glassVersion"];
+    if (v4 !== undefined || "glassVersion" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "glassVersion"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["exportedAt"];
+    if (v5 !== undefined || "exportedAt" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "exportedAt"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["profile"];
+    if (v6 !== undefined || "profile" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "profile"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["executionId"];
+    if (v7 !== undefined || "executionId" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v7));
       }
     }
   }
@@ -2040,18 +2449,25 @@ export function validateBrowserImportCheckpointResult(x: unknown, p: string, out
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }

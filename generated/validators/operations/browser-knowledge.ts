@@ -111,32 +111,26 @@ export function validateBrowserKnowledgeInvalidatePayload(x: unknown, p: string,
     }
     const v4 = o1["state"];
     if (v4 !== undefined || "state" in o1) {
-      if (!(typeof v4 === "string")) {
+      if (v4 !== "stale" && v4 !== "contradicted" && v4 !== "quarantined") {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "state"), "must be a string" + got(v4));
-      } else {
-        const s5 = v4 as string;
-        if (s5.length === 0) {
-          if (out === null) return false;
-          ok = fail(out, joinPath(p, "state"), "must not be empty");
-        }
+        ok = fail(out, joinPath(p, "state"), "must be one of: stale, contradicted, quarantined" + gotValue(v4));
       }
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath(p, "state"), "is required");
     }
-    const v6 = o1["reason"];
-    if (v6 !== undefined || "reason" in o1) {
-      if (!(typeof v6 === "string")) {
+    const v5 = o1["reason"];
+    if (v5 !== undefined || "reason" in o1) {
+      if (!(typeof v5 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "reason"), "must be a string" + got(v6));
+        ok = fail(out, joinPath(p, "reason"), "must be a string" + got(v5));
       }
     }
-    const v7 = o1["observedAt"];
-    if (v7 !== undefined || "observedAt" in o1) {
-      if (!(typeof v7 === "string")) {
+    const v6 = o1["observedAt"];
+    if (v6 !== undefined || "observedAt" in o1) {
+      if (!(typeof v6 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "observedAt"), "must be a string" + got(v7));
+        ok = fail(out, joinPath(p, "observedAt"), "must be a string" + got(v6));
       }
     }
   }
@@ -1249,18 +1243,55 @@ export function validateBrowserKnowledgeInvalidateResult(x: unknown, p: string, 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "recordId" || k2 === "retained" || k2 === "removed" || k2 === "prunedRecordIds" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["recordId"];
+    if (v3 !== undefined || "recordId" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "recordId"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["retained"];
+    if (v4 !== undefined || "retained" in o1) {
+      if (!(typeof v4 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "retained"), "must be a boolean" + got(v4));
+      }
+    }
+    const v5 = o1["removed"];
+    if (v5 !== undefined || "removed" in o1) {
+      if (!(typeof v5 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "removed"), "must be a boolean" + got(v5));
+      }
+    }
+    const v6 = o1["prunedRecordIds"];
+    if (v6 !== undefined || "prunedRecordIds" in o1) {
+      if (!(Array.isArray(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "prunedRecordIds"), "must be an array" + got(v6));
+      } else {
+        const a7 = v6 as unknown[];
+        for (let i8 = 0; i8 < a7.length; i8++) {
+          const v9 = a7[i8];
+          if (!(typeof v9 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "prunedRecordIds"), i8), "must be a string" + got(v9));
+          }
+        }
+      }
+    }
+    const v10 = o1["executionId"];
+    if (v10 !== undefined || "executionId" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v10));
       }
     }
   }
@@ -1276,18 +1307,50 @@ export function validateBrowserKnowledgePurgeResult(x: unknown, p: string, out: 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "removedRecordIds" || k2 === "prunedRecordIds" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["removedRecordIds"];
+    if (v3 !== undefined || "removedRecordIds" in o1) {
+      if (!(Array.isArray(v3))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "removedRecordIds"), "must be an array" + got(v3));
+      } else {
+        const a4 = v3 as unknown[];
+        for (let i5 = 0; i5 < a4.length; i5++) {
+          const v6 = a4[i5];
+          if (!(typeof v6 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "removedRecordIds"), i5), "must be a string" + got(v6));
+          }
+        }
+      }
+    }
+    const v7 = o1["prunedRecordIds"];
+    if (v7 !== undefined || "prunedRecordIds" in o1) {
+      if (!(Array.isArray(v7))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "prunedRecordIds"), "must be an array" + got(v7));
+      } else {
+        const a8 = v7 as unknown[];
+        for (let i9 = 0; i9 < a8.length; i9++) {
+          const v10 = a8[i9];
+          if (!(typeof v10 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "prunedRecordIds"), i9), "must be a string" + got(v10));
+          }
+        }
+      }
+    }
+    const v11 = o1["executionId"];
+    if (v11 !== undefined || "executionId" in o1) {
+      if (!(typeof v11 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v11));
       }
     }
   }

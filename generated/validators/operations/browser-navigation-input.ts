@@ -1088,18 +1088,53 @@ export function validateBrowserNavigateResult(x: unknown, p: string, out: Valida
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "url" || k2 === "title" || k2 === "ready_state" || k2 === "target_id" || k2 === "frame_id" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["url"];
+    if (v3 !== undefined || "url" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["title"];
+    if (v4 !== undefined || "title" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "title"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["ready_state"];
+    if (v5 !== undefined || "ready_state" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "ready_state"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["target_id"];
+    if (v6 !== undefined || "target_id" in o1) {
+      if (!(typeof v6 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v6));
+      }
+    }
+    const v7 = o1["frame_id"];
+    if (v7 !== undefined || "frame_id" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["executionId"];
+    if (v8 !== undefined || "executionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v8));
       }
     }
   }
@@ -1115,18 +1150,119 @@ export function validateBrowserClickResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1142,18 +1278,52 @@ export function validateBrowserClickExpectPopupResult(x: unknown, p: string, out
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "popup_id" || k2 === "opener_id" || k2 === "causally_verified_popup" || k2 === "revision" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["popup_id"];
+    if (v3 !== undefined || "popup_id" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "popup_id"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["opener_id"];
+    if (v4 !== undefined || "opener_id" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "opener_id"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["causally_verified_popup"];
+    if (v5 !== undefined || "causally_verified_popup" in o1) {
+      if (!(typeof v5 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "causally_verified_popup"), "must be a boolean" + got(v5));
+      }
+    }
+    const v6 = o1["revision"];
+    if (v6 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    }
+    const v8 = o1["executionId"];
+    if (v8 !== undefined || "executionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v8));
       }
     }
   }
@@ -1169,18 +1339,119 @@ export function validateBrowserDoubleClickResult(x: unknown, p: string, out: Val
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1196,18 +1467,119 @@ export function validateBrowserHoverResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1223,18 +1595,119 @@ export function validateBrowserClearResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1250,18 +1723,119 @@ export function validateBrowserCheckResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1277,18 +1851,119 @@ export function validateBrowserUncheckResult(x: unknown, p: string, out: Validat
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1304,18 +1979,119 @@ export function validateBrowserDragResult(x: unknown, p: string, out: Validation
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1331,18 +2107,119 @@ export function validateBrowserTypeResult(x: unknown, p: string, out: Validation
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1358,18 +2235,119 @@ export function validateBrowserKeyResult(x: unknown, p: string, out: ValidationI
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1385,18 +2363,119 @@ export function validateBrowserKeyDownResult(x: unknown, p: string, out: Validat
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1412,18 +2491,119 @@ export function validateBrowserKeyUpResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1439,18 +2619,119 @@ export function validateBrowserShortcutResult(x: unknown, p: string, out: Valida
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1466,18 +2747,119 @@ export function validateBrowserSelectResult(x: unknown, p: string, out: Validati
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1493,18 +2875,119 @@ export function validateBrowserUploadResult(x: unknown, p: string, out: Validati
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1520,18 +3003,103 @@ export function validateBrowserFillFormResult(x: unknown, p: string, out: Valida
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "filled" || k2 === "total" || k2 === "fields" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["filled"];
+    if (v4 !== undefined || "filled" in o1) {
+      if (!(Number.isInteger(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "filled"), "must be an integer" + got(v4));
+      } else {
+        const n5 = v4 as number;
+        if (n5 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "filled"), "must be at least 0" + " (got " + n5 + ")");
+        }
+      }
+    }
+    const v6 = o1["total"];
+    if (v6 !== undefined || "total" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "total"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "total"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    }
+    const v8 = o1["fields"];
+    if (v8 !== undefined || "fields" in o1) {
+      if (!(Array.isArray(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "fields"), "must be an array" + got(v8));
+      } else {
+        const a9 = v8 as unknown[];
+        for (let i10 = 0; i10 < a9.length; i10++) {
+          const v11 = a9[i10];
+          if (!(isJsonObject(v11))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "fields"), i10), "must be an object" + got(v11));
+          } else {
+            const o12 = v11 as Record<string, unknown>;
+            for (const k13 in o12) {
+              if (!(false)) {
+                if (!checkJson(o12[k13], out === null ? "" : joinPath(joinIndex(joinPath(p, "fields"), i10), k13), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const v14 = o1["previousRevision"];
+    if (v14 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v14))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v14));
+      } else {
+        const n15 = v14 as number;
+        if (n15 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n15 + ")");
+        }
+      }
+    }
+    const v16 = o1["currentRevision"];
+    if (v16 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v16));
+      } else {
+        const n17 = v16 as number;
+        if (n17 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n17 + ")");
+        }
+      }
+    }
+    const v18 = o1["executionId"];
+    if (v18 !== undefined || "executionId" in o1) {
+      if (!(typeof v18 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v18));
       }
     }
   }
@@ -1547,18 +3115,119 @@ export function validateBrowserScrollResult(x: unknown, p: string, out: Validati
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
       }
     }
   }
@@ -1574,18 +3243,123 @@ export function validateBrowserBatchResult(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "mode" || k2 === "initialRevision" || k2 === "finalRevision" || k2 === "steps" || k2 === "completed" || k2 === "failed" || k2 === "total" || k2 === "success" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["mode"];
+    if (v3 !== undefined || "mode" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "mode"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["initialRevision"];
+    if (v4 !== undefined || "initialRevision" in o1) {
+      if (!(Number.isInteger(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "initialRevision"), "must be an integer" + got(v4));
+      } else {
+        const n5 = v4 as number;
+        if (n5 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "initialRevision"), "must be at least 0" + " (got " + n5 + ")");
+        }
+      }
+    }
+    const v6 = o1["finalRevision"];
+    if (v6 !== undefined || "finalRevision" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "finalRevision"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "finalRevision"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    }
+    const v8 = o1["steps"];
+    if (v8 !== undefined || "steps" in o1) {
+      if (!(Array.isArray(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "steps"), "must be an array" + got(v8));
+      } else {
+        const a9 = v8 as unknown[];
+        for (let i10 = 0; i10 < a9.length; i10++) {
+          const v11 = a9[i10];
+          if (!(isJsonObject(v11))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "steps"), i10), "must be an object" + got(v11));
+          } else {
+            const o12 = v11 as Record<string, unknown>;
+            for (const k13 in o12) {
+              if (!(false)) {
+                if (!checkJson(o12[k13], out === null ? "" : joinPath(joinIndex(joinPath(p, "steps"), i10), k13), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const v14 = o1["completed"];
+    if (v14 !== undefined || "completed" in o1) {
+      if (!(Number.isInteger(v14))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "completed"), "must be an integer" + got(v14));
+      } else {
+        const n15 = v14 as number;
+        if (n15 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "completed"), "must be at least 0" + " (got " + n15 + ")");
+        }
+      }
+    }
+    const v16 = o1["failed"];
+    if (v16 !== undefined || "failed" in o1) {
+      if (!(Number.isInteger(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "failed"), "must be an integer" + got(v16));
+      } else {
+        const n17 = v16 as number;
+        if (n17 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "failed"), "must be at least 0" + " (got " + n17 + ")");
+        }
+      }
+    }
+    const v18 = o1["total"];
+    if (v18 !== undefined || "total" in o1) {
+      if (!(Number.isInteger(v18))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "total"), "must be an integer" + got(v18));
+      } else {
+        const n19 = v18 as number;
+        if (n19 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "total"), "must be at least 0" + " (got " + n19 + ")");
+        }
+      }
+    }
+    const v20 = o1["success"];
+    if (v20 !== undefined || "success" in o1) {
+      if (!(typeof v20 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "success"), "must be a boolean" + got(v20));
+      }
+    }
+    const v21 = o1["executionId"];
+    if (v21 !== undefined || "executionId" in o1) {
+      if (!(typeof v21 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v21));
       }
     }
   }
@@ -1601,18 +3375,76 @@ export function validateBrowserClickAtResult(x: unknown, p: string, out: Validat
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "x" || k2 === "y" || k2 === "hit" || k2 === "revision" || k2 === "target_id" || k2 === "frame_id" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["x"];
+    if (v3 !== undefined || "x" in o1) {
+      if (!(Number.isFinite(v3))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "x"), "must be a number" + got(v3));
+      }
+    }
+    const v4 = o1["y"];
+    if (v4 !== undefined || "y" in o1) {
+      if (!(Number.isFinite(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "y"), "must be a number" + got(v4));
+      }
+    }
+    const v5 = o1["hit"];
+    if (v5 !== undefined || "hit" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "hit"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "hit"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["target_id"];
+    if (v10 !== undefined || "target_id" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v10));
+      }
+    }
+    const v11 = o1["frame_id"];
+    if (v11 !== undefined || "frame_id" in o1) {
+      if (!(typeof v11 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v11));
+      }
+    }
+    const v12 = o1["executionId"];
+    if (v12 !== undefined || "executionId" in o1) {
+      if (!(typeof v12 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v12));
       }
     }
   }
@@ -1628,18 +3460,25 @@ export function validateBrowserAcceptDialogResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "dialog" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["dialog"];
+    if (v3 !== undefined || "dialog" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "dialog"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -1655,18 +3494,25 @@ export function validateBrowserDismissDialogResult(x: unknown, p: string, out: V
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "dialog" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["dialog"];
+    if (v3 !== undefined || "dialog" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "dialog"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -1709,18 +3555,79 @@ export function validateBrowserDownloadResult(x: unknown, p: string, out: Valida
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "guid" || k2 === "suggested_filename" || k2 === "state" || k2 === "received_bytes" || k2 === "total_bytes" || k2 === "target_id" || k2 === "frame_id" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["guid"];
+    if (v3 !== undefined || "guid" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "guid"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["suggested_filename"];
+    if (v4 !== undefined || "suggested_filename" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "suggested_filename"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["state"];
+    if (v5 !== undefined || "state" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "state"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["received_bytes"];
+    if (v6 !== undefined || "received_bytes" in o1) {
+      if (!(Number.isInteger(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "received_bytes"), "must be an integer" + got(v6));
+      } else {
+        const n7 = v6 as number;
+        if (n7 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "received_bytes"), "must be at least 0" + " (got " + n7 + ")");
+        }
+      }
+    }
+    const v8 = o1["total_bytes"];
+    if (v8 !== undefined || "total_bytes" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "total_bytes"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "total_bytes"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["target_id"];
+    if (v10 !== undefined || "target_id" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v10));
+      }
+    }
+    const v11 = o1["frame_id"];
+    if (v11 !== undefined || "frame_id" in o1) {
+      if (!(typeof v11 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v11));
+      }
+    }
+    const v12 = o1["executionId"];
+    if (v12 !== undefined || "executionId" in o1) {
+      if (!(typeof v12 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v12));
       }
     }
   }
@@ -1736,18 +3643,25 @@ export function validateBrowserClipboardReadResult(x: unknown, p: string, out: V
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "text" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["text"];
+    if (v3 !== undefined || "text" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "text"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -1763,18 +3677,25 @@ export function validateBrowserClipboardWriteResult(x: unknown, p: string, out: 
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }

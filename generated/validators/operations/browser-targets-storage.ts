@@ -3,7 +3,7 @@
 
 import { fail } from "../../../src/validation/generated-support.js";
 import { type ValidationIssue, joinPath, joinIndex } from "../../../src/validation/issue.js";
-import { got, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
+import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { validateBrowserUrl } from "./browser-defs.js";
 import { validateBrowserDetailAvailability } from "./browser-results.js";
 
@@ -251,7 +251,7 @@ export function validateBrowserCookieToSet(x: unknown, p: string, out: Validatio
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "name" || k2 === "value")) {
+      if (!(k2 === "name" || k2 === "value" || k2 === "domain" || k2 === "path" || k2 === "expires" || k2 === "httpOnly" || k2 === "secure" || k2 === "sameSite" || k2 === "priority")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
@@ -277,6 +277,73 @@ export function validateBrowserCookieToSet(x: unknown, p: string, out: Validatio
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath(p, "value"), "is required");
+    }
+    const v5 = o1["domain"];
+    if (v5 !== undefined || "domain" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "domain"), "must be a string" + got(v5));
+      } else {
+        const s6 = v5 as string;
+        if (s6.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "domain"), "must not be empty");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "domain"), "is required");
+    }
+    const v7 = o1["path"];
+    if (v7 !== undefined || "path" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "path"), "must be a string" + got(v7));
+      } else {
+        const s8 = v7 as string;
+        if (s8.length === 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "path"), "must not be empty");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "path"), "is required");
+    }
+    const v9 = o1["expires"];
+    if (v9 !== undefined || "expires" in o1) {
+      if (!(Number.isFinite(v9))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "expires"), "must be a number" + got(v9));
+      }
+    }
+    const v10 = o1["httpOnly"];
+    if (v10 !== undefined || "httpOnly" in o1) {
+      if (!(typeof v10 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "httpOnly"), "must be a boolean" + got(v10));
+      }
+    }
+    const v11 = o1["secure"];
+    if (v11 !== undefined || "secure" in o1) {
+      if (!(typeof v11 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "secure"), "must be a boolean" + got(v11));
+      }
+    }
+    const v12 = o1["sameSite"];
+    if (v12 !== undefined || "sameSite" in o1) {
+      if (v12 !== "Strict" && v12 !== "Lax" && v12 !== "None") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "sameSite"), "must be one of: Strict, Lax, None" + gotValue(v12));
+      }
+    }
+    const v13 = o1["priority"];
+    if (v13 !== undefined || "priority" in o1) {
+      if (v13 !== "Low" && v13 !== "Medium" && v13 !== "High") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "priority"), "must be one of: Low, Medium, High" + gotValue(v13));
+      }
     }
   }
   return ok;
@@ -458,18 +525,53 @@ export function validateBrowserCreateTargetResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "id" || k2 === "url" || k2 === "title" || k2 === "active" || k2 === "opener_id" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "id"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["url"];
+    if (v4 !== undefined || "url" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["title"];
+    if (v5 !== undefined || "title" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "title"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["active"];
+    if (v6 !== undefined || "active" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "active"), "must be a boolean" + got(v6));
+      }
+    }
+    const v7 = o1["opener_id"];
+    if (v7 !== undefined || "opener_id" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "opener_id"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["executionId"];
+    if (v8 !== undefined || "executionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v8));
       }
     }
   }
@@ -485,18 +587,53 @@ export function validateBrowserSelectTargetResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "id" || k2 === "url" || k2 === "title" || k2 === "active" || k2 === "opener_id" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "id"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["url"];
+    if (v4 !== undefined || "url" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["title"];
+    if (v5 !== undefined || "title" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "title"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["active"];
+    if (v6 !== undefined || "active" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "active"), "must be a boolean" + got(v6));
+      }
+    }
+    const v7 = o1["opener_id"];
+    if (v7 !== undefined || "opener_id" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "opener_id"), "must be a string" + got(v7));
+      }
+    }
+    const v8 = o1["executionId"];
+    if (v8 !== undefined || "executionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v8));
       }
     }
   }
@@ -512,18 +649,25 @@ export function validateBrowserCloseTargetResult(x: unknown, p: string, out: Val
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "closed" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["closed"];
+    if (v3 !== undefined || "closed" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "closed"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -652,18 +796,53 @@ export function validateBrowserSelectFrameResult(x: unknown, p: string, out: Val
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "id" || k2 === "parent_id" || k2 === "url" || k2 === "active" || k2 === "out_of_process" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
+    const v3 = o1["id"];
+    if (v3 !== undefined || "id" in o1) {
       if (!(typeof v3 === "string")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "id"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["parent_id"];
+    if (v4 !== undefined || "parent_id" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "parent_id"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["url"];
+    if (v5 !== undefined || "url" in o1) {
+      if (!(typeof v5 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "url"), "must be a string" + got(v5));
+      }
+    }
+    const v6 = o1["active"];
+    if (v6 !== undefined || "active" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "active"), "must be a boolean" + got(v6));
+      }
+    }
+    const v7 = o1["out_of_process"];
+    if (v7 !== undefined || "out_of_process" in o1) {
+      if (!(typeof v7 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "out_of_process"), "must be a boolean" + got(v7));
+      }
+    }
+    const v8 = o1["executionId"];
+    if (v8 !== undefined || "executionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v8));
       }
     }
   }
@@ -855,18 +1034,25 @@ export function validateBrowserSetCookiesResult(x: unknown, p: string, out: Vali
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }
@@ -882,18 +1068,25 @@ export function validateBrowserClearCookiesResult(x: unknown, p: string, out: Va
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(k2 === "executionId")) {
+      if (!(k2 === "ok" || k2 === "executionId")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
     }
-    const v3 = o1["executionId"];
-    if (v3 !== undefined || "executionId" in o1) {
-      if (!(typeof v3 === "string")) {
+    const v3 = o1["ok"];
+    if (v3 !== undefined || "ok" in o1) {
+      if (!(typeof v3 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v3));
+        ok = fail(out, joinPath(p, "ok"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["executionId"];
+    if (v4 !== undefined || "executionId" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v4));
       }
     }
   }

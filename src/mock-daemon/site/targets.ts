@@ -55,11 +55,13 @@ function purpose(element: SiteElement): BrowserTargetPurpose {
   }
 }
 
-/** The region a scope or constraints limit the search to, when they name one. */
+/** Whether a region is inside the scope (its id, kind or form label, when the scope names one). */
 function inScope(region: SiteRegion, payload: BrowserFindTargetPayload): boolean {
-  const { scope, constraints } = payload;
-  if (typeof scope === "string" && scope !== region.id && scope.toLowerCase() !== region.label.toLowerCase()) return false;
-  if (isJsonObject(constraints) && typeof constraints.regionKind === "string" && constraints.regionKind !== region.kind) return false;
+  const { scope } = payload;
+  if (scope === undefined) return true;
+  if (scope.regionId !== undefined && scope.regionId !== region.id) return false;
+  if (scope.regionKind !== undefined && scope.regionKind !== region.kind) return false;
+  if (scope.formLabel !== undefined && (region.kind !== "form" || scope.formLabel.toLowerCase() !== region.label.toLowerCase())) return false;
   return true;
 }
 
@@ -128,7 +130,7 @@ export function findTarget(site: SiteContext, payload: BrowserFindTargetPayload)
 
 /** resolveIntent: the same search as findTarget, as a resolution with the candidate it selects. */
 export function resolveIntent(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.resolveIntent"> {
-  const action = payload.action === "fill" ? "type" : payload.action;
+  const { action } = payload;
   const base = { schemaVersion: 1 as const, intent: payload.intent, normalizedIntent: normalize(payload.intent), policyDecision: "allowed" as const, route: site.route(), revision: site.state.revision, excludedCount: 0 };
   if (!RESOLVED_ACTIONS.has(action)) {
     return { ...base, action: "inspect", resolution: "unsupportedIntent", policyDecision: "rejected", reason: `the action ${JSON.stringify(payload.action)} is not one the site resolves` };

@@ -7,6 +7,7 @@
  * | `/login`, `/orders` | the example shop |
  * | `/lab` | one page with a control for each kind of action (test/daemon/pages/lab.html) |
  * | `/frame` | the lab's inner frame |
+ * | `/consent` | a page behind a OneTrust-style cookie banner (test/daemon/pages/consent.html) |
  * | `/large?n=N` | a page of N list items (a large DOM) |
  * | `/slow?ms=N` | a page whose answer takes N ms (for a call cancelled or timed out in the middle) |
  * | `/download/report.txt` | a small text file sent as an attachment |
@@ -21,6 +22,7 @@ const PAGES: Readonly<Record<string, string>> = {
   "/orders": page("../../../examples/shop/orders.html"),
   "/lab": page("../pages/lab.html"),
   "/frame": page("../pages/frame.html"),
+  "/consent": page("../pages/consent.html"),
 };
 
 /** The largest `n` of `/large`. */

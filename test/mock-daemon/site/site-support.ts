@@ -37,5 +37,6 @@ export async function failure<Op extends OperationName>(site: SimulatedSite, ope
 
 /** The findTarget request for an intent and action. */
 export function intent(text: string, action: string, expectedRevision?: number): PayloadOf<"browser.findTarget"> {
-  return { schemaVersion: 1, intent: text, action, resolutionPolicy: "best", ...(expectedRevision === undefined ? {} : { expectedRevision }) };
+  // An action the daemon does not know (`teleport`) is sent as it is: the handler is called directly.
+  return { schemaVersion: 1, intent: text, action: action as PayloadOf<"browser.findTarget">["action"], resolutionPolicy: "reportOnly", ...(expectedRevision === undefined ? {} : { expectedRevision }) };
 }
