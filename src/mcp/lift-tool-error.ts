@@ -9,7 +9,8 @@ import { truncateUtf8 } from "./utf8-truncate.js";
 
 /**
  * The whole text of a tool failure the daemon reports without its reason (§2): missing, ill-typed
- * or unknown arguments, an unknown tool, a bad `responseMode`, a structural decode error.
+ * or unknown arguments, an unknown tool, a bad `responseMode`, a structural decode error, and any
+ * failure of its own that has no typed form (an observation past its time budget).
  */
 export const OPAQUE_TOOL_FAILURE = "browser tool failed";
 
@@ -32,9 +33,13 @@ const DOCUMENT_KINDS = new Set(["taskValidation", "taskCompilation", "webIrValid
  *   (phase preflight, nothing mutated, retry after re-observing, the failure as `details`);
  * - a policy refusal (`{kind: denied | confirmation_required | invalid_configuration}`) →
  *   `policy.<kind>`, nothing mutated;
- * - another typed browser error carrying a `kind`, `code` and `message` (target, wait,
- *   verification, `{kind: "transport", code, message, data}`, ...) → its code and message, the
- *   whole object as `details`;
+ * - another typed browser error carrying a `kind`, a string `code` and a `message`
+ *   (`{kind: "transport", code: "cdp.disconnected", message, data}`, ...) → its code and message,
+ *   the whole object as `details`;
+ * - the daemon's own browser errors without a code (the revision guard `{kind: "stale_revision"}`,
+ *   targeting `{kind: not_found | ambiguous | stale_reference | not_actionable}`, a wait timeout, a
+ *   failed verification, a DevTools transport failure) → `staleRevision`, `target.*`,
+ *   `wait.timeout`, `verification.failed`, `browser.transport`;
  * - a typed Glass error (`{code, message, ...}`) as it is;
  * - the literal `browser tool failed` → `tool.failed`, opaque and not retryable: the daemon dropped
  *   the reason, so the message names the tool and says what to check;
@@ -95,6 +100,8 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
       details: withExtra(parsed, extraContent),
     };
   }
+  const browser = liftBrowserFailure(parsed, call.mutating, extraContent);
+  if (browser !== undefined) return browser;
   if (typeof code !== "string" || code === "" || typeof message !== "string" || message === "") return undefined;
   if (typeof kind === "string" && parsed.phase === undefined && parsed.mutationPossible === undefined) {
     // A browser error type (target, wait, verification, transport, ...): its own code and message,
@@ -114,12 +121,82 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
   return error;
 }
 
+/** The targeting failures of the daemon's `TargetError` (`{kind, failureKind, ...}`) and their codes. */
+const TARGET_KINDS: Readonly<Record<string, { code: string; words: string }>> = {
+  not_found: { code: "target.notFound", words: "no element on the page matches the target" },
+  ambiguous: { code: "target.ambiguous", words: "the target matches more than one element" },
+  stale_reference: { code: "target.staleReference", words: "the reference belongs to an older observation of the page" },
+  not_actionable: { code: "target.notActionable", words: "the target cannot be acted on (hidden, disabled or covered)" },
+};
+
+/**
+ * The daemon's own browser error types, which carry a snake_case `kind` and no `code` or `message`
+ * (glass-browser 0.3): the revision guard `{kind: "stale_revision", expectedRevision,
+ * currentRevision, ...}` → `staleRevision`; a targeting error `{kind: not_found | ambiguous |
+ * stale_reference | not_actionable, failureKind, ...}` → `target.*`; a wait timeout `{condition,
+ * deadline_ms, last_state, reason}` → `wait.timeout`; a failed postcondition `{kind:
+ * "verification_failed", phase: "verification", ...}` → `verification.failed`; a DevTools failure
+ * `{kind: "transport", code: <number>, message, data}` → `browser.transport`. The revision guard,
+ * targeting and waiting fail before any input reaches the page, so nothing happened; a failed
+ * postcondition means the action ran, and a DevTools failure may have cut a mutation off midway.
+ * The whole object is kept as `details`.
+ */
+function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, extraContent: readonly unknown[]): GlassErrorObject | undefined {
+  const { kind } = parsed;
+  const nothingHappened = (code: string, message: string, extra: Partial<GlassErrorObject> = {}): GlassErrorObject => ({
+    code,
+    phase: "preflight",
+    message: truncateUtf8(message, 512),
+    mutationPossible: false,
+    retry: { ...DEFAULT_RETRY_ADVICE },
+    ...extra,
+    details: withExtra(parsed, extraContent),
+  });
+  if (kind === "stale_revision" && typeof parsed.expectedRevision === "number" && typeof parsed.currentRevision === "number") {
+    const message = `expected revision ${parsed.expectedRevision} but the page is at revision ${parsed.currentRevision}; observe again before acting`;
+    return nothingHappened("staleRevision", message, { retryable: true });
+  }
+  if (typeof kind === "string" && Object.hasOwn(TARGET_KINDS, kind) && typeof parsed.failureKind === "string") {
+    const { code, words } = TARGET_KINDS[kind] as { code: string; words: string };
+    const recovery = isJsonObject(parsed.recovery) && typeof parsed.recovery.suggestion === "string" ? `; the daemon suggests ${parsed.recovery.suggestion}` : "";
+    return nothingHappened(code, `${words}${recovery}`);
+  }
+  if (kind === undefined && typeof parsed.condition === "string" && typeof parsed.deadline_ms === "number" && typeof parsed.reason === "string") {
+    const state = typeof parsed.last_state === "string" && parsed.last_state !== "" ? ` (last state: ${parsed.last_state})` : "";
+    return nothingHappened("wait.timeout", `the ${parsed.condition} condition did not hold within ${parsed.deadline_ms} ms${state}`);
+  }
+  if (kind === "transport" && typeof parsed.code === "number" && typeof parsed.message === "string" && parsed.message !== "") {
+    // The daemon lost or overflowed its DevTools connection ({kind: "transport", code: <CDP code>, message, data}).
+    return {
+      code: "browser.transport",
+      phase: mutating ? "dispatch" : "preflight",
+      message: truncateUtf8(parsed.message, 512),
+      mutationPossible: mutating,
+      retry: { ...DEFAULT_RETRY_ADVICE },
+      details: withExtra(parsed, extraContent),
+    };
+  }
+  if (kind === "verification_failed" && parsed.phase === "verification") {
+    const reason = typeof parsed.reason === "string" && parsed.reason !== "" ? parsed.reason : "the action's postcondition did not hold";
+    return {
+      code: "verification.failed",
+      phase: "verification",
+      message: truncateUtf8(`the action ran but its verification failed: ${reason}`, 512),
+      mutationPossible: true,
+      retry: { ...DEFAULT_RETRY_ADVICE },
+      details: withExtra(parsed, extraContent),
+    };
+  }
+  return undefined;
+}
+
 /** `browser tool failed`: the daemon dropped the reason; say which tool, and what to check. */
 function opaqueFailure(call: FailedCall, extraContent: readonly unknown[]): GlassErrorObject {
   const { tool, mutating } = call;
   const message =
     `the daemon's ${tool} tool failed without saying why ("${OPAQUE_TOOL_FAILURE}"), which is how it reports missing, ill-typed or unknown arguments, ` +
-    `an unknown tool name and a bad responseMode: check the arguments against the tool's inputSchema (glass.listTools()) and do not send them again unchanged` +
+    `an unknown tool name, a bad responseMode and its own untyped failures (an observation of a huge page past its time budget): ` +
+    `check the arguments against the tool's inputSchema (glass.listTools()) and do not send them again unchanged` +
     (mutating ? "; the action may have happened — observe the page before deciding" : "");
   return {
     code: "tool.failed",

@@ -111,6 +111,12 @@ export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
       outcome: { ok: false, error: { code, message: refusal.message, phase: "preflight", mutationPossible: false, details: refusal } },
     };
   }
+  if (code === "staleRevision") {
+    const revisions = staleRevisions(message, init.details);
+    if (revisions !== undefined && init.phase === undefined && init.mutationPossible === undefined && init.retry === undefined && init.retryable === undefined) {
+      return staleRevisionAnswer(revisions, call);
+    }
+  }
   const object: GlassErrorObject = { code, message: truncateUtf8(message, 512) };
   if (code === "staleRevision") {
     // The daemon's stale revision error is {code, message, retryable: true} (§1).
@@ -126,6 +132,29 @@ export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
   }
   if (init.details !== undefined) object.details = structuredClone(init.details);
   return glassFailure(call, object);
+}
+
+/** The revisions a stale-revision failure names: from its details, else from the message the simulated site writes. */
+function staleRevisions(message: string, details: unknown): { expectedRevision: number; currentRevision: number } | undefined {
+  if (isJsonObject(details) && Number.isSafeInteger(details.expectedRevision) && Number.isSafeInteger(details.currentRevision)) {
+    return { expectedRevision: details.expectedRevision as number, currentRevision: details.currentRevision as number };
+  }
+  const said = /expected revision (\d+) but the page is at revision (\d+)/.exec(message);
+  return said === null ? undefined : { expectedRevision: Number(said[1]), currentRevision: Number(said[2]) };
+}
+
+/**
+ * The daemon's revision guard refusing a mutation (glass-browser 0.3.14): the `isError` text
+ * `{kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", expectedRevision,
+ * currentRevision, recovery: "observe"}`, with no code or message; recorded as `staleRevision`.
+ */
+function staleRevisionAnswer(revisions: { expectedRevision: number; currentRevision: number }, call: ToolCall): ToolAnswer {
+  const refusal = { kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", ...revisions, recovery: "observe" };
+  const message = `expected revision ${revisions.expectedRevision} but the page is at revision ${revisions.currentRevision}; observe again before acting`;
+  return {
+    result: toolFailure(JSON.stringify(refusal), "staleRevision", call.includeTrace),
+    outcome: { ok: false, error: { code: "staleRevision", message, phase: "preflight", mutationPossible: false, retryable: true, details: refusal } },
+  };
 }
 
 /** The daemon's opaque tool failure, `browser tool failed` (§2), recorded as `tool.failed`. */

@@ -73,7 +73,11 @@ const MAX_CODE_BYTES = 64;
  *   dropped, as the daemon drops it);
  * - `policy.denied`, `policy.confirmation_required`, `policy.invalid_configuration`: the policy
  *   refusal `{kind, message}` as the `isError` text;
- * - `staleRevision`: the `isError` text `{code, message, retryable: true}`, as the daemon sends it;
+ * - `staleRevision`: when the revisions are known (`details {expectedRevision, currentRevision}`, or
+ *   a message saying "expected revision N but the page is at revision M") and nothing else is set,
+ *   the daemon's revision guard `{kind: "stale_revision", phase: "preflight", recoveryStrategy:
+ *   "report", expectedRevision, currentRevision, recovery: "observe"}` as the `isError` text (what
+ *   glass-browser 0.3.14 sends); otherwise the older daemons' `{code, message, retryable: true}`;
  * - any other code (`target.notFound`, `task.invalid`, …): the `isError` text holding the error
  *   object `{code, message, phase, mutationPossible, retry, details}` — or only its `details` when
  *   they are a document failure `{kind: taskValidation | taskCompilation | webIrValidation, path, reason}`.

@@ -8,6 +8,9 @@ import type { LeaseFailure, LeaseGrant, LeaseManager } from "./leases.js";
 /** The lease methods of the daemon socket (§4). */
 export const LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquire", "glass/lease/renew", "glass/lease/release"]);
 
+/** The daemon's text for a mutating call without a lease token (-32003, details null). */
+export const LEASE_REQUIRED_MESSAGE = "mutation lease required; call glass/lease/acquire first";
+
 /** The shortest and longest lease, in ms (§4). */
 const MIN_TTL_MS = 100;
 const MAX_TTL_MS = 900_000;
@@ -26,15 +29,16 @@ export function handleLeaseMethod(
 ): { result: { [key: string]: unknown } } | { error: RpcError } {
   const args = isJsonObject(params) ? params : {};
   const { ttlMs, token } = args;
+  // The daemon's own texts and order (glass-browser 0.3.14): the token first, then ttlMs.
   const needsTtl = method !== "glass/lease/release";
-  if (needsTtl && !(typeof ttlMs === "number" && Number.isSafeInteger(ttlMs) && ttlMs >= 0)) {
-    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs ttlMs, a whole number of milliseconds`) };
-  }
   if (method !== "glass/lease/acquire" && typeof token !== "string") {
-    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} needs token, the lease token`) };
+    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} requires string token`) };
+  }
+  if (needsTtl && !(typeof ttlMs === "number" && Number.isSafeInteger(ttlMs) && ttlMs >= 0)) {
+    return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} requires numeric ttlMs`) };
   }
   if (needsTtl && ((ttlMs as number) < MIN_TTL_MS || (ttlMs as number) > MAX_TTL_MS)) {
-    return { error: leaseError({ code: "invalidLease", message: `ttlMs must be from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms`, retryable: false }) };
+    return { error: leaseError({ code: "invalidLease", message: `invalid lease input: ttlMs must be ${MIN_TTL_MS}..=${MAX_TTL_MS}`, retryable: false }) };
   }
   if (method === "glass/lease/acquire") return outcome(leases.acquire(clientId, ttlMs as number));
   if (method === "glass/lease/renew") return outcome(leases.renew(clientId, token as string, ttlMs as number));
@@ -51,7 +55,7 @@ export function handleLeaseMethod(
 export function checkToolLease(leases: LeaseManager, clientId: string, call: ToolCall): RpcError | undefined {
   const { request } = call;
   if (!call.argumentsSent || !requiresLease(request.operation, request.payload)) return undefined;
-  if (call.leaseToken === undefined) return rpcError(JsonRpcErrorCode.LeaseError, "mutation lease required");
+  if (call.leaseToken === undefined) return rpcError(JsonRpcErrorCode.LeaseError, LEASE_REQUIRED_MESSAGE);
   const refused = leases.authorize(clientId, call.leaseToken);
   return refused === undefined ? undefined : leaseError(refused);
 }

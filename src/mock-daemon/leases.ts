@@ -55,8 +55,7 @@ export class LeaseManager {
   /** Gives `ownerId` the lease for `ttlMs` ms, unless an unexpired lease exists, even its own (leaseHeld). */
   acquire(ownerId: string, ttlMs: number): LeaseGrant | LeaseFailure {
     if (this.current !== undefined && !this.expired()) {
-      const mine = this.current.grant.ownerId === ownerId;
-      return leaseFailure("leaseHeld", mine ? "this client already holds the mutation lease; renew it instead" : "the mutation lease is held by another client; try again once it is released or expires");
+      return leaseFailure("leaseHeld", "mutation lease is already held");
     }
     const grant: LeaseGrant = { sessionId: this.sessionId, ownerId, token: `lt-${randomHex(12)}`, expiresAtMs: 0 };
     return this.extend(grant, ttlMs);
@@ -78,7 +77,7 @@ export class LeaseManager {
 
   /** Whether a mutating call from `ownerId` carrying `token` may run: `undefined` when it may, otherwise why not. */
   authorize(ownerId: string, token: string): LeaseFailure | undefined {
-    return this.find(ownerId, token) ?? (this.expired() ? leaseFailure("leaseExpired", "the mutation lease has expired; acquire a new one") : undefined);
+    return this.find(ownerId, token) ?? (this.expired() ? leaseFailure("leaseExpired", "mutation lease has expired") : undefined);
   }
 
   /** Releases the lease if `ownerId` holds it (the owner disconnected). */
@@ -92,9 +91,9 @@ export class LeaseManager {
   }
 
   private find(ownerId: string, token: string): LeaseFailure | undefined {
-    if (this.current === undefined) return leaseFailure("leaseNotFound", "no mutation lease is held; acquire one first");
+    if (this.current === undefined) return leaseFailure("leaseNotFound", "mutation lease was not found");
     const { grant } = this.current;
-    if (grant.ownerId !== ownerId || grant.token !== token) return leaseFailure("leaseNotOwner", "the mutation lease belongs to another client or another token");
+    if (grant.ownerId !== ownerId || grant.token !== token) return leaseFailure("leaseNotOwner", "mutation lease is held by another owner");
     return undefined;
   }
 

@@ -183,8 +183,8 @@ describe("§4 the lease gate of tool calls", () => {
     async (target) => {
       const peer = await target.connectReady();
       const answer = await peer.request(1, "tools/call", click());
-      expect(answer.error).toEqual({ code: -32003, message: "mutation lease required", data: { ...errorData("policy.mutationLease"), message: "mutation lease required" } });
-      expect((await peer.request(2, "tools/call", click({ leaseToken: 42 }))).error).toMatchObject({ code: -32003, message: "mutation lease required" });
+      expect(answer.error).toEqual({ code: -32003, message: "mutation lease required; call glass/lease/acquire first", data: { ...errorData("policy.mutationLease"), message: "mutation lease required; call glass/lease/acquire first" } });
+      expect((await peer.request(2, "tools/call", click({ leaseToken: 42 }))).error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
     },
     SOCKET,
   );
@@ -220,7 +220,7 @@ describe("§4 the lease gate of tool calls", () => {
       const bare = await peer.request(1, "tools/call", { name: "acceptDialog" });
       expect(bare.error).toBeUndefined();
       expect(bare.result!.isError).toBe(true); // the fixture has no answer for it
-      expect((await peer.request(2, "tools/call", { name: "acceptDialog", arguments: {} })).error).toMatchObject({ code: -32003, message: "mutation lease required" });
+      expect((await peer.request(2, "tools/call", { name: "acceptDialog", arguments: {} })).error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
     },
     SOCKET,
   );

@@ -141,6 +141,37 @@ describe("fromMcpResponse", () => {
     });
   });
 
+  it("lifts the daemon's own browser errors, which carry a snake_case kind and no code (glass-browser 0.3.14's exact texts)", () => {
+    const lift = (text: string, request = click) => fromMcpResponse(answer({ isError: true, content: [{ type: "text", text }] }), request);
+    const stale = '{"kind":"stale_revision","phase":"preflight","recoveryStrategy":"report","executionId":"act_2","expectedRevision":13,"currentRevision":14,"recovery":"observe"}';
+    expect(lift(stale)).toMatchObject({
+      ok: false,
+      error: {
+        code: "staleRevision",
+        phase: "preflight",
+        message: "expected revision 13 but the page is at revision 14; observe again before acting",
+        mutationPossible: false,
+        retryable: true,
+        retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+        details: JSON.parse(stale),
+      },
+    });
+    const staleRef = '{"kind":"stale_reference","failureKind":"stale_revision","recovery":{"suggestion":"reconcileReferences","fromRevision":13,"staleRef":"r13:c96acd5dd-b0d7-42f6-9052-d863cbfa7e16:b26"}}';
+    expect(lift(staleRef)).toMatchObject({ error: { code: "target.staleReference", phase: "preflight", mutationPossible: false, message: expect.stringContaining("reconcileReferences"), details: JSON.parse(staleRef) } });
+    expect(lift('{"kind":"not_found","failureKind":"target_not_found"}')).toMatchObject({ error: { code: "target.notFound", mutationPossible: false } });
+    expect(lift('{"kind":"ambiguous","failureKind":"ambiguous_target","candidates":[]}')).toMatchObject({ error: { code: "target.ambiguous", mutationPossible: false } });
+    expect(lift('{"kind":"not_actionable","failureKind":"verification_failed","reason":"hidden"}')).toMatchObject({ error: { code: "target.notActionable", mutationPossible: false } });
+    const wait = '{"condition":"text","deadline_ms":400,"last_state":"present=false","observed_page":{"url":"http://127.0.0.1/lab"},"reason":"deadline_exceeded"}';
+    expect(lift(wait)).toMatchObject({ error: { code: "wait.timeout", phase: "preflight", mutationPossible: false, message: "the text condition did not hold within 400 ms (last state: present=false)" } });
+    const verification = '{"kind":"verification_failed","action":"click","phase":"verification","recoveryStrategy":"report","executionId":"act_3","revision":5,"reason":"url did not change"}';
+    expect(lift(verification)).toMatchObject({ error: { code: "verification.failed", phase: "verification", mutationPossible: true, message: "the action ran but its verification failed: url did not change" } });
+    const cdp = '{"kind":"transport","code":-32000,"message":"CDP connection task is unavailable","data":null}';
+    expect(lift(cdp)).toMatchObject({ error: { code: "browser.transport", phase: "dispatch", message: "CDP connection task is unavailable", mutationPossible: true, details: JSON.parse(cdp) } });
+    expect(lift(cdp, observe)).toMatchObject({ error: { code: "browser.transport", phase: "preflight", mutationPossible: false } });
+    // a kind the SDK does not know stays an untyped tool failure, its text the message
+    expect(lift('{"kind":"popup_missing","message":"no popup opened"}')).toMatchObject({ error: { code: "tool.failed", message: "no popup opened", mutationPossible: true } });
+  });
+
   it("maps every JSON-RPC error code of the table, with the lease code from data.details (or an older daemon's data.code)", () => {
     const codes = (response: JsonRpcResponse, request = click) => {
       const mapped = fromMcpResponse(response, request);

@@ -130,8 +130,25 @@ describe("mockError: other failures are isError tool results, as the daemon send
     expect(error.phase).toBe("dispatch");
   });
 
-  it("staleRevision: the text {code, message, retryable: true}, lifted to staleRevision with the default advice", async () => {
+  it("staleRevision with known revisions: the daemon's revision guard {kind: stale_revision, ...}, lifted to staleRevision with the default advice", async () => {
     const message = "expected revision 3 but the page is at revision 4; observe again before acting";
+    const refusal = { kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", expectedRevision: 3, currentRevision: 4, recovery: "observe" };
+    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", message))))).toEqual(refusal);
+    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", "the page moved on", { details: { expectedRevision: 3, currentRevision: 4 } }))))).toEqual(refusal);
+    const error = await clientError(mockError("staleRevision", message));
+    expect(error.rawMessage).toBe(message);
+    expect(error.details).toEqual(refusal);
+    expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, retryable: error.retryable }).toEqual({
+      code: "staleRevision",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+      retryable: true,
+    });
+  });
+
+  it("staleRevision without known revisions: the older daemons' text {code, message, retryable: true}, lifted the same way", async () => {
+    const message = "the page changed since revision 3";
     expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", message))))).toEqual({ code: "staleRevision", message, retryable: true });
     const error = await clientError(mockError("staleRevision", message));
     expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, retryable: error.retryable }).toEqual({

@@ -102,11 +102,11 @@ describe("mock daemon mutation leases (socket)", () => {
     const answer = await peer.request(1, "tools/call", { name, arguments: bare });
     expect(answer.error).toEqual({
       code: -32003,
-      message: "mutation lease required",
+      message: "mutation lease required; call glass/lease/acquire first",
       data: {
         code: "policy.mutationLease",
         phase: "preflight",
-        message: "mutation lease required",
+        message: "mutation lease required; call glass/lease/acquire first",
         mutationPossible: false,
         retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
         details: null,
@@ -157,7 +157,7 @@ describe("mock daemon mutation leases (socket)", () => {
     const mismatch = await peer.request(2, "tools/call", { name, arguments: { ...args, sessionId: "sess-other" } });
     expect(mismatch.error).toMatchObject({ code: -32602, data: { code: "protocol.invalidParams" } });
     const malformed = await peer.request(3, "tools/call", { name, arguments: { ...args, mutationLease: { sessionId: lease.sessionId, token: 42 } } });
-    expect(malformed.error).toMatchObject({ code: -32003, message: "mutation lease required" });
+    expect(malformed.error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
   });
 
   it("refuses a token after the lease expired with leaseExpired (retryable)", async () => {
@@ -179,11 +179,11 @@ describe("mock daemon mutation leases (socket)", () => {
   it("applies conditional lease rules and treats unknown tools as mutating unless they are read-only", async () => {
     const peer = await harness.connectReady();
     const need = async (id: number, name: string, args: Record<string, unknown>) => (await peer.request(id, "tools/call", toolCall(name, args))).error?.message;
-    expect(await need(1, "sessionSnapshot", { operation: "create" })).toBe("mutation lease required");
+    expect(await need(1, "sessionSnapshot", { operation: "create" })).toBe("mutation lease required; call glass/lease/acquire first");
     expect(await need(2, "sessionSnapshot", { operation: "list" })).toBeUndefined();
-    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toBe("mutation lease required");
+    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toBe("mutation lease required; call glass/lease/acquire first");
     expect(await need(4, "executeTask", { task: { task: "table.extract" }, expectedRevision: 1 })).toBeUndefined();
-    expect(await need(5, "agent.prompt", { text: "hi" })).toBe("mutation lease required");
+    expect(await need(5, "agent.prompt", { text: "hi" })).toBe("mutation lease required; call glass/lease/acquire first");
     expect(await need(6, "project.inspect", {})).toBeUndefined();
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * Bad calls against the real daemon (stdio): missing and ill-typed arguments, an unknown tool, an
+ * unknown argument and a bad `responseMode` — the daemon's exact answer (a raw peer) and the
+ * GlassError the SDK makes of it (its generic path, past the typed preflight).
+ */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Glass, GlassError } from "glass-sdk";
+import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
+import { type LabServer, serveLab } from "./support/lab-server.js";
+import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
+
+requireInstalledDaemon();
+
+async function failure(promise: Promise<unknown>): Promise<GlassError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof GlassError)) throw new Error(`expected a GlassError, got ${String(error)}`);
+  return error;
+}
+
+/** The daemon's answer to every argument problem: a tool result, not a JSON-RPC error. */
+const OPAQUE = { content: [{ type: "text", text: "browser tool failed" }], isError: true };
+
+const BAD_CALLS: ReadonlyArray<{ what: string; tool: string; args: Record<string, unknown> }> = [
+  { what: "a missing required argument", tool: "click", args: {} },
+  { what: "an ill-typed argument", tool: "click", args: { target: 5 } },
+  { what: "an unknown tool", tool: "noSuchTool", args: {} },
+  { what: "a bad responseMode", tool: "getText", args: { responseMode: "loud" } },
+  { what: "a wait condition of an unknown kind", tool: "wait", args: { condition: "unknown=value" } },
+];
+
+describe("bad calls on the real daemon", () => {
+  let daemon: StdioDaemon;
+  let glass: Glass;
+  let lab: LabServer;
+  beforeAll(async () => {
+    lab = await serveLab();
+    daemon = await stdioDaemon();
+    glass = await Glass.connect(daemon.transport);
+    await glass.browser.navigate({ url: lab.url("/lab") });
+  });
+  afterAll(async () => {
+    await glass?.close();
+    daemon?.state.remove();
+    await lab?.close();
+  });
+
+  it("answers every bad argument and an unknown tool with the bare isError text 'browser tool failed', never -32602", async () => {
+    const child = spawn(daemon.command[0] as string, daemon.command.slice(1), { env: { ...process.env, ...daemon.state.env }, stdio: "pipe" });
+    const peer = new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
+    try {
+      await handshake(peer);
+      let id = 0;
+      for (const { what, tool, args } of BAD_CALLS) {
+        const answer = await peer.request(++id, "tools/call", toolCall(tool, args), "newline");
+        expect(answer.error, what).toBeUndefined();
+        expect(answer.result, what).toEqual(OPAQUE);
+      }
+      // a missing or non-string tool name is the one argument problem that is a JSON-RPC error
+      const nameless = await peer.request(++id, "tools/call", { arguments: {} });
+      expect(nameless.error).toMatchObject({ code: -32602, data: { code: "protocol.invalidParams" } });
+    } finally {
+      peer.endInput();
+      await peer.closed;
+      child.kill();
+    }
+  });
+
+  it("the SDK refuses missing and ill-typed arguments itself, before sending: payload.invalid, nothing happened", async () => {
+    const missing = await failure(glass.browser.click({} as never));
+    expect(missing).toMatchObject({ code: "payload.invalid", phase: "preflight", mutationPossible: false, retry: { classification: "notRetryable" } });
+    const illTyped = await failure(glass.browser.click({ target: 5 } as never));
+    expect(illTyped).toMatchObject({ code: "payload.invalid", mutationPossible: false });
+  });
+
+  it("lifts 'browser tool failed' to tool.failed, not retryable: for an unknown tool through the generic path", async () => {
+    const error = await failure(glass.request("browser.noSuchTool", {}));
+    expect(error).toMatchObject({
+      code: "tool.failed",
+      operation: "browser.noSuchTool",
+      retry: { classification: "notRetryable" },
+      details: { kind: "opaqueToolFailure", tool: "noSuchTool", text: "browser tool failed" },
+    });
+    expect(error.rawMessage).toContain('the daemon\'s noSuchTool tool failed without saying why ("browser tool failed")');
+  });
+
+  it("the SDK refuses a bad responseMode itself, before sending: payload.invalid naming the field", async () => {
+    const error = await failure(glass.browser.getText({ responseMode: "loud" } as never));
+    expect(error).toMatchObject({ code: "payload.invalid", phase: "preflight", mutationPossible: false });
+    expect(error.message).toContain("responseMode");
+  });
+
+  it("lifts 'browser tool failed' for a mutating tool as possibly mutated: observe before deciding", async () => {
+    const error = await failure(glass.browser.wait({ condition: "unknown=value" }));
+    expect(error).toMatchObject({ code: "tool.failed", phase: "dispatch", mutationPossible: true, retry: { classification: "notRetryable", recommendedOperation: "inspect_page" } });
+  });
+
+  it("keeps the connection usable after every failure", async () => {
+    expect((await glass.browser.getText({})).text).toContain("Lab");
+  });
+});
