@@ -59,7 +59,7 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   if (start !== undefined) {
     // Navigating is a change too: on a socket it runs inside the lease.
     const opened = await mutate(() => glass.browser.navigate({ url: start }));
-    say(`navigate ${start}: execution ${opened.executionId ?? "(none given)"}`);
+    say(`navigate ${start}: "${opened.title}"`);
   }
   const login = await glass.browser.observe({ level: "interactive" });
   say(`${login.page.url} — "${login.page.title}" (${login.page.kind}), revision ${login.revision}`);

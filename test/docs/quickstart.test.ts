@@ -65,7 +65,7 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
  */
 function expectStoryAtServedShop(stdout: string, origin: string): void {
   expect(stdout).toContain(`serving the shop of examples/shop/ at ${origin}, for the daemon's browser to open`);
-  expect(stdout).toContain(`2. Observe the sign-in page\n   navigate ${origin}/login: execution exec-1\n`);
+  expect(stdout).toContain(`2. Observe the sign-in page\n   navigate ${origin}/login: "Sign in · Simulated Shop"\n`);
   expectStory(stdout, { origin, firstRevision: 2 });
 }
 

@@ -1,7 +1,7 @@
 import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
 import { mockError } from "../handlers.js";
-import { landingPath, pathOf, type SiteElement } from "./pages.js";
-import type { SiteContext } from "./site-context.js";
+import { landingPath, pageText, pathOf, type SiteElement } from "./pages.js";
+import { FRAME_ID, type SiteContext, TARGET_ID } from "./site-context.js";
 
 /** The message a sign-in without an email or a password shows. */
 export const SIGN_IN_ALERT = "Enter your email and password to sign in.";
@@ -68,13 +68,46 @@ function textField(site: SiteContext, target: string): SiteElement {
   return element;
 }
 
+/** Where the page was before an action, to say what the action changed. */
+interface Before {
+  readonly revision: number;
+  readonly url: string;
+  readonly title: string;
+}
+
+function before(site: SiteContext): Before {
+  return { revision: site.state.revision, url: site.state.url, title: site.page().title };
+}
+
+/**
+ * The result of an action (click, type, key), as the daemon reports it: what it did, to which
+ * target (a reference is echoed as one), the revisions before and after, and what changed.
+ */
+function actionResult(site: SiteContext, action: string, target: string | undefined, was: Before) {
+  const { revision } = site.state;
+  const label = target ?? "focused element";
+  return {
+    status: "succeeded",
+    action,
+    executionId: site.nextExecutionId(),
+    target: /^(?:ref=)?r\d+:/.test(label) ? { label, reference: label.replace(/^ref=/, "") } : { label },
+    revision,
+    previousRevision: was.revision,
+    currentRevision: revision,
+    target_id: TARGET_ID,
+    frame_id: FRAME_ID,
+    verification: { revisionDelta: revision - was.revision, urlChanged: site.state.url !== was.url, titleChanged: site.page().title !== was.title, targetChanged: false, frameChanged: false },
+  };
+}
+
 /** click: activates the element (submits, opens, closes, follows a link; a field takes focus). */
 export function click(site: SiteContext, payload: PayloadOf<"browser.click">): ResultOf<"browser.click"> {
   site.checkRevision(payload.expectedRevision);
   const { element } = site.resolveTarget(payload.target);
+  const was = before(site);
   activate(site, element);
   site.advance();
-  return { executionId: site.nextExecutionId() };
+  return actionResult(site, "click", payload.target, was);
 }
 
 /** type: appends the text to the field named by `target`, or to the focused field without one. */
@@ -84,18 +117,20 @@ export function type(site: SiteContext, payload: PayloadOf<"browser.type">): Res
   let key = state.focused;
   if (payload.target !== undefined) key = textField(site, payload.target).key;
   if (key === null) throw mockError("target.notFound", "no target given and no field has focus; pass target or click a field first", { details: { kind: "target", code: "target.notFound" } });
+  const was = before(site);
   state.values[key] = (state.values[key] ?? "") + payload.text;
   state.focused = key;
   site.advance();
-  return { executionId: site.nextExecutionId() };
+  return actionResult(site, "type", payload.target, was);
 }
 
 /** key: `Enter` in a sign-in field submits the form; other keys only advance the revision. */
 export function key(site: SiteContext, payload: PayloadOf<"browser.key">): ResultOf<"browser.key"> {
   site.checkRevision(payload.expectedRevision);
+  const was = before(site);
   if (payload.key === "Enter" && pathOf(site.state.url) === "/login" && site.state.focused !== null) submitSignIn(site);
   site.advance();
-  return { executionId: site.nextExecutionId() };
+  return actionResult(site, "key", undefined, was);
 }
 
 /** select: the site has no select element, so every target is a targeting error unless it names a field. */
@@ -131,7 +166,7 @@ export function fillForm(site: SiteContext, payload: PayloadOf<"browser.fillForm
 /**
  * navigate: loads a URL. A path of the site's origin lands where the site sends it (`/` and a
  * signed-out `/orders` go to the sign-in page); another origin, or an unknown path, shows the
- * site's not-found page at that URL.
+ * site's not-found page at that URL. Answers the page it landed on, as the daemon does.
  */
 export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate">): ResultOf<"browser.navigate"> {
   site.checkRevision(payload.expectedRevision);
@@ -149,5 +184,34 @@ export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate
     state.focused = null;
   }
   site.advance();
-  return { executionId: site.nextExecutionId() };
+  // As the daemon: the page it landed on, no execution id.
+  return { url: state.url, title: site.page().title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };
+}
+
+/**
+ * wait: the condition (`<kind>=<value>`) checked against the page as it is — the simulated page
+ * does not change by itself, so a condition holds at once or never. `text=`, `url=`, `url-prefix=`
+ * and `lifecycle=` are checked; one that does not hold fails as the daemon's wait times out.
+ */
+export function wait(site: SiteContext, payload: PayloadOf<"browser.wait">): ResultOf<"browser.wait"> {
+  const condition = String(payload.condition);
+  const separator = condition.indexOf("=");
+  const [kind, value] = separator < 0 ? [condition, ""] : [condition.slice(0, separator), condition.slice(separator + 1)];
+  const { url } = site.state;
+  const holds: Record<string, () => boolean> = {
+    text: () => pageText(site.page()).includes(value),
+    url: () => url === value,
+    "url-prefix": () => url.startsWith(value),
+    lifecycle: () => ["load", "domcontentloaded", "complete"].includes(value),
+  };
+  const check = holds[kind];
+  if (check === undefined) throw mockError("mock.unsupportedCondition", `the simulated site cannot wait for ${JSON.stringify(kind)} conditions; it checks text=, url=, url-prefix= and lifecycle=`);
+  if (!check()) {
+    throw mockError("wait.timeout", `the condition ${JSON.stringify(condition)} did not hold within ${payload.timeoutMs ?? 10_000} ms`, {
+      phase: "dispatch",
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+    });
+  }
+  const lastState = kind === "text" ? "present=true" : kind === "lifecycle" ? `readyState=${value}` : `url=${url}`;
+  return { condition: kind, elapsed_ms: 0, last_state: lastState, target_id: TARGET_ID, frame_id: FRAME_ID };
 }

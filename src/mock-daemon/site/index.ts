@@ -1,7 +1,7 @@
 import type { WebIrDocument } from "../../../generated/types/web-ir-v1.js";
 import type { JsonValue } from "../../validation/json-value.js";
 import type { MockCallContext, MockHandlers } from "../handlers.js";
-import { click, fillForm, key, navigate, select, type } from "./actions.js";
+import { click, fillForm, key, navigate, select, type, wait } from "./actions.js";
 import { getDOM, getText, inspectPage, observe, screenshot } from "./observe.js";
 import { DEFAULT_ORDERS, landingPath, type SimulatedOrder, type SimulatedSiteState } from "./pages.js";
 import { SiteContext } from "./site-context.js";
@@ -146,6 +146,7 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
     "browser.type": (payload) => type(site, payload),
     "browser.fillForm": (payload) => fillForm(site, payload),
     "browser.navigate": (payload) => navigate(site, payload),
+    "browser.wait": (payload) => wait(site, payload),
     "browser.key": (payload) => key(site, payload),
     "browser.select": (payload) => select(site, payload),
     "browser.extractWebIr": () => extractWebIr(site),

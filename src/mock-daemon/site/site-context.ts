@@ -69,19 +69,43 @@ export class SiteContext {
   }
 
   /**
-   * The element a target names on the current page: a reference (`ref=r4:b2` or `r4:b2`; the
-   * element's node decides, so a reference of an earlier revision of the same page still names it),
-   * or a CSS id selector of the element's key (`css=#email`, `#email`). Anything else, or an element
-   * that is not on the page, fails with the targeting error `target.notFound`.
+   * The element a target names on the current page, in the daemon's locator forms: a reference
+   * (`ref=r4:b2` or `r4:b2`; the element's node decides, so a reference of an earlier revision of
+   * the same page still names it), `css=` with a selector of the forms `#id`, `tag`, `tag#id` or
+   * `tag[type=value]` (`button[type=submit]` is the form's submit button), `name=<accessible name>`,
+   * `text=<text>`, `role=<role>;name=<accessible name>`, or a bare accessible name. Anything else,
+   * or an element that is not on the page, fails with the targeting error `target.notFound`.
    */
   resolveTarget(target: string): { element: SiteElement; region: SiteRegion } {
     const all = elementsOf(this.page());
-    const reference = /^(?:ref=)?r\d+:(?:c\d+:)?b(\d+)$/.exec(target.trim());
-    const selector = /^(?:css=)?#([\w-]+)$/.exec(target.trim());
-    const found = reference !== null ? all.find(({ element }) => element.node === Number(reference[1])) : selector !== null ? all.find(({ element }) => element.key === selector[1]) : undefined;
+    const found = all.find(({ element }) => matchesLocator(element, target.trim()));
     if (found !== undefined) return found;
     throw mockError("target.notFound", `no element on ${this.page().path} matches ${JSON.stringify(target)}; observe the page for current references`, {
       details: { kind: "target", code: "target.notFound", target },
     });
   }
+}
+
+/** Whether `element` is the one a locator (see {@link SiteContext.resolveTarget}) names. */
+function matchesLocator(element: SiteElement, locator: string): boolean {
+  const reference = /^(?:ref=)?r\d+:(?:c[\w-]+:)?b(\d+)$/.exec(locator);
+  if (reference !== null) return element.node === Number(reference[1]);
+  if (locator.startsWith("css=") || locator.startsWith("#")) return matchesSelector(element, locator.replace(/^css=/, ""));
+  if (locator.startsWith("role=")) {
+    const [role, name] = locator.slice("role=".length).split(";name=");
+    return name !== undefined && element.role === role && element.name === name;
+  }
+  const name = locator.replace(/^(?:name|text)=/, "");
+  return name !== "" && element.name === name;
+}
+
+/** Whether `element` matches a CSS selector of the forms `#id`, `tag`, `tag#id`, `tag[type=value]`. */
+function matchesSelector(element: SiteElement, selector: string): boolean {
+  const parts = /^([a-z]*)(?:#([\w-]+))?(?:\[type=["']?([\w-]+)["']?\])?$/.exec(selector);
+  if (parts === null || selector === "") return false;
+  const [, tag, id, type] = parts;
+  if (tag !== "" && tag !== element.tag) return false;
+  if (id !== undefined && id !== element.key) return false;
+  if (type !== undefined) return type === "submit" ? element.onClick?.kind === "submitSignIn" : element.inputType === type;
+  return true;
 }

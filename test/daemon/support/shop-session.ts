@@ -4,7 +4,7 @@
  * recording of it), the password redacted. `npx tsx scripts/record-daemon-fixture.ts` records it
  * again; test/daemon/recorded-fixture.test.ts checks that today's daemon still answers it alike.
  */
-import { Glass, GlassError } from "glass-sdk";
+import { Glass, GlassError, type GlassTransport } from "glass-sdk";
 import { type GoldenFixture, recordingTransport } from "glass-sdk/testing";
 import { serveLab } from "./lab-server.js";
 import { stdioDaemon } from "./real-daemon.js";
@@ -12,38 +12,57 @@ import { stdioDaemon } from "./real-daemon.js";
 /** The password the session types, which the fixture must never hold. */
 export const SHOP_PASSWORD = "correct horse";
 
-/** Records the shop session against a fresh real daemon over stdio. */
-export async function recordShopSession(): Promise<GoldenFixture> {
-  const lab = await serveLab();
+/** The daemon a session is recorded against: a transport to it, given the shop's origin, and how to end it. */
+export type SessionDaemon = (origin: string) => Promise<{ transport: GlassTransport; close(): void }>;
+
+/** A fresh real daemon over stdio. */
+export const realDaemon: SessionDaemon = async () => {
   const daemon = await stdioDaemon();
+  return { transport: daemon.transport, close: () => daemon.state.remove() };
+};
+
+/** Records the shop session against a daemon (default: a fresh real daemon over stdio), the shop served on 127.0.0.1. */
+export async function recordShopSession(start: SessionDaemon = realDaemon): Promise<GoldenFixture> {
+  const lab = await serveLab();
+  const daemon = await start(lab.origin);
   const recorder = recordingTransport(daemon.transport, { redact: [SHOP_PASSWORD] });
   const glass = await Glass.connect(recorder);
+  // Each step runs whatever the one before gave (a daemon may refuse a step: the recording holds its
+  // answer, and the comparison of two recordings shows it); the stale call is meant to be refused.
+  const attempt = async <T>(call: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof GlassError) return undefined;
+      throw error;
+    }
+  };
   try {
-    await glass.browser.navigate({ url: lab.url("/login") });
-    const login = await glass.browser.observe({ level: "interactive" });
-    const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: login.revision });
-    const email = found.candidates.find((candidate) => candidate.name === "Email");
-    if (email === undefined) throw new Error("the sign-in page has no Email field");
-    await glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: login.revision });
+    await attempt(() => glass.browser.navigate({ url: `${lab.origin}/login` }));
+    const login = await attempt(() => glass.browser.observe({ level: "interactive" }));
+    const revision = login?.revision ?? 0;
+    const found = await attempt(() => glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: revision }));
+    const email = found?.candidates.find((candidate) => candidate.name === "Email")?.reference ?? "css=#email";
+    await attempt(() => glass.browser.type({ target: email, text: "ada@example.com", expectedRevision: revision }));
     // Another call at the same revision: the page has moved on, so the daemon refuses it (staleRevision).
-    await glass.browser.type({ target: email.reference, text: "ada@example.org", expectedRevision: login.revision }).catch((error: unknown) => {
-      if (!(error instanceof GlassError) || error.code !== "staleRevision") throw error;
-    });
-    await glass.browser.type({ target: "css=#password", text: SHOP_PASSWORD });
-    await glass.browser.observe({ level: "summary" });
-    await glass.browser.click({ target: "css=button[type=submit]" });
-    await glass.browser.wait({ condition: "text=Recent orders", timeoutMs: 10_000 });
-    const orders = await glass.browser.observe({ level: "structured" });
-    await glass.browser.getText();
-    await glass.browser.inspectPage();
-    await glass.task.execute({
-      task: { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 }, risk: "readOnly" },
-      expectedRevision: orders.revision,
-    });
+    await attempt(() => glass.browser.type({ target: email, text: "ada@example.org", expectedRevision: revision }));
+    await attempt(() => glass.browser.type({ target: "css=#password", text: SHOP_PASSWORD }));
+    await attempt(() => glass.browser.observe({ level: "summary" }));
+    await attempt(() => glass.browser.click({ target: "css=button[type=submit]" }));
+    await attempt(() => glass.browser.wait({ condition: "text=Recent orders", timeoutMs: 10_000 }));
+    const orders = await attempt(() => glass.browser.observe({ level: "structured" }));
+    await attempt(() => glass.browser.getText());
+    await attempt(() => glass.browser.inspectPage());
+    await attempt(() =>
+      glass.task.execute({
+        task: { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 }, risk: "readOnly" },
+        expectedRevision: orders?.revision ?? 0,
+      }),
+    );
     return recorder.fixture();
   } finally {
     await glass.close();
-    daemon.state.remove();
+    daemon.close();
     await lab.close();
   }
 }
