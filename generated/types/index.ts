@@ -61,6 +61,7 @@ export type {
 } from "./task-v1.js";
 
 export type {
+  BrowserActionResult,
   BrowserCoordinate,
   BrowserExecutionId,
   BrowserRevision,

@@ -5,20 +5,12 @@
  * connection stays usable afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, type GlassLogEvent } from "glass-sdk";
+import { CancelledError, DeadlineExceededError, Glass, type GlassLogEvent } from "glass-sdk";
 import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
+import { failure } from "../support/glass-failure.js";
 
 requireInstalledDaemon();
-
-async function failure(promise: Promise<unknown>): Promise<GlassError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof GlassError)) throw new Error(`expected a GlassError, got ${String(error)}`);
-  return error;
-}
 
 describe("cancellation on the real daemon", () => {
   let daemon: StdioDaemon;

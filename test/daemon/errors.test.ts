@@ -5,21 +5,13 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, GlassError } from "glass-sdk";
+import { Glass, } from "glass-sdk";
 import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
+import { failure } from "../support/glass-failure.js";
 
 requireInstalledDaemon();
-
-async function failure(promise: Promise<unknown>): Promise<GlassError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof GlassError)) throw new Error(`expected a GlassError, got ${String(error)}`);
-  return error;
-}
 
 /** The daemon's answer to every argument problem: a tool result, not a JSON-RPC error. */
 const OPAQUE = { content: [{ type: "text", text: "browser tool failed" }], isError: true };

@@ -4,9 +4,10 @@
  * observation hands out, and what an old reference does once the page has changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, GlassError } from "glass-sdk";
+import { Glass, } from "glass-sdk";
 import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
+import { failure } from "../support/glass-failure.js";
 
 requireInstalledDaemon();
 
@@ -16,15 +17,6 @@ async function targetNamed(glass: Glass, name: string): Promise<{ reference: str
   const target = page.regions.flatMap((region) => region.targets ?? []).find((candidate) => candidate.name === name);
   if (target === undefined) throw new Error(`no target named ${name} at revision ${page.revision}`);
   return { reference: target.reference, revision: page.revision };
-}
-
-async function failure(promise: Promise<unknown>): Promise<GlassError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof GlassError)) throw new Error(`expected a GlassError, got ${String(error)}`);
-  return error;
 }
 
 describe("revisions and references on the real daemon", () => {

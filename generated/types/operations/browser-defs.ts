@@ -26,3 +26,53 @@ export type BrowserExecutionId = string;
  */
 export type BrowserCoordinate = number;
 
+/**
+ * What a successful action on an element or the keyboard returns (click, type, key, scroll …): what it did, to which target, the revisions before and after, and what changed. Open: the daemon may add fields.
+ */
+export interface BrowserActionResult {
+  /**
+   * `succeeded` once the action ran and its effect was checked.
+   */
+  status?: string;
+  /**
+   * The action the daemon carried out, in its own words (`click`, `double_click`, `key_press` …).
+   */
+  action?: string;
+  /**
+   * The element acted on, as the daemon resolved it (`{label}`, the locator it was given).
+   */
+  target?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The page revision after the action.
+   */
+  revision?: number;
+  /**
+   * The page revision before the action.
+   */
+  previousRevision?: number;
+  /**
+   * The page revision after the action.
+   */
+  currentRevision?: number;
+  /**
+   * The tab the action ran in.
+   */
+  target_id?: string;
+  /**
+   * The frame the action ran in.
+   */
+  frame_id?: string;
+  /**
+   * What changed: `{revisionDelta, urlChanged, titleChanged, targetChanged, frameChanged}` and, where seen, popups, dialogs and downloads.
+   */
+  verification?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The id the daemon gave this action; pass it to recoverRun to look the run up later.
+   */
+  executionId?: string;
+  [k: string]: unknown;
+}

@@ -2,8 +2,8 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import { fail } from "../../../src/validation/generated-support.js";
-import type { ValidationIssue } from "../../../src/validation/issue.js";
-import { got } from "../../../src/validation/json-value.js";
+import { type ValidationIssue, joinPath } from "../../../src/validation/issue.js";
+import { got, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 
 /** Validates BrowserUrl. */
 export function validateBrowserUrl(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -90,6 +90,134 @@ export function validateBrowserExecutionId(x: unknown, p: string, out: Validatio
     if (s1.length === 0) {
       if (out === null) return false;
       ok = fail(out, p, "must not be empty");
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserActionResult. */
+export function validateBrowserActionResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "status" || k2 === "action" || k2 === "target" || k2 === "revision" || k2 === "previousRevision" || k2 === "currentRevision" || k2 === "target_id" || k2 === "frame_id" || k2 === "verification" || k2 === "executionId")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["status"];
+    if (v3 !== undefined || "status" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be a string" + got(v3));
+      }
+    }
+    const v4 = o1["action"];
+    if (v4 !== undefined || "action" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "action"), "must be a string" + got(v4));
+      }
+    }
+    const v5 = o1["target"];
+    if (v5 !== undefined || "target" in o1) {
+      if (!(isJsonObject(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target"), "must be an object" + got(v5));
+      } else {
+        const o6 = v5 as Record<string, unknown>;
+        for (const k7 in o6) {
+          if (!(false)) {
+            if (!checkJson(o6[k7], out === null ? "" : joinPath(joinPath(p, "target"), k7), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v8 = o1["revision"];
+    if (v8 !== undefined || "revision" in o1) {
+      if (!(Number.isInteger(v8))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "revision"), "must be an integer" + got(v8));
+      } else {
+        const n9 = v8 as number;
+        if (n9 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "revision"), "must be at least 0" + " (got " + n9 + ")");
+        }
+      }
+    }
+    const v10 = o1["previousRevision"];
+    if (v10 !== undefined || "previousRevision" in o1) {
+      if (!(Number.isInteger(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "previousRevision"), "must be an integer" + got(v10));
+      } else {
+        const n11 = v10 as number;
+        if (n11 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "previousRevision"), "must be at least 0" + " (got " + n11 + ")");
+        }
+      }
+    }
+    const v12 = o1["currentRevision"];
+    if (v12 !== undefined || "currentRevision" in o1) {
+      if (!(Number.isInteger(v12))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "currentRevision"), "must be an integer" + got(v12));
+      } else {
+        const n13 = v12 as number;
+        if (n13 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "currentRevision"), "must be at least 0" + " (got " + n13 + ")");
+        }
+      }
+    }
+    const v14 = o1["target_id"];
+    if (v14 !== undefined || "target_id" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "target_id"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["frame_id"];
+    if (v15 !== undefined || "frame_id" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "frame_id"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["verification"];
+    if (v16 !== undefined || "verification" in o1) {
+      if (!(isJsonObject(v16))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "verification"), "must be an object" + got(v16));
+      } else {
+        const o17 = v16 as Record<string, unknown>;
+        for (const k18 in o17) {
+          if (!(false)) {
+            if (!checkJson(o17[k18], out === null ? "" : joinPath(joinPath(p, "verification"), k18), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v19 = o1["executionId"];
+    if (v19 !== undefined || "executionId" in o1) {
+      if (!(typeof v19 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "executionId"), "must be a string" + got(v19));
+      }
     }
   }
   return ok;

@@ -6,8 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Glass, GlassError, type OperationName } from "glass-sdk";
+import type { Glass, OperationName } from "glass-sdk";
 import type { DaemonState } from "./real-daemon.js";
+export { failure } from "../../support/glass-failure.js";
 
 /** The operations each catalog file calls through the typed client (each at least once). */
 export const CATALOG_FILES = {
@@ -175,16 +176,6 @@ export function recordCalls(client: Glass): RecordedClient {
   return { glass, called };
 }
 
-/** The failure of a call that must fail: its GlassError (anything else fails the test). */
-export async function failure(promise: Promise<unknown>): Promise<GlassError> {
-  const outcome = await promise.then(
-    (value: unknown) => ({ value }),
-    (thrown: unknown) => ({ thrown }),
-  );
-  if ("value" in outcome) throw new Error(`expected the call to fail, it answered ${JSON.stringify(outcome.value)?.slice(0, 500)}`);
-  if (!(outcome.thrown instanceof GlassError)) throw new Error(`expected a GlassError, got ${String(outcome.thrown)}`);
-  return outcome.thrown;
-}
 
 /** The id of the knowledge record {@link seedKnowledge} stores. */
 export const SEEDED_RECORD_ID = "kr-lab-page-family";
