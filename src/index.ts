@@ -98,6 +98,7 @@ export type {
   TaskRevisionPolicy,
   TaskRisk,
   TaskScope,
+  BrowserActionResult,
   BrowserCoordinate,
   BrowserExecutionId,
   BrowserRevision,

@@ -4,12 +4,12 @@
  * GlassError the SDK makes of it (its generic path, past the typed preflight).
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, } from "glass-sdk";
-import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
-import { type LabServer, serveLab } from "./support/lab-server.js";
+import { describe, expect, it } from "vitest";
+import type { Glass } from "glass-sdk";
+import { requireInstalledDaemon, type StdioDaemon } from "./support/real-daemon.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 import { failure } from "../support/glass-failure.js";
+import { stdioLabClient } from "./support/lab-client.js";
 
 requireInstalledDaemon();
 
@@ -25,20 +25,11 @@ const BAD_CALLS: ReadonlyArray<{ what: string; tool: string; args: Record<string
 ];
 
 describe("bad calls on the real daemon", () => {
-  let daemon: StdioDaemon;
   let glass: Glass;
-  let lab: LabServer;
-  beforeAll(async () => {
-    lab = await serveLab();
-    daemon = await stdioDaemon();
-    glass = await Glass.connect(daemon.transport);
-    await glass.browser.navigate({ url: lab.url("/lab") });
-  });
-  afterAll(async () => {
-    await glass?.close();
-    daemon?.state.remove();
-    await lab?.close();
-  });
+  let daemon: StdioDaemon;
+  stdioLabClient((client) => {
+    ({ glass, daemon } = client);
+  }, "/lab");
 
   it("answers every bad argument and an unknown tool with the bare isError text 'browser tool failed', never -32602", async () => {
     const child = spawn(daemon.command[0] as string, daemon.command.slice(1), { env: { ...process.env, ...daemon.state.env }, stdio: "pipe" });

@@ -2,10 +2,11 @@
  * Large answers of the real daemon that the SDK must read and validate whole: a full-page
  * screenshot of a tall page, and a 5 000-item page's DOM, text and observation.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, GlassError } from "glass-sdk";
-import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
-import { type LabServer, serveLab } from "./support/lab-server.js";
+import { describe, expect, it } from "vitest";
+import { type Glass, GlassError } from "glass-sdk";
+import { requireInstalledDaemon } from "./support/real-daemon.js";
+import type { LabServer } from "./support/lab-server.js";
+import { stdioLabClient } from "./support/lab-client.js";
 
 requireInstalledDaemon();
 
@@ -17,18 +18,10 @@ function pngSize(base64: string): { width: number; height: number } {
 }
 
 describe("large results from the real daemon", () => {
-  let daemon: StdioDaemon;
   let glass: Glass;
   let lab: LabServer;
-  beforeAll(async () => {
-    lab = await serveLab();
-    daemon = await stdioDaemon();
-    glass = await Glass.connect(daemon.transport);
-  });
-  afterAll(async () => {
-    await glass?.close();
-    daemon?.state.remove();
-    await lab?.close();
+  stdioLabClient((client) => {
+    ({ glass, lab } = client);
   });
 
   it("a full-page screenshot of the tall lab page is a PNG taller than the viewport, its metadata matching the image", async () => {

@@ -3,11 +3,12 @@
  * `expectedRevision`, the error a stale revision becomes, the format of the references an
  * observation hands out, and what an old reference does once the page has changed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Glass, } from "glass-sdk";
-import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
-import { type LabServer, serveLab } from "./support/lab-server.js";
+import { describe, expect, it } from "vitest";
+import type { Glass } from "glass-sdk";
+import { requireInstalledDaemon } from "./support/real-daemon.js";
+import type { LabServer } from "./support/lab-server.js";
 import { failure } from "../support/glass-failure.js";
+import { stdioLabClient } from "./support/lab-client.js";
 
 requireInstalledDaemon();
 
@@ -20,20 +21,11 @@ async function targetNamed(glass: Glass, name: string): Promise<{ reference: str
 }
 
 describe("revisions and references on the real daemon", () => {
-  let daemon: StdioDaemon;
   let glass: Glass;
   let lab: LabServer;
-  beforeAll(async () => {
-    lab = await serveLab();
-    daemon = await stdioDaemon();
-    glass = await Glass.connect(daemon.transport);
-    await glass.browser.navigate({ url: lab.url("/lab") });
-  });
-  afterAll(async () => {
-    await glass?.close();
-    daemon?.state.remove();
-    await lab?.close();
-  });
+  stdioLabClient((client) => {
+    ({ glass, lab } = client);
+  }, "/lab");
 
   it("hands out references of the form r<revision>:c<document id>:b<node> that carry the revision they were taken at", async () => {
     const { reference, revision } = await targetNamed(glass, "Count");
