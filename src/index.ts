@@ -77,6 +77,7 @@ export type {
   WebIrDocumentInfo,
   WebIrEntity,
   WebIrEntityDetail,
+  WebIrEntityState,
   WebIrEntityDetails,
   WebIrEntityKind,
   WebIrEvidenceSource,

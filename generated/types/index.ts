@@ -36,6 +36,7 @@ export type {
   WebIrEntityDetail,
   WebIrEntityDetails,
   WebIrEntityKind,
+  WebIrEntityState,
   WebIrEvidenceSource,
   WebIrEvidenceSourceList,
   WebIrLimits,

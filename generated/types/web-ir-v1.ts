@@ -188,16 +188,114 @@ export interface WebIrLimits {
   missingSources: WebIrEvidenceSourceList;
 }
 /**
- * Extra facts about some entities, keyed by entity id (every key must be the id of an entity of the document: rule webIrDocumentConsistency). The contract does not fix the fields of a detail (state, supported actions, sensitivity, stability keys, ...), so each value is an open object.
+ * Extra facts about some entities, keyed by entity id (every key must be the id of an entity of the document: rule webIrDocumentConsistency).
  */
 export interface WebIrEntityDetails {
   [k: string]: WebIrEntityDetail;
 }
 /**
- * The details of one entity; an open object.
+ * The details of one entity: its state, the actions it supports, where it sits, how sensitive its value is. A closed object: the daemon refuses a document with any other key.
  */
 export interface WebIrEntityDetail {
-  [k: string]: unknown;
+  state?: WebIrEntityState;
+  /**
+   * The actions the entity supports.
+   */
+  supportedActions?: (
+    | "read"
+    | "click"
+    | "type"
+    | "select"
+    | "check"
+    | "uncheck"
+    | "submit"
+    | "open"
+    | "close"
+    | "confirm"
+    | "cancel"
+    | "navigate"
+    | "extract"
+    | "paginate"
+  )[];
+  /**
+   * The region the entity belongs to.
+   */
+  regionId?: string;
+  /**
+   * The browser scope that holds the entity (default `document`).
+   */
+  scope?: "document" | "region" | "frame" | "shadowRoot";
+  /**
+   * The id of that scope (a frame's, a shadow root's).
+   */
+  scopeId?: string;
+  /**
+   * How sensitive the entity's value is (default `unknown`).
+   */
+  sensitivity?: "public" | "personal" | "secret" | "financial" | "unknown";
+  /**
+   * A field's input type (`email`, `password` …).
+   */
+  inputType?: string;
+  /**
+   * A key that stays the same for the same element across revisions.
+   */
+  semanticStabilityKey?: string;
+  /**
+   * The surface the entity bounds (a frame, a shadow root, a canvas …).
+   */
+  surfaceId?: string;
+  /**
+   * That surface's parent surface.
+   */
+  surfaceParentId?: string;
+  /**
+   * That surface's kind (`document`, `frameDocument`, `canvas2d` …).
+   */
+  surfaceKind?: string;
+  /**
+   * How far that surface was read: `{structural, semantic, interaction}`.
+   */
+  surfaceCoverage?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Whether the details were cut short.
+   */
+  truncated?: boolean;
+}
+/**
+ * What is known of an entity's state; an absent member means nothing confirmed it.
+ */
+export interface WebIrEntityState {
+  /**
+   * It is disabled.
+   */
+  disabled?: boolean;
+  /**
+   * It is read-only.
+   */
+  readOnly?: boolean;
+  /**
+   * It must be filled in.
+   */
+  required?: boolean;
+  /**
+   * It is checked.
+   */
+  checked?: boolean;
+  /**
+   * It holds no value.
+   */
+  empty?: boolean;
+  /**
+   * It is visible.
+   */
+  visible?: boolean;
+  /**
+   * A pointer at its position reaches it.
+   */
+  hitTestable?: boolean;
 }
 /**
  * The set of surfaces (main document, frames, shadow roots, popups) the extraction covered. The contract does not fix its fields, so it is an open object.
@@ -206,9 +304,29 @@ export interface WebIrSurfaceSet {
   [k: string]: unknown;
 }
 /**
- * A note about one relationship hint that did not become a relationship. The contract does not fix its fields, so it is an open object.
+ * What became of one relationship hint the extractor found (the facts, not the page's values). Open: the daemon ignores other keys.
  */
 export interface WebIrRelationshipHintDiagnostic {
+  /**
+   * The index of the fact that carried the hint.
+   */
+  factIndex: number;
+  /**
+   * The evidence source of that fact.
+   */
+  source: WebIrEvidenceSource;
+  /**
+   * The relationship the hint proposed.
+   */
+  hint: WebIrRelationshipKind;
+  /**
+   * The accessible role of the element that carried it.
+   */
+  parentRole: string;
+  /**
+   * `Validated` and `Emitted` became relationships; `UnmatchedParent` did not (its other end was not found). The daemon spells them with a capital.
+   */
+  status: "Validated" | "Emitted" | "UnmatchedParent";
   [k: string]: unknown;
 }
 /**

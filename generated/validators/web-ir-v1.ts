@@ -610,19 +610,9 @@ export function validateWebIrEntityDetails(x: unknown, p: string, out: Validatio
       }
       if (!(false)) {
         const v4 = o1[k3];
-        if (!(isJsonObject(v4))) {
+        if (!validateWebIrEntityDetail(v4, out === null ? "" : joinPath(p, k3), out)) {
           if (out === null) return false;
-          ok = fail(out, joinPath(p, k3), "must be an object" + got(v4));
-        } else {
-          const o5 = v4 as Record<string, unknown>;
-          for (const k6 in o5) {
-            if (!(false)) {
-              if (!checkJson(o5[k6], out === null ? "" : joinPath(joinPath(p, k3), k6), out)) {
-                if (out === null) return false;
-                ok = false;
-              }
-            }
-          }
+          ok = false;
         }
       }
     }
@@ -663,12 +653,68 @@ export function validateWebIrRelationshipHintDiagnostic(x: unknown, p: string, o
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(false)) {
+      if (!(k2 === "factIndex" || k2 === "source" || k2 === "hint" || k2 === "parentRole" || k2 === "status")) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
         }
       }
+    }
+    const v3 = o1["factIndex"];
+    if (v3 !== undefined || "factIndex" in o1) {
+      if (!(Number.isInteger(v3))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "factIndex"), "must be an integer" + got(v3));
+      } else {
+        const n4 = v3 as number;
+        if (n4 < 0) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "factIndex"), "must be at least 0" + " (got " + n4 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "factIndex"), "is required");
+    }
+    const v5 = o1["source"];
+    if (v5 !== undefined || "source" in o1) {
+      if (!validateWebIrEvidenceSource(v5, out === null ? "" : joinPath(p, "source"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "source"), "is required");
+    }
+    const v6 = o1["hint"];
+    if (v6 !== undefined || "hint" in o1) {
+      if (!validateWebIrRelationshipKind(v6, out === null ? "" : joinPath(p, "hint"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "hint"), "is required");
+    }
+    const v7 = o1["parentRole"];
+    if (v7 !== undefined || "parentRole" in o1) {
+      if (!(typeof v7 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "parentRole"), "must be a string" + got(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "parentRole"), "is required");
+    }
+    const v8 = o1["status"];
+    if (v8 !== undefined || "status" in o1) {
+      if (v8 !== "Validated" && v8 !== "Emitted" && v8 !== "UnmatchedParent") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "status"), "must be one of: Validated, Emitted, UnmatchedParent" + gotValue(v8));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "status"), "is required");
     }
   }
   return ok;
@@ -771,6 +817,156 @@ export function validateWebIrRelationshipKind(x: unknown, p: string, out: Valida
   return ok;
 }
 
+const validateWebIrEntityDetail_c0 = new Set<string>(["state","supportedActions","regionId","scope","scopeId","sensitivity","inputType","semanticStabilityKey","surfaceId","surfaceParentId","surfaceKind","surfaceCoverage","truncated"]);
+const validateWebIrEntityDetail_c1 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "read" || v === "type" || v === "open";
+    case 5: return v === "click" || v === "check" || v === "close";
+    case 6: return v === "select" || v === "submit" || v === "cancel";
+    case 7: return v === "uncheck" || v === "confirm" || v === "extract";
+    case 8: return v === "navigate" || v === "paginate";
+    default: return false;
+  }
+};
+const validateWebIrEntityDetail_c2 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 6: return v === "public" || v === "secret";
+    case 7: return v === "unknown";
+    case 8: return v === "personal";
+    case 9: return v === "financial";
+    default: return false;
+  }
+};
+/** Validates WebIrEntityDetail. */
+export function validateWebIrEntityDetail(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateWebIrEntityDetail_c0.has(k2))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: state, supportedActions, regionId, scope, scopeId, sensitivity, inputType, semanticStabilityKey, surfaceId, surfaceParentId, surfaceKind, surfaceCoverage, truncated");
+      }
+    }
+    const v3 = o1["state"];
+    if (v3 !== undefined || "state" in o1) {
+      if (!validateWebIrEntityState(v3, out === null ? "" : joinPath(p, "state"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v4 = o1["supportedActions"];
+    if (v4 !== undefined || "supportedActions" in o1) {
+      if (!(Array.isArray(v4))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "supportedActions"), "must be an array" + got(v4));
+      } else {
+        const a5 = v4 as unknown[];
+        for (let i6 = 0; i6 < a5.length; i6++) {
+          const v7 = a5[i6];
+          if (!validateWebIrEntityDetail_c1(v7)) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "supportedActions"), i6), "must be one of: read, click, type, select, check, uncheck, submit, open, close, confirm, cancel, navigate, extract, paginate" + gotValue(v7));
+          }
+        }
+      }
+    }
+    const v8 = o1["regionId"];
+    if (v8 !== undefined || "regionId" in o1) {
+      if (!(typeof v8 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "regionId"), "must be a string" + got(v8));
+      }
+    }
+    const v9 = o1["scope"];
+    if (v9 !== undefined || "scope" in o1) {
+      if (v9 !== "document" && v9 !== "region" && v9 !== "frame" && v9 !== "shadowRoot") {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "scope"), "must be one of: document, region, frame, shadowRoot" + gotValue(v9));
+      }
+    }
+    const v10 = o1["scopeId"];
+    if (v10 !== undefined || "scopeId" in o1) {
+      if (!(typeof v10 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "scopeId"), "must be a string" + got(v10));
+      }
+    }
+    const v11 = o1["sensitivity"];
+    if (v11 !== undefined || "sensitivity" in o1) {
+      if (!validateWebIrEntityDetail_c2(v11)) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "sensitivity"), "must be one of: public, personal, secret, financial, unknown" + gotValue(v11));
+      }
+    }
+    const v12 = o1["inputType"];
+    if (v12 !== undefined || "inputType" in o1) {
+      if (!(typeof v12 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "inputType"), "must be a string" + got(v12));
+      }
+    }
+    const v13 = o1["semanticStabilityKey"];
+    if (v13 !== undefined || "semanticStabilityKey" in o1) {
+      if (!(typeof v13 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "semanticStabilityKey"), "must be a string" + got(v13));
+      }
+    }
+    const v14 = o1["surfaceId"];
+    if (v14 !== undefined || "surfaceId" in o1) {
+      if (!(typeof v14 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "surfaceId"), "must be a string" + got(v14));
+      }
+    }
+    const v15 = o1["surfaceParentId"];
+    if (v15 !== undefined || "surfaceParentId" in o1) {
+      if (!(typeof v15 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "surfaceParentId"), "must be a string" + got(v15));
+      }
+    }
+    const v16 = o1["surfaceKind"];
+    if (v16 !== undefined || "surfaceKind" in o1) {
+      if (!(typeof v16 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "surfaceKind"), "must be a string" + got(v16));
+      }
+    }
+    const v17 = o1["surfaceCoverage"];
+    if (v17 !== undefined || "surfaceCoverage" in o1) {
+      if (!(isJsonObject(v17))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "surfaceCoverage"), "must be an object" + got(v17));
+      } else {
+        const o18 = v17 as Record<string, unknown>;
+        for (const k19 in o18) {
+          if (!(false)) {
+            if (!checkJson(o18[k19], out === null ? "" : joinPath(joinPath(p, "surfaceCoverage"), k19), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v20 = o1["truncated"];
+    if (v20 !== undefined || "truncated" in o1) {
+      if (!(typeof v20 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "truncated"), "must be a boolean" + got(v20));
+      }
+    }
+  }
+  return ok;
+}
+
 const validateWebIrEvidenceSource_c0 = (v: unknown): boolean => {
   if (typeof v !== "string") return false;
   switch (v.length) {
@@ -792,6 +988,73 @@ export function validateWebIrEvidenceSource(x: unknown, p: string, out: Validati
   if (!validateWebIrEvidenceSource_c0(x)) {
     if (out === null) return false;
     ok = fail(out, p, "must be one of: dom, accessibility, layout, forms, navigation, tables, collections, dialogs, frames, shadowDom, boundedProbe" + gotValue(x));
+  }
+  return ok;
+}
+
+/** Validates WebIrEntityState. */
+export function validateWebIrEntityState(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "disabled" || k2 === "readOnly" || k2 === "required" || k2 === "checked" || k2 === "empty" || k2 === "visible" || k2 === "hitTestable")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: disabled, readOnly, required, checked, empty, visible, hitTestable");
+      }
+    }
+    const v3 = o1["disabled"];
+    if (v3 !== undefined || "disabled" in o1) {
+      if (!(typeof v3 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "disabled"), "must be a boolean" + got(v3));
+      }
+    }
+    const v4 = o1["readOnly"];
+    if (v4 !== undefined || "readOnly" in o1) {
+      if (!(typeof v4 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "readOnly"), "must be a boolean" + got(v4));
+      }
+    }
+    const v5 = o1["required"];
+    if (v5 !== undefined || "required" in o1) {
+      if (!(typeof v5 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "required"), "must be a boolean" + got(v5));
+      }
+    }
+    const v6 = o1["checked"];
+    if (v6 !== undefined || "checked" in o1) {
+      if (!(typeof v6 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "checked"), "must be a boolean" + got(v6));
+      }
+    }
+    const v7 = o1["empty"];
+    if (v7 !== undefined || "empty" in o1) {
+      if (!(typeof v7 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "empty"), "must be a boolean" + got(v7));
+      }
+    }
+    const v8 = o1["visible"];
+    if (v8 !== undefined || "visible" in o1) {
+      if (!(typeof v8 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "visible"), "must be a boolean" + got(v8));
+      }
+    }
+    const v9 = o1["hitTestable"];
+    if (v9 !== undefined || "hitTestable" in o1) {
+      if (!(typeof v9 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "hitTestable"), "must be a boolean" + got(v9));
+      }
+    }
   }
   return ok;
 }

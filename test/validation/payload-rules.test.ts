@@ -590,14 +590,21 @@ describe("Web IR v1: closed objects", () => {
     expect(irIssues(doc)).toEqual([{ path, reason: `is not allowed (unknown field); allowed fields: ${allowed}` }]);
   });
 
-  it("accepts open entityDetails, surfaceSet and relationshipHintDiagnostics", () => {
+  it("accepts entityDetails, an open surfaceSet and relationshipHintDiagnostics in the daemon's shapes", () => {
     expectIrOk(
       ir({
-        entityDetails: { checkout: { state: { disabled: false }, supportedActions: ["click"] } },
+        entityDetails: { checkout: { state: { disabled: false }, supportedActions: ["click"], sensitivity: "public", scope: "document" } },
         surfaceSet: { frames: [], popups: 0 },
-        relationshipHintDiagnostics: [{ hint: "aria-controls", reason: "target missing" }],
+        relationshipHintDiagnostics: [{ factIndex: 3, source: "accessibility", hint: "controls", parentRole: "button", status: "UnmatchedParent", note: "extra keys are ignored" }],
       }),
     );
+  });
+
+  it("rejects what the daemon refuses in entityDetails and relationshipHintDiagnostics: an unknown key, an action it does not know, a hint that is not a relationship kind", () => {
+    const paths = (doc: Doc) => irIssues(doc).map((issue) => issue.path);
+    expect(paths(ir({ entityDetails: { checkout: { enabled: true } } }))).toEqual(["entityDetails.checkout.enabled"]);
+    expect(paths(ir({ entityDetails: { checkout: { supportedActions: ["clear"] } } }))).toEqual(["entityDetails.checkout.supportedActions[0]"]);
+    expect(paths(ir({ relationshipHintDiagnostics: [{ factIndex: 3, source: "accessibility", hint: "aria-controls", parentRole: "button", status: "UnmatchedParent" }] }))).toEqual(["relationshipHintDiagnostics[0].hint"]);
   });
 
   it("rejects entityDetails for an unknown entity id", () => {

@@ -39,7 +39,7 @@ export function extractWebIr(site: SiteContext): WebIrDocument {
       const id = `${element.irKind}-${element.key}`;
       entities.push({ id, kind: element.irKind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: ["dom", "accessibility"] });
       relationships.push({ from: regionId, to: id, kind: "contains" });
-      entityDetails[id] = element.irKind === "field" ? { supportedActions: ["type", "clear"], inputType: element.inputType ?? "text", required: true } : { supportedActions: ["click"], enabled: true };
+      entityDetails[id] = element.irKind === "field" ? { supportedActions: ["type"], inputType: element.inputType ?? "text", state: { required: true } } : { supportedActions: ["click"], state: { disabled: false } };
       if (element.onClick?.kind === "submitSignIn") relationships.push({ from: id, to: regionId, kind: "submits" });
       if (element.onClick?.kind === "closeDialog") relationships.push({ from: id, to: regionId, kind: "cancels" });
       if (element.onClick?.kind === "openOrder" && dialog !== undefined && dialog.label === element.name) relationships.push({ from: id, to: regionEntityId(dialog.id), kind: "opens" });
