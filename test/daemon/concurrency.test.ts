@@ -1,13 +1,8 @@
-/**
- * The real daemon's concurrency limits: 8 requests in flight on a stdio session (the 9th gets
- * -32000 at once), 4 connections on the socket (a 5th is closed) and 4 requests in flight per
- * socket connection; and the SDK, which queues its calls under those limits instead of failing.
- */
-import { spawn } from "node:child_process";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "glass-sdk";
 import { socketTransport } from "glass-sdk/node";
-import { DAEMON_EXECUTABLE, daemonState, freePort, globalFlags, requireInstalledDaemon, type SocketDaemon, startSocketDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
+import { daemonState, freePort, globalFlags, requireInstalledDaemon, type SocketDaemon, startSocketDaemon, type StdioDaemon, stdioDaemon, spawnDaemon, killDaemon } from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
 import { handshake, RawPeer, type RawResponse, toolCall } from "../support/raw-mcp-peer.js";
 
@@ -50,7 +45,7 @@ describe("stdio: 8 requests in flight", () => {
   it("answers a 9th request in flight with -32000 'too many concurrent requests' at once; cancelled ones end with -32800", async () => {
     // a daemon process of its own, on its own Chrome port, beside the one the SDK test uses
     const state = daemonState();
-    const child = spawn(DAEMON_EXECUTABLE, [...globalFlags(await freePort()), "--mcp"], { env: { ...process.env, ...state.env }, stdio: "pipe" });
+    const child = spawnDaemon([...globalFlags(await freePort()), "--mcp"], state.env);
     const peer = new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
     try {
       await handshake(peer);
@@ -68,7 +63,7 @@ describe("stdio: 8 requests in flight", () => {
       expect((await peer.request(11, "tools/call", toolCall("getText", {}))).result?.isError).toBeUndefined();
     } finally {
       // not EOF: the daemon lets every accepted request finish before it exits on EOF
-      child.kill("SIGKILL");
+      killDaemon(child);
       state.remove();
     }
   });

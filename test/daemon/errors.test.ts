@@ -1,12 +1,7 @@
-/**
- * Bad calls against the real daemon (stdio): missing and ill-typed arguments, an unknown tool, an
- * unknown argument and a bad `responseMode` — the daemon's exact answer (a raw peer) and the
- * GlassError the SDK makes of it (its generic path, past the typed preflight).
- */
-import { spawn } from "node:child_process";
+
 import { describe, expect, it } from "vitest";
 import type { Glass } from "glass-sdk";
-import { requireInstalledDaemon, type StdioDaemon } from "./support/real-daemon.js";
+import { requireInstalledDaemon, type StdioDaemon, spawnDaemon, killDaemon } from "./support/real-daemon.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 import { failure } from "../support/glass-failure.js";
 import { stdioLabClient } from "./support/lab-client.js";
@@ -32,7 +27,7 @@ describe("bad calls on the real daemon", () => {
   }, "/lab");
 
   it("answers every bad argument and an unknown tool with the bare isError text 'browser tool failed', never -32602", async () => {
-    const child = spawn(daemon.command[0] as string, daemon.command.slice(1), { env: { ...process.env, ...daemon.state.env }, stdio: "pipe" });
+    const child = spawnDaemon(daemon.command.slice(1), daemon.state.env);
     const peer = new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
     try {
       await handshake(peer);
@@ -48,7 +43,7 @@ describe("bad calls on the real daemon", () => {
     } finally {
       peer.endInput();
       await peer.closed;
-      child.kill();
+      killDaemon(child);
     }
   });
 

@@ -1,17 +1,10 @@
-/**
- * The real daemon's message limits, over stdio: a request line over 8 KiB (the SDK switches to
- * Content-Length framing; a raw peer's oversize line ends the connection), a request over 4 MiB
- * (the SDK refuses it before sending; a raw peer's oversize frame ends the connection), and
- * answers near and past the daemon's caps (a 12 MiB evaluate result, and a DOM past the 16 MiB
- * DevTools message limit of the daemon's connection to Chrome).
- */
-import { spawn } from "node:child_process";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "glass-sdk";
 import { stdioTransport } from "glass-sdk/node";
-import { daemonState, DAEMON_EXECUTABLE, freePort, globalFlags, requireInstalledDaemon, type DaemonState } from "./support/real-daemon.js";
+import { daemonState, DAEMON_EXECUTABLE, freePort, globalFlags, requireInstalledDaemon, type DaemonState, spawnDaemon, killDaemon } from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
 import { handshake, RawPeer } from "../support/raw-mcp-peer.js";
 
@@ -38,10 +31,10 @@ async function recordedDaemon(): Promise<{ glass: Glass; state: DaemonState; inp
 
 /** A raw peer on a daemon process of its own, initialized. */
 async function rawDaemon(state: DaemonState): Promise<{ peer: RawPeer; stop: () => void }> {
-  const child = spawn(DAEMON_EXECUTABLE, [...globalFlags(await freePort()), "--mcp"], { env: { ...process.env, ...state.env }, stdio: "pipe" });
+  const child = spawnDaemon([...globalFlags(await freePort()), "--mcp"], state.env);
   const peer = new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
   await handshake(peer);
-  return { peer, stop: () => void child.kill("SIGKILL") };
+  return { peer, stop: () => killDaemon(child) };
 }
 
 describe("message limits of the real daemon", () => {

@@ -5,7 +5,7 @@
  * headless Debian Chromium through test/daemon/support/chromium.sh on a Chrome debugging port of its
  * own.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
@@ -50,6 +50,27 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * Starts `glass-browser` with `args` in a process group of its own, with pipes for its stdio, for
+ * tests that speak to it raw. {@link killDaemon} ends it with the browser it started.
+ */
+export function spawnDaemon(args: readonly string[], env: Readonly<Record<string, string>>): ChildProcessWithoutNullStreams {
+  return spawn(DAEMON_EXECUTABLE, args, { env: { ...process.env, ...env }, stdio: "pipe", detached: true });
+}
+
+/**
+ * Ends a daemon started by {@link spawnDaemon} and everything it started: SIGKILL to its process
+ * group, so its Chromium does not outlive it (a daemon killed alone leaves its browser running).
+ */
+export function killDaemon(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
 
 /** A daemon's private state: its config home (profiles, knowledge) and data home (socket, status). */
@@ -109,7 +130,7 @@ export async function startSocketDaemon(extraFlags: readonly string[] = []): Pro
   const path = join(state.directory, "data", "glass", "glass.sock");
   const status = join(state.directory, "data", "glass", "daemon.json");
   const args = [...globalFlags(await freePort(), extraFlags), "daemon", "serve", "--socket", path, "--status", status];
-  const child = spawn(DAEMON_EXECUTABLE, args, { env: { ...process.env, ...state.env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(DAEMON_EXECUTABLE, args, { env: { ...process.env, ...state.env }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-16_384);
@@ -134,11 +155,14 @@ export async function startSocketDaemon(extraFlags: readonly string[] = []): Pro
   };
 }
 
+/** SIGTERM (the daemon removes its socket and status file), SIGKILL after 5 s; then whatever it left in its group. */
 async function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  killDaemon(child);
 }

@@ -5,9 +5,9 @@
  * Over stdio each peer gets a daemon of its own (`glass-browser --mcp`); on the socket every peer
  * connects to one `glass-browser daemon serve`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { RawPeer } from "../../support/raw-mcp-peer.js";
-import { DAEMON_EXECUTABLE, type DaemonState, daemonState, freePort, globalFlags, type SocketDaemon, startSocketDaemon } from "./real-daemon.js";
+import { type DaemonState, daemonState, freePort, globalFlags, killDaemon, type SocketDaemon, spawnDaemon, startSocketDaemon } from "./real-daemon.js";
 
 /** Thrown by a real target where a rule reaches for the mock daemon's own state (its calls, its leases). */
 export class MockOnlyError extends Error {
@@ -35,9 +35,9 @@ export async function startRealTarget(transport: "stdio" | "socket"): Promise<Re
     if (socket !== undefined) return RawPeer.connect(socket.path);
     const state = daemonState();
     states.push(state);
-    const child = spawn(DAEMON_EXECUTABLE, [...globalFlags(await freePort()), "--mcp"], { env: { ...process.env, ...state.env }, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawnDaemon([...globalFlags(await freePort()), "--mcp"], state.env);
     children.push(child);
-    return new RawPeer(child.stdout!, child.stdin!, () => child.stdin!.end());
+    return new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
   };
   return {
     async connect() {
@@ -69,4 +69,5 @@ async function exited(child: ChildProcess): Promise<void> {
   await gone;
   clearTimeout(term);
   clearTimeout(kill);
+  killDaemon(child);
 }
