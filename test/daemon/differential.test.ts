@@ -7,26 +7,11 @@
  * listed one that went away.
  */
 import { describe, expect, it } from "vitest";
-import type { GlassResponse } from "glass-sdk";
-import { createMockGlass, type GoldenFixture } from "glass-sdk/testing";
+import { createMockGlass } from "glass-sdk/testing";
 import { requireInstalledDaemon } from "./support/real-daemon.js";
-import { recordShopSession } from "./support/shop-session.js";
+import { journeySteps, recordShopSession } from "./support/shop-session.js";
 
 requireInstalledDaemon();
-
-/** What one answer says, without the values that differ between any two runs. */
-function outline(response: GlassResponse | undefined): string {
-  if (response === undefined) return "no answer";
-  if (!response.ok) return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"})`;
-  const result = response.result;
-  return result !== null && typeof result === "object" && !Array.isArray(result) ? `{${Object.keys(result).sort().join(", ")}}` : typeof result;
-}
-
-/** Each call of a recording, as `<n> <operation>: <outline>`. */
-function steps(fixture: GoldenFixture): string[] {
-  const answers = new Map(fixture.responses.map((response) => [response.requestId, response]));
-  return fixture.requests.map((request, index) => `${index + 1} ${request.operation}: ${outline(answers.get(request.requestId))}`);
-}
 
 /**
  * The steps where the mock answers otherwise than the daemon, as `daemon | mock`, with the reason
@@ -36,8 +21,8 @@ const JOURNEY_DIFFERENCES: Readonly<Record<string, { daemon: string; mock: strin
 
 describe("the shop journey, mock versus daemon", () => {
   it("differs only where the list of differences says", async () => {
-    const daemon = steps(await recordShopSession());
-    const mock = steps(await recordShopSession(async (origin) => ({ transport: createMockGlass({ site: { origin } }).transport(), close: () => {} })));
+    const daemon = journeySteps(await recordShopSession());
+    const mock = journeySteps(await recordShopSession(async (origin) => ({ transport: createMockGlass({ site: { origin } }).transport(), close: () => {} })));
     expect(mock.map((step) => step.split(":")[0])).toEqual(daemon.map((step) => step.split(":")[0]));
     const found: Record<string, { daemon: string; mock: string }> = {};
     daemon.forEach((step, index) => {

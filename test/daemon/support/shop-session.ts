@@ -4,7 +4,7 @@
  * recording of it), the password redacted. `npx tsx scripts/record-daemon-fixture.ts` records it
  * again; test/daemon/recorded-fixture.test.ts checks that today's daemon still answers it alike.
  */
-import { Glass, GlassError, type GlassTransport } from "glass-sdk";
+import { Glass, GlassError, type GlassResponse, type GlassTransport } from "glass-sdk";
 import { type GoldenFixture, recordingTransport } from "glass-sdk/testing";
 import { serveLab } from "./lab-server.js";
 import { stdioDaemon } from "./real-daemon.js";
@@ -65,4 +65,18 @@ export async function recordShopSession(start: SessionDaemon = realDaemon): Prom
     daemon.close();
     await lab.close();
   }
+}
+
+/** What one answer says, without the values that differ between any two runs (ids, ports, revisions, times). */
+function outline(response: GlassResponse | undefined): string {
+  if (response === undefined) return "no answer";
+  if (!response.ok) return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"})`;
+  const result = response.result;
+  return result !== null && typeof result === "object" && !Array.isArray(result) ? `{${Object.keys(result).sort().join(", ")}}` : typeof result;
+}
+
+/** Each call of a recording, as `<n> <operation>: <outline>`: the outcome and the answer's keys. */
+export function journeySteps(fixture: GoldenFixture): string[] {
+  const answers = new Map(fixture.responses.map((response) => [response.requestId, response]));
+  return fixture.requests.map((request, index) => `${index + 1} ${request.operation}: ${outline(answers.get(request.requestId))}`);
 }
