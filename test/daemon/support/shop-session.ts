@@ -2,7 +2,8 @@
  * The session recorded from the real daemon into fixtures/glass-browser-shop.json: the example
  * shop's sign-in, each call with a payload of its own (a replay answers a payload with the first
  * recording of it), the password redacted. `npx tsx scripts/record-daemon-fixture.ts` records it
- * again; test/daemon/recorded-fixture.test.ts checks that today's daemon still answers it alike.
+ * again; the contract suite (test/contract/fixtures.contract.test.ts, run against the real daemon by
+ * test/daemon/contract.test.ts) replays it and checks that today's daemon answers it value for value.
  */
 import { Glass, GlassError, type GlassResponse, type GlassTransport } from "glass-sdk";
 import { type GoldenFixture, recordingTransport } from "glass-sdk/testing";
