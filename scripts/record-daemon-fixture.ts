@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { saveFixture } from "glass-sdk/testing";
-import { recordShopSession } from "../test/daemon/support/shop-session.js";
+import { recordShopSession } from "../test/daemon/support/journeys.js";
 import { requireInstalledDaemon } from "../test/daemon/support/real-daemon.js";
 
 const path = fileURLToPath(new URL("../fixtures/glass-browser-shop.json", import.meta.url));

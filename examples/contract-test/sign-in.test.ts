@@ -72,18 +72,15 @@ describe("signIn with typed handlers", () => {
       "browser.observe",
       "browser.fillForm",
       "browser.observe",
+      "browser.fillForm",
+      "browser.observe",
       "browser.click",
       "browser.observe",
     ]);
     expect(mock.calls[1]?.outcome).toMatchObject({ ok: false, error: { code: "staleRevision" } });
-    expect(mock.calls[3]?.payload).toEqual({
-      fields: [
-        { target: "r2:b1", value: "ada@example.com" },
-        { target: "r2:b2", value: "correct horse" },
-      ],
-      expectedRevision: 2,
-    });
-    expect(mock.calls[5]?.payload).toEqual({ target: "r3:b3", expectedRevision: 3 });
+    expect(mock.calls[3]?.payload).toEqual({ fields: [{ target: "r2:b1", value: "ada@example.com" }], expectedRevision: 2 });
+    expect(mock.calls[5]?.payload).toEqual({ fields: [{ target: "r3:b2", value: "correct horse" }], expectedRevision: 3 });
+    expect(mock.calls[7]?.payload).toEqual({ target: "r4:b3", expectedRevision: 4 });
     await glass.close();
   });
 
@@ -118,7 +115,15 @@ describe("signIn against the mock's simulated shop", () => {
 
     expect(await signIn(glass, "ada@example.com", "correct horse")).toBe("Orders · Simulated Shop");
 
-    expect(mock.calls.map((call) => call.operation)).toEqual(["browser.observe", "browser.fillForm", "browser.observe", "browser.click", "browser.observe"]);
+    expect(mock.calls.map((call) => call.operation)).toEqual([
+      "browser.observe",
+      "browser.fillForm",
+      "browser.observe",
+      "browser.fillForm",
+      "browser.observe",
+      "browser.click",
+      "browser.observe",
+    ]);
     expect(mock.calls.every((call) => call.outcome?.ok === true)).toBe(true);
     await glass.close();
   });

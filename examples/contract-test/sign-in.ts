@@ -2,10 +2,14 @@
  * A function of your own that drives Glass: sign in to the shop and return the title of the page
  * the sign-in lands on. sign-in.test.ts next to it tests it three ways, without a browser.
  *
- * It observes the page, fills the form naming the revision it observed, observes again and clicks
- * "Sign in". When the page moved on between an observation and an action (`staleRevision`: nothing
- * was changed, the advice is to observe again), it starts over once; a second stale page is thrown
- * to the caller. On a daemon socket, call it inside `glass.withLease(() => signIn(…))`.
+ * It fills the form one field at a time, observing before each action and naming the revision it
+ * observed, then clicks "Sign in". A reference names the observation it came from (`r12:c…:b4`), and
+ * each action moves the page on, so the next action's reference comes from a new observation: a
+ * real daemon refuses an older one (`target.staleReference`). When the page moved on between an
+ * observation and an action (`staleRevision`: nothing was changed, the advice is to observe again),
+ * it starts over once — filling a field sets its value, so filling it again is harmless; a second
+ * stale page is thrown to the caller. On a daemon socket, call it inside
+ * `glass.withLease(() => signIn(…))`.
  */
 import { type Glass, GlassError, type ResultOf } from "glass-sdk";
 
@@ -19,14 +23,13 @@ export async function signIn(glass: Glass, email: string, password: string): Pro
 }
 
 async function fillAndSubmit(glass: Glass, email: string, password: string): Promise<string> {
-  const login = await glass.browser.observe({ level: "interactive" });
-  await glass.browser.fillForm({
-    fields: [
-      { target: referenceOf(login, "Email"), value: email },
-      { target: referenceOf(login, "Password"), value: password },
-    ],
-    expectedRevision: login.revision,
-  });
+  for (const [name, value] of [
+    ["Email", email],
+    ["Password", password],
+  ] as const) {
+    const page = await glass.browser.observe({ level: "interactive" });
+    await glass.browser.fillForm({ fields: [{ target: referenceOf(page, name), value }], expectedRevision: page.revision });
+  }
   const filled = await glass.browser.observe({ level: "interactive" });
   await glass.browser.click({ target: referenceOf(filled, "Sign in"), expectedRevision: filled.revision });
   const landed = await glass.browser.observe({ level: "interactive" });

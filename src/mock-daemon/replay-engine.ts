@@ -25,12 +25,18 @@ export interface ReplayEngineOptions {
   match?: ReplayMatchOptions;
 }
 
-/** Answers Glass requests from a golden fixture. Platform-free; safe to share between connections. */
+/**
+ * Answers Glass requests from a golden fixture. Platform-free. It remembers how many times each
+ * recorded payload was answered (to answer in recorded order), so connections that share one share
+ * that order: give each test its own.
+ */
 export interface ReplayEngine {
   /**
    * The recorded answer to a request with the same operation and payload (key order does not
    * matter; see {@link ReplayMatchOptions} to ignore fields or match your own way), carrying the
    * live request's `requestId` and its `correlationId` (present iff the live request has one). A
+   * payload recorded several times is answered in recorded order: the n-th call with it gets its
+   * n-th recording, and every call after the last recording gets the last one again. A
    * request with no recorded answer gets a `mock.unmatched` error response that names the nearest
    * recorded payloads and how the nearest one differs.
    * The `result`/`error` inside is shared with the fixture and frozen: copy it before changing it.
@@ -57,8 +63,10 @@ interface Recording {
  * matched on operation and canonical payload through precomputed maps: a payload sent with the
  * recorded key order costs one `JSON.stringify`, any other order one canonical serialization; with
  * `match.ignore`, the ignored fields are left out of both first. Only then is `match.matcher` asked,
- * then `fallback`. When two recorded requests match, the first one's answer is used. The responses
- * are copied: changing the fixture later changes nothing here.
+ * then `fallback`. A payload recorded several times (a session that observed the same page twice)
+ * is answered in recorded order, the last recording repeating once all are used; `matcher` takes
+ * the first recording it accepts. The responses are copied: changing the fixture later changes
+ * nothing here.
  *
  * A request nothing matches is compared with the recordings of its operation (the first 1000) to
  * find the nearest: the one with the fewest field-level differences (see
@@ -72,8 +80,9 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   for (const response of fixture.responses) {
     if (!responsesById.has(response.requestId)) responsesById.set(response.requestId, deepFreeze(structuredClone(response)));
   }
-  const answers = new Map<string, GlassResponse>();
-  const answersAsSent = new Map<string, GlassResponse>();
+  // Each recorded payload's answers in recorded order, and how many of them were given.
+  const answers = new Map<string, RecordedAnswers>();
+  const answersAsSent = new Map<string, RecordedAnswers>();
   const answered: GlassRequest[] = [];
   const byOperation = new Map<string, Recording[]>();
   for (const request of fixture.requests) {
@@ -85,14 +94,19 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
     if (recordings === undefined) byOperation.set(request.operation, [recording]);
     else recordings.push(recording);
     const key = matchKey(request.operation, recording.compared);
-    if (answers.has(key)) continue;
-    answers.set(key, response);
+    const known = answers.get(key);
+    if (known !== undefined) {
+      known.responses.push(response);
+      continue;
+    }
+    const recorded: RecordedAnswers = { responses: [response], given: 0 };
+    answers.set(key, recorded);
     // The same payload sent with the recorded key order is found without sorting keys.
-    answersAsSent.set(sentKey(request.operation, recording.compared), response);
+    answersAsSent.set(sentKey(request.operation, recording.compared), recorded);
   }
   const recordedOperations = [...byOperation.keys()].sort();
 
-  const find = (operation: string, payload: unknown): GlassResponse | undefined => {
+  const find = (operation: string, payload: unknown): RecordedAnswers | GlassResponse | undefined => {
     const comparable = compared(payload);
     const exact = answersAsSent.get(sentKey(operation, comparable)) ?? answers.get(matchKey(operation, comparable));
     if (exact !== undefined || matcher === undefined) return exact;
@@ -101,7 +115,8 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
 
   return {
     answer(request) {
-      const recorded = find(request.operation, request.payload) ?? options.fallback?.(request);
+      const found = find(request.operation, request.payload);
+      const recorded = found !== undefined && "responses" in found ? nextAnswer(found) : (found ?? options.fallback?.(request));
       if (recorded === undefined) {
         const recordings = byOperation.get(request.operation) ?? [];
         return unmatchedResponse(request, {
@@ -116,6 +131,19 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
     operations: () => [...recordedOperations],
     requests: () => [...answered],
   };
+}
+
+/** The answers recorded for one payload, in recorded order, and how many were given so far. */
+interface RecordedAnswers {
+  readonly responses: GlassResponse[];
+  given: number;
+}
+
+/** The next answer in recorded order; the last one once all were given. */
+function nextAnswer(recorded: RecordedAnswers): GlassResponse {
+  const response = recorded.responses[Math.min(recorded.given, recorded.responses.length - 1)]!;
+  recorded.given++;
+  return response;
 }
 
 /** Up to {@link NEAREST_SHOWN} recordings nearest to the payload, nearest first, with their differences to it. */

@@ -170,3 +170,46 @@ describe("createReplayEngine", () => {
     expect(own.answer(live(observe))).toMatchObject({ ok: true, result: { revision: 12 } });
   });
 });
+
+describe("a payload recorded several times", () => {
+  /** A session that observed the same page three times, the page moving on in between. */
+  const session: GoldenFixture = {
+    schemaVersion: 1,
+    requests: [1, 2, 3].map((n) => ({ protocolVersion: 1 as const, requestId: `observe-${n}`, operation: "browser.getText", payload: {} })),
+    responses: [1, 2, 3].map((n) => ({ protocolVersion: 1 as const, requestId: `observe-${n}`, ok: true as const, result: { text: `page ${n}` } })),
+  };
+  const ask = (replay: ReturnType<typeof createReplayEngine>, id: string) => {
+    const response = replay.answer({ protocolVersion: 1, requestId: id, operation: "browser.getText", payload: {} });
+    return response.ok ? response.result : response.error;
+  };
+
+  it("is answered in recorded order, then the last recording again", () => {
+    const replay = createReplayEngine(session);
+    expect(["a", "b", "c", "d", "e"].map((id) => ask(replay, id))).toEqual([{ text: "page 1" }, { text: "page 2" }, { text: "page 3" }, { text: "page 3" }, { text: "page 3" }]);
+  });
+
+  it("keeps its order per engine, and has() uses no answer up", () => {
+    const first = createReplayEngine(session);
+    const second = createReplayEngine(session);
+    expect(first.has("browser.getText", {})).toBe(true);
+    expect(ask(first, "a")).toEqual({ text: "page 1" });
+    expect(ask(second, "a")).toEqual({ text: "page 1" });
+    expect(ask(first, "b")).toEqual({ text: "page 2" });
+  });
+
+  it("counts a payload sent with another key order or ignored fields as the same payload", () => {
+    const replay = createReplayEngine(
+      {
+        ...session,
+        requests: session.requests.map((request, index) => ({ ...request, operation: "browser.observe", payload: { level: "summary", expectedRevision: index + 1 } })),
+      },
+      { match: { ignore: ["expectedRevision"] } },
+    );
+    const observe = (payload: unknown) => {
+      const response = replay.answer({ protocolVersion: 1, requestId: "x", operation: "browser.observe", payload });
+      return response.ok ? response.result : response.error;
+    };
+    expect(observe({ level: "summary" })).toEqual({ text: "page 1" });
+    expect(observe({ expectedRevision: 9, level: "summary" })).toEqual({ text: "page 2" });
+  });
+});

@@ -7,12 +7,12 @@
  */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GlassTransport } from "glass-sdk";
 import { stdioTransport } from "glass-sdk/node";
+import { freePort } from "../../support/free-port.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -44,13 +44,7 @@ export function requireInstalledDaemon(): void {
 }
 
 /** A free TCP port on 127.0.0.1 (for Chrome's debugging port: two daemons at once need two). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 /**
  * Starts `glass-browser` with `args` in a process group of its own, with pipes for its stdio, for
