@@ -134,8 +134,7 @@ function realDaemonRule(title: string, body: (target: Target) => Promise<void>, 
     title,
     async (context) => {
       const { startRealTarget, MockOnlyError } = await import("../daemon/support/real-target.js");
-      const { RULE_DIFFERENCES, FIXTURE_BOUND_RULES } = await import("../daemon/support/rule-differences.js");
-      if (FIXTURE_BOUND_RULES.has(title)) return context.skip("compares with the mock's golden-fixture answers");
+      const { RULE_DIFFERENCES } = await import("../daemon/support/rule-differences.js");
       const failures: string[] = [];
       for (const transport of transports) {
         const real = await startRealTarget(transport);
@@ -200,6 +199,15 @@ export function texts(response: RawResponse): string[] {
 /** Whether a response is the tool failure `browser tool failed` (an isError result, never a JSON-RPC error). */
 export function isBrowserToolFailed(response: RawResponse): boolean {
   return response.error === undefined && response.result?.isError === true && texts(response)[0] === "browser tool failed";
+}
+
+/**
+ * Whether a tool call was served: neither a JSON-RPC error (the lease gate, the params) nor `browser
+ * tool failed` (arguments the tool could not decode). Its tool may still have failed, as any tool
+ * may (the mock has no recording, the daemon's page no such target).
+ */
+export function isAccepted(response: RawResponse): boolean {
+  return response.error === undefined && response.result !== undefined && !isBrowserToolFailed(response);
 }
 
 /** Waits `ms` milliseconds. */

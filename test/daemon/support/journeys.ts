@@ -89,15 +89,37 @@ export function recordShopSession(start: SessionDaemon = realDaemon): Promise<Go
   return recordJourney(shopSession, start);
 }
 
-/** What one answer says, without the values that differ between any two runs (ids, ports, revisions, times). */
+/**
+ * What one answer says, without the values that differ between any two runs (ids, ports, revisions,
+ * times): an error's code and retry advice, and the key paths of a result or an error's details at
+ * every depth (an array's items merged: `regions[].targets[].reference`).
+ */
 function outline(response: GlassResponse | undefined): string {
   if (response === undefined) return "no answer";
-  if (!response.ok) return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"})`;
-  const result = response.result;
-  return result !== null && typeof result === "object" && !Array.isArray(result) ? `{${Object.keys(result).sort().join(", ")}}` : typeof result;
+  if (!response.ok) return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"}) ${keyPaths(response.error.details)}`;
+  return keyPaths(response.result);
 }
 
-/** Each call of a recording, as `<n> <operation>: <outline>`: the outcome and the answer's keys. */
+/** `{a, b, b.c, d[].e}`: every key path of a value, sorted; a value that is not an object is its type. */
+function keyPaths(value: unknown): string {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value === undefined ? "{}" : Array.isArray(value) ? "array" : typeof value;
+  const paths = new Set<string>();
+  const walk = (node: unknown, prefix: string): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, `${prefix}[]`);
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, child] of Object.entries(node)) {
+        const path = prefix === "" ? key : `${prefix}.${key}`;
+        paths.add(path);
+        walk(child, path);
+      }
+    }
+  };
+  walk(value, "");
+  return `{${[...paths].sort().join(", ")}}`;
+}
+
+/** Each call of a recording, as `<n> <operation>: <outline>`: the outcome and the answer's key paths. */
 export function journeySteps(fixture: GoldenFixture): string[] {
   const answers = new Map(fixture.responses.map((response) => [response.requestId, response]));
   return fixture.requests.map((request, index) => `${index + 1} ${request.operation}: ${outline(answers.get(request.requestId))}`);

@@ -3,8 +3,8 @@
  * against the real daemon (the version in scripts/glass-browser.version), by rule title, where they
  * do not simply pass. `npm run test:daemon` runs every rule against it: a rule in
  * {@link RULE_DIFFERENCES} must still fail there (the reason says what the daemon does instead and
- * why the mock keeps the rule), a rule in {@link FIXTURE_BOUND_RULES} is skipped, and every other
- * rule must pass.
+ * why the mock keeps the rule), and every other rule must pass (or is skipped, when it needs a mock
+ * configured otherwise or reads the mock's own state).
  */
 
 /** What a newer daemon does, which the mock follows (it speaks for the newest daemons). */
@@ -20,20 +20,3 @@ export const RULE_DIFFERENCES: Readonly<Record<string, string>> = {
   "§5 a malformed Content-Length header": "the daemon accepts a header line ended by LF alone (`Content-Length: 2\\n\\r\\n{}` is read as a frame and answered -32700), where the mock ends the connection (to align in the mock's framing)",
 };
 
-/**
- * Rules that compare the daemon's answers with the mock's golden fixture (answers on a library
- * site the daemon's browser is not on): skipped against the real daemon. Rewriting them to check
- * the answer's form rather than its content would let them run on both.
- */
-export const FIXTURE_BOUND_RULES: ReadonlySet<string> = new Set([
-  "§2 a tools/call without arguments counts as arguments {}",
-  "§7 an optional number such as expectedRevision or quality accepts null as absent; an optional string does not",
-  "§7 a string responseMode other than minimal, normal or diagnostic gets 'browser tool failed'",
-  "§2 a success is one compact JSON text item with _meta.contextCost and no structuredContent",
-  "§2 a string arguments.sessionId must be an identifier and equal mutationLease.sessionId, else -32602",
-  "§4 a stray lease token on a read-only tool is accepted, and never checked",
-  "§4 executeIntent and actAndVerify take leaseToken alone, and the strict tools their own arguments",
-  "§4 on stdio the glass/lease/* methods get -32601",
-  "§2 the token is read from arguments.mutationLease.token, else from arguments.leaseToken",
-  "§2 a mutating call needs no sessionId, and a sessionId is never compared with the lease's",
-]);
