@@ -132,10 +132,9 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
     const checked = await glass.webIr.validate({ ir });
     say(`webIr.validate: valid ${checked.valid}`);
     const { plan } = await glass.task.compile({ task, ir });
-    // The plan is an open object (compiler output): read the fields you rely on.
-    const view = plan as { boundTo?: { revision?: number }; bindings?: { entityId: string }[]; steps?: { action: string }[] };
-    say(`task.compile: bound to revision ${view.boundTo?.revision}, steps ${list((view.steps ?? []).map((s) => s.action))}`);
-    say(`   entities ${list((view.bindings ?? []).map((binding) => binding.entityId))}`);
+    // The plan binds the task to the IR's revision and to the entities it selected (their ids in that IR).
+    say(`task.compile: bound to revision ${plan.sourceIrRevision}, steps ${list(plan.steps.map((s) => s.operation))}`);
+    say(`   entities ${list(plan.selectedEntityIds)}; confirmation required: ${plan.confirmationRequired}`);
   } else {
     say(`this daemon (${glass.serverInfo?.version ?? "unknown version"}) has no extractWebIr: the task runs on the live page instead`);
   }

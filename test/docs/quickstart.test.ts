@@ -50,7 +50,8 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
   expect(stdout).toMatch(new RegExp(`extractWebIr: revision ${r + 4}, \\d+ entities, \\d+ relationships`));
   expect(stdout).toContain("webIr.validate: valid true");
   expect(stdout).toContain("task.validate: table.extract is valid (task schema v1)");
-  expect(stdout).toContain(`task.compile: bound to revision ${r + 4}, steps scopeToRegion and extractRows`);
+  expect(stdout).toContain(`task.compile: bound to revision ${r + 4}, steps observeScope and extractTable`);
+  expect(stdout).toContain("   entities region-orders; confirmation required: false");
   expect(stdout).toContain("task.execute: table.extract succeeded, steps observeScope succeeded and extractTable succeeded");
   expect(stdout).toContain("9. Close");
   expect(stdout.trimEnd().endsWith("Done.")).toBe(true);

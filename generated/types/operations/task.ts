@@ -4,11 +4,11 @@
 import type { GlassRetryAdvice } from "../glass-protocol-v1.js";
 import type { BrowserExecutionId, BrowserRevision } from "./browser-defs.js";
 import type { BrowserDetailAvailability, BrowserStructuredExtraction } from "./browser-results.js";
-import type { TaskDocument, TaskKind } from "../task-v1.js";
-import type { WebIrDocument } from "../web-ir-v1.js";
+import type { TaskAmbiguityPolicy, TaskDocument, TaskKind, TaskLimits, TaskPostcondition, TaskRevisionPolicy, TaskRisk, TaskScope } from "../task-v1.js";
+import type { WebIrDocument, WebIrEntityKind, WebIrQuality, WebIrRevision } from "../web-ir-v1.js";
 
 /**
- * What the step does.
+ * What a step of a plan does: `observeScope` first, then the one operation of the task family (form.fill → `fillInputs`, table.extract → `extractTable`, …).
  */
 export type TaskStepOperation =
   | "observeScope"
@@ -93,12 +93,6 @@ export interface TaskCompileResult {
   [k: string]: unknown;
 }
 /**
- * The execution plan: the source revision, the selected entity ids, preconditions, steps and postconditions. Its fields are the daemon's compiler output and change between compiler versions, so it is an open object.
- */
-export interface TaskPlan {
-  [k: string]: unknown;
-}
-/**
  * The task, the page revision it was planned against, and whether the user confirmed it.
  */
 export interface TaskExecutePayload {
@@ -175,6 +169,192 @@ export interface TaskExecuteResult {
   [k: string]: unknown;
 }
 /**
+ * The evidence an entity needed before the run could act on it.
+ */
+export interface TaskEvidenceRequirement {
+  /**
+   * The entity.
+   */
+  entityId: string;
+  /**
+   * The quality its evidence needed (a Web IR quality such as `strong`).
+   */
+  minimumQuality: string;
+  /**
+   * The evidence sources needed (Web IR sources such as `accessibility` or `forms`), sorted.
+   */
+  requiredSources: string[];
+  [k: string]: unknown;
+}
+/**
+ * The execution plan the daemon's task compiler makes (glass-browser 0.3.14: compiler version 2). It binds the task to the source Web IR's revision (`sourceIrRevision`, guarded by the `revisionEquals` precondition) and to the entities it selected (`selectedEntityIds`, sorted), names the evidence each needs, and lists two steps: `observeScope`, then the task family's operation on the selected entities. It carries input names, never input values. Open: newer daemons add fields.
+ */
+export interface TaskPlan {
+  /**
+   * The plan format version.
+   */
+  schemaVersion: 1;
+  /**
+   * The Task schema version of the compiled task.
+   */
+  taskSchemaVersion: 1;
+  /**
+   * The version of the compiler that made the plan (2 for glass-browser 0.3.14; a plan of another version must be compiled again before it runs).
+   */
+  compilerVersion: number;
+  /**
+   * The Web IR schema version of the source document.
+   */
+  sourceIrSchemaVersion: 1;
+  /**
+   * The revision of the source Web IR: the plan runs only at this revision.
+   */
+  sourceIrRevision: WebIrRevision;
+  /**
+   * A lowercase SHA-256 hex digest of what the plan was compiled from: the task (without its input values), the source revision and the selected entities.
+   */
+  taskFingerprint: string;
+  /**
+   * The task family.
+   */
+  task: TaskKind;
+  /**
+   * The task's scope, as sent.
+   */
+  scope: TaskScope;
+  /**
+   * The task's limits, as sent.
+   */
+  limits: TaskLimits;
+  /**
+   * The effective risk: the task's, raised to the least the family carries (form.fill `localMutation`, form.submit `remoteIrreversible`, …).
+   */
+  risk: TaskRisk;
+  /**
+   * The task's ambiguity policy (`fail` when it gave none).
+   */
+  ambiguity: TaskAmbiguityPolicy;
+  /**
+   * The task's revision policy (`exact` when it gave none).
+   */
+  revision: TaskRevisionPolicy;
+  /**
+   * Whether the user must confirm before the plan runs (a remoteIrreversible, authentication or dataDisclosure risk, `ambiguity: requireConfirmation`, or `revision: reextract` on a task that is not read-only).
+   */
+  confirmationRequired: boolean;
+  /**
+   * The ids, in the source Web IR, of the entities the plan acts on, sorted.
+   */
+  selectedEntityIds: string[];
+  /**
+   * The evidence floor of the whole plan.
+   */
+  evidenceRequirements: {
+    /**
+     * The least quality every selected entity needs (`strong`).
+     */
+    minimumQuality: WebIrQuality;
+    /**
+     * The evidence sources the source Web IR must not miss (`accessibility`, plus `forms` for form.fill, form.validate and form.submit; `dialogs` for dialog tasks), sorted.
+     */
+    requiredSources: string[];
+    /**
+     * Whether the source Web IR must not be truncated (every task that is not read-only).
+     */
+    requireComplete: boolean;
+    [k: string]: unknown;
+  };
+  /**
+   * The evidence each selected entity needs, by entity id (compiler version 2).
+   */
+  entityEvidenceRequirements?: TaskEvidenceRequirement[];
+  /**
+   * The semantic key of each selected entity, by entity id, from which the runtime binds it on the live page (compiler version 2).
+   *
+   * Items: The semantic key of a selected entity: its kind, role and name.
+   */
+  entityBindingKeys?: {
+    /**
+     * The entity's id in the source Web IR.
+     */
+    entityId: string;
+    kind: WebIrEntityKind;
+    /**
+     * Its role, when it has one.
+     */
+    role?: string;
+    /**
+     * Its name, when it has one.
+     */
+    name?: string;
+    [k: string]: unknown;
+  }[];
+  /**
+   * What the runtime must be able to do to run the plan, sorted (compiler version 2).
+   */
+  requiredRuntimeCapabilities?: TaskRuntimeCapability[];
+  /**
+   * The guards checked before the plan runs: the source revision, then each selected entity's presence (and, for a task that is not read-only, that it is enabled) and the action it supports.
+   *
+   * Items: A guard checked before the plan runs: `revisionEquals` (with `revision`), `entityPresent` and `entityEnabled` (with `entityId`), `actionSupported` (with `entityId` and `action`).
+   */
+  preconditions: {
+    /**
+     * What is checked.
+     */
+    kind: "revisionEquals" | "entityPresent" | "entityEnabled" | "actionSupported";
+    /**
+     * The revision the page must be at (revisionEquals).
+     */
+    revision?: WebIrRevision;
+    /**
+     * The entity checked.
+     */
+    entityId?: string;
+    /**
+     * The action the entity must support (actionSupported): a Web IR action (`read`, `click`, `type`, `extract` …).
+     */
+    action?: string;
+    [k: string]: unknown;
+  }[];
+  /**
+   * The steps, in order.
+   *
+   * Items: One step of a plan.
+   */
+  steps: {
+    /**
+     * The step's position, from 1.
+     */
+    ordinal: number;
+    operation: TaskStepOperation;
+    /**
+     * The names of the inputs the step uses (fillInputs: the task's input names, sorted; submitForm: `submit`).
+     */
+    inputNames?: string[];
+    /**
+     * The selected entities the step acts on (every step but observeScope).
+     */
+    entityIds?: string[];
+    /**
+     * Whether the step waits for the user's confirmation.
+     */
+    requiresConfirmation: boolean;
+    [k: string]: unknown;
+  }[];
+  /**
+   * How stored knowledge ranked the candidates, when the daemon consulted it (it never changes the executable fields).
+   */
+  memoryAdvisory?: {
+    [k: string]: unknown;
+  };
+  /**
+   * What must hold after the run: the task's postconditions, or the family's default one (table.extract `recordsExtracted`, form.fill `pageKind`, …).
+   */
+  postconditions?: TaskPostcondition[];
+  [k: string]: unknown;
+}
+/**
  * One step of a task run.
  */
 export interface TaskExecutionStep {
@@ -182,6 +362,9 @@ export interface TaskExecutionStep {
    * The step's position in the plan.
    */
   ordinal: number;
+  /**
+   * What the step does.
+   */
   operation: TaskStepOperation;
   /**
    * How the step went; values seen: `succeeded`, `indeterminate`, `not-run`.
@@ -225,24 +408,6 @@ export interface TaskExecutionReceipt {
    * The postconditions checked; absent when there were none.
    */
   postconditions?: TaskPostconditionOutcome[];
-  [k: string]: unknown;
-}
-/**
- * The evidence an entity needed before the run could act on it.
- */
-export interface TaskEvidenceRequirement {
-  /**
-   * The entity.
-   */
-  entityId: string;
-  /**
-   * The quality its evidence needed (a Web IR quality such as `strong`).
-   */
-  minimumQuality: string;
-  /**
-   * The evidence sources needed (Web IR sources such as `dom` or `accessibility`).
-   */
-  requiredSources: string[];
   [k: string]: unknown;
 }
 /**

@@ -2,7 +2,7 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import type { GlassIdentifier } from "../glass-protocol-v1.js";
-import type { WebIrCoverage, WebIrDocument, WebIrRevision } from "../web-ir-v1.js";
+import type { WebIrCoverage, WebIrDocument, WebIrEntityKind, WebIrRevision } from "../web-ir-v1.js";
 
 /**
  * What became of an entity between two revisions: still there and the same (`unchanged`), same id but a different semantic identity (`changed`), found again under another id (`rebound`), gone (`removed`), or more than one candidate (`ambiguous`).
@@ -65,7 +65,7 @@ export interface WebIrInspectResult {
    */
   truncated: boolean;
   /**
-   * Number of opaqueRegion entities.
+   * The document's coverage.opaqueRegions (not a count of its opaqueRegion entities).
    */
   opaqueRegions: number;
   /**
@@ -77,15 +77,40 @@ export interface WebIrInspectResult {
    */
   relationshipHintDiagnosticCount: number;
   /**
-   * Number of entities of each kind present (newer daemons).
+   * Number of entities of each kind present, by kind in alphabetical order (newer daemons).
    */
   entityKindCounts?: {
     [k: string]: number;
   };
   /**
-   * The entities the daemon considers actionable (newer daemons). The contract does not fix the shape of an item.
+   * The entities whose details list at least one supported action, in document order, at most 16 (newer daemons).
+   *
+   * Items: An entity whose details list at least one supported action, as webIr.inspect lists it.
    */
-  actionableEntities?: unknown[];
+  actionableEntities?: {
+    /**
+     * The entity's id.
+     */
+    id: string;
+    kind: WebIrEntityKind;
+    /**
+     * Its role, when it has one.
+     */
+    role?: string;
+    /**
+     * Its name, when it has one.
+     */
+    name?: string;
+    /**
+     * How sensitive its value is: its details' `sensitivity`, `unknown` when they give none.
+     */
+    sensitivity: "public" | "personal" | "secret" | "financial" | "unknown";
+    /**
+     * Its details' `supportedActions` (Web IR actions: `read`, `click`, `type` …), as sent.
+     */
+    supportedActions: string[];
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**

@@ -7,8 +7,8 @@ import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/
 import { validateGlassRetryAdvice } from "../glass-protocol-v1.js";
 import { validateBrowserExecutionId, validateBrowserRevision } from "./browser-defs.js";
 import { validateBrowserDetailAvailability, validateBrowserStructuredExtraction } from "./browser-results.js";
-import { validateTaskDocument, validateTaskKind } from "../task-v1.js";
-import { validateWebIrDocument } from "../web-ir-v1.js";
+import { validateTaskAmbiguityPolicy, validateTaskDocument, validateTaskKind, validateTaskLimits, validateTaskPostcondition, validateTaskRevisionPolicy, validateTaskRisk, validateTaskScope } from "../task-v1.js";
+import { validateWebIrDocument, validateWebIrEntityKind, validateWebIrQuality, validateWebIrRevision } from "../web-ir-v1.js";
 
 /** Validates TaskValidatePayload. */
 export function validateTaskValidatePayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
@@ -195,24 +195,643 @@ export function validateTaskCompileResult(x: unknown, p: string, out: Validation
     }
     const v3 = o1["plan"];
     if (v3 !== undefined || "plan" in o1) {
-      if (!(isJsonObject(v3))) {
+      if (!validateTaskPlan(v3, out === null ? "" : joinPath(p, "plan"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "plan"), "must be an object" + got(v3));
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "plan"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateTaskPlan_c0 = new Set<string>(["schemaVersion","taskSchemaVersion","compilerVersion","sourceIrSchemaVersion","sourceIrRevision","taskFingerprint","task","scope","limits","risk","ambiguity","revision","confirmationRequired","selectedEntityIds","evidenceRequirements","entityEvidenceRequirements","entityBindingKeys","requiredRuntimeCapabilities","preconditions","steps","memoryAdvisory","postconditions"]);
+const validateTaskPlan_c1 = new RegExp("^[0-9a-f]{64}$", "u");
+/** Validates TaskPlan. */
+export function validateTaskPlan(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateTaskPlan_c0.has(k2))) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["taskSchemaVersion"];
+    if (v4 !== undefined || "taskSchemaVersion" in o1) {
+      if (v4 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "taskSchemaVersion"), "must be 1" + gotValue(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "taskSchemaVersion"), "is required");
+    }
+    const v5 = o1["compilerVersion"];
+    if (v5 !== undefined || "compilerVersion" in o1) {
+      if (!(Number.isInteger(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "compilerVersion"), "must be an integer" + got(v5));
       } else {
-        const o4 = v3 as Record<string, unknown>;
-        for (const k5 in o4) {
-          if (!(false)) {
-            if (!checkJson(o4[k5], out === null ? "" : joinPath(joinPath(p, "plan"), k5), out)) {
+        const n6 = v5 as number;
+        if (n6 < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "compilerVersion"), "must be at least 1" + " (got " + n6 + ")");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "compilerVersion"), "is required");
+    }
+    const v7 = o1["sourceIrSchemaVersion"];
+    if (v7 !== undefined || "sourceIrSchemaVersion" in o1) {
+      if (v7 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "sourceIrSchemaVersion"), "must be 1" + gotValue(v7));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sourceIrSchemaVersion"), "is required");
+    }
+    const v8 = o1["sourceIrRevision"];
+    if (v8 !== undefined || "sourceIrRevision" in o1) {
+      if (!validateWebIrRevision(v8, out === null ? "" : joinPath(p, "sourceIrRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "sourceIrRevision"), "is required");
+    }
+    const v9 = o1["taskFingerprint"];
+    if (v9 !== undefined || "taskFingerprint" in o1) {
+      if (!(typeof v9 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "taskFingerprint"), "must be a string" + got(v9));
+      } else {
+        const s10 = v9 as string;
+        if (!validateTaskPlan_c1.test(s10)) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "taskFingerprint"), "must be a lowercase SHA-256 hex digest (64 characters 0-9a-f)");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "taskFingerprint"), "is required");
+    }
+    const v11 = o1["task"];
+    if (v11 !== undefined || "task" in o1) {
+      if (!validateTaskKind(v11, out === null ? "" : joinPath(p, "task"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "task"), "is required");
+    }
+    const v12 = o1["scope"];
+    if (v12 !== undefined || "scope" in o1) {
+      if (!validateTaskScope(v12, out === null ? "" : joinPath(p, "scope"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "scope"), "is required");
+    }
+    const v13 = o1["limits"];
+    if (v13 !== undefined || "limits" in o1) {
+      if (!validateTaskLimits(v13, out === null ? "" : joinPath(p, "limits"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "limits"), "is required");
+    }
+    const v14 = o1["risk"];
+    if (v14 !== undefined || "risk" in o1) {
+      if (!validateTaskRisk(v14, out === null ? "" : joinPath(p, "risk"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "risk"), "is required");
+    }
+    const v15 = o1["ambiguity"];
+    if (v15 !== undefined || "ambiguity" in o1) {
+      if (!validateTaskAmbiguityPolicy(v15, out === null ? "" : joinPath(p, "ambiguity"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "ambiguity"), "is required");
+    }
+    const v16 = o1["revision"];
+    if (v16 !== undefined || "revision" in o1) {
+      if (!validateTaskRevisionPolicy(v16, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v17 = o1["confirmationRequired"];
+    if (v17 !== undefined || "confirmationRequired" in o1) {
+      if (!(typeof v17 === "boolean")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "confirmationRequired"), "must be a boolean" + got(v17));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "confirmationRequired"), "is required");
+    }
+    const v18 = o1["selectedEntityIds"];
+    if (v18 !== undefined || "selectedEntityIds" in o1) {
+      if (!(Array.isArray(v18))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "selectedEntityIds"), "must be an array" + got(v18));
+      } else {
+        const a19 = v18 as unknown[];
+        for (let i20 = 0; i20 < a19.length; i20++) {
+          const v21 = a19[i20];
+          if (!(typeof v21 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "selectedEntityIds"), i20), "must be a string" + got(v21));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "selectedEntityIds"), "is required");
+    }
+    const v22 = o1["evidenceRequirements"];
+    if (v22 !== undefined || "evidenceRequirements" in o1) {
+      if (!(isJsonObject(v22))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "evidenceRequirements"), "must be an object" + got(v22));
+      } else {
+        const o23 = v22 as Record<string, unknown>;
+        for (const k24 in o23) {
+          if (!(k24 === "minimumQuality" || k24 === "requiredSources" || k24 === "requireComplete")) {
+            if (!checkJson(o23[k24], out === null ? "" : joinPath(joinPath(p, "evidenceRequirements"), k24), out)) {
               if (out === null) return false;
               ok = false;
+            }
+          }
+        }
+        const v25 = o23["minimumQuality"];
+        if (v25 !== undefined || "minimumQuality" in o23) {
+          if (!validateWebIrQuality(v25, out === null ? "" : joinPath(joinPath(p, "evidenceRequirements"), "minimumQuality"), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "evidenceRequirements"), "minimumQuality"), "is required");
+        }
+        const v26 = o23["requiredSources"];
+        if (v26 !== undefined || "requiredSources" in o23) {
+          if (!(Array.isArray(v26))) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "evidenceRequirements"), "requiredSources"), "must be an array" + got(v26));
+          } else {
+            const a27 = v26 as unknown[];
+            for (let i28 = 0; i28 < a27.length; i28++) {
+              const v29 = a27[i28];
+              if (!(typeof v29 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinIndex(joinPath(joinPath(p, "evidenceRequirements"), "requiredSources"), i28), "must be a string" + got(v29));
+              }
+            }
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "evidenceRequirements"), "requiredSources"), "is required");
+        }
+        const v30 = o23["requireComplete"];
+        if (v30 !== undefined || "requireComplete" in o23) {
+          if (!(typeof v30 === "boolean")) {
+            if (out === null) return false;
+            ok = fail(out, joinPath(joinPath(p, "evidenceRequirements"), "requireComplete"), "must be a boolean" + got(v30));
+          }
+        } else {
+          if (out === null) return false;
+          ok = fail(out, joinPath(joinPath(p, "evidenceRequirements"), "requireComplete"), "is required");
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "evidenceRequirements"), "is required");
+    }
+    const v31 = o1["entityEvidenceRequirements"];
+    if (v31 !== undefined || "entityEvidenceRequirements" in o1) {
+      if (!(Array.isArray(v31))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "entityEvidenceRequirements"), "must be an array" + got(v31));
+      } else {
+        const a32 = v31 as unknown[];
+        for (let i33 = 0; i33 < a32.length; i33++) {
+          const v34 = a32[i33];
+          if (!validateTaskEvidenceRequirement(v34, out === null ? "" : joinIndex(joinPath(p, "entityEvidenceRequirements"), i33), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v35 = o1["entityBindingKeys"];
+    if (v35 !== undefined || "entityBindingKeys" in o1) {
+      if (!(Array.isArray(v35))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "entityBindingKeys"), "must be an array" + got(v35));
+      } else {
+        const a36 = v35 as unknown[];
+        for (let i37 = 0; i37 < a36.length; i37++) {
+          const v38 = a36[i37];
+          if (!(isJsonObject(v38))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "entityBindingKeys"), i37), "must be an object" + got(v38));
+          } else {
+            const o39 = v38 as Record<string, unknown>;
+            for (const k40 in o39) {
+              if (!(k40 === "entityId" || k40 === "kind" || k40 === "role" || k40 === "name")) {
+                if (!checkJson(o39[k40], out === null ? "" : joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), k40), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v41 = o39["entityId"];
+            if (v41 !== undefined || "entityId" in o39) {
+              if (!(typeof v41 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "entityId"), "must be a string" + got(v41));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "entityId"), "is required");
+            }
+            const v42 = o39["kind"];
+            if (v42 !== undefined || "kind" in o39) {
+              if (!validateWebIrEntityKind(v42, out === null ? "" : joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "kind"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "kind"), "is required");
+            }
+            const v43 = o39["role"];
+            if (v43 !== undefined || "role" in o39) {
+              if (!(typeof v43 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "role"), "must be a string" + got(v43));
+              }
+            }
+            const v44 = o39["name"];
+            if (v44 !== undefined || "name" in o39) {
+              if (!(typeof v44 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "entityBindingKeys"), i37), "name"), "must be a string" + got(v44));
+              }
+            }
+          }
+        }
+      }
+    }
+    const v45 = o1["requiredRuntimeCapabilities"];
+    if (v45 !== undefined || "requiredRuntimeCapabilities" in o1) {
+      if (!(Array.isArray(v45))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "requiredRuntimeCapabilities"), "must be an array" + got(v45));
+      } else {
+        const a46 = v45 as unknown[];
+        for (let i47 = 0; i47 < a46.length; i47++) {
+          const v48 = a46[i47];
+          if (!validateTaskRuntimeCapability(v48, out === null ? "" : joinIndex(joinPath(p, "requiredRuntimeCapabilities"), i47), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+    const v49 = o1["preconditions"];
+    if (v49 !== undefined || "preconditions" in o1) {
+      if (!(Array.isArray(v49))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "preconditions"), "must be an array" + got(v49));
+      } else {
+        const a50 = v49 as unknown[];
+        for (let i51 = 0; i51 < a50.length; i51++) {
+          const v52 = a50[i51];
+          if (!(isJsonObject(v52))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "preconditions"), i51), "must be an object" + got(v52));
+          } else {
+            const o53 = v52 as Record<string, unknown>;
+            for (const k54 in o53) {
+              if (!(k54 === "kind" || k54 === "revision" || k54 === "entityId" || k54 === "action")) {
+                if (!checkJson(o53[k54], out === null ? "" : joinPath(joinIndex(joinPath(p, "preconditions"), i51), k54), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v55 = o53["kind"];
+            if (v55 !== undefined || "kind" in o53) {
+              if (v55 !== "revisionEquals" && v55 !== "entityPresent" && v55 !== "entityEnabled" && v55 !== "actionSupported") {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "preconditions"), i51), "kind"), "must be one of: revisionEquals, entityPresent, entityEnabled, actionSupported" + gotValue(v55));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "preconditions"), i51), "kind"), "is required");
+            }
+            const v56 = o53["revision"];
+            if (v56 !== undefined || "revision" in o53) {
+              if (!validateWebIrRevision(v56, out === null ? "" : joinPath(joinIndex(joinPath(p, "preconditions"), i51), "revision"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            }
+            const v57 = o53["entityId"];
+            if (v57 !== undefined || "entityId" in o53) {
+              if (!(typeof v57 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "preconditions"), i51), "entityId"), "must be a string" + got(v57));
+              }
+            }
+            const v58 = o53["action"];
+            if (v58 !== undefined || "action" in o53) {
+              if (!(typeof v58 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "preconditions"), i51), "action"), "must be a string" + got(v58));
+              }
             }
           }
         }
       }
     } else {
       if (out === null) return false;
-      ok = fail(out, joinPath(p, "plan"), "is required");
+      ok = fail(out, joinPath(p, "preconditions"), "is required");
     }
+    const v59 = o1["steps"];
+    if (v59 !== undefined || "steps" in o1) {
+      if (!(Array.isArray(v59))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "steps"), "must be an array" + got(v59));
+      } else {
+        const a60 = v59 as unknown[];
+        for (let i61 = 0; i61 < a60.length; i61++) {
+          const v62 = a60[i61];
+          if (!(isJsonObject(v62))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "steps"), i61), "must be an object" + got(v62));
+          } else {
+            const o63 = v62 as Record<string, unknown>;
+            for (const k64 in o63) {
+              if (!(k64 === "ordinal" || k64 === "operation" || k64 === "inputNames" || k64 === "entityIds" || k64 === "requiresConfirmation")) {
+                if (!checkJson(o63[k64], out === null ? "" : joinPath(joinIndex(joinPath(p, "steps"), i61), k64), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v65 = o63["ordinal"];
+            if (v65 !== undefined || "ordinal" in o63) {
+              if (!(Number.isInteger(v65))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "ordinal"), "must be an integer" + got(v65));
+              } else {
+                const n66 = v65 as number;
+                if (n66 < 1) {
+                  if (out === null) return false;
+                  ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "ordinal"), "must be at least 1" + " (got " + n66 + ")");
+                }
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "ordinal"), "is required");
+            }
+            const v67 = o63["operation"];
+            if (v67 !== undefined || "operation" in o63) {
+              if (!validateTaskStepOperation(v67, out === null ? "" : joinPath(joinIndex(joinPath(p, "steps"), i61), "operation"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "operation"), "is required");
+            }
+            const v68 = o63["inputNames"];
+            if (v68 !== undefined || "inputNames" in o63) {
+              if (!(Array.isArray(v68))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "inputNames"), "must be an array" + got(v68));
+              } else {
+                const a69 = v68 as unknown[];
+                for (let i70 = 0; i70 < a69.length; i70++) {
+                  const v71 = a69[i70];
+                  if (!(typeof v71 === "string")) {
+                    if (out === null) return false;
+                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "steps"), i61), "inputNames"), i70), "must be a string" + got(v71));
+                  }
+                }
+              }
+            }
+            const v72 = o63["entityIds"];
+            if (v72 !== undefined || "entityIds" in o63) {
+              if (!(Array.isArray(v72))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "entityIds"), "must be an array" + got(v72));
+              } else {
+                const a73 = v72 as unknown[];
+                for (let i74 = 0; i74 < a73.length; i74++) {
+                  const v75 = a73[i74];
+                  if (!(typeof v75 === "string")) {
+                    if (out === null) return false;
+                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "steps"), i61), "entityIds"), i74), "must be a string" + got(v75));
+                  }
+                }
+              }
+            }
+            const v76 = o63["requiresConfirmation"];
+            if (v76 !== undefined || "requiresConfirmation" in o63) {
+              if (!(typeof v76 === "boolean")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "requiresConfirmation"), "must be a boolean" + got(v76));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "steps"), i61), "requiresConfirmation"), "is required");
+            }
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "steps"), "is required");
+    }
+    const v77 = o1["memoryAdvisory"];
+    if (v77 !== undefined || "memoryAdvisory" in o1) {
+      if (!(isJsonObject(v77))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "memoryAdvisory"), "must be an object" + got(v77));
+      } else {
+        const o78 = v77 as Record<string, unknown>;
+        for (const k79 in o78) {
+          if (!(false)) {
+            if (!checkJson(o78[k79], out === null ? "" : joinPath(joinPath(p, "memoryAdvisory"), k79), out)) {
+              if (out === null) return false;
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    const v80 = o1["postconditions"];
+    if (v80 !== undefined || "postconditions" in o1) {
+      if (!(Array.isArray(v80))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "postconditions"), "must be an array" + got(v80));
+      } else {
+        const a81 = v80 as unknown[];
+        for (let i82 = 0; i82 < a81.length; i82++) {
+          const v83 = a81[i82];
+          if (!validateTaskPostcondition(v83, out === null ? "" : joinIndex(joinPath(p, "postconditions"), i82), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates TaskEvidenceRequirement. */
+export function validateTaskEvidenceRequirement(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "entityId" || k2 === "minimumQuality" || k2 === "requiredSources")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["entityId"];
+    if (v3 !== undefined || "entityId" in o1) {
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "entityId"), "must be a string" + got(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "entityId"), "is required");
+    }
+    const v4 = o1["minimumQuality"];
+    if (v4 !== undefined || "minimumQuality" in o1) {
+      if (!(typeof v4 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "minimumQuality"), "must be a string" + got(v4));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "minimumQuality"), "is required");
+    }
+    const v5 = o1["requiredSources"];
+    if (v5 !== undefined || "requiredSources" in o1) {
+      if (!(Array.isArray(v5))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "requiredSources"), "must be an array" + got(v5));
+      } else {
+        const a6 = v5 as unknown[];
+        for (let i7 = 0; i7 < a6.length; i7++) {
+          const v8 = a6[i7];
+          if (!(typeof v8 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "requiredSources"), i7), "must be a string" + got(v8));
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "requiredSources"), "is required");
+    }
+  }
+  return ok;
+}
+
+const validateTaskRuntimeCapability_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 4: return v === "read";
+    case 6: return v === "mutate" || v === "dialog";
+    case 7: return v === "observe" || v === "extract";
+    case 8: return v === "navigate";
+    case 10: return v === "pagination";
+    case 17: return v === "verifyEntityState";
+    default: return false;
+  }
+};
+/** Validates TaskRuntimeCapability. */
+export function validateTaskRuntimeCapability(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateTaskRuntimeCapability_c0(x)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: observe, read, mutate, navigate, extract, dialog, pagination, verifyEntityState" + gotValue(x));
+  }
+  return ok;
+}
+
+const validateTaskStepOperation_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 8: return v === "openMenu" || v === "nextPage";
+    case 9: return v === "selectTab" || v === "readField";
+    case 10: return v === "fillInputs" || v === "submitForm";
+    case 11: return v === "inspectForm";
+    case 12: return v === "observeScope" || v === "validateForm" || v === "extractTable" || v === "cancelDialog" || v === "collectPages";
+    case 13: return v === "extractRegion" || v === "inspectDialog" || v === "confirmDialog";
+    case 16: return v === "followNavigation";
+    case 17: return v === "extractCollection";
+    default: return false;
+  }
+};
+/** Validates TaskStepOperation. */
+export function validateTaskStepOperation(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateTaskStepOperation_c0(x)) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: observeScope, inspectForm, fillInputs, validateForm, submitForm, followNavigation, selectTab, openMenu, extractTable, extractCollection, extractRegion, readField, inspectDialog, confirmDialog, cancelDialog, nextPage, collectPages" + gotValue(x));
   }
   return ok;
 }
@@ -381,20 +1000,6 @@ export function validateTaskExecuteResult(x: unknown, p: string, out: Validation
   return ok;
 }
 
-const validateTaskExecutionStep_c0 = (v: unknown): boolean => {
-  if (typeof v !== "string") return false;
-  switch (v.length) {
-    case 8: return v === "openMenu" || v === "nextPage";
-    case 9: return v === "selectTab" || v === "readField";
-    case 10: return v === "fillInputs" || v === "submitForm";
-    case 11: return v === "inspectForm";
-    case 12: return v === "observeScope" || v === "validateForm" || v === "extractTable" || v === "cancelDialog" || v === "collectPages";
-    case 13: return v === "extractRegion" || v === "inspectDialog" || v === "confirmDialog";
-    case 16: return v === "followNavigation";
-    case 17: return v === "extractCollection";
-    default: return false;
-  }
-};
 /** Validates TaskExecutionStep. */
 export function validateTaskExecutionStep(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -429,9 +1034,9 @@ export function validateTaskExecutionStep(x: unknown, p: string, out: Validation
     }
     const v5 = o1["operation"];
     if (v5 !== undefined || "operation" in o1) {
-      if (!validateTaskExecutionStep_c0(v5)) {
+      if (!validateTaskStepOperation(v5, out === null ? "" : joinPath(p, "operation"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "operation"), "must be one of: observeScope, inspectForm, fillInputs, validateForm, submitForm, followNavigation, selectTab, openMenu, extractTable, extractCollection, extractRegion, readField, inspectDialog, confirmDialog, cancelDialog, nextPage, collectPages" + gotValue(v5));
+        ok = false;
       }
     } else {
       if (out === null) return false;
@@ -459,18 +1064,6 @@ export function validateTaskExecutionStep(x: unknown, p: string, out: Validation
 }
 
 const validateTaskExecutionReceipt_c0 = (v: unknown): boolean => {
-  if (typeof v !== "string") return false;
-  switch (v.length) {
-    case 4: return v === "read";
-    case 6: return v === "mutate" || v === "dialog";
-    case 7: return v === "observe" || v === "extract";
-    case 8: return v === "navigate";
-    case 10: return v === "pagination";
-    case 17: return v === "verifyEntityState";
-    default: return false;
-  }
-};
-const validateTaskExecutionReceipt_c1 = (v: unknown): boolean => {
   if (typeof v !== "string") return false;
   switch (v.length) {
     case 8: return v === "pageKind";
@@ -556,9 +1149,9 @@ export function validateTaskExecutionReceipt(x: unknown, p: string, out: Validat
         const a13 = v12 as unknown[];
         for (let i14 = 0; i14 < a13.length; i14++) {
           const v15 = a13[i14];
-          if (!validateTaskExecutionReceipt_c0(v15)) {
+          if (!validateTaskRuntimeCapability(v15, out === null ? "" : joinIndex(joinPath(p, "requiredRuntimeCapabilities"), i14), out)) {
             if (out === null) return false;
-            ok = fail(out, joinIndex(joinPath(p, "requiredRuntimeCapabilities"), i14), "must be one of: observe, read, mutate, navigate, extract, dialog, pagination, verifyEntityState" + gotValue(v15));
+            ok = false;
           }
         }
       }
@@ -575,58 +1168,9 @@ export function validateTaskExecutionReceipt(x: unknown, p: string, out: Validat
         const a17 = v16 as unknown[];
         for (let i18 = 0; i18 < a17.length; i18++) {
           const v19 = a17[i18];
-          if (!(isJsonObject(v19))) {
+          if (!validateTaskEvidenceRequirement(v19, out === null ? "" : joinIndex(joinPath(p, "evidenceRequirements"), i18), out)) {
             if (out === null) return false;
-            ok = fail(out, joinIndex(joinPath(p, "evidenceRequirements"), i18), "must be an object" + got(v19));
-          } else {
-            const o20 = v19 as Record<string, unknown>;
-            for (const k21 in o20) {
-              if (!(k21 === "entityId" || k21 === "minimumQuality" || k21 === "requiredSources")) {
-                if (!checkJson(o20[k21], out === null ? "" : joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), k21), out)) {
-                  if (out === null) return false;
-                  ok = false;
-                }
-              }
-            }
-            const v22 = o20["entityId"];
-            if (v22 !== undefined || "entityId" in o20) {
-              if (!(typeof v22 === "string")) {
-                if (out === null) return false;
-                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "entityId"), "must be a string" + got(v22));
-              }
-            } else {
-              if (out === null) return false;
-              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "entityId"), "is required");
-            }
-            const v23 = o20["minimumQuality"];
-            if (v23 !== undefined || "minimumQuality" in o20) {
-              if (!(typeof v23 === "string")) {
-                if (out === null) return false;
-                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "minimumQuality"), "must be a string" + got(v23));
-              }
-            } else {
-              if (out === null) return false;
-              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "minimumQuality"), "is required");
-            }
-            const v24 = o20["requiredSources"];
-            if (v24 !== undefined || "requiredSources" in o20) {
-              if (!(Array.isArray(v24))) {
-                if (out === null) return false;
-                ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), "must be an array" + got(v24));
-              } else {
-                const a25 = v24 as unknown[];
-                for (let i26 = 0; i26 < a25.length; i26++) {
-                  const v27 = a25[i26];
-                  if (!(typeof v27 === "string")) {
-                    if (out === null) return false;
-                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), i26), "must be a string" + got(v27));
-                  }
-                }
-              }
-            } else {
-              if (out === null) return false;
-              ok = fail(out, joinPath(joinIndex(joinPath(p, "evidenceRequirements"), i18), "requiredSources"), "is required");
-            }
+            ok = false;
           }
         }
       }
@@ -634,57 +1178,57 @@ export function validateTaskExecutionReceipt(x: unknown, p: string, out: Validat
       if (out === null) return false;
       ok = fail(out, joinPath(p, "evidenceRequirements"), "is required");
     }
-    const v28 = o1["confirmationRequired"];
-    if (v28 !== undefined || "confirmationRequired" in o1) {
-      if (!(typeof v28 === "boolean")) {
+    const v20 = o1["confirmationRequired"];
+    if (v20 !== undefined || "confirmationRequired" in o1) {
+      if (!(typeof v20 === "boolean")) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "confirmationRequired"), "must be a boolean" + got(v28));
+        ok = fail(out, joinPath(p, "confirmationRequired"), "must be a boolean" + got(v20));
       }
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath(p, "confirmationRequired"), "is required");
     }
-    const v29 = o1["postconditions"];
-    if (v29 !== undefined || "postconditions" in o1) {
-      if (!(Array.isArray(v29))) {
+    const v21 = o1["postconditions"];
+    if (v21 !== undefined || "postconditions" in o1) {
+      if (!(Array.isArray(v21))) {
         if (out === null) return false;
-        ok = fail(out, joinPath(p, "postconditions"), "must be an array" + got(v29));
+        ok = fail(out, joinPath(p, "postconditions"), "must be an array" + got(v21));
       } else {
-        const a30 = v29 as unknown[];
-        for (let i31 = 0; i31 < a30.length; i31++) {
-          const v32 = a30[i31];
-          if (!(isJsonObject(v32))) {
+        const a22 = v21 as unknown[];
+        for (let i23 = 0; i23 < a22.length; i23++) {
+          const v24 = a22[i23];
+          if (!(isJsonObject(v24))) {
             if (out === null) return false;
-            ok = fail(out, joinIndex(joinPath(p, "postconditions"), i31), "must be an object" + got(v32));
+            ok = fail(out, joinIndex(joinPath(p, "postconditions"), i23), "must be an object" + got(v24));
           } else {
-            const o33 = v32 as Record<string, unknown>;
-            for (const k34 in o33) {
-              if (!(k34 === "kind" || k34 === "held")) {
-                if (!checkJson(o33[k34], out === null ? "" : joinPath(joinIndex(joinPath(p, "postconditions"), i31), k34), out)) {
+            const o25 = v24 as Record<string, unknown>;
+            for (const k26 in o25) {
+              if (!(k26 === "kind" || k26 === "held")) {
+                if (!checkJson(o25[k26], out === null ? "" : joinPath(joinIndex(joinPath(p, "postconditions"), i23), k26), out)) {
                   if (out === null) return false;
                   ok = false;
                 }
               }
             }
-            const v35 = o33["kind"];
-            if (v35 !== undefined || "kind" in o33) {
-              if (!validateTaskExecutionReceipt_c1(v35)) {
+            const v27 = o25["kind"];
+            if (v27 !== undefined || "kind" in o25) {
+              if (!validateTaskExecutionReceipt_c0(v27)) {
                 if (out === null) return false;
-                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "kind"), "must be one of: pageKind, regionPresent, entityState, navigationOccurred, dialogClosed, validationClear, recordsExtracted" + gotValue(v35));
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i23), "kind"), "must be one of: pageKind, regionPresent, entityState, navigationOccurred, dialogClosed, validationClear, recordsExtracted" + gotValue(v27));
               }
             } else {
               if (out === null) return false;
-              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "kind"), "is required");
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i23), "kind"), "is required");
             }
-            const v36 = o33["held"];
-            if (v36 !== undefined || "held" in o33) {
-              if (!(typeof v36 === "boolean")) {
+            const v28 = o25["held"];
+            if (v28 !== undefined || "held" in o25) {
+              if (!(typeof v28 === "boolean")) {
                 if (out === null) return false;
-                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "held"), "must be a boolean" + got(v36));
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i23), "held"), "must be a boolean" + got(v28));
               }
             } else {
               if (out === null) return false;
-              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i31), "held"), "is required");
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "postconditions"), i23), "held"), "is required");
             }
           }
         }

@@ -2,7 +2,7 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 import { fail, scratch } from "../../../src/validation/generated-support.js";
-import { type ValidationIssue, joinPath } from "../../../src/validation/issue.js";
+import { type ValidationIssue, joinPath, joinIndex } from "../../../src/validation/issue.js";
 import { got, gotValue, checkJson, isJsonObject } from "../../../src/validation/json-value.js";
 import { rules } from "../../../src/validation/rules/index.js";
 import { validateGlassIdentifier } from "../glass-protocol-v1.js";
@@ -158,6 +158,16 @@ export function validateWebIrContinuityPayload(x: unknown, p: string, out: Valid
   return ok;
 }
 
+const validateWebIrInspectResult_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 6: return v === "public" || v === "secret";
+    case 7: return v === "unknown";
+    case 8: return v === "personal";
+    case 9: return v === "financial";
+    default: return false;
+  }
+};
 /** Validates WebIrInspectResult. */
 export function validateWebIrInspectResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -327,6 +337,88 @@ export function validateWebIrInspectResult(x: unknown, p: string, out: Validatio
       if (!(Array.isArray(v22))) {
         if (out === null) return false;
         ok = fail(out, joinPath(p, "actionableEntities"), "must be an array" + got(v22));
+      } else {
+        const a23 = v22 as unknown[];
+        for (let i24 = 0; i24 < a23.length; i24++) {
+          const v25 = a23[i24];
+          if (!(isJsonObject(v25))) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "actionableEntities"), i24), "must be an object" + got(v25));
+          } else {
+            const o26 = v25 as Record<string, unknown>;
+            for (const k27 in o26) {
+              if (!(k27 === "id" || k27 === "kind" || k27 === "role" || k27 === "name" || k27 === "sensitivity" || k27 === "supportedActions")) {
+                if (!checkJson(o26[k27], out === null ? "" : joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), k27), out)) {
+                  if (out === null) return false;
+                  ok = false;
+                }
+              }
+            }
+            const v28 = o26["id"];
+            if (v28 !== undefined || "id" in o26) {
+              if (!(typeof v28 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "id"), "must be a string" + got(v28));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "id"), "is required");
+            }
+            const v29 = o26["kind"];
+            if (v29 !== undefined || "kind" in o26) {
+              if (!validateWebIrEntityKind(v29, out === null ? "" : joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "kind"), out)) {
+                if (out === null) return false;
+                ok = false;
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "kind"), "is required");
+            }
+            const v30 = o26["role"];
+            if (v30 !== undefined || "role" in o26) {
+              if (!(typeof v30 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "role"), "must be a string" + got(v30));
+              }
+            }
+            const v31 = o26["name"];
+            if (v31 !== undefined || "name" in o26) {
+              if (!(typeof v31 === "string")) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "name"), "must be a string" + got(v31));
+              }
+            }
+            const v32 = o26["sensitivity"];
+            if (v32 !== undefined || "sensitivity" in o26) {
+              if (!validateWebIrInspectResult_c0(v32)) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "sensitivity"), "must be one of: public, personal, secret, financial, unknown" + gotValue(v32));
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "sensitivity"), "is required");
+            }
+            const v33 = o26["supportedActions"];
+            if (v33 !== undefined || "supportedActions" in o26) {
+              if (!(Array.isArray(v33))) {
+                if (out === null) return false;
+                ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "supportedActions"), "must be an array" + got(v33));
+              } else {
+                const a34 = v33 as unknown[];
+                for (let i35 = 0; i35 < a34.length; i35++) {
+                  const v36 = a34[i35];
+                  if (!(typeof v36 === "string")) {
+                    if (out === null) return false;
+                    ok = fail(out, joinIndex(joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "supportedActions"), i35), "must be a string" + got(v36));
+                  }
+                }
+              }
+            } else {
+              if (out === null) return false;
+              ok = fail(out, joinPath(joinIndex(joinPath(p, "actionableEntities"), i24), "supportedActions"), "is required");
+            }
+          }
+        }
       }
     }
   }

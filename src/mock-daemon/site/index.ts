@@ -6,8 +6,9 @@ import { getDOM, getText, inspectPage, observe, screenshot } from "./observe.js"
 import { DEFAULT_ORDERS, landingPath, type SimulatedOrder, type SimulatedSiteState } from "./pages.js";
 import { SiteContext } from "./site-context.js";
 import { findTarget, resolveIntent } from "./targets.js";
-import { compileTask, executeTask, validateTask } from "./tasks.js";
-import { continuityWebIr, diffWebIr, extractWebIr, inspectWebIr, validateWebIr } from "./web-ir.js";
+import { continuityWebIr } from "./continuity.js";
+import { compileTaskResult, executeTask, validateTask } from "./tasks.js";
+import { diffWebIr, extractWebIr, inspectWebIr, validateWebIr } from "./web-ir.js";
 
 export type { SimulatedOrder, SimulatedSiteState } from "./pages.js";
 
@@ -155,7 +156,7 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
     "webIr.diff": (payload) => diffWebIr(payload),
     "webIr.continuity": (payload) => continuityWebIr(payload),
     "task.validate": (payload) => validateTask(payload),
-    "task.compile": (payload) => ({ plan: compileTask(payload.task, payload.ir) }),
+    "task.compile": (payload) => compileTaskResult(payload),
     "task.execute": (payload) => executeTask(site, payload),
   };
   return {

@@ -1,45 +1,85 @@
 import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
-import type { WebIrDocument, WebIrEntity, WebIrEntityDetails, WebIrRelationship } from "../../../generated/types/web-ir-v1.js";
+import type {
+  WebIrCoverage,
+  WebIrDocument,
+  WebIrEntity,
+  WebIrEntityDetail,
+  WebIrEntityDetails,
+  WebIrEntityKind,
+  WebIrEvidenceSource,
+  WebIrRelationship,
+} from "../../../generated/types/web-ir-v1.js";
 import { utf8Length } from "../../validation/byte-length.js";
 import { canonicalJson } from "../canonical-json.js";
-import { mockError } from "../handlers.js";
+import { sortedUnique } from "./daemon-text.js";
 import { pageText } from "./pages.js";
 import type { SiteContext } from "./site-context.js";
+
+/** An action a Web IR entity supports (`read`, `click`, `type` …). */
+export type WebIrAction = NonNullable<WebIrEntityDetail["supportedActions"]>[number];
+
+/** An entity webIr.inspect lists as actionable. */
+type ActionableEntity = NonNullable<ResultOf<"webIr.inspect">["actionableEntities"]>[number];
 
 /** The Web IR entity id of a region (`region_signin` → `region-signin`) or element (`email` → `field-email`). */
 export function regionEntityId(regionId: string): string {
   return regionId.replace(/_/g, "-");
 }
 
+/** The actions the daemon's extractor lists for an entity of each kind (in its order). */
+const ACTIONS: Partial<Record<WebIrEntityKind, WebIrAction[]>> = {
+  page: ["read", "navigate"],
+  region: ["read", "extract"],
+  form: ["read", "submit", "extract"],
+  table: ["read", "extract"],
+  row: ["read"],
+  dialog: ["read", "close", "confirm", "cancel"],
+  field: ["read", "type"],
+  action: ["click"],
+  link: ["click", "navigate"],
+};
+
+/** A copy of the actions of `kind` (`fallback` for a kind not listed). */
+const actionsOf = (kind: WebIrEntityKind, fallback: WebIrAction): WebIrAction[] => [...(ACTIONS[kind] ?? [fallback])];
+
+/** The evidence a region entity carries beside the DOM and the accessibility tree, by kind. */
+const REGION_SOURCES: Partial<Record<WebIrEntityKind, WebIrEvidenceSource>> = { form: "forms", table: "tables", dialog: "dialogs" };
+
 /**
  * The Web IR v1 document of the current page: the page, each region (as a region, form, table or
  * dialog entity) with its elements (fields, actions, links) and a table's rows, linked by
  * `contains`; a form's submit action `submits` it, an order link `opens` the dialog when it is
  * open. Entity ids are stable across revisions (`field-email`), so diff and continuity can follow
- * them. The URL carries no query or fragment.
+ * them. The URL carries no query or fragment. Each entity has the evidence and details (the
+ * actions the daemon's extractor lists for its kind) the daemon's task compiler needs to select
+ * it: a region the accessibility tree and its own source (forms, tables, dialogs), a field the
+ * forms too.
  */
 export function extractWebIr(site: SiteContext): WebIrDocument {
   const page = site.page();
   const { revision } = site.state;
   const entities: WebIrEntity[] = [{ id: "page", kind: "page", name: page.title, quality: "confirmed", evidenceSources: ["dom", "accessibility"] }];
   const relationships: WebIrRelationship[] = [];
-  const entityDetails: WebIrEntityDetails = {};
+  const entityDetails: WebIrEntityDetails = { page: { supportedActions: actionsOf("page", "read") } };
   const dialog = page.regions.find((region) => region.kind === "dialog");
   for (const region of page.regions) {
     const regionId = regionEntityId(region.id);
-    const sources = region.irKind === "table" ? (["dom", "tables"] as const) : region.irKind === "form" ? (["dom", "forms"] as const) : region.irKind === "dialog" ? (["dom", "dialogs"] as const) : (["dom", "accessibility"] as const);
-    entities.push({ id: regionId, kind: region.irKind, role: region.kind, name: region.label, quality: "confirmed", evidenceSources: [...sources] });
+    const own = REGION_SOURCES[region.irKind];
+    entities.push({ id: regionId, kind: region.irKind, role: region.kind, name: region.label, quality: "confirmed", evidenceSources: ["dom", "accessibility", ...(own === undefined ? [] : [own])] });
+    entityDetails[regionId] = { supportedActions: actionsOf(region.irKind, "read") };
     relationships.push({ from: "page", to: regionId, kind: "contains" });
     for (const [index, record] of (region.records ?? []).entries()) {
       const rowId = `${regionId}-row-${index + 1}`;
       entities.push({ id: rowId, kind: "row", role: "row", name: Object.values(record).join(" "), quality: "confirmed", evidenceSources: ["dom", "tables"] });
+      entityDetails[rowId] = { supportedActions: actionsOf("row", "read") };
       relationships.push({ from: regionId, to: rowId, kind: "contains" });
     }
     for (const element of region.elements) {
       const id = `${element.irKind}-${element.key}`;
-      entities.push({ id, kind: element.irKind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: ["dom", "accessibility"] });
+      const field = element.irKind === "field";
+      entities.push({ id, kind: element.irKind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: field ? ["dom", "accessibility", "forms"] : ["dom", "accessibility"] });
       relationships.push({ from: regionId, to: id, kind: "contains" });
-      entityDetails[id] = element.irKind === "field" ? { supportedActions: ["type"], inputType: element.inputType ?? "text", state: { required: true } } : { supportedActions: ["click"], state: { disabled: false } };
+      entityDetails[id] = field ? fieldDetails(element.inputType ?? "text") : { state: { disabled: false }, supportedActions: actionsOf(element.irKind, "click") };
       if (element.onClick?.kind === "submitSignIn") relationships.push({ from: id, to: regionId, kind: "submits" });
       if (element.onClick?.kind === "closeDialog") relationships.push({ from: id, to: regionId, kind: "cancels" });
       if (element.onClick?.kind === "openOrder" && dialog !== undefined && dialog.label === element.name) relationships.push({ from: id, to: regionEntityId(dialog.id), kind: "opens" });
@@ -58,25 +98,57 @@ export function extractWebIr(site: SiteContext): WebIrDocument {
   };
 }
 
-/** webIr.inspect: the document's counts. */
+/** A text field's details: required, typed into, an email personal and a password secret (as the daemon classifies them). */
+function fieldDetails(inputType: string): WebIrEntityDetail {
+  const sensitivity = inputType === "password" ? "secret" : inputType === "email" ? "personal" : undefined;
+  return { state: { required: true }, supportedActions: actionsOf("field", "type"), ...(sensitivity === undefined ? {} : { sensitivity }), inputType };
+}
+
+/** How many entities webIr.inspect lists as actionable. */
+const LISTED_ACTIONABLE = 16;
+
+/**
+ * webIr.inspect, as the daemon answers it: the document's counts, its coverage (and
+ * `coverage.opaqueRegions` again), the number of entities of each kind (kinds in alphabetical order),
+ * and the first 16 entities whose details list an action, in document order.
+ */
 export function inspectWebIr(payload: PayloadOf<"webIr.inspect">): ResultOf<"webIr.inspect"> {
   const { ir } = payload;
-  const entityKindCounts: Record<string, number> = {};
-  for (const entity of ir.entities) entityKindCounts[entity.kind] = (entityKindCounts[entity.kind] ?? 0) + 1;
-  const actionable = ir.entities.filter((entity) => entity.kind === "field" || entity.kind === "action" || entity.kind === "link" || entity.kind === "unknownInteractive");
+  const counts = new Map<string, number>();
+  for (const entity of ir.entities) counts.set(entity.kind, (counts.get(entity.kind) ?? 0) + 1);
+  const entityKindCounts = Object.fromEntries(sortedUnique(counts.keys()).map((kind) => [kind, counts.get(kind) ?? 0]));
+  const actionableEntities: ActionableEntity[] = [];
+  for (const entity of ir.entities) {
+    const details = ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entity.id) ? ir.entityDetails[entity.id] : undefined;
+    const supportedActions = details?.supportedActions ?? [];
+    if (supportedActions.length === 0 || actionableEntities.length === LISTED_ACTIONABLE) continue;
+    actionableEntities.push({
+      id: entity.id,
+      kind: entity.kind,
+      ...(entity.role === undefined ? {} : { role: entity.role }),
+      ...(entity.name === undefined ? {} : { name: entity.name }),
+      sensitivity: details?.sensitivity ?? "unknown",
+      supportedActions: [...supportedActions],
+    });
+  }
   return {
     schemaVersion: 1,
     revision: ir.revision,
     entityCount: ir.entities.length,
     relationshipCount: ir.relationships.length,
-    coverage: ir.coverage,
+    coverage: coverageAsSent(ir.coverage),
     truncated: ir.limits.truncated,
-    opaqueRegions: entityKindCounts.opaqueRegion ?? 0,
+    opaqueRegions: ir.coverage.opaqueRegions,
     diagnosticCount: ir.diagnostics?.length ?? 0,
     relationshipHintDiagnosticCount: ir.relationshipHintDiagnostics?.length ?? 0,
     entityKindCounts,
-    actionableEntities: actionable.map((entity) => ({ id: entity.id, kind: entity.kind, ...(entity.name === undefined ? {} : { name: entity.name }) })),
+    actionableEntities,
   };
+}
+
+/** Coverage as the daemon sends it back: its fields in the daemon's order, `reasons` only when there are some. */
+function coverageAsSent({ structural, semantic, interactiveEntitiesObserved, opaqueRegions, reasons }: WebIrCoverage): WebIrCoverage {
+  return { structural, semantic, interactiveEntitiesObserved, opaqueRegions, ...(reasons === undefined || reasons.length === 0 ? {} : { reasons }) };
 }
 
 /** webIr.validate: a document that reached the handler is valid (the runtime refuses an invalid one first). */
@@ -86,8 +158,10 @@ export function validateWebIr(payload: PayloadOf<"webIr.validate">): ResultOf<"w
 
 const relationshipKey = (relationship: WebIrRelationship): string => `${relationship.from}\u0000${relationship.to}\u0000${relationship.kind}`;
 const same = (a: unknown, b: unknown): boolean => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+/** Coverage as the daemon compares it: no `reasons` is the same as none. */
+const coverageOf = (coverage: WebIrCoverage): WebIrCoverage => ({ ...coverage, reasons: coverage.reasons ?? [] });
 
-/** webIr.diff: entities matched by id, relationships by {from, to, kind}. */
+/** webIr.diff: entities matched by id, relationships by {from, to, kind}; an absent list (diagnostics, reasons) is an empty one. */
 export function diffWebIr(payload: PayloadOf<"webIr.diff">): ResultOf<"webIr.diff"> {
   const { before, after } = payload;
   const beforeById = new Map(before.entities.map((entity) => [entity.id, entity]));
@@ -108,34 +182,9 @@ export function diffWebIr(payload: PayloadOf<"webIr.diff">): ResultOf<"webIr.dif
     entityChangedCount: changed,
     relationshipAddedCount: [...afterRelationships].filter((key) => !beforeRelationships.has(key)).length,
     relationshipRemovedCount: [...beforeRelationships].filter((key) => !afterRelationships.has(key)).length,
-    coverageChanged: !same(before.coverage, after.coverage),
+    coverageChanged: !same(coverageOf(before.coverage), coverageOf(after.coverage)),
     limitsChanged: !same(before.limits, after.limits),
-    diagnosticsChanged: !same(before.diagnostics, after.diagnostics),
-    relationshipHintDiagnosticsChanged: !same(before.relationshipHintDiagnostics, after.relationshipHintDiagnostics),
+    diagnosticsChanged: !same(before.diagnostics ?? [], after.diagnostics ?? []),
+    relationshipHintDiagnosticsChanged: !same(before.relationshipHintDiagnostics ?? [], after.relationshipHintDiagnostics ?? []),
   };
-}
-
-/**
- * webIr.continuity: the entity is `unchanged` or `changed` under its id; else `rebound` to the one
- * entity of `after` with its kind, role and name, `ambiguous` among several, or `removed`.
- */
-export function continuityWebIr(payload: PayloadOf<"webIr.continuity">): ResultOf<"webIr.continuity"> {
-  const { before, after, entityId } = payload;
-  const entity = before.entities.find((candidate) => candidate.id === entityId);
-  if (entity === undefined) {
-    const reason = "entity id must be an entity of the earlier document";
-    throw mockError("webIr.invalid", "Web IR validation failed", { details: { kind: "webIrValidation", path: "entityId", reason } });
-  }
-  const identity = (candidate: WebIrEntity): string => canonicalJson([candidate.kind, candidate.role ?? null, candidate.name ?? null]);
-  const current = after.entities.find((candidate) => candidate.id === entityId);
-  if (current !== undefined) {
-    return identity(current) === identity(entity)
-      ? { requestedId: entityId, status: "unchanged", currentId: entityId, reason: "the id is still there with the same kind, role and name" }
-      : { requestedId: entityId, status: "changed", currentId: entityId, reason: "the id is still there but its kind, role or name changed" };
-  }
-  const matches = after.entities.filter((candidate) => identity(candidate) === identity(entity));
-  const [only] = matches;
-  if (matches.length === 1 && only !== undefined) return { requestedId: entityId, status: "rebound", currentId: only.id, reason: "the id is gone; exactly one entity in the later document has the same kind, role and name" };
-  if (matches.length > 1) return { requestedId: entityId, status: "ambiguous", reason: `the id is gone; ${matches.length} entities in the later document have the same kind, role and name` };
-  return { requestedId: entityId, status: "removed", reason: "the id is gone and no entity in the later document has the same kind, role and name" };
 }

@@ -12,7 +12,7 @@ const states: Record<string, () => Promise<SimulatedSite>> = {
   "the sign-in page": async () => createSimulatedSite(),
   "the sign-in page filled in": async () => {
     const site = createSimulatedSite();
-    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }, { target: "css=#password", value: "secret" }] });
+    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }, { target: "css=#password", value: "correct horse" }] });
     return site;
   },
   "the sign-in page with its alert": async () => {
@@ -55,8 +55,8 @@ describe.each(Object.entries(states))("every read handler's result validates on 
     expect(context.level).toBeUndefined();
     expect(context.image?.mimeType).toBe("image/png");
     expect(context.accessibility.revision).toBe(site.state().revision);
-    expect(JSON.stringify(context)).not.toContain("secret");
-    expect(JSON.stringify(extract(site))).not.toContain("secret");
+    expect(JSON.stringify(context)).not.toContain("correct horse");
+    expect(JSON.stringify(extract(site))).not.toContain("correct horse");
   });
 
   it("inspectPage, getText, getDOM and screenshot", async () => {
@@ -89,10 +89,36 @@ describe.each(Object.entries(states))("every read handler's result validates on 
     await call(site, "webIr.validate", { ir: before });
     const inspected = await call(site, "webIr.inspect", { ir: before });
     expect(inspected.entityCount).toBe(before.entities.length);
+    // Every entity of the site's IR has details listing its actions: all are actionable.
+    expect(inspected.actionableEntities?.map((entity) => entity.id)).toEqual(before.entities.map((entity) => entity.id).slice(0, 16));
     await call(site, "browser.navigate", { url: "https://shop.example/login" });
     const after = extract(site);
     await call(site, "webIr.diff", { before, after });
     for (const entity of before.entities) await call(site, "webIr.continuity", { before, after, entityId: entity.id });
+  });
+});
+
+describe("webIr.inspect, as the daemon answers it", () => {
+  it("lists the first 16 entities whose details list an action (sensitivity `unknown` when not given), and sends coverage back without empty reasons", async () => {
+    const site = createSimulatedSite({ startPath: "/nowhere" });
+    const ir = structuredClone(site.webIr());
+    ir.coverage = { reasons: [], opaqueRegions: 0, semantic: "partial", structural: "strong", interactiveEntitiesObserved: 1 };
+    for (let i = 0; i < 20; i += 1) {
+      ir.entities.push({ id: `b${i}`, kind: "action", name: `B ${i}`, quality: "strong", evidenceSources: ["dom"] });
+      ir.relationships.push({ from: "page", to: `b${i}`, kind: "contains" });
+      ir.entityDetails![`b${i}`] = { supportedActions: ["click"], ...(i === 0 ? { sensitivity: "public" as const } : {}) };
+    }
+    const inspected = await call(site, "webIr.inspect", { ir });
+    expect(JSON.stringify(inspected.coverage)).toBe('{"structural":"strong","semantic":"partial","interactiveEntitiesObserved":1,"opaqueRegions":0}');
+    expect(inspected.entityKindCounts).toEqual({ action: 20, link: 1, page: 1, region: 1 });
+    expect(Object.keys(inspected.entityKindCounts ?? {})).toEqual(["action", "link", "page", "region"]);
+    expect(inspected.actionableEntities).toHaveLength(16);
+    expect(inspected.actionableEntities?.slice(0, 3)).toEqual([
+      { id: "page", kind: "page", name: "Not found · Simulated Shop", sensitivity: "unknown", supportedActions: ["read", "navigate"] },
+      { id: "region-main", kind: "region", role: "main", name: "Not found", sensitivity: "unknown", supportedActions: ["read", "extract"] },
+      { id: "link-home", kind: "link", role: "link", name: "Back to the start", sensitivity: "unknown", supportedActions: ["click", "navigate"] },
+    ]);
+    expect(inspected.actionableEntities?.[3]).toMatchObject({ id: "b0", sensitivity: "public" });
   });
 });
 
