@@ -223,7 +223,7 @@ describe("§2 how the client reads a tool failure (isError)", () => {
 
   it("§2 lifts taskValidation and taskCompilation failures to task.invalid and webIrValidation to webIr.invalid", async () => {
     const taskFailure = { kind: "taskCompilation", path: "scope.regionName", reason: "region Loans not found" };
-    const irFailure = { kind: "webIrValidation", path: "entities[0].kind", reason: "exactly one page entity" };
+    const irFailure = { kind: "webIrValidation", path: "entities", reason: "Glass Web IR must contain exactly one page entity" };
     const glass = await connect(daemonWith({ compileTask: () => failure(JSON.stringify(taskFailure)), validateWebIr: () => failure(JSON.stringify(irFailure)) }), { validate: { payloads: false } });
     await expect(glass.request("task.compile", {} as never)).rejects.toMatchObject({
       code: "task.invalid",

@@ -335,7 +335,7 @@ describe("error.details (any JSON, at most 16 KiB serialized)", () => {
     ["null", null],
     ["a number", 3],
     ["an array", [1, [2]]],
-    ["a known kind", { kind: "webIrValidation", path: "entities[2].id", reason: "entity ids must be unique" }],
+    ["a known kind", { kind: "webIrValidation", path: "entities[2].id", reason: "entity IDs must be unique within one revision" }],
   ])("accepts details that are %s", (_label, details) => {
     expectAccepted(failure({ details }));
   });

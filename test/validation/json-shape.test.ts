@@ -15,7 +15,7 @@ function validTask(): Record<string, unknown> {
   return {
     schemaVersion: 1,
     task: "dialog.inspect",
-    scope: {},
+    scope: { entityKind: "dialog" },
     limits: { maxActions: 1, timeoutMs: 1000, maxItems: 1 },
     risk: "readOnly",
   };
@@ -25,6 +25,7 @@ function validIr(): Record<string, unknown> {
   return {
     schemaVersion: 1,
     revision: 3,
+    document: { revision: 3 },
     entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }],
     relationships: [],
     coverage: { structural: "strong", semantic: "partial", interactiveEntitiesObserved: 0, opaqueRegions: 0 },

@@ -109,8 +109,8 @@ describe("Web IR v1: the valid base document", () => {
     expectOk("webIr.inspect", { ir: ir() });
   });
 
-  it("accepts a document with only the page and the optional fields omitted", () => {
-    const doc = ir({ entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }], relationships: [] });
+  it("accepts a document with only the page and the optional fields omitted (at revision 0: the daemon reads an absent document as revision 0)", () => {
+    const doc = ir({ revision: 0, entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }], relationships: [] });
     delete doc.document;
     delete doc.coverage.reasons;
     expectIrOk(doc);
@@ -170,19 +170,19 @@ describe("Web IR v1: exactly one page, unique ids", () => {
   it("rejects a document without a page at entities", () => {
     const doc = ir({ relationships: [] });
     doc.entities[0] = { id: "page", kind: "region", quality: "confirmed", evidenceSources: ["dom"] };
-    expect(irIssues(doc)).toEqual([{ path: "entities", reason: "web ir must contain exactly one page entity" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities", reason: "Glass Web IR must contain exactly one page entity" }]);
   });
 
-  it("rejects a second page on its kind", () => {
+  it("rejects a second page at entities, as the daemon does", () => {
     const doc = ir();
     doc.entities.push({ id: "page2", kind: "page", quality: "confirmed", evidenceSources: [] });
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].kind", reason: "web ir must contain exactly one page entity" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities", reason: "Glass Web IR must contain exactly one page entity" }]);
   });
 
   it("rejects a repeated entity id on the repeat", () => {
     const doc = ir();
     doc.entities.push({ id: "main", kind: "text", quality: "strong", evidenceSources: ["dom"] });
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].id", reason: "entity ids must be unique" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities[3].id", reason: "entity IDs must be unique within one revision" }]);
   });
 
   it("treats ids as exact strings (Main and main are different ids)", () => {
@@ -223,7 +223,7 @@ describe("Web IR v1: entity kinds, qualities and evidence sources", () => {
     expect(irIssues(doc)).toEqual([{ path: "entities[3].kind", reason: `must be one of: ${ENTITY_KINDS.join(", ")} (got "button")` }]);
   });
 
-  it.each(QUALITIES)("accepts quality %s on a non-opaque entity", (quality) => {
+  it.each(QUALITIES.filter((quality) => quality !== "opaque"))("accepts quality %s on a non-opaque entity", (quality) => {
     const doc = ir();
     doc.entities[1].quality = quality;
     expectIrOk(doc);
@@ -281,24 +281,30 @@ describe("Web IR v1: entity kinds, qualities and evidence sources", () => {
 });
 
 describe("Web IR v1: evidence of opaque regions and other entities", () => {
-  it("rejects an opaqueRegion whose quality is not opaque", () => {
+  it("rejects an opaqueRegion whose quality is not opaque, on the entity", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "opaqueRegion", quality: "partial", evidenceSources: [] });
     doc.coverage.opaqueRegions = 1;
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].quality", reason: "opaqueRegion entity must have quality opaque" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" }]);
   });
 
-  it("rejects an opaqueRegion with evidence sources", () => {
+  it("rejects an opaqueRegion with evidence sources, on the entity", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "opaqueRegion", quality: "opaque", evidenceSources: ["frames"] });
     doc.coverage.opaqueRegions = 1;
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].evidenceSources", reason: "opaqueRegion entity must not have evidence sources" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" }]);
+  });
+
+  it("rejects quality opaque on an entity that is not an opaqueRegion", () => {
+    const doc = ir();
+    doc.entities[1].quality = "opaque";
+    expect(irIssues(doc)).toEqual([{ path: "entities[1].quality", reason: "opaque quality is reserved for opaque regions" }]);
   });
 
   it("rejects a non-page entity without evidence sources", () => {
     const doc = ir();
     doc.entities[2].evidenceSources = [];
-    expect(irIssues(doc)).toEqual([{ path: "entities[2].evidenceSources", reason: "non-page entity requires at least one evidence source" }]);
+    expect(irIssues(doc)).toEqual([{ path: "entities[2].evidenceSources", reason: "positive entities require source provenance" }]);
   });
 
   it("accepts the page with or without evidence sources", () => {
@@ -351,7 +357,7 @@ describe("Web IR v1: relationships", () => {
   it("rejects a repeated {from, to, kind} at the repeat", () => {
     const doc = ir();
     doc.relationships.push({ from: "page", to: "main", kind: "contains" });
-    expect(irIssues(doc)).toEqual([{ path: "relationships[2]", reason: "relationships must be unique by from, to and kind" }]);
+    expect(irIssues(doc)).toEqual([{ path: "relationships[2]", reason: "relationships must be unique" }]);
   });
 
   it("accepts the same endpoints with another kind, and the reverse direction", () => {
@@ -360,21 +366,13 @@ describe("Web IR v1: relationships", () => {
     expectIrOk(doc);
   });
 
-  it("rejects a relationship from an entity to itself", () => {
-    expect(irIssues(ir({ relationships: [{ from: "main", to: "main", kind: "contains" }] }))).toEqual([
-      { path: "relationships[0]", reason: "relationship must connect two distinct entities" },
-    ]);
-  });
-
-  it("rejects an unknown from endpoint", () => {
-    expect(irIssues(ir({ relationships: [{ from: "ghost", to: "main", kind: "contains" }] }))).toEqual([
-      { path: "relationships[0].from", reason: "relationship endpoint must be a known entity id" },
-    ]);
-  });
-
-  it("rejects an unknown to endpoint", () => {
-    expect(irIssues(ir({ relationships: [{ from: "main", to: "ghost", kind: "contains" }] }))).toEqual([
-      { path: "relationships[0].to", reason: "relationship endpoint must be a known entity id" },
+  it.each([
+    ["from an entity to itself", { from: "main", to: "main", kind: "contains" }],
+    ["from an unknown entity", { from: "ghost", to: "main", kind: "contains" }],
+    ["to an unknown entity", { from: "main", to: "ghost", kind: "contains" }],
+  ])("rejects a relationship %s, on the relationship", (_label, relationship) => {
+    expect(irIssues(ir({ relationships: [relationship] }))).toEqual([
+      { path: "relationships[0]", reason: "relationships must reference two distinct known entities" },
     ]);
   });
 
@@ -424,7 +422,7 @@ describe("Web IR v1: coverage", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "opaqueRegion", quality: "opaque", evidenceSources: [] });
     expect(irIssues(doc)).toEqual([
-      { path: "coverage.opaqueRegions", reason: "coverage opaque region count must equal the number of opaqueRegion entities" },
+      { path: "coverage.opaqueRegions", reason: "coverage count must match opaque region entities" },
     ]);
   });
 
@@ -525,7 +523,15 @@ describe("Web IR v1: document", () => {
   it("rejects document.revision different from revision", () => {
     const doc = ir();
     doc.document.revision = 6;
-    expect(irIssues(doc)).toEqual([{ path: "document.revision", reason: "document revision must equal the top-level revision" }]);
+    expect(irIssues(doc)).toEqual([{ path: "document.revision", reason: "document revision must match the Web IR revision" }]);
+  });
+
+  it("reads an absent document as revision 0, as the daemon does", () => {
+    const doc = ir();
+    delete doc.document;
+    expect(irIssues(doc)).toEqual([{ path: "document.revision", reason: "document revision must match the Web IR revision" }]);
+    doc.revision = 0;
+    expectIrOk(doc);
   });
 
   it("requires document.revision", () => {
@@ -607,10 +613,23 @@ describe("Web IR v1: closed objects", () => {
     expect(paths(ir({ relationshipHintDiagnostics: [{ factIndex: 3, source: "accessibility", hint: "aria-controls", parentRole: "button", status: "UnmatchedParent" }] }))).toEqual(["relationshipHintDiagnostics[0].hint"]);
   });
 
-  it("rejects entityDetails for an unknown entity id", () => {
-    expect(irIssues(ir({ entityDetails: { ghost: {} } }))).toEqual([
-      { path: "entityDetails.ghost", reason: "entity details must belong to a known entity id" },
+  it("rejects entityDetails for an unknown entity id, at entityDetails", () => {
+    expect(irIssues(ir({ entityDetails: { ghost: {} } }))).toEqual([{ path: "entityDetails", reason: "entity details must reference a known entity" }]);
+  });
+
+  it("rejects what the daemon refuses of an entity's details, naming the entity by its raw id", () => {
+    const details = (detail: Doc) => irIssues(ir({ entityDetails: { checkout: detail } }));
+    expect(details({ supportedActions: ["click", "read"] })).toEqual([
+      { path: "entityDetails.checkout.supportedActions", reason: "supported actions must be unique, sorted, and bounded" },
     ]);
+    expect(details({ state: { disabled: true }, supportedActions: ["click"] })).toEqual([
+      { path: "entityDetails.checkout.supportedActions", reason: "disabled entities cannot advertise executable actions" },
+    ]);
+    expect(details({ regionId: "ghost" })).toEqual([{ path: "entityDetails.checkout.regionId", reason: "region membership must reference a known entity" }]);
+    expect(details({ scopeId: "frame-1" })).toEqual([
+      { path: "entityDetails.checkout.scopeId", reason: "document-scoped entities cannot carry a frame or shadow scope ID" },
+    ]);
+    expect(details({ surfaceId: "s-1" })).toEqual([{ path: "entityDetails.checkout.surface", reason: "surface metadata requires kind and coverage" }]);
   });
 });
 
@@ -650,7 +669,7 @@ describe("webIr.diff and webIr.continuity: revision order", () => {
   it.each(["webIr.diff", "webIr.continuity"])("%s rejects after.revision < before.revision", (operation) => {
     const payload: Doc = { before: at(8), after: at(7) };
     if (operation === "webIr.continuity") payload.entityId = "checkout";
-    expect(issuesOf(operation, payload)).toEqual([{ path: "after.revision", reason: "after revision must not be lower than before revision" }]);
+    expect(issuesOf(operation, payload)).toEqual([{ path: "revision", reason: "target revision is older than the source revision" }]);
   });
 
   it.each(["webIr.diff", "webIr.continuity"])("%s accepts equal revisions with identical documents", (operation) => {
@@ -667,23 +686,34 @@ describe("webIr.diff and webIr.continuity: revision order", () => {
     expectOk("webIr.diff", { before, after });
   });
 
-  it.each(["webIr.diff", "webIr.continuity"])("%s rejects equal revisions with different documents at after", (operation) => {
+  it.each(["webIr.diff", "webIr.continuity"])("%s rejects equal revisions with different documents at revision", (operation) => {
     const payload: Doc = { before: at(7), after: at(7, { diagnostics: ["something moved"] }) };
     if (operation === "webIr.continuity") payload.entityId = "main";
-    expect(issuesOf(operation, payload)).toEqual([{ path: "after", reason: "documents with equal revisions must be identical" }]);
+    expect(issuesOf(operation, payload)).toEqual([{ path: "revision", reason: "same-revision Web IR documents must have identical content" }]);
   });
 
   it("rejects equal revisions whose documents differ deep inside an entity", () => {
     const after = at(7);
     after.entities[2].name = "Pay now";
-    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "after", reason: "documents with equal revisions must be identical" }]);
+    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "revision", reason: "same-revision Web IR documents must have identical content" }]);
   });
 
   it("reports an invalid document of the pair at the document root, as the daemon does", () => {
     const after = at(9);
     after.entities[2].id = "page";
     after.relationships = [];
-    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "entities[2].id", reason: "entity ids must be unique" }]);
+    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "entities[2].id", reason: "entity IDs must be unique within one revision" }]);
+  });
+
+  it("reports the before document's issues first, then the after document's, and the revision order only when both are valid", () => {
+    const before = at(9);
+    before.entities[2].evidenceSources = [];
+    const after = at(7);
+    after.relationships.push({ from: "main", to: "main", kind: "owns" });
+    expect(issuesOf("webIr.diff", { before, after })).toEqual([
+      { path: "entities[2].evidenceSources", reason: "positive entities require source provenance" },
+      { path: "relationships[2]", reason: "relationships must reference two distinct known entities" },
+    ]);
   });
 
   it("webIr.continuity requires entityId", () => {
@@ -720,16 +750,35 @@ const REGION_KINDS = [
 const RISKS = ["readOnly", "localMutation", "remoteReversible", "remoteIrreversible", "authentication", "dataDisclosure"];
 const CONTROL_REASON = "must not contain control characters (U+0000-U+001F, U+007F-U+009F)";
 
-/** A fresh task of the given family with everything any family may need. */
+/** The inputs each family takes (the daemon wants exactly these; form.fill takes any, at least one). */
+const FAMILY_INPUTS: Record<string, Record<string, string>> = {
+  "form.fill": { Email: "reader@news.example" },
+  "form.submit": { submit: "Subscribe" },
+  "navigation.follow": { url: "https://news.example/archive" },
+  "navigation.selectTab": { tab: "Archive" },
+  "navigation.openMenu": { menu: "Sections" },
+  "field.read": { field: "Email" },
+  "pagination.next": { next: "Next page" },
+  "pagination.collect": { next: "Next page" },
+};
+/** The entity kind each family's scope may name (region.extract also takes form, table, collection, dialog). */
+const FAMILY_ENTITY_KIND: Record<string, string> = {
+  "form.inspect": "form", "form.fill": "form", "form.validate": "form", "form.submit": "form", "navigation.follow": "page",
+  "navigation.selectTab": "tab", "navigation.openMenu": "navigationItem", "table.extract": "table", "collection.extract": "collection",
+  "region.extract": "region", "field.read": "field", "dialog.inspect": "dialog", "dialog.confirm": "dialog", "dialog.cancel": "dialog",
+  "pagination.next": "paginationControl", "pagination.collect": "paginationControl",
+};
+
+/** A fresh, valid task of the given family: a region, the family's inputs and a postcondition every family accepts. */
 function task(kind = "region.extract", extra: Doc = {}): Doc {
   return {
     schemaVersion: 1,
     task: kind,
     scope: { regionName: "Newsletter" },
-    inputs: { url: "https://news.example/archive", Email: "reader@news.example" },
+    ...(kind in FAMILY_INPUTS ? { inputs: { ...FAMILY_INPUTS[kind] } } : {}),
     limits: { maxActions: 5, timeoutMs: 4000, maxItems: 20 },
     risk: "localMutation",
-    postconditions: [{ kind: "textVisible", expected: "Thanks for subscribing" }],
+    postconditions: [{ kind: "pageKind", expected: "article" }],
     ...extra,
   };
 }
@@ -799,37 +848,37 @@ describe("Task v1: inputs", () => {
   it("accepts 64 inputs and rejects 65 at inputs", () => {
     const inputs: Record<string, string> = {};
     for (let i = 0; i < 64; i++) inputs[`field${i}`] = `value ${i}`;
-    expectTaskOk(task("region.extract", { inputs }));
+    expectTaskOk(task("form.fill", { inputs }));
     inputs.field64 = "one too many";
-    expect(taskIssues(task("region.extract", { inputs }))).toEqual([{ path: "inputs", reason: "must have at most 64 entries (got 65)" }]);
+    expect(taskIssues(task("form.fill", { inputs }))).toEqual([{ path: "inputs", reason: "must have at most 64 entries (got 65)" }]);
   });
 
   it("accepts an input name of exactly 64 bytes (21 × 猫 + a) and rejects 65 (21 × 猫 + ab)", () => {
     const name64 = `${"猫".repeat(21)}a`;
     const name65 = `${"猫".repeat(21)}ab`;
     expect([utf8(name64), utf8(name65)]).toEqual([64, 65]);
-    expectTaskOk(task("region.extract", { inputs: { [name64]: "v" } }));
-    expect(taskIssues(task("region.extract", { inputs: { [name65]: "v" } }))).toEqual([
+    expectTaskOk(task("form.fill", { inputs: { [name64]: "v" } }));
+    expect(taskIssues(task("form.fill", { inputs: { [name65]: "v" } }))).toEqual([
       { path: `inputs[${JSON.stringify(name65)}]`, reason: "must be at most 64 UTF-8 bytes (got 65)" },
     ]);
   });
 
   it("rejects an empty input name", () => {
-    expect(taskIssues(task("region.extract", { inputs: { "": "v" } }))).toEqual([{ path: 'inputs[""]', reason: "must not be empty" }]);
+    expect(taskIssues(task("form.fill", { inputs: { "": "v" } }))).toEqual([{ path: 'inputs[""]', reason: "must not be empty" }]);
   });
 
   it("accepts an input value of exactly 4096 bytes (1365 × 猫 + a) and rejects 4097", () => {
     const value4096 = `${"猫".repeat(1365)}a`;
     expect(utf8(value4096)).toBe(4096);
-    expectTaskOk(task("region.extract", { inputs: { Email: value4096 } }));
-    expect(taskIssues(task("region.extract", { inputs: { Email: `${value4096}b` } }))).toEqual([
+    expectTaskOk(task("form.fill", { inputs: { Email: value4096 } }));
+    expect(taskIssues(task("form.fill", { inputs: { Email: `${value4096}b` } }))).toEqual([
       { path: "inputs.Email", reason: "must be at most 4096 UTF-8 bytes (got 4097)" },
     ]);
   });
 
   it("accepts a 4096-byte value of 1024 × 😀 and rejects 1024 × 😀 + a", () => {
-    expectTaskOk(task("region.extract", { inputs: { Email: "😀".repeat(1024) } }));
-    expect(taskIssues(task("region.extract", { inputs: { Email: `${"😀".repeat(1024)}a` } }))).toEqual([
+    expectTaskOk(task("form.fill", { inputs: { Email: "😀".repeat(1024) } }));
+    expect(taskIssues(task("form.fill", { inputs: { Email: `${"😀".repeat(1024)}a` } }))).toEqual([
       { path: "inputs.Email", reason: "must be at most 4096 UTF-8 bytes (got 4097)" },
     ]);
   });
@@ -845,7 +894,7 @@ describe("Task v1: inputs", () => {
     ["U+0085", "\u0085"],
     ["U+009F", "\u009f"],
   ])("rejects an input value containing the control character %s", (_label, ch) => {
-    expect(taskIssues(task("region.extract", { inputs: { Email: `a${ch}b` } }))).toEqual([{ path: "inputs.Email", reason: CONTROL_REASON }]);
+    expect(taskIssues(task("form.fill", { inputs: { Email: `a${ch}b` } }))).toEqual([{ path: "inputs.Email", reason: CONTROL_REASON }]);
   });
 
   it.each([
@@ -855,19 +904,19 @@ describe("Task v1: inputs", () => {
     ["U+3000 ideographic space", "\u3000"],
     ["U+FEFF", "\ufeff"],
   ])("accepts an input value containing %s (values forbid control characters, not whitespace)", (_label, ch) => {
-    expectTaskOk(task("region.extract", { inputs: { Email: `a${ch}b` } }));
+    expectTaskOk(task("form.fill", { inputs: { Email: `a${ch}b` } }));
   });
 
   it("accepts an empty input value", () => {
-    expectTaskOk(task("region.extract", { inputs: { note: "" } }));
+    expectTaskOk(task("form.fill", { inputs: { note: "" } }));
   });
 
   it("rejects a non-string input value", () => {
-    expect(taskIssues(task("region.extract", { inputs: { count: 3 } }))).toEqual([{ path: "inputs.count", reason: "must be a string (got number)" }]);
+    expect(taskIssues(task("form.fill", { inputs: { count: 3 } }))).toEqual([{ path: "inputs.count", reason: "must be a string (got number)" }]);
   });
 
   it("quotes an input name that is not a plain identifier in the path", () => {
-    expect(taskIssues(task("region.extract", { inputs: { "first name": "a\nb" } }))).toEqual([{ path: 'inputs["first name"]', reason: CONTROL_REASON }]);
+    expect(taskIssues(task("form.fill", { inputs: { "first name": "a\nb" } }))).toEqual([{ path: 'inputs["first name"]', reason: CONTROL_REASON }]);
   });
 });
 
@@ -900,14 +949,26 @@ describe("Task v1: limits", () => {
 
 describe("Task v1: postconditions", () => {
   it("accepts 32 postconditions and rejects 33", () => {
-    const postconditions = Array.from({ length: 32 }, (_, i) => ({ kind: "textVisible", expected: `line ${i}` }));
+    const postconditions = Array.from({ length: 32 }, (_, i) => ({ kind: "regionPresent", expected: `Region ${i}` }));
     expectTaskOk(task("region.extract", { postconditions }));
-    postconditions.push({ kind: "textVisible", expected: "one too many" });
+    postconditions.push({ kind: "regionPresent", expected: "one too many" });
     expect(taskIssues(task("region.extract", { postconditions }))).toEqual([{ path: "postconditions", reason: "must have at most 32 items (got 33)" }]);
   });
 
-  it("accepts a postcondition without expected, and any JSON as expected", () => {
-    expectTaskOk(task("region.extract", { postconditions: [{ kind: "navigationOccurred" }, { kind: "count", expected: { min: 1, items: [null] } }] }));
+  it("accepts a postcondition without expected, and any JSON as expected of a kind the rules do not know (the daemon reads the kind)", () => {
+    expectTaskOk(task("region.extract", { postconditions: [{ kind: "recordsExtracted" }, { kind: "count", expected: { min: 1, items: [null] } }] }));
+  });
+
+  it("rejects a postcondition kind the family does not accept, and what the daemon refuses of an expected value", () => {
+    expect(taskIssues(task("region.extract", { postconditions: [{ kind: "navigationOccurred" }] }))).toEqual([
+      { path: "postconditions[0].kind", reason: "postcondition kind is incompatible with the task family" },
+    ]);
+    expect(taskIssues(task("region.extract", { postconditions: [{ kind: "recordsExtracted", expected: "21" }] }))).toEqual([
+      { path: "postconditions[0].expected", reason: "recordsExtracted expected exceeds task maxItems" },
+    ]);
+    expect(taskIssues(task("form.fill", { postconditions: [{ kind: "entityState", expected: "Email.visible=true" }] }))).toEqual([
+      { path: "postconditions[0].expected", reason: "entityState selector, state, or boolean value is invalid" },
+    ]);
   });
 
   it("requires postcondition kind", () => {
@@ -944,48 +1005,71 @@ describe("Task v1: family rules", () => {
   });
 
   it("form.fill with neither inputs nor region reports inputs first, then the region", () => {
-    expect(taskIssues(task("form.fill", { inputs: {}, scope: {} }))).toEqual([
+    expect(taskIssues(task("form.fill", { inputs: {}, scope: { entityKind: "form" } }))).toEqual([
       { path: "inputs", reason: "form.fill requires at least one bounded input" },
-      { path: "scope.regionName", reason: "form.fill requires scope.regionName" },
+      { path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" },
     ]);
   });
 
   it("form.submit without postconditions is rejected", () => {
     const doc = task("form.submit");
     delete doc.postconditions;
-    expect(taskIssues(doc)).toEqual([{ path: "postconditions", reason: "form.submit requires at least one postcondition" }]);
+    expect(taskIssues(doc)).toEqual([{ path: "postconditions", reason: "form.submit requires at least one bounded postcondition" }]);
     expect(taskIssues(task("form.submit", { postconditions: [] }))).toEqual([
-      { path: "postconditions", reason: "form.submit requires at least one postcondition" },
+      { path: "postconditions", reason: "form.submit requires at least one bounded postcondition" },
     ]);
   });
 
   it("navigation.follow without inputs.url is rejected", () => {
     expect(taskIssues(task("navigation.follow", { inputs: { Email: "x" } }))).toEqual([
-      { path: "inputs.url", reason: "navigation.follow requires a url input" },
+      { path: "inputs.url", reason: "navigation.follow requires a bounded url input" },
     ]);
     const doc = task("navigation.follow");
     delete doc.inputs;
-    expect(taskIssues(doc)).toEqual([{ path: "inputs.url", reason: "navigation.follow requires a url input" }]);
+    expect(taskIssues(doc)).toEqual([{ path: "inputs.url", reason: "navigation.follow requires a bounded url input" }]);
   });
 
   it("navigation.follow with an empty url is rejected", () => {
     expect(taskIssues(task("navigation.follow", { inputs: { url: "" } }))).toEqual([
-      { path: "inputs.url", reason: "navigation.follow requires a url input" },
+      { path: "inputs.url", reason: "navigation.follow requires a bounded url input" },
+    ]);
+  });
+
+  it("a family of one input takes no other input beside it, and the others none at all", () => {
+    expect(taskIssues(task("navigation.follow", { inputs: { url: "https://news.example/", Email: "x" } }))).toEqual([
+      { path: "inputs", reason: "input names are incompatible with the task family" },
+    ]);
+    expect(taskIssues(task("table.extract", { inputs: { Email: "x" } }))).toEqual([{ path: "inputs", reason: "input names are incompatible with the task family" }]);
+  });
+
+  it("the scope names a region or an entity, an entity name with its kind, a kind the family works on", () => {
+    expect(taskIssues(task("dialog.confirm", { scope: {} }))).toEqual([{ path: "scope", reason: "scope requires a semantic region or entity constraint" }]);
+    expect(taskIssues(task("dialog.confirm", { scope: { entityName: "Delete order" } }))).toEqual([
+      { path: "scope.entityKind", reason: "entityName requires entityKind" },
+    ]);
+    expect(taskIssues(task("navigation.follow", { scope: { entityKind: "link", entityName: "Archive" } }))).toEqual([
+      { path: "scope.entityKind", reason: "entity kind is incompatible with the task family" },
+    ]);
+    expect(taskIssues(task("region.extract", { scope: { regionName: "Results", entityKind: "row" } }))).toEqual([
+      { path: "scope.entityKind", reason: "entity kind is incompatible with region extraction" },
     ]);
   });
 
   it.each(REGION_KINDS)("%s without scope.regionName is rejected at scope.regionName", (kind) => {
-    expect(taskIssues(task(kind, { scope: {} }))).toEqual([{ path: "scope.regionName", reason: `${kind} requires scope.regionName` }]);
+    expect(taskIssues(task(kind, { scope: { entityKind: FAMILY_ENTITY_KIND[kind] } }))).toEqual([
+      { path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" },
+    ]);
   });
 
-  it.each(REGION_KINDS)("%s with only scope.entityName still needs scope.regionName", (kind) => {
+  it.each(REGION_KINDS)("%s with only scope.entityName still needs scope.regionName (and the entity's kind first)", (kind) => {
     expect(taskIssues(task(kind, { scope: { entityName: "Email" } }))).toEqual([
-      { path: "scope.regionName", reason: `${kind} requires scope.regionName` },
+      { path: "scope.entityKind", reason: "entityName requires entityKind" },
+      { path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" },
     ]);
   });
 
   it.each(TASK_KINDS.filter((kind) => !REGION_KINDS.includes(kind)))("%s does not need scope.regionName", (kind) => {
-    expectTaskOk(task(kind, { scope: {} }));
+    expectTaskOk(task(kind, { scope: { entityKind: FAMILY_ENTITY_KIND[kind] } }));
   });
 
   it("rejects an empty regionName as a string rule, not as a missing region", () => {
@@ -1029,7 +1113,7 @@ describe("task.compile and task.execute payloads", () => {
     doc.entities[2].evidenceSources = [];
     expect(issuesOf("task.compile", { task: task("form.fill", { inputs: {} }), ir: doc })).toEqual([
       { path: "inputs", reason: "form.fill requires at least one bounded input" },
-      { path: "entities[2].evidenceSources", reason: "non-page entity requires at least one evidence source" },
+      { path: "entities[2].evidenceSources", reason: "positive entities require source provenance" },
     ]);
   });
 
