@@ -10,9 +10,9 @@ import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/testing/load-fixture.js";
-import { DAEMON_EXECUTABLE, daemonState, freePort, globalFlags, requireInstalledDaemon, type SocketDaemon, startSocketDaemon } from "./support/real-daemon.js";
+import { requireInstalledDaemon, socketDaemonPerSuite, withDaemonCommand } from "./support/real-daemon.js";
 
 requireInstalledDaemon();
 
@@ -64,26 +64,14 @@ function expectAllReplayed(run: { code: number | null; output: string; report: C
 
 describe("npm run test:contract against the real daemon", () => {
   it("passes over stdio (GLASS_COMMAND)", async () => {
-    const state = daemonState();
-    try {
-      const command = [DAEMON_EXECUTABLE, ...globalFlags(await freePort()), "--mcp"].join(" ");
-      expectAllReplayed(await runContractSuite({ ...state.env, GLASS_COMMAND: command }));
-    } finally {
-      state.remove();
-    }
+    expectAllReplayed(await withDaemonCommand((env) => runContractSuite(env)));
   }, 180_000);
 
   describe("on the daemon's socket (GLASS_SOCKET)", () => {
-    let daemon: SocketDaemon;
-    beforeAll(async () => {
-      daemon = await startSocketDaemon();
-    });
-    afterAll(async () => {
-      await daemon?.stop();
-    });
+    const daemon = socketDaemonPerSuite();
 
     it("passes, each call under a lease", async () => {
-      expectAllReplayed(await runContractSuite({ GLASS_SOCKET: daemon.path }));
+      expectAllReplayed(await runContractSuite({ GLASS_SOCKET: daemon().path }));
     }, 180_000);
   });
 });

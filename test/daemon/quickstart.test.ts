@@ -4,9 +4,9 @@
  * on the daemon's socket (GLASS_SOCKET, each change under a lease); and it tells the same story,
  * step by step, against the mock daemon's simulated shop at the same origin.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runExample, type ExampleRun } from "../support/run-example.js";
-import { DAEMON_VERSION, daemonState, freePort, globalFlags, DAEMON_EXECUTABLE, requireInstalledDaemon, type SocketDaemon, startSocketDaemon } from "./support/real-daemon.js";
+import { DAEMON_VERSION, freePort, requireInstalledDaemon, socketDaemonPerSuite, withDaemonCommand } from "./support/real-daemon.js";
 
 requireInstalledDaemon();
 
@@ -64,28 +64,16 @@ const STORY_DIFFERENCES: Readonly<Record<string, string>> = {
 
 describe("npm start against the real daemon", () => {
   it("tells the whole story over stdio (GLASS_COMMAND), without leases", async () => {
-    const state = daemonState();
-    try {
-      const command = [DAEMON_EXECUTABLE, ...globalFlags(await freePort()), "--mcp"].join(" ");
-      const run = await runExample("quickstart.ts", { env: { ...state.env, GLASS_COMMAND: command }, timeoutMs: 90_000 });
-      expectStory(run);
-      expect(run.stdout).toContain("no leases: a stdio daemon owns its one session");
-    } finally {
-      state.remove();
-    }
+    const run = await withDaemonCommand((env) => runExample("quickstart.ts", { env, timeoutMs: 90_000 }));
+    expectStory(run);
+    expect(run.stdout).toContain("no leases: a stdio daemon owns its one session");
   }, 120_000);
 
   describe("on the daemon's socket (GLASS_SOCKET)", () => {
-    let daemon: SocketDaemon;
-    beforeAll(async () => {
-      daemon = await startSocketDaemon();
-    });
-    afterAll(async () => {
-      await daemon?.stop();
-    });
+    const daemon = socketDaemonPerSuite();
 
     it("tells the whole story, each change under a lease", async () => {
-      const run = await runExample("quickstart.ts", { env: { GLASS_SOCKET: daemon.path }, timeoutMs: 90_000 });
+      const run = await runExample("quickstart.ts", { env: { GLASS_SOCKET: daemon().path }, timeoutMs: 90_000 });
       expectStory(run);
       expect(run.stdout).toContain("the daemon offers leases (localDaemon): each change below runs inside glass.withLease");
     }, 120_000);
@@ -96,14 +84,7 @@ describe("the quickstart's story, mock versus daemon", () => {
   it("is told the same way step by step against the mock's simulated shop at the same origin, apart from the listed steps", async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const state = daemonState();
-    let daemonRun: ExampleRun;
-    try {
-      const command = [DAEMON_EXECUTABLE, ...globalFlags(await freePort()), "--mcp"].join(" ");
-      daemonRun = await runExample("quickstart.ts", { env: { ...state.env, GLASS_COMMAND: command, GLASS_SHOP_PORT: String(port) }, timeoutMs: 90_000 });
-    } finally {
-      state.remove();
-    }
+    const daemonRun = await withDaemonCommand((env) => runExample("quickstart.ts", { env: { ...env, GLASS_SHOP_PORT: String(port) }, timeoutMs: 90_000 }));
     const mockCommand = `${process.execPath} --import tsx src/cli/main.ts mock-daemon --site-origin ${origin}`;
     const mockRun = await runExample("quickstart.ts", { env: { GLASS_COMMAND: mockCommand, GLASS_SHOP_PORT: String(port) }, timeoutMs: 60_000 });
     expect(daemonRun.code).toBe(0);

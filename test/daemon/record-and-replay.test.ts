@@ -7,10 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadFixture } from "glass-sdk/testing";
 import { type ExampleRun, runExample } from "../support/run-example.js";
-import { DAEMON_EXECUTABLE, daemonState, freePort, globalFlags, requireInstalledDaemon, type SocketDaemon, startSocketDaemon } from "./support/real-daemon.js";
+import { requireInstalledDaemon, socketDaemonPerSuite, withDaemonCommand } from "./support/real-daemon.js";
 
 requireInstalledDaemon();
 
@@ -43,29 +43,18 @@ describe("examples/record-and-replay.ts against the real daemon", () => {
 
   it("records over stdio (GLASS_COMMAND) and replays the recording", async () => {
     directory = mkdtempSync(join(tmpdir(), "glass-record-"));
-    const state = daemonState();
-    try {
-      const command = [DAEMON_EXECUTABLE, ...globalFlags(await freePort()), "--mcp"].join(" ");
-      const path = join(directory, "sign-in.json");
-      await expectRecordedAndReplayed(await runExample("record-and-replay.ts", { args: [path], env: { ...state.env, GLASS_COMMAND: command }, timeoutMs: 90_000 }), path);
-    } finally {
-      state.remove();
-    }
+    const path = join(directory, "sign-in.json");
+    const run = await withDaemonCommand((env) => runExample("record-and-replay.ts", { args: [path], env, timeoutMs: 90_000 }));
+    await expectRecordedAndReplayed(run, path);
   }, 120_000);
 
   describe("on the daemon's socket (GLASS_SOCKET)", () => {
-    let daemon: SocketDaemon;
-    beforeAll(async () => {
-      daemon = await startSocketDaemon();
-    });
-    afterAll(async () => {
-      await daemon?.stop();
-    });
+    const daemon = socketDaemonPerSuite();
 
     it("records under leases and replays the recording", async () => {
       directory = mkdtempSync(join(tmpdir(), "glass-record-"));
       const path = join(directory, "sign-in.json");
-      await expectRecordedAndReplayed(await runExample("record-and-replay.ts", { args: [path], env: { GLASS_SOCKET: daemon.path }, timeoutMs: 90_000 }), path);
+      await expectRecordedAndReplayed(await runExample("record-and-replay.ts", { args: [path], env: { GLASS_SOCKET: daemon().path }, timeoutMs: 90_000 }), path);
     }, 120_000);
   });
 });

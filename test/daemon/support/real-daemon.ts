@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import type { GlassTransport } from "glass-sdk";
 import { stdioTransport } from "glass-sdk/node";
 import { freePort } from "../../support/free-port.js";
@@ -105,6 +106,39 @@ export async function stdioDaemon(extraFlags: readonly string[] = []): Promise<S
   const args = [...globalFlags(await freePort(), extraFlags), "--mcp"];
   const transport = stdioTransport({ command: DAEMON_EXECUTABLE, args, env: state.env, closeTimeoutMs: 5000 });
   return { transport, state, command: [DAEMON_EXECUTABLE, ...args] };
+}
+
+/**
+ * Runs `use` with the environment that names a fresh real daemon over stdio as `GLASS_COMMAND`
+ * (with its state directory), for a script or suite that starts the daemon itself; then removes the
+ * state.
+ */
+export async function withDaemonCommand<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const state = daemonState();
+  try {
+    const command = [DAEMON_EXECUTABLE, ...globalFlags(await freePort()), "--mcp"].join(" ");
+    return await use({ ...state.env, GLASS_COMMAND: command });
+  } finally {
+    state.remove();
+  }
+}
+
+/**
+ * Starts a socket daemon before the tests of the `describe` it is called in and stops it after
+ * them; returns a getter for it.
+ */
+export function socketDaemonPerSuite(): () => SocketDaemon {
+  let daemon: SocketDaemon | undefined;
+  beforeAll(async () => {
+    daemon = await startSocketDaemon();
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+  return () => {
+    if (daemon === undefined) throw new Error("the socket daemon is started before the suite's tests run");
+    return daemon;
+  };
 }
 
 /** A running socket daemon (`glass-browser daemon serve`). */
