@@ -289,6 +289,25 @@ describe("§2 and §4 lease context on tool calls", () => {
   });
 });
 
+describe("§4 executing an intent", () => {
+  rule("§4 executeIntent refuses a value its action does not take, an empty or missing one for type and select, and the actions it does not execute", async (target) => {
+    const peer = await target.connectReady();
+    const lease = await leaseFor(target, peer);
+    const refused: Record<string, unknown>[] = [
+      { ...intent, candidateId: "cand-1", value: "x" },
+      { ...typeIntent, candidateId: "cand-1" },
+      { ...typeIntent, candidateId: "cand-1", value: "" },
+      { ...intent, action: "select", candidateId: "cand-1" },
+      { ...intent, action: "extract", candidateId: "cand-1" },
+      { ...intent, action: "toggle", candidateId: "cand-1" },
+    ];
+    for (const [i, args] of refused.entries()) {
+      const answer = await peer.request(i, "tools/call", toolCall("executeIntent", { ...args, ...lease.args }));
+      expect(isBrowserToolFailed(answer), `${JSON.stringify(args)}: ${JSON.stringify(answer).slice(0, 300)}`).toBe(true);
+    }
+  });
+});
+
 /** A fixture whose results exercise the lifting rule in reverse. */
 function liftingFixture(): GoldenFixture {
   const request = (requestId: string, operation: string, payload: Record<string, unknown>) => ({ protocolVersion: 1 as const, requestId, operation, payload });
