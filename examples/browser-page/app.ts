@@ -56,7 +56,8 @@ async function runStory(): Promise<void> {
     print(`observed ${observed.page.url} — "${observed.page.title}" at revision ${observed.revision}`);
 
     const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: observed.revision });
-    const email = found.candidates[0];
+    // Candidates come in page order, the page itself often first: take the one named Email.
+    const email = found.candidates.find((candidate) => candidate.name === "Email");
     if (email === undefined) throw new Error(`the page at ${observed.page.url} has no Email field`);
     print(`found the Email field: ${email.name}, reference ${email.reference} (confidence ${email.confidence})`);
 

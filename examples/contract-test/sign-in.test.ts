@@ -16,24 +16,35 @@ import { createGlassHandlers } from "glass-sdk/testing/msw";
 import { signIn } from "./sign-in.js";
 
 describe("signIn with typed handlers", () => {
-  /** The page at `revision`: the sign-in form until signed in, then the orders. */
+  /** The document a daemon reference names (`r<revision>:c<document>:b<node>`): one per page load. */
+  const DOCUMENT = "0b8a2c1e-5d3f-4e6a-9b7c-1d2e3f4a5b6c";
+  const ref = (revision: number, node: number): string => `r${revision}:c${DOCUMENT}:b${node}`;
+
+  /** The page at `revision`, as the daemon observes the example shop: the sign-in form until signed in, then the orders. */
   function page(revision: number, signedIn: boolean): ResultOf<"browser.observe"> {
     const url = signedIn ? "https://shop.test/orders" : "https://shop.test/login";
-    const title = signedIn ? "Orders" : "Sign in";
+    const title = signedIn ? "Orders · Shop" : "Sign in · Shop";
+    const flags = { readOnly: false, required: false, empty: false };
     const targets = signedIn
-      ? [{ reference: `r${revision}:b20`, role: "link", name: "Order 1001" }]
+      ? [
+          { reference: ref(revision, 42), role: "link", name: "Orders", ...flags },
+          { reference: ref(revision, 43), role: "link", name: "Sign out", ...flags },
+        ]
       : [
-          { reference: `r${revision}:b1`, role: "textbox", name: "Email" },
-          { reference: `r${revision}:b2`, role: "textbox", name: "Password" },
-          { reference: `r${revision}:b3`, role: "button", name: "Sign in" },
+          { reference: ref(revision, 6), role: "RootWebArea", name: title, ...flags },
+          { reference: ref(revision, 3), role: "textbox", name: "Email", ...flags },
+          { reference: ref(revision, 4), role: "textbox", name: "Password", ...flags },
+          { reference: ref(revision, 5), role: "button", name: "Sign in", ...flags },
         ];
+    const route = { targetId: "A4FCEBC0B12B6BC961B675ACA8EDA1D0", frameId: "A4FCEBC0B12B6BC961B675ACA8EDA1D0", url };
+    const region = signedIn ? { id: "region_navigation_1", label: "Site navigation", kind: "navigation" as const } : { id: "region_form_1", label: "Sign in", kind: "form" as const };
     return {
       schemaVersion: 1,
       revision,
       level: "interactive",
-      route: { targetId: "tab-1", frameId: "frame-1", url },
-      page: { kind: signedIn ? "listing" : "authentication", title, url, targetId: "tab-1", frameId: "frame-1", confidence: "high" },
-      regions: [{ id: "region_main", label: title, kind: signedIn ? "table" : "form", interactiveCount: targets.length, confidence: "high", targets }],
+      route,
+      page: { kind: signedIn ? "generic" : "authentication", title, url, targetId: route.targetId, frameId: route.frameId, confidence: signedIn ? "unknown" : "high" },
+      regions: [{ ...region, interactiveCount: targets.length, confidence: "exact", targets }],
       limits: { truncated: false, omittedRegions: 0, omittedTargets: 0, omittedStructuredRecords: 0 },
     };
   }
@@ -52,19 +63,19 @@ describe("signIn with typed handlers", () => {
             throw mockError("staleRevision", `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`);
           }
           revision++;
-          return { executionId: `fill-${revision}` };
+          return { executionId: `act_${revision}` };
         },
         "browser.click": (payload) => {
-          if (payload.target !== `r${revision}:b3`) throw mockError("target.notFound", `no element ${String(payload.target)}`);
+          if (payload.target !== ref(revision, 5)) throw mockError("target.notFound", `no element ${String(payload.target)}`);
           signedIn = true;
           revision++;
-          return { executionId: `click-${revision}` };
+          return { executionId: `act_${revision}` };
         },
       },
     });
     const glass = await Glass.connect(mock.transport());
 
-    expect(await signIn(glass, "ada@example.com", "correct horse")).toBe("Orders");
+    expect(await signIn(glass, "ada@example.com", "correct horse")).toBe("Orders · Shop");
 
     expect(mock.calls.map((call) => call.operation)).toEqual([
       "browser.observe",
@@ -78,9 +89,9 @@ describe("signIn with typed handlers", () => {
       "browser.observe",
     ]);
     expect(mock.calls[1]?.outcome).toMatchObject({ ok: false, error: { code: "staleRevision" } });
-    expect(mock.calls[3]?.payload).toEqual({ fields: [{ target: "r2:b1", value: "ada@example.com" }], expectedRevision: 2 });
-    expect(mock.calls[5]?.payload).toEqual({ fields: [{ target: "r3:b2", value: "correct horse" }], expectedRevision: 3 });
-    expect(mock.calls[7]?.payload).toEqual({ target: "r4:b3", expectedRevision: 4 });
+    expect(mock.calls[3]?.payload).toEqual({ fields: [{ target: ref(2, 3), value: "ada@example.com" }], expectedRevision: 2 });
+    expect(mock.calls[5]?.payload).toEqual({ fields: [{ target: ref(3, 4), value: "correct horse" }], expectedRevision: 3 });
+    expect(mock.calls[7]?.payload).toEqual({ target: ref(4, 5), expectedRevision: 4 });
     await glass.close();
   });
 

@@ -65,7 +65,7 @@ describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))("the browse
       'observed https://shop.example/login — "Sign in · Simulated Shop" at revision 1',
       expect.stringMatching(/^found the Email field: Email, reference \S+ \(confidence \w+\)$/),
       expect.stringMatching(/^typed ada@example\.com into Email at revision 1 under the mutation lease: execution \S+$/),
-      "read the page's text: Sign in · Simulated Shop · Sign in to see your orders · Email · Password",
+      "read the page's text: Sign in · Sign in to see your orders · Email · Password ·  Sign in",
     ]);
     expect(overWebSocket.consoleErrors).toEqual([]);
 

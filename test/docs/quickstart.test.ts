@@ -36,13 +36,16 @@ const SIMULATED: Story = { origin: "https://shop.example", firstRevision: 1 };
 function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMULATED): void {
   expect(stdout).toContain("answered by glass-sdk-mock-daemon");
   expect(stdout).toContain(`${origin}/login — "Sign in · Simulated Shop" (authentication), revision ${r}`);
-  expect(stdout).toContain("targets: Email (textbox), Password (textbox) and Sign in (button)");
-  expect(stdout).toMatch(new RegExp(`findTarget "Email" → Email, reference r${r}:b\\d+ \\(confidence exact\\)`));
-  expect(stdout).toMatch(new RegExp(`typed ada@example\\.com at revision ${r}: execution exec-\\d+`));
+  // As the daemon lists them: the page itself first, then its controls.
+  expect(stdout).toContain("targets: Sign in · Simulated Shop (RootWebArea), Email (textbox), Password (textbox) and Sign in (button)");
+  // The daemon's references name the revision, the document and the node: r<revision>:c<document>:b<node>.
+  expect(stdout).toMatch(new RegExp(`findTarget "Email" → Email, reference r${r}:c[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:b3 \\(confidence medium\\)`));
+  // A type with a target clicks it first: the click is act_1, the typing act_2.
+  expect(stdout).toContain(`typed ada@example.com at revision ${r}: execution act_2`);
   expect(stdout).toContain(`✗ staleRevision — expected revision ${r} but the page is at revision ${r + 1}`);
   expect(stdout).toContain("mutationPossible false · retry advice safeAfterReobserve");
   expect(stdout).toContain(`re-observed: revision ${r + 1}; the next action names expectedRevision ${r + 1}`);
-  expect(stdout).toMatch(/typed into css=#email: execution exec-\d+\n {3}typed into css=#password: execution exec-\d+/);
+  expect(stdout).toMatch(/typed into css=#email: execution act_5\n {3}typed into css=#password: execution act_7/);
   expect(stdout).toContain(`the form is now at revision ${r + 3}`);
   expect(stdout).toContain(`clicked Sign in: now ${origin}/orders — "Orders · Simulated Shop" (revision ${r + 4})`);
   expect(stdout).toContain("1001 Ada Lovelace €42.00 Shipped");
@@ -51,7 +54,7 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
   expect(stdout).toContain("webIr.validate: valid true");
   expect(stdout).toContain("task.validate: table.extract is valid (task schema v1)");
   expect(stdout).toContain(`task.compile: bound to revision ${r + 4}, steps observeScope and extractTable`);
-  expect(stdout).toContain("   entities region-orders; confirmation required: false");
+  expect(stdout).toContain("   entities entity_table_recent-orders; confirmation required: false");
   expect(stdout).toContain("task.execute: table.extract succeeded, steps observeScope succeeded and extractTable succeeded");
   expect(stdout).toContain("9. Close");
   expect(stdout.trimEnd().endsWith("Done.")).toBe(true);

@@ -15,17 +15,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * A script written only from the README: observe, find the email field, type into it with the
- * revision observed, meet staleRevision with that revision again, re-observe, read the text. It
- * does not know which daemon it talks to.
+ * revision observed (the daemon numbers the click and the typing: the typing is act_2), meet
+ * staleRevision with that revision again, re-observe, read the text. It does not know which daemon
+ * it talks to.
  */
 async function signInScript(glass: Glass): Promise<string[]> {
   const story: string[] = [];
   const page = await glass.browser.observe({ level: "interactive" });
   story.push(`observed ${page.page.url} at revision ${page.revision}`);
   const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: page.revision });
-  const email = found.candidates[0];
+  // Every target of the page is a candidate, in page order: take the one named Email.
+  const email = found.candidates.find((candidate) => candidate.name === "Email");
   if (email === undefined) throw new Error("no Email field");
-  story.push(`found ${email.name}`);
+  story.push(`found ${email.name} (confidence ${email.confidence}) among ${found.candidates.length}`);
   const typed = await glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: page.revision });
   story.push(`typed: ${typed.executionId}`);
   try {
@@ -44,8 +46,8 @@ async function signInScript(glass: Glass): Promise<string[]> {
 
 const STORY = [
   "observed https://shop.example/login at revision 1",
-  "found Email",
-  "typed: exec-1",
+  "found Email (confidence medium) among 4",
+  "typed: act_2",
   "staleRevision, retryable true",
   "re-observed at revision 1 past the first",
   "the page reads Sign in",

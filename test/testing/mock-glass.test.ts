@@ -173,7 +173,7 @@ describe("createMockGlass: precedence and fallback", () => {
     const orders = [{ id: "2001", customer: "Edsger Dijkstra", total: "€9.99", status: "Cancelled" }];
     const glass = await connect(createMockGlass({ fixture: goldenFixture, site: { signedIn: true, startPath: "/orders", orders } }));
     const { text } = await glass.browser.getText({});
-    expect(text).toContain("2001 Edsger Dijkstra €9.99 Cancelled");
+    expect(text).toContain("2001\tEdsger Dijkstra\t€9.99\tCancelled"); // innerText: a table's cells are separated by tabs
     expect(text).not.toContain("1001");
   });
 

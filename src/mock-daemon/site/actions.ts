@@ -1,23 +1,17 @@
 import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
 import { mockError } from "../handlers.js";
-import { landingPath, pageText, pathOf, type SiteElement } from "./pages.js";
+import { referencedElement, type Resolved, resolveTarget, targetErrors } from "./locators.js";
+import { landingPath, SIGN_IN_ALERT, type SiteElement } from "./pages.js";
 import { FRAME_ID, type SiteContext, TARGET_ID } from "./site-context.js";
 
-/** The message a sign-in without an email or a password shows. */
-export const SIGN_IN_ALERT = "Enter your email and password to sign in.";
-
-/** Goes to `path` on the site's origin, redirecting as the site does (see landingPath). */
+/** Loads `path` of the site's origin, redirecting as the shop's server does (see landingPath): a new document. */
 export function goTo(site: SiteContext, path: string): void {
-  const { state } = site;
-  state.url = `${site.origin}${landingPath(path, state.signedIn)}`;
-  state.openOrder = null;
-  state.focused = null;
-  if (pathOf(state.url) !== "/login") state.alert = null;
+  site.load(`${site.origin}${landingPath(path)}`);
 }
 
 /**
- * Submits the sign-in form: with an email and a password the user is signed in and lands on the
- * orders; without, the page shows an alert and stays.
+ * Submits the sign-in form as examples/shop/login.html does: with an email and a password the user
+ * is signed in and lands on the orders; without, the page shows its alert and stays.
  */
 export function submitSignIn(site: SiteContext): void {
   const { state } = site;
@@ -26,46 +20,21 @@ export function submitSignIn(site: SiteContext): void {
     return;
   }
   state.signedIn = true;
-  state.alert = null;
   goTo(site, "/orders");
 }
 
-/** What clicking an element does to the state (a text field takes focus). */
-export function activate(site: SiteContext, element: SiteElement): void {
-  const { state } = site;
-  const action = element.onClick;
-  if (action === undefined) {
-    state.focused = element.key;
-    return;
-  }
-  switch (action.kind) {
-    case "submitSignIn":
-      submitSignIn(site);
-      return;
-    case "openOrder":
-      state.openOrder = action.arg ?? null;
-      return;
-    case "closeDialog":
-      state.openOrder = null;
-      return;
-    case "goTo":
-      goTo(site, action.arg ?? "/");
-      return;
-    case "signOut":
-      state.signedIn = false;
-      state.values = {};
-      goTo(site, "/login");
-      return;
-  }
+/** What clicking an element does: it takes focus, then a submit button submits and a link is followed. */
+export function activate(site: SiteContext, element: SiteElement | undefined): void {
+  site.state.focused = element === undefined || element.key === "root" ? null : element.key;
+  if (element?.onClick?.kind === "submitSignIn") submitSignIn(site);
+  else if (element?.onClick?.kind === "goTo") goTo(site, element.onClick.arg ?? "/");
 }
 
-/** A text field of the page named by `target`, or a targeting error for any other element. */
-function textField(site: SiteContext, target: string): SiteElement {
-  const { element } = site.resolveTarget(target);
-  if (element.role !== "textbox") {
-    throw mockError("target.notEditable", `${element.role} "${element.name}" does not take text`, { details: { kind: "target", code: "target.notEditable", target } });
-  }
-  return element;
+/** Inserts text where the focus is: at the end of a focused text field; anywhere else it goes nowhere. */
+function insertText(site: SiteContext, text: string): void {
+  const { state } = site;
+  const field = site.page().elements.find((element) => element.key === state.focused && element.role === "textbox");
+  if (field !== undefined) state.values[field.key] = (state.values[field.key] ?? "") + text;
 }
 
 /** Where the page was before an action, to say what the action changed. */
@@ -75,143 +44,172 @@ interface Before {
   readonly title: string;
 }
 
-function before(site: SiteContext): Before {
-  return { revision: site.state.revision, url: site.state.url, title: site.page().title };
+const before = (site: SiteContext): Before => ({ revision: site.state.revision, url: site.state.url, title: site.page().title });
+
+/** What an action changed: the revisions, and (for a click) whether the URL and title did. */
+function verification(site: SiteContext, was: Before, pageChanges: boolean) {
+  const revisionDelta = site.state.revision - was.revision;
+  return { revisionDelta, urlChanged: pageChanges && site.state.url !== was.url, titleChanged: pageChanges && site.page().title !== was.title, targetChanged: false, frameChanged: false };
 }
 
-/**
- * The result of an action (click, type, key), as the daemon reports it: what it did, to which
- * target (a reference is echoed as one), the revisions before and after, and what changed.
- */
-function actionResult(site: SiteContext, action: string, target: string | undefined, was: Before) {
+/** An action's result as the daemon reports it: what it did, to which target, the revisions and what changed. */
+function actionResult(site: SiteContext, action: string, executionId: string, target: Resolved | undefined, was: Before, pageChanges: boolean) {
   const { revision } = site.state;
-  const label = target ?? "focused element";
   return {
     status: "succeeded",
     action,
-    executionId: site.nextExecutionId(),
-    target: /^(?:ref=)?r\d+:/.test(label) ? { label, reference: label.replace(/^ref=/, "") } : { label },
+    executionId,
+    ...(target === undefined ? {} : { target: { label: target.label, ...(target.reference === undefined ? {} : { reference: target.reference }) } }),
     revision,
     previousRevision: was.revision,
     currentRevision: revision,
     target_id: TARGET_ID,
     frame_id: FRAME_ID,
-    verification: { revisionDelta: revision - was.revision, urlChanged: site.state.url !== was.url, titleChanged: site.page().title !== was.title, targetChanged: false, frameChanged: false },
+    verification: verification(site, was, pageChanges),
   };
 }
 
-/** click: activates the element (submits, opens, closes, follows a link; a field takes focus). */
+/** Clicks a target: the daemon resolves it, clicks it (one execution id), and the page moves on. */
+function clickTarget(site: SiteContext, target: string): Resolved {
+  const resolved = resolveTarget(site, target);
+  activate(site, resolved.element);
+  return resolved;
+}
+
+/** click: activates the target (submits the form, follows a link; a field takes focus). */
 export function click(site: SiteContext, payload: PayloadOf<"browser.click">): ResultOf<"browser.click"> {
   site.checkRevision(payload.expectedRevision);
-  const { element } = site.resolveTarget(payload.target);
   const was = before(site);
-  activate(site, element);
+  const resolved = clickTarget(site, payload.target);
+  const executionId = site.nextExecutionId();
   site.advance();
-  return actionResult(site, "click", payload.target, was);
+  return actionResult(site, "click", executionId, resolved, was, true);
 }
 
-/** type: appends the text to the field named by `target`, or to the focused field without one. */
+/** type: clicks the target first when there is one (a click of its own), then inserts the text where the focus is. */
 export function type(site: SiteContext, payload: PayloadOf<"browser.type">): ResultOf<"browser.type"> {
   site.checkRevision(payload.expectedRevision);
-  const { state } = site;
-  let key = state.focused;
-  if (payload.target !== undefined) key = textField(site, payload.target).key;
-  if (key === null) throw mockError("target.notFound", "no target given and no field has focus; pass target or click a field first", { details: { kind: "target", code: "target.notFound" } });
   const was = before(site);
-  state.values[key] = (state.values[key] ?? "") + payload.text;
-  state.focused = key;
+  let resolved: Resolved | undefined;
+  if (payload.target !== undefined) {
+    resolved = clickTarget(site, payload.target);
+    site.nextExecutionId();
+  }
+  insertText(site, payload.text);
+  const executionId = site.nextExecutionId();
   site.advance();
-  return actionResult(site, "type", payload.target, was);
+  return actionResult(site, "type", executionId, resolved, was, false);
 }
 
-/** key: `Enter` in a sign-in field submits the form; other keys only advance the revision. */
+/** key: a key press reaches the page as a keydown alone, so Enter submits no form; the page moves on. */
 export function key(site: SiteContext, payload: PayloadOf<"browser.key">): ResultOf<"browser.key"> {
   site.checkRevision(payload.expectedRevision);
   const was = before(site);
-  if (payload.key === "Enter" && pathOf(site.state.url) === "/login" && site.state.focused !== null) submitSignIn(site);
+  const executionId = site.nextExecutionId();
   site.advance();
-  return actionResult(site, "key", undefined, was);
+  return actionResult(site, "key_press", executionId, undefined, was, true);
 }
 
-/** select: the site has no select element, so every target is a targeting error unless it names a field. */
+/** select: the shop has no select element, so no target is one. */
 export function select(site: SiteContext, payload: PayloadOf<"browser.select">): ResultOf<"browser.select"> {
   site.checkRevision(payload.expectedRevision);
-  const { element } = site.resolveTarget(payload.target);
-  throw mockError("target.notSelectable", `${element.role} "${element.name}" is not a select element`, { details: { kind: "target", code: "target.notSelectable", target: payload.target } });
+  throw targetErrors.notFound();
 }
 
-/**
- * fillForm: sets each field's value (replacing what it held), in one mutation, and reports each
- * field as the daemon's fill outcome does. Every target is resolved before anything is filled.
- */
-export function fillForm(site: SiteContext, payload: PayloadOf<"browser.fillForm">): ResultOf<"browser.fillForm"> {
-  site.checkRevision(payload.expectedRevision);
-  const fields = payload.fields.map((field) => ({ field, element: textField(site, field.target) }));
-  const previousRevision = site.state.revision;
-  for (const { field, element } of fields) site.state.values[element.key] = field.value ?? "";
+/** One field of a fill, typed as `type` with a reference types: a click, the text, the page moved on. */
+function fillField(site: SiteContext, resolved: Resolved, value: string): { action: string; success: boolean; error?: string } {
+  if (resolved.reference === undefined) return { action: "none", success: false, error: "element has no reference" };
+  let element: SiteElement;
+  try {
+    element = referencedElement(site, site.page(), resolved.reference);
+  } catch (error) {
+    const stale = (error as { code?: string }).code === "target.staleReference";
+    return { action: "type", success: false, error: stale ? "element reference is stale" : "element target is not actionable" };
+  }
+  activate(site, element);
+  site.nextExecutionId();
+  insertText(site, value);
+  site.nextExecutionId();
   site.advance();
+  return { action: "type", success: true };
+}
+
+/** A fill's outcome, as the daemon's `FillFormOutcome` reports it. */
+export type FillOutcome = ResultOf<"browser.fillForm">;
+
+/**
+ * Fills fields as the daemon's fill_form does: resolves every target first (one that does not
+ * resolve fails the call), then types each value as `type` with the field's reference does.
+ */
+export function fillFields(site: SiteContext, fields: readonly { target: string; value?: string }[]): FillOutcome {
+  const was = before(site);
+  const resolved = fields.map((field) => ({ field, target: resolveTarget(site, field.target) }));
+  const results = resolved.map(({ field, target }) => ({ target: field.target, label: target.label, ...fillField(site, target, field.value ?? "") }));
+  const filled = results.filter((field) => field.success).length;
   const executionId = site.nextExecutionId();
   return {
-    status: "succeeded",
+    status: filled === results.length ? "succeeded" : "completed_with_verification_failure",
+    ...(filled === results.length ? {} : { failureKind: "verification_failed" }),
     executionId,
-    filled: fields.length,
-    total: fields.length,
-    fields: fields.map(({ field, element }) => ({ target: field.target, action: "type", label: element.name, success: true })),
-    previousRevision,
+    filled,
+    total: results.length,
+    fields: results.map(({ target, action, label, success, error }) => ({ target, action, label, success, ...(error === undefined ? {} : { error }) })),
+    previousRevision: was.revision,
     currentRevision: site.state.revision,
-    verification: { revisionDelta: site.state.revision - previousRevision, urlChanged: false, titleChanged: false, targetChanged: false, frameChanged: false },
+    verification: verification(site, was, true),
   };
 }
 
 /**
- * navigate: loads a URL. A path of the site's origin lands where the site sends it (`/` and a
- * signed-out `/orders` go to the sign-in page); another origin, or an unknown path, shows the
- * site's not-found page at that URL. Answers the page it landed on, as the daemon does.
+ * fillForm: fills the fields (see {@link fillFields}). A field found by CSS or text has no
+ * reference and is not filled; a reference taken before the first field was typed is stale by the
+ * second (every keystroke moves the page on), so one fillForm fills one field of a form.
  */
-export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate">): ResultOf<"browser.navigate"> {
+export function fillForm(site: SiteContext, payload: PayloadOf<"browser.fillForm">): ResultOf<"browser.fillForm"> {
   site.checkRevision(payload.expectedRevision);
+  return fillFields(site, payload.fields);
+}
+
+/**
+ * navigate: loads a URL (a new document). A path of the site's origin lands where the shop's
+ * server sends it (`/` goes to the sign-in page); any other URL is a page the mock does not
+ * simulate. Answers the page it landed on; with `expectedRevision`, the daemon's
+ * navigation outcome (an execution of its own, the revisions, how the URL was reached).
+ */
+export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate"> & { expectedRevision?: number }): ResultOf<"browser.navigate"> {
   let url: URL;
   try {
     url = new URL(payload.url);
   } catch {
-    throw mockError("navigation.invalidUrl", `not an absolute URL: ${JSON.stringify(payload.url)}`, { retry: { classification: "notRetryable", recommendedOperation: "fix_request" } });
+    throw mockError("policy.denied", "URL is invalid: relative URL without a base");
   }
-  const { state } = site;
+  site.checkRevision(payload.expectedRevision);
+  const was = before(site);
   if (url.origin === site.origin) goTo(site, url.pathname);
-  else {
-    state.url = url.href;
-    state.openOrder = null;
-    state.focused = null;
-  }
+  else site.load(url.href);
   site.advance();
-  // As the daemon: the page it landed on, no execution id.
-  return { url: state.url, title: site.page().title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };
+  const page = { url: site.state.url, title: site.page().title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };
+  if (payload.expectedRevision === undefined) return page;
+  const landed = new URL(site.state.url);
+  return {
+    status: "succeeded",
+    action: "navigate",
+    executionId: site.nextExecutionId(),
+    page,
+    previousRevision: was.revision,
+    currentRevision: site.state.revision,
+    browserLoadCompleted: true,
+    applicationReady: false,
+    identity: {
+      requestedUrl: url.href,
+      observedFinalUrl: landed.href,
+      sameOrigin: landed.origin === url.origin,
+      redirectCount: landed.href === url.href ? 0 : 1,
+      redirectEvidence: { status: "observed", source: "Network.requestWillBeSent" },
+      classification: { state: "normal", confidence: "medium", evidence: [{ signal: "normal.content", detail: "bounded page content present" }], next_step: "inspect" },
+    },
+    verification: verification(site, was, true),
+  };
 }
 
-/**
- * wait: the condition (`<kind>=<value>`) checked against the page as it is — the simulated page
- * does not change by itself, so a condition holds at once or never. `text=`, `url=`, `url-prefix=`
- * and `lifecycle=` are checked; one that does not hold fails as the daemon's wait times out.
- */
-export function wait(site: SiteContext, payload: PayloadOf<"browser.wait">): ResultOf<"browser.wait"> {
-  const condition = String(payload.condition);
-  const separator = condition.indexOf("=");
-  const [kind, value] = separator < 0 ? [condition, ""] : [condition.slice(0, separator), condition.slice(separator + 1)];
-  const { url } = site.state;
-  const holds: Record<string, () => boolean> = {
-    text: () => pageText(site.page()).includes(value),
-    url: () => url === value,
-    "url-prefix": () => url.startsWith(value),
-    lifecycle: () => ["load", "domcontentloaded", "complete"].includes(value),
-  };
-  const check = holds[kind];
-  if (check === undefined) throw mockError("mock.unsupportedCondition", `the simulated site cannot wait for ${JSON.stringify(kind)} conditions; it checks text=, url=, url-prefix= and lifecycle=`);
-  if (!check()) {
-    throw mockError("wait.timeout", `the condition ${JSON.stringify(condition)} did not hold within ${payload.timeoutMs ?? 10_000} ms`, {
-      phase: "dispatch",
-      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
-    });
-  }
-  const lastState = kind === "text" ? "present=true" : kind === "lifecycle" ? `readyState=${value}` : `url=${url}`;
-  return { condition: kind, elapsed_ms: 0, last_state: lastState, target_id: TARGET_ID, frame_id: FRAME_ID };
-}
+export { wait } from "./wait.js";

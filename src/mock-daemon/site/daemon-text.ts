@@ -76,3 +76,15 @@ export function sortedKeyJson(value: unknown): string {
     .sort(compareCodePoints);
   return `{${keys.map((key) => `${JSON.stringify(key)}:${sortedKeyJson(record[key])}`).join(",")}}`;
 }
+
+/**
+ * A copy of `value` with every object's keys in code-point order, as the daemon sends a result it
+ * builds as a `serde_json` value (findTarget, inspectPage, task.execute).
+ */
+export function sortedKeys<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(sortedKeys) as T;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort(compareCodePoints);
+  return Object.fromEntries(keys.map((key) => [key, sortedKeys(record[key])])) as T;
+}

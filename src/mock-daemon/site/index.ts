@@ -19,8 +19,8 @@ export type { SimulatedOrder, SimulatedSiteState } from "./pages.js";
  * ```ts
  * import { createMockGlass } from "glass-sdk/testing";
  *
- * // The shop at the origin a page of your own is served from, signed in, on its orders.
- * const mock = createMockGlass({ site: { origin: "http://127.0.0.1:8080", signedIn: true, startPath: "/orders" } });
+ * // The shop at the origin a page of your own is served from, on its orders.
+ * const mock = createMockGlass({ site: { origin: "http://127.0.0.1:8080", startPath: "/orders" } });
  * ```
  */
 export interface SimulatedSiteOptions {
@@ -32,11 +32,15 @@ export interface SimulatedSiteOptions {
    */
   readonly origin?: string;
   /**
-   * The path of the page to start on (default `/login`; `/orders` needs `signedIn`, or lands on
-   * `/login`; another path shows the not-found page). It starts with `/`, or it throws a TypeError.
+   * The path of the page to start on (default `/login`; `/` is `/login`, as the shop's server
+   * redirects it; a path the shop does not have shows its server's `No page at <path>`). It starts
+   * with `/`, or it throws a TypeError.
    */
   readonly startPath?: string;
-  /** Start signed in (default false). */
+  /**
+   * Start signed in (default false). The shop does not check it, as examples/shop/ does not: its
+   * orders page is open to all; the site's state reports it.
+   */
   readonly signedIn?: boolean;
   /** The first revision (default 1). */
   readonly revision?: number;
@@ -90,29 +94,33 @@ export type SimulatedSiteHandlers = MockHandlers & { readonly "browser.extractWe
 export interface SimulatedSite {
   /** The handlers, one per operation the site answers; give them to the mock daemon. */
   readonly handlers: SimulatedSiteHandlers;
-  /** A copy of the site's current state (URL, revision, sign-in, form values, open dialog, focus, alert). */
+  /** A copy of the site's current state (URL, revision, sign-in, form values, focus, alert, documents loaded). */
   state(): SimulatedSiteState;
   /** The current page's Web IR v1 document (what `browser.extractWebIr` answers). */
   webIr(): WebIrDocument;
 }
 
 /**
- * A small simulated web app served by typed mock handlers, with a page revision that advances on
- * every mutation:
+ * The example shop (examples/shop/) simulated by typed mock handlers, answering as glass-browser
+ * 0.3.14 answers on the real pages in Chromium, with a page revision that advances on every
+ * mutation:
  *
- * - `/login`: a sign-in form (Email, Password, a "Sign in" button); submitting it with both filled
- *   signs in and lands on `/orders`, with either empty it shows an alert;
- * - `/orders` (signed in only; otherwise it lands on `/login`): a table of orders, each with an
- *   "Order <id>" link that opens a detail dialog (its text and a "Close" button);
- * - a navigation region when signed in ("Orders", "Sign out"), and a not-found page (with a link
- *   "Back to the start") for any other URL.
+ * - `/login` (examples/shop/login.html): a sign-in form (Email, Password, a "Sign in" button);
+ *   submitting it with both filled signs in and lands on `/orders`, with either empty it shows its
+ *   alert;
+ * - `/orders` (examples/shop/orders.html): the site navigation ("Orders", "Sign out", a link back
+ *   to `/login`) and a table of orders;
+ * - any other path: the shop server's `No page at <path>` text page.
  *
- * It answers observe (every level, and the page context without one), inspectPage, getText,
- * getDOM, screenshot (a real PNG), findTarget and resolveIntent (by name), the mutations click,
- * type, fillForm, navigate, key and select (each checking `expectedRevision` and answering
- * `staleRevision` when it is stale, a targeting error for an unknown target), extractWebIr,
- * webIr.inspect/validate/diff/continuity, and task.validate/compile/execute against the page.
- * Handlers receive payloads the mock daemon has already accepted, as the daemon would.
+ * Each navigation loads a new document; references name the revision, the document and the
+ * element's node (`r12:c<uuid>:b4`), and one from another revision or document is refused as the
+ * daemon refuses it. It answers observe (every level, a region of it, and the page context
+ * without one), inspectPage, getText (the pages' `innerText`), getDOM, screenshot (a real PNG),
+ * findTarget and resolveIntent (the daemon's scoring), the mutations click, type, fillForm,
+ * navigate, key and select (each checking `expectedRevision`, a refused attempt numbered like an
+ * executed one, `act_<n>`), wait, extractWebIr, webIr.inspect/validate/diff/continuity, and
+ * task.validate/compile/execute against the page. Handlers receive payloads the mock daemon has
+ * already accepted, as the daemon would.
  */
 export function createSimulatedSite(options: SimulatedSiteOptions = {}): SimulatedSite {
   const origin = siteOrigin(options.origin ?? DEFAULT_ORIGIN);
@@ -126,13 +134,13 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
   }
   const signedIn = options.signedIn ?? false;
   const state: SimulatedSiteState = {
-    url: `${origin}${landingPath(startPath, signedIn)}`,
+    url: `${origin}${landingPath(startPath)}`,
     revision,
     signedIn,
     values: {},
-    openOrder: null,
     focused: null,
     alert: null,
+    documents: 1,
   };
   const site = new SiteContext(state, options.orders ?? DEFAULT_ORDERS, origin);
   const handlers: SimulatedSiteHandlers = {

@@ -1,9 +1,9 @@
-import type { BrowserPageKind, BrowserRegionKind } from "../../../generated/types/operations/browser-results.js";
+import type { BrowserRegionKind } from "../../../generated/types/operations/browser-results.js";
 import type { WebIrEntityKind } from "../../../generated/types/web-ir-v1.js";
 
 /** One order of the simulated site's orders table. */
 export interface SimulatedOrder {
-  /** The order number shown in the table and the dialog (`1001`). */
+  /** The order number shown in the table (`1001`). */
   readonly id: string;
   /** The customer's name. */
   readonly customer: string;
@@ -19,63 +19,88 @@ export interface SimulatedSiteState {
   url: string;
   /** The page revision: advances by one on every mutation. */
   revision: number;
-  /** Whether the user has signed in (the orders page needs it). */
+  /** Whether the user has signed in (the shop itself does not check: its orders page is open to all). */
   signedIn: boolean;
   /** The sign-in form's values, by field key (`email`, `password`). */
   values: Record<string, string>;
-  /** The order whose detail dialog is open, or null. */
-  openOrder: string | null;
   /** The key of the element that has focus, or null. */
   focused: string | null;
-  /** The alert the page shows (a failed sign-in), or null. */
+  /** The alert the sign-in page shows (a sign-in with an empty field), or null. */
   alert: string | null;
+  /** How many documents have been loaded: each navigation loads a new one (its references name it). */
+  documents: number;
 }
 
 /**
- * An element an action can use. `key` is its stable name across revisions; `node` its backend node
- * id, unique across the whole site, so a reference (`r<revision>:b<node>`) names one element.
+ * An element of the page's accessibility tree that the daemon lists as interactive (the
+ * `RootWebArea` too). `key` is its stable name across documents; `node` its backend DOM node id in
+ * its document, as Chromium numbered it when glass-browser loaded the shop.
  */
 export interface SiteElement {
   readonly key: string;
   readonly node: number;
   readonly role: string;
   readonly name: string;
-  /** The Web IR kind the element is extracted as. */
-  readonly irKind: WebIrEntityKind;
-  /** `email`, `password` for text fields. */
-  readonly inputType?: string;
-  /** The tag the DOM shows (`input`, `button`, `a`). */
+  /** The tag the DOM shows (`input`, `button`, `a`; `#document` for the page itself). */
   readonly tag: string;
-  /** What clicking it does (see actions.ts); absent for text fields, where a click focuses. */
-  readonly onClick?: { readonly kind: "submitSignIn" | "openOrder" | "closeDialog" | "goTo" | "signOut"; readonly arg?: string };
+  /** Its DOM attributes (`id`, `type`, `href`, `autocomplete`), for CSS selectors. */
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The Web IR kind the element is extracted as; none for the page itself. */
+  readonly irKind?: WebIrEntityKind;
+  /** What clicking it does (see actions.ts); absent where a click only focuses. */
+  readonly onClick?: { readonly kind: "submitSignIn" | "goTo"; readonly arg?: string };
 }
 
-/** A region of a page: its elements and, for a table, its records. */
+/** A node of the page's accessibility tree, as the daemon's compact projection keeps it. */
+export interface AxNode {
+  readonly role: string;
+  readonly name?: string;
+  readonly children?: readonly AxNode[];
+  /** The interactive element the node is (its name then lives in the element, not the tree). */
+  readonly element?: SiteElement;
+}
+
+/** A region of a page as the mock's Web IR extracts it: its elements and, for a table, its records. */
 export interface SiteRegion {
   readonly id: string;
   readonly label: string;
   readonly kind: BrowserRegionKind;
-  /** The Web IR kind the region is extracted as (`region`, `form`, `table`, `dialog`). */
+  /** The Web IR kind the region is extracted as (`region`, `form`, `table`). */
   readonly irKind: WebIrEntityKind;
   readonly elements: readonly SiteElement[];
   /** A table's records, by column name. */
   readonly records?: readonly Readonly<Record<string, string>>[];
-  /** The region's text, in reading order. */
-  readonly text: readonly string[];
-  readonly evidence: readonly string[];
+}
+
+/** An element whose visible text a `text=` locator matches, and the element a click on it reaches. */
+export interface TextElement {
+  readonly text: string;
+  readonly target?: SiteElement;
 }
 
 /** A page of the simulated site as it is rendered for a given state. */
 export interface SitePage {
   readonly path: string;
   readonly title: string;
-  readonly kind: BrowserPageKind;
+  /** The page's text as Chromium's `innerText` gives it. */
+  readonly text: string;
+  /** The accessibility tree: the `RootWebArea` and everything under it. */
+  readonly tree: AxNode;
+  /** The interactive elements, in document order (the page itself first). */
+  readonly elements: readonly SiteElement[];
+  /** The regions the mock's Web IR extracts. */
   readonly regions: readonly SiteRegion[];
-  readonly evidence: readonly string[];
+  /** The visible elements a `text=` locator can match. */
+  readonly texts: readonly TextElement[];
+  /** A page outside the site's origin, which the mock does not simulate (its kind is `error`). */
+  readonly foreign: boolean;
 }
 
 /** The site's name, in every title. */
 export const SITE_NAME = "Simulated Shop";
+
+/** What the sign-in page says when a field is empty (examples/shop/login.html). */
+export const SIGN_IN_ALERT = "Enter your email and password to sign in.";
 
 /** The orders the site lists when none are given. */
 export const DEFAULT_ORDERS: readonly SimulatedOrder[] = [
@@ -93,114 +118,122 @@ export function pathOf(url: string): string {
   }
 }
 
-/** The navigation a signed-in user sees on every page. */
-const navigation: SiteRegion = {
-  id: "region_navigation",
-  label: "Site navigation",
-  kind: "navigation",
-  irKind: "region",
-  elements: [
-    { key: "nav-orders", node: 10, role: "link", name: "Orders", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/orders" } },
-    { key: "nav-signout", node: 11, role: "link", name: "Sign out", irKind: "link", tag: "a", onClick: { kind: "signOut" } },
-  ],
-  text: [SITE_NAME],
-  evidence: ["a list of site links"],
-};
+/** Static text as Chromium's accessibility tree has it: a StaticText node over its inline text box. */
+const text = (value: string): AxNode => ({ role: "StaticText", name: value, children: [{ role: "InlineTextBox", name: value }] });
+/** The page itself, as the daemon lists it: an interactive `RootWebArea` named by the title. */
+const root = (node: number, title: string): SiteElement => ({ key: "root", node, role: "RootWebArea", name: title, tag: "#document", attributes: {} });
+/** `<html>` and `<body>` are `none` in the tree. */
+const document = (page: SiteElement, body: readonly AxNode[]): AxNode => ({ role: "RootWebArea", element: page, children: [{ role: "none", children: [{ role: "none", children: body }] }] });
 
+/** A text field and what it shows: its value (a password as bullets) inside a generic node. */
+function textbox(element: SiteElement, value: string): AxNode {
+  const shown = element.attributes.type === "password" ? "•".repeat([...value].length) : value;
+  return { role: "textbox", element, children: [{ role: "generic", ...(shown === "" ? {} : { children: [text(shown)] }) }] };
+}
+
+/** examples/shop/login.html: the sign-in form, and its alert once a sign-in with an empty field was tried. */
 function loginPage(state: SimulatedSiteState): SitePage {
-  const form: SiteRegion = {
-    id: "region_signin",
-    label: "Sign in",
-    kind: "form",
-    irKind: "form",
-    elements: [
-      { key: "email", node: 1, role: "textbox", name: "Email", irKind: "field", inputType: "email", tag: "input" },
-      { key: "password", node: 2, role: "textbox", name: "Password", irKind: "field", inputType: "password", tag: "input" },
-      { key: "submit", node: 3, role: "button", name: "Sign in", irKind: "action", tag: "button", onClick: { kind: "submitSignIn" } },
+  const title = `Sign in · ${SITE_NAME}`;
+  const page = root(6, title);
+  const email: SiteElement = { key: "email", node: 3, role: "textbox", name: "Email", tag: "input", attributes: { id: "email", type: "email", autocomplete: "username" }, irKind: "field" };
+  const password: SiteElement = { key: "password", node: 4, role: "textbox", name: "Password", tag: "input", attributes: { id: "password", type: "password", autocomplete: "current-password" }, irKind: "field" };
+  const submit: SiteElement = { key: "submit", node: 5, role: "button", name: "Sign in", tag: "button", attributes: { type: "submit" }, irKind: "action", onClick: { kind: "submitSignIn" } };
+  const form: AxNode = {
+    role: "form",
+    name: "Sign in",
+    children: [
+      { role: "heading", name: "Sign in", children: [text("Sign in")] },
+      { role: "paragraph", children: [text("Sign in to see your orders")] },
+      { role: "LabelText", children: [text("Email")] },
+      textbox(email, state.values.email ?? ""),
+      { role: "LabelText", children: [text("Password")] },
+      textbox(password, state.values.password ?? ""),
+      { role: "button", element: submit, children: [text("Sign in")] },
     ],
-    text: ["Sign in to see your orders", "Email", "Password"],
-    evidence: ["form with an email field, a password field and a submit button"],
   };
-  const regions: SiteRegion[] = [form];
-  if (state.alert !== null) {
-    regions.push({ id: "region_alert", label: "Sign-in problem", kind: "alert", irKind: "region", elements: [], text: [state.alert], evidence: ["role=alert"] });
-  }
-  return { path: "/login", title: `Sign in · ${SITE_NAME}`, kind: "authentication", regions, evidence: ["a password field", "title names sign-in"] };
+  const alert = state.alert;
+  const main: AxNode = { role: "main", children: alert === null ? [form] : [form, { role: "alert", name: "Sign-in problem", children: [text(alert)] }] };
+  const regions: SiteRegion[] = [{ id: "region_signin", label: "Sign in", kind: "form", irKind: "form", elements: [email, password, submit] }];
+  if (alert !== null) regions.push({ id: "region_alert", label: "Sign-in problem", kind: "alert", irKind: "region", elements: [] });
+  const texts: TextElement[] = [
+    { text: "Sign in" },
+    { text: "Sign in to see your orders" },
+    { text: "Email", target: email },
+    { text: "Password", target: password },
+    { text: "Sign in", target: submit },
+    ...(alert === null ? [] : [{ text: alert }]),
+  ];
+  const shownText = `Sign in\n\nSign in to see your orders\n\nEmail\nPassword\n Sign in${alert === null ? "" : `\n\n${alert}`}`;
+  return { path: "/login", title, text: shownText, tree: document(page, [main]), elements: [page, email, password, submit], regions, texts, foreign: false };
 }
 
-function ordersPage(state: SimulatedSiteState, orders: readonly SimulatedOrder[]): SitePage {
-  const table: SiteRegion = {
-    id: "region_orders",
-    label: "Recent orders",
-    kind: "table",
-    irKind: "table",
-    elements: orders.map((order, i) => ({
-      key: `order-${order.id}`,
-      node: 20 + i,
-      role: "link",
-      name: `Order ${order.id}`,
-      irKind: "link",
-      tag: "a",
-      onClick: { kind: "openOrder", arg: order.id },
-    })),
-    records: orders.map((order) => ({ Order: order.id, Customer: order.customer, Total: order.total, Status: order.status })),
-    text: ["Recent orders", "Order Customer Total Status", ...orders.map((o) => `${o.id} ${o.customer} ${o.total} ${o.status}`)],
-    evidence: ["table with a header row"],
+/** examples/shop/orders.html: the site navigation and the table of orders. */
+function ordersPage(orders: readonly SimulatedOrder[]): SitePage {
+  const title = `Orders · ${SITE_NAME}`;
+  const page = root(33, title);
+  const toOrders: SiteElement = { key: "nav-orders", node: 42, role: "link", name: "Orders", tag: "a", attributes: { href: "/orders" }, irKind: "link", onClick: { kind: "goTo", arg: "/orders" } };
+  const signOut: SiteElement = { key: "nav-signout", node: 43, role: "link", name: "Sign out", tag: "a", attributes: { href: "/login" }, irKind: "link", onClick: { kind: "goTo", arg: "/login" } };
+  const columns = ["Order", "Customer", "Total", "Status"];
+  const cells = (order: SimulatedOrder): string[] => [order.id, order.customer, order.total, order.status];
+  const navigation: AxNode = {
+    role: "navigation",
+    name: "Site navigation",
+    children: [text(SITE_NAME), text(" "), { role: "link", element: toOrders, children: [text("Orders")] }, text(" "), { role: "link", element: signOut, children: [text("Sign out")] }],
   };
-  const regions: SiteRegion[] = [navigation, table];
-  const open = orders.find((order) => order.id === state.openOrder);
-  if (open !== undefined) {
-    regions.push({
-      id: "region_dialog",
-      label: `Order ${open.id}`,
-      kind: "dialog",
-      irKind: "dialog",
-      elements: [{ key: "dialog-close", node: 40, role: "button", name: "Close", irKind: "action", tag: "button", onClick: { kind: "closeDialog" } }],
-      text: [`Order ${open.id}`, `Customer: ${open.customer}`, `Total: ${open.total}`, `Status: ${open.status}`],
-      evidence: ["role=dialog", "aria-modal=true"],
-    });
-  }
-  return { path: "/orders", title: `Orders · ${SITE_NAME}`, kind: "listing", regions, evidence: ["title names the orders page", "a table lists the orders"] };
+  const table: AxNode = {
+    role: "table",
+    name: "Recent orders",
+    children: [
+      { role: "rowgroup", children: [{ role: "row", children: columns.map((column) => ({ role: "columnheader", name: column, children: [text(column)] })) }] },
+      { role: "none", children: orders.map((order) => ({ role: "row", children: cells(order).map((cell) => ({ role: "cell", name: cell, children: [text(cell)] })) })) },
+    ],
+  };
+  const main: AxNode = { role: "main", children: [{ role: "region", name: "Recent orders", children: [{ role: "heading", name: "Recent orders", children: [text("Recent orders")] }, table] }] };
+  const records = orders.map((order) => ({ Order: order.id, Customer: order.customer, Total: order.total, Status: order.status }));
+  const regions: SiteRegion[] = [
+    { id: "region_navigation", label: "Site navigation", kind: "navigation", irKind: "region", elements: [toOrders, signOut] },
+    { id: "region_orders", label: "Recent orders", kind: "table", irKind: "table", elements: [], records },
+  ];
+  const texts: TextElement[] = [
+    { text: SITE_NAME },
+    { text: "Orders", target: toOrders },
+    { text: "Sign out", target: signOut },
+    { text: "Recent orders" },
+    ...columns.map((column) => ({ text: column })),
+    ...orders.flatMap((order) => [{ text: cells(order).join(" ") }, ...cells(order).map((cell) => ({ text: cell }))]),
+  ];
+  const rows = orders.map((order) => `\n${cells(order).join("\t")}`).join("");
+  const shownText = `${SITE_NAME} Orders Sign out\nRecent orders\n${columns.join("\t")}${rows}`;
+  return { path: "/orders", title, text: shownText, tree: document(page, [navigation, main]), elements: [page, toOrders, signOut], regions, texts, foreign: false };
 }
 
-function notFoundPage(path: string, state: SimulatedSiteState): SitePage {
-  const main: SiteRegion = {
-    id: "region_main",
-    label: "Not found",
-    kind: "main",
-    irKind: "region",
-    elements: [{ key: "home", node: 12, role: "link", name: "Back to the start", irKind: "link", tag: "a", onClick: { kind: "goTo", arg: "/" } }],
-    text: ["Not found", `No page at ${path}`],
-    evidence: ["heading says the page was not found"],
-  };
-  return { path, title: `Not found · ${SITE_NAME}`, kind: "error", regions: state.signedIn ? [navigation, main] : [main], evidence: ["title says not found"] };
+/**
+ * What the shop's server answers for any other path: `No page at <path>` as plain text, which
+ * Chromium shows as an untitled page; outside the site's origin, the same page stands for a site
+ * the mock does not simulate.
+ */
+function notFoundPage(path: string, foreign: boolean): SitePage {
+  const said = `No page at ${path}\n`;
+  const page = root(93, "");
+  const body: AxNode = { role: "generic", children: [{ role: "StaticText", name: said, children: [{ role: "InlineTextBox", name: said.trimEnd() }, { role: "InlineTextBox", name: "\n" }] }] };
+  return { path, title: "", text: said, tree: document(page, [body]), elements: [page], regions: [], texts: [{ text: said.trim() }], foreign };
 }
 
-/** The page the state shows (the not-found page for a URL outside the site's `origin`). */
+/** The page the state shows. */
 export function renderPage(state: SimulatedSiteState, orders: readonly SimulatedOrder[], origin: string): SitePage {
   const path = pathOf(state.url);
-  if (!state.url.startsWith(`${origin}/`)) return notFoundPage(path, state);
+  if (!state.url.startsWith(`${origin}/`)) return notFoundPage(path, true);
   if (path === "/login") return loginPage(state);
-  if (path === "/orders") return ordersPage(state, orders);
-  return notFoundPage(path, state);
+  if (path === "/orders") return ordersPage(orders);
+  return notFoundPage(path, false);
 }
 
-/** Every element of the page, region by region. */
+/** Every element of the page's Web IR regions, with its region. */
 export function elementsOf(page: SitePage): { element: SiteElement; region: SiteRegion }[] {
   return page.regions.flatMap((region) => region.elements.map((element) => ({ element, region })));
 }
 
-/** The page's visible text: each region's lines, regions separated by a blank line. */
-export function pageText(page: SitePage): string {
-  return `${page.title}\n\n${page.regions.map((region) => region.text.join("\n")).join("\n\n")}\n`;
-}
-
-/**
- * Where a navigation to `path` lands, the way a site with a sign-in wall redirects: `/` goes to the
- * orders when signed in and to the sign-in page otherwise, and the orders page needs a sign-in.
- */
-export function landingPath(path: string, signedIn: boolean): string {
-  if (path === "/" || path === "") return signedIn ? "/orders" : "/login";
-  if (path === "/orders" && !signedIn) return "/login";
-  return path;
+/** Where a navigation to `path` lands, as the shop's server sends it: `/` redirects to the sign-in page. */
+export function landingPath(path: string): string {
+  return path === "/" || path === "" ? "/login" : path;
 }

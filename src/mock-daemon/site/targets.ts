@@ -1,150 +1,204 @@
+/**
+ * findTarget and resolveIntent as glass-browser 0.3.14 resolves an intent (`resolve_intent`): every
+ * target of a fresh interactive observation, in page order, is a candidate unless the scope or a
+ * constraint excludes it, and its evidence decides its confidence — any candidate on the route is
+ * `low`, intent terms in its name make it `medium`, and so on.
+ */
 import type { ResultOf } from "../../../generated/operation-map.js";
 import type {
   BrowserFindTargetPayload,
   BrowserIntentCandidate,
-  BrowserResolvedIntentAction,
+  BrowserIntentEvidence,
+  BrowserSuggestedConstraint,
   BrowserTargetPurpose,
 } from "../../../generated/types/operations/browser-intents-workflows.js";
-import { isJsonObject } from "../../validation/json-value.js";
-import { elementsOf, type SiteElement, type SiteRegion } from "./pages.js";
+import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
+import { sortedKeys } from "./daemon-text.js";
+import { toolFailed } from "./locators.js";
+import { observePage } from "./semantic.js";
 import type { SiteContext } from "./site-context.js";
 
-const RESOLVED_ACTIONS: ReadonlySet<string> = new Set<BrowserResolvedIntentAction>([
-  "click", "type", "clear", "check", "uncheck", "select", "submit", "open", "close", "search", "filter", "sort",
-  "paginate", "toggle", "expand", "collapse", "download", "upload", "inspect", "extract",
-]);
-/** Words an intent may wrap a name in (`the Email field`, `click Sign in button`). */
-const FILLER = new Set(["the", "a", "an", "field", "button", "link", "input", "box", "click", "type", "into", "in", "on", "open", "press", "enter", "fill"]);
+type Resolution = ResultOf<"browser.resolveIntent">["resolution"];
+type PolicyDecision = ResultOf<"browser.resolveIntent">["policyDecision"];
 type Confidence = BrowserIntentCandidate["confidence"];
 
-/** The intent as the site understands it: lower case, filler words dropped. */
-function normalize(intent: string): string {
-  return intent.toLowerCase().split(/[^\p{L}\p{N}@.]+/u).filter((word) => word !== "" && !FILLER.has(word)).join(" ");
-}
+const PURPOSES: Readonly<Record<string, BrowserTargetPurpose>> = {
+  click: "activate", type: "enter", clear: "clear", check: "check", uncheck: "uncheck", select: "select", submit: "submit", open: "open", close: "close",
+  search: "search", filter: "filter", sort: "sort", paginate: "paginationNext", toggle: "toggle", expand: "expand", collapse: "collapse",
+  download: "download", upload: "upload", inspect: "inspect", extract: "extract",
+};
+const VAGUE = new Set(["do it", "do that", "handle this", "click it", "use it"]);
+const STOP_WORDS = new Set(["the", "a", "an", "to", "for", "by"]);
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  settings: ["preferences", "configuration", "options"],
+  continue: ["proceed", "next"],
+  close: ["dismiss", "exit"],
+  open: ["view", "show"],
+  search: ["find", "lookup"],
+};
 
-/** How well an element's name matches a normalized intent, or undefined when it does not. */
-function match(element: SiteElement, wanted: string): Confidence | undefined {
-  const name = element.name.toLowerCase();
-  if (wanted === "" ) return undefined;
-  if (name === wanted) return "exact";
-  if (name.includes(wanted) || wanted.includes(name)) return "high";
-  const words = wanted.split(" ");
-  return words.some((word) => word.length > 2 && name.split(" ").includes(word)) ? "medium" : undefined;
-}
+/** The intent's terms: its words, without a few stop words, at most eight. */
+const termsOf = (value: string): string[] => value.split(/\s+/).filter((term) => term !== "" && !STOP_WORDS.has(term)).slice(0, 8);
 
-/** Whether an element can carry out an action (typing needs a text field; clicking anything else). */
-function suits(element: SiteElement, action: string): boolean {
-  if (action === "type" || action === "clear" || action === "fill") return element.role === "textbox";
-  if (action === "click" || action === "submit" || action === "open" || action === "close") return element.role !== "textbox" || action === "click";
-  return true;
-}
-
-function purpose(element: SiteElement): BrowserTargetPurpose {
-  switch (element.onClick?.kind) {
-    case "submitSignIn":
-      return "submit";
-    case "openOrder":
-      return "open";
-    case "closeDialog":
-      return "close";
-    case "goTo":
-    case "signOut":
-      return "activate";
-    default:
-      return "enter";
+/** The intent as the daemon normalizes it (`canonical`, `purpose`, `terms`), or why it refuses it. */
+function normalize(payload: BrowserFindTargetPayload): { canonical: string; purpose: BrowserTargetPurpose; terms: string[] } | { refused: string } {
+  const text = payload.intent.split(/\s+/).filter((word) => word !== "").join(" ").replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  if (text === "" || VAGUE.has(text)) return { refused: "unsupportedIntent: provide a concrete purpose or target constraint" };
+  const { action } = payload;
+  const compatible = (purpose: BrowserTargetPurpose, actions: readonly string[], canonical: string, terms: string[]) =>
+    actions.includes(action) ? { canonical, purpose, terms } : { refused: "action is incompatible with the normalized intent purpose" };
+  if (["next", "next page", "go to the next page"].includes(text)) return { canonical: "paginate next", purpose: "paginationNext", terms: [] };
+  if (["previous", "previous page", "go to the previous page"].includes(text)) return { canonical: "paginate previous", purpose: "paginationPrevious", terms: [] };
+  for (const [prefix, purpose, verb] of [["search for ", "search", "search"], ["filter by ", "filter", "filter"], ["sort by ", "sort", "sort"]] as const) {
+    if (!text.startsWith(prefix)) continue;
+    const value = text.slice(prefix.length).trim();
+    if (value === "") return { refused: "unsupportedIntent: the phrase needs a bounded value" };
+    return compatible(purpose, [purpose, "click"], `${verb} ${value}`, termsOf(value));
   }
+  if (text.startsWith("continue ")) return compatible("continue", ["click", "open"], text, termsOf(text));
+  if (text.startsWith("open ")) return compatible("open", ["click", "open"], text, termsOf(text));
+  if (text === "submit" || text.startsWith("submit ")) return compatible("submit", ["click", "submit"], text, termsOf(text));
+  if (text === "cancel" || text.startsWith("cancel ")) return compatible("cancel", ["click", "close"], text, termsOf(text));
+  if (text === "close" || text.startsWith("close ")) return compatible("close", ["click", "close"], text, termsOf(text));
+  return { canonical: text, purpose: PURPOSES[action] ?? "activate", terms: termsOf(text) };
 }
 
-/** Whether a region is inside the scope (its id, kind or form label, when the scope names one). */
-function inScope(region: SiteRegion, payload: BrowserFindTargetPayload): boolean {
-  const { scope } = payload;
-  if (scope === undefined) return true;
-  if (scope.regionId !== undefined && scope.regionId !== region.id) return false;
-  if (scope.regionKind !== undefined && scope.regionKind !== region.kind) return false;
-  if (scope.formLabel !== undefined && (region.kind !== "form" || scope.formLabel.toLowerCase() !== region.label.toLowerCase())) return false;
-  return true;
-}
+const lower = (value: string): string => value.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
-const ORDER: readonly Confidence[] = ["exact", "high", "medium", "low", "insufficient"];
-
-/** The page's elements that match the intent, best first, as intent candidates. */
-function candidates(site: SiteContext, payload: BrowserFindTargetPayload): BrowserIntentCandidate[] {
-  const wanted = normalize(payload.intent);
-  const constraints = isJsonObject(payload.constraints) ? payload.constraints : {};
-  const found: { element: SiteElement; region: SiteRegion; confidence: Confidence }[] = [];
-  for (const { element, region } of elementsOf(site.page())) {
-    if (!inScope(region, payload) || !suits(element, payload.action)) continue;
-    if (typeof constraints.role === "string" && constraints.role !== element.role) continue;
-    if (typeof constraints.nameContains === "string" && !element.name.toLowerCase().includes(constraints.nameContains.toLowerCase())) continue;
-    const confidence = match(element, wanted);
-    if (confidence !== undefined) found.push({ element, region, confidence });
+/** A target's evidence, or the reason it is excluded. */
+function score(payload: BrowserFindTargetPayload, terms: readonly string[], observation: BrowserSemanticObservation, regionKind: string, regionId: string, role: string, name: string): { evidence: BrowserIntentEvidence[] } | { excluded: BrowserIntentEvidence } {
+  const { scope = {}, constraints = {} } = payload;
+  const conflict = (detail: string) => ({ excluded: { category: "negativeConflict" as const, detail } });
+  if (constraints.mustBeVisible === true || constraints.mustBeEnabled === true) {
+    return { excluded: { category: "policyExclusion", detail: "visibility or enabled state requires actionability validation" } };
   }
-  found.sort((a, b) => ORDER.indexOf(a.confidence) - ORDER.indexOf(b.confidence));
-  return found.map(({ element, region, confidence }, i) => {
-    const candidate: BrowserIntentCandidate = {
-      id: `candidate_${i + 1}`,
-      reference: site.reference(element),
-      role: element.role,
-      name: element.name,
-      regionId: region.id,
-      regionKind: region.kind,
-      confidence,
-      evidence: [{ category: confidence === "exact" ? "exactName" : "semanticName", detail: `name "${element.name}" matches "${payload.intent}"` }],
-      fingerprint: {
-        revision: site.state.revision,
-        route: site.route(),
-        role: element.role,
-        name: element.name,
-        regionId: region.id,
-        regionKind: region.kind,
-        purpose: purpose(element),
-        invalidatedBy: ["revisionChanged", "routeChanged", "nameChanged"],
-      },
-    };
-    if (element.inputType !== undefined) {
-      candidate.inputType = element.inputType;
-      if (candidate.fingerprint !== undefined) candidate.fingerprint.inputType = element.inputType;
+  if (scope.pageKind !== undefined && scope.pageKind !== observation.page.kind) return conflict("page kind is outside the requested scope");
+  if ((scope.regionKind !== undefined && scope.regionKind !== regionKind) || (scope.regionId !== undefined && scope.regionId !== regionId)) return conflict("region is outside the requested scope");
+  const nameLower = lower(name);
+  if ((constraints.excludeText ?? []).some((value) => nameLower.includes(lower(value)))) return conflict("accessible name contains excluded text");
+  if (constraints.role !== undefined && constraints.role !== role) return conflict("role does not match the declared constraint");
+  if (constraints.name !== undefined && constraints.name !== name) return conflict("accessible name does not match the declared constraint");
+  if (constraints.nameContains !== undefined && !nameLower.includes(lower(constraints.nameContains))) return conflict("accessible name does not contain the declared constraint");
+  const evidence: BrowserIntentEvidence[] = [{ category: "routeMatch", detail: "candidate belongs to the observed target and frame route" }];
+  if (constraints.role !== undefined) evidence.push({ category: "exactRole", detail: "role matches the declared constraint" });
+  if (constraints.name !== undefined) evidence.push({ category: "exactName", detail: "accessible name matches the declared constraint" });
+  const synonym = terms.some((term) => (SYNONYMS[term] ?? []).some((alternative) => nameLower.includes(alternative)));
+  if (constraints.nameContains !== undefined || terms.some((term) => nameLower.includes(term)) || synonym) {
+    evidence.push({ category: constraints.nameContains !== undefined ? "exactName" : "semanticName", detail: "bounded intent terms match the accessible name" });
+  }
+  if (scope.regionKind !== undefined || scope.regionId !== undefined) evidence.push({ category: "regionMatch", detail: "candidate belongs to the requested semantic region" });
+  return { evidence };
+}
+
+function confidenceOf(evidence: readonly BrowserIntentEvidence[]): Confidence {
+  const has = (category: string): boolean => evidence.some((item) => item.category === category);
+  if (has("exactName") && has("exactRole")) return "exact";
+  if (has("exactName") || (has("semanticName") && has("regionMatch"))) return "high";
+  if (has("semanticName") || has("regionMatch")) return "medium";
+  return "low";
+}
+
+/** One constraint per region kind, then per role, when the candidates differ in them (at most eight). */
+function suggestionsFor(candidates: readonly BrowserIntentCandidate[]): BrowserSuggestedConstraint[] {
+  if (candidates.length < 2) return [];
+  const kinds = [...new Set(candidates.flatMap((candidate) => (candidate.regionKind === undefined ? [] : [candidate.regionKind])))];
+  const roles = [...new Set(candidates.map((candidate) => candidate.role))];
+  return [...(kinds.length > 1 ? kinds.map((regionKind) => ({ regionKind })) : []), ...(roles.length > 1 ? roles.map((role) => ({ role })) : [])].slice(0, 8);
+}
+
+/** The resolution of an intent on the current page, as the daemon's `SemanticIntentResult` has it. */
+function resolve(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.resolveIntent"> {
+  // The daemon refuses such a request before resolving it, without saying why.
+  if (payload.scope?.regionId !== undefined && payload.scope.regionKind === undefined) throw toolFailed("scope.regionId: regionId requires regionKind or a later concrete region handle");
+  const { observation } = observePage(site, "interactive");
+  const head = { schemaVersion: 1 as const, intent: payload.intent, action: payload.action };
+  const tail = { route: observation.route, revision: observation.revision };
+  const normalized = normalize(payload);
+  if ("refused" in normalized) {
+    const said = payload.intent.split(/\s+/).filter((word) => word !== "").join(" ");
+    return { ...head, normalizedIntent: said === "" ? "unsupported" : lower(said), resolution: "unsupportedIntent", policyDecision: "rejected", ...tail, excludedCount: 0, reason: normalized.refused };
+  }
+  if (payload.expectedRevision !== undefined && payload.expectedRevision !== observation.revision) {
+    return { ...head, normalizedIntent: normalized.canonical, resolution: "staleRevision", policyDecision: "rejected", ...tail, excludedCount: 0, reason: "expected revision is no longer current" };
+  }
+  const maxCandidates = payload.constraints?.maxCandidates ?? 32;
+  const candidates: BrowserIntentCandidate[] = [];
+  const excluded: { id: string; reason: BrowserIntentEvidence }[] = [];
+  let index = 0;
+  for (const region of observation.regions) {
+    for (const target of region.targets ?? []) {
+      index += 1;
+      const id = `candidate_${index}`;
+      const name = target.name ?? "";
+      const scored = score(payload, normalized.terms, observation, region.kind, region.id, target.role, name);
+      if ("excluded" in scored) {
+        if (excluded.length < maxCandidates) excluded.push({ id, reason: scored.excluded });
+        continue;
+      }
+      if (candidates.length >= maxCandidates) continue;
+      const fingerprint = { revision: observation.revision, route: observation.route, role: target.role, name, regionId: region.id, regionKind: region.kind, purpose: normalized.purpose, invalidatedBy: ["revisionChanged", "routeChanged", "roleChanged", "nameChanged", "regionChanged"] as const };
+      candidates.push({ id, reference: target.reference, role: target.role, name, regionId: region.id, regionKind: region.kind, confidence: confidenceOf(scored.evidence), evidence: scored.evidence, fingerprint: { ...fingerprint, invalidatedBy: [...fingerprint.invalidatedBy] } });
     }
-    return candidate;
+  }
+  const [first] = candidates;
+  const classified: Resolution = first === undefined ? "notFound" : candidates.length > 1 ? "ambiguous" : first.confidence === "exact" ? "exact" : first.confidence === "high" ? "uniqueHighConfidence" : "uniqueLowConfidence";
+  const { resolution, policyDecision, selected, reason } = applyPolicy(payload.resolutionPolicy, classified, first?.confidence);
+  const suggestions = suggestionsFor(candidates);
+  return {
+    ...head,
+    normalizedIntent: normalized.canonical,
+    resolution,
+    policyDecision,
+    ...tail,
+    ...(candidates.length === 0 ? {} : { candidates }),
+    ...(excluded.length === 0 ? {} : { excludedCandidates: excluded }),
+    excludedCount: excluded.length,
+    ...(selected && first !== undefined ? { selectedCandidate: first.id } : {}),
+    ...(suggestions.length === 0 ? {} : { suggestedConstraints: suggestions }),
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
+/** What the resolution policy makes of a classification (`reportOnly` never selects). */
+function applyPolicy(policy: string, resolution: Resolution, best: Confidence | undefined): { resolution: Resolution; policyDecision: PolicyDecision; selected: boolean; reason?: string } {
+  if (policy === "reportOnly") return { resolution, policyDecision: "reportOnly", selected: false, reason: "reportOnly never dispatches an action" };
+  if (policy === "interactiveConfirmation") return { resolution, policyDecision: "confirmationRequired", selected: false, reason: "caller confirmation is required before dispatch" };
+  const allowed =
+    policy === "requireExact"
+      ? resolution === "exact"
+      : policy === "requireUniqueHighConfidence"
+        ? resolution === "exact" || resolution === "uniqueHighConfidence"
+        : policy === "allowUniqueMediumConfidence" && ["exact", "uniqueHighConfidence", "uniqueLowConfidence"].includes(resolution) && best !== "low" && best !== "insufficient";
+  if (allowed) return { resolution, policyDecision: "allowed", selected: true };
+  if (resolution === "uniqueLowConfidence") return { resolution: "policyRejected", policyDecision: "rejected", selected: false, reason: "candidate did not meet the declared confidence policy" };
+  return { resolution, policyDecision: "rejected", selected: false, reason: "resolution did not produce one policy-eligible candidate" };
+}
+
+const AMBIGUITY: Readonly<Record<Resolution, string>> = {
+  exact: "none",
+  uniqueHighConfidence: "none",
+  uniqueLowConfidence: "none",
+  ambiguous: "ambiguous",
+  notFound: "not_found",
+  staleRevision: "stale_revision",
+  policyRejected: "policy_rejected",
+  unsupportedIntent: "unsupported_intent",
+};
+
+/** findTarget: the candidates of the resolution, with its ambiguity and suggested constraints (keys in the daemon's sorted order). */
+export function findTarget(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.findTarget"> {
+  const result = resolve(site, payload);
+  return sortedKeys({
+    normalizedIntent: result.normalizedIntent,
+    revision: result.revision ?? null,
+    candidates: result.candidates ?? [],
+    ambiguity: AMBIGUITY[result.resolution],
+    suggestedConstraints: result.suggestedConstraints ?? [],
+    detailAvailability: site.detailAvailability(),
   });
 }
 
-/** Whether the best candidate stands alone (no other candidate as confident). */
-function unique(found: readonly BrowserIntentCandidate[]): boolean {
-  return found.length === 1 || (found.length > 1 && found[0]?.confidence !== found[1]?.confidence);
-}
-
-/**
- * findTarget: the page's elements whose name matches the intent (filler words such as "the" or
- * "field" ignored), narrowed by `scope` (a region id or label) and `constraints` (`role`,
- * `nameContains`, `regionKind`), best first. A stale `expectedRevision` is reported as data.
- */
-export function findTarget(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.findTarget"> {
-  const normalizedIntent = normalize(payload.intent);
-  const stale = payload.expectedRevision !== undefined && payload.expectedRevision !== null && payload.expectedRevision !== site.state.revision;
-  const found = stale ? [] : candidates(site, payload);
-  const ambiguity = stale ? "stale_revision" : found.length === 0 ? "not_found" : unique(found) ? "none" : "ambiguous";
-  const suggestedConstraints = ambiguity === "ambiguous" ? [{ nameContains: found[0]?.name ?? payload.intent }] : [];
-  return { normalizedIntent, revision: site.state.revision, candidates: found, ambiguity, suggestedConstraints, detailAvailability: site.detailAvailability() };
-}
-
-/** resolveIntent: the same search as findTarget, as a resolution with the candidate it selects. */
+/** resolveIntent: the resolution itself. */
 export function resolveIntent(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.resolveIntent"> {
-  const { action } = payload;
-  const base = { schemaVersion: 1 as const, intent: payload.intent, normalizedIntent: normalize(payload.intent), policyDecision: "allowed" as const, route: site.route(), revision: site.state.revision, excludedCount: 0 };
-  if (!RESOLVED_ACTIONS.has(action)) {
-    return { ...base, action: "inspect", resolution: "unsupportedIntent", policyDecision: "rejected", reason: `the action ${JSON.stringify(payload.action)} is not one the site resolves` };
-  }
-  const resolvedAction = action as BrowserResolvedIntentAction;
-  if (payload.expectedRevision !== undefined && payload.expectedRevision !== null && payload.expectedRevision !== site.state.revision) {
-    return { ...base, action: resolvedAction, resolution: "staleRevision", reason: `the page is at revision ${site.state.revision}, not ${payload.expectedRevision}` };
-  }
-  const found = candidates(site, { ...payload, action });
-  if (found.length === 0) return { ...base, action: resolvedAction, resolution: "notFound", reason: "no element on the page matches the intent" };
-  if (!unique(found)) {
-    return { ...base, action: resolvedAction, resolution: "ambiguous", candidates: found, suggestedConstraints: [{ nameContains: found[0]?.name ?? payload.intent }], reason: "more than one element matches equally well" };
-  }
-  const best = found[0];
-  const resolution = best?.confidence === "exact" ? "exact" : best?.confidence === "high" ? "uniqueHighConfidence" : "uniqueLowConfidence";
-  return { ...base, action: resolvedAction, resolution, candidates: found, ...(best === undefined ? {} : { selectedCandidate: best.id }) };
+  return resolve(site, payload);
 }

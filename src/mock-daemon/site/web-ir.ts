@@ -12,7 +12,7 @@ import type {
 import { utf8Length } from "../../validation/byte-length.js";
 import { canonicalJson } from "../canonical-json.js";
 import { sortedUnique } from "./daemon-text.js";
-import { pageText } from "./pages.js";
+import { observePage } from "./semantic.js";
 import type { SiteContext } from "./site-context.js";
 
 /** An action a Web IR entity supports (`read`, `click`, `type` …). */
@@ -21,9 +21,27 @@ export type WebIrAction = NonNullable<WebIrEntityDetail["supportedActions"]>[num
 /** An entity webIr.inspect lists as actionable. */
 type ActionableEntity = NonNullable<ResultOf<"webIr.inspect">["actionableEntities"]>[number];
 
-/** The Web IR entity id of a region (`region_signin` → `region-signin`) or element (`email` → `field-email`). */
-export function regionEntityId(regionId: string): string {
-  return regionId.replace(/_/g, "-");
+/** A name as the daemon slugs it into an entity id: ASCII letters and digits lower-cased, anything else one `-`, at most about 48 characters. */
+function slug(name: string | undefined): string {
+  let out = "";
+  for (const char of name ?? "entity") {
+    if (/^[A-Za-z0-9]$/.test(char)) out += char.toLowerCase();
+    else if (!out.endsWith("-")) out += "-";
+    if (out.length >= 48) break;
+  }
+  const trimmed = out.replace(/^-+|-+$/g, "");
+  return trimmed === "" ? "entity" : trimmed;
+}
+
+/** Entity ids as the daemon gives them: `entity_<kind>_<slug of the name>`, a repeat suffixed `_1`, `_2`, … */
+function entityIds(): (kind: WebIrEntityKind, name: string | undefined) => string {
+  const used = new Map<string, number>();
+  return (kind, name) => {
+    const base = `entity_${kind}_${slug(name)}`;
+    const seen = used.get(base) ?? 0;
+    used.set(base, seen + 1);
+    return seen === 0 ? base : `${base}_${seen}`;
+  };
 }
 
 /** The actions the daemon's extractor lists for an entity of each kind (in its order). */
@@ -46,10 +64,10 @@ const actionsOf = (kind: WebIrEntityKind, fallback: WebIrAction): WebIrAction[] 
 const REGION_SOURCES: Partial<Record<WebIrEntityKind, WebIrEvidenceSource>> = { form: "forms", table: "tables", dialog: "dialogs" };
 
 /**
- * The Web IR v1 document of the current page: the page, each region (as a region, form, table or
- * dialog entity) with its elements (fields, actions, links) and a table's rows, linked by
- * `contains`; a form's submit action `submits` it, an order link `opens` the dialog when it is
- * open. Entity ids are stable across revisions (`field-email`), so diff and continuity can follow
+ * The Web IR v1 document of the current page: the page, each region (as a region, form or table
+ * entity) with its elements (fields, actions, links) and a table's rows, linked by `contains`; a
+ * form's submit action `submits` it. Entity ids are the daemon's (`entity_field_email`), stable
+ * across revisions and documents, so diff and continuity can follow
  * them. The URL carries no query or fragment. Each entity has the evidence and details (the
  * actions the daemon's extractor lists for its kind) the daemon's task compiler needs to select
  * it: a region the accessibility tree and its own source (forms, tables, dialogs), a field the
@@ -61,47 +79,47 @@ export function extractWebIr(site: SiteContext): WebIrDocument {
   const entities: WebIrEntity[] = [{ id: "page", kind: "page", name: page.title, quality: "confirmed", evidenceSources: ["dom", "accessibility"] }];
   const relationships: WebIrRelationship[] = [];
   const entityDetails: WebIrEntityDetails = { page: { supportedActions: actionsOf("page", "read") } };
-  const dialog = page.regions.find((region) => region.kind === "dialog");
+  const idOf = entityIds();
   for (const region of page.regions) {
-    const regionId = regionEntityId(region.id);
+    const regionId = idOf(region.irKind, region.label);
     const own = REGION_SOURCES[region.irKind];
     entities.push({ id: regionId, kind: region.irKind, role: region.kind, name: region.label, quality: "confirmed", evidenceSources: ["dom", "accessibility", ...(own === undefined ? [] : [own])] });
     entityDetails[regionId] = { supportedActions: actionsOf(region.irKind, "read") };
     relationships.push({ from: "page", to: regionId, kind: "contains" });
-    for (const [index, record] of (region.records ?? []).entries()) {
-      const rowId = `${regionId}-row-${index + 1}`;
-      entities.push({ id: rowId, kind: "row", role: "row", name: Object.values(record).join(" "), quality: "confirmed", evidenceSources: ["dom", "tables"] });
+    for (const record of region.records ?? []) {
+      const name = Object.values(record).join(" ");
+      const rowId = idOf("row", name);
+      entities.push({ id: rowId, kind: "row", role: "row", name, quality: "confirmed", evidenceSources: ["dom", "tables"] });
       entityDetails[rowId] = { supportedActions: actionsOf("row", "read") };
       relationships.push({ from: regionId, to: rowId, kind: "contains" });
     }
     for (const element of region.elements) {
-      const id = `${element.irKind}-${element.key}`;
-      const field = element.irKind === "field";
-      entities.push({ id, kind: element.irKind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: field ? ["dom", "accessibility", "forms"] : ["dom", "accessibility"] });
+      const kind = element.irKind ?? "unknownInteractive";
+      const id = idOf(kind, element.name);
+      const field = kind === "field";
+      entities.push({ id, kind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: field ? ["dom", "accessibility", "forms"] : ["dom", "accessibility"] });
       relationships.push({ from: regionId, to: id, kind: "contains" });
-      entityDetails[id] = field ? fieldDetails(element.inputType ?? "text") : { state: { disabled: false }, supportedActions: actionsOf(element.irKind, "click") };
+      entityDetails[id] = field ? fieldDetails(element.attributes.type ?? "text") : { state: { disabled: false }, supportedActions: actionsOf(kind, "click") };
       if (element.onClick?.kind === "submitSignIn") relationships.push({ from: id, to: regionId, kind: "submits" });
-      if (element.onClick?.kind === "closeDialog") relationships.push({ from: id, to: regionId, kind: "cancels" });
-      if (element.onClick?.kind === "openOrder" && dialog !== undefined && dialog.label === element.name) relationships.push({ from: id, to: regionEntityId(dialog.id), kind: "opens" });
     }
   }
   const interactive = entities.filter((entity) => entity.kind === "field" || entity.kind === "action" || entity.kind === "link").length;
   return {
     schemaVersion: 1,
     revision,
-    document: { revision, url: site.state.url.replace(/[?#].*$/s, ""), title: page.title, kind: page.kind, readyState: "complete" },
+    document: { revision, url: site.state.url.replace(/[?#].*$/s, ""), title: page.title, kind: observePage(site, "summary").observation.page.kind, readyState: "complete" },
     entities,
     relationships,
     coverage: { structural: "confirmed", semantic: "strong", interactiveEntitiesObserved: interactive, opaqueRegions: 0 },
-    limits: { truncated: false, omittedFacts: 0, textBytes: utf8Length(pageText(page)), missingSources: [] },
+    limits: { truncated: false, omittedFacts: 0, textBytes: utf8Length(page.text), missingSources: [] },
     entityDetails,
   };
 }
 
-/** A text field's details: required, typed into, an email personal and a password secret (as the daemon classifies them). */
+/** A text field's details: not required (the shop's are not), typed into, an email personal and a password secret (as the daemon classifies them). */
 function fieldDetails(inputType: string): WebIrEntityDetail {
   const sensitivity = inputType === "password" ? "secret" : inputType === "email" ? "personal" : undefined;
-  return { state: { required: true }, supportedActions: actionsOf("field", "type"), ...(sensitivity === undefined ? {} : { sensitivity }), inputType };
+  return { state: { required: false }, supportedActions: actionsOf("field", "type"), ...(sensitivity === undefined ? {} : { sensitivity }), inputType };
 }
 
 /** How many entities webIr.inspect lists as actionable. */

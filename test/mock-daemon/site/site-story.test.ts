@@ -17,222 +17,122 @@ function reference(observation: BrowserSemanticObservation, name: string): strin
 
 const limits = { maxActions: 4, timeoutMs: 10_000, maxItems: 20 };
 
-describe("a user drives the simulated site from sign-in to an order's dialog", () => {
-  it("observes, finds, types, meets a stale revision, re-observes, signs in, reads the orders, opens one and compiles a task against its Web IR", async () => {
+describe("a user drives the simulated shop from sign-in to its orders", () => {
+  it("observes, finds, types, meets a stale revision and a stale reference, re-observes, signs in, reads the orders and compiles a task against their Web IR", async () => {
     const site = createSimulatedSite();
     const login = await interactive(site);
     expect(login.page).toMatchObject({ kind: "authentication", url: "https://shop.example/login" });
 
+    // As the daemon: every target on the route is a candidate, the name's terms make Email the most confident.
     const found = await call(site, "browser.findTarget", intent("Email", "type", login.revision));
-    expect(found.ambiguity).toBe("none");
-    const email = found.candidates[0];
-    expect(email).toMatchObject({ name: "Email", inputType: "email", confidence: "exact" });
+    expect(found.ambiguity).toBe("ambiguous");
+    expect(found.candidates.map((candidate) => [candidate.name, candidate.confidence])).toEqual([
+      ["Sign in · Simulated Shop", "low"],
+      ["Email", "medium"],
+      ["Password", "low"],
+      ["Sign in", "low"],
+    ]);
+    const email = reference(login, "Email");
+    expect(found.candidates[1]?.reference).toBe(email);
 
-    const typed = await call(site, "browser.type", { target: email?.reference ?? "", text: "ada@example.com", expectedRevision: login.revision });
-    expect(typed.executionId).toBe("exec-1");
+    const typed = await call(site, "browser.type", { target: email, text: "ada@example.com", expectedRevision: login.revision });
+    // A type with a target clicks it first: two action attempts, act_1 and act_2.
+    expect(typed.executionId).toBe("act_2");
     expect(site.state()).toMatchObject({ revision: login.revision + 1, values: { email: "ada@example.com" } });
 
     const stale = await failure(site, "browser.type", { target: reference(login, "Password"), text: "correct horse", expectedRevision: login.revision });
     expect(stale.code).toBe("staleRevision");
-    expect(stale.message).toContain(`expected revision ${login.revision}`);
+    expect(stale.init.details).toMatchObject({ kind: "stale_revision", executionId: "act_3", expectedRevision: login.revision, currentRevision: login.revision + 1 });
+    const old = await failure(site, "browser.type", { target: reference(login, "Password"), text: "correct horse" });
+    expect(old.code).toBe("target.staleReference");
+    expect(old.init.details).toEqual({ kind: "stale_reference", failureKind: "stale_revision", recovery: { suggestion: "reconcileReferences", fromRevision: login.revision, staleRef: reference(login, "Password") } });
     expect(site.state().values.password).toBeUndefined();
 
     const again = await interactive(site);
     expect(again.revision).toBe(login.revision + 1);
-    const filled = await call(site, "browser.fillForm", {
-      fields: [{ target: reference(again, "Email"), value: "ada@example.com" }, { target: reference(again, "Password"), value: "correct horse" }],
-      expectedRevision: again.revision,
-    });
-    expect(filled).toMatchObject({ status: "succeeded", filled: 2, previousRevision: again.revision, currentRevision: again.revision + 1 });
-    await call(site, "browser.click", { target: reference(again, "Sign in"), expectedRevision: again.revision + 1 });
+    const filled = await call(site, "browser.fillForm", { fields: [{ target: reference(again, "Password"), value: "correct horse" }], expectedRevision: again.revision });
+    expect(filled).toMatchObject({ status: "succeeded", filled: 1, previousRevision: again.revision, currentRevision: again.revision + 1 });
+    const ready = await interactive(site);
+    const clicked = await call(site, "browser.click", { target: reference(ready, "Sign in"), expectedRevision: ready.revision });
+    expect(clicked.verification).toMatchObject({ urlChanged: true, titleChanged: true });
     expect(site.state()).toMatchObject({ signedIn: true, url: "https://shop.example/orders" });
+    // A reference of the sign-in page's document names nothing on the orders page's.
+    expect((await failure(site, "browser.click", { target: reference(ready, "Sign in") })).init.details).toMatchObject({ recovery: { suggestion: "reobserve" } });
 
-    await call(site, "browser.navigate", { url: "https://shop.example/orders" });
     const { text } = await call(site, "browser.getText", {});
-    expect(text).toContain("1001 Ada Lovelace €42.00 Shipped");
-    expect(text).toContain("1003 Grace Hopper €128.90 Delivered");
+    expect(text).toContain("1001\tAda Lovelace\t€42.00\tShipped");
+    expect(text).toContain("1003\tGrace Hopper\t€128.90\tDelivered");
 
-    const orders = await interactive(site);
-    await call(site, "browser.click", { target: reference(orders, "Order 1002"), expectedRevision: orders.revision });
-    const withDialog = (await call(site, "browser.observe", { level: "structured" })) as BrowserSemanticObservation;
-    const dialog = withDialog.regions.find((region) => region.kind === "dialog");
-    expect(dialog).toMatchObject({ label: "Order 1002", targets: [{ role: "button", name: "Close" }] });
-    expect(withDialog.text).toContain("Customer: Alan Turing");
-
+    const orders = (await call(site, "browser.observe", { level: "structured" })) as BrowserSemanticObservation;
+    expect(orders.regions.map((region) => region.id)).toEqual(["region_navigation_1", "region_main_1", "region_table_1"]);
     const ir = site.handlers["browser.extractWebIr"]({}, context("browser.observe"));
     const valid = validatePayload("webIr.validate", { ir });
     expect(valid.ok ? [] : valid.issues).toEqual([]);
     const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits, risk: "readOnly" };
     const { plan } = await call(site, "task.compile", { task, ir });
-    expect(plan).toMatchObject({ sourceIrRevision: withDialog.revision, selectedEntityIds: ["region-orders"], confirmationRequired: false });
+    expect(plan).toMatchObject({ sourceIrRevision: orders.revision, selectedEntityIds: ["entity_table_recent-orders"], confirmationRequired: false });
     expect(plan.steps).toEqual([
       { ordinal: 1, operation: "observeScope", requiresConfirmation: false },
-      { ordinal: 2, operation: "extractTable", entityIds: ["region-orders"], requiresConfirmation: false },
+      { ordinal: 2, operation: "extractTable", entityIds: ["entity_table_recent-orders"], requiresConfirmation: false },
     ]);
-    const ids = ir.entities.map((entity) => entity.id);
-    expect(plan.selectedEntityIds.every((id) => ids.includes(id))).toBe(true);
 
-    await call(site, "browser.click", { target: reference(withDialog, "Close") });
-    expect(site.state().openOrder).toBeNull();
+    await call(site, "browser.click", { target: reference(orders, "Sign out") });
+    expect(site.state().url).toBe("https://shop.example/login");
   });
 });
 
 describe("mutations", () => {
-  it("refuse an unknown target with a targeting error and change nothing", async () => {
+  it("refuse a target the page does not have as the daemon does, and change nothing", async () => {
     const site = createSimulatedSite();
-    for (const target of ["ref=r1:b999", "css=#nowhere", "the email box"]) {
-      const error = await failure(site, "browser.click", { target });
-      expect(error.code).toBe("target.notFound");
-    }
-    expect((await failure(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "a" }, { target: "css=#submit", value: "b" }] })).code).toBe("target.notEditable");
+    const page = await interactive(site);
+    for (const target of ["css=#nowhere", "the email box", "text=Nowhere"]) expect((await failure(site, "browser.click", { target })).code).toBe("target.notFound");
+    expect((await failure(site, "browser.click", { target: "css=input" })).init.details).toEqual({ kind: "ambiguous", failureKind: "ambiguous_target", candidates: [{ label: "css match 1" }, { label: "css match 2" }] });
+    expect((await failure(site, "browser.click", { target: "text=Sign in" })).code).toBe("target.ambiguous");
+    // `ref=` is no locator of the daemon's: it fails without saying why; so does a reference it cannot parse.
+    for (const target of ["ref=r1:b1", "r1:cbad!:b3"]) expect((await failure(site, "browser.click", { target })).code).toBe("tool.failed");
+    const missing = reference(page, "Email").replace(/:b\d+$/, ":b999");
+    expect((await failure(site, "browser.click", { target: missing })).init.details).toEqual({ kind: "not_actionable", failureKind: "verification_failed", reason: "node_unavailable" });
+    // A reference without its document is one from another page.
+    expect((await failure(site, "browser.click", { target: "r1:b3" })).init.details).toMatchObject({ recovery: { suggestion: "reobserve", staleRef: "r1:b3" } });
+    expect((await failure(site, "browser.select", { target: "css=#email", value: "x" })).code).toBe("target.notFound");
     expect(site.state()).toMatchObject({ revision: 1, values: {} });
   });
 
-  it("check expectedRevision before anything else, and advance the revision once each", async () => {
+  it("fill one field per reference: a CSS target has none, and the second reference is stale once the first field is typed", async () => {
     const site = createSimulatedSite();
-    expect((await failure(site, "browser.navigate", { url: "https://shop.example/orders", expectedRevision: 0 })).code).toBe("staleRevision");
-    await call(site, "browser.click", { target: "css=#email", expectedRevision: 1 });
-    await call(site, "browser.type", { text: "ada@example.com" });
-    await call(site, "browser.type", { target: "#password", text: "pw" });
-    await call(site, "browser.key", { key: "Enter", expectedRevision: 4 });
-    expect(site.state()).toMatchObject({ revision: 5, signedIn: true, url: "https://shop.example/orders" });
-    expect((await failure(site, "browser.select", { target: "css=#nav-orders", value: "x" })).code).toBe("target.notSelectable");
-  });
-
-  it("show an alert when signing in with an empty field, and sign out again", async () => {
-    const site = createSimulatedSite();
-    await call(site, "browser.click", { target: "css=#submit" });
-    expect((await call(site, "browser.inspectPage", {})).alerts).toEqual(["Enter your email and password to sign in."]);
-    const signedIn = createSimulatedSite({ signedIn: true, startPath: "/orders" });
-    await call(signedIn, "browser.click", { target: "css=#nav-signout" });
-    expect(signedIn.state()).toMatchObject({ signedIn: false, url: "https://shop.example/login" });
-  });
-});
-
-describe("tasks on the sign-in page", () => {
-  const fill: TaskDocument = { schemaVersion: 1, task: "form.fill", scope: { regionName: "Sign in" }, inputs: { Password: "correct horse", Email: "ada@example.com" }, limits, risk: "localMutation" };
-  const submit: TaskDocument = {
-    schemaVersion: 1,
-    task: "form.submit",
-    scope: { regionName: "Sign in" },
-    inputs: { submit: "Sign in" },
-    limits,
-    risk: "authentication",
-    postconditions: [{ kind: "navigationOccurred" }, { kind: "pageKind", expected: "listing" }],
-  };
-
-  it("task.compile binds form.fill to the form and its fields, by input name, without the values", async () => {
-    const site = createSimulatedSite();
-    expect(await call(site, "task.validate", { task: fill })).toEqual({ valid: true, schemaVersion: 1, task: "form.fill" });
-    const { plan } = await call(site, "task.compile", { task: fill, ir: site.webIr() });
-    expect(plan).toMatchObject({
-      sourceIrRevision: 1,
-      risk: "localMutation",
-      confirmationRequired: false,
-      selectedEntityIds: ["field-email", "field-password", "region-signin"],
-      evidenceRequirements: { minimumQuality: "strong", requiredSources: ["accessibility", "forms"], requireComplete: true },
-      entityBindingKeys: [
-        { entityId: "field-email", kind: "field", role: "textbox", name: "Email" },
-        { entityId: "field-password", kind: "field", role: "textbox", name: "Password" },
-        { entityId: "region-signin", kind: "form", role: "form", name: "Sign in" },
-      ],
-      requiredRuntimeCapabilities: ["observe", "mutate"],
-      postconditions: [{ kind: "pageKind" }],
-    });
-    expect(plan.steps[1]).toEqual({ ordinal: 2, operation: "fillInputs", inputNames: ["Email", "Password"], entityIds: plan.selectedEntityIds, requiresConfirmation: false });
-    expect(plan.preconditions).toContainEqual({ kind: "actionSupported", entityId: "field-email", action: "type" });
-    expect(JSON.stringify(plan)).not.toContain("correct horse");
-  });
-
-  it("task.compile binds form.submit to the form and its submit action, and asks for confirmation", async () => {
-    const site = createSimulatedSite();
-    const { plan } = await call(site, "task.compile", { task: submit, ir: site.webIr() });
-    expect(plan).toMatchObject({ risk: "authentication", confirmationRequired: true, selectedEntityIds: ["action-submit", "region-signin"] });
-    expect(plan.steps[1]).toEqual({ ordinal: 2, operation: "submitForm", inputNames: ["submit"], entityIds: ["action-submit", "region-signin"], requiresConfirmation: true });
-    // A lower declared risk is raised to the family's least: form.submit is remoteIrreversible.
-    const { plan: raised } = await call(site, "task.compile", { task: { ...submit, risk: "readOnly" }, ir: site.webIr() });
-    expect(raised.risk).toBe("remoteIrreversible");
-  });
-
-  it("task.compile fingerprints the plan as glass-browser 0.3.14 does: the task without its input values, the revision and the entities", async () => {
-    // The fingerprints the real daemon gave these tasks on these documents.
-    const site = createSimulatedSite();
-    const { plan } = await call(site, "task.compile", { task: fill, ir: site.webIr() });
-    expect(plan.taskFingerprint).toBe("932563235e0b7f82cbe8b56b3fc587daf07e2479cd5ab8779df1d446393dbf24");
-    const otherValues = await call(site, "task.compile", { task: { ...fill, inputs: { Email: "grace@example.com", Password: "hopper" } }, ir: site.webIr() });
-    expect(otherValues.plan.taskFingerprint).toBe(plan.taskFingerprint);
-    const otherLimits = await call(site, "task.compile", { task: { ...fill, limits: { ...limits, maxItems: 21 } }, ir: site.webIr() });
-    expect(otherLimits.plan.taskFingerprint).not.toBe(plan.taskFingerprint);
-    const orders = createSimulatedSite({ signedIn: true, startPath: "/orders" });
-    const table: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits, risk: "readOnly" };
-    const extract = await call(orders, "task.compile", { task: table, ir: orders.webIr() });
-    expect(extract.plan.taskFingerprint).toBe("629b18dc89356533086676e29e8f40b9367f001a148d29cbd7b142278874b3fb");
-  });
-
-  it("task.compile fails as task.invalid (taskCompilation) with the daemon's path and reason", async () => {
-    const site = createSimulatedSite();
-    const ir = site.webIr();
-    const refusal = async (task: TaskDocument, document = ir) => (await failure(site, "task.compile", { task, ir: document })).init.details;
-    expect(await refusal({ ...fill, scope: { regionName: "Checkout" } })).toEqual({
-      kind: "taskCompilation",
-      path: "scope",
-      reason: "no compatible entity exists in the source Glass Web IR",
-    });
-    expect(await refusal({ ...fill, inputs: { Phone: "1" } })).toEqual({
-      kind: "taskCompilation",
-      path: "inputs.Phone",
-      reason: "form input must resolve to exactly one source Web IR field (found 0; scope region-signin; candidates )",
-    });
-    expect(await refusal({ ...submit, inputs: { submit: "Log in" } })).toMatchObject({ path: "inputs.submit", reason: "submit target must resolve to exactly one source Web IR action" });
-    const withoutAccessibility = structuredClone(ir);
-    withoutAccessibility.entities[1]!.evidenceSources = ["dom", "forms"];
-    expect(await refusal(fill, withoutAccessibility)).toMatchObject({ path: "ir.entities.region-signin.evidenceSources", reason: "selected entity lacks required Accessibility evidence" });
-    expect(await refusal({ ...fill, limits: { ...limits, maxActions: 1 } })).toMatchObject({ path: "steps", reason: "execution plan exceeds the maxActions bound" });
-  });
-
-  it("task.execute fills the form, then submits it once confirmed and lands on the orders, each run one revision", async () => {
-    const site = createSimulatedSite();
-    const filled = await call(site, "task.execute", { task: fill, expectedRevision: 1 });
-    expect(filled).toMatchObject({ status: "succeeded", sourceRevision: 1, currentRevision: 2, mutationPossible: true });
-    expect(filled.receipt).toMatchObject({ selectedEntityIds: ["field-email", "field-password", "region-signin"], bindingCandidateEntityIds: ["field-email", "field-password"] });
-    expect(site.state().values).toEqual({ email: "ada@example.com", password: "correct horse" });
-    expect((await failure(site, "task.execute", { task: submit, expectedRevision: 1 })).code).toBe("staleRevision");
-    const unconfirmed = await call(site, "task.execute", { task: submit, expectedRevision: 2 });
-    expect(unconfirmed).toMatchObject({ status: "preflight-failed", phase: "preflight", mutationPossible: false, currentRevision: 2 });
-    expect(site.state().signedIn).toBe(false);
-    const submitted = await call(site, "task.execute", { task: submit, expectedRevision: 2, confirmed: true });
-    expect(submitted).toMatchObject({ status: "succeeded", currentRevision: 3, receipt: { postconditions: [{ kind: "navigationOccurred", held: true }, { kind: "pageKind", held: true }] } });
-    expect(site.state()).toMatchObject({ signedIn: true, url: "https://shop.example/orders" });
-  });
-
-  it("task.execute extracts the orders table without changing the page", async () => {
-    const site = createSimulatedSite({ signedIn: true, startPath: "/orders" });
-    const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { ...limits, maxItems: 2 }, risk: "readOnly" };
-    const run = await call(site, "task.execute", { task, expectedRevision: 1 });
-    expect(run.extraction?.records).toEqual([
-      { Order: "1001", Customer: "Ada Lovelace", Total: "€42.00", Status: "Shipped" },
-      { Order: "1002", Customer: "Alan Turing", Total: "€17.50", Status: "Processing" },
+    const page = await interactive(site);
+    const both = await call(site, "browser.fillForm", { fields: [{ target: reference(page, "Email"), value: "ada@example.com" }, { target: reference(page, "Password"), value: "pw" }] });
+    expect(both).toMatchObject({ status: "completed_with_verification_failure", failureKind: "verification_failed", filled: 1, total: 2 });
+    expect(both.fields?.[1]).toMatchObject({ action: "type", success: false, error: "element reference is stale" });
+    const css = await call(site, "browser.fillForm", { fields: [{ target: "css=#password", value: "pw" }, { target: "name=Password", value: "pw" }] });
+    expect(css.fields).toEqual([
+      { target: "css=#password", action: "none", label: "css=#password", success: false, error: "element has no reference" },
+      { target: "name=Password", action: "type", label: "textbox Password", success: true },
     ]);
-    expect(run).toMatchObject({ mutationPossible: false, currentRevision: 1 });
+    expect(site.state().values).toEqual({ email: "ada@example.com", password: "pw" });
   });
 
-  it("webIr.diff and webIr.continuity follow the sign-in form across a fill", async () => {
+  it("check expectedRevision before anything else, number every attempt, and advance the revision once each", async () => {
     const site = createSimulatedSite();
-    const before = site.webIr();
-    await call(site, "browser.fillForm", { fields: [{ target: "css=#email", value: "ada@example.com" }] });
-    const after = site.webIr();
-    const diff = await call(site, "webIr.diff", { before, after });
-    expect(diff).toMatchObject({ fromRevision: 1, toRevision: 2, entityAddedCount: 0, entityRemovedCount: 0 });
-    expect(await call(site, "webIr.continuity", { before, after, entityId: "field-email" })).toEqual({
-      requestedId: "field-email",
-      status: "unchanged",
-      currentId: "field-email",
-      reason: "semantic identity remains compatible",
-    });
-    expect(await call(site, "webIr.continuity", { before, after, entityId: "field-phone" })).toEqual({
-      requestedId: "field-phone",
-      status: "removed",
-      reason: "entity was not present in the source revision",
-    });
+    expect((await failure(site, "browser.navigate", { url: "https://shop.example/orders", expectedRevision: 0 } as never)).code).toBe("staleRevision");
+    expect((await call(site, "browser.click", { target: "css=#email", expectedRevision: 1 })).executionId).toBe("act_2");
+    expect((await call(site, "browser.type", { text: "ada@example.com" })).executionId).toBe("act_3");
+    expect((await call(site, "browser.type", { target: "css=#password", text: "pw" })).executionId).toBe("act_5");
+    // A key press is a keydown alone: Enter submits nothing.
+    expect(await call(site, "browser.key", { key: "Enter", expectedRevision: 4 })).toMatchObject({ action: "key_press", executionId: "act_6" });
+    expect(site.state()).toMatchObject({ revision: 5, signedIn: false, url: "https://shop.example/login", values: { email: "ada@example.com", password: "pw" } });
+    const navigated = await call(site, "browser.navigate", { url: "https://shop.example/", expectedRevision: 5 } as never);
+    expect(navigated).toMatchObject({ status: "succeeded", action: "navigate", executionId: "act_7", identity: { redirectCount: 1, sameOrigin: true } });
+    expect(site.state()).toMatchObject({ revision: 6, url: "https://shop.example/login", values: {} });
+  });
+
+  it("show the shop's alert when signing in with an empty field; its orders page is open to all", async () => {
+    const site = createSimulatedSite();
+    await call(site, "browser.click", { target: "css=button[type=submit]" });
+    expect((await call(site, "browser.getText", {})).text).toBe("Sign in\n\nSign in to see your orders\n\nEmail\nPassword\n Sign in\n\nEnter your email and password to sign in.");
+    const observed = (await call(site, "browser.observe", { level: "summary" })) as BrowserSemanticObservation;
+    expect(observed.regions.map((region) => region.id)).toEqual(["region_main_1", "region_form_1", "region_alert_1"]);
+    await call(site, "browser.navigate", { url: "https://shop.example/orders" });
+    expect(site.state()).toMatchObject({ signedIn: false, url: "https://shop.example/orders" });
   });
 });
