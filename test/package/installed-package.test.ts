@@ -129,7 +129,7 @@ function runScript(file: string, source: string): string {
 
 describe("the README's examples in a user's project that installed the packed package", () => {
   it("runs the usage example as written: it starts the package's mock daemon (npx glass-sdk mock-daemon), observes, types with the observed revision and closes", () => {
-    expect(runScript("usage.mjs", readmeExample("## Usage"))).toMatch(/^typed into Email at revision 1: execution exec-\d+\n$/);
+    expect(runScript("usage.mjs", readmeExample("## Usage"))).toMatch(/^typed into Email at revision 1: execution act_\d+\n$/);
   }, 40_000);
 
   it("runs the testing example as written: a mock with a typed handler, no daemon and no test framework", () => {
