@@ -122,7 +122,7 @@ function refusesIntentValue(call: ToolCall): boolean {
  * optional number, which counts as absent (§7; a null string is refused) — and for a structural
  * fault in a browser-free tool's documents (unknown field, bad enum value, missing member, wrong
  * type); the typed `task.invalid`/`webIr.invalid` response for a document that decodes but breaks a
- * rule. `undefined` when the payload is fine, or the operation is outside the catalog.
+ * rule, except in task.execute, which answers that too with `browser tool failed`. `undefined` when the payload is fine, or the operation is outside the catalog.
  */
 function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
   const { operation, payload } = call.request;
@@ -136,7 +136,8 @@ function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
       UNKNOWN_FIELD_REASON.test(issue.reason) || (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
     return checked.issues.every(skipped) ? undefined : "untyped";
   }
-  if (checked.issues.some(isStructuralIssue)) return "untyped";
+  // executeTask validates its task only to run it: a rule it breaks is an untyped failure too.
+  if (checked.issues.some(isStructuralIssue) || operation === "task.execute") return "untyped";
   const error = preflightPayload(operation, payload);
   return error === undefined ? undefined : responseEnvelope(call.request, false, error);
 }

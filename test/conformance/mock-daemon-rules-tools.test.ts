@@ -156,6 +156,14 @@ describe("§2 tool failures", () => {
     expect(answer.result!.isError).toBe(true);
     expect(JSON.parse(texts(answer)[0]!)).toEqual({ kind: "taskValidation", path: "inputs", reason: expect.any(String) });
   });
+
+  rule("§2 executeTask answers a task that breaks a rule with 'browser tool failed', not the typed failure", async (target) => {
+    const peer = await target.connectReady();
+    const lease = await leaseFor(target, peer);
+    const task = (invalidTask.request.payload as { task: Record<string, unknown> }).task;
+    const answer = await peer.request(1, "tools/call", toolCall("executeTask", { task: { ...task, scope: { regionName: "Another region" } }, expectedRevision: 1, ...lease.args }));
+    expect(isBrowserToolFailed(answer), JSON.stringify(answer).slice(0, 300)).toBe(true);
+  });
 });
 
 describe("§2 tool answers", () => {

@@ -17,8 +17,9 @@
 //   daemon the suite serves the shop (examples/shop/) on 127.0.0.1 and replays the session in order,
 //   comparing value for value apart from what differs in every run (test/contract/run-specific-values.ts:
 //   the port, Chrome's target ids, document ids in references, result handles, elapsed times).
-//   The mock daemon's simulated shop is another page model; test/daemon/differential.test.ts
-//   compares the two.
+//   Against the mock it is skipped: the mock's simulated shop steps its revision by one per change
+//   where the daemon counts the page's DOM changes (references and revisions then differ);
+//   test/daemon/differential.test.ts compares the rest of each answer.
 //
 // The variables count only under `npm run test:contract` (its config sets GLASS_CONTRACT=1): in
 // `npm test` this suite always runs against the mock daemon, so a GLASS_SOCKET set for everyday use
@@ -92,7 +93,7 @@ const FIXTURES: readonly ContractFixture[] =
         {
           path: join(ROOT, "fixtures/glass-browser-shop.json"),
           runs: () => !target.mock,
-          skipped: "recorded from glass-browser's Chromium; the mock's simulated shop is compared with it by test/daemon/differential.test.ts",
+          skipped: "recorded from glass-browser, whose revisions count DOM changes where the mock's step by one (test/daemon/differential.test.ts compares the rest)",
           servesShop: true,
         },
       ];
