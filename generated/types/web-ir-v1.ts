@@ -330,7 +330,7 @@ export interface WebIrRelationshipHintDiagnostic {
   [k: string]: unknown;
 }
 /**
- * A Web IR v1 document: the daemon's typed, revision-stamped model of one page (its entities, the relationships between them, how completely it was observed and what was left out). Carried as `ir`, `before` and `after` by the webIr.* operations and task.compile. Closed objects throughout; at most 256 KiB as compact JSON. Issue paths restart at the document root (`entities[2].id`), as the daemon reports them. Constraints on a single value are structural; the rules that relate several values (one page entity, unique ids, relationship endpoints, evidence of opaque regions, the opaque-region count, the document revision, entityDetails keys) are named by x-rule and live in src/validation/rules/web-ir.ts.
+ * A Web IR v1 document: the daemon's typed, revision-stamped model of one page (its entities, the relationships between them, how completely it was observed and what was left out). Carried as `ir`, `before` and `after` by the webIr.* operations and task.compile. Closed objects throughout; at most 256 KiB as compact JSON. Issue paths restart at the document root (`entities[2].id`), as the daemon reports them. Constraints on a single value are structural; the rules that relate several values (the document revision, one page entity, unique ids, evidence and the opaque quality, the opaque-region count, entity details and the actions their state allows, relationship endpoints, hint diagnostics) are named by x-rule and live in src/validation/rules/web-ir.ts, which reports the daemon's first issue in its order and words.
  */
 export interface WebIrDocument {
   /**

@@ -4,9 +4,8 @@
 import { utf8Length } from "../../src/validation/byte-length.js";
 import { fail, scratch } from "../../src/validation/generated-support.js";
 import { type ValidationIssue, joinPath, joinIndex } from "../../src/validation/issue.js";
-import { got, gotValue, checkJson, isJsonObject } from "../../src/validation/json-value.js";
+import { got, gotValue, isJsonObject } from "../../src/validation/json-value.js";
 import { rules } from "../../src/validation/rules/index.js";
-import { validateGlassIdentifier } from "./glass-protocol-v1.js";
 import { validateWebIrEntityKind } from "./web-ir-v1.js";
 
 /** Validates TaskDocument. */
@@ -368,6 +367,19 @@ export function validateTaskRevisionPolicy(x: unknown, p: string, out: Validatio
   return ok;
 }
 
+const validateTaskPostcondition_c0 = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  switch (v.length) {
+    case 8: return v === "pageKind";
+    case 11: return v === "entityState";
+    case 12: return v === "dialogClosed";
+    case 13: return v === "regionPresent";
+    case 15: return v === "validationClear";
+    case 16: return v === "recordsExtracted";
+    case 18: return v === "navigationOccurred";
+    default: return false;
+  }
+};
 /** Validates TaskPostcondition. */
 export function validateTaskPostcondition(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -384,9 +396,9 @@ export function validateTaskPostcondition(x: unknown, p: string, out: Validation
     }
     const v3 = o1["kind"];
     if (v3 !== undefined || "kind" in o1) {
-      if (!validateGlassIdentifier(v3, out === null ? "" : joinPath(p, "kind"), out)) {
+      if (!validateTaskPostcondition_c0(v3)) {
         if (out === null) return false;
-        ok = false;
+        ok = fail(out, joinPath(p, "kind"), "must be one of: pageKind, regionPresent, entityState, navigationOccurred, dialogClosed, validationClear, recordsExtracted" + gotValue(v3));
       }
     } else {
       if (out === null) return false;
@@ -394,9 +406,9 @@ export function validateTaskPostcondition(x: unknown, p: string, out: Validation
     }
     const v4 = o1["expected"];
     if (v4 !== undefined || "expected" in o1) {
-      if (!checkJson(v4, out === null ? "" : joinPath(p, "expected"), out)) {
+      if (!(typeof v4 === "string")) {
         if (out === null) return false;
-        ok = false;
+        ok = fail(out, joinPath(p, "expected"), "must be a string" + got(v4));
       }
     }
   }

@@ -248,7 +248,7 @@ export function validateWebIrDocumentInfo(x: unknown, p: string, out: Validation
         }
         if (!validateWebIrDocumentInfo_c0.test(s5)) {
           if (out === null) return false;
-          ok = fail(out, joinPath(p, "url"), "document url must not carry a query (?) or fragment (#)");
+          ok = fail(out, joinPath(p, "url"), "document URL must omit query strings and fragments");
         }
       }
     }

@@ -558,7 +558,7 @@ describe("Web IR v1: document", () => {
   ])("rejects a url carrying %s", (_label, url) => {
     const doc = ir();
     doc.document.url = url;
-    expect(irIssues(doc)).toEqual([{ path: "document.url", reason: "document url must not carry a query (?) or fragment (#)" }]);
+    expect(irIssues(doc)).toEqual([{ path: "document.url", reason: "document URL must omit query strings and fragments" }]);
   });
 
   it.each([
@@ -955,8 +955,12 @@ describe("Task v1: postconditions", () => {
     expect(taskIssues(task("region.extract", { postconditions }))).toEqual([{ path: "postconditions", reason: "must have at most 32 items (got 33)" }]);
   });
 
-  it("accepts a postcondition without expected, and any JSON as expected of a kind the rules do not know (the daemon reads the kind)", () => {
-    expectTaskOk(task("region.extract", { postconditions: [{ kind: "recordsExtracted" }, { kind: "count", expected: { min: 1, items: [null] } }] }));
+  it("accepts a postcondition without expected; refuses a kind the daemon does not know and an expected value that is not a string (the daemon cannot read them)", () => {
+    expectTaskOk(task("region.extract", { postconditions: [{ kind: "recordsExtracted" }] }));
+    expect(taskIssues(task("region.extract", { postconditions: [{ kind: "count" }, { kind: "recordsExtracted", expected: 3 }] }))).toEqual([
+      { path: "postconditions[0].kind", reason: expect.stringContaining("must be one of") },
+      { path: "postconditions[1].expected", reason: expect.stringContaining("string") },
+    ]);
   });
 
   it("rejects a postcondition kind the family does not accept, and what the daemon refuses of an expected value", () => {
@@ -972,7 +976,7 @@ describe("Task v1: postconditions", () => {
   });
 
   it("requires postcondition kind", () => {
-    expect(taskIssues(task("region.extract", { postconditions: [{ expected: 1 }] }))).toEqual([{ path: "postconditions[0].kind", reason: "is required" }]);
+    expect(taskIssues(task("region.extract", { postconditions: [{ expected: "1" }] }))).toEqual([{ path: "postconditions[0].kind", reason: "is required" }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TaskRuntimeCapability, TaskStepOperation } from "../../../generated/types/operations/task.js";
-import type { TaskDocument, TaskKind, TaskRisk } from "../../../generated/types/task-v1.js";
+import type { TaskDocument, TaskKind, TaskPostcondition, TaskRisk } from "../../../generated/types/task-v1.js";
 import type { WebIrEntity, WebIrEntityKind } from "../../../generated/types/web-ir-v1.js";
 import { mockError } from "../handlers.js";
 import type { WebIrAction } from "./web-ir.js";
@@ -15,7 +15,7 @@ export interface TaskFamily {
   /** The least risk the family carries: a task declaring less is raised to it. */
   readonly minimumRisk: TaskRisk;
   /** The postcondition of a task that gives none. */
-  readonly postcondition: string;
+  readonly postcondition: TaskPostcondition["kind"];
   /**
    * The entity kinds the family selects when the scope names no `entityKind`; the first is the one
    * a scope's `entityKind` must name (region.extract takes any of its kinds).
