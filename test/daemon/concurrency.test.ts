@@ -88,6 +88,25 @@ describe("stdio: 8 requests in flight", () => {
   });
 });
 
+/**
+ * A connection to the socket daemon, handshaken, once it has a free slot: a daemon lets a closed
+ * connection's slot go a moment after the close, and closes a connection past its 4 at once.
+ */
+async function connectOnceFree(path: string): Promise<RawPeer> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const peer = await RawPeer.connect(path);
+    try {
+      await handshake(peer);
+      return peer;
+    } catch (error) {
+      peer.close();
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 describe("socket: 4 connections, 4 requests in flight each", () => {
   let daemon: SocketDaemon;
   let lab: LabServer;
@@ -123,9 +142,8 @@ describe("socket: 4 connections, 4 requests in flight each", () => {
   });
 
   it("answers a 5th request in flight on one connection with -32000 'too many concurrent requests from this daemon client'", async () => {
-    const peer = await RawPeer.connect(daemon.path);
+    const peer = await connectOnceFree(daemon.path);
     try {
-      await handshake(peer);
       // diagnostics is read-only (no lease) and takes durationMs; the session runs them one at a time
       for (let id = 1; id <= 4; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: toolCall("diagnostics", { durationMs: 300 }) });
       const fifth = await peer.request(5, "tools/call", toolCall("diagnostics", { durationMs: 300 }));
