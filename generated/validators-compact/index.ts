@@ -211,7 +211,7 @@ const validator = compact([
   /* 201 */ {t:6,U:[1,30000]},
   /* 202 */ {t:1,c:1,q:2,p:"schemaVersion 7 workflow 203 inputs 9 checkpoint 9"},
   /* 203 */ {y:[4,9]},
-  /* 204 */ {t:1,q:167,p:"schemaVersion 7 intent 4 action 34 scope 73 constraints 74 resolutionPolicy 75 expectedRevision 2 candidateId 4 value 1"},
+  /* 204 */ {t:1,q:167,w:[4],p:"schemaVersion 7 intent 4 action 34 scope 73 constraints 74 resolutionPolicy 75 expectedRevision 2 candidateId 4 value 1"},
   /* 205 */ {t:1,q:3,p:"request 9 candidateId 4 value 1 predicate 26 timeoutMs 2"},
   /* 206 */ {t:1,c:1,q:1,p:"executionId 4"},
   /* 207 */ {t:1,c:1,q:3,p:"fromRevision 2 refs 208 hints 209 scopeRef 4"},

@@ -37,11 +37,6 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
   ["resolveIntentWithKnowledge", { forbidden: LEASE_AND_META_KEYS }],
 ]);
 
-/** Intent actions that take a non-empty `value` when executed; the others refuse one. */
-const VALUE_ACTIONS: ReadonlySet<string> = new Set(["type", "select"]);
-/** Intent actions the daemon resolves but will not execute. */
-const UNEXECUTABLE_ACTIONS: ReadonlySet<string> = new Set(["toggle", "download", "upload", "inspect", "extract"]);
-
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;
 const NUMBER_REASON = /^must be an? (?:integer|number)\b/;
 
@@ -74,7 +69,7 @@ export function answerToolCall(
 ): ToolAnswer | Promise<ToolAnswer> {
   const { request } = call;
   const { responseMode } = call.arguments;
-  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call) || refusesIntentValue(call)) return browserToolFailed(call);
+  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call)) return browserToolFailed(call);
   const unavailable = capabilityFailure(context.manifest, call);
   if (unavailable !== undefined) return answerWith(unavailable, call);
   const handler = handlerFor(context.handlers, request.operation);
@@ -101,19 +96,6 @@ function breaksStrictDecoding(call: ToolCall): boolean {
     if (rules.forbidden?.includes(key) === true) return true;
   }
   return false;
-}
-
-/**
- * Whether an executeIntent's `value` does not suit its action, which the daemon refuses before
- * anything runs: type and select need a non-empty value, the other actions take none, and toggle,
- * download, upload, inspect and extract are not executed at all.
- */
-function refusesIntentValue(call: ToolCall): boolean {
-  if (call.tool !== "executeIntent") return false;
-  const { action, value } = call.arguments;
-  if (typeof action !== "string") return false;
-  if (UNEXECUTABLE_ACTIONS.has(action)) return true;
-  return VALUE_ACTIONS.has(action) ? typeof value !== "string" || value === "" : value !== undefined;
 }
 
 /**

@@ -422,7 +422,7 @@ export interface BrowserFindTargetResult {
   [k: string]: unknown;
 }
 /**
- * Arguments of executeIntent: the resolveIntent request plus the chosen candidate and an optional value. Open, since the page describes it as an extension of the resolveIntent request; unknown fields are passed through.
+ * Arguments of executeIntent: the resolveIntent request plus the chosen candidate and, for a type or select intent, the value to enter (the rule intentExecutionValue: other actions take none, and toggle, download, upload, inspect and extract are not executed). Open, since the page describes it as an extension of the resolveIntent request; unknown fields are passed through.
  */
 export interface BrowserExecuteIntentPayload {
   /**

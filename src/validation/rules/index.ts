@@ -1,3 +1,4 @@
+import { intentExecutionValue } from "./intent-execution.js";
 import { leaseSessionMatches } from "./lease-session.js";
 import { taskFamilyRequirements } from "./task.js";
 import { webIrDocumentConsistency, webIrRevisionOrder } from "./web-ir.js";
@@ -12,4 +13,5 @@ export const rules = {
   webIrDocumentConsistency,
   webIrRevisionOrder,
   taskFamilyRequirements,
+  intentExecutionValue,
 };
