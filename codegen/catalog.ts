@@ -57,7 +57,19 @@ export interface CatalogOperation {
   resultCases?: ResultCase[];
   /** True when `{}` is a valid payload, so the generated method may omit it. */
   payloadOptional: boolean;
+  /** True when the tool takes the `responseMode` call option. */
+  responseMode: boolean;
+  /**
+   * True when the response mode changes the result's shape: the result declares a top-level member
+   * some mode leaves out (`details`, `diagnostics` …), so the method's result type follows the mode.
+   */
+  resultFollowsMode: boolean;
+  /** True when the tool takes the `includeTrace` call option. */
+  includeTrace: boolean;
 }
+
+/** The top-level result members some response mode leaves out (src/operations/response-mode.ts). */
+const MODE_DEPENDENT_MEMBERS = ["details", "trace", "diagnostics", "screenshot", "dom", "formValues"];
 
 /** The whole catalog: its operations and the lease rule for tools outside it. */
 export interface Catalog {
@@ -179,13 +191,15 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
     const group = registry.load(file) as { operations?: unknown };
     if (!Array.isArray(group.operations)) throw new Error(`schema/${file} has no "operations" list`);
     group.operations.forEach((raw: Record<string, unknown>, i: number) => {
-      const { operation, tool, summary, expectedRevision, retrySafe, capability, resultText, payload, result, resultCases } = raw;
+      const { operation, tool, summary, expectedRevision, retrySafe, capability, resultText, payload, result, resultCases, responseMode, includeTrace } = raw;
       if (typeof operation !== "string" || !/^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/.test(operation)) fail(file, i, `operation must be "namespace.method"`);
       if (typeof tool !== "string" || tool === "") fail(file, i, "tool is required");
       if (typeof summary !== "string" || summary === "") fail(file, i, "summary is required");
       if (typeof expectedRevision !== "boolean" || typeof retrySafe !== "boolean") fail(file, i, "expectedRevision and retrySafe must be booleans");
       if (capability !== undefined && typeof capability !== "string") fail(file, i, "capability must be a string");
       if (resultText !== undefined && resultText !== true) fail(file, i, "resultText, when present, must be true");
+      if (responseMode !== undefined && responseMode !== true) fail(file, i, "responseMode, when present, must be true");
+      if (includeTrace !== undefined && includeTrace !== true) fail(file, i, "includeTrace, when present, must be true");
       if (payload === null || typeof payload !== "object" || (payload as SchemaObject).type !== "object") fail(file, i, `payload must be an object schema`);
       for (const name of [operation, `tool:${tool}`]) {
         if (seen.has(name)) fail(file, i, `${name} is listed twice`);
@@ -227,8 +241,32 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
         ...(result === undefined ? {} : { resultType: { name: (result as SchemaObject).title as string, file } }),
         ...(cases === undefined ? {} : { resultCases: cases }),
         payloadOptional: !Array.isArray(payloadSchema.required) || payloadSchema.required.length === 0,
+        responseMode: responseMode === true,
+        resultFollowsMode:
+          responseMode === true && result !== undefined && declaresMember(registry, { file, pointer: childPointer(pointer, "result") }, MODE_DEPENDENT_MEMBERS),
+        includeTrace: includeTrace === true,
       } as CatalogOperation);
     });
   }
   return { groups: index.groups as string[], operations, leaseExemptTools: index.leaseExemptTools as string[] };
+}
+
+/**
+ * Whether the object schema at `location` (through `$ref`, `allOf`, `anyOf` and `oneOf`) declares
+ * one of `members` among its top-level properties.
+ */
+function declaresMember(registry: SchemaRegistry, location: SchemaLocation, members: readonly string[], seen = new Set<string>()): boolean {
+  const key = `${location.file}#${location.pointer}`;
+  if (seen.has(key)) return false;
+  seen.add(key);
+  const { schema } = registry.at(location);
+  if (!isObject(schema)) return false;
+  if (isObject(schema.properties) && members.some((member) => Object.hasOwn(schema.properties as object, member))) return true;
+  if (typeof schema.$ref === "string") {
+    const target = registry.resolve(schema.$ref, location);
+    if (declaresMember(registry, target, members, seen)) return true;
+  }
+  return ["allOf", "anyOf", "oneOf"].some(
+    (keyword) => Array.isArray(schema[keyword]) && (schema[keyword] as unknown[]).some((_, index) => declaresMember(registry, { file: location.file, pointer: childPointer(location.pointer, keyword, index) }, members, seen)),
+  );
 }

@@ -28,10 +28,26 @@ ${catalog.operations.map(row).join("\n")}
  * here mutates, so the generic request path treats unknown tools as needing a lease.
  */
 export const leaseExemptTools: ReadonlySet<string> = new Set(${JSON.stringify(catalog.leaseExemptTools)});
+
+/** The operations whose tool takes the \`responseMode\` call option. */
+export const responseModeOperations: ReadonlySet<string> = new Set(${JSON.stringify(operationsWith(catalog, "responseMode"))});
+
+/** The operations whose tool takes the \`includeTrace\` call option. */
+export const traceOperations: ReadonlySet<string> = new Set(${JSON.stringify(operationsWith(catalog, "includeTrace"))});
 `;
 }
 
-/** `generated/operation-map.ts`: operation name → `{ payload; result }` for every catalog operation. */
+/** The names of the operations that take a call option. */
+function operationsWith(catalog: Catalog, option: "responseMode" | "includeTrace"): string[] {
+  return catalog.operations.filter((op) => op[option]).map((op) => op.operation);
+}
+
+/** A union of string literal types (\`never\` when empty). */
+function literalUnion(values: string[]): string {
+  return values.length === 0 ? "never" : values.map((value) => JSON.stringify(value)).join(" | ");
+}
+
+/** \`generated/operation-map.ts\`: operation name → `{ payload; result }` for every catalog operation. */
 function operationMapModule(catalog: Catalog): string {
   const module = "operation-map";
   const groups = catalog.groups.map((file) => ({ name: groupInterfaceName(file), from: relativeImport(module, moduleName("types", file)) }));
@@ -53,6 +69,12 @@ export type PayloadOf<Op extends string> = string extends Op ? unknown : Op exte
 
 /** The result type of a catalog operation. */
 export type ResultOf<Op extends OperationName> = OperationMap[Op]["result"];
+
+/** The operations whose tool takes the \`responseMode\` call option. */
+export type ResponseModeOperation = ${literalUnion(operationsWith(catalog, "responseMode"))};
+
+/** The operations whose tool takes the \`includeTrace\` call option. */
+export type TraceOperation = ${literalUnion(operationsWith(catalog, "includeTrace"))};
 `;
 }
 
@@ -87,8 +109,12 @@ function methodSignatures(op: CatalogOperation, typeName: (type: NamedType) => s
   const head = [op.summary, "", `Operation \`${op.operation}\` (MCP tool \`${op.tool}\`). ${lease}`];
   const payload = typeName(op.payloadType);
   const result = op.resultType === undefined ? "unknown" : typeName(op.resultType);
+  const options = [CALL_OPTIONS, ...(op.responseMode ? [op.resultFollowsMode ? "ResponseModeOption<Mode>" : "ResponseModeOption"] : []), ...(op.includeTrace ? ["TraceOption"] : [])].join(" & ");
+  const generic = op.resultFollowsMode ? `<Mode extends ResponseMode = "minimal">` : "";
+  const inMode = (type: string): string => (op.resultFollowsMode ? `ResultInMode<${type}, Mode>` : type);
   const signature = (lines: string[], payloadType: string, optional: boolean, resultType: string): string =>
-    `  /**\n${lines.map((line) => (line === "" ? "   *" : `   * ${line}`)).join("\n")}\n   */\n  ${op.method}(payload${optional ? "?" : ""}: ${payloadType}, options?: CallOptions): Promise<${resultType}>;`;
+    `  /**\n${lines.map((line) => (line === "" ? "   *" : `   * ${line}`)).join("\n")}\n   */\n  ${op.method}${generic}(payload${optional ? "?" : ""}: ${payloadType}, options?: ${options}): Promise<${inMode(resultType)}>;`;
+  if (op.resultFollowsMode) head.push("", "Its result type follows `options.responseMode` (the daemon's default is `minimal`).");
   const cases = (op.resultCases ?? []).map((resultCase) => {
     const name = typeName(resultCase.result);
     const overload = caseOverload(payload, op.payloadOptional, resultCase, name);
@@ -127,6 +153,13 @@ function methodsModule(catalog: Catalog, declared: DeclaredTypes): string {
   const importLines = [...imports]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([from, names]) => `import type {\n${[...names].sort().map((name) => `  ${name},`).join("\n")}\n} from "${relativeImport(module, from)}";`);
+  const ops = catalog.operations;
+  const optionTypes = [
+    ...(ops.some((op) => op.resultFollowsMode) ? ["ResponseMode", "ResultInMode"] : []),
+    ...(ops.some((op) => op.responseMode) ? ["ResponseModeOption"] : []),
+    ...(ops.some((op) => op.includeTrace) ? ["TraceOption"] : []),
+  ].sort();
+  if (optionTypes.length > 0) importLines.push(`import type { ${optionTypes.join(", ")} } from "${sourceImport(module, "src/operations/response-mode")}";`);
   return `${banner("schema/operations/")}${importLines.join("\n")}
 
 ${blocks.join("\n\n")}

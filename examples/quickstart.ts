@@ -15,7 +15,7 @@
  * script imports the package by name, as your code does (in this repository the name resolves to
  * src/ through tsconfig.json's `paths`).
  */
-import { Glass, GlassError, type ResultOf, type TaskDocument, type WebIrDocument } from "glass-sdk";
+import { Glass, GlassError, type ResultOf, type TaskDocument, webIrDocument } from "glass-sdk";
 import { chooseTransport } from "./support/connect.js";
 import { list, say, step } from "./support/print.js";
 import { type ServedShop, serveShop, shopPort } from "./support/serve-shop.js";
@@ -123,11 +123,11 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   };
   const valid = await glass.task.validate({ task });
   say(`task.validate: ${valid.task} is valid (task schema v${valid.schemaVersion})`);
-  // browser.extractWebIr is a daemon tool outside the typed catalog, and newer than some daemons:
-  // ask the daemon whether it has it, and call it by name.
-  const tools = new Set((await glass.listTools()).map((tool) => tool.name));
-  if (tools.has("extractWebIr")) {
-    const ir = (await glass.request("browser.extractWebIr", {})) as unknown as WebIrDocument;
+  // extractWebIr is newer than some daemons: the client read the daemon's tool list at connect, so
+  // ask it whether this one has the tool. webIrDocument() takes the answer's projection off, so the
+  // IR can go on to webIr.* and task.*.
+  if (glass.supports("browser.extractWebIr")) {
+    const ir = webIrDocument(await glass.browser.extractWebIr());
     say(`extractWebIr: revision ${ir.revision}, ${ir.entities.length} entities, ${ir.relationships.length} relationships`);
     const checked = await glass.webIr.validate({ ir });
     say(`webIr.validate: valid ${checked.valid}`);

@@ -24,6 +24,26 @@ import type {
   BrowserSetUserAgentResult,
 } from "./types/operations/browser-emulation.js";
 import type {
+  BrowserBackendStatusPayload,
+  BrowserBackendStatusResult,
+  BrowserBackendTestPayload,
+  BrowserBackendTestResult,
+  BrowserReplayAttachPayload,
+  BrowserReplayAttachResult,
+  BrowserReplayDiffPayload,
+  BrowserReplayDiffResult,
+  BrowserReplayInspectPayload,
+  BrowserReplayInspectResult,
+  BrowserSurfaceInspectPayload,
+  BrowserSurfaceInspectResult,
+  BrowserWorkspaceDetailResult,
+  BrowserWorkspaceInspectPayload,
+  BrowserWorkspaceInspectResult,
+  BrowserWorkspaceListResult,
+  BrowserWorkspaceStatusPayload,
+  BrowserWorkspaceStatusResult,
+} from "./types/operations/browser-experience.js";
+import type {
   BrowserActAndVerifyPayload,
   BrowserActAndVerifyResult,
   BrowserExecuteIntentPayload,
@@ -40,6 +60,8 @@ import type {
   BrowserRecoverRunResult,
   BrowserResolveIntentPayload,
   BrowserResolveIntentResult,
+  BrowserResolveIntentWithKnowledgePayload,
+  BrowserResolveIntentWithKnowledgeResult,
   BrowserSessionSnapshotDiffResult,
   BrowserSessionSnapshotListResult,
   BrowserSessionSnapshotPayload,
@@ -61,6 +83,22 @@ import type {
   BrowserKnowledgeStatsPayload,
   BrowserKnowledgeStatsResult,
 } from "./types/operations/browser-knowledge.js";
+import type {
+  BrowserMemoryExplainPayload,
+  BrowserMemoryExplainResult,
+  BrowserMemoryExportPayload,
+  BrowserMemoryExportResult,
+  BrowserMemoryForgetPayload,
+  BrowserMemoryForgetResult,
+  BrowserMemoryInspectPayload,
+  BrowserMemoryInspectResult,
+  BrowserMemoryPrunePayload,
+  BrowserMemoryPruneResult,
+  BrowserMemoryReindexPayload,
+  BrowserMemoryReindexResult,
+  BrowserMemoryStatusPayload,
+  BrowserMemoryStatusResult,
+} from "./types/operations/browser-memory.js";
 import type {
   BrowserAcceptDialogPayload,
   BrowserAcceptDialogResult,
@@ -102,6 +140,8 @@ import type {
   BrowserKeyUpResult,
   BrowserNavigatePayload,
   BrowserNavigateResult,
+  BrowserPreflightNavigationPayload,
+  BrowserPreflightNavigationResult,
   BrowserScrollPayload,
   BrowserScrollResult,
   BrowserSelectPayload,
@@ -122,6 +162,8 @@ import type {
   BrowserEvaluateResult,
   BrowserExtractStructuredPayload,
   BrowserExtractStructuredResult,
+  BrowserExtractWebIrPayload,
+  BrowserExtractWebIrResult,
   BrowserGetDOMPayload,
   BrowserGetDOMResult,
   BrowserGetTextPayload,
@@ -191,6 +233,7 @@ import type {
   WebIrValidatePayload,
   WebIrValidateResult,
 } from "./types/operations/web-ir.js";
+import type { ResponseMode, ResponseModeOption, ResultInMode, TraceOption } from "../src/operations/response-mode.js";
 
 /** Typed methods of the `browser` operations. `CallOptions` is the client's per-call options type. */
 export interface GlassBrowserMethods<CallOptions> {
@@ -199,112 +242,119 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.navigate` (MCP tool `navigate`). Mutating: needs a mutation lease on the daemon socket.
    */
-  navigate(payload: BrowserNavigatePayload, options?: CallOptions): Promise<BrowserNavigateResult>;
+  navigate(payload: BrowserNavigatePayload, options?: CallOptions & TraceOption): Promise<BrowserNavigateResult>;
+
+  /**
+   * Check a URL against the daemon's navigation policy without loading it.
+   *
+   * Operation `browser.preflightNavigation` (MCP tool `preflightNavigation`). Read-only.
+   */
+  preflightNavigation(payload: BrowserPreflightNavigationPayload, options?: CallOptions): Promise<BrowserPreflightNavigationResult>;
 
   /**
    * Click an element.
    *
    * Operation `browser.click` (MCP tool `click`). Mutating: needs a mutation lease on the daemon socket.
    */
-  click(payload: BrowserClickPayload, options?: CallOptions): Promise<BrowserClickResult>;
+  click(payload: BrowserClickPayload, options?: CallOptions & TraceOption): Promise<BrowserClickResult>;
 
   /**
    * Click an element that is expected to open a new tab or window.
    *
    * Operation `browser.clickExpectPopup` (MCP tool `clickExpectPopup`). Mutating: needs a mutation lease on the daemon socket.
    */
-  clickExpectPopup(payload: BrowserClickExpectPopupPayload, options?: CallOptions): Promise<BrowserClickExpectPopupResult>;
+  clickExpectPopup(payload: BrowserClickExpectPopupPayload, options?: CallOptions & TraceOption): Promise<BrowserClickExpectPopupResult>;
 
   /**
    * Double-click an element.
    *
    * Operation `browser.doubleClick` (MCP tool `doubleClick`). Mutating: needs a mutation lease on the daemon socket.
    */
-  doubleClick(payload: BrowserDoubleClickPayload, options?: CallOptions): Promise<BrowserDoubleClickResult>;
+  doubleClick(payload: BrowserDoubleClickPayload, options?: CallOptions & TraceOption): Promise<BrowserDoubleClickResult>;
 
   /**
    * Move the pointer over an element.
    *
    * Operation `browser.hover` (MCP tool `hover`). Mutating: needs a mutation lease on the daemon socket.
    */
-  hover(payload: BrowserHoverPayload, options?: CallOptions): Promise<BrowserHoverResult>;
+  hover(payload: BrowserHoverPayload, options?: CallOptions & TraceOption): Promise<BrowserHoverResult>;
 
   /**
    * Empty the value of an editable element.
    *
    * Operation `browser.clear` (MCP tool `clear`). Mutating: needs a mutation lease on the daemon socket.
    */
-  clear(payload: BrowserClearPayload, options?: CallOptions): Promise<BrowserClearResult>;
+  clear(payload: BrowserClearPayload, options?: CallOptions & TraceOption): Promise<BrowserClearResult>;
 
   /**
    * Tick a checkbox or select a radio button.
    *
    * Operation `browser.check` (MCP tool `check`). Mutating: needs a mutation lease on the daemon socket.
    */
-  check(payload: BrowserCheckPayload, options?: CallOptions): Promise<BrowserCheckResult>;
+  check(payload: BrowserCheckPayload, options?: CallOptions & TraceOption): Promise<BrowserCheckResult>;
 
   /**
    * Untick a checkbox.
    *
    * Operation `browser.uncheck` (MCP tool `uncheck`). Mutating: needs a mutation lease on the daemon socket.
    */
-  uncheck(payload: BrowserUncheckPayload, options?: CallOptions): Promise<BrowserUncheckResult>;
+  uncheck(payload: BrowserUncheckPayload, options?: CallOptions & TraceOption): Promise<BrowserUncheckResult>;
 
   /**
    * Drag one element and drop it on another.
    *
    * Operation `browser.drag` (MCP tool `drag`). Mutating: needs a mutation lease on the daemon socket.
    */
-  drag(payload: BrowserDragPayload, options?: CallOptions): Promise<BrowserDragResult>;
+  drag(payload: BrowserDragPayload, options?: CallOptions & TraceOption): Promise<BrowserDragResult>;
 
   /**
    * Type text into an element, or into whatever has focus.
    *
    * Operation `browser.type` (MCP tool `type`). Mutating: needs a mutation lease on the daemon socket.
    */
-  type(payload: BrowserTypePayload, options?: CallOptions): Promise<BrowserTypeResult>;
+  type(payload: BrowserTypePayload, options?: CallOptions & TraceOption): Promise<BrowserTypeResult>;
 
   /**
    * Press and release a key.
    *
    * Operation `browser.key` (MCP tool `key`). Mutating: needs a mutation lease on the daemon socket.
    */
-  key(payload: BrowserKeyPayload, options?: CallOptions): Promise<BrowserKeyResult>;
+  key(payload: BrowserKeyPayload, options?: CallOptions & TraceOption): Promise<BrowserKeyResult>;
 
   /**
    * Press a key and keep it held down.
    *
    * Operation `browser.keyDown` (MCP tool `keyDown`). Mutating: needs a mutation lease on the daemon socket.
    */
-  keyDown(payload: BrowserKeyDownPayload, options?: CallOptions): Promise<BrowserKeyDownResult>;
+  keyDown(payload: BrowserKeyDownPayload, options?: CallOptions & TraceOption): Promise<BrowserKeyDownResult>;
 
   /**
    * Release a key held down by keyDown.
    *
    * Operation `browser.keyUp` (MCP tool `keyUp`). Mutating: needs a mutation lease on the daemon socket.
    */
-  keyUp(payload: BrowserKeyUpPayload, options?: CallOptions): Promise<BrowserKeyUpResult>;
+  keyUp(payload: BrowserKeyUpPayload, options?: CallOptions & TraceOption): Promise<BrowserKeyUpResult>;
 
   /**
    * Press a key combination such as Control+A.
    *
    * Operation `browser.shortcut` (MCP tool `shortcut`). Mutating: needs a mutation lease on the daemon socket.
    */
-  shortcut(payload: BrowserShortcutPayload, options?: CallOptions): Promise<BrowserShortcutResult>;
+  shortcut(payload: BrowserShortcutPayload, options?: CallOptions & TraceOption): Promise<BrowserShortcutResult>;
 
   /**
    * Choose an option of a select element.
    *
    * Operation `browser.select` (MCP tool `select`). Mutating: needs a mutation lease on the daemon socket.
    */
-  select(payload: BrowserSelectPayload, options?: CallOptions): Promise<BrowserSelectResult>;
+  select(payload: BrowserSelectPayload, options?: CallOptions & TraceOption): Promise<BrowserSelectResult>;
 
   /**
    * Attach files to a file input.
    *
    * Operation `browser.upload` (MCP tool `upload`). Mutating: needs a mutation lease on the daemon socket.
    */
-  upload(payload: BrowserUploadPayload, options?: CallOptions): Promise<BrowserUploadResult>;
+  upload(payload: BrowserUploadPayload, options?: CallOptions & TraceOption): Promise<BrowserUploadResult>;
 
   /**
    * Fill several form fields in one call.
@@ -381,7 +431,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.screenshot` (MCP tool `screenshot`). Read-only.
    */
-  screenshot(payload?: BrowserScreenshotPayload, options?: CallOptions): Promise<BrowserScreenshotResult>;
+  screenshot(payload?: BrowserScreenshotPayload, options?: CallOptions & TraceOption): Promise<BrowserScreenshotResult>;
 
   /**
    * Describe the current page at a chosen level of detail.
@@ -412,7 +462,7 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.observeBootstrap` (MCP tool `observeBootstrap`). Read-only.
    */
-  observeBootstrap(payload?: BrowserObserveBootstrapPayload, options?: CallOptions): Promise<BrowserObserveBootstrapResult>;
+  observeBootstrap(payload?: BrowserObserveBootstrapPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserObserveBootstrapResult>;
 
   /**
    * Report what changed on the page since the previous observation.
@@ -447,21 +497,30 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.inspectPage` (MCP tool `inspectPage`). Read-only.
    */
-  inspectPage(payload?: BrowserInspectPagePayload, options?: CallOptions): Promise<BrowserInspectPageResult>;
+  inspectPage(payload?: BrowserInspectPagePayload, options?: CallOptions & ResponseModeOption): Promise<BrowserInspectPageResult>;
+
+  /**
+   * Extract the current page as a Web IR v1 document.
+   *
+   * Operation `browser.extractWebIr` (MCP tool `extractWebIr`). Read-only.
+   *
+   * Its result type follows `options.responseMode` (the daemon's default is `minimal`).
+   */
+  extractWebIr<Mode extends ResponseMode = "minimal">(payload?: BrowserExtractWebIrPayload, options?: CallOptions & ResponseModeOption<Mode>): Promise<ResultInMode<BrowserExtractWebIrResult, Mode>>;
 
   /**
    * Extract structured data from the current page.
    *
    * Operation `browser.extractStructured` (MCP tool `extractStructured`). Read-only.
    */
-  extractStructured(payload: BrowserExtractStructuredPayload, options?: CallOptions): Promise<BrowserExtractStructuredResult>;
+  extractStructured(payload: BrowserExtractStructuredPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserExtractStructuredResult>;
 
   /**
    * Wait until a condition holds on the page, or give up after a timeout.
    *
    * Operation `browser.wait` (MCP tool `wait`). Mutating: needs a mutation lease on the daemon socket.
    */
-  wait(payload: BrowserWaitPayload, options?: CallOptions): Promise<BrowserWaitResult>;
+  wait(payload: BrowserWaitPayload, options?: CallOptions & TraceOption): Promise<BrowserWaitResult>;
 
   /**
    * Run a JavaScript expression in the page and return its value.
@@ -506,11 +565,18 @@ export interface GlassBrowserMethods<CallOptions> {
   resolveIntent(payload: BrowserResolveIntentPayload, options?: CallOptions): Promise<BrowserResolveIntentResult>;
 
   /**
+   * Rank the elements of the page that could carry out an intent, with stored knowledge of the page as further evidence, without acting on any.
+   *
+   * Operation `browser.resolveIntentWithKnowledge` (MCP tool `resolveIntentWithKnowledge`). Read-only.
+   */
+  resolveIntentWithKnowledge(payload: BrowserResolveIntentWithKnowledgePayload, options?: CallOptions): Promise<BrowserResolveIntentWithKnowledgeResult>;
+
+  /**
    * Find the element that best matches an intent, without acting on it.
    *
    * Operation `browser.findTarget` (MCP tool `findTarget`). Read-only.
    */
-  findTarget(payload: BrowserFindTargetPayload, options?: CallOptions): Promise<BrowserFindTargetResult>;
+  findTarget(payload: BrowserFindTargetPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserFindTargetResult>;
 
   /**
    * Carry out an intent on one of its resolved candidates.
@@ -524,14 +590,14 @@ export interface GlassBrowserMethods<CallOptions> {
    *
    * Operation `browser.actAndVerify` (MCP tool `actAndVerify`). Mutating: needs a mutation lease on the daemon socket.
    */
-  actAndVerify(payload: BrowserActAndVerifyPayload, options?: CallOptions): Promise<BrowserActAndVerifyResult>;
+  actAndVerify(payload: BrowserActAndVerifyPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserActAndVerifyResult>;
 
   /**
    * Look up an earlier run by its execution id to see how it ended and how to recover.
    *
    * Operation `browser.recoverRun` (MCP tool `recoverRun`). Read-only.
    */
-  recoverRun(payload: BrowserRecoverRunPayload, options?: CallOptions): Promise<BrowserRecoverRunResult>;
+  recoverRun(payload: BrowserRecoverRunPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserRecoverRunResult>;
 
   /**
    * Map element references taken at an older revision onto the current page.
@@ -546,7 +612,7 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
    * With `operation` `"list"`, or without it, it resolves to a `BrowserSessionSnapshotListResult`.
    */
-  sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions): Promise<BrowserSessionSnapshotListResult>;
+  sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotListResult>;
 
   /**
    * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
@@ -554,7 +620,7 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
    * With `operation` `"create"` or `"inspect"`, it resolves to a `BrowserSessionSnapshotSingleResult`.
    */
-  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions): Promise<BrowserSessionSnapshotSingleResult>;
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotSingleResult>;
 
   /**
    * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
@@ -562,7 +628,7 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
    * With `operation` `"diff"`, it resolves to a `BrowserSessionSnapshotDiffResult`.
    */
-  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "diff" }, options?: CallOptions): Promise<BrowserSessionSnapshotDiffResult>;
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "diff" }, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotDiffResult>;
 
   /**
    * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
@@ -570,7 +636,7 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
    * With `operation` `"purge"`, it resolves to a `BrowserSessionSnapshotPurgeResult`.
    */
-  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions): Promise<BrowserSessionSnapshotPurgeResult>;
+  sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotPurgeResult>;
 
   /**
    * Create, inspect, compare or purge snapshots of the browser session; the operation field selects which.
@@ -578,7 +644,7 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.sessionSnapshot` (MCP tool `sessionSnapshot`). Needs a mutation lease depending on its payload.
    * Any other payload resolves to a `BrowserSessionSnapshotResult`.
    */
-  sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions): Promise<BrowserSessionSnapshotResult>;
+  sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotResult>;
 
   /**
    * Save the session's state as a checkpoint document.
@@ -775,6 +841,128 @@ export interface GlassBrowserMethods<CallOptions> {
    * Operation `browser.knowledgePurge` (MCP tool `knowledgePurge`). Mutating: needs a mutation lease on the daemon socket.
    */
   knowledgePurge(payload: BrowserKnowledgePurgePayload, options?: CallOptions): Promise<BrowserKnowledgePurgeResult>;
+
+  /**
+   * Report statistics about semantic memory (the persistent knowledge store).
+   *
+   * Operation `browser.memoryStatus` (MCP tool `memoryStatus`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryStatus(payload?: BrowserMemoryStatusPayload, options?: CallOptions): Promise<BrowserMemoryStatusResult>;
+
+  /**
+   * Return one record of semantic memory.
+   *
+   * Operation `browser.memoryInspect` (MCP tool `memoryInspect`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryInspect(payload: BrowserMemoryInspectPayload, options?: CallOptions): Promise<BrowserMemoryInspectResult>;
+
+  /**
+   * Return one record of semantic memory with what the daemon says about it (in glass-browser 0.3.14, the record alone).
+   *
+   * Operation `browser.memoryExplain` (MCP tool `memoryExplain`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryExplain(payload: BrowserMemoryExplainPayload, options?: CallOptions): Promise<BrowserMemoryExplainResult>;
+
+  /**
+   * Return every record of semantic memory.
+   *
+   * Operation `browser.memoryExport` (MCP tool `memoryExport`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryExport(payload?: BrowserMemoryExportPayload, options?: CallOptions): Promise<BrowserMemoryExportResult>;
+
+  /**
+   * Re-read semantic memory from its store file and report its statistics.
+   *
+   * Operation `browser.memoryReindex` (MCP tool `memoryReindex`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryReindex(payload?: BrowserMemoryReindexPayload, options?: CallOptions): Promise<BrowserMemoryReindexResult>;
+
+  /**
+   * Remove one record from semantic memory.
+   *
+   * Operation `browser.memoryForget` (MCP tool `memoryForget`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryForget(payload: BrowserMemoryForgetPayload, options?: CallOptions): Promise<BrowserMemoryForgetResult>;
+
+  /**
+   * Remove every stale, contradicted or quarantined record from semantic memory.
+   *
+   * Operation `browser.memoryPrune` (MCP tool `memoryPrune`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  memoryPrune(payload?: BrowserMemoryPrunePayload, options?: CallOptions): Promise<BrowserMemoryPruneResult>;
+
+  /**
+   * List the workspaces in the daemon's workspace store.
+   *
+   * Operation `browser.workspaceStatus` (MCP tool `workspaceStatus`). Read-only.
+   */
+  workspaceStatus(payload?: BrowserWorkspaceStatusPayload, options?: CallOptions): Promise<BrowserWorkspaceStatusResult>;
+
+  /**
+   * Return one workspace of the daemon's workspace store, or the list of them without an id.
+   *
+   * Operation `browser.workspaceInspect` (MCP tool `workspaceInspect`). Read-only.
+   * Without `id`, it resolves to a `BrowserWorkspaceListResult`.
+   */
+  workspaceInspect(payload?: BrowserWorkspaceInspectPayload & { id?: undefined }, options?: CallOptions): Promise<BrowserWorkspaceListResult>;
+
+  /**
+   * Return one workspace of the daemon's workspace store, or the list of them without an id.
+   *
+   * Operation `browser.workspaceInspect` (MCP tool `workspaceInspect`). Read-only.
+   * With `id` given, it resolves to a `BrowserWorkspaceDetailResult`.
+   */
+  workspaceInspect(payload: BrowserWorkspaceInspectPayload & { id: NonNullable<BrowserWorkspaceInspectPayload["id"]> }, options?: CallOptions): Promise<BrowserWorkspaceDetailResult>;
+
+  /**
+   * Return one workspace of the daemon's workspace store, or the list of them without an id.
+   *
+   * Operation `browser.workspaceInspect` (MCP tool `workspaceInspect`). Read-only.
+   * Any other payload resolves to a `BrowserWorkspaceInspectResult`.
+   */
+  workspaceInspect(payload?: BrowserWorkspaceInspectPayload, options?: CallOptions): Promise<BrowserWorkspaceInspectResult>;
+
+  /**
+   * Validate a replay bundle against its scenario and summarize it.
+   *
+   * Operation `browser.replayInspect` (MCP tool `replayInspect`). Read-only.
+   */
+  replayInspect(payload: BrowserReplayInspectPayload, options?: CallOptions): Promise<BrowserReplayInspectResult>;
+
+  /**
+   * Compare two replay bundles of one scenario.
+   *
+   * Operation `browser.replayDiff` (MCP tool `replayDiff`). Read-only.
+   */
+  replayDiff(payload: BrowserReplayDiffPayload, options?: CallOptions): Promise<BrowserReplayDiffResult>;
+
+  /**
+   * Validate a replay bundle against its scenario and attach it, without side effects.
+   *
+   * Operation `browser.replayAttach` (MCP tool `replayAttach`). Read-only.
+   */
+  replayAttach(payload: BrowserReplayAttachPayload, options?: CallOptions): Promise<BrowserReplayAttachResult>;
+
+  /**
+   * Validate a surface set and return it, or only each surface's coverage.
+   *
+   * Operation `browser.surfaceInspect` (MCP tool `surfaceInspect`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  surfaceInspect(payload: BrowserSurfaceInspectPayload, options?: CallOptions): Promise<BrowserSurfaceInspectResult>;
+
+  /**
+   * Validate a backend profile and report its identity and how many capabilities it declares.
+   *
+   * Operation `browser.backendStatus` (MCP tool `backendStatus`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  backendStatus(payload: BrowserBackendStatusPayload, options?: CallOptions): Promise<BrowserBackendStatusResult>;
+
+  /**
+   * Validate a backend profile and check each of its 11 capabilities.
+   *
+   * Operation `browser.backendTest` (MCP tool `backendTest`). Mutating: needs a mutation lease on the daemon socket.
+   */
+  backendTest(payload: BrowserBackendTestPayload, options?: CallOptions): Promise<BrowserBackendTestResult>;
 }
 
 /** Typed methods of the `webIr` operations. `CallOptions` is the client's per-call options type. */
@@ -829,7 +1017,7 @@ export interface GlassTaskMethods<CallOptions> {
    *
    * Operation `task.execute` (MCP tool `executeTask`). Needs a mutation lease depending on its payload.
    */
-  execute(payload: TaskExecutePayload, options?: CallOptions): Promise<TaskExecuteResult>;
+  execute(payload: TaskExecutePayload, options?: CallOptions & ResponseModeOption): Promise<TaskExecuteResult>;
 }
 
 /** Every operation namespace of the catalog, as properties of the client. */

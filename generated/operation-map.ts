@@ -8,11 +8,13 @@ import type { BrowserIntentsWorkflowsOperationTypes } from "./types/operations/b
 import type { BrowserTargetsStorageOperationTypes } from "./types/operations/browser-targets-storage.js";
 import type { BrowserEmulationOperationTypes } from "./types/operations/browser-emulation.js";
 import type { BrowserKnowledgeOperationTypes } from "./types/operations/browser-knowledge.js";
+import type { BrowserMemoryOperationTypes } from "./types/operations/browser-memory.js";
+import type { BrowserExperienceOperationTypes } from "./types/operations/browser-experience.js";
 import type { WebIrOperationTypes } from "./types/operations/web-ir.js";
 import type { TaskOperationTypes } from "./types/operations/task.js";
 
 /** The payload and result type of every catalog operation, keyed by operation name. */
-export interface OperationMap extends BrowserNavigationInputOperationTypes, BrowserObservationOperationTypes, BrowserIntentsWorkflowsOperationTypes, BrowserTargetsStorageOperationTypes, BrowserEmulationOperationTypes, BrowserKnowledgeOperationTypes, WebIrOperationTypes, TaskOperationTypes {}
+export interface OperationMap extends BrowserNavigationInputOperationTypes, BrowserObservationOperationTypes, BrowserIntentsWorkflowsOperationTypes, BrowserTargetsStorageOperationTypes, BrowserEmulationOperationTypes, BrowserKnowledgeOperationTypes, BrowserMemoryOperationTypes, BrowserExperienceOperationTypes, WebIrOperationTypes, TaskOperationTypes {}
 
 /** The name of a catalog operation. */
 export type OperationName = keyof OperationMap;
@@ -26,3 +28,9 @@ export type PayloadOf<Op extends string> = string extends Op ? unknown : Op exte
 
 /** The result type of a catalog operation. */
 export type ResultOf<Op extends OperationName> = OperationMap[Op]["result"];
+
+/** The operations whose tool takes the `responseMode` call option. */
+export type ResponseModeOperation = "browser.observeBootstrap" | "browser.inspectPage" | "browser.extractWebIr" | "browser.extractStructured" | "browser.findTarget" | "browser.actAndVerify" | "browser.recoverRun" | "browser.sessionSnapshot" | "task.execute";
+
+/** The operations whose tool takes the `includeTrace` call option. */
+export type TraceOperation = "browser.navigate" | "browser.click" | "browser.clickExpectPopup" | "browser.doubleClick" | "browser.hover" | "browser.clear" | "browser.check" | "browser.uncheck" | "browser.drag" | "browser.type" | "browser.key" | "browser.keyDown" | "browser.keyUp" | "browser.shortcut" | "browser.select" | "browser.upload" | "browser.screenshot" | "browser.wait";

@@ -4,6 +4,7 @@
 /** [operation, tool (0: the method name), lease, expectedRevision, retrySafe, capability (0: none)?, resultText?] per catalog operation. */
 export const operationRows = [
   ["browser.navigate",0,"required",1,0],
+  ["browser.preflightNavigation",0,"none",0,1],
   ["browser.click",0,"required",1,0],
   ["browser.clickExpectPopup",0,"required",1,0],
   ["browser.doubleClick",0,"required",1,0],
@@ -37,6 +38,7 @@ export const operationRows = [
   ["browser.getDOM",0,"none",0,1],
   ["browser.getText",0,"none",0,1,0,1],
   ["browser.inspectPage",0,"none",0,1],
+  ["browser.extractWebIr",0,"none",0,1,"webIr"],
   ["browser.extractStructured",0,"none",0,1],
   ["browser.wait",0,"required",0,0],
   ["browser.evaluate",0,"required",0,0],
@@ -45,6 +47,7 @@ export const operationRows = [
   ["browser.diagnostics",0,"none",0,1],
   ["browser.workflow",0,"required",0,0,"workflowRuntime"],
   ["browser.resolveIntent",0,"none",0,1,"intentResolution"],
+  ["browser.resolveIntentWithKnowledge",0,"none",0,1,"persistentKnowledge"],
   ["browser.findTarget",0,"none",0,1,"intentResolution"],
   ["browser.executeIntent",0,"required",0,0,"intentResolution"],
   ["browser.actAndVerify",0,"required",0,0],
@@ -79,6 +82,21 @@ export const operationRows = [
   ["browser.knowledgeShow",0,"none",0,1,"persistentKnowledge"],
   ["browser.knowledgeInvalidate",0,"required",0,0,"persistentKnowledge"],
   ["browser.knowledgePurge",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryStatus",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryInspect",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryExplain",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryExport",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryReindex",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryForget",0,"required",0,0,"persistentKnowledge"],
+  ["browser.memoryPrune",0,"required",0,0,"persistentKnowledge"],
+  ["browser.workspaceStatus",0,"none",0,1],
+  ["browser.workspaceInspect",0,"none",0,1],
+  ["browser.replayInspect",0,"none",0,1],
+  ["browser.replayDiff",0,"none",0,1],
+  ["browser.replayAttach",0,"none",0,1],
+  ["browser.surfaceInspect",0,"required",0,0],
+  ["browser.backendStatus",0,"required",0,0],
+  ["browser.backendTest",0,"required",0,0],
   ["webIr.inspect","inspectWebIr","none",0,1,"webIr"],
   ["webIr.validate","validateWebIr","none",0,1,"webIr"],
   ["webIr.diff","diffWebIr","none",0,1,"webIr"],
@@ -93,3 +111,9 @@ export const operationRows = [
  * here mutates, so the generic request path treats unknown tools as needing a lease.
  */
 export const leaseExemptTools: ReadonlySet<string> = new Set(["screenshot","observe","observeBootstrap","observeKnowledge","inspectPage","extractWebIr","inspectWebIr","validateWebIr","diffWebIr","continuityWebIr","compileTask","validateTask","findTarget","extractStructured","recoverRun","sessionSnapshot","replayInspect","replayDiff","replayAttach","resolveIntent","resolveIntentWithKnowledge","knowledgeList","knowledgeShow","knowledgeStats","preflight","preflightNavigation","getDOM","getText","listTargets","listFrames","cookies","localStorage","sessionStorage","diagnostics","verify","observeDelta","workspaceStatus","workspaceInspect","project.inspect","project.files","project.read","project.processes","project.process.output","project.diff","project.timeline","project.events","project.session.status","project.capsule.show","project.inbox","project.verification.card","agent.hello"]);
+
+/** The operations whose tool takes the `responseMode` call option. */
+export const responseModeOperations: ReadonlySet<string> = new Set(["browser.observeBootstrap","browser.inspectPage","browser.extractWebIr","browser.extractStructured","browser.findTarget","browser.actAndVerify","browser.recoverRun","browser.sessionSnapshot","task.execute"]);
+
+/** The operations whose tool takes the `includeTrace` call option. */
+export const traceOperations: ReadonlySet<string> = new Set(["browser.navigate","browser.click","browser.clickExpectPopup","browser.doubleClick","browser.hover","browser.clear","browser.check","browser.uncheck","browser.drag","browser.type","browser.key","browser.keyDown","browser.keyUp","browser.shortcut","browser.select","browser.upload","browser.screenshot","browser.wait"]);

@@ -24,6 +24,6 @@ export {
   type McpTextContent,
   type McpToolResult,
 } from "./mcp/json-rpc.js";
-export type { ServerRequestHandler } from "./mcp/mcp-session.js";
+export type { ServerRequestAbortReason, ServerRequestContext, ServerRequestHandler } from "./mcp/mcp-session.js";
 export { requiresLease, toolFor, operationFor, isRetrySafe, describeOperation } from "./operations/catalog.js";
 export { leaseExemptTools } from "../generated/operations.js";

@@ -29,7 +29,7 @@ export async function openGlassClient(transport: TransportName, targets: BenchTa
       if (key === "small") return glass.browser.observe(observe);
       if (key === "large") return glass.webIr.validate(validate);
       const op = targets.operations[key]!;
-      return glass.request(op.operation, op.payload);
+      return glass.requestUntyped(op.operation, op.payload as never);
     },
     close: () => glass.close(),
   };

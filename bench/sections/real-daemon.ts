@@ -84,7 +84,7 @@ export async function measureRealDaemon(rounds = 5, perRound = 4, progress: (lin
     await mcp.connect(askingForMcp20241105(mcpTransport));
     closers.push(() => mcp.close());
 
-    const viaGlass: Call = (op) => glass.request(op.operation, op.payload as never);
+    const viaGlass: Call = (op) => glass.requestUntyped(op.operation, op.payload as never);
     const viaMcp: Call = async (op) => {
       const result = await mcp.callTool({ name: op.tool, arguments: op.payload });
       if (result.isError === true) throw new Error(`${op.tool}: ${JSON.stringify(result.content).slice(0, 300)}`);

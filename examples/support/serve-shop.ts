@@ -1,6 +1,7 @@
 /**
  * Serves the shop of examples/shop/ on 127.0.0.1, for a daemon's browser to open: its sign-in page
- * at `/login` and its orders at `/orders`, as the mock daemon's simulated shop has them.
+ * at `/login`, its orders at `/orders` and the account page at `/account` (whose buttons ask with
+ * the page's own `confirm` and `prompt` dialogs), as the mock daemon's simulated shop has them.
  *
  *   npx tsx examples/support/serve-shop.ts [PORT]     serve it until Ctrl-C (default: any free port)
  *
@@ -14,6 +15,7 @@ import { pathToFileURL } from "node:url";
 const PAGES: Readonly<Record<string, URL>> = {
   "/login": new URL("../shop/login.html", import.meta.url),
   "/orders": new URL("../shop/orders.html", import.meta.url),
+  "/account": new URL("../shop/account.html", import.meta.url),
 };
 
 /**

@@ -4,6 +4,31 @@
 import type { GlassIdentifier } from "./glass-protocol-v1.js";
 
 /**
+ * The entities of the page: 1 to 4096, exactly one of kind `page`, ids unique.
+ *
+ * @minItems 1
+ * @maxItems 4096
+ */
+export type WebIrEntityList = WebIrEntity[];
+/**
+ * Directed relationships between entities: at most 8192, unique by {from, to, kind}, each between two distinct entities of this document.
+ *
+ * @maxItems 8192
+ */
+export type WebIrRelationshipList = WebIrRelationship[];
+/**
+ * Free-text notes from the extractor: at most 128, each at most 512 UTF-8 bytes.
+ *
+ * @maxItems 128
+ */
+export type WebIrDiagnosticList = string[];
+/**
+ * Notes about relationship hints the extractor could not turn into relationships: at most 128 entries. The contract does not fix the shape of an entry, so each is an open object.
+ *
+ * @maxItems 128
+ */
+export type WebIrRelationshipHintDiagnosticList = WebIrRelationshipHintDiagnostic[];
+/**
  * A page revision: a non-negative integer that grows as the page changes.
  */
 export type WebIrRevision = number;
@@ -77,6 +102,29 @@ export type WebIrRelationshipKind =
   | "repeatsAs"
   | "scopedTo";
 
+/**
+ * The members of a Web IR v1 document, each with its schema, without closing the object: WebIrDocument is exactly these members, and an answer that carries a document with members of its own (browser.extractWebIr adds `detailAvailability`) is these members and its own. The members a document must have are required here too.
+ */
+export interface WebIrDocumentContent {
+  /**
+   * The Web IR schema version; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The page revision this document was extracted at.
+   */
+  revision: WebIrRevision;
+  document?: WebIrDocumentInfo;
+  entities: WebIrEntityList;
+  relationships: WebIrRelationshipList;
+  coverage: WebIrCoverage;
+  limits: WebIrLimits;
+  entityDetails?: WebIrEntityDetails;
+  surfaceSet?: WebIrSurfaceSet;
+  diagnostics?: WebIrDiagnosticList;
+  relationshipHintDiagnostics?: WebIrRelationshipHintDiagnosticList;
+  [k: string]: unknown;
+}
 /**
  * Facts about the page's document. Its revision must equal the Web IR's top-level revision; the url is stored without its query and fragment so that documents never carry tokens or personal data from them.
  */
@@ -342,33 +390,12 @@ export interface WebIrDocument {
    */
   revision: WebIrRevision;
   document?: WebIrDocumentInfo;
-  /**
-   * The entities of the page: 1 to 4096, exactly one of kind `page`, ids unique.
-   *
-   * @minItems 1
-   * @maxItems 4096
-   */
-  entities: WebIrEntity[];
-  /**
-   * Directed relationships between entities: at most 8192, unique by {from, to, kind}, each between two distinct entities of this document.
-   *
-   * @maxItems 8192
-   */
-  relationships: WebIrRelationship[];
+  entities: WebIrEntityList;
+  relationships: WebIrRelationshipList;
   coverage: WebIrCoverage;
   limits: WebIrLimits;
   entityDetails?: WebIrEntityDetails;
   surfaceSet?: WebIrSurfaceSet;
-  /**
-   * Free-text notes from the extractor: at most 128, each at most 512 UTF-8 bytes.
-   *
-   * @maxItems 128
-   */
-  diagnostics?: string[];
-  /**
-   * Notes about relationship hints the extractor could not turn into relationships: at most 128 entries. The contract does not fix the shape of an entry, so each is an open object.
-   *
-   * @maxItems 128
-   */
-  relationshipHintDiagnostics?: WebIrRelationshipHintDiagnostic[];
+  diagnostics?: WebIrDiagnosticList;
+  relationshipHintDiagnostics?: WebIrRelationshipHintDiagnosticList;
 }

@@ -5,10 +5,12 @@ import { lookupTable, type GeneratedValidator } from "../../src/validation/gener
 import { validateCapabilityAgreement, validateCapabilityManifest, validateGlassNegotiation } from "./glass-capabilities-v1.js";
 import { validateGlassDeadlineMs, validateGlassErrorObject, validateGlassIdentifier, validateGlassMutationLease, validateGlassOperationName, validateGlassRequest, validateGlassResponse, validateGlassResponseStrict } from "./glass-protocol-v1.js";
 import { validateBrowserClearCpuThrottlingPayload, validateBrowserClearCpuThrottlingResult, validateBrowserClearGeolocationPayload, validateBrowserClearGeolocationResult, validateBrowserClearNetworkConditionsPayload, validateBrowserClearNetworkConditionsResult, validateBrowserClearUserAgentPayload, validateBrowserClearUserAgentResult, validateBrowserPrintToPdfPayload, validateBrowserPrintToPdfResult, validateBrowserSetCpuThrottlingPayload, validateBrowserSetCpuThrottlingResult, validateBrowserSetGeolocationPayload, validateBrowserSetGeolocationResult, validateBrowserSetNetworkConditionsPayload, validateBrowserSetNetworkConditionsResult, validateBrowserSetTimezonePayload, validateBrowserSetTimezoneResult, validateBrowserSetUserAgentPayload, validateBrowserSetUserAgentResult } from "./operations/browser-emulation.js";
-import { validateBrowserActAndVerifyPayload, validateBrowserActAndVerifyResult, validateBrowserExecuteIntentPayload, validateBrowserExecuteIntentResult, validateBrowserExportCheckpointPayload, validateBrowserExportCheckpointResult, validateBrowserFindTargetPayload, validateBrowserFindTargetResult, validateBrowserImportCheckpointPayload, validateBrowserImportCheckpointResult, validateBrowserReconcileReferencesPayload, validateBrowserReconcileReferencesResult, validateBrowserRecoverRunPayload, validateBrowserRecoverRunResult, validateBrowserResolveIntentPayload, validateBrowserResolveIntentResult, validateBrowserSessionSnapshotPayload, validateBrowserSessionSnapshotResult, validateBrowserWorkflowPayload, validateBrowserWorkflowResult } from "./operations/browser-intents-workflows.js";
+import { validateBrowserBackendStatusPayload, validateBrowserBackendStatusResult, validateBrowserBackendTestPayload, validateBrowserBackendTestResult, validateBrowserReplayAttachPayload, validateBrowserReplayAttachResult, validateBrowserReplayDiffPayload, validateBrowserReplayDiffResult, validateBrowserReplayInspectPayload, validateBrowserReplayInspectResult, validateBrowserSurfaceInspectPayload, validateBrowserSurfaceInspectResult, validateBrowserWorkspaceInspectPayload, validateBrowserWorkspaceInspectResult, validateBrowserWorkspaceStatusPayload, validateBrowserWorkspaceStatusResult } from "./operations/browser-experience.js";
+import { validateBrowserActAndVerifyPayload, validateBrowserActAndVerifyResult, validateBrowserExecuteIntentPayload, validateBrowserExecuteIntentResult, validateBrowserExportCheckpointPayload, validateBrowserExportCheckpointResult, validateBrowserFindTargetPayload, validateBrowserFindTargetResult, validateBrowserImportCheckpointPayload, validateBrowserImportCheckpointResult, validateBrowserReconcileReferencesPayload, validateBrowserReconcileReferencesResult, validateBrowserRecoverRunPayload, validateBrowserRecoverRunResult, validateBrowserResolveIntentPayload, validateBrowserResolveIntentResult, validateBrowserResolveIntentWithKnowledgePayload, validateBrowserResolveIntentWithKnowledgeResult, validateBrowserSessionSnapshotPayload, validateBrowserSessionSnapshotResult, validateBrowserWorkflowPayload, validateBrowserWorkflowResult } from "./operations/browser-intents-workflows.js";
 import { validateBrowserKnowledgeInvalidatePayload, validateBrowserKnowledgeInvalidateResult, validateBrowserKnowledgeListPayload, validateBrowserKnowledgeListResult, validateBrowserKnowledgePurgePayload, validateBrowserKnowledgePurgeResult, validateBrowserKnowledgeShowPayload, validateBrowserKnowledgeShowResult, validateBrowserKnowledgeStatsPayload, validateBrowserKnowledgeStatsResult } from "./operations/browser-knowledge.js";
-import { validateBrowserAcceptDialogPayload, validateBrowserAcceptDialogResult, validateBrowserBatchPayload, validateBrowserBatchResult, validateBrowserCheckPayload, validateBrowserCheckResult, validateBrowserClearPayload, validateBrowserClearResult, validateBrowserClickAtPayload, validateBrowserClickAtResult, validateBrowserClickExpectPopupPayload, validateBrowserClickExpectPopupResult, validateBrowserClickPayload, validateBrowserClickResult, validateBrowserClipboardReadPayload, validateBrowserClipboardReadResult, validateBrowserClipboardWritePayload, validateBrowserClipboardWriteResult, validateBrowserDismissConsentPayload, validateBrowserDismissConsentResult, validateBrowserDismissDialogPayload, validateBrowserDismissDialogResult, validateBrowserDoubleClickPayload, validateBrowserDoubleClickResult, validateBrowserDownloadPayload, validateBrowserDownloadResult, validateBrowserDragPayload, validateBrowserDragResult, validateBrowserFillFormPayload, validateBrowserFillFormResult, validateBrowserHoverPayload, validateBrowserHoverResult, validateBrowserKeyDownPayload, validateBrowserKeyDownResult, validateBrowserKeyPayload, validateBrowserKeyResult, validateBrowserKeyUpPayload, validateBrowserKeyUpResult, validateBrowserNavigatePayload, validateBrowserNavigateResult, validateBrowserScrollPayload, validateBrowserScrollResult, validateBrowserSelectPayload, validateBrowserSelectResult, validateBrowserShortcutPayload, validateBrowserShortcutResult, validateBrowserTypePayload, validateBrowserTypeResult, validateBrowserUncheckPayload, validateBrowserUncheckResult, validateBrowserUploadPayload, validateBrowserUploadResult } from "./operations/browser-navigation-input.js";
-import { validateBrowserDiagnosticsPayload, validateBrowserDiagnosticsResult, validateBrowserEvaluatePayload, validateBrowserEvaluateResult, validateBrowserExtractStructuredPayload, validateBrowserExtractStructuredResult, validateBrowserGetDOMPayload, validateBrowserGetDOMResult, validateBrowserGetTextPayload, validateBrowserGetTextResult, validateBrowserInspectPagePayload, validateBrowserInspectPageResult, validateBrowserObserveBootstrapPayload, validateBrowserObserveBootstrapResult, validateBrowserObserveDeltaPayload, validateBrowserObserveDeltaResult, validateBrowserObserveKnowledgePayload, validateBrowserObserveKnowledgeResult, validateBrowserObservePayload, validateBrowserObserveResult, validateBrowserPreflightPayload, validateBrowserPreflightResult, validateBrowserScreenshotPayload, validateBrowserScreenshotResult, validateBrowserVerifyPayload, validateBrowserVerifyResult, validateBrowserWaitPayload, validateBrowserWaitResult } from "./operations/browser-observation.js";
+import { validateBrowserMemoryExplainPayload, validateBrowserMemoryExplainResult, validateBrowserMemoryExportPayload, validateBrowserMemoryExportResult, validateBrowserMemoryForgetPayload, validateBrowserMemoryForgetResult, validateBrowserMemoryInspectPayload, validateBrowserMemoryInspectResult, validateBrowserMemoryPrunePayload, validateBrowserMemoryPruneResult, validateBrowserMemoryReindexPayload, validateBrowserMemoryReindexResult, validateBrowserMemoryStatusPayload, validateBrowserMemoryStatusResult } from "./operations/browser-memory.js";
+import { validateBrowserAcceptDialogPayload, validateBrowserAcceptDialogResult, validateBrowserBatchPayload, validateBrowserBatchResult, validateBrowserCheckPayload, validateBrowserCheckResult, validateBrowserClearPayload, validateBrowserClearResult, validateBrowserClickAtPayload, validateBrowserClickAtResult, validateBrowserClickExpectPopupPayload, validateBrowserClickExpectPopupResult, validateBrowserClickPayload, validateBrowserClickResult, validateBrowserClipboardReadPayload, validateBrowserClipboardReadResult, validateBrowserClipboardWritePayload, validateBrowserClipboardWriteResult, validateBrowserDismissConsentPayload, validateBrowserDismissConsentResult, validateBrowserDismissDialogPayload, validateBrowserDismissDialogResult, validateBrowserDoubleClickPayload, validateBrowserDoubleClickResult, validateBrowserDownloadPayload, validateBrowserDownloadResult, validateBrowserDragPayload, validateBrowserDragResult, validateBrowserFillFormPayload, validateBrowserFillFormResult, validateBrowserHoverPayload, validateBrowserHoverResult, validateBrowserKeyDownPayload, validateBrowserKeyDownResult, validateBrowserKeyPayload, validateBrowserKeyResult, validateBrowserKeyUpPayload, validateBrowserKeyUpResult, validateBrowserNavigatePayload, validateBrowserNavigateResult, validateBrowserPreflightNavigationPayload, validateBrowserPreflightNavigationResult, validateBrowserScrollPayload, validateBrowserScrollResult, validateBrowserSelectPayload, validateBrowserSelectResult, validateBrowserShortcutPayload, validateBrowserShortcutResult, validateBrowserTypePayload, validateBrowserTypeResult, validateBrowserUncheckPayload, validateBrowserUncheckResult, validateBrowserUploadPayload, validateBrowserUploadResult } from "./operations/browser-navigation-input.js";
+import { validateBrowserDiagnosticsPayload, validateBrowserDiagnosticsResult, validateBrowserEvaluatePayload, validateBrowserEvaluateResult, validateBrowserExtractStructuredPayload, validateBrowserExtractStructuredResult, validateBrowserExtractWebIrPayload, validateBrowserExtractWebIrResult, validateBrowserGetDOMPayload, validateBrowserGetDOMResult, validateBrowserGetTextPayload, validateBrowserGetTextResult, validateBrowserInspectPagePayload, validateBrowserInspectPageResult, validateBrowserObserveBootstrapPayload, validateBrowserObserveBootstrapResult, validateBrowserObserveDeltaPayload, validateBrowserObserveDeltaResult, validateBrowserObserveKnowledgePayload, validateBrowserObserveKnowledgeResult, validateBrowserObservePayload, validateBrowserObserveResult, validateBrowserPreflightPayload, validateBrowserPreflightResult, validateBrowserScreenshotPayload, validateBrowserScreenshotResult, validateBrowserVerifyPayload, validateBrowserVerifyResult, validateBrowserWaitPayload, validateBrowserWaitResult } from "./operations/browser-observation.js";
 import { validateBrowserClearCookiesPayload, validateBrowserClearCookiesResult, validateBrowserCloseTargetPayload, validateBrowserCloseTargetResult, validateBrowserCookiesPayload, validateBrowserCookiesResult, validateBrowserCreateTargetPayload, validateBrowserCreateTargetResult, validateBrowserListFramesPayload, validateBrowserListFramesResult, validateBrowserListTargetsPayload, validateBrowserListTargetsResult, validateBrowserLocalStoragePayload, validateBrowserLocalStorageResult, validateBrowserSelectFramePayload, validateBrowserSelectFrameResult, validateBrowserSelectTargetPayload, validateBrowserSelectTargetResult, validateBrowserSessionStoragePayload, validateBrowserSessionStorageResult, validateBrowserSetCookiesPayload, validateBrowserSetCookiesResult } from "./operations/browser-targets-storage.js";
 import { validateTaskCompilePayload, validateTaskCompileResult, validateTaskExecutePayload, validateTaskExecuteResult, validateTaskValidatePayload, validateTaskValidateResult } from "./operations/task.js";
 import { validateWebIrContinuityPayload, validateWebIrContinuityResult, validateWebIrDiffPayload, validateWebIrDiffResult, validateWebIrInspectPayload, validateWebIrInspectResult, validateWebIrValidatePayload, validateWebIrValidateResult } from "./operations/web-ir.js";
@@ -45,6 +47,7 @@ export { validateGlassNegotiation };
 /** The payload validator of every catalog operation, by operation name (frozen, without a prototype). */
 export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({
   "browser.navigate": validateBrowserNavigatePayload,
+  "browser.preflightNavigation": validateBrowserPreflightNavigationPayload,
   "browser.click": validateBrowserClickPayload,
   "browser.clickExpectPopup": validateBrowserClickExpectPopupPayload,
   "browser.doubleClick": validateBrowserDoubleClickPayload,
@@ -78,6 +81,7 @@ export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = l
   "browser.getDOM": validateBrowserGetDOMPayload,
   "browser.getText": validateBrowserGetTextPayload,
   "browser.inspectPage": validateBrowserInspectPagePayload,
+  "browser.extractWebIr": validateBrowserExtractWebIrPayload,
   "browser.extractStructured": validateBrowserExtractStructuredPayload,
   "browser.wait": validateBrowserWaitPayload,
   "browser.evaluate": validateBrowserEvaluatePayload,
@@ -86,6 +90,7 @@ export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = l
   "browser.diagnostics": validateBrowserDiagnosticsPayload,
   "browser.workflow": validateBrowserWorkflowPayload,
   "browser.resolveIntent": validateBrowserResolveIntentPayload,
+  "browser.resolveIntentWithKnowledge": validateBrowserResolveIntentWithKnowledgePayload,
   "browser.findTarget": validateBrowserFindTargetPayload,
   "browser.executeIntent": validateBrowserExecuteIntentPayload,
   "browser.actAndVerify": validateBrowserActAndVerifyPayload,
@@ -120,6 +125,21 @@ export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = l
   "browser.knowledgeShow": validateBrowserKnowledgeShowPayload,
   "browser.knowledgeInvalidate": validateBrowserKnowledgeInvalidatePayload,
   "browser.knowledgePurge": validateBrowserKnowledgePurgePayload,
+  "browser.memoryStatus": validateBrowserMemoryStatusPayload,
+  "browser.memoryInspect": validateBrowserMemoryInspectPayload,
+  "browser.memoryExplain": validateBrowserMemoryExplainPayload,
+  "browser.memoryExport": validateBrowserMemoryExportPayload,
+  "browser.memoryReindex": validateBrowserMemoryReindexPayload,
+  "browser.memoryForget": validateBrowserMemoryForgetPayload,
+  "browser.memoryPrune": validateBrowserMemoryPrunePayload,
+  "browser.workspaceStatus": validateBrowserWorkspaceStatusPayload,
+  "browser.workspaceInspect": validateBrowserWorkspaceInspectPayload,
+  "browser.replayInspect": validateBrowserReplayInspectPayload,
+  "browser.replayDiff": validateBrowserReplayDiffPayload,
+  "browser.replayAttach": validateBrowserReplayAttachPayload,
+  "browser.surfaceInspect": validateBrowserSurfaceInspectPayload,
+  "browser.backendStatus": validateBrowserBackendStatusPayload,
+  "browser.backendTest": validateBrowserBackendTestPayload,
   "webIr.inspect": validateWebIrInspectPayload,
   "webIr.validate": validateWebIrValidatePayload,
   "webIr.diff": validateWebIrDiffPayload,
@@ -132,6 +152,7 @@ export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = l
 /** The result validator of every catalog operation whose result the protocol describes (frozen, without a prototype). */
 export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({
   "browser.navigate": validateBrowserNavigateResult,
+  "browser.preflightNavigation": validateBrowserPreflightNavigationResult,
   "browser.click": validateBrowserClickResult,
   "browser.clickExpectPopup": validateBrowserClickExpectPopupResult,
   "browser.doubleClick": validateBrowserDoubleClickResult,
@@ -165,6 +186,7 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lo
   "browser.getDOM": validateBrowserGetDOMResult,
   "browser.getText": validateBrowserGetTextResult,
   "browser.inspectPage": validateBrowserInspectPageResult,
+  "browser.extractWebIr": validateBrowserExtractWebIrResult,
   "browser.extractStructured": validateBrowserExtractStructuredResult,
   "browser.wait": validateBrowserWaitResult,
   "browser.evaluate": validateBrowserEvaluateResult,
@@ -173,6 +195,7 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lo
   "browser.diagnostics": validateBrowserDiagnosticsResult,
   "browser.workflow": validateBrowserWorkflowResult,
   "browser.resolveIntent": validateBrowserResolveIntentResult,
+  "browser.resolveIntentWithKnowledge": validateBrowserResolveIntentWithKnowledgeResult,
   "browser.findTarget": validateBrowserFindTargetResult,
   "browser.executeIntent": validateBrowserExecuteIntentResult,
   "browser.actAndVerify": validateBrowserActAndVerifyResult,
@@ -207,6 +230,21 @@ export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lo
   "browser.knowledgeShow": validateBrowserKnowledgeShowResult,
   "browser.knowledgeInvalidate": validateBrowserKnowledgeInvalidateResult,
   "browser.knowledgePurge": validateBrowserKnowledgePurgeResult,
+  "browser.memoryStatus": validateBrowserMemoryStatusResult,
+  "browser.memoryInspect": validateBrowserMemoryInspectResult,
+  "browser.memoryExplain": validateBrowserMemoryExplainResult,
+  "browser.memoryExport": validateBrowserMemoryExportResult,
+  "browser.memoryReindex": validateBrowserMemoryReindexResult,
+  "browser.memoryForget": validateBrowserMemoryForgetResult,
+  "browser.memoryPrune": validateBrowserMemoryPruneResult,
+  "browser.workspaceStatus": validateBrowserWorkspaceStatusResult,
+  "browser.workspaceInspect": validateBrowserWorkspaceInspectResult,
+  "browser.replayInspect": validateBrowserReplayInspectResult,
+  "browser.replayDiff": validateBrowserReplayDiffResult,
+  "browser.replayAttach": validateBrowserReplayAttachResult,
+  "browser.surfaceInspect": validateBrowserSurfaceInspectResult,
+  "browser.backendStatus": validateBrowserBackendStatusResult,
+  "browser.backendTest": validateBrowserBackendTestResult,
   "webIr.inspect": validateWebIrInspectResult,
   "webIr.validate": validateWebIrValidateResult,
   "webIr.diff": validateWebIrDiffResult,

@@ -24,9 +24,9 @@ export function validateWebIrDocument(x: unknown, p: string, out: ValidationIssu
     }
     const v3 = o1["schemaVersion"];
     if (v3 !== undefined || "schemaVersion" in o1) {
-      if (v3 !== 1) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesSchemaVersion(v3, out === null ? "" : joinPath("", "schemaVersion"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath("", "schemaVersion"), "must be 1" + gotValue(v3));
+        ok = false;
       }
     } else {
       if (out === null) return false;
@@ -34,7 +34,7 @@ export function validateWebIrDocument(x: unknown, p: string, out: ValidationIssu
     }
     const v4 = o1["revision"];
     if (v4 !== undefined || "revision" in o1) {
-      if (!validateWebIrRevision(v4, out === null ? "" : joinPath("", "revision"), out)) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesRevision(v4, out === null ? "" : joinPath("", "revision"), out)) {
         if (out === null) return false;
         ok = false;
       }
@@ -44,64 +44,34 @@ export function validateWebIrDocument(x: unknown, p: string, out: ValidationIssu
     }
     const v5 = o1["document"];
     if (v5 !== undefined || "document" in o1) {
-      if (!validateWebIrDocumentInfo(v5, out === null ? "" : joinPath("", "document"), out)) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesDocument(v5, out === null ? "" : joinPath("", "document"), out)) {
         if (out === null) return false;
         ok = false;
       }
     }
     const v6 = o1["entities"];
     if (v6 !== undefined || "entities" in o1) {
-      if (!(Array.isArray(v6))) {
+      if (!validateWebIrEntityList(v6, out === null ? "" : joinPath("", "entities"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath("", "entities"), "must be an array" + got(v6));
-      } else {
-        const a7 = v6 as unknown[];
-        if (a7.length < 1) {
-          if (out === null) return false;
-          ok = fail(out, joinPath("", "entities"), "entity count must be between 1 and the draft bound");
-        }
-        if (a7.length > 4096) {
-          if (out === null) return false;
-          ok = fail(out, joinPath("", "entities"), "entity count must be between 1 and the draft bound");
-        }
-        for (let i8 = 0; i8 < a7.length; i8++) {
-          const v9 = a7[i8];
-          if (!validateWebIrEntity(v9, out === null ? "" : joinIndex(joinPath("", "entities"), i8), out)) {
-            if (out === null) return false;
-            ok = false;
-          }
-        }
+        ok = false;
       }
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath("", "entities"), "is required");
     }
-    const v10 = o1["relationships"];
-    if (v10 !== undefined || "relationships" in o1) {
-      if (!(Array.isArray(v10))) {
+    const v7 = o1["relationships"];
+    if (v7 !== undefined || "relationships" in o1) {
+      if (!validateWebIrRelationshipList(v7, out === null ? "" : joinPath("", "relationships"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath("", "relationships"), "must be an array" + got(v10));
-      } else {
-        const a11 = v10 as unknown[];
-        if (a11.length > 8192) {
-          if (out === null) return false;
-          ok = fail(out, joinPath("", "relationships"), "must have at most 8192 items" + " (got " + a11.length + ")");
-        }
-        for (let i12 = 0; i12 < a11.length; i12++) {
-          const v13 = a11[i12];
-          if (!validateWebIrRelationship(v13, out === null ? "" : joinIndex(joinPath("", "relationships"), i12), out)) {
-            if (out === null) return false;
-            ok = false;
-          }
-        }
+        ok = false;
       }
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath("", "relationships"), "is required");
     }
-    const v14 = o1["coverage"];
-    if (v14 !== undefined || "coverage" in o1) {
-      if (!validateWebIrCoverage(v14, out === null ? "" : joinPath("", "coverage"), out)) {
+    const v8 = o1["coverage"];
+    if (v8 !== undefined || "coverage" in o1) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesCoverage(v8, out === null ? "" : joinPath("", "coverage"), out)) {
         if (out === null) return false;
         ok = false;
       }
@@ -109,9 +79,9 @@ export function validateWebIrDocument(x: unknown, p: string, out: ValidationIssu
       if (out === null) return false;
       ok = fail(out, joinPath("", "coverage"), "is required");
     }
-    const v15 = o1["limits"];
-    if (v15 !== undefined || "limits" in o1) {
-      if (!validateWebIrLimits(v15, out === null ? "" : joinPath("", "limits"), out)) {
+    const v9 = o1["limits"];
+    if (v9 !== undefined || "limits" in o1) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesLimits(v9, out === null ? "" : joinPath("", "limits"), out)) {
         if (out === null) return false;
         ok = false;
       }
@@ -119,77 +89,217 @@ export function validateWebIrDocument(x: unknown, p: string, out: ValidationIssu
       if (out === null) return false;
       ok = fail(out, joinPath("", "limits"), "is required");
     }
-    const v16 = o1["entityDetails"];
-    if (v16 !== undefined || "entityDetails" in o1) {
-      if (!validateWebIrEntityDetails(v16, out === null ? "" : joinPath("", "entityDetails"), out)) {
+    const v10 = o1["entityDetails"];
+    if (v10 !== undefined || "entityDetails" in o1) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesEntityDetails(v10, out === null ? "" : joinPath("", "entityDetails"), out)) {
         if (out === null) return false;
         ok = false;
       }
     }
-    const v17 = o1["surfaceSet"];
-    if (v17 !== undefined || "surfaceSet" in o1) {
-      if (!validateWebIrSurfaceSet(v17, out === null ? "" : joinPath("", "surfaceSet"), out)) {
+    const v11 = o1["surfaceSet"];
+    if (v11 !== undefined || "surfaceSet" in o1) {
+      if (!validateWebIrV1DefsDocumentContentPropertiesSurfaceSet(v11, out === null ? "" : joinPath("", "surfaceSet"), out)) {
         if (out === null) return false;
         ok = false;
       }
     }
-    const v18 = o1["diagnostics"];
-    if (v18 !== undefined || "diagnostics" in o1) {
-      if (!(Array.isArray(v18))) {
+    const v12 = o1["diagnostics"];
+    if (v12 !== undefined || "diagnostics" in o1) {
+      if (!validateWebIrDiagnosticList(v12, out === null ? "" : joinPath("", "diagnostics"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath("", "diagnostics"), "must be an array" + got(v18));
-      } else {
-        const a19 = v18 as unknown[];
-        if (a19.length > 128) {
-          if (out === null) return false;
-          ok = fail(out, joinPath("", "diagnostics"), "must have at most 128 items" + " (got " + a19.length + ")");
-        }
-        for (let i20 = 0; i20 < a19.length; i20++) {
-          const v21 = a19[i20];
-          if (!(typeof v21 === "string")) {
-            if (out === null) return false;
-            ok = fail(out, joinIndex(joinPath("", "diagnostics"), i20), "must be a string" + got(v21));
-          } else {
-            const s22 = v21 as string;
-            if (s22.length > 170 && utf8Length(s22) > 512) {
-              if (out === null) return false;
-              ok = fail(out, joinIndex(joinPath("", "diagnostics"), i20), "must be at most 512 UTF-8 bytes" + " (got " + utf8Length(s22) + ")");
-            }
-          }
-        }
+        ok = false;
       }
     }
-    const v23 = o1["relationshipHintDiagnostics"];
-    if (v23 !== undefined || "relationshipHintDiagnostics" in o1) {
-      if (!(Array.isArray(v23))) {
+    const v13 = o1["relationshipHintDiagnostics"];
+    if (v13 !== undefined || "relationshipHintDiagnostics" in o1) {
+      if (!validateWebIrRelationshipHintDiagnosticList(v13, out === null ? "" : joinPath("", "relationshipHintDiagnostics"), out)) {
         if (out === null) return false;
-        ok = fail(out, joinPath("", "relationshipHintDiagnostics"), "must be an array" + got(v23));
-      } else {
-        const a24 = v23 as unknown[];
-        if (a24.length > 128) {
-          if (out === null) return false;
-          ok = fail(out, joinPath("", "relationshipHintDiagnostics"), "must have at most 128 items" + " (got " + a24.length + ")");
-        }
-        for (let i25 = 0; i25 < a24.length; i25++) {
-          const v26 = a24[i25];
-          if (!validateWebIrRelationshipHintDiagnostic(v26, out === null ? "" : joinIndex(joinPath("", "relationshipHintDiagnostics"), i25), out)) {
-            if (out === null) return false;
-            ok = false;
-          }
-        }
+        ok = false;
       }
     }
   }
   if (ok) {
-    const n27 = sizeWebIrDocument(x, false) > 262144 ? sizeWebIrDocument(x, true) : 0;
-    if (n27 > 262144) {
+    const n14 = sizeWebIrDocument(x, false) > 262144 ? sizeWebIrDocument(x, true) : 0;
+    if (n14 > 262144) {
       if (out === null) return false;
-      ok = fail(out, "", "must serialize to at most 262144 bytes of JSON" + " (got " + n27 + ")");
+      ok = fail(out, "", "must serialize to at most 262144 bytes of JSON" + " (got " + n14 + ")");
     }
   }
   if (ok && !rules.webIrDocumentConsistency(x as never, out === null ? "" : "", out ?? scratch())) {
     if (out === null) return false;
     ok = false;
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/schemaVersion. */
+export function validateWebIrV1DefsDocumentContentPropertiesSchemaVersion(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (x !== 1) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be 1" + gotValue(x));
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/revision. */
+export function validateWebIrV1DefsDocumentContentPropertiesRevision(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrRevision(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/document. */
+export function validateWebIrV1DefsDocumentContentPropertiesDocument(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrDocumentInfo(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates WebIrEntityList. */
+export function validateWebIrEntityList(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(Array.isArray(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an array" + got(x));
+  } else {
+    const a1 = x as unknown[];
+    if (a1.length < 1) {
+      if (out === null) return false;
+      ok = fail(out, p, "entity count must be between 1 and the draft bound");
+    }
+    if (a1.length > 4096) {
+      if (out === null) return false;
+      ok = fail(out, p, "entity count must be between 1 and the draft bound");
+    }
+    for (let i2 = 0; i2 < a1.length; i2++) {
+      const v3 = a1[i2];
+      if (!validateWebIrEntity(v3, out === null ? "" : joinIndex(p, i2), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates WebIrRelationshipList. */
+export function validateWebIrRelationshipList(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(Array.isArray(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an array" + got(x));
+  } else {
+    const a1 = x as unknown[];
+    if (a1.length > 8192) {
+      if (out === null) return false;
+      ok = fail(out, p, "must have at most 8192 items" + " (got " + a1.length + ")");
+    }
+    for (let i2 = 0; i2 < a1.length; i2++) {
+      const v3 = a1[i2];
+      if (!validateWebIrRelationship(v3, out === null ? "" : joinIndex(p, i2), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/coverage. */
+export function validateWebIrV1DefsDocumentContentPropertiesCoverage(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrCoverage(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/limits. */
+export function validateWebIrV1DefsDocumentContentPropertiesLimits(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrLimits(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/entityDetails. */
+export function validateWebIrV1DefsDocumentContentPropertiesEntityDetails(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrEntityDetails(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates web-ir-v1.schema.json#/$defs/documentContent/properties/surfaceSet. */
+export function validateWebIrV1DefsDocumentContentPropertiesSurfaceSet(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateWebIrSurfaceSet(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates WebIrDiagnosticList. */
+export function validateWebIrDiagnosticList(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(Array.isArray(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an array" + got(x));
+  } else {
+    const a1 = x as unknown[];
+    if (a1.length > 128) {
+      if (out === null) return false;
+      ok = fail(out, p, "must have at most 128 items" + " (got " + a1.length + ")");
+    }
+    for (let i2 = 0; i2 < a1.length; i2++) {
+      const v3 = a1[i2];
+      if (!(typeof v3 === "string")) {
+        if (out === null) return false;
+        ok = fail(out, joinIndex(p, i2), "must be a string" + got(v3));
+      } else {
+        const s4 = v3 as string;
+        if (s4.length > 170 && utf8Length(s4) > 512) {
+          if (out === null) return false;
+          ok = fail(out, joinIndex(p, i2), "must be at most 512 UTF-8 bytes" + " (got " + utf8Length(s4) + ")");
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates WebIrRelationshipHintDiagnosticList. */
+export function validateWebIrRelationshipHintDiagnosticList(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(Array.isArray(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an array" + got(x));
+  } else {
+    const a1 = x as unknown[];
+    if (a1.length > 128) {
+      if (out === null) return false;
+      ok = fail(out, p, "must have at most 128 items" + " (got " + a1.length + ")");
+    }
+    for (let i2 = 0; i2 < a1.length; i2++) {
+      const v3 = a1[i2];
+      if (!validateWebIrRelationshipHintDiagnostic(v3, out === null ? "" : joinIndex(p, i2), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
   }
   return ok;
 }
@@ -1059,63 +1169,295 @@ export function validateWebIrEntityState(x: unknown, p: string, out: ValidationI
   return ok;
 }
 
+/** Validates WebIrDocumentContent. */
+export function validateWebIrDocumentContent(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "schemaVersion" || k2 === "revision" || k2 === "document" || k2 === "entities" || k2 === "relationships" || k2 === "coverage" || k2 === "limits" || k2 === "entityDetails" || k2 === "surfaceSet" || k2 === "diagnostics" || k2 === "relationshipHintDiagnostics")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["revision"];
+    if (v4 !== undefined || "revision" in o1) {
+      if (!validateWebIrRevision(v4, out === null ? "" : joinPath(p, "revision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "revision"), "is required");
+    }
+    const v5 = o1["document"];
+    if (v5 !== undefined || "document" in o1) {
+      if (!validateWebIrDocumentInfo(v5, out === null ? "" : joinPath(p, "document"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v6 = o1["entities"];
+    if (v6 !== undefined || "entities" in o1) {
+      if (!(Array.isArray(v6))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "entities"), "must be an array" + got(v6));
+      } else {
+        const a7 = v6 as unknown[];
+        if (a7.length < 1) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "entities"), "entity count must be between 1 and the draft bound");
+        }
+        if (a7.length > 4096) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "entities"), "entity count must be between 1 and the draft bound");
+        }
+        for (let i8 = 0; i8 < a7.length; i8++) {
+          const v9 = a7[i8];
+          if (!validateWebIrEntity(v9, out === null ? "" : joinIndex(joinPath(p, "entities"), i8), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "entities"), "is required");
+    }
+    const v10 = o1["relationships"];
+    if (v10 !== undefined || "relationships" in o1) {
+      if (!(Array.isArray(v10))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "relationships"), "must be an array" + got(v10));
+      } else {
+        const a11 = v10 as unknown[];
+        if (a11.length > 8192) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "relationships"), "must have at most 8192 items" + " (got " + a11.length + ")");
+        }
+        for (let i12 = 0; i12 < a11.length; i12++) {
+          const v13 = a11[i12];
+          if (!validateWebIrRelationship(v13, out === null ? "" : joinIndex(joinPath(p, "relationships"), i12), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "relationships"), "is required");
+    }
+    const v14 = o1["coverage"];
+    if (v14 !== undefined || "coverage" in o1) {
+      if (!validateWebIrCoverage(v14, out === null ? "" : joinPath(p, "coverage"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "coverage"), "is required");
+    }
+    const v15 = o1["limits"];
+    if (v15 !== undefined || "limits" in o1) {
+      if (!validateWebIrLimits(v15, out === null ? "" : joinPath(p, "limits"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "limits"), "is required");
+    }
+    const v16 = o1["entityDetails"];
+    if (v16 !== undefined || "entityDetails" in o1) {
+      if (!validateWebIrEntityDetails(v16, out === null ? "" : joinPath(p, "entityDetails"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v17 = o1["surfaceSet"];
+    if (v17 !== undefined || "surfaceSet" in o1) {
+      if (!validateWebIrSurfaceSet(v17, out === null ? "" : joinPath(p, "surfaceSet"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v18 = o1["diagnostics"];
+    if (v18 !== undefined || "diagnostics" in o1) {
+      if (!(Array.isArray(v18))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "diagnostics"), "must be an array" + got(v18));
+      } else {
+        const a19 = v18 as unknown[];
+        if (a19.length > 128) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "diagnostics"), "must have at most 128 items" + " (got " + a19.length + ")");
+        }
+        for (let i20 = 0; i20 < a19.length; i20++) {
+          const v21 = a19[i20];
+          if (!(typeof v21 === "string")) {
+            if (out === null) return false;
+            ok = fail(out, joinIndex(joinPath(p, "diagnostics"), i20), "must be a string" + got(v21));
+          } else {
+            const s22 = v21 as string;
+            if (s22.length > 170 && utf8Length(s22) > 512) {
+              if (out === null) return false;
+              ok = fail(out, joinIndex(joinPath(p, "diagnostics"), i20), "must be at most 512 UTF-8 bytes" + " (got " + utf8Length(s22) + ")");
+            }
+          }
+        }
+      }
+    }
+    const v23 = o1["relationshipHintDiagnostics"];
+    if (v23 !== undefined || "relationshipHintDiagnostics" in o1) {
+      if (!(Array.isArray(v23))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "relationshipHintDiagnostics"), "must be an array" + got(v23));
+      } else {
+        const a24 = v23 as unknown[];
+        if (a24.length > 128) {
+          if (out === null) return false;
+          ok = fail(out, joinPath(p, "relationshipHintDiagnostics"), "must have at most 128 items" + " (got " + a24.length + ")");
+        }
+        for (let i25 = 0; i25 < a24.length; i25++) {
+          const v26 = a24[i25];
+          if (!validateWebIrRelationshipHintDiagnostic(v26, out === null ? "" : joinIndex(joinPath(p, "relationshipHintDiagnostics"), i25), out)) {
+            if (out === null) return false;
+            ok = false;
+          }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
 /** Compact JSON size in UTF-8 bytes of a valid WebIrDocument (exact, or a cheap upper bound). */
 export function sizeWebIrDocument(x: unknown, exact: boolean): number {
   const o1 = x as Record<string, unknown>;
   let n2 = 81;
   let f3 = 6;
-  n2 += 1;
-  n2 += sizeWebIrRevision(o1["revision"], exact);
+  n2 += sizeweb_ir_v1_schema_json_defs_documentContent_properties_schemaVersion(o1["schemaVersion"], exact);
+  n2 += sizeweb_ir_v1_schema_json_defs_documentContent_properties_revision(o1["revision"], exact);
   const v4 = o1["document"];
   if (v4 !== undefined) {
-    n2 += 12 + sizeWebIrDocumentInfo(v4, exact);
+    n2 += 12 + sizeweb_ir_v1_schema_json_defs_documentContent_properties_document(v4, exact);
     f3++;
   }
-  const a5 = o1["entities"] as unknown[];
-  let n6 = a5.length === 0 ? 2 : a5.length + 1;
-  for (let i7 = 0; i7 < a5.length; i7++) {
-    n6 += sizeWebIrEntity(a5[i7], exact);
-  }
-  n2 += n6;
-  const a8 = o1["relationships"] as unknown[];
-  let n9 = a8.length === 0 ? 2 : a8.length + 1;
-  for (let i10 = 0; i10 < a8.length; i10++) {
-    n9 += sizeWebIrRelationship(a8[i10], exact);
-  }
-  n2 += n9;
-  n2 += sizeWebIrCoverage(o1["coverage"], exact);
-  n2 += sizeWebIrLimits(o1["limits"], exact);
-  const v11 = o1["entityDetails"];
-  if (v11 !== undefined) {
-    n2 += 17 + sizeWebIrEntityDetails(v11, exact);
+  n2 += sizeWebIrEntityList(o1["entities"], exact);
+  n2 += sizeWebIrRelationshipList(o1["relationships"], exact);
+  n2 += sizeweb_ir_v1_schema_json_defs_documentContent_properties_coverage(o1["coverage"], exact);
+  n2 += sizeweb_ir_v1_schema_json_defs_documentContent_properties_limits(o1["limits"], exact);
+  const v5 = o1["entityDetails"];
+  if (v5 !== undefined) {
+    n2 += 17 + sizeweb_ir_v1_schema_json_defs_documentContent_properties_entityDetails(v5, exact);
     f3++;
   }
-  const v12 = o1["surfaceSet"];
-  if (v12 !== undefined) {
-    n2 += 14 + sizeWebIrSurfaceSet(v12, exact);
+  const v6 = o1["surfaceSet"];
+  if (v6 !== undefined) {
+    n2 += 14 + sizeweb_ir_v1_schema_json_defs_documentContent_properties_surfaceSet(v6, exact);
     f3++;
   }
-  const v13 = o1["diagnostics"];
-  if (v13 !== undefined) {
-    const a14 = v13 as unknown[];
-    let n15 = a14.length === 0 ? 2 : a14.length + 1;
-    for (let i16 = 0; i16 < a14.length; i16++) {
-      n15 += (exact ? jsonStringLength(a14[i16] as string) : (a14[i16] as string).length * 6 + 2);
-    }
-    n2 += 15 + n15;
+  const v7 = o1["diagnostics"];
+  if (v7 !== undefined) {
+    n2 += 15 + sizeWebIrDiagnosticList(v7, exact);
     f3++;
   }
-  const v17 = o1["relationshipHintDiagnostics"];
-  if (v17 !== undefined) {
-    const a18 = v17 as unknown[];
-    let n19 = a18.length === 0 ? 2 : a18.length + 1;
-    for (let i20 = 0; i20 < a18.length; i20++) {
-      n19 += sizeWebIrRelationshipHintDiagnostic(a18[i20], exact);
-    }
-    n2 += 31 + n19;
+  const v8 = o1["relationshipHintDiagnostics"];
+  if (v8 !== undefined) {
+    n2 += 31 + sizeWebIrRelationshipHintDiagnosticList(v8, exact);
     f3++;
   }
   return (f3 === 0 ? n2 + 1 : n2);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_schemaVersion(x: unknown, exact: boolean): number {
+  return 1;
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_revision(x: unknown, exact: boolean): number {
+  return sizeWebIrRevision(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_document(x: unknown, exact: boolean): number {
+  return sizeWebIrDocumentInfo(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid WebIrEntityList (exact, or a cheap upper bound). */
+export function sizeWebIrEntityList(x: unknown, exact: boolean): number {
+  const a1 = x as unknown[];
+  let n2 = a1.length === 0 ? 2 : a1.length + 1;
+  for (let i3 = 0; i3 < a1.length; i3++) {
+    n2 += sizeWebIrEntity(a1[i3], exact);
+  }
+  return n2;
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid WebIrRelationshipList (exact, or a cheap upper bound). */
+export function sizeWebIrRelationshipList(x: unknown, exact: boolean): number {
+  const a1 = x as unknown[];
+  let n2 = a1.length === 0 ? 2 : a1.length + 1;
+  for (let i3 = 0; i3 < a1.length; i3++) {
+    n2 += sizeWebIrRelationship(a1[i3], exact);
+  }
+  return n2;
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_coverage(x: unknown, exact: boolean): number {
+  return sizeWebIrCoverage(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_limits(x: unknown, exact: boolean): number {
+  return sizeWebIrLimits(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_entityDetails(x: unknown, exact: boolean): number {
+  return sizeWebIrEntityDetails(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid value (exact, or a cheap upper bound). */
+export function sizeweb_ir_v1_schema_json_defs_documentContent_properties_surfaceSet(x: unknown, exact: boolean): number {
+  return sizeWebIrSurfaceSet(x, exact);
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid WebIrDiagnosticList (exact, or a cheap upper bound). */
+export function sizeWebIrDiagnosticList(x: unknown, exact: boolean): number {
+  const a1 = x as unknown[];
+  let n2 = a1.length === 0 ? 2 : a1.length + 1;
+  for (let i3 = 0; i3 < a1.length; i3++) {
+    n2 += (exact ? jsonStringLength(a1[i3] as string) : (a1[i3] as string).length * 6 + 2);
+  }
+  return n2;
+}
+
+/** Compact JSON size in UTF-8 bytes of a valid WebIrRelationshipHintDiagnosticList (exact, or a cheap upper bound). */
+export function sizeWebIrRelationshipHintDiagnosticList(x: unknown, exact: boolean): number {
+  const a1 = x as unknown[];
+  let n2 = a1.length === 0 ? 2 : a1.length + 1;
+  for (let i3 = 0; i3 < a1.length; i3++) {
+    n2 += sizeWebIrRelationshipHintDiagnostic(a1[i3], exact);
+  }
+  return n2;
 }
 
 /** Compact JSON size in UTF-8 bytes of a valid WebIrRevision (exact, or a cheap upper bound). */

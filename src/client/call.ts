@@ -9,6 +9,7 @@ import { READ_ONLY_METHODS, type JsonRpcRequest, type JsonRpcResponse } from "..
 import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/catalog.js";
+import { callOptionArguments, type ResponseModeOption, type TraceOption } from "../operations/response-mode.js";
 import { requestInvalid } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
@@ -38,6 +39,8 @@ export interface CallSettings extends RpcContext {
   lease: Lease | undefined;
   /** Whether the session may use a capability (`undefined`: nobody said). */
   capabilityUsable(capability: string): boolean | undefined;
+  /** The failure of a call to an operation whose tool the connected daemon does not list, if it does not. */
+  unlistedTool?(operation: string): GlassError | undefined;
   /** Told when the daemon says the client's own lease is gone (expired, unknown): drop it. */
   onLeaseRefused?(error: GlassErrorObject, request: GlassRequest): void;
   /**
@@ -67,7 +70,7 @@ function clampTimeout(payload: unknown, remainingMs: number): unknown {
  * read-only calls on overload or on a failure before the request was written — never of a
  * mutation), then the answer mapped back and checked before it is believed. Always resolves.
  */
-export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions, deadlineMs: number): Promise<GlassResponse> {
+export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions & ResponseModeOption & TraceOption, deadlineMs: number): Promise<GlassResponse> {
   const started = Date.now();
   const deadlineAt = started + deadlineMs;
   const { operation, requestId } = request;
@@ -103,6 +106,8 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       ),
     );
   }
+  const unlisted = settings.unlistedTool?.(operation);
+  if (unlisted !== undefined) return refuse(wireError(unlisted));
   const mutating = requiresLease(operation, request.payload);
   const lease = settings.lease;
   let outgoing = request;
@@ -111,9 +116,11 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
   }
   const payload = clampTimeout(outgoing.payload, deadlineAt - Date.now());
   if (payload !== outgoing.payload) outgoing = { ...outgoing, payload: payload as never };
+  const callOptions = callOptionArguments(operation, descriptor !== undefined, options);
+  if ("problem" in callOptions) return refuse(wireError(requestInvalid(callOptions.problem)));
   let message: JsonRpcRequest;
   try {
-    message = toMcpRequest(outgoing);
+    message = toMcpRequest(outgoing, callOptions.arguments);
   } catch (error) {
     return refuse(wireError(error instanceof GlassError ? error : requestInvalid(describeError(error))));
   }

@@ -1,6 +1,6 @@
-import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { GlassCapabilityAgreement, GlassCapabilityManifest, GlassCapabilityName } from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
-import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
+import type { OperationName, PayloadOf, ResponseModeOperation, ResultOf, TraceOperation } from "../../generated/operation-map.js";
 import { assembleRequest, responseEnvelope } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
@@ -13,7 +13,9 @@ import { GlassError } from "../errors/glass-error.js";
 import { McpSession } from "../mcp/mcp-session.js";
 import type { GlassTransport } from "../transport/transport.js";
 import type { JsonValue } from "../validation/json-value.js";
-import { operations, type OperationDescriptor } from "../operations/catalog.js";
+import { describeOperation, operations, toolFor, type OperationDescriptor } from "../operations/catalog.js";
+import type { ResponseModeOption, TraceOption } from "../operations/response-mode.js";
+import { toolNotListed } from "./daemon-tools.js";
 import { callEnvelope, rpcCall, type CallSettings } from "./call.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
@@ -26,6 +28,7 @@ import type { CallOptions, GlassClientOptions, GlassLogEvent } from "./options.j
 import { resolveRetryPolicy, type ResolvedRetryPolicy } from "./retry.js";
 import { handshake, type HandshakeResult } from "./handshake.js";
 import { debugLogRequested, stderrLogger } from "./debug-log.js";
+import { serverRequestHandlersWith } from "./dialogs.js";
 
 /** A tool as `tools/list` describes it. */
 export interface McpToolDescription {
@@ -86,7 +89,8 @@ export class Glass {
     const log = logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
     this.log = log;
     this.session = new McpSession(transport, {
-      serverRequestHandlers: options.serverRequestHandlers,
+      // onDialog answers elicitation/create beside the caller's own handlers (a TypeError when both do).
+      serverRequestHandlers: serverRequestHandlersWith(options, log),
       onEvent: (event) =>
         log?.(
           event.type === "transportNotice"
@@ -112,7 +116,7 @@ export class Glass {
       log,
       remember: (token) => this.redaction.rememberToken(token),
     });
-    attachOperationNamespaces(this, (operation, payload, call) => this.request(operation, payload as never, call));
+    attachOperationNamespaces(this, (operation, payload, call) => this.run(operation, payload, call ?? {}));
   }
 
   /** Creates a client and performs the MCP handshake (§3). Rejects with a GlassError that says what failed. */
@@ -122,7 +126,11 @@ export class Glass {
     return glass;
   }
 
-  /** Creates a client without connecting: the first call (or {@link Glass.connect}) performs the handshake, once. */
+  /**
+   * Creates a client without connecting: the first call (or {@link Glass.connect}) performs the handshake, once.
+   * @throws TypeError for dialog options it cannot use (`onDialog` beside an `elicitation/create` handler of
+   * `serverRequestHandlers`, or `dialogTimeoutMs` outside 1..900000).
+   */
   static create(transport: GlassTransport, options: GlassClientOptions = {}): Glass {
     return new Glass(transport, options);
   }
@@ -172,20 +180,47 @@ export class Glass {
     return { inFlight: this.limiter.inFlight, queued: this.limiter.queued, awaitingAnswer: this.session.pendingCount, closed: this.closedWith !== undefined };
   }
 
-  /** Whether the agreement (or, for a capability not negotiated, the manifest) says the capability can be used. */
-  supports(capability: string): boolean {
-    return capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) === true;
+  /**
+   * Whether the connected daemon can be used for it. For an operation name (`"browser.extractWebIr"`):
+   * the daemon lists its tool (a daemon older than the tool does not) and any capability it needs is
+   * usable. For a capability name (`"webIr"`): the agreement (or, for a capability not negotiated,
+   * the manifest) says it can be used. Connect first: before the handshake nothing is known and the
+   * answer is false.
+   */
+  supports(name: OperationName | GlassCapabilityName | (string & {})): boolean {
+    if (!name.includes(".")) return capabilityUsable(name, this.agreement, this.manifest, this.acceptsExperimental) === true;
+    if (this.ready === undefined) return false;
+    const { tools } = this.ready;
+    const known = describeOperation(name);
+    if (tools === undefined ? known === undefined : !tools.has(toolFor(name))) return false;
+    const capability = known?.capability;
+    return capability === undefined || capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) !== false;
   }
 
   /**
-   * Runs any operation — in the catalog or not — and returns its result, or throws a GlassError.
-   * Catalog operations are typed: `glass.request("webIr.diff", { before, after })`.
+   * Runs a catalog operation by name and returns its typed result, or throws a GlassError:
+   * `glass.request("webIr.diff", { before, after })` is `glass.webIr.diff({ before, after })`. A name
+   * outside the catalog does not compile; call such a tool with {@link Glass.requestUntyped}.
    */
-  async request<Op extends string>(operation: Op, payload: PayloadOf<Op>, options: CallOptions = {}): Promise<Op extends OperationName ? ResultOf<Op> : JsonValue> {
+  request<Op extends OperationName>(operation: Op, payload: PayloadOf<Op>, options: OperationCallOptions<Op> = {}): Promise<ResultOf<Op>> {
+    return this.run(operation, payload, options) as Promise<ResultOf<Op>>;
+  }
+
+  /**
+   * Runs any operation by name — one the daemon lists but the catalog does not type — with any JSON
+   * payload, and returns its result as untyped JSON, or throws a GlassError. A tool the connected
+   * daemon does not list fails before anything is sent (`capability.unavailable`), as a typed call does.
+   */
+  requestUntyped(operation: string, payload: JsonValue, options: CallOptions & ResponseModeOption & TraceOption = {}): Promise<JsonValue> {
+    return this.run(operation, payload, options) as Promise<JsonValue>;
+  }
+
+  /** Builds the request of a call by name, runs it, and returns its result or throws its failure. */
+  private async run(operation: string, payload: unknown, options: CallOptions & ResponseModeOption & TraceOption): Promise<unknown> {
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
     const request = buildRequest(operation, payload, options, deadlineMs);
     const response = await this.execute(request, options);
-    if (response.ok) return response.result as Op extends OperationName ? ResultOf<Op> : JsonValue;
+    if (response.ok) return response.result;
     throw errorFromEnvelope(response.error, operation, request.requestId);
   }
 
@@ -265,13 +300,13 @@ export class Glass {
    * Sends a request envelope through the whole pipeline; always resolves with an envelope. Not
    * async once connected: the call's own promise is returned as it is, with no extra wrapping.
    */
-  private execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
+  private execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption): Promise<GlassResponse> {
     if (this.ready === undefined) return this.connectThenExecute(request, options);
     return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
   }
 
   /** {@link execute} before the handshake: connects first (a failed connect is the call's failure). */
-  private async connectThenExecute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId">): Promise<GlassResponse> {
+  private async connectThenExecute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption): Promise<GlassResponse> {
     try {
       await this.connect();
     } catch (error) {
@@ -297,6 +332,10 @@ export class Glass {
         return leases.current;
       },
       capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
+      unlistedTool: (operation) => {
+        const tool = toolFor(operation);
+        return this.ready?.tools === undefined || this.ready.tools.has(tool) ? undefined : toolNotListed(operation, tool, this.serverInfo);
+      },
       onLeaseRefused: (error, request) => leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
       redact: (error, secrets) => this.redaction.errorObject(error, secrets),
     };
@@ -317,6 +356,14 @@ export class Glass {
 
 // The typed operation namespaces (glass.browser.click, glass.webIr.diff, ...) are generated.
 export interface Glass extends GlassOperationNamespaces<CallOptions> {}
+
+/**
+ * The per-call options of an operation: {@link CallOptions}, plus `responseMode` where its tool
+ * takes one and `includeTrace` where its tool can return a failure trace.
+ */
+export type OperationCallOptions<Op extends OperationName> = CallOptions &
+  (Op extends ResponseModeOperation ? ResponseModeOption : unknown) &
+  (Op extends TraceOperation ? TraceOption : unknown);
 
 /** Runs one operation for a typed method. */
 type OperationInvoker = (operation: string, payload: unknown, options: CallOptions | undefined) => Promise<unknown>;

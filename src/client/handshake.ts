@@ -10,6 +10,7 @@ import { errorFromEnvelope } from "./error-from-envelope.js";
 import { describeIssues } from "../validation/issue.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { isJsonObject, ownProperty } from "../validation/json-value.js";
+import { listDaemonTools } from "./daemon-tools.js";
 import { exchange } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
 import { negotiationParams, requiredCapabilities } from "./negotiation.js";
@@ -33,6 +34,9 @@ const REQUESTED_MCP_VERSIONS = ["2025-11-25", "2024-11-05"] as const;
  */
 const ACCEPTED_MCP_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
+/** The MCP revision in which the client declares `capabilities.elicitation` (2024-11-05 has no elicitation). */
+const ELICITATION_MCP_VERSION = "2025-11-25";
+
 /** JSON-RPC ids of the initialize attempts (the client's other methods count up from 1). */
 const INITIALIZE_IDS: readonly JsonRpcId[] = [0, "initialize-2"];
 
@@ -42,6 +46,8 @@ export interface HandshakeResult {
   serverInfo: { name: string; version: string } | undefined;
   manifest: GlassCapabilityManifest | undefined;
   agreement: GlassCapabilityAgreement | undefined;
+  /** The names of the daemon's tools (its `tools/list`), when it listed them. */
+  tools: ReadonlySet<string> | undefined;
 }
 
 function failed(message: string, details?: unknown): GlassError {
@@ -64,7 +70,8 @@ function failed(message: string, details?: unknown): GlassError {
  * alone. A server that agreed to nothing Glass (no `glassAgreement`) while the caller `requires`
  * capabilities fails the handshake at once rather than at the first call. Rejects with a
  * GlassError that says what went wrong (`transport.unavailable` when the daemon cannot be reached,
- * `initialize.failed` otherwise).
+ * `initialize.failed` otherwise). Last, it reads the daemon's tool list (`tools/list`), so that a
+ * call to a tool the daemon lacks fails before it is sent.
  */
 export async function handshake(session: McpSession, options: GlassClientOptions, deadlineMs: number): Promise<HandshakeResult> {
   await session.start();
@@ -129,13 +136,21 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     : undefined;
   const server = serverInfo === undefined ? "a server without serverInfo" : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
   options.logger?.({ type: "connection", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
-  return { mcpProtocolVersion: version, serverInfo, manifest, agreement };
+  const tools = await listDaemonTools(session, deadlineAt, options.logger);
+  return { mcpProtocolVersion: version, serverInfo, manifest, agreement, tools };
 }
 
-/** The params of `initialize`: only fields with a value (an absent one is left out, never null). */
+/**
+ * The params of `initialize`: only fields with a value (an absent one is left out, never null).
+ * `capabilities.elicitation` (`{}`: form mode) is declared when the client answers
+ * `elicitation/create` (`onDialog`, or a handler of its own) and asks for MCP `2025-11-25`: the
+ * capability travels in the request, before the daemon's answer tells the revision, so a daemon that
+ * refuses `2025-11-25` is asked again for `2024-11-05` without it.
+ */
 function initializeParams(options: GlassClientOptions, protocolVersion: string): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
-  if (typeof ownProperty(options.serverRequestHandlers, "elicitation/create") === "function") capabilities.elicitation = {};
+  const answersElicitation = typeof options.onDialog === "function" || typeof ownProperty(options.serverRequestHandlers, "elicitation/create") === "function";
+  if (answersElicitation && protocolVersion === ELICITATION_MCP_VERSION) capabilities.elicitation = {};
   const params: Record<string, unknown> = {
     protocolVersion,
     capabilities,

@@ -1,5 +1,6 @@
 import type { GlassCapabilityName } from "../../generated/types/glass-capabilities-v1.js";
 import type { ServerRequestHandler } from "../mcp/mcp-session.js";
+import type { GlassDialogHandler, GlassDialogOutcome, GlassDialogType } from "./dialogs.js";
 
 /** When and how read-only calls are retried (mutations never are). */
 export interface RetryOptions {
@@ -32,6 +33,11 @@ export type GlassLogEvent =
   | { type: "queued"; operation: string; requestId: string; inFlight: number }
   | { type: "lease"; action: "acquired" | "renewed" | "released" | "lost"; sessionId: string; expiresAtMs?: number }
   | { type: "connection"; detail: string }
+  /**
+   * A page's dialog the daemon asked about (`onDialog`): its type, the action sent (`none`: the
+   * daemon cancelled, or the connection closed) and why. Never the page's text or the response.
+   */
+  | { type: "dialog"; dialogType: GlassDialogType | "unknown"; requestId: string; action: "accept" | "decline" | "cancel" | "none"; outcome: GlassDialogOutcome; ms: number }
   | { type: "wire"; detail: string };
 
 /** Options of {@link Glass.connect}. */
@@ -57,8 +63,24 @@ export interface GlassClientOptions {
   maxInFlight?: number;
   /** Check payloads before sending (default true) and responses before believing them (default true). */
   validate?: { payloads?: boolean; responses?: boolean };
-  /** Answers to requests the daemon sends the client, by method; any other is answered -32601. */
+  /**
+   * Answers to requests the daemon sends the client, by method; any other is answered -32601. An
+   * `elicitation/create` handler here and {@link GlassClientOptions.onDialog} together are a
+   * TypeError.
+   */
   serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>;
+  /**
+   * Answers the page's own dialogs (alert, confirm, prompt, beforeunload) when the daemon asks:
+   * `onDialog: async (dialog, { signal }) => ({ action: "accept", response: "Ada" })`. With it the
+   * client declares `capabilities.elicitation` in an initialize asking for MCP `2025-11-25` (not in
+   * one asking for `2024-11-05`, which has no elicitation). Only a daemon on its native runtime asks;
+   * on the Chromium runtime (glass-browser 0.3.14) use `browser.acceptDialog` / `dismissDialog`. A
+   * handler that throws, answers something else or takes longer than `dialogTimeoutMs` makes the
+   * client answer `cancel`. See docs/calls.md, "Dialogs".
+   */
+  onDialog?: GlassDialogHandler;
+  /** How long `onDialog` may take for one dialog, in ms (1..900000); default 60000. Then its signal aborts and the daemon gets `cancel`. */
+  dialogTimeoutMs?: number;
   /**
    * Receives log events (no payloads, no tokens; what quotes the daemon is scrubbed). In Node,
    * `GLASS_DEBUG=1` (or `DEBUG=glass-sdk`) in the environment also writes them to stderr, one line

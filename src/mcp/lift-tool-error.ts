@@ -190,22 +190,44 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
   return undefined;
 }
 
-/** `browser tool failed`: the daemon dropped the reason; say which tool, and what to check. */
+/**
+ * `browser tool failed`: the daemon dropped the reason; say which tool, and what to check — or,
+ * when the call asked for a trace (`includeTrace`) and the daemon sent one (`{"error": reason}` as
+ * a further text item), give its reason, also as `details.trace`.
+ */
 function opaqueFailure(call: FailedCall, extraContent: readonly unknown[]): GlassErrorObject {
   const { tool, mutating } = call;
+  const trace = traceReason(extraContent);
+  const mayHaveHappened = mutating ? "; the action may have happened — observe the page before deciding" : "";
   const message =
-    `the daemon's ${tool} tool failed without saying why ("${OPAQUE_TOOL_FAILURE}"), which is how it reports missing, ill-typed or unknown arguments, ` +
-    `an unknown tool name, a bad responseMode and its own untyped failures (an observation of a huge page past its time budget): ` +
-    `check the arguments against the tool's inputSchema (glass.listTools()) and do not send them again unchanged` +
-    (mutating ? "; the action may have happened — observe the page before deciding" : "");
+    trace === undefined
+      ? `the daemon's ${tool} tool failed without saying why ("${OPAQUE_TOOL_FAILURE}"), which is how it reports missing, ill-typed or unknown arguments, ` +
+        `an unknown tool name, a bad responseMode and its own untyped failures (an observation of a huge page past its time budget): ` +
+        `check the arguments against the tool's inputSchema (glass.listTools()) and do not send them again unchanged${mayHaveHappened}`
+      : `the daemon's ${tool} tool failed: ${trace}${mayHaveHappened}`;
   return {
     code: "tool.failed",
     phase: mutating ? "dispatch" : "preflight",
     message: truncateUtf8(message, 512),
     mutationPossible: mutating,
     retry: { classification: "notRetryable", recommendedOperation: mutating ? "inspect_page" : "fix_request" },
-    details: withExtra({ kind: "opaqueToolFailure", tool, text: OPAQUE_TOOL_FAILURE }, extraContent),
+    details: withExtra({ kind: "opaqueToolFailure", tool, text: OPAQUE_TOOL_FAILURE, ...(trace === undefined ? {} : { trace }) }, extraContent),
   };
+}
+
+/** The reason a failure trace gives: the first further text item that is `{"error": "<reason>"}`. */
+function traceReason(extraContent: readonly unknown[]): string | undefined {
+  for (const item of extraContent) {
+    if (!isJsonObject(item) || item.type !== "text" || typeof item.text !== "string") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(item.text);
+    } catch {
+      continue;
+    }
+    if (isJsonObject(parsed) && typeof parsed.error === "string" && parsed.error.trim() !== "") return truncateUtf8(parsed.error, 256);
+  }
+  return undefined;
 }
 
 /** Details with the failure's further content items (its trace) under `extraContent`, within the 16 KiB limit. */

@@ -18,13 +18,27 @@ import {
   type JsonRpcResponse,
 } from "./json-rpc.js";
 
+/**
+ * Why the signal a {@link ServerRequestHandler} is given was aborted (its `reason`): the daemon
+ * cancelled its request (`notifications/cancelled` naming its id; the client then sends no answer),
+ * or the connection closed.
+ */
+export type ServerRequestAbortReason = "cancelledByDaemon" | "connectionClosed";
+
+/** What a {@link ServerRequestHandler} is given besides the request. */
+export interface ServerRequestContext {
+  /** Aborted, with a {@link ServerRequestAbortReason}, when the daemon cancels its request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
 /** Answers a request the daemon sends the client (e.g. form elicitation); may throw to answer with an error. */
-export type ServerRequestHandler = (params: Record<string, unknown> | undefined, request: JsonRpcRequest) => unknown;
+export type ServerRequestHandler = (params: Record<string, unknown> | undefined, request: JsonRpcRequest, context: ServerRequestContext) => unknown;
 
 /** Something worth knowing that happened on the wire; the client's `logger` receives these. */
 export type SessionEvent =
   | { type: "unknownResponse"; id: JsonRpcId | null }
   | { type: "serverRequest"; method: string; answered: "handler" | "methodNotFound" }
+  | { type: "serverRequestCancelled"; method: string }
   | { type: "badFrame"; error: GlassError }
   | { type: "notification"; method: string }
   | { type: "transportNotice"; detail: string };
@@ -81,8 +95,8 @@ export class McpSession {
   /** Answers to daemon requests handed to the transport and not yet written, and their size. */
   private unwrittenAnswers = 0;
   private unwrittenAnswerBytes = 0;
-  /** Daemon requests a handler is working on. */
-  private handling = 0;
+  /** Daemon requests a handler is working on, by id (`1` and `"1"` apart), with what aborts their signal. */
+  private readonly handling = new Map<JsonRpcId, { method: string; abort: AbortController }>();
 
   constructor(
     private readonly transport: GlassTransport,
@@ -166,7 +180,10 @@ export class McpSession {
     if (this.closedWith !== undefined || !isJsonObject(message)) return;
     if (typeof message.method === "string") {
       if ("id" in message && message.id !== undefined && message.id !== null) this.answerServerRequest(message as JsonRpcRequest);
-      else this.options.onEvent?.({ type: "notification", method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES) });
+      else {
+        this.options.onEvent?.({ type: "notification", method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES) });
+        if (message.method === "notifications/cancelled") this.serverRequestCancelled(message.params);
+      }
       return;
     }
     const response = message as JsonRpcResponse;
@@ -183,10 +200,11 @@ export class McpSession {
    * Answers a request the daemon sent: with the registered handler's result (looked up as an own
    * property, so `constructor` or `__proto__` find nothing), else -32601 quoting at most 64 bytes of
    * the method name. A request id that is neither a string nor a number gets -32600 (id null);
-   * params nested past the depth bound, -32602 (the handler never sees them); past
-   * {@link MAX_HANDLED_REQUESTS} requests at a handler, -32000. Answers are written as the
-   * transport takes them; a peer that stops reading makes the connection fail (see {@link
-   * MAX_UNWRITTEN_ANSWER_BYTES}).
+   * params nested past the depth bound, -32602 (the handler never sees them); an id a handler is
+   * still working on, -32600; past {@link MAX_HANDLED_REQUESTS} requests at a handler, -32000. The
+   * handler's signal aborts when the daemon cancels the request (which then gets no answer) or the
+   * connection closes. Answers are written as the transport takes them; a peer that stops reading
+   * makes the connection fail (see {@link MAX_UNWRITTEN_ANSWER_BYTES}).
    */
   private answerServerRequest(request: JsonRpcRequest): void {
     const id: unknown = request.id;
@@ -206,19 +224,45 @@ export class McpSession {
       this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InvalidParams, `the params are nested more than ${MAX_JSON_DEPTH} levels deep`));
       return;
     }
-    if (this.handling >= MAX_HANDLED_REQUESTS) {
+    if (this.handling.has(id)) {
+      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InvalidRequest, "the client is already answering a request with this id"));
+      return;
+    }
+    if (this.handling.size >= MAX_HANDLED_REQUESTS) {
       this.reply(jsonRpcFailure(id, JsonRpcErrorCode.Overloaded, `the client is already answering ${MAX_HANDLED_REQUESTS} requests`));
       return;
     }
-    this.handling++;
+    const abort = new AbortController();
+    this.handling.set(id, { method, abort });
     const params = isJsonObject(request.params) ? request.params : undefined;
+    // An answer to a request the daemon cancelled is not sent (it no longer waits for one).
+    const answer = (message: JsonRpcFailure | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }): void => {
+      if (!abort.signal.aborted) this.reply(message);
+    };
     Promise.resolve()
-      .then(() => handler(params, request))
+      .then(() => handler(params, request, { signal: abort.signal }))
       .then(
-        (result) => this.reply({ jsonrpc: "2.0", id, result: result ?? {} }),
-        (error: unknown) => this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
+        (result) => answer({ jsonrpc: "2.0", id, result: result ?? {} }),
+        (error: unknown) => answer(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
       )
-      .finally(() => this.handling--);
+      .finally(() => {
+        if (this.handling.get(id)?.abort === abort) this.handling.delete(id);
+      });
+  }
+
+  /**
+   * `notifications/cancelled {requestId}` from the daemon for a request of its own a handler is
+   * still answering (the id in its original JSON type): aborts the handler's signal; no answer is
+   * sent. Unknown and finished ids are ignored.
+   */
+  private serverRequestCancelled(params: unknown): void {
+    const requestId = isJsonObject(params) ? params.requestId : undefined;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const entry = this.handling.get(requestId);
+    if (entry === undefined || entry.abort.signal.aborted) return;
+    // It stays counted against MAX_HANDLED_REQUESTS until its handler settles.
+    entry.abort.abort("cancelledByDaemon" satisfies ServerRequestAbortReason);
+    this.options.onEvent?.({ type: "serverRequestCancelled", method: entry.method });
   }
 
   /**
@@ -267,6 +311,8 @@ export class McpSession {
     if (this.closedWith !== undefined) return;
     this.closedWith = reason;
     for (const entry of this.pending.clear()) entry.reject(reason);
+    for (const { abort } of this.handling.values()) abort.abort("connectionClosed" satisfies ServerRequestAbortReason);
+    this.handling.clear();
     this.options.onClose?.(reason);
   }
 }

@@ -11,9 +11,10 @@ import type { JsonRpcRequest } from "./json-rpc.js";
  * session id, and `executeIntent` and `actAndVerify` fail when `sessionId` or `mutationLease` is
  * among their arguments — and only to operations that need a lease: read-only operations are never
  * sent a token (six of them refuse any unlisted argument). The envelope's `sessionId` never
- * travels. Pure; the caller's payload object is not changed.
+ * travels. `callArguments` (the call's `responseMode`, `includeTrace`) are added to the payload's.
+ * Pure; the caller's payload object is not changed.
  */
-export function toMcpRequest(request: GlassRequest): JsonRpcRequest {
+export function toMcpRequest(request: GlassRequest, callArguments?: Readonly<Record<string, unknown>>): JsonRpcRequest {
   const payload: unknown = request.payload;
   if (!isJsonObject(payload)) {
     throw new GlassError({
@@ -25,6 +26,7 @@ export function toMcpRequest(request: GlassRequest): JsonRpcRequest {
     });
   }
   const token = request.mutationLease?.token;
-  const args = token !== undefined && requiresLease(request.operation, payload) ? { ...payload, leaseToken: token } : payload;
+  const withOptions = callArguments === undefined || Object.keys(callArguments).length === 0 ? payload : { ...payload, ...callArguments };
+  const args = token !== undefined && requiresLease(request.operation, payload) ? { ...withOptions, leaseToken: token } : withOptions;
   return { jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: { name: toolFor(request.operation), arguments: args } };
 }

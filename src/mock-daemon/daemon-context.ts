@@ -41,6 +41,8 @@ export interface DaemonContext {
   callCount: number;
   /** Daemon-to-client requests sent so far. */
   serverRequestCount: number;
+  /** How long a handler's request to its client waits for the answer (ms); absent, the daemon's 15 minutes. */
+  readonly clientAnswerTimeoutMs?: number;
   /** Whether a `workflow` call is running (a second one gets -32600). */
   workflowActive: boolean;
   /** Crashes the daemon (set by the server that runs it). */
@@ -62,8 +64,7 @@ export interface DaemonContextInit {
   /**
    * Handlers under the fixture (the simulated site): one answers a call of its operation that has
    * no handler in `handlers` and no exact fixture match, so a fixture's recorded round trip keeps
-   * its recorded answers. Not checked against the catalog: they may answer operations outside it
-   * (`browser.extractWebIr`).
+   * its recorded answers. Not checked against the catalog: they are the mock's own.
    */
   fallbackHandlers?: MockHandlers | undefined;
   /** The capability manifest. */

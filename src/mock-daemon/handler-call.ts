@@ -98,6 +98,11 @@ export async function runHandler(handler: MockHandler<OperationName>, call: Tool
 /** The answer a thrown {@link MockError} stands for (see its documentation). */
 export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
   const { code, message, init } = error;
+  if (init.daemonText !== undefined) {
+    const recorded: GlassErrorObject = { code, message: truncateUtf8(message, 512), phase: init.phase ?? "preflight", mutationPossible: init.mutationPossible ?? false };
+    if (init.details !== undefined) recorded.details = structuredClone(init.details);
+    return { result: toolFailure(init.daemonText, code, call.includeTrace), outcome: { ok: false, error: recorded } };
+  }
   if (LEASE_CODES.has(code)) {
     return rpcAnswer(JsonRpcErrorCode.LeaseError, message, { code, retryable: init.retryable ?? RETRYABLE_LEASE_CODES.has(code) });
   }

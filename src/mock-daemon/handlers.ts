@@ -19,6 +19,40 @@ export interface MockCallContext {
   readonly leased: boolean;
   /** Aborted when the client cancels the call (`notifications/cancelled`) or disconnects. */
   readonly signal: AbortSignal;
+  /**
+   * The client the call came from, which the handler may ask something (a page's dialog, as the
+   * daemon asks through form elicitation). Absent when a handler is called outside a mock daemon.
+   */
+  readonly client?: MockDaemonClient;
+}
+
+/** How a request the mock daemon sent its client ended. */
+export type MockClientAnswer =
+  /** The client answered with a result. */
+  | { readonly kind: "result"; readonly result: unknown }
+  /** The client answered with a JSON-RPC error. */
+  | { readonly kind: "error"; readonly error: unknown }
+  /** No answer within the daemon's bound (the client was sent `notifications/cancelled`). */
+  | { readonly kind: "timedOut" }
+  /** The call that asked ended first (cancelled, or its client left); the client was sent `notifications/cancelled` if it was still there. */
+  | { readonly kind: "cancelled" };
+
+/** The client of a call, as a handler of the mock daemon sees it. */
+export interface MockDaemonClient {
+  /** The MCP revision the client negotiated (`2024-11-05`, `2025-11-25`). */
+  readonly mcpProtocolVersion: string;
+  /**
+   * Whether the client can be asked through form elicitation, as the daemon decides it: it
+   * negotiated MCP `2025-11-25` and declared `capabilities.elicitation` as `{}` or with a `form`
+   * object.
+   */
+  readonly formElicitation: boolean;
+  /**
+   * Sends the client a request with the daemon's own ids (`glass-server-N`) and resolves with how
+   * it ended: the answer, or no answer within the daemon's bound (15 minutes), or the call ending
+   * first — both of which send the client `notifications/cancelled` for it. Never rejects.
+   */
+  ask(method: string, params: Record<string, unknown>): Promise<MockClientAnswer>;
 }
 
 /**
@@ -46,6 +80,12 @@ export interface MockErrorInit {
   readonly retryable?: boolean;
   /** Error details (any JSON, at most 16 KiB serialised). */
   readonly details?: JsonValue;
+  /**
+   * The `isError` text the daemon sends, as it is (a failure it reports in its own words or
+   * JSON, such as "MCP client did not negotiate form elicitation; native page dialog was
+   * dismissed"); set, it is sent instead of the text the code stands for.
+   */
+  readonly daemonText?: string;
 }
 
 /**

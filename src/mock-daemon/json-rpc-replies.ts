@@ -1,4 +1,4 @@
-import { isJsonRpcId, jsonRpcFailure, jsonRpcSuccess, JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest } from "../mcp/json-rpc.js";
+import { isJsonRpcId, jsonRpcFailure, jsonRpcSuccess, JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from "../mcp/json-rpc.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { utf8Length } from "../validation/byte-length.js";
 
@@ -15,8 +15,8 @@ export interface RpcSuccess {
 /** An answer of the daemon. */
 export type RpcReply = RpcSuccess | JsonRpcFailure;
 
-/** Anything the daemon writes to a client: answers, and its own requests (the server-request fault). */
-export type DaemonMessage = RpcReply | JsonRpcRequest;
+/** Anything the daemon writes to a client: answers, its own requests, and `notifications/cancelled` for one of them. */
+export type DaemonMessage = RpcReply | JsonRpcRequest | JsonRpcNotification;
 
 /**
  * The `error.data` every JSON-RPC error of the daemon carries (§2): a canonical `code`, the fixed

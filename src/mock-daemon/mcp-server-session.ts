@@ -9,7 +9,7 @@ import { isJsonObject } from "../validation/json-value.js";
 import { isIdentifier, readToolCall, requestIdFor, type ToolCall } from "./read-tool-call.js";
 import type { DaemonContext } from "./daemon-context.js";
 import type { RecordedCall } from "./daemon-record.js";
-import type { MockCallContext } from "./handlers.js";
+import type { MockCallContext, MockClientAnswer, MockDaemonClient } from "./handlers.js";
 import type { AfterAnswerFault } from "./faults.js";
 import { rpcError, rpcFailure, rpcResult, usableId, type DaemonMessage, type ReplyId, type RpcError, type RpcReply } from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
@@ -29,6 +29,12 @@ export interface SessionConnection {
   write(message: DaemonMessage, framing: Framing | undefined): void;
   /** Writes bytes that are not a valid frame. */
   writeGarbage(kind: GarbageKind): void;
+  /**
+   * `false` when the connection cannot carry the daemon's own requests to the client (an HTTP
+   * exchange without a server stream): a handler that asks the client then gets a refusal at once
+   * (-32601, as a bridge answers one it cannot relay) instead of waiting out the daemon's bound.
+   */
+  readonly carriesServerRequests?: boolean;
 }
 
 /** The MCP protocol versions the daemon accepts in initialize (§3). */
@@ -36,6 +42,12 @@ export const SUPPORTED_MCP_VERSIONS: readonly string[] = DAEMON_MCP_VERSIONS;
 
 /** `serverInfo.name` of the mock daemon. */
 export const MOCK_SERVER_NAME = "glass-sdk-mock-daemon";
+
+/** The MCP revision with which a client may declare form elicitation (the daemon reads it with no other). */
+const ELICITATION_MCP_VERSION = "2025-11-25";
+
+/** How long the daemon waits for its client to answer a request of its own (15 minutes). */
+export const CLIENT_ANSWER_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** Method families of which the daemon serves only the methods it names (§3.4); the rest are -32601. */
 const PROMPTS_AND_RESOURCES = { "prompts/list": "prompts", "resources/list": "resources" } as const;
@@ -59,6 +71,12 @@ interface ActiveCall {
 /** How a call ends: a JSON-RPC error, or a tool result. */
 type CallOutcome = ToolAnswer;
 
+/** A request a handler sent the client, awaiting its answer: its method, and what settles it (once). */
+interface AskedClient {
+  readonly method: string;
+  readonly settle: (answer: MockClientAnswer) => void;
+}
+
 /**
  * One MCP connection to a mock daemon, independent of its transport: it takes decoded messages
  * (`handle`) and writes answers through its {@link SessionConnection}, now or later (tool calls
@@ -75,6 +93,12 @@ export class McpServerSession {
   /** Calls in flight with a null id or none (notifications): served, but not addressable. */
   private readonly anonymous = new SlotList<ActiveCall>();
   private readonly serverRequests = new Map<string, string>();
+  /** Requests handlers sent the client, by id, awaiting the answer. */
+  private readonly asked = new Map<string, AskedClient>();
+  /** The MCP revision the client negotiated. */
+  private mcpProtocolVersion = "";
+  /** Whether the client negotiated form elicitation (MCP 2025-11-25 and `capabilities.elicitation`). */
+  private formElicitation = false;
   private closed = false;
 
   constructor(
@@ -102,10 +126,11 @@ export class McpServerSession {
     }
   }
 
-  /** The client went away: in-flight calls end unanswered and its lease is released. */
+  /** The client went away: in-flight calls end unanswered, requests to it end, and its lease is released. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const { settle } of [...this.asked.values()]) settle({ kind: "cancelled" });
     for (const call of [...this.byId.values(), ...this.anonymous.values()]) this.forget(call);
     this.context.leases?.releaseOwnedBy(this.clientId);
   }
@@ -150,7 +175,7 @@ export class McpServerSession {
       case "ping":
         return this.replyResult(id, {}, framing);
       case "tools/list":
-        return this.replyResult(id, { tools: listTools(this.context.manifest, Object.keys(this.context.fallbackHandlers ?? {})) }, framing);
+        return this.replyResult(id, { tools: listTools(this.context.manifest) }, framing);
       case "prompts/list":
       case "resources/list":
         return this.replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);
@@ -175,6 +200,8 @@ export class McpServerSession {
     const negotiated = negotiate(this.context.manifest, Object.hasOwn(args, "glass") ? args.glass : undefined);
     if (!negotiated.ok) return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, negotiated.message), framing);
     this.state = "initializing";
+    this.mcpProtocolVersion = version;
+    this.formElicitation = version === ELICITATION_MCP_VERSION && declaresFormElicitation(args.capabilities);
     this.replyResult(
       id,
       {
@@ -278,7 +305,45 @@ export class McpServerSession {
       requestId: read.request.requestId,
       leased: leases !== undefined && read.leaseToken !== undefined && leases.authorize(this.clientId, read.leaseToken) === undefined,
       signal: abort.signal,
+      client: this.clientOf(call, abort.signal),
     };
+  }
+
+  /** The client as a call's handler sees it: what it negotiated, and a way to ask it something while the call runs. */
+  private clientOf(call: ActiveCall, signal: AbortSignal): MockDaemonClient {
+    return {
+      mcpProtocolVersion: this.mcpProtocolVersion,
+      formElicitation: this.formElicitation,
+      ask: (method, params) => this.askClient(method, params, call.framing, signal),
+    };
+  }
+
+  /**
+   * Sends the client a request (`glass-server-N`, in the framing of the call that asks) and resolves
+   * with its answer (recorded with the daemon's client answers); or, sending `notifications/cancelled` for it, with `timedOut` after the bound
+   * (the daemon's 15 minutes) or `cancelled` when `signal` aborts (the call ended first). A client
+   * that left ends it as `cancelled`. Never rejects.
+   */
+  private askClient(method: string, params: Record<string, unknown>, framing: Framing, signal: AbortSignal): Promise<MockClientAnswer> {
+    if (this.closed || signal.aborted) return Promise.resolve({ kind: "cancelled" });
+    if (this.connection.carriesServerRequests === false) {
+      return Promise.resolve({ kind: "error", error: { code: JsonRpcErrorCode.MethodNotFound, message: `${method} cannot reach the client over this connection` } });
+    }
+    const id = `glass-server-${++this.context.serverRequestCount}`;
+    return new Promise((resolve) => {
+      const end = (answer: MockClientAnswer, cancel: boolean): void => {
+        if (!this.asked.delete(id)) return;
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        if (cancel && !this.closed) this.connection.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } }, framing);
+        resolve(answer);
+      };
+      const onAbort = (): void => end({ kind: "cancelled" }, true);
+      const timer = setTimeout(() => end({ kind: "timedOut" }, true), this.context.clientAnswerTimeoutMs ?? CLIENT_ANSWER_TIMEOUT_MS);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.asked.set(id, { method, settle: (answer) => end(answer, false) });
+      this.connection.write({ jsonrpc: "2.0", id, method, params }, framing);
+    });
   }
 
   /**
@@ -370,8 +435,19 @@ export class McpServerSession {
     if (call !== undefined) this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, "request cancelled") });
   }
 
+  /**
+   * The client's answer to a request of the daemon's, recorded: handed to the handler that asked,
+   * if one did (the server-request fault's requests have none). Answers to ids the daemon did not use (or no
+   * longer waits for) are ignored, as the daemon ignores them.
+   */
   private takeClientAnswer(response: JsonRpcResponse): void {
     const key = typeof response.id === "string" ? response.id : undefined;
+    const asked = key === undefined ? undefined : this.asked.get(key);
+    if (asked !== undefined) {
+      this.context.record.addClientAnswer({ clientId: this.clientId, method: asked.method, response });
+      asked.settle("error" in response ? { kind: "error", error: response.error } : { kind: "result", result: response.result });
+      return;
+    }
     const method = key === undefined ? undefined : this.serverRequests.get(key);
     if (key === undefined || method === undefined) return;
     this.serverRequests.delete(key);
@@ -385,6 +461,13 @@ export class McpServerSession {
   private reply(id: ReplyId, error: RpcError, framing: Framing): void {
     this.connection.write(rpcFailure(id, error), framing);
   }
+}
+
+/** Whether initialize's `capabilities` declare form elicitation as the daemon reads them: `elicitation` is `{}` or has a `form` object. */
+function declaresFormElicitation(capabilities: unknown): boolean {
+  const elicitation = isJsonObject(capabilities) ? capabilities.elicitation : undefined;
+  if (!isJsonObject(elicitation)) return false;
+  return Object.keys(elicitation).length === 0 || isJsonObject(elicitation.form);
 }
 
 /** Why `prompts/get` or `resources/read` fails: the daemon has neither prompts nor resources to serve. */

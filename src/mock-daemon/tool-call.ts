@@ -20,6 +20,9 @@ const RESPONSE_MODES: ReadonlySet<string> = new Set(["minimal", "normal", "diagn
 /** The arguments of an intent request (resolveIntent, findTarget, executeIntent). */
 const INTENT_KEYS = ["schemaVersion", "intent", "action", "scope", "constraints", "resolutionPolicy", "expectedRevision"];
 
+/** The knowledge lookup options resolveIntentWithKnowledge takes besides an intent request. */
+const KNOWLEDGE_LOOKUP_KEYS = ["profileScope", "profileKey", "locale", "tenantKey", "browserFamily", "browserVersion"];
+
 /** Keys that are never part of a strict tool's arguments. */
 const LEASE_AND_META_KEYS = ["leaseToken", "sessionId", "mutationLease", "_meta"];
 
@@ -34,7 +37,7 @@ const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?:
   ["executeIntent", { removed: ["candidateId", "value", "leaseToken"], allowed: INTENT_KEYS }],
   ["actAndVerify", { removed: ["responseMode", "leaseToken", "timeoutMs", "predicate"], forbidden: LEASE_AND_META_KEYS }],
   ["findTarget", { forbidden: LEASE_AND_META_KEYS }],
-  ["resolveIntentWithKnowledge", { forbidden: LEASE_AND_META_KEYS }],
+  ["resolveIntentWithKnowledge", { removed: KNOWLEDGE_LOOKUP_KEYS, allowed: INTENT_KEYS }],
 ]);
 
 const UNKNOWN_FIELD_REASON = /\(unknown field\)/;

@@ -17,17 +17,9 @@ const cache = new WeakMap<GlassCapabilityManifest, ListedTool[]>();
 
 /**
  * The tools of `tools/list` (one page, no cursor): every tool of the catalog, except those whose
- * capability the manifest does not offer as usable, then the browser tools outside the catalog that
- * the daemon answers (`extra`, by operation name: the simulated site's `browser.extractWebIr`).
+ * capability the manifest does not offer as usable.
  */
-export function listTools(manifest: GlassCapabilityManifest, extra: readonly string[] = []): ListedTool[] {
-  const uncataloged = extra
-    .filter((operation) => operation.startsWith("browser.") && !Object.hasOwn(operations, operation))
-    .map((operation) => ({ name: operation.slice("browser.".length), description: operation, inputSchema: { type: "object" as const } }));
-  return uncataloged.length === 0 ? catalogTools(manifest) : [...catalogTools(manifest), ...uncataloged];
-}
-
-function catalogTools(manifest: GlassCapabilityManifest): ListedTool[] {
+export function listTools(manifest: GlassCapabilityManifest): ListedTool[] {
   let tools = cache.get(manifest);
   if (tools === undefined) {
     const catalog: readonly OperationDescriptor[] = Object.values(operations);

@@ -20,7 +20,16 @@ export { canonicalJson } from "../mock-daemon/canonical-json.js";
 export { toMcpToolResult, type ToMcpToolResultOptions } from "../mock-daemon/to-mcp-tool-result.js";
 export { readToolCall, MCP_ONLY_ARGUMENTS, type ToolCall } from "../mock-daemon/read-tool-call.js";
 export { createMockGlass, type MockGlass, type MockGlassOptions } from "./mock-glass.js";
-export { mockError, MockError, type MockErrorInit, type MockHandler, type MockHandlers, type MockCallContext } from "../mock-daemon/handlers.js";
+export {
+  mockError,
+  MockError,
+  type MockErrorInit,
+  type MockHandler,
+  type MockHandlers,
+  type MockCallContext,
+  type MockClientAnswer,
+  type MockDaemonClient,
+} from "../mock-daemon/handlers.js";
 export { inMemoryTransport, type InMemoryTransport, type InMemoryTransportOptions } from "./in-memory-transport.js";
 export type { ReplayDaemonOptions } from "./replay-daemon.js";
 export type { SimulatedOrder, SimulatedSiteOptions } from "../mock-daemon/site/index.js";

@@ -78,7 +78,7 @@ describe("Glass client calls", () => {
   it("maps a typed call to tools/call and returns the typed result", async () => {
     const daemon = answeringTools({ diffWebIr: () => textResult({ schemaVersion: 1, fromRevision: 1, toRevision: 2 }) });
     const glass = await Glass.connect(daemon, { validate: { payloads: false, responses: false } });
-    const result = await glass.request("browser.project.read", { path: "README.md" }).catch((e: GlassError) => e.code);
+    const result = await glass.requestUntyped("browser.project.read", { path: "README.md" }).catch((e: GlassError) => e.code);
     expect(result).toBe("mcp.methodNotFound");
     const call = toolCalls(daemon)[0]!;
     expect(call.params).toEqual({ name: "project.read", arguments: { path: "README.md" } });

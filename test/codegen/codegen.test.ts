@@ -44,12 +44,12 @@ describe("generated code", () => {
     const methods = readFileSync(join(ROOT, "generated/methods.ts"), "utf8");
     expect(methods).not.toContain("OperationMap");
     expect(methods).toContain("  diff(payload: WebIrDiffPayload, options?: CallOptions): Promise<WebIrDiffResult>;");
-    expect(methods).toContain("  click(payload: BrowserClickPayload, options?: CallOptions): Promise<BrowserClickResult>;");
-    const signatures = [...methods.matchAll(/^ {2}\w+\(payload\??: (.+), options\?: CallOptions\): Promise<(.+)>;$/gm)];
-    expect(signatures.length).toBeGreaterThanOrEqual(83);
+    expect(methods).toContain("  click(payload: BrowserClickPayload, options?: CallOptions & TraceOption): Promise<BrowserClickResult>;");
+    const signatures = [...methods.matchAll(/^ {2}\w+(?:<Mode extends ResponseMode = "minimal">)?\(payload\??: (.+), options\?: CallOptions(?: & ResponseModeOption(?:<Mode>)?)?(?: & TraceOption)?\): Promise<(.+)>;$/gm)];
+    expect(signatures.length).toBeGreaterThanOrEqual(101);
     for (const [line, payload, result] of signatures) {
       expect(payload, line).toMatch(/^\w+(?: & \{.*\})?$/);
-      expect(result, line).toMatch(/^\w+$/);
+      expect(result, line).toMatch(/^(?:\w+|ResultInMode<\w+, Mode>)$/);
     }
   });
 
@@ -219,10 +219,10 @@ describe("result cases (catalog field resultCases)", () => {
       "observe(payload?: BrowserObservePayload, options?: CallOptions): Promise<BrowserObserveResult>;",
     ]);
     expect(signatures("sessionSnapshot")).toEqual([
-      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions): Promise<ProbeSnapshot>;',
-      'sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions): Promise<ProbeSnapshotList>;',
-      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions): Promise<ProbeSnapshotPurge>;',
-      "sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions): Promise<BrowserSessionSnapshotResult>;",
+      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "create" | "inspect" }, options?: CallOptions & ResponseModeOption): Promise<ProbeSnapshot>;',
+      'sessionSnapshot(payload?: BrowserSessionSnapshotPayload & { operation?: "list" }, options?: CallOptions & ResponseModeOption): Promise<ProbeSnapshotList>;',
+      'sessionSnapshot(payload: BrowserSessionSnapshotPayload & { operation: "purge" }, options?: CallOptions & ResponseModeOption): Promise<ProbeSnapshotPurge>;',
+      "sessionSnapshot(payload?: BrowserSessionSnapshotPayload, options?: CallOptions & ResponseModeOption): Promise<BrowserSessionSnapshotResult>;",
     ]);
     // A case type from another schema file is imported from that file's generated module.
     expect(methods).toMatch(/import type \{\n(?: {2}\w+,\n)*? {2}ProbeSnapshotList,\n(?: {2}\w+,\n)*\} from "\.\/types\/operations\/browser-defs\.js";/);

@@ -77,7 +77,7 @@ describe("§2 what the client sends", () => {
       ["browser.project.read", "project.read"],
       ["browser.observe", "observe"],
     ];
-    for (const [operation] of calls) await glass.request(operation, {} as never).catch(() => undefined);
+    for (const [operation] of calls) await glass.requestUntyped(operation, {} as never).catch(() => undefined);
     expect(toolCalls(daemon).map((call) => (call.params as { name: string }).name)).toEqual(calls.map(([, tool]) => tool));
   });
 
@@ -161,7 +161,7 @@ describe("§2 how the client reads a successful result", () => {
 
   it("§2 lifts text that is not JSON to {text} for any operation", async () => {
     const glass = await connect(daemonWith({ "project.read": () => daemonText("# README\nplain text") }));
-    expect(await glass.request("browser.project.read", { path: "README.md" })).toEqual({ text: "# README\nplain text" });
+    expect(await glass.requestUntyped("browser.project.read", { path: "README.md" })).toEqual({ text: "# README\nplain text" });
   });
 
   it("§2 lifts screenshot's text and image items (sent without _meta) to its metadata plus image {data, mimeType}", async () => {
@@ -201,9 +201,9 @@ describe("§2 how the client reads a successful result", () => {
         "glass.nothing": () => ({ result: { content: [] } }),
       }),
     );
-    expect(await glass.request("browser.glass.status", {})).toEqual({ ready: true });
-    expect(await glass.request("browser.glass.both", {})).toEqual({ from: "text" });
-    expect(await glass.request("browser.glass.nothing", {})).toEqual({});
+    expect(await glass.requestUntyped("browser.glass.status", {})).toEqual({ ready: true });
+    expect(await glass.requestUntyped("browser.glass.both", {})).toEqual({ from: "text" });
+    expect(await glass.requestUntyped("browser.glass.nothing", {})).toEqual({});
   });
 });
 

@@ -37,9 +37,9 @@ describe("§5 framing by who the server is", () => {
     expect(glass.serverInfo).toEqual({ name: "plain-mcp-server", version: "1.0.0" });
     expect(glass.manifest).toBeUndefined();
     const started = Date.now();
-    expect(await glass.request("browser.measure", { text: "x".repeat(20_000) })).toEqual({ length: 20_000 });
-    expect(await glass.request("browser.measure", { text: "é".repeat(300_000) })).toEqual({ length: 300_000 });
-    expect(await glass.request("browser.hello", {})).toEqual({ text: "hello from a plain MCP server" });
+    expect(await glass.requestUntyped("browser.measure", { text: "x".repeat(20_000) })).toEqual({ length: 20_000 });
+    expect(await glass.requestUntyped("browser.measure", { text: "é".repeat(300_000) })).toEqual({ length: 300_000 });
+    expect(await glass.requestUntyped("browser.hello", {})).toEqual({ text: "hello from a plain MCP server" });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -51,14 +51,14 @@ describe("§5 framing by who the server is", () => {
     expect(error).toMatchObject({ code: "initialize.failed", retry: { classification: "notRetryable" }, details: { required: ["webIr"] } });
     expect((error as GlassError).rawMessage).toContain("`negotiation: false`");
     const without = await connect(plainServer(), { negotiation: false });
-    expect(await without.request("browser.measure", { text: "ok" })).toEqual({ length: 2 });
+    expect(await without.requestUntyped("browser.measure", { text: "ok" })).toEqual({ length: 2 });
   });
 
   it("§5 sends requests above 8 KiB with Content-Length, smaller ones as JSON lines, once the server identified itself as Glass, and reads answers in either framing", async () => {
     const glass = await connect(framingReporter(true));
     expect(glass.manifest?.glassVersion).toBe("0.0.0-echo");
-    const small = (await glass.request("browser.frame", { text: "x".repeat(8000) })) as Arrival;
-    const large = (await glass.request("browser.frame", { text: "x".repeat(9000) })) as Arrival;
+    const small = (await glass.requestUntyped("browser.frame", { text: "x".repeat(8000) })) as Arrival;
+    const large = (await glass.requestUntyped("browser.frame", { text: "x".repeat(9000) })) as Arrival;
     expect(small).toMatchObject({ framing: "newline" });
     expect(small.bytes).toBeLessThanOrEqual(8192);
     expect(large).toMatchObject({ framing: "content-length" });
@@ -68,8 +68,8 @@ describe("§5 framing by who the server is", () => {
   it("§5 sends no Content-Length frame to a server without a glass manifest, even one that answers Glass-sized requests", async () => {
     const glass = await connect(framingReporter(false), { negotiation: false });
     expect(glass.manifest).toBeUndefined();
-    expect(await glass.request("browser.frame", { text: "x".repeat(9000) })).toMatchObject({ framing: "newline" });
-    expect(await glass.request("browser.frame", { text: "y".repeat(5 * 1024 * 1024) })).toMatchObject({ framing: "newline" });
+    expect(await glass.requestUntyped("browser.frame", { text: "x".repeat(9000) })).toMatchObject({ framing: "newline" });
+    expect(await glass.requestUntyped("browser.frame", { text: "y".repeat(5 * 1024 * 1024) })).toMatchObject({ framing: "newline" });
   });
 
   it("§5 reaches the daemon socket with Content-Length above 8 KiB after the handshake (the mock daemon refuses longer lines)", async () => {
@@ -84,9 +84,9 @@ describe("§5 framing by who the server is", () => {
 
   it("§5 refuses a request whose body exceeds the Glass daemon's 4 MiB before writing it, and the session goes on", async () => {
     const glass = await connect(framingReporter(true));
-    const error = await glass.request("browser.frame", { text: "x".repeat(4 * 1024 * 1024) }).catch((e: unknown) => e);
+    const error = await glass.requestUntyped("browser.frame", { text: "x".repeat(4 * 1024 * 1024) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "request.invalid", mutationPossible: false, details: { maxBytes: 4 * 1024 * 1024 } });
-    expect(await glass.request("browser.frame", { text: "after" })).toMatchObject({ framing: "newline" });
+    expect(await glass.requestUntyped("browser.frame", { text: "after" })).toMatchObject({ framing: "newline" });
   });
 });
 

@@ -102,7 +102,7 @@ const FIXTURES: readonly ContractFixture[] =
 async function call(glass: Glass, request: GlassRequest, recorded: GlassResponse): Promise<unknown> {
   try {
     const options = { validate: false, ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }) };
-    return { ok: true, result: await glass.request(request.operation, request.payload as never, options) };
+    return { ok: true, result: await glass.requestUntyped(request.operation, request.payload as never, options) };
   } catch (error) {
     if (!(error instanceof GlassError)) throw error;
     const json = error.toJSON();

@@ -55,7 +55,7 @@ describe("bad calls on the real daemon", () => {
   });
 
   it("lifts 'browser tool failed' to tool.failed, not retryable: for an unknown tool through the generic path", async () => {
-    const error = await failure(glass.request("browser.noSuchTool", {}));
+    const error = await failure(glass.requestUntyped("browser.noSuchTool", {}));
     expect(error).toMatchObject({
       code: "tool.failed",
       operation: "browser.noSuchTool",

@@ -7,7 +7,7 @@ import { Glass, type GlassLogEvent, operations } from "glass-sdk";
 import { socketTransport } from "glass-sdk/node";
 import { buildManifest } from "../../src/mock-daemon/manifest.js";
 import { DAEMON_VERSION, requireInstalledDaemon, type SocketDaemon, startSocketDaemon, stdioDaemon } from "./support/real-daemon.js";
-import { UNTYPED_DAEMON_TOOLS } from "./support/untyped-tools.js";
+import { TYPED_TOOLS_NEWER_THAN_DAEMON, UNTYPED_DAEMON_TOOLS } from "./support/untyped-tools.js";
 
 requireInstalledDaemon();
 
@@ -92,9 +92,28 @@ describe("the handshake with the real daemon over stdio", () => {
       const listed = (await glass.listTools()).map((tool) => tool.name);
       const typed = new Set(Object.values(operations).map((operation) => operation.tool));
       expect(listed.filter((tool) => !typed.has(tool) && !Object.hasOwn(UNTYPED_DAEMON_TOOLS, tool))).toEqual([]);
-      expect([...typed].filter((tool) => !listed.includes(tool))).toEqual([]);
+      expect([...typed].filter((tool) => !listed.includes(tool))).toEqual(Object.keys(TYPED_TOOLS_NEWER_THAN_DAEMON));
       expect(Object.keys(UNTYPED_DAEMON_TOOLS).filter((tool) => !listed.includes(tool) || typed.has(tool))).toEqual([]);
-      expect(listed).toHaveLength(typed.size + Object.keys(UNTYPED_DAEMON_TOOLS).length);
+      expect(listed).toHaveLength(typed.size - Object.keys(TYPED_TOOLS_NEWER_THAN_DAEMON).length + Object.keys(UNTYPED_DAEMON_TOOLS).length);
+    });
+  });
+});
+
+describe("version skew with the real daemon", () => {
+  it("refuses a typed call to a tool the daemon does not list before sending it, naming the daemon's version", async () => {
+    const events: GlassLogEvent[] = [];
+    await withStdioClient({ logger: (event) => events.push(event) }, async (glass) => {
+      expect(glass.supports("browser.extractWebIr")).toBe(false);
+      expect(glass.supports("browser.preflightNavigation")).toBe(true);
+      const failure = await glass.browser.extractWebIr().catch((error: unknown) => error);
+      expect(failure).toMatchObject({
+        code: "capability.unavailable",
+        mutationPossible: false,
+        details: { kind: "toolNotListed", tool: "extractWebIr", daemon: `glass ${DAEMON_VERSION}` },
+      });
+      expect((failure as Error).message).toContain(`glass ${DAEMON_VERSION} does not list the extractWebIr tool`);
+      expect(events.filter((event) => event.type === "request" && event.operation === "browser.extractWebIr")).toEqual([]);
+      await expect(glass.requestUntyped("browser.noSuchTool", {})).rejects.toMatchObject({ code: "capability.unavailable", details: { tool: "noSuchTool" } });
     });
   });
 });

@@ -48,6 +48,18 @@ describe("examples/support/serve-shop.ts: the shop a daemon's browser opens", ()
     expect(rows).toEqual(["1001 Ada Lovelace €42.00 Shipped", "1002 Alan Turing €17.50 Processing", "1003 Grace Hopper €128.90 Delivered"]);
   });
 
+  it("serves the account page at /account: its buttons ask with the page's own confirm and prompt, and the status line shows the answer", async () => {
+    shop = await serveShop();
+    const { status, html } = await get("/account");
+    expect(status).toBe(200);
+    expect(html).toContain("<title>Account · Simulated Shop</title>");
+    expect(html).toContain('<button type="button" id="close-account">Close account</button>');
+    expect(html).toContain('<button type="button" id="change-name">Change display name</button>');
+    expect(html).toContain('confirm("Close your account? Your order history will be deleted.")');
+    expect(html).toContain('prompt("New display name", shown.textContent)');
+    expect(html).toContain('<p id="outcome" role="status" aria-label="Account status">Account open</p>');
+  });
+
   it("sends / to the sign-in page, answers 404 for any other path and 405 for anything but GET and HEAD", async () => {
     shop = await serveShop();
     expect(await get("/")).toMatchObject({ status: 302, location: "/login" });

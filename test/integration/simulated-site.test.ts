@@ -7,6 +7,7 @@ import { Glass, GlassError, type GlassTransport } from "glass-sdk";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { createMockGlass } from "glass-sdk/testing";
 import { startMockDaemon } from "glass-sdk/testing/node";
+import { webIrDocument } from "../../src/operations/web-ir-document.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = ["--import", "tsx", "src/cli/main.ts", "mock-daemon"];
@@ -131,11 +132,12 @@ describe("the mock daemon serves the simulated site by default", () => {
     }
   });
 
-  it("reaches the site's browser.extractWebIr, outside the typed catalog, by name", async () => {
+  it("answers the typed browser.extractWebIr with the page's projected Web IR, which webIr.validate takes once passed through webIrDocument", async () => {
     const glass = await Glass.connect(createMockGlass().transport());
     try {
-      const ir = await glass.request("browser.extractWebIr", {});
-      expect(await glass.webIr.validate({ ir: ir as never })).toMatchObject({ valid: true });
+      const extracted = await glass.browser.extractWebIr();
+      expect(extracted.detailAvailability).toMatchObject({ detailsAvailable: true, detailsTruncated: false });
+      expect(await glass.webIr.validate({ ir: webIrDocument(extracted) })).toMatchObject({ valid: true, revision: extracted.revision });
     } finally {
       await glass.close();
     }

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { leaseExemptTools } from "glass-sdk/protocol";
 import { operations, type OperationDescriptor } from "glass-sdk";
 
-/** The browser tools of §7 of the protocol page, and which of them accept expectedRevision (ER). */
+/**
+ * The browser tools of §7 of the protocol page and the daemon's newer ones (the page-bound
+ * extractWebIr, preflightNavigation and resolveIntentWithKnowledge, the workspace, replay, surface,
+ * backend and memory tools), and which of them accept expectedRevision (ER).
+ */
 const BROWSER_TOOLS = `navigate click clickExpectPopup doubleClick hover clear check uncheck drag type key keyDown keyUp
 shortcut select upload fillForm scroll batch clickAt workflow wait evaluate screenshot observe observeBootstrap
 observeDelta getDOM getText inspectPage observeKnowledge resolveIntent findTarget executeIntent actAndVerify
@@ -11,7 +15,9 @@ diagnostics acceptDialog dismissDialog dismissConsent download listTargets listF
 sessionStorage clearCookies clearNetworkConditions clearCpuThrottling clearUserAgent clearGeolocation clipboardRead
 createTarget selectTarget closeTarget selectFrame setCookies setNetworkConditions setCpuThrottling setUserAgent
 setGeolocation setTimezone printToPdf clipboardWrite knowledgeList knowledgeStats knowledgeShow knowledgeInvalidate
-knowledgePurge`.split(/\s+/);
+knowledgePurge extractWebIr preflightNavigation resolveIntentWithKnowledge workspaceStatus workspaceInspect
+replayInspect replayDiff replayAttach surfaceInspect backendStatus backendTest memoryStatus memoryInspect memoryExplain
+memoryExport memoryReindex memoryForget memoryPrune`.split(/\s+/);
 const EXPECTED_REVISION = `navigate click clickExpectPopup doubleClick hover clear check uncheck drag type key keyDown keyUp
 shortcut select upload fillForm scroll batch`.split(/\s+/);
 /** The browser-free tools of §2 and their canonical operations. */
@@ -30,7 +36,7 @@ const table = Object.values(operations) as OperationDescriptor[];
 describe("the operation catalog", () => {
   it("has one entry per §7 browser tool and per §2 browser-free tool, and nothing else", () => {
     expect(table.map((op) => op.tool).sort()).toEqual([...BROWSER_TOOLS, ...Object.keys(BROWSER_FREE)].sort());
-    expect(table).toHaveLength(83);
+    expect(table).toHaveLength(101);
   });
 
   it("names browser tools browser.<tool> and browser-free tools by their canonical names", () => {

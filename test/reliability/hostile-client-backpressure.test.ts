@@ -117,6 +117,12 @@ class StuckPeer implements GlassTransport {
       queueMicrotask(() => this.handlers?.onMessage({ jsonrpc: "2.0", id: (message as { id: number }).id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "stuck", version: "1" } } }));
       return Promise.resolve();
     }
+    // The connect-time tools/list: these tests make no tool call, so the tool list is beside the
+    // point; answered -32601 (a server without the method), the client checks no call.
+    if ("method" in message && message.method === "tools/list" && "id" in message) {
+      queueMicrotask(() => this.handlers?.onMessage({ jsonrpc: "2.0", id: (message as { id: string }).id, error: { code: -32601, message: "method not found: tools/list" } }));
+      return Promise.resolve();
+    }
     if (!this.stuck) return Promise.resolve();
     this.unsent.push(message);
     return new Promise(() => {});

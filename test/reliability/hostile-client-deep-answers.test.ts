@@ -4,7 +4,7 @@
  * reporting: a caller of `browser.click` could not tell whether the click happened, and
  * `glass.send`, which never throws for a call's outcome, threw. Now every such answer — a result, a
  * `structuredContent`, an `isError` text, a JSON-RPC `error.data` — is `response.invalid` after
- * dispatch, with `mutationPossible` true exactly for a mutating call, for all 83 catalog operations,
+ * dispatch, with `mutationPossible` true exactly for a mutating call, for all 101 catalog operations,
  * typed or through `glass.send`, and for the MCP methods and the handshake too.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -49,9 +49,9 @@ function expectResponseInvalid(error: { code: string; phase?: string; mutationPo
 
 const catalog = Object.values(operations) as OperationDescriptor[];
 
-describe("a deep answer to any of the 83 catalog operations is response.invalid, never a thrown RangeError", () => {
+describe("a deep answer to any of the 101 catalog operations is response.invalid, never a thrown RangeError", () => {
   it("covers the whole catalog", () => {
-    expect(catalog).toHaveLength(83);
+    expect(catalog).toHaveLength(101);
   });
 
   it.each(catalog.map((op) => [op.operation, op] as const))("%s: typed method and glass.send, for a deep result, structuredContent, isError text and error.data", async (name, op) => {
@@ -126,7 +126,7 @@ describe("deep answers to the MCP methods and the handshake", () => {
     // A result nested MAX_JSON_DEPTH levels in all (the object itself is one).
     const daemon = new ScriptedDaemon(() => ({ result: { content: [{ type: "text", text: `{"value":${deepText(MAX_JSON_DEPTH - 1)}}` }] } }));
     const glass = await Glass.connect(daemon);
-    await expect(glass.request("browser.project.read", { path: "x" })).resolves.toHaveProperty("value");
+    await expect(glass.requestUntyped("browser.project.read", { path: "x" })).resolves.toHaveProperty("value");
     await glass.close();
   });
 });
@@ -144,13 +144,13 @@ describe("over a real Unix socket", () => {
       const tool = (message.params as { name: string }).name;
       const text = tool === "click" ? `{"executionId":${deepText(50_000)}}` : JSON.stringify({ text: "fine" });
       void peer.send({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text }] } });
-    });
+    }, { tools: ["click", "project.read"] }); // it lists the tools this test calls (project.read is outside the catalog)
     const glass = await Glass.connect(socketTransport({ path: daemon.path }));
     const error = await glass.browser.click({ target: "ref=r1:e1" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GlassError);
     expect(error).toMatchObject({ code: "response.invalid", phase: "postDispatch", mutationPossible: true, retry: { classification: "safeAfterReobserve" } });
     expect((error as GlassError).message).toContain("nested too deeply");
-    await expect(glass.request("browser.project.read", { path: "x" })).resolves.toEqual({ text: "fine" });
+    await expect(glass.requestUntyped("browser.project.read", { path: "x" })).resolves.toEqual({ text: "fine" });
     await glass.close();
   });
 });

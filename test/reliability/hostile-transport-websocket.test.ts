@@ -28,7 +28,7 @@ const MANIFEST = {
   constraints: { platform: "linux-x64", browserFamily: "chromium", policy: "default", maxSessions: 1 },
 };
 
-/** How the server answers `ping` once the handshake is done. */
+/** How the server answers `ping` once the handshake (initialize, tools/list) is done. */
 type Hostility = "hugeAnswer" | "deaf";
 
 /** A `ws` server that speaks just enough MCP, compresses when the client lets it, and misbehaves as told. */
@@ -77,6 +77,12 @@ class HostileWebSocketServer {
       if (message.method === "initialize") {
         const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST };
         socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+        return;
+      }
+      if (message.method === "tools/list") {
+        // Part of the handshake (the client reads it at connect): the tools the tests call, none
+        // (they call only ping). The hostility is for the calls after it.
+        socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { tools: [] } }));
         return;
       }
       // 40 MiB of spaces inside a valid answer: 40 KB on the wire when compressed.

@@ -31,7 +31,7 @@ import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { TransportLimits } from "../../src/transport/transport.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
 import { answerArbitrary, answerLine, extraArbitrary, extraLines, nested, type Answer, type Extra } from "./support/hostile-messages.js";
-import { initializeResult, startHostileSocketDaemon, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";
+import { initializeResult, startHostileSocketDaemon, toolsListResult, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";
 
 const SEED = baseSeed(20261213);
 /** Generated cases per transport. */
@@ -167,7 +167,14 @@ function oversizeLine(id: unknown): string {
 const queue: ((id: unknown) => string[])[] = [];
 const nextLines = (id: unknown): string[] => (queue.shift() ?? (() => [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`]))(id);
 
-/** How the daemon answers a message: `initialize` like a Glass daemon, a tool call with the queued case, any other request with `{}`. */
+/** The tools the daemon lists to the client's connect-time `tools/list`: those the cases call. */
+const TOOLS = ["observe", "click"];
+
+/**
+ * How the daemon answers a message: `initialize` and `tools/list` like a Glass daemon (the socket
+ * daemon, which the stdio rig relays to, answers those two itself, alike), a tool call with the
+ * queued case, any other request with `{}`.
+ */
 function answerTo(message: Record<string, unknown>, write: (line: string) => void): void {
   if (message.id === undefined || !("method" in message)) return;
   if (message.method === "initialize") {
@@ -181,6 +188,7 @@ function answerTo(message: Record<string, unknown>, write: (line: string) => voi
     );
     return;
   }
+  if (message.method === "tools/list") return write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: toolsListResult(TOOLS) }));
   if (message.method === "tools/call") for (const line of nextLines(message.id)) write(line);
   else write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
 }
@@ -362,7 +370,7 @@ let rssBefore = 0;
 let oversizeCases = 0;
 
 beforeAll(async () => {
-  socketDaemon = await startHostileSocketDaemon((message, peer) => answerTo(message, (line) => void peer.write(`${line}\n`)));
+  socketDaemon = await startHostileSocketDaemon((message, peer) => answerTo(message, (line) => void peer.write(`${line}\n`)), { tools: TOOLS });
   rigs.stdio = stdioRig();
   rigs.socket = socketRig();
   rigs.http = await httpRig();

@@ -117,7 +117,12 @@ export class SchemaArbitraries {
     for (const keyword of ["anyOf", "oneOf"]) {
       if (Array.isArray(s[keyword])) (s[keyword] as unknown[]).forEach((_, i) => options.push(this.for(this.at(located, keyword, i), depth - 1)));
     }
-    if (Array.isArray(s.allOf)) s.allOf.forEach((_, i) => options.push(this.for(this.at(located, "allOf", i), depth - 1)));
+    if (Array.isArray(s.allOf)) {
+      const parts = s.allOf.map((_, i) => this.for(this.at(located, "allOf", i), depth - 1));
+      options.push(...parts);
+      // Objects drawn for every part, merged: what an allOf of object shapes (an envelope and its result) accepts.
+      if (parts.length > 1) options.push(fc.tuple(...parts).map((values) => (values.every(isPlainObject) ? Object.assign({}, ...values) : values[0])));
+    }
     if (s.then !== undefined) options.push(this.for(this.at(located, "then"), depth - 1));
     const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     const implied = types.length > 0 ? types : [
@@ -218,4 +223,9 @@ export function mutate(value: unknown, choice: number[], replacement: unknown): 
     target[key] = structuredClone(target[key]);
   }
   return copy;
+}
+
+/** Whether a drawn value is a plain object (not an array, not null). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

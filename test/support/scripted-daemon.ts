@@ -47,6 +47,13 @@ export class ScriptedDaemon implements GlassTransport {
   writeDelayMs = 0;
   /** The MCP revisions this daemon accepts in initialize (the newest daemons: both). */
   mcpVersions: readonly string[] = ["2024-11-05", "2025-11-25"];
+  /**
+   * The tools it lists to the client's `tools/list` at connect (ids `tools-list-N`), or `undefined`
+   * (the default) to answer that with -32601, as a server without the method would: the client then
+   * sends every call unchecked. `"handler"` passes it to the handler like any other request. Later
+   * `tools/list` calls always go to the handler.
+   */
+  listedTools: readonly string[] | "handler" | undefined = undefined;
 
   constructor(
     private readonly handler: ScriptedHandler,
@@ -70,7 +77,7 @@ export class ScriptedDaemon implements GlassTransport {
     this.received.push(message);
     if (!("method" in message) || !("id" in message)) return;
     const request = message as JsonRpcRequest;
-    const answer = request.method === "initialize" ? this.initialize(request) : this.handler(request, this);
+    const answer = request.method === "initialize" ? this.initialize(request) : isConnectToolsList(request) && this.listedTools !== "handler" ? this.connectToolsList(this.listedTools) : this.handler(request, this);
     void Promise.resolve(answer).then((settled) => {
       if (this.closed || "stall" in settled) return;
       this.push({ jsonrpc: "2.0", id: request.id, ...settled } as JsonRpcMessage);
@@ -82,6 +89,12 @@ export class ScriptedDaemon implements GlassTransport {
     const version = request.params?.protocolVersion;
     if (typeof version !== "string" || !this.mcpVersions.includes(version)) return unsupportedVersion(version);
     return { result: { protocolVersion: version, ...this.initializeResult } };
+  }
+
+  /** The answer to the client's `tools/list` at connect: {@link listedTools}, or -32601. */
+  private connectToolsList(tools: readonly string[] | undefined): ScriptedAnswer {
+    if (tools === undefined) return { error: { code: -32601, message: "method not found: tools/list" } };
+    return { result: { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) } };
   }
 
   /** Delivers a message to the client as if the daemon sent it. */
@@ -99,6 +112,11 @@ export class ScriptedDaemon implements GlassTransport {
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+/** Whether a request is the client's `tools/list` at connect (its ids are `tools-list-1`, `tools-list-2` …). */
+function isConnectToolsList(request: JsonRpcRequest): boolean {
+  return request.method === "tools/list" && typeof request.id === "string" && request.id.startsWith("tools-list-");
 }
 
 /** A minimal initialize answer (the MCP revision asked for is added), a manifest and an agreement. */

@@ -38,7 +38,7 @@ describe("httpTransport under MSW", () => {
       );
       expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
       expect(refused).toBe(1);
-      expect(hooked).toEqual(["POST", "POST", "POST", "POST"]); // initialize, initialized, the refused ping, its retry
+      expect(hooked).toEqual(["POST", "POST", "POST", "POST", "POST"]); // initialize, initialized, the connect-time tools/list, the refused ping, its retry
     } finally {
       await glass.close();
     }

@@ -76,6 +76,11 @@ class ResumingServer extends ScriptedHttpServer<Seen> {
       const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "resuming", version: "1" } };
       return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
     }
+    if (message.method === "tools/list") {
+      // The client's connect-time tool list: the tools these tests call.
+      const result = { tools: ["observe", "click"].map((name) => ({ name, inputSchema: { type: "object" } })) };
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    }
     if (message.method !== "tools/call") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
     this.#callId = message.id;
     script.post(res, message, this);
@@ -135,7 +140,7 @@ describe("httpTransport resumes a call's SSE stream that the server closed after
     const glass = await connect(server, { ky: instance });
 
     expect(await call(glass)).toEqual({ resumed: 1 });
-    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", what, "GET"]);
+    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "tools/list", what, "GET"]);
     const [get] = server.of("GET");
     expect(get!.headers).toMatchObject({
       "last-event-id": "p-1",
@@ -147,7 +152,7 @@ describe("httpTransport resumes a call's SSE stream that the server closed after
     // The wait began when the stream closed: a lower bound only (a loaded machine can only make it longer).
     expect(get!.at - server.streamClosedAt[0]!).toBeGreaterThanOrEqual(190);
     // The caller's ky hooks see the GET like every other request.
-    expect(hooked).toEqual(["POST", "POST", "POST", "GET"]);
+    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "GET"]);
     await sleep(100);
     expect(server.count(what)).toBe(1);
     expect(server.count("GET")).toBe(1);

@@ -67,7 +67,9 @@ class RefusingServer extends ScriptedHttpServer<Seen> {
         ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "refusing", version: "1" } }
         : message.method === "tools/call"
           ? { content: [{ type: "text", text: JSON.stringify({ answered: what }) }] }
-          : {};
+          : message.method === "tools/list"
+            ? { tools: ["observe", "click"].map((name) => ({ name, inputSchema: { type: "object" } })) } // the client's connect-time list: the tools these tests call
+            : {};
     res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
   }
 }
@@ -278,8 +280,8 @@ describe("httpTransport with the caller's ky instance", () => {
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
     await glass.close();
-    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "ping", "ping", "DELETE"]);
-    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "DELETE"]);
+    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "tools/list", "ping", "ping", "DELETE"]);
+    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "POST", "DELETE"]);
     for (const seen of server.seen) {
       expect(seen.headers["x-caller"]).toBe("mine");
       expect(seen.headers.authorization).toBe("Bearer t0ken-123");

@@ -131,7 +131,10 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     await expect.poll(() => server.count("answer srv-1")).toBe(1);
     expect(server.of("answer srv-1")[0]!.body!.result).toEqual({ action: "accept", content: { name: "Ada" } });
     expect(wire).toEqual(["notification", "daemon request elicitation/create answered (handler)"]);
-    expect(server.seen.map((seen) => seen.what).slice(0, 3)).toEqual(["initialize", "notifications/initialized", "GET"]);
+    const whats = server.seen.map((seen) => seen.what);
+    expect(whats.slice(0, 2)).toEqual(["initialize", "notifications/initialized"]);
+    // The GET follows notifications/initialized; the client's connect-time tools/list, POSTed at the same time, may reach the server first.
+    expect(whats.slice(2, 4).sort()).toEqual(["GET", "tools/list"]);
     const get = server.of("GET")[0]!;
     expect(get.headers).toMatchObject({ accept: "text/event-stream", "mcp-session-id": "s-1", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${TOKEN}` });
     expect(get.headers["last-event-id"]).toBeUndefined();
@@ -206,10 +209,15 @@ describe("httpTransport's server stream (serverStream: true)", () => {
   });
 
   it("a GET refused with 401 ends the transport as a POST's refusal does", async () => {
-    const server = await serve((res) => void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"bad token"}}'));
+    // The refusal is held until the client has connected: the GET opens beside the client's
+    // connect-time tools/list, and a refusal at once could end the transport before that is answered.
+    let refuse: (() => void) | undefined;
+    const server = await serve((res) => void (refuse = () => res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"bad token"}}')));
     const glass = await connect(server);
 
     await expect.poll(() => server.count("GET")).toBe(1);
+    refuse!();
+    await expect.poll(() => glass.stats().closed).toBe(true);
     await expect(glass.listTools()).rejects.toMatchObject({ code: "transport.unavailable" });
   });
 

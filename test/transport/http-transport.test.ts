@@ -18,7 +18,7 @@ const TOKEN = "s3cr3t-token_from-the-startup-line";
 
 /** What the official server's tools did. */
 interface ToolCounts {
-  workspaceStatus: number;
+  readOnly: number;
   touch: number;
 }
 
@@ -40,7 +40,7 @@ interface OfficialServerOptions {
 
 /** The official MCP SDK's Streamable HTTP server (session mode) on 127.0.0.1, with a few tools. */
 class OfficialServer {
-  readonly counts: ToolCounts = { workspaceStatus: 0, touch: 0 };
+  readonly counts: ToolCounts = { readOnly: 0, touch: 0 };
   readonly sessions = new Map<string, StreamableHTTPServerTransport>();
   readonly #servers = new Set<McpServer>();
   readonly #http: Server;
@@ -117,9 +117,9 @@ class OfficialServer {
     const server = new McpServer({ name: "official-reference", version: "1.0.0" });
     this.#servers.add(server);
     const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
-    server.registerTool("workspaceStatus", { description: "read-only: how often it was called" }, (extra) => {
-      this.counts.workspaceStatus += 1;
-      return text({ calls: this.counts.workspaceStatus, session: extra.sessionId ?? null });
+    server.registerTool("project.inspect", { description: "read-only: how often it was called" }, (extra) => {
+      this.counts.readOnly += 1;
+      return text({ calls: this.counts.readOnly, session: extra.sessionId ?? null });
     });
     server.registerTool("touch", { description: "mutating: counts touches" }, () => {
       this.counts.touch += 1;
@@ -254,12 +254,12 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const glass = await connect(server.url, { fetch: recording.fetch });
 
     const tools = await glass.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["askClient", "broken", "slow", "touch", "workspaceStatus"]);
-    expect(await glass.request("browser.workspaceStatus", {})).toMatchObject({ calls: 1 });
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["askClient", "broken", "project.inspect", "slow", "touch"]);
+    expect(await glass.requestUntyped("project.inspect", {})).toMatchObject({ calls: 1 });
     const envelope = await glass.send(createRequest("browser.slow", {}));
     expect(envelope).toMatchObject({ ok: true, result: { slept: 200 } });
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
-    await expect(glass.request("browser.broken", {})).rejects.toMatchObject({ code: "staleRevision", message: expect.stringContaining("no longer current") });
+    await expect(glass.requestUntyped("browser.broken", {})).rejects.toMatchObject({ code: "staleRevision", message: expect.stringContaining("no longer current") });
 
     const answered = recording.log.filter((exchange) => exchange.status === 200 && methodOf(exchange) !== undefined);
     expect(answered.length).toBeGreaterThanOrEqual(6);
@@ -271,7 +271,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const recording = recordingFetch();
     const glass = await connect(server.url, { fetch: recording.fetch });
 
-    expect(await glass.request("browser.askClient", {})).toEqual({ clientAnswered: true });
+    expect(await glass.requestUntyped("browser.askClient", {})).toEqual({ clientAnswered: true });
     const reply = recording.log.find((exchange) => exchange.body !== undefined && "result" in exchange.body);
     expect(reply).toMatchObject({ method: "POST", status: 202, body: { result: {} } });
   });
@@ -280,7 +280,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const server = await officialServer({ json: false, token: TOKEN });
     const recording = recordingFetch();
     const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, fetch: recording.fetch, headers: { "X-Trace": "t-1" } }), { negotiation: false });
-    await glass.request("browser.workspaceStatus", {});
+    await glass.requestUntyped("project.inspect", {});
     const [sessionId] = [...server.sessions.keys()];
     expect(sessionId).toBeDefined();
     await glass.close();
@@ -295,7 +295,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     }
     expect(initialize!.headers.get("Content-Type")).toBe("application/json");
     expect(initialize!.headers.get("Accept")).toBe("application/json, text/event-stream");
-    expect(later.map((exchange) => exchange.method === "DELETE" ? "DELETE" : methodOf(exchange))).toEqual(["notifications/initialized", "tools/call", "DELETE"]);
+    expect(later.map((exchange) => exchange.method === "DELETE" ? "DELETE" : methodOf(exchange))).toEqual(["notifications/initialized", "tools/list", "tools/call", "DELETE"]);
     for (const exchange of later) {
       expect(exchange.headers.get("Mcp-Session-Id")).toBe(sessionId);
       expect(exchange.headers.get("MCP-Protocol-Version")).toBe("2025-11-25");
@@ -308,11 +308,11 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const server = await officialServer({ json: false });
     const recording = recordingFetch();
     const glass = await connect(server.url, { fetch: recording.fetch });
-    await glass.request("browser.workspaceStatus", {});
+    await glass.requestUntyped("project.inspect", {});
     const [first] = [...server.sessions.keys()];
     await server.forget(first!);
 
-    const result = await glass.request("browser.workspaceStatus", {});
+    const result = await glass.requestUntyped("project.inspect", {});
     const [second] = [...server.sessions.keys()];
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
@@ -341,7 +341,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(server.counts.touch).toBe(0);
     expect(recording.log.filter((exchange) => toolOf(exchange) === "touch")).toHaveLength(1);
     // The new session is there for the caller's next decision.
-    expect(await glass.request("browser.touch", {})).toEqual({ touched: 1 });
+    expect(await glass.requestUntyped("browser.touch", {})).toEqual({ touched: 1 });
   });
 
   it("rejects the mutation itself with a TransportClosedError carrying details.sessionExpired", async () => {
@@ -360,7 +360,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(failed).toMatchObject({ code: "transport.closed", details: { sessionExpired: true }, rawMessage: expect.stringContaining("NOT sent again") });
     expect(server.counts.touch).toBe(0);
 
-    await transport.send({ jsonrpc: "2.0", id: "r-1", method: "tools/call", params: { name: "workspaceStatus", arguments: {} } });
+    await transport.send({ jsonrpc: "2.0", id: "r-1", method: "tools/call", params: { name: "project.inspect", arguments: {} } });
     expect(await recorder.answer("r-1")).toMatchObject({ result: { content: [{ type: "text" }] } });
     expect(recorder.messages.filter((message) => "id" in message && message.id === 0)).toHaveLength(1); // the replayed initialize's answer is not delivered
     await transport.close();
@@ -452,9 +452,9 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     // One slot, and a grace period far beyond the test: only the closed stream can free the slot in time.
     const glass = await connect(server.url, { fetch: recording.fetch }, { maxInFlight: 1, cancelGraceMs: 20_000 });
 
-    await expect(glass.request("browser.slow", {}, { deadlineMs: 50 })).rejects.toMatchObject({ code: "deadlineExceeded", mutationPossible: true });
+    await expect(glass.requestUntyped("browser.slow", {}, { deadlineMs: 50 })).rejects.toMatchObject({ code: "deadlineExceeded", mutationPossible: true });
     const started = Date.now();
-    expect(await glass.request("browser.workspaceStatus", {}, { deadlineMs: 2000 })).toMatchObject({ calls: 1 });
+    expect(await glass.requestUntyped("project.inspect", {}, { deadlineMs: 2000 })).toMatchObject({ calls: 1 });
     expect(Date.now() - started).toBeLessThan(1000);
     const cancel = recording.log.find((exchange) => methodOf(exchange) === "notifications/cancelled");
     expect(cancel).toMatchObject({ status: 202 });

@@ -87,8 +87,8 @@ class WebSocketDaemon {
       this.toolCalls.push(name);
       return new Promise<never>(() => undefined);
     };
-    server.registerTool("workspaceStatus", { description: "read-only" }, () => {
-      this.toolCalls.push("workspaceStatus");
+    server.registerTool("project.inspect", { description: "read-only" }, () => {
+      this.toolCalls.push("project.inspect");
       return text({ status: "ready" });
     });
     server.registerTool("touch", { description: "mutating" }, () => {
@@ -226,8 +226,8 @@ describe("webSocketTransport", () => {
     clients.push(glass);
 
     expect(server.offeredProtocols).toEqual([["mcp", `glass-bearer.${TOKEN}`]]);
-    expect((await glass.listTools()).map((tool) => tool.name)).toContain("workspaceStatus");
-    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+    expect((await glass.listTools()).map((tool) => tool.name)).toContain("project.inspect");
+    expect(await glass.requestUntyped("project.inspect", {})).toEqual({ status: "ready" });
     expect(await glass.send(createRequest("browser.touch", {}))).toMatchObject({ ok: true, result: { touched: true } });
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
   });
@@ -240,7 +240,7 @@ describe("webSocketTransport", () => {
     clients.push(glass);
 
     expect(BrowserLikeWebSocket.created).toBe(before + 1);
-    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+    expect(await glass.requestUntyped("project.inspect", {})).toEqual({ status: "ready" });
     expect(transport).toMatchObject({ kind: "websocket", maxInFlight: 4 });
   });
 
@@ -249,9 +249,9 @@ describe("webSocketTransport", () => {
     const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false, maxInFlight: 2 });
     clients.push(glass);
 
-    const writtenMutation = glass.request("browser.hang", {}).catch((error: unknown) => error);
-    const writtenRead = glass.request("browser.workspaceInspect", {}).catch((error: unknown) => error);
-    const queuedMutation = glass.request("browser.hang", {}).catch((error: unknown) => error); // above maxInFlight: never written
+    const writtenMutation = glass.requestUntyped("browser.hang", {}).catch((error: unknown) => error);
+    const writtenRead = glass.requestUntyped("browser.workspaceInspect", {}).catch((error: unknown) => error);
+    const queuedMutation = glass.requestUntyped("browser.hang", {}).catch((error: unknown) => error); // above maxInFlight: never written
     await until(() => server.toolCalls.length === 2);
     server.dropClients(4000, "daemon restarting");
 
@@ -439,6 +439,11 @@ describe("webSocketTransport", () => {
             socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params?.protocolVersion, capabilities: {}, serverInfo: { name: "echo", version: "0" } } }));
             return;
           }
+          if (message.method === "tools/list") {
+            // The client's connect-time tool list: the tool the test calls. Its call is what echoes the token.
+            socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "observe", inputSchema: { type: "object" } }] } }));
+            return;
+          }
           socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: `token ${TOKEN} is not welcome`, data: { token: TOKEN } } }));
         });
       },
@@ -599,7 +604,7 @@ describe("webSocketTransport picks its WebSocket class when none is given", () =
     const server = await daemon();
     const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
     clients.push(glass);
-    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+    expect(await glass.requestUntyped("project.inspect", {})).toEqual({ status: "ready" });
     expect(BrowserLikeWebSocket.created).toBe(before);
   });
 
@@ -610,7 +615,7 @@ describe("webSocketTransport picks its WebSocket class when none is given", () =
     const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });
     clients.push(glass);
     expect(BrowserLikeWebSocket.created).toBe(before + 1);
-    expect(await glass.request("browser.workspaceStatus", {})).toEqual({ status: "ready" });
+    expect(await glass.requestUntyped("project.inspect", {})).toEqual({ status: "ready" });
   });
 
   it("uses the global WebSocket where the runtime names none as its own (a browser)", async () => {

@@ -7,6 +7,8 @@ import type {
   OperationMap,
   OperationName,
   PayloadOf,
+  ResponseMode,
+  ResultInMode,
   ResultOf,
   TaskCompileResult,
   TaskValidateResult,
@@ -32,14 +34,15 @@ type MethodOf<Op extends OperationName> = Op extends `${infer Ns extends keyof G
 
 /**
  * The operations whose method's general signature (the last overload) does not take
- * `PayloadOf<Op>` and resolve to `ResultOf<Op>`: `never` when every method is typed from the catalog.
+ * `PayloadOf<Op>` and resolve to `ResultOf<Op>` — or, for a method whose result follows the
+ * response mode, to `ResultOf<Op>` in some mode: `never` when every method is typed from the catalog.
  */
 type MistypedMethods = {
   [Op in OperationName]: MethodOf<Op> extends (payload: infer Payload, options?: CallOptions) => Promise<infer Result>
     ? Same<NonNullable<Payload>, PayloadOf<Op>> extends true
-      ? Same<Result, ResultOf<Op>> extends true
-        ? never
-        : Op
+      ? Same<Result, ResultOf<Op>> | Same<Result, ResultInMode<ResultOf<Op>, ResponseMode>> extends false
+        ? Op
+        : never
       : Op
     : Op;
 }[OperationName];

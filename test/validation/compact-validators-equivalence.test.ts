@@ -25,6 +25,9 @@ import { readGoldenFixture } from "../support/golden-fixture.js";
 import { KEYWORD_SCHEMA } from "../support/keyword-schema.js";
 import { junk, mutate, SchemaArbitraries } from "../support/schema-arbitrary.js";
 import { webIrDiffSample, webIrSample } from "../support/web-ir-sample.js";
+import { PROFILE, replay, SCENARIO, SURFACES } from "../support/experience-samples.js";
+import { Glass, type OperationName } from "glass-sdk";
+import { createMockGlass } from "glass-sdk/testing";
 
 // The two modules must be interchangeable (the browser build swaps one for the other).
 const asCompact: typeof compact = compiled;
@@ -148,6 +151,34 @@ describe("the compact validators", () => {
       const resultPair = byLabel.get(`result of ${String(operation)}`);
       if (resultPair !== undefined && "result" in response) compare(resultPair, response.result);
     }
+  });
+
+  it("agree on the mock's answers to the experience, memory and page-bound operations, and on their payloads", async () => {
+    const mock = createMockGlass();
+    const glass = await Glass.connect(mock.transport());
+    const calls: [OperationName, unknown][] = [
+      ["browser.extractWebIr", {}],
+      ["browser.preflightNavigation", { url: "https://shop.example/orders" }],
+      ["browser.resolveIntentWithKnowledge", { schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: { mode: "bestCandidate" } }],
+      ["browser.workspaceStatus", {}],
+      ["browser.workspaceInspect", {}],
+      ["browser.replayInspect", { scenario: SCENARIO, replay: replay() }],
+      ["browser.replayAttach", { scenario: SCENARIO, replay: replay() }],
+      ["browser.replayDiff", { scenario: SCENARIO, before: replay("a"), after: replay("b", 3) }],
+      ["browser.surfaceInspect", { surfaces: SURFACES }],
+      ["browser.surfaceInspect", { surfaces: SURFACES, coverageOnly: true }],
+      ["browser.backendStatus", { profile: PROFILE }],
+      ["browser.backendTest", { profile: PROFILE }],
+      ["browser.memoryStatus", {}],
+      ["browser.memoryExport", {}],
+      ["browser.memoryPrune", {}],
+    ];
+    for (const [operation, payload] of calls) {
+      compare(byLabel.get(`payload of ${operation}`)!, payload);
+      const result = await glass.requestUntyped(operation, payload as never).catch(() => undefined);
+      if (result !== undefined) compare(byLabel.get(`result of ${operation}`)!, result);
+    }
+    await glass.close();
   });
 
   it.skipIf(referenceFiles.length === 0)(`agree on every value of the upstream reference data (${referenceDir})`, () => {

@@ -146,8 +146,8 @@ function applies({ when }: ResultCase, payload: Record<string, unknown>): boolea
 describe("resultCases: the result form each payload gets", () => {
   const withCases = catalogEntries.filter(({ entry }) => entry.resultCases !== undefined);
 
-  it("are given for observe and sessionSnapshot, each case a $ref to a titled definition, and the result is the anyOf of the same definitions", () => {
-    expect(withCases.map(({ entry }) => entry.operation).sort()).toEqual(["browser.observe", "browser.sessionSnapshot"]);
+  it("are given for observe, sessionSnapshot and workspaceInspect, each case a $ref to a titled definition, and the result is the anyOf of the same definitions", () => {
+    expect(withCases.map(({ entry }) => entry.operation).sort()).toEqual(["browser.observe", "browser.sessionSnapshot", "browser.workspaceInspect"]);
     for (const { file, entry } of withCases) {
       const resultCases = entry.resultCases as ResultCase[];
       for (const c of resultCases) {

@@ -7,6 +7,14 @@ import type { BrowserVerifyPredicate } from "./browser-observation.js";
 import type { BrowserDetailAvailability, BrowserProjectedResult, BrowserRegionKind, BrowserRoute, BrowserSemanticObservation } from "./browser-results.js";
 
 /**
+ * How the intent resolved: the candidates ranked, the ones excluded, and what policy allows.
+ */
+export type BrowserResolveIntentResult = BrowserIntentResolution;
+/**
+ * How the intent resolved, as resolveIntent reports it; an eligible stored record adds `historicalMatch` evidence to the candidate it fits. Never acts.
+ */
+export type BrowserResolveIntentWithKnowledgeResult = BrowserIntentResolution;
+/**
  * What sessionSnapshot returns; its shape depends on `operation`.
  */
 export type BrowserSessionSnapshotResult =
@@ -124,6 +132,14 @@ export type BrowserTargetPurpose =
  * What sessionSnapshot returns for `create` and `inspect`: one snapshot, with where the full result is kept.
  */
 export type BrowserSessionSnapshotSingleResult = BrowserSessionSnapshot & BrowserProjectedResult;
+/**
+ * A value that narrows which stored knowledge applies (a profile key, locale, tenant key, browser family or version): not blank. The daemon's tool list says at most 256 characters, but the daemon takes longer ones.
+ */
+export type BrowserKnowledgeLookupText = string;
+/**
+ * Which profile's knowledge applies: `anonymous` (signed-out pages), `authenticated` (signed-in pages) or `profileBound` (the daemon's own profile, named by `profileKey` or else the profile it runs with).
+ */
+export type BrowserKnowledgeProfileScope = "anonymous" | "authenticated" | "profileBound";
 
 /**
  * Payload and result types of the operations in schema/operations/browser-intents-workflows.json, by operation name.
@@ -136,6 +152,10 @@ export interface BrowserIntentsWorkflowsOperationTypes {
   "browser.resolveIntent": {
     payload: BrowserResolveIntentPayload;
     result: BrowserResolveIntentResult;
+  };
+  "browser.resolveIntentWithKnowledge": {
+    payload: BrowserResolveIntentWithKnowledgePayload;
+    result: BrowserResolveIntentWithKnowledgeResult;
   };
   "browser.findTarget": {
     payload: BrowserFindTargetPayload;
@@ -271,92 +291,61 @@ export interface BrowserResolveIntentPayload {
   expectedRevision?: BrowserRevision;
 }
 /**
- * How an intent resolved: the candidates ranked, the ones excluded, and what policy allows.
+ * Arguments of resolveIntentWithKnowledge: resolveIntent's request and the knowledge lookup options. Strict, like resolveIntent: the daemon refuses any other argument (a lease token, `responseMode`, `includeTrace` …) as `browser tool failed`. Needs the daemon's persistent-profile policy capability (the manifest's `persistentKnowledge`).
  */
-export interface BrowserResolveIntentResult {
+export interface BrowserResolveIntentWithKnowledgePayload {
   /**
-   * Version of the intent result format; always 1.
+   * Version of the intent request format; always 1.
    */
   schemaVersion: 1;
   /**
-   * The intent as sent.
+   * What the caller wants to do.
    */
-  intent: string;
+  intent: BrowserIntentText;
   /**
-   * The action the intent is for.
+   * The kind of action the intent leads to.
    */
-  action: BrowserResolvedIntentAction;
+  action: BrowserIntentAction;
   /**
-   * The intent as the daemon understood it.
+   * Where on the page to look; the whole page when absent.
    */
-  normalizedIntent: string;
+  scope?: BrowserIntentScope;
   /**
-   * How the intent resolved.
+   * Extra conditions candidates must meet.
    */
-  resolution:
-    | "exact"
-    | "uniqueHighConfidence"
-    | "uniqueLowConfidence"
-    | "ambiguous"
-    | "notFound"
-    | "staleRevision"
-    | "policyRejected"
-    | "unsupportedIntent";
+  constraints?: BrowserIntentConstraints;
   /**
-   * Whether acting on the selected candidate is allowed.
+   * How to pick among candidates.
    */
-  policyDecision: "allowed" | "reportOnly" | "confirmationRequired" | "rejected";
+  resolutionPolicy: BrowserResolutionPolicy;
   /**
-   * Where the page was.
+   * The page revision the intent was formed against; the daemon reports a stale revision when the page has moved on.
    */
-  route?: BrowserRoute;
+  expectedRevision?: BrowserRevision;
   /**
-   * The page revision resolved against.
+   * Which profile's knowledge applies; `profileBound` when absent.
    */
-  revision?: BrowserRevision;
+  profileScope?: BrowserKnowledgeProfileScope;
   /**
-   * The candidates, best first (at most 32); absent when there are none.
+   * The profile whose knowledge applies (with `profileBound`, the daemon's own profile when absent).
    */
-  candidates?: BrowserIntentCandidate[];
+  profileKey?: BrowserKnowledgeLookupText;
   /**
-   * Elements left out, and why (at most 32); absent when there are none.
+   * The locale the knowledge must have been learnt in.
    */
-  excludedCandidates?: BrowserExcludedCandidate[];
+  locale?: BrowserKnowledgeLookupText;
   /**
-   * How many elements were left out in all.
+   * The tenant the knowledge must belong to.
    */
-  excludedCount: number;
+  tenantKey?: BrowserKnowledgeLookupText;
   /**
-   * The id of the candidate chosen, when one was.
+   * The browser family the knowledge must have been learnt with; `chromium` when absent.
    */
-  selectedCandidate?: string;
+  browserFamily?: BrowserKnowledgeLookupText;
   /**
-   * Constraints that would narrow an ambiguous intent down (at most 8); absent when there are none.
+   * The browser version the knowledge must have been learnt with.
    */
-  suggestedConstraints?: BrowserSuggestedConstraint[];
-  /**
-   * Why the intent resolved so (at most 160 bytes).
-   */
-  reason?: string;
-  /**
-   * Where the full result is kept (the native runtime projects this result).
-   */
-  detailAvailability?: BrowserDetailAvailability;
-  [k: string]: unknown;
-}
-/**
- * An element left out, and why.
- */
-export interface BrowserExcludedCandidate {
-  /**
-   * The candidate's id.
-   */
-  id: string;
-  /**
-   * Why it was left out.
-   */
-  reason: BrowserIntentEvidence;
-  [k: string]: unknown;
+  browserVersion?: BrowserKnowledgeLookupText;
 }
 /**
  * Arguments of findTarget (the same request as resolveIntent). Read-only, so expectedRevision is an ordinary optional field here.
@@ -990,5 +979,93 @@ export interface BrowserSessionSnapshotPurgeResult {
    * Where the full result is kept.
    */
   detailAvailability: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
+/**
+ * How an intent resolved: the candidates ranked, the ones excluded, and what policy allows. What resolveIntent and resolveIntentWithKnowledge return (stored knowledge adds only `historicalMatch` evidence).
+ */
+export interface BrowserIntentResolution {
+  /**
+   * Version of the intent result format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The intent as sent.
+   */
+  intent: string;
+  /**
+   * The action the intent is for.
+   */
+  action: BrowserResolvedIntentAction;
+  /**
+   * The intent as the daemon understood it.
+   */
+  normalizedIntent: string;
+  /**
+   * How the intent resolved.
+   */
+  resolution:
+    | "exact"
+    | "uniqueHighConfidence"
+    | "uniqueLowConfidence"
+    | "ambiguous"
+    | "notFound"
+    | "staleRevision"
+    | "policyRejected"
+    | "unsupportedIntent";
+  /**
+   * Whether acting on the selected candidate is allowed.
+   */
+  policyDecision: "allowed" | "reportOnly" | "confirmationRequired" | "rejected";
+  /**
+   * Where the page was.
+   */
+  route?: BrowserRoute;
+  /**
+   * The page revision resolved against.
+   */
+  revision?: BrowserRevision;
+  /**
+   * The candidates, best first (at most 32); absent when there are none.
+   */
+  candidates?: BrowserIntentCandidate[];
+  /**
+   * Elements left out, and why (at most 32); absent when there are none.
+   */
+  excludedCandidates?: BrowserExcludedCandidate[];
+  /**
+   * How many elements were left out in all.
+   */
+  excludedCount: number;
+  /**
+   * The id of the candidate chosen, when one was.
+   */
+  selectedCandidate?: string;
+  /**
+   * Constraints that would narrow an ambiguous intent down (at most 8); absent when there are none.
+   */
+  suggestedConstraints?: BrowserSuggestedConstraint[];
+  /**
+   * Why the intent resolved so (at most 160 bytes).
+   */
+  reason?: string;
+  /**
+   * Where the full result is kept (the native runtime projects this result).
+   */
+  detailAvailability?: BrowserDetailAvailability;
+  [k: string]: unknown;
+}
+/**
+ * An element left out, and why.
+ */
+export interface BrowserExcludedCandidate {
+  /**
+   * The candidate's id.
+   */
+  id: string;
+  /**
+   * Why it was left out.
+   */
+  reason: BrowserIntentEvidence;
   [k: string]: unknown;
 }

@@ -2,6 +2,14 @@
 // DO NOT EDIT: change the schema (or the generator) and run `npm run codegen`.
 
 /**
+ * The records held in persistent knowledge.
+ */
+export type BrowserKnowledgeListResult = BrowserKnowledgeStoreSnapshot;
+/**
+ * How many records persistent knowledge holds, in all and by confidence, and their size.
+ */
+export type BrowserKnowledgeStatsResult = BrowserKnowledgeStoreStats;
+/**
  * The record asked for.
  */
 export type BrowserKnowledgeShowResult = BrowserKnowledgeRecord;
@@ -45,61 +53,9 @@ export interface BrowserKnowledgeOperationTypes {
  */
 export interface BrowserKnowledgeListPayload {}
 /**
- * The records held in persistent knowledge.
- */
-export interface BrowserKnowledgeListResult {
-  /**
-   * Version of the knowledge format; always 1.
-   */
-  schemaVersion: 1;
-  /**
-   * The records (at most 256).
-   */
-  records: BrowserKnowledgeRecord[];
-  [k: string]: unknown;
-}
-/**
  * knowledgeStats takes no arguments.
  */
 export interface BrowserKnowledgeStatsPayload {}
-/**
- * How many records persistent knowledge holds, in all and by confidence, and their size.
- */
-export interface BrowserKnowledgeStatsResult {
-  /**
-   * Records in all.
-   */
-  recordCount: number;
-  /**
-   * Their size, in bytes.
-   */
-  serializedBytes: number;
-  /**
-   * Records of confidence `candidate`.
-   */
-  candidateCount: number;
-  /**
-   * Records of confidence `observed`.
-   */
-  observedCount: number;
-  /**
-   * Records of confidence `verified`.
-   */
-  verifiedCount: number;
-  /**
-   * Records of confidence `stale`.
-   */
-  staleCount: number;
-  /**
-   * Records of confidence `contradicted`.
-   */
-  contradictedCount: number;
-  /**
-   * Records of confidence `quarantined`.
-   */
-  quarantinedCount: number;
-  [k: string]: unknown;
-}
 /**
  * Arguments of knowledgeShow.
  */
@@ -507,5 +463,57 @@ export interface BrowserKnowledgeHistoryEntry {
    * When (a timestamp).
    */
   observedAt: string;
+  [k: string]: unknown;
+}
+/**
+ * The records held in persistent knowledge, as the store keeps them (what knowledgeList and memoryExport return).
+ */
+export interface BrowserKnowledgeStoreSnapshot {
+  /**
+   * Version of the knowledge format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The records (at most 256).
+   */
+  records: BrowserKnowledgeRecord[];
+  [k: string]: unknown;
+}
+/**
+ * How many records persistent knowledge holds, in all and by confidence, and their size.
+ */
+export interface BrowserKnowledgeStoreStats {
+  /**
+   * Records in all.
+   */
+  recordCount: number;
+  /**
+   * Their size, in bytes.
+   */
+  serializedBytes: number;
+  /**
+   * Records of confidence `candidate`.
+   */
+  candidateCount: number;
+  /**
+   * Records of confidence `observed`.
+   */
+  observedCount: number;
+  /**
+   * Records of confidence `verified`.
+   */
+  verifiedCount: number;
+  /**
+   * Records of confidence `stale`.
+   */
+  staleCount: number;
+  /**
+   * Records of confidence `contradicted`.
+   */
+  contradictedCount: number;
+  /**
+   * Records of confidence `quarantined`.
+   */
+  quarantinedCount: number;
   [k: string]: unknown;
 }

@@ -80,6 +80,10 @@ export interface BrowserNavigationInputOperationTypes {
     payload: BrowserNavigatePayload;
     result: BrowserNavigateResult;
   };
+  "browser.preflightNavigation": {
+    payload: BrowserPreflightNavigationPayload;
+    result: BrowserPreflightNavigationResult;
+  };
   "browser.click": {
     payload: BrowserClickPayload;
     result: BrowserClickResult;
@@ -226,6 +230,45 @@ export interface BrowserNavigateResult {
    * The id the daemon gave this navigation; pass it to recoverRun to look the run up later.
    */
   executionId?: string;
+  [k: string]: unknown;
+}
+/**
+ * Arguments of preflightNavigation: the URL alone. The daemon refuses any other argument (a lease token, `responseMode`, `includeTrace` …) as `browser tool failed`. Nothing is loaded, no host is looked up and no browser is started.
+ */
+export interface BrowserPreflightNavigationPayload {
+  /**
+   * The URL to check, at most 8192 UTF-8 bytes and not blank. Surrounding white space is ignored; one that does not start with `http://`, `https://`, `about:`, `file:` or `data:` (case matters) is read as `https://` followed by it.
+   */
+  url: string;
+}
+/**
+ * The navigation policy's decision on the URL. A URL that cannot be parsed is a `deny` (reason `URL is invalid: …`), not an error.
+ */
+export interface BrowserPreflightNavigationResult {
+  /**
+   * Version of the decision format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The URL as it would be loaded, without credentials, query or fragment; null when it cannot be parsed.
+   */
+  normalizedUrl: string | null;
+  /**
+   * Its host, without a trailing dot (an IPv6 address in brackets); null when it has none (`about:`, `data:`, a local `file:` URL) or cannot be parsed.
+   */
+  host: string | null;
+  /**
+   * `allow`: the policy lets it load; `deny`: it refuses; `confirmation_required`: it loads only after an explicit confirmation.
+   */
+  decision: "allow" | "deny" | "confirmation_required";
+  /**
+   * Why, in the daemon's words (`URL passes the active navigation policy` when allowed).
+   */
+  reason: string;
+  /**
+   * True exactly when the decision is `confirmation_required`.
+   */
+  confirmationRequired: boolean;
   [k: string]: unknown;
 }
 /**

@@ -3,6 +3,7 @@
 
 import type { BrowserCoordinate, BrowserRevision, BrowserTarget, BrowserTimeoutMs } from "./browser-defs.js";
 import type { BrowserAccessibilityNode, BrowserDetailAvailability, BrowserObservationLevel, BrowserProjectedResult, BrowserSemanticLimits, BrowserSemanticObservation, BrowserSemanticPage, BrowserSemanticRegion, BrowserSemanticTarget, BrowserStructuredExtraction } from "./browser-results.js";
+import type { WebIrDocumentContent } from "../web-ir-v1.js";
 
 /**
  * What observe returns: a semantic observation when `level` is given, otherwise the page context (with a screenshot under `includeScreenshot`).
@@ -19,9 +20,66 @@ export type BrowserGetDOMResult = BrowserDomNode & {
   [k: string]: unknown;
 };
 /**
+ * The page as a Web IR v1 document, projected: the daemon keeps the full document and adds where (`detailAvailability`); the `minimal` response mode (the default) leaves out `diagnostics`. Pass it on to webIr.* or task.compile with `webIrDocument(result)`, which keeps only the document's own members (the SDK checks a document it sends as a closed object).
+ */
+export type BrowserExtractWebIrResult = WebIrDocumentContent & BrowserProjectedResult;
+/**
  * The extracted records, with where the full result is kept.
  */
 export type BrowserExtractStructuredResult = BrowserStructuredExtraction & BrowserProjectedResult;
+/**
+ * The part of the page an extraction reads, in the daemon's wire form: `"document"` for the whole document, `{"region": {"region_id": …}}` for one region (its id from a semantic observation, such as `region_form_1`; `region_main` is the whole document) or `{"frame": {"frame_id": …}}` for one frame (the frame an observation's route names). Ids are 1 to 256 bytes without control characters; note the snake_case keys inside.
+ */
+export type BrowserWebIrExtractionScope =
+  | "document"
+  | {
+      /**
+       * One region of the page.
+       */
+      region: {
+        /**
+         * The region's id, from a semantic observation.
+         */
+        region_id: BrowserWebIrExtractionScopeId;
+      };
+    }
+  | {
+      /**
+       * One frame of the page.
+       */
+      frame: {
+        /**
+         * The frame's id, as a route names it.
+         */
+        frame_id: BrowserWebIrExtractionScopeId;
+      };
+    };
+/**
+ * The id of a region or frame an extraction is scoped to: 1 to 256 UTF-8 bytes, no control characters.
+ */
+export type BrowserWebIrExtractionScopeId = string;
+/**
+ * A source of evidence an extraction may read. A Web IR document names only the first eleven in its entities and `limits.missingSources`; the others (SVG, canvases, media, embedded documents, PDF, browser-native surfaces, semantic bridges) inform coverage and surfaces.
+ */
+export type BrowserWebIrExtractionSource =
+  | "dom"
+  | "accessibility"
+  | "layout"
+  | "forms"
+  | "navigation"
+  | "tables"
+  | "collections"
+  | "dialogs"
+  | "frames"
+  | "shadowDom"
+  | "boundedProbe"
+  | "svg"
+  | "canvasDetection"
+  | "mediaMetadata"
+  | "embeddedDocument"
+  | "pdf"
+  | "browserNative"
+  | "bridge";
 /**
  * A condition verify checks, as the daemon reads it: an object with exactly one key, which names the check. `all` and `any` combine a list of predicates and `not` negates one; the value of `visible`, `textContains`, `popupOpened`, `dialogOpen` and `downloadStarted` is passed as given (the protocol does not fix its shape).
  */
@@ -145,6 +203,10 @@ export interface BrowserObservationOperationTypes {
   "browser.inspectPage": {
     payload: BrowserInspectPagePayload;
     result: BrowserInspectPageResult;
+  };
+  "browser.extractWebIr": {
+    payload: BrowserExtractWebIrPayload;
+    result: BrowserExtractWebIrResult;
   };
   "browser.extractStructured": {
     payload: BrowserExtractStructuredPayload;
@@ -497,6 +559,15 @@ export interface BrowserInspectPageResult {
    */
   detailAvailability: BrowserDetailAvailability;
   [k: string]: unknown;
+}
+/**
+ * Arguments of extractWebIr: an optional extraction request. Without one the whole document is read from every source within the default budgets.
+ */
+export interface BrowserExtractWebIrPayload {
+  /**
+   * The part of the page, the sources and the budgets.
+   */
+  request?: BrowserWebIrExtractionRequest;
 }
 /**
  * Arguments of extractStructured: the fields to read from a fresh structured observation of the page (or of one of its regions). Open: further arguments are passed through as given.
@@ -932,6 +1003,54 @@ export interface BrowserLifecycle {
    */
   actionVerified: boolean;
   [k: string]: unknown;
+}
+/**
+ * What extractWebIr reads and how much: the part of the page, the evidence sources and the budgets. A closed object whose four members are all required; without a request the daemon reads the whole document from every source within the default budgets.
+ */
+export interface BrowserWebIrExtractionRequest {
+  /**
+   * Version of the extraction request format; always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The part of the page to read.
+   */
+  scope: BrowserWebIrExtractionScope;
+  /**
+   * The evidence sources to read: at least one, none twice.
+   *
+   * @minItems 1
+   */
+  sources: BrowserWebIrExtractionSource[];
+  /**
+   * The bounds the extraction stays within.
+   */
+  budgets: BrowserWebIrExtractionBudgets;
+}
+/**
+ * The bounds of one extraction, all five required. The defaults, when no request is sent: 2048 nodes, 32768 text bytes, depth 32, 5000 ms, 65536 output bytes.
+ */
+export interface BrowserWebIrExtractionBudgets {
+  /**
+   * At most this many page nodes are read (1 to 8192); what is left over is counted in `limits.omittedFacts`.
+   */
+  maxNodes: number;
+  /**
+   * At most this many bytes of page text are kept (1 to 131072).
+   */
+  maxTextBytes: number;
+  /**
+   * How deep into the page's tree to read (1 to 64).
+   */
+  maxDepth: number;
+  /**
+   * How long the extraction may take, in milliseconds (1 to 15000).
+   */
+  maxDurationMs: number;
+  /**
+   * At most this many bytes of evidence are returned (1 to 262144).
+   */
+  maxOutputBytes: number;
 }
 /**
  * A rectangle of the page to capture, in CSS pixels.

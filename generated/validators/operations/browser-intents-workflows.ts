@@ -421,6 +421,159 @@ export function validateBrowserResolutionPolicy(x: unknown, p: string, out: Vali
   return ok;
 }
 
+const validateBrowserResolveIntentWithKnowledgePayload_c0 = new Set<string>(["schemaVersion","intent","action","scope","constraints","resolutionPolicy","expectedRevision","profileScope","profileKey","locale","tenantKey","browserFamily","browserVersion"]);
+/** Validates BrowserResolveIntentWithKnowledgePayload. */
+export function validateBrowserResolveIntentWithKnowledgePayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(validateBrowserResolveIntentWithKnowledgePayload_c0.has(k2))) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, k2), "is not allowed (unknown field); allowed fields: schemaVersion, intent, action, scope, constraints, resolutionPolicy, expectedRevision, profileScope, profileKey, locale, tenantKey, browserFamily, browserVersion");
+      }
+    }
+    const v3 = o1["schemaVersion"];
+    if (v3 !== undefined || "schemaVersion" in o1) {
+      if (v3 !== 1) {
+        if (out === null) return false;
+        ok = fail(out, joinPath(p, "schemaVersion"), "must be 1" + gotValue(v3));
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "schemaVersion"), "is required");
+    }
+    const v4 = o1["intent"];
+    if (v4 !== undefined || "intent" in o1) {
+      if (!validateBrowserIntentText(v4, out === null ? "" : joinPath(p, "intent"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "intent"), "is required");
+    }
+    const v5 = o1["action"];
+    if (v5 !== undefined || "action" in o1) {
+      if (!validateBrowserIntentAction(v5, out === null ? "" : joinPath(p, "action"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "action"), "is required");
+    }
+    const v6 = o1["scope"];
+    if (v6 !== undefined || "scope" in o1) {
+      if (!validateBrowserIntentScope(v6, out === null ? "" : joinPath(p, "scope"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v7 = o1["constraints"];
+    if (v7 !== undefined || "constraints" in o1) {
+      if (!validateBrowserIntentConstraints(v7, out === null ? "" : joinPath(p, "constraints"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v8 = o1["resolutionPolicy"];
+    if (v8 !== undefined || "resolutionPolicy" in o1) {
+      if (!validateBrowserResolutionPolicy(v8, out === null ? "" : joinPath(p, "resolutionPolicy"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "resolutionPolicy"), "is required");
+    }
+    const v9 = o1["expectedRevision"];
+    if (v9 !== undefined || "expectedRevision" in o1) {
+      if (!validateBrowserRevision(v9, out === null ? "" : joinPath(p, "expectedRevision"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v10 = o1["profileScope"];
+    if (v10 !== undefined || "profileScope" in o1) {
+      if (!validateBrowserKnowledgeProfileScope(v10, out === null ? "" : joinPath(p, "profileScope"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v11 = o1["profileKey"];
+    if (v11 !== undefined || "profileKey" in o1) {
+      if (!validateBrowserKnowledgeLookupText(v11, out === null ? "" : joinPath(p, "profileKey"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v12 = o1["locale"];
+    if (v12 !== undefined || "locale" in o1) {
+      if (!validateBrowserKnowledgeLookupText(v12, out === null ? "" : joinPath(p, "locale"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v13 = o1["tenantKey"];
+    if (v13 !== undefined || "tenantKey" in o1) {
+      if (!validateBrowserKnowledgeLookupText(v13, out === null ? "" : joinPath(p, "tenantKey"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v14 = o1["browserFamily"];
+    if (v14 !== undefined || "browserFamily" in o1) {
+      if (!validateBrowserKnowledgeLookupText(v14, out === null ? "" : joinPath(p, "browserFamily"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+    const v15 = o1["browserVersion"];
+    if (v15 !== undefined || "browserVersion" in o1) {
+      if (!validateBrowserKnowledgeLookupText(v15, out === null ? "" : joinPath(p, "browserVersion"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeProfileScope. */
+export function validateBrowserKnowledgeProfileScope(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (x !== "anonymous" && x !== "authenticated" && x !== "profileBound") {
+    if (out === null) return false;
+    ok = fail(out, p, "must be one of: anonymous, authenticated, profileBound" + gotValue(x));
+  }
+  return ok;
+}
+
+const validateBrowserKnowledgeLookupText_c0 = new RegExp("[^\\p{White_Space}]", "u");
+/** Validates BrowserKnowledgeLookupText. */
+export function validateBrowserKnowledgeLookupText(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(typeof x === "string")) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be a string" + got(x));
+  } else {
+    const s1 = x as string;
+    if (s1.length === 0) {
+      if (out === null) return false;
+      ok = fail(out, p, "must not be empty");
+    }
+    if (s1.length !== 0 && !validateBrowserKnowledgeLookupText_c0.test(s1)) {
+      if (out === null) return false;
+      ok = fail(out, p, "must not be blank");
+    }
+  }
+  return ok;
+}
+
 /** Validates BrowserFindTargetPayload. */
 export function validateBrowserFindTargetPayload(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -1022,8 +1175,18 @@ export function validateBrowserWorkflowResult(x: unknown, p: string, out: Valida
   return ok;
 }
 
-const validateBrowserResolveIntentResult_c0 = new Set<string>(["schemaVersion","intent","action","normalizedIntent","resolution","policyDecision","route","revision","candidates","excludedCandidates","excludedCount","selectedCandidate","suggestedConstraints","reason","detailAvailability"]);
-const validateBrowserResolveIntentResult_c1 = (v: unknown): boolean => {
+/** Validates BrowserResolveIntentResult. */
+export function validateBrowserResolveIntentResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserIntentResolution(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+const validateBrowserIntentResolution_c0 = new Set<string>(["schemaVersion","intent","action","normalizedIntent","resolution","policyDecision","route","revision","candidates","excludedCandidates","excludedCount","selectedCandidate","suggestedConstraints","reason","detailAvailability"]);
+const validateBrowserIntentResolution_c1 = (v: unknown): boolean => {
   if (typeof v !== "string") return false;
   switch (v.length) {
     case 5: return v === "exact";
@@ -1037,8 +1200,8 @@ const validateBrowserResolveIntentResult_c1 = (v: unknown): boolean => {
     default: return false;
   }
 };
-/** Validates BrowserResolveIntentResult. */
-export function validateBrowserResolveIntentResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+/** Validates BrowserIntentResolution. */
+export function validateBrowserIntentResolution(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(isJsonObject(x))) {
     if (out === null) return false;
@@ -1046,7 +1209,7 @@ export function validateBrowserResolveIntentResult(x: unknown, p: string, out: V
   } else {
     const o1 = x as Record<string, unknown>;
     for (const k2 in o1) {
-      if (!(validateBrowserResolveIntentResult_c0.has(k2))) {
+      if (!(validateBrowserIntentResolution_c0.has(k2))) {
         if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
           if (out === null) return false;
           ok = false;
@@ -1095,7 +1258,7 @@ export function validateBrowserResolveIntentResult(x: unknown, p: string, out: V
     }
     const v7 = o1["resolution"];
     if (v7 !== undefined || "resolution" in o1) {
-      if (!validateBrowserResolveIntentResult_c1(v7)) {
+      if (!validateBrowserIntentResolution_c1(v7)) {
         if (out === null) return false;
         ok = fail(out, joinPath(p, "resolution"), "must be one of: exact, uniqueHighConfidence, uniqueLowConfidence, ambiguous, notFound, staleRevision, policyRejected, unsupportedIntent" + gotValue(v7));
       }
@@ -1619,6 +1782,16 @@ export function validateBrowserTargetFingerprint(x: unknown, p: string, out: Val
   return ok;
 }
 
+/** Validates BrowserResolveIntentWithKnowledgeResult. */
+export function validateBrowserResolveIntentWithKnowledgeResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserIntentResolution(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
 /** Validates BrowserFindTargetResult. */
 export function validateBrowserFindTargetResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -1717,7 +1890,7 @@ export function validateBrowserFindTargetResult(x: unknown, p: string, out: Vali
   return ok;
 }
 
-/** Validates operations/browser-intents-workflows.json#/operations/2/result/properties/revision/anyOf/1. */
+/** Validates operations/browser-intents-workflows.json#/operations/3/result/properties/revision/anyOf/1. */
 export function validateBrowserFindTargetResult_4(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(x === null)) {

@@ -174,6 +174,16 @@ export function validateBrowserKnowledgePurgePayload(x: unknown, p: string, out:
 /** Validates BrowserKnowledgeListResult. */
 export function validateBrowserKnowledgeListResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
+  if (!validateBrowserKnowledgeStoreSnapshot(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeStoreSnapshot. */
+export function validateBrowserKnowledgeStoreSnapshot(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
   if (!(isJsonObject(x))) {
     if (out === null) return false;
     ok = fail(out, p, "must be an object" + got(x));
@@ -1078,6 +1088,16 @@ export function validateBrowserKnowledgeBackend(x: unknown, p: string, out: Vali
 
 /** Validates BrowserKnowledgeStatsResult. */
 export function validateBrowserKnowledgeStatsResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!validateBrowserKnowledgeStoreStats(x, out === null ? "" : p, out)) {
+    if (out === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** Validates BrowserKnowledgeStoreStats. */
+export function validateBrowserKnowledgeStoreStats(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
   if (!(isJsonObject(x))) {
     if (out === null) return false;

@@ -1266,6 +1266,36 @@ export function validateBrowserDetailAvailability(x: unknown, p: string, out: Va
   return ok;
 }
 
+/** Validates BrowserProjectedResult. */
+export function validateBrowserProjectedResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
+  let ok = true;
+  if (!(isJsonObject(x))) {
+    if (out === null) return false;
+    ok = fail(out, p, "must be an object" + got(x));
+  } else {
+    const o1 = x as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!(k2 === "detailAvailability")) {
+        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
+          if (out === null) return false;
+          ok = false;
+        }
+      }
+    }
+    const v3 = o1["detailAvailability"];
+    if (v3 !== undefined || "detailAvailability" in o1) {
+      if (!validateBrowserDetailAvailability(v3, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
+        if (out === null) return false;
+        ok = false;
+      }
+    } else {
+      if (out === null) return false;
+      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
+    }
+  }
+  return ok;
+}
+
 /** Validates BrowserStructuredExtraction. */
 export function validateBrowserStructuredExtraction(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
   let ok = true;
@@ -1408,36 +1438,6 @@ export function validateBrowserStructuredExtraction(x: unknown, p: string, out: 
     } else {
       if (out === null) return false;
       ok = fail(out, joinPath(p, "limits"), "is required");
-    }
-  }
-  return ok;
-}
-
-/** Validates BrowserProjectedResult. */
-export function validateBrowserProjectedResult(x: unknown, p: string, out: ValidationIssue[] | null): boolean {
-  let ok = true;
-  if (!(isJsonObject(x))) {
-    if (out === null) return false;
-    ok = fail(out, p, "must be an object" + got(x));
-  } else {
-    const o1 = x as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!(k2 === "detailAvailability")) {
-        if (!checkJson(o1[k2], out === null ? "" : joinPath(p, k2), out)) {
-          if (out === null) return false;
-          ok = false;
-        }
-      }
-    }
-    const v3 = o1["detailAvailability"];
-    if (v3 !== undefined || "detailAvailability" in o1) {
-      if (!validateBrowserDetailAvailability(v3, out === null ? "" : joinPath(p, "detailAvailability"), out)) {
-        if (out === null) return false;
-        ok = false;
-      }
-    } else {
-      if (out === null) return false;
-      ok = fail(out, joinPath(p, "detailAvailability"), "is required");
     }
   }
   return ok;

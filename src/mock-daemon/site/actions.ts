@@ -1,5 +1,6 @@
 import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
-import { mockError } from "../handlers.js";
+import { type MockCallContext, mockError } from "../handlers.js";
+import { answerPageDialog, dialogOpenedBy } from "./dialogs.js";
 import { referencedElement, type Resolved, resolveTarget, targetErrors } from "./locators.js";
 import { landingPath, SIGN_IN_ALERT, type SiteElement } from "./pages.js";
 import { FRAME_ID, type SiteContext, TARGET_ID } from "./site-context.js";
@@ -76,14 +77,22 @@ function clickTarget(site: SiteContext, target: string): Resolved {
   return resolved;
 }
 
-/** click: activates the target (submits the form, follows a link; a field takes focus). */
-export function click(site: SiteContext, payload: PayloadOf<"browser.click">): ResultOf<"browser.click"> {
+/**
+ * click: activates the target (submits the form, follows a link; a field takes focus). A button
+ * that opens the page's own dialog waits for its answer, asked of the call's client (see dialogs.ts).
+ */
+export function click(site: SiteContext, payload: PayloadOf<"browser.click">, context?: MockCallContext): ResultOf<"browser.click"> | Promise<ResultOf<"browser.click">> {
   site.checkRevision(payload.expectedRevision);
   const was = before(site);
-  const resolved = clickTarget(site, payload.target);
-  const executionId = site.nextExecutionId();
-  site.advance();
-  return actionResult(site, "click", executionId, resolved, was, true);
+  const finish = (resolved: Resolved): ResultOf<"browser.click"> => {
+    activate(site, resolved.element);
+    const executionId = site.nextExecutionId();
+    site.advance();
+    return actionResult(site, "click", executionId, resolved, was, true);
+  };
+  const resolved = resolveTarget(site, payload.target);
+  const dialog = dialogOpenedBy(site, resolved.element);
+  return dialog === undefined ? finish(resolved) : answerPageDialog(site, dialog, context).then(() => finish(resolved));
 }
 
 /** type: clicks the target first when there is one (a click of its own), then inserts the text where the focus is. */

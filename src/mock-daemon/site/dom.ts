@@ -1,5 +1,5 @@
 import type { BrowserDomNode } from "../../../generated/types/operations/browser-observation.js";
-import { type SimulatedOrder, type SimulatedSiteState, SITE_NAME, type SitePage } from "./pages.js";
+import { accountShown, type SimulatedOrder, type SimulatedSiteState, SITE_NAME, type SitePage } from "./pages.js";
 
 /** An element or text of the DOM before it is numbered. */
 interface Draft {
@@ -12,7 +12,7 @@ interface Draft {
 const el = (name: string, attributes: readonly string[], ...children: Draft[]): Draft => ({ name, attributes, children });
 const txt = (value: string): Draft => ({ name: "#text", value });
 
-/** The shop's styles and its sign-in script, as examples/shop/ has them (the DOM carries their text). */
+/** The shop's styles and its scripts, as examples/shop/ has them (the DOM carries their text). */
 const LOGIN_STYLE = `
       body { font: 15px/1.5 system-ui, sans-serif; margin: 32px; max-width: 420px; color: #1b1b1f; }
       label { display: block; margin: 12px 0 4px; }
@@ -35,6 +35,30 @@ const LOGIN_SCRIPT = `
         problem.textContent = filled ? "" : "Enter your email and password to sign in.";
         problem.hidden = filled;
         if (filled) location.assign("/orders");
+      });
+    `;
+
+/** examples/shop/account.html's styles and script. */
+const ACCOUNT_STYLE = `
+      body { font: 15px/1.5 system-ui, sans-serif; margin: 32px; max-width: 520px; color: #1b1b1f; }
+      button { margin: 8px 8px 0 0; padding: 6px 16px; }
+    `;
+const ACCOUNT_SCRIPT = `
+      // Each button asks with one of the page's own dialogs and shows what was answered.
+      const outcome = document.getElementById("outcome");
+      document.getElementById("close-account").addEventListener("click", () => {
+        const closing = confirm("Close your account? Your order history will be deleted.");
+        outcome.textContent = closing ? "Account closed" : "Account kept open";
+      });
+      document.getElementById("change-name").addEventListener("click", () => {
+        const shown = document.getElementById("display-name");
+        const name = prompt("New display name", shown.textContent);
+        if (name === null || name.trim() === "") {
+          outcome.textContent = "Display name unchanged";
+          return;
+        }
+        shown.textContent = name.trim();
+        outcome.textContent = "Display name changed";
       });
     `;
 
@@ -68,11 +92,26 @@ function ordersBody(orders: readonly SimulatedOrder[]): Draft {
   return el("BODY", [], navigation, el("MAIN", [], el("SECTION", ["aria-labelledby", "orders-heading"], el("H1", ["id", "orders-heading"], txt("Recent orders")), table)));
 }
 
+function accountBody(state: SimulatedSiteState): Draft {
+  const { displayName, status } = accountShown(state);
+  const section = el(
+    "SECTION",
+    ["aria-labelledby", "account-heading"],
+    el("H1", ["id", "account-heading"], txt("Account")),
+    el("P", [], txt("Display name: "), el("SPAN", ["id", "display-name"], txt(displayName))),
+    el("BUTTON", ["type", "button", "id", "change-name"], txt("Change display name")),
+    el("BUTTON", ["type", "button", "id", "close-account"], txt("Close account")),
+    el("P", ["id", "outcome", "role", "status", "aria-label", "Account status"], txt(status)),
+  );
+  return el("BODY", [], el("MAIN", [], section), el("SCRIPT", [], txt(ACCOUNT_SCRIPT)));
+}
+
 /** The page's document, before numbering: the shop's HTML, or the plain text Chromium wraps in a `<pre>`. */
 function draft(page: SitePage, state: SimulatedSiteState, orders: readonly SimulatedOrder[]): Draft {
   const doctype: Draft = { name: "html" };
   if (page.path === "/login" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, LOGIN_STYLE), loginBody(state))] };
   if (page.path === "/orders" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, ORDERS_STYLE), ordersBody(orders))] };
+  if (page.path === "/account" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, ACCOUNT_STYLE), accountBody(state))] };
   const body = el("BODY", [], el("PRE", ["style", "word-wrap: break-word; white-space: pre-wrap;"], txt(page.text)));
   return { name: "#document", children: [el("HTML", [], el("HEAD", [], el("META", ["name", "color-scheme", "content", "light dark"])), body)] };
 }

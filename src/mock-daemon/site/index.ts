@@ -1,14 +1,16 @@
 import type { WebIrDocument } from "../../../generated/types/web-ir-v1.js";
-import type { JsonValue } from "../../validation/json-value.js";
-import type { MockCallContext, MockHandlers } from "../handlers.js";
+import type { MockHandlers } from "../handlers.js";
 import { click, fillForm, key, navigate, select, type, wait } from "./actions.js";
+import { noDialogShowing } from "./dialogs.js";
 import { getDOM, getText, inspectPage, observe, screenshot } from "./observe.js";
 import { DEFAULT_ORDERS, landingPath, type SimulatedOrder, type SimulatedSiteState } from "./pages.js";
 import { SiteContext } from "./site-context.js";
-import { findTarget, resolveIntent } from "./targets.js";
+import { findTarget, resolveIntent, resolveIntentWithKnowledge } from "./targets.js";
+import { preflightNavigation } from "./navigation-policy.js";
 import { continuityWebIr } from "./continuity.js";
+import { daemonStoreHandlers } from "./daemon-stores.js";
 import { compileTaskResult, executeTask, validateTask } from "./tasks.js";
-import { diffWebIr, extractWebIr, inspectWebIr, validateWebIr } from "./web-ir.js";
+import { diffWebIr, extractWebIr, inspectWebIr, projectedWebIr, validateWebIr } from "./web-ir.js";
 
 export type { SimulatedOrder, SimulatedSiteState } from "./pages.js";
 
@@ -75,28 +77,21 @@ export function siteOrigin(text: string): string {
  * asks: `true` or options turn it on (a fresh site), `false` off, and absent leaves it as the
  * daemon's default, `onByDefault`. Throws a TypeError for options the site refuses.
  */
-export function siteHandlersFor(site: boolean | SimulatedSiteOptions | undefined, onByDefault: boolean): SimulatedSiteHandlers | undefined {
+export function siteHandlersFor(site: boolean | SimulatedSiteOptions | undefined, onByDefault: boolean): MockHandlers | undefined {
   if (site === false || (site === undefined && !onByDefault)) return undefined;
   return createSimulatedSite(typeof site === "object" && site !== null ? site : {}).handlers;
 }
 
-/** A handler of an operation outside the typed catalog, reached with `glass.call` by name. */
-export type UntypedMockHandler<Result> = (payload: JsonValue, context: MockCallContext) => Result;
-
-/**
- * The simulated site's handlers: the typed catalog handlers, plus `browser.extractWebIr`, an
- * operation the daemon has but the catalog does not type (its result is the page's Web IR v1
- * document).
- */
-export type SimulatedSiteHandlers = MockHandlers & { readonly "browser.extractWebIr": UntypedMockHandler<WebIrDocument> };
-
 /** A simulated site: the handlers that serve it, and its state. */
 export interface SimulatedSite {
   /** The handlers, one per operation the site answers; give them to the mock daemon. */
-  readonly handlers: SimulatedSiteHandlers;
+  readonly handlers: MockHandlers;
   /** A copy of the site's current state (URL, revision, sign-in, form values, focus, alert, documents loaded). */
   state(): SimulatedSiteState;
-  /** The current page's Web IR v1 document (what `browser.extractWebIr` answers). */
+  /**
+   * The current page's Web IR v1 document, read with the default request (what `browser.extractWebIr`
+   * answers without one, less its `detailAvailability`).
+   */
   webIr(): WebIrDocument;
 }
 
@@ -110,15 +105,22 @@ export interface SimulatedSite {
  *   alert;
  * - `/orders` (examples/shop/orders.html): the site navigation ("Orders", "Sign out", a link back
  *   to `/login`) and a table of orders;
+ * - `/account` (examples/shop/account.html): "Close account" asks with `confirm`, "Change display
+ *   name" with `prompt`, and the status line shows the answer. The click asks the client as the
+ *   daemon's native runtime does (`elicitation/create`, when it negotiated MCP 2025-11-25 and form
+ *   elicitation), or dismisses the dialog and fails (see dialogs.ts); `acceptDialog` and
+ *   `dismissDialog` answer as glass-browser 0.3.14 does with no dialog open;
  * - any other path: the shop server's `No page at <path>` text page.
  *
  * Each navigation loads a new document; references name the revision, the document and the
  * element's node (`r12:c<uuid>:b4`), and one from another revision or document is refused as the
  * daemon refuses it. It answers observe (every level, a region of it, and the page context
  * without one), inspectPage, getText (the pages' `innerText`), getDOM, screenshot (a real PNG),
- * findTarget and resolveIntent (the daemon's scoring), the mutations click, type, fillForm,
- * navigate, key and select (each checking `expectedRevision`, a refused attempt numbered like an
- * executed one, `act_<n>`), wait, extractWebIr, webIr.inspect/validate/diff/continuity, and
+ * findTarget, resolveIntent and resolveIntentWithKnowledge (the daemon's scoring; the site has
+ * no stored knowledge), preflightNavigation (the daemon's default navigation policy), the
+ * mutations click, type, fillForm, navigate, key and select (each checking `expectedRevision`, a
+ * refused attempt numbered like an executed one, `act_<n>`), wait, extractWebIr (its request's
+ * scope, sources and budgets; see web-ir.ts), webIr.inspect/validate/diff/continuity, and
  * task.validate/compile/execute against the page. Handlers receive payloads the mock daemon has
  * already accepted, as the daemon would.
  */
@@ -143,7 +145,7 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
     documents: 1,
   };
   const site = new SiteContext(state, options.orders ?? DEFAULT_ORDERS, origin);
-  const handlers: SimulatedSiteHandlers = {
+  const handlers: MockHandlers = {
     "browser.observe": (payload) => observe(site, payload),
     "browser.inspectPage": () => inspectPage(site),
     "browser.getText": () => getText(site),
@@ -151,14 +153,18 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
     "browser.screenshot": () => screenshot(site),
     "browser.findTarget": (payload) => findTarget(site, payload),
     "browser.resolveIntent": (payload) => resolveIntent(site, payload),
-    "browser.click": (payload) => click(site, payload),
+    "browser.resolveIntentWithKnowledge": (payload) => resolveIntentWithKnowledge(site, payload),
+    "browser.preflightNavigation": (payload) => preflightNavigation(payload),
+    "browser.click": (payload, context) => click(site, payload, context),
+    "browser.acceptDialog": () => noDialogShowing(),
+    "browser.dismissDialog": () => noDialogShowing(),
     "browser.type": (payload) => type(site, payload),
     "browser.fillForm": (payload) => fillForm(site, payload),
     "browser.navigate": (payload) => navigate(site, payload),
     "browser.wait": (payload) => wait(site, payload),
     "browser.key": (payload) => key(site, payload),
     "browser.select": (payload) => select(site, payload),
-    "browser.extractWebIr": () => extractWebIr(site),
+    "browser.extractWebIr": (payload) => projectedWebIr(site, payload),
     "webIr.inspect": (payload) => inspectWebIr(payload),
     "webIr.validate": (payload) => validateWebIr(payload),
     "webIr.diff": (payload) => diffWebIr(payload),
@@ -166,6 +172,7 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
     "task.validate": (payload) => validateTask(payload),
     "task.compile": (payload) => compileTaskResult(payload),
     "task.execute": (payload) => executeTask(site, payload),
+    ...daemonStoreHandlers(),
   };
   return {
     handlers,

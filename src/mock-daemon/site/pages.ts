@@ -29,6 +29,21 @@ export interface SimulatedSiteState {
   alert: string | null;
   /** How many documents have been loaded: each navigation loads a new one (its references name it). */
   documents: number;
+  /**
+   * What the account page (examples/shop/account.html) shows after its dialogs were answered in
+   * document `document`; absent (or from an earlier document), it shows what it loads with.
+   */
+  account?: SimulatedAccount;
+}
+
+/** The account page's changing text: the display name and its status line. */
+export interface SimulatedAccount {
+  /** The document the page changed in (a new document shows the page as it loads). */
+  readonly document: number;
+  /** The display name (`Ada Lovelace` when the page loads). */
+  readonly displayName: string;
+  /** The status line (`Account open` when the page loads). */
+  readonly status: string;
 }
 
 /**
@@ -47,8 +62,8 @@ export interface SiteElement {
   readonly attributes: Readonly<Record<string, string>>;
   /** The Web IR kind the element is extracted as; none for the page itself. */
   readonly irKind?: WebIrEntityKind;
-  /** What clicking it does (see actions.ts); absent where a click only focuses. */
-  readonly onClick?: { readonly kind: "submitSignIn" | "goTo"; readonly arg?: string };
+  /** What clicking it does (see actions.ts; `openDialog` opens the page's dialog named by `arg`, see dialogs.ts); absent where a click only focuses. */
+  readonly onClick?: { readonly kind: "submitSignIn" | "goTo" | "openDialog"; readonly arg?: string };
 }
 
 /** A node of the page's accessibility tree, as the daemon's compact projection keeps it. */
@@ -207,6 +222,49 @@ function ordersPage(orders: readonly SimulatedOrder[]): SitePage {
   return { path: "/orders", title, text: shownText, tree: document(page, [navigation, main]), elements: [page, toOrders, signOut], regions, texts, foreign: false };
 }
 
+/** What the account page shows as it loads. */
+export const ACCOUNT_AT_LOAD = { displayName: "Ada Lovelace", status: "Account open" } as const;
+
+/** The account page's display name and status line in the current document. */
+export function accountShown(state: SimulatedSiteState): { displayName: string; status: string } {
+  const { account } = state;
+  return account !== undefined && account.document === state.documents ? account : ACCOUNT_AT_LOAD;
+}
+
+/** examples/shop/account.html: the display name, a button that asks for a new one (`prompt`), one that closes the account (`confirm`), and the status line. */
+function accountPage(state: SimulatedSiteState): SitePage {
+  const title = `Account · ${SITE_NAME}`;
+  const { displayName, status } = accountShown(state);
+  const page = root(2, title);
+  const changeName: SiteElement = { key: "change-name", node: 14, role: "button", name: "Change display name", tag: "button", attributes: { type: "button", id: "change-name" }, irKind: "action", onClick: { kind: "openDialog", arg: "changeDisplayName" } };
+  const closeAccount: SiteElement = { key: "close-account", node: 15, role: "button", name: "Close account", tag: "button", attributes: { type: "button", id: "close-account" }, irKind: "action", onClick: { kind: "openDialog", arg: "closeAccount" } };
+  const section: AxNode = {
+    role: "region",
+    name: "Account",
+    children: [
+      { role: "heading", name: "Account", children: [text("Account")] },
+      { role: "paragraph", children: [text("Display name: "), { role: "generic", children: [text(displayName)] }] },
+      { role: "button", element: changeName, children: [text("Change display name")] },
+      { role: "button", element: closeAccount, children: [text("Close account")] },
+      { role: "status", name: "Account status", children: [text(status)] },
+    ],
+  };
+  const regions: SiteRegion[] = [
+    { id: "region_account", label: "Account", kind: "main", irKind: "region", elements: [changeName, closeAccount] },
+    { id: "region_status", label: "Account status", kind: "status", irKind: "region", elements: [] },
+  ];
+  const texts: TextElement[] = [
+    { text: "Account" },
+    { text: `Display name: ${displayName}` },
+    { text: displayName },
+    { text: "Change display name", target: changeName },
+    { text: "Close account", target: closeAccount },
+    { text: status },
+  ];
+  const shownText = `Account\n\nDisplay name: ${displayName}\n\nChange display name Close account\n\n${status}`;
+  return { path: "/account", title, text: shownText, tree: document(page, [{ role: "main", children: [section] }]), elements: [page, changeName, closeAccount], regions, texts, foreign: false };
+}
+
 /**
  * What the shop's server answers for any other path: `No page at <path>` as plain text, which
  * Chromium shows as an untitled page; outside the site's origin, the same page stands for a site
@@ -225,6 +283,7 @@ export function renderPage(state: SimulatedSiteState, orders: readonly Simulated
   if (!state.url.startsWith(`${origin}/`)) return notFoundPage(path, true);
   if (path === "/login") return loginPage(state);
   if (path === "/orders") return ordersPage(orders);
+  if (path === "/account") return accountPage(state);
   return notFoundPage(path, false);
 }
 

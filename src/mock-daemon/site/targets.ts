@@ -1,10 +1,10 @@
 /**
- * findTarget and resolveIntent as glass-browser 0.3.14 resolves an intent (`resolve_intent`): every
- * target of a fresh interactive observation, in page order, is a candidate unless the scope or a
- * constraint excludes it, and its evidence decides its confidence — any candidate on the route is
- * `low`, intent terms in its name make it `medium`, and so on.
+ * findTarget, resolveIntent and resolveIntentWithKnowledge as glass-browser 0.3.14 resolves an
+ * intent (`resolve_intent`): every target of a fresh interactive observation, in page order, is a
+ * candidate unless the scope or a constraint excludes it, and its evidence decides its confidence —
+ * any candidate on the route is `low`, intent terms in its name make it `medium`, and so on.
  */
-import type { ResultOf } from "../../../generated/operation-map.js";
+import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
 import type {
   BrowserFindTargetPayload,
   BrowserIntentCandidate,
@@ -200,5 +200,14 @@ export function findTarget(site: SiteContext, payload: BrowserFindTargetPayload)
 
 /** resolveIntent: the resolution itself. */
 export function resolveIntent(site: SiteContext, payload: BrowserFindTargetPayload): ResultOf<"browser.resolveIntent"> {
+  return resolve(site, payload);
+}
+
+/**
+ * resolveIntentWithKnowledge: the resolution resolveIntent gives. Stored knowledge could only add
+ * `historicalMatch` evidence to a candidate it fits, and the site has none, so the lookup options
+ * (profile scope and key, locale, tenant, browser) change nothing.
+ */
+export function resolveIntentWithKnowledge(site: SiteContext, payload: PayloadOf<"browser.resolveIntentWithKnowledge">): ResultOf<"browser.resolveIntentWithKnowledge"> {
   return resolve(site, payload);
 }

@@ -33,6 +33,8 @@ interface Capture {
  * answers to POSTs whose client went away), are dropped: this session offers no SSE stream.
  */
 export class HttpReplaySession implements SessionConnection {
+  /** No server stream: a handler's request to the client is refused at once (see {@link SessionConnection}). */
+  readonly carriesServerRequests = false;
   readonly #session: McpServerSession;
   readonly #waiting = new Map<string, (outcome: HttpExchangeOutcome) => void>();
   #capture: Capture | undefined;

@@ -43,19 +43,19 @@ const SCENARIOS: Record<string, Steps> = {
   tools_call: async (glass) => {
     const tools = await glass.listTools();
     if (!tools.some((tool) => tool.name === "add_numbers")) throw new Error("the server lists no add_numbers tool");
-    const result = await glass.request("add_numbers", { a: 5, b: 3 });
+    const result = await glass.requestUntyped("add_numbers", { a: 5, b: 3 });
     process.stdout.write(`add_numbers: ${JSON.stringify(result)}\n`);
   },
   // The server closes the call's SSE stream after a priming event (with `retry`), and sends the
   // answer on a GET stream the client is expected to open.
   "sse-retry": async (glass) => {
     await glass.listTools();
-    const result = await glass.request("test_reconnection", {});
+    const result = await glass.requestUntyped("test_reconnection", {});
     process.stdout.write(`test_reconnection: ${JSON.stringify(result)}\n`);
   },
   // The server asks the client (elicitation/create, on the standalone GET stream) and checks the answer.
   "elicitation-sep1034-client-defaults": async (glass) => {
-    const result = await glass.request("test_client_elicitation_defaults", {});
+    const result = await glass.requestUntyped("test_client_elicitation_defaults", {});
     process.stdout.write(`test_client_elicitation_defaults: ${JSON.stringify(result)}\n`);
   },
 };

@@ -101,6 +101,24 @@ export const CATALOG_FILES = {
     "browser.setTimezone",
     "browser.printToPdf",
   ],
+  "catalog-experience-memory": [
+    "browser.workspaceStatus",
+    "browser.workspaceInspect",
+    "browser.replayInspect",
+    "browser.replayDiff",
+    "browser.replayAttach",
+    "browser.surfaceInspect",
+    "browser.backendStatus",
+    "browser.backendTest",
+    "browser.memoryStatus",
+    "browser.memoryInspect",
+    "browser.memoryExplain",
+    "browser.memoryExport",
+    "browser.memoryReindex",
+    "browser.memoryForget",
+    "browser.memoryPrune",
+  ],
+  "catalog-page-additions": ["browser.extractWebIr", "browser.preflightNavigation", "browser.resolveIntentWithKnowledge"],
 } as const satisfies Record<string, readonly OperationName[]>;
 
 /** What the daemon answers an operation it cannot carry out here, as the client lifts it. */

@@ -4,7 +4,7 @@
  *
  * | path | what |
  * |---|---|
- * | `/login`, `/orders` | the example shop |
+ * | `/login`, `/orders`, `/account` | the example shop (the account page asks with `confirm` and `prompt`) |
  * | `/lab` | one page with a control for each kind of action (test/daemon/pages/lab.html) |
  * | `/frame` | the lab's inner frame |
  * | `/consent` | a page behind a OneTrust-style cookie banner (test/daemon/pages/consent.html) |
@@ -20,6 +20,7 @@ const page = (relative: string): string => readFileSync(new URL(relative, import
 const PAGES: Readonly<Record<string, string>> = {
   "/login": page("../../../examples/shop/login.html"),
   "/orders": page("../../../examples/shop/orders.html"),
+  "/account": page("../../../examples/shop/account.html"),
   "/lab": page("../pages/lab.html"),
   "/frame": page("../pages/frame.html"),
   "/consent": page("../pages/consent.html"),

@@ -1,17 +1,14 @@
 /**
- * The daemon's tools (glass-browser, the version in scripts/glass-browser.version) that the typed
- * catalog does not type yet, each with the reason. A user calls them by name with `glass.request`,
- * which returns untyped JSON. The handshake test fails when the daemon lists a tool that is neither
- * typed nor named here, and when one named here is typed or no longer listed.
+ * How the typed catalog and the daemon's tool list (glass-browser, the version in
+ * scripts/glass-browser.version) line up. The handshake test fails when the daemon lists a tool that
+ * is not typed and not named in {@link UNTYPED_DAEMON_TOOLS}, and when a typed tool is not listed
+ * and not named in {@link TYPED_TOOLS_NEWER_THAN_DAEMON}.
  */
-export const UNTYPED_DAEMON_TOOLS: Readonly<Record<string, string>> = Object.fromEntries([
-  ...["preflightNavigation", "resolveIntentWithKnowledge"].map((tool) => [tool, "a page-bound read tool not typed yet: the complete-catalog issue types it"]),
-  ...["workspaceStatus", "workspaceInspect", "surfaceInspect", "backendStatus", "backendTest", "replayInspect", "replayDiff", "replayAttach"].map((tool) => [
-    tool,
-    "answers in the experience envelope, which is not typed yet: the complete-catalog issue types it",
-  ]),
-  ...["memoryStatus", "memoryInspect", "memoryExplain", "memoryForget", "memoryExport", "memoryPrune", "memoryReindex"].map((tool) => [
-    tool,
-    "a semantic-memory tool not typed yet: the complete-catalog issue types it",
-  ]),
-]);
+
+/** The daemon's tools the catalog deliberately does not type, each with the reason: none. */
+export const UNTYPED_DAEMON_TOOLS: Readonly<Record<string, string>> = {};
+
+/** Typed tools the daemon does not have yet, each with the reason (a newer daemon lists them). */
+export const TYPED_TOOLS_NEWER_THAN_DAEMON: Readonly<Record<string, string>> = {
+  extractWebIr: "added to the daemon after glass-browser 0.3.14: the Web IR of the live page",
+};

@@ -5,7 +5,8 @@ import type { BrowserPageContext } from "../../../generated/types/operations/bro
 import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
 import type { WebIrDocument } from "../../../generated/types/web-ir-v1.js";
 import { createSimulatedSite, type SimulatedSite } from "../../../src/mock-daemon/site/index.js";
-import { call, context, failure, intent } from "./site-support.js";
+import { webIrDocument } from "../../../src/operations/web-ir-document.js";
+import { call, failure, intent } from "./site-support.js";
 
 /** The site in each of its page states. */
 const states: Record<string, () => Promise<SimulatedSite>> = {
@@ -29,8 +30,9 @@ const states: Record<string, () => Promise<SimulatedSite>> = {
   },
 };
 
-function extract(site: SimulatedSite): WebIrDocument {
-  return site.handlers["browser.extractWebIr"]({}, context("browser.observe"));
+/** The page's Web IR, extracted through the site's typed handler and passed on as a document. */
+async function extract(site: SimulatedSite): Promise<WebIrDocument> {
+  return webIrDocument(await call(site, "browser.extractWebIr", {}));
 }
 
 describe.each(Object.entries(states))("every read handler's result validates on %s", (_name, make) => {
@@ -52,7 +54,7 @@ describe.each(Object.entries(states))("every read handler's result validates on 
     expect(context.image?.mimeType).toBe("image/png");
     expect(context.accessibility.revision).toBe(site.state().revision);
     const values = (await call(site, "browser.observe", { includeFormValues: true })) as BrowserPageContext;
-    for (const page of [context, values, extract(site)]) expect(JSON.stringify(page)).not.toContain("correct horse");
+    for (const page of [context, values, await extract(site)]) expect(JSON.stringify(page)).not.toContain("correct horse");
   });
 
   it("inspectPage, getText, getDOM and screenshot", async () => {
@@ -78,7 +80,7 @@ describe.each(Object.entries(states))("every read handler's result validates on 
 
   it("extractWebIr gives a document webIr.validate accepts, and the webIr operations answer on it", async () => {
     const site = await make();
-    const before = extract(site);
+    const before = await extract(site);
     const checked = validatePayload("webIr.validate", { ir: before });
     expect(checked.ok ? [] : checked.issues).toEqual([]);
     expect(before.revision).toBe(site.state().revision);
@@ -88,7 +90,7 @@ describe.each(Object.entries(states))("every read handler's result validates on 
     // Every entity of the site's IR has details listing its actions: all are actionable.
     expect(inspected.actionableEntities?.map((entity) => entity.id)).toEqual(before.entities.map((entity) => entity.id).slice(0, 16));
     await call(site, "browser.navigate", { url: "https://shop.example/login" });
-    const after = extract(site);
+    const after = await extract(site);
     await call(site, "webIr.diff", { before, after });
     for (const entity of before.entities) await call(site, "webIr.continuity", { before, after, entityId: entity.id });
   });

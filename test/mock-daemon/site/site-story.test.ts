@@ -3,7 +3,8 @@ import { validatePayload } from "glass-sdk";
 import type { BrowserSemanticObservation } from "../../../generated/types/operations/browser-results.js";
 import type { TaskDocument } from "../../../generated/types/task-v1.js";
 import { createSimulatedSite, type SimulatedSite } from "../../../src/mock-daemon/site/index.js";
-import { call, context, failure, intent } from "./site-support.js";
+import { webIrDocument } from "../../../src/operations/web-ir-document.js";
+import { call, failure, intent } from "./site-support.js";
 
 async function interactive(site: SimulatedSite): Promise<BrowserSemanticObservation> {
   return (await call(site, "browser.observe", { level: "interactive" })) as BrowserSemanticObservation;
@@ -65,7 +66,7 @@ describe("a user drives the simulated shop from sign-in to its orders", () => {
 
     const orders = (await call(site, "browser.observe", { level: "structured" })) as BrowserSemanticObservation;
     expect(orders.regions.map((region) => region.id)).toEqual(["region_navigation_1", "region_main_1", "region_table_1"]);
-    const ir = site.handlers["browser.extractWebIr"]({}, context("browser.observe"));
+    const ir = webIrDocument(await call(site, "browser.extractWebIr", {}));
     const valid = validatePayload("webIr.validate", { ir });
     expect(valid.ok ? [] : valid.issues).toEqual([]);
     const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits, risk: "readOnly" };

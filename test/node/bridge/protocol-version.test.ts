@@ -133,6 +133,7 @@ describe("the bridge and MCP-Protocol-Version (MCP Streamable HTTP, revisions 20
     expect(seen).toEqual([
       { method: "initialize", version: null },
       { method: "notifications/initialized", version: "2025-11-25" },
+      { method: "tools/list", version: "2025-11-25" }, // the client reads the daemon's tools as part of connect
       { method: "DELETE", version: "2025-11-25" },
     ]);
   });

@@ -1,14 +1,19 @@
 // A hostile stand-in for the Glass daemon, for the hostile-transport tests. It answers `initialize`
-// like a Glass daemon (a manifest, so the client takes it for one), then misbehaves as --behaviour
-// says. Over stdio by default; with --socket PATH it listens on that Unix socket instead and prints
-// "listening" on stdout once it does. Plain JavaScript, no dependencies: run it with `node`.
+// like a Glass daemon (a manifest, so the client takes it for one), and the client's connect-time
+// `tools/list` like one too (listing --tools, comma-separated, default `click`: the tools the tests
+// call), then misbehaves as --behaviour says. Over stdio by default; with --socket PATH it listens
+// on that Unix socket instead and prints "listening" on stdout once it does. Plain JavaScript, no
+// dependencies: run it with `node`.
 //
 // Behaviours:
-//   lying-length   before its first answer after the handshake, writes `Content-Length: <--length>`
-//                  (default 2^40) and an empty line, then answers every request properly: a reader
-//                  that believes the header skips every later answer; with --heartbeat-ms N it
-//                  also writes a notification line every N ms from then on (bytes keep coming)
-//   deaf           after the handshake, never reads again (the client's writes pile up)
+//   lying-length   before its first answer after the handshake (initialize, then tools/list),
+//                  writes `Content-Length: <--length>` (default 2^40) and an empty line, then
+//                  answers every request properly: a reader that believes the header skips every
+//                  later answer; with --heartbeat-ms N it also writes a notification line every
+//                  N ms from then on (bytes keep coming)
+//   deaf           after `notifications/initialized`, never reads again (the client's writes pile
+//                  up); a client that reads the tool list next (Glass.connect) is never answered,
+//                  so its users do the handshake by hand, without tools/list
 
 import { createServer } from "node:net";
 
@@ -21,6 +26,7 @@ const behaviour = option("--behaviour") ?? "lying-length";
 const socketPath = option("--socket");
 const lyingLength = Number(option("--length") ?? 2 ** 40);
 const heartbeatMs = option("--heartbeat-ms") === undefined ? undefined : Number(option("--heartbeat-ms"));
+const tools = (option("--tools") ?? "click").split(",").filter((name) => name !== "");
 
 const MANIFEST = {
   protocolVersion: 1,
@@ -51,6 +57,11 @@ function serve(input, output) {
         id: message.id,
         result: { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST },
       });
+      return;
+    }
+    if (message.method === "tools/list" && message.id !== undefined && !lied) {
+      // Part of the handshake: the lie comes after it, on the first call.
+      write({ jsonrpc: "2.0", id: message.id, result: { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) } });
       return;
     }
     if (message.method === "notifications/initialized") {

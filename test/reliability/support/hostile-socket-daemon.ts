@@ -1,13 +1,20 @@
 /**
  * A hostile daemon on a real Unix socket, for the hostile-client suites: it answers `initialize`
- * like a Glass daemon (a manifest, so the client frames as it would for the daemon) and hands
- * every other message to the test, which answers however it likes — with raw text, deep JSON,
- * requests of its own — and can stop reading (the kernel's buffers fill, then the client's).
+ * like a Glass daemon (a manifest, so the client frames as it would for the daemon) and the
+ * client's connect-time `tools/list` like one too (the catalog's tools, or those the test names,
+ * so the client checks its calls as it would against a daemon), and hands every other message to
+ * the test, which answers however it likes — with raw text, deep JSON, requests of its own — and
+ * can stop reading (the kernel's buffers fill, then the client's). Every message, those two
+ * included, is recorded in `received`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { operations } from "../../../src/operations/catalog.js";
+
+/** Every tool of the catalog by MCP name: what a Glass daemon lists unless a test names its own. */
+export const CATALOG_TOOLS: readonly string[] = Object.values(operations).map((op) => op.tool);
 
 /** One client connection as the hostile daemon sees it. */
 export class HostilePeer {
@@ -22,6 +29,8 @@ export class HostilePeer {
   constructor(
     readonly socket: Socket,
     private readonly onMessage: (message: Record<string, unknown>, peer: HostilePeer) => void,
+    /** The tools `tools/list` names. */
+    private readonly tools: readonly string[] = CATALOG_TOOLS,
   ) {
     socket.on("data", (chunk: Buffer) => {
       this.bytesRead += chunk.length;
@@ -115,6 +124,10 @@ export class HostilePeer {
       void this.send({ jsonrpc: "2.0", id: message.id, result: initializeResult(typeof version === "string" ? version : "2024-11-05") });
       return;
     }
+    if (message.method === "tools/list" && message.id !== undefined) {
+      void this.send({ jsonrpc: "2.0", id: message.id, result: toolsListResult(this.tools) });
+      return;
+    }
     this.onMessage(message, this);
   }
 
@@ -132,14 +145,20 @@ export interface HostileSocketDaemon {
   close(): Promise<void>;
 }
 
-/** Starts a hostile daemon; `onMessage` sees every message but `initialize` (answered like a Glass daemon). */
-export async function startHostileSocketDaemon(onMessage: (message: Record<string, unknown>, peer: HostilePeer) => void = () => {}): Promise<HostileSocketDaemon> {
+/**
+ * Starts a hostile daemon; `onMessage` sees every message but `initialize` and `tools/list`
+ * (answered like a Glass daemon; `tools/list` names `options.tools`, by default the catalog's).
+ */
+export async function startHostileSocketDaemon(
+  onMessage: (message: Record<string, unknown>, peer: HostilePeer) => void = () => {},
+  options: { tools?: readonly string[] } = {},
+): Promise<HostileSocketDaemon> {
   const dir = mkdtempSync(join(tmpdir(), "glass-hostile-"));
   const path = join(dir, "daemon.sock");
   const peers: HostilePeer[] = [];
   const arrivals = new Set<() => void>();
   const server: Server = createServer((socket) => {
-    peers.push(new HostilePeer(socket, onMessage));
+    peers.push(new HostilePeer(socket, onMessage, options.tools));
     for (const arrival of [...arrivals]) arrival();
   });
   await new Promise<void>((resolve, reject) => {
@@ -180,4 +199,9 @@ export function initializeResult(protocolVersion: string): Record<string, unknow
       constraints: { platform: "linux-x64", browserFamily: "chromium", policy: "default", maxSessions: 1 },
     },
   };
+}
+
+/** A Glass daemon's `tools/list` answer naming `tools` (one page, no cursor). */
+export function toolsListResult(tools: readonly string[]): Record<string, unknown> {
+  return { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) };
 }

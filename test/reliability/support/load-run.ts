@@ -65,6 +65,11 @@ class CountingTap {
   readonly answered: Uint8Array;
   strayAnswers = 0;
   otherMessages = 0;
+  /**
+   * The client's own requests other than the calls (initialize, the connect-time tools/list, ping),
+   * by id, with how often each was answered: each may be answered once, anything else is stray.
+   */
+  readonly #ownRequests = new Map<string | number, number>();
 
   constructor(calls: number) {
     this.written = new Uint8Array(calls);
@@ -86,6 +91,7 @@ class CountingTap {
         }),
       send: (message) => {
         if ("method" in message && message.method === "tools/call" && "id" in message) this.#count(this.written, message.id);
+        else if ("method" in message && "id" in message && (typeof message.id === "string" || typeof message.id === "number")) this.#ownRequests.set(message.id, 0);
         return inner.send(message);
       },
       close: () => inner.close(),
@@ -96,7 +102,8 @@ class CountingTap {
     if ("method" in message) return void this.otherMessages++;
     const id = (message as { id?: unknown }).id;
     if (typeof id === "string" && id.startsWith("load-")) this.#count(this.answered, id);
-    else if (typeof id !== "number") this.strayAnswers++; // numeric ids are the client's own initialize/ping
+    else if ((typeof id === "string" || typeof id === "number") && this.#ownRequests.get(id) === 0) this.#ownRequests.set(id, 1); // the client's own initialize/tools/list/ping, answered once
+    else this.strayAnswers++;
   }
 
   #count(counts: Uint8Array, id: unknown): void {
