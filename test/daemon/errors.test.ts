@@ -54,15 +54,16 @@ describe("bad calls on the real daemon", () => {
     expect(illTyped).toMatchObject({ code: "payload.invalid", mutationPossible: false });
   });
 
-  it("lifts 'browser tool failed' to tool.failed, not retryable: for an unknown tool through the generic path", async () => {
+  it("refuses a tool the daemon does not list before sending it (the daemon would answer its bare 'browser tool failed')", async () => {
     const error = await failure(glass.requestUntyped("browser.noSuchTool", {}));
     expect(error).toMatchObject({
-      code: "tool.failed",
+      code: "capability.unavailable",
       operation: "browser.noSuchTool",
+      mutationPossible: false,
       retry: { classification: "notRetryable" },
-      details: { kind: "opaqueToolFailure", tool: "noSuchTool", text: "browser tool failed" },
+      details: { kind: "toolNotListed", tool: "noSuchTool" },
     });
-    expect(error.rawMessage).toContain('the daemon\'s noSuchTool tool failed without saying why ("browser tool failed")');
+    expect(error.rawMessage).toContain("does not list the noSuchTool tool");
   });
 
   it("the SDK refuses a bad responseMode itself, before sending: payload.invalid naming the field", async () => {
