@@ -5,6 +5,7 @@ import { utf8Length } from "../validation/byte-length.js";
 import type { JsonValue } from "../validation/json-value.js";
 import { isJsonObject } from "../validation/json-value.js";
 import { isIdentifierText } from "../validation/text-patterns.js";
+import { asDaemonDecodes } from "./web-ir-leniency.js";
 
 /** Fields of `params.arguments` that belong to MCP, not to the canonical payload (§2). */
 export const MCP_ONLY_ARGUMENTS: ReadonlySet<string> = new Set(["sessionId", "mutationLease", "leaseToken", "responseMode", "includeTrace"]);
@@ -114,7 +115,7 @@ function canonicalPayload(operation: string, args: Record<string, unknown>): Rec
   const keys = BROWSER_FREE_KEYS.get(operation);
   if (keys !== undefined) {
     for (const key of keys) if (args[key] !== undefined) payload[key] = args[key] as JsonValue;
-    return payload;
+    return asDaemonDecodes(operation, payload);
   }
   for (const [key, value] of Object.entries(args)) {
     if (!MCP_ONLY_ARGUMENTS.has(key)) payload[key] = value as JsonValue;

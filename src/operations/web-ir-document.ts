@@ -7,7 +7,7 @@ import type { WebIrDocument, WebIrDocumentContent } from "../../generated/types/
  * The members of a Web IR v1 document, each once: the type makes it name every member of
  * WebIrDocument and no other, so a member the schema gains must be added here.
  */
-const DOCUMENT_MEMBERS = Object.keys({
+export const DOCUMENT_MEMBERS = Object.keys({
   schemaVersion: true,
   revision: true,
   document: true,

@@ -166,6 +166,29 @@ describe("§2 tool failures", () => {
   });
 });
 
+describe("§2 Web IR documents as the daemon decodes them", () => {
+  const { ir } = recorded("validate-ir-search").request.payload as { ir: Record<string, any> };
+  const entityId = ir.entities[0].id as string;
+  rule("§2 an unknown member of a Web IR document is skipped at its top, in an entity, a relationship, the coverage and the limits, and refused in its document and an entity's details", async (target) => {
+    const peer = await target.connectReady();
+    const skipped: Record<string, unknown>[] = [
+      { ...ir, extra: 1 },
+      { ...ir, entities: [{ ...ir.entities[0], extra: 1 }, ...ir.entities.slice(1)] },
+      { ...ir, relationships: ir.relationships.map((relationship: object) => ({ ...relationship, extra: 1 })) },
+      { ...ir, coverage: { ...ir.coverage, extra: 1 } },
+      { ...ir, limits: { ...ir.limits, extra: 1 } },
+    ];
+    for (const [i, document] of skipped.entries()) {
+      const answer = await peer.request(i, "tools/call", toolCall("validateWebIr", { ir: document }));
+      expect(isAccepted(answer), JSON.stringify(answer)).toBe(true);
+    }
+    const refused = [{ ...ir, document: { ...ir.document, extra: 1 } }, { ...ir, entityDetails: { [entityId]: { extra: 1 } } }];
+    for (const [i, document] of refused.entries()) {
+      expect(isBrowserToolFailed(await peer.request(10 + i, "tools/call", toolCall("validateWebIr", { ir: document })))).toBe(true);
+    }
+  });
+});
+
 describe("§2 tool answers", () => {
   rule("§2 a success is one compact JSON text item with _meta.contextCost and no structuredContent", async (target) => {
     const peer = await target.connectReady();
