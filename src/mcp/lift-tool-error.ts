@@ -65,15 +65,22 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
   }
   if (text.trim() === OPAQUE_TOOL_FAILURE) return opaqueFailure(call, extraContent);
   const said = isJsonObject(parsed) && typeof parsed.message === "string" ? parsed.message : text;
+  const hint = DIALOG_NOT_NEGOTIATED.test(said) ? `: ${DIALOG_HINT}` : "";
   return {
     code: "tool.failed",
     phase: call.mutating ? "dispatch" : "preflight",
-    message: truncateUtf8(said.trim() || "the tool failed without saying why", 512),
+    message: truncateUtf8((said.trim() || "the tool failed without saying why") + hint, 512),
     mutationPossible: call.mutating,
     retry: call.mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { ...DEFAULT_RETRY_ADVICE },
     details: withExtra(parsed !== undefined ? parsed : { text: truncateUtf8(text, 8192) }, extraContent),
   };
 }
+
+/** The daemon's failure of a call whose page opened a dialog the client was not asked about (no form elicitation negotiated). */
+const DIALOG_NOT_NEGOTIATED = /did not negotiate form elicitation/;
+
+/** What to do about it. */
+const DIALOG_HINT = "give Glass.connect an onDialog handler to answer the page's dialogs (see docs/calls.md, Dialogs)";
 
 /** The typed failures of §2 (document validation, policy, browser error kinds, Glass error objects), or undefined. */
 function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, extraContent: readonly unknown[]): GlassErrorObject | undefined {
