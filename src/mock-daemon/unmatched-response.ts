@@ -2,6 +2,7 @@ import type { GlassErrorResponse, GlassRequest } from "../envelope/envelope-type
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { jsonByteLength } from "../validation/byte-length.js";
 import { previewJson, type PayloadDifference } from "./payload-difference.js";
+import { recordedSecrets, shownDifference, withoutSecrets } from "./recorded-secrets.js";
 
 /** `details` of a Glass error may hold at most 16 KiB of JSON (§1). */
 const MAX_DETAILS_BYTES = 16 * 1024;
@@ -52,9 +53,12 @@ export interface UnmatchedContext {
  * `payload` (or `payloadOmitted`), `answersForOperation`, `differences` (to the nearest:
  * `{path, sent?, recorded?}`, a value too large shown as `sentPreview`/`recordedPreview` text;
  * `differencesOmitted` counts those left out) and `nearest` (`{requestId, differenceCount,
- * payload}` or `payloadPreview`).
+ * payload}` or `payloadPreview`). Where a recording hides a secret (`[redacted]`, a fixture saved with
+ * `redact`), the text the call sent in its place is `[redacted]` in both, and a sent value that
+ * cannot be told apart from its secret is not shown at all.
  */
-export function unmatchedResponse(request: GlassRequest, context: UnmatchedContext): GlassErrorResponse {
+export function unmatchedResponse(live: GlassRequest, recordings: UnmatchedContext): GlassErrorResponse {
+  const { request, context, payloadHidden } = withoutRecordedSecrets(live, recordings);
   return {
     protocolVersion: 1,
     requestId: request.requestId,
@@ -66,9 +70,22 @@ export function unmatchedResponse(request: GlassRequest, context: UnmatchedConte
       phase: "preflight",
       mutationPossible: false,
       retry: { classification: "notRetryable", recommendedOperation: "record_fixture" },
-      details: unmatchedDetails(request, context),
+      details: unmatchedDetails(request, context, payloadHidden),
     },
   };
+}
+
+/**
+ * The request and the recordings near it as a miss may show them: the secrets the call sent where
+ * recordings hide one replaced by `[redacted]` (before anything is shortened, so no part of a
+ * secret is left), and the payload hidden when a secret cannot be told apart from the rest.
+ */
+function withoutRecordedSecrets(request: GlassRequest, context: UnmatchedContext): { request: GlassRequest; context: UnmatchedContext; payloadHidden: boolean } {
+  const nearest = context.nearest ?? [];
+  const { secrets, unplaced } = recordedSecrets(nearest.flatMap((recording) => recording.differences));
+  if (secrets.length === 0 && !unplaced) return { request, context, payloadHidden: false };
+  const shown = nearest.map((recording) => ({ ...recording, differences: recording.differences.map((difference) => withoutSecrets(shownDifference(difference), secrets)) }));
+  return { request: { ...request, payload: withoutSecrets(request.payload, secrets) }, context: { ...context, nearest: shown }, payloadHidden: unplaced };
 }
 
 /**
@@ -117,7 +134,7 @@ function describeDifference(difference: PayloadDifference): string {
   return `${path}: ${side("sent", "sent" in difference, difference.sent)}, ${side("recorded", "recorded" in difference, difference.recorded)}`;
 }
 
-function unmatchedDetails(request: GlassRequest, context: UnmatchedContext): Record<string, unknown> {
+function unmatchedDetails(request: GlassRequest, context: UnmatchedContext, payloadHidden: boolean): Record<string, unknown> {
   const { operation, payload } = request;
   const details: Record<string, unknown> = { operation: truncateUtf8(operation, 256) };
   const nearest = context.nearest ?? [];
@@ -142,7 +159,8 @@ function unmatchedDetails(request: GlassRequest, context: UnmatchedContext): Rec
     }));
   }
   const room = MAX_DETAILS_BYTES - jsonByteLength(details) - 64;
-  if (jsonByteLength(payload, room) <= room) details.payload = payload;
+  if (payloadHidden) details.payloadOmitted = "the payload differs from a recording that hides a secret ([redacted]) in a way that would show it";
+  else if (jsonByteLength(payload, room) <= room) details.payload = payload;
   else details.payloadOmitted = "the payload is too large to repeat here (details are limited to 16 KiB)";
   return details;
 }

@@ -156,3 +156,46 @@ describe("matching options", () => {
     }
   });
 });
+
+describe("a replay miss never shows a secret the recorder hid", () => {
+  const SECRET = "s3cret-pw";
+  /** Everything a miss puts in front of a person or a CI log. */
+  const shown = (response: GlassResponse): string => JSON.stringify(missOf(response));
+
+  it("shows [redacted] where the recording has it, and nowhere the secret", () => {
+    const fixture = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" } });
+    const response = send(fixture, "browser.type", { target: "r4:b9", text: SECRET });
+    expect(shown(response)).not.toContain(SECRET);
+    const miss = missOf(response);
+    expect(miss.message).toContain('/target: sent "r4:b9", recorded "r3:b9"');
+    expect(miss.details.payload).toEqual({ target: "r4:b9", text: "[redacted]" });
+  });
+
+  it("finds a secret inside a longer text by the recorded text around it, even where the message shortens values", () => {
+    const long = `${SECRET}-and-then-some-more-characters-to-pass-the-preview-length`;
+    const fixture = fixtureOf("browser.navigate", { signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" } });
+    const response = send(fixture, "browser.navigate", { url: `https://shop.example/login?pw=${long}&step=2` });
+    // Not the whole secret, and no beginning of it cut off by a preview either.
+    expect(shown(response)).not.toContain(SECRET.slice(0, 6));
+  });
+
+  it("hides the sent value, and the payload, when the secret cannot be told apart from the rest", () => {
+    const fixture = fixtureOf("browser.navigate", { signIn: { url: "https://shop.example/login?pw=[redacted]" } });
+    const response = send(fixture, "browser.navigate", { url: `https://other.example/login?password=${SECRET}` });
+    expect(shown(response)).not.toContain(SECRET);
+    const miss = missOf(response);
+    expect(miss.details.differences).toEqual([{ path: "/url", sent: "[redacted]", recorded: "https://shop.example/login?pw=[redacted]" }]);
+    expect(miss.details.payloadOmitted).toContain("hides a secret");
+    expect(miss.details.payload).toBeUndefined();
+  });
+
+  it("through the client: the GlassError's message and details carry no secret", async () => {
+    const fixture = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" } });
+    const glass = await Glass.connect(inMemoryTransport(fixture));
+    const error = await glass.browser.type({ target: "r5:b9", text: SECRET }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(GlassError);
+    expect(JSON.stringify((error as GlassError).toJSON())).not.toContain(SECRET);
+    expect((error as GlassError).message).not.toContain(SECRET);
+    await glass.close();
+  });
+});
