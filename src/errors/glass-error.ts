@@ -124,7 +124,8 @@ export class GlassError extends Error {
 brandErrorClass(GlassError, "GlassError");
 
 function formatMessage(init: GlassErrorInit): string {
-  const where = init.operation === undefined ? "glass" : `glass.${init.operation}`;
+  // An MCP method (`glass/lease/acquire`, `tools/list`) names itself; an operation is a client method (`glass.browser.click`).
+  const where = init.operation === undefined ? "glass" : init.operation.includes("/") ? init.operation : `glass.${init.operation}`;
   const request = init.requestId === undefined ? "" : ` (request ${init.requestId})`;
   return `${where}: ${init.code} — ${init.message}${request}`;
 }

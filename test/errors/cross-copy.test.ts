@@ -30,6 +30,9 @@ describe("GlassError", () => {
   it("reads as something a person can act on and carries the wire fields", () => {
     const error = new source.GlassError({ code: "staleRevision", message: "the observation revision is no longer current", operation: "browser.click", requestId: "r-12", retryable: true });
     expect(error.message).toBe("glass.browser.click: staleRevision — the observation revision is no longer current (request r-12)");
+    // An MCP method names itself, not as a client method (never glass.glass/lease/acquire).
+    const held = new source.GlassError({ code: "leaseHeld", message: "another client holds the lease", operation: "glass/lease/acquire" });
+    expect(held.message).toBe("glass/lease/acquire: leaseHeld — another client holds the lease");
     expect(error.toJSON()).toEqual({
       code: "staleRevision",
       message: "the observation revision is no longer current",
