@@ -174,7 +174,12 @@ class SocketTransport extends StreamTransport {
     const code = (error as { code?: unknown } | null)?.code;
     const path = this.#path;
     let message: string;
-    if (code === "ENOENT" || code === "ECONNREFUSED") {
+    const file = code === "ECONNREFUSED" ? statOf(path) : undefined;
+    if (file !== undefined && !file.isSocket()) {
+      message =
+        `${path} is ${file.isDirectory() ? "a directory" : "a regular file"}, not a socket: nothing was sent. Point socketTransport ` +
+        "(or GLASS_SOCKET) at the Glass daemon's socket, which `glass daemon status` shows";
+    } else if (code === "ENOENT" || code === "ECONNREFUSED") {
       message =
         `no Glass daemon is listening at ${path}: start one with \`glass daemon start\` ` +
         `(or \`npx glass-sdk mock-daemon --socket ${path}\`), or point GLASS_SOCKET at it`;

@@ -420,16 +420,28 @@ describe("socket transport", () => {
   it("rejects start() with a TransportUnavailableError when nothing listens at the path", async () => {
     const dir = tempDir();
     const missing = join(dir, "missing.sock");
-    const notASocket = join(dir, "plain-file");
-    writeFileSync(notASocket, "");
-    for (const path of [missing, notASocket]) {
+    const error = await socketTransport({ path: missing }).start(new Recorder()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    const message = (error as Error).message;
+    expect(message).toContain(`no Glass daemon is listening at ${missing}`);
+    expect(message).toContain("`glass daemon start`");
+    expect(message).toContain(`\`npx glass-sdk mock-daemon --socket ${missing}\``);
+    expect(message).toContain("GLASS_SOCKET");
+  });
+
+  it("says a regular file or a directory is not a socket, without suggesting to start a daemon on it", async () => {
+    const dir = tempDir();
+    const plain = join(dir, "plain-file");
+    writeFileSync(plain, "");
+    for (const [path, kind] of [
+      [plain, "a regular file"],
+      [dir, "a directory"],
+    ] as const) {
       const error = await socketTransport({ path }).start(new Recorder()).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransportUnavailableError);
       const message = (error as Error).message;
-      expect(message).toContain(`no Glass daemon is listening at ${path}`);
-      expect(message).toContain("`glass daemon start`");
-      expect(message).toContain(`\`npx glass-sdk mock-daemon --socket ${path}\``);
-      expect(message).toContain("GLASS_SOCKET");
+      expect(message).toContain(`${path} is ${kind}, not a socket: nothing was sent`);
+      expect(message).not.toContain("mock-daemon --socket");
     }
   });
 
