@@ -209,6 +209,7 @@ export class McpSession {
   private answerServerRequest(request: JsonRpcRequest): void {
     const id: unknown = request.id;
     const method = truncateUtf8(request.method, MAX_QUOTED_METHOD_BYTES);
+    if (request.method === "initialize") return this.peerEchoes();
     if (typeof id !== "string" && typeof id !== "number") {
       this.reply(jsonRpcFailure(null, JsonRpcErrorCode.InvalidRequest, "a request id must be a string or a number"));
       return;
@@ -303,6 +304,21 @@ export class McpSession {
         maxUnwrittenAnswerBytes: MAX_UNWRITTEN_ANSWER_BYTES,
         ...(typeof buffered === "number" ? { bufferedBytes: buffered } : {}),
       },
+    });
+    this.close(reason).catch(() => undefined);
+  }
+
+  /**
+   * The peer sent `initialize`, which only a client sends: it is sending the client's own messages
+   * back (a command such as `cat` that echoes its input), not speaking MCP. Answering would only be
+   * echoed too, so the connection ends, saying so.
+   */
+  private peerEchoes(): void {
+    const reason = new TransportClosedError({
+      message:
+        "the daemon sent the client's own initialize back: it echoes what it reads (like cat) instead of answering MCP. " +
+        "Start the daemon in its MCP mode (glass-browser: `--mcp`), or point the transport at the daemon's socket; the connection was closed",
+      details: { reason: "peerEchoes" },
     });
     this.close(reason).catch(() => undefined);
   }

@@ -77,6 +77,8 @@ export class FramedConnection {
   /** Ids of `initialize` requests sent and not yet answered: their answer tells who the peer is. */
   readonly #initializeIds = new Set<JsonRpcId>();
   #finished = false;
+  /** Whether the peer has sent a JSON-RPC message yet (before that, text that is not JSON means it does not speak MCP). */
+  #heardMcp = false;
   /** Bytes handed to the writable whose write has not completed: what waits for the peer to read. */
   #queuedBytes = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -192,10 +194,31 @@ export class FramedConnection {
     this.#armStallTimer();
   };
 
-  /** Reports a bad frame and reads on; rethrows a frame past the size bound, which ends the connection. */
+  /**
+   * Reports a bad frame and reads on; rethrows a frame past the size bound, which ends the
+   * connection. Text that is not JSON before the peer sent any MCP message ends the connection at
+   * once, quoting it: the process is not an MCP server (a daemon started without its MCP mode, a
+   * shell script's output), and waiting for an answer would only run into the deadline.
+   */
   #onBadFrame(error: GlassError): void {
-    if (isJsonObject(error.details) && error.details.tooLarge === true) throw error;
+    const details = isJsonObject(error.details) ? error.details : {};
+    if (details.tooLarge === true) throw error;
+    if (!this.#heardMcp && details.invalidJson === true && typeof details.text === "string") return this.#notMcp(error, details.text);
     this.#reportError(error);
+  }
+
+  /** The peer printed `text` instead of MCP before any message: the connection ends, saying what it printed. */
+  #notMcp(badFrame: GlassError, text: string): void {
+    this.#end(
+      badFrame,
+      new TransportClosedError({
+        message:
+          `${this.#peer} printed ${JSON.stringify(text)} where MCP was expected (one JSON-RPC message per line or Content-Length frame): ` +
+          "it is not speaking MCP — start the daemon in its MCP mode (glass-browser: `--mcp`), or point the transport at the daemon's socket. The connection was closed",
+        details: { reason: "notMcp", printed: text },
+        cause: badFrame,
+      }),
+    );
   }
 
   #onEnd = (): void => {
@@ -215,6 +238,7 @@ export class FramedConnection {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
     if (!isJsonRpcMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
+    this.#heardMcp = true;
     if (this.#initializeIds.size > 0) this.#learnPeer(message);
     callHandler(() => handlers.onMessage(message));
   }

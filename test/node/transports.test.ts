@@ -167,10 +167,13 @@ describe("stdio transport", () => {
     expect(recorder.messages.some((message) => "id" in message && message.id === 1)).toBe(false);
   });
 
-  it("reports a bad frame from the daemon with onError and keeps reading", async () => {
+  it("reports a bad frame from the daemon with onError and keeps reading, once the daemon has spoken MCP", async () => {
     const transport = echoTransport();
     const recorder = new Recorder();
     await transport.start(recorder);
+    // Before any MCP message, text that is not JSON ends the connection (test/node/not-mcp.test.ts).
+    await transport.send(request(0, "echo"));
+    await recorder.result(0);
     await transport.send({ jsonrpc: "2.0", method: "raw", params: { text: 'not json\n[1,2]\n{"jsonrpc":"1.0"}\n' } });
     await transport.send(request(1, "echo"));
     await recorder.result(1);

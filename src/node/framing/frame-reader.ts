@@ -124,6 +124,9 @@ const EXACT_HEADER_NAME = "Content-Length:";
 const HEADER_NAME_BYTES = EXACT_HEADER_NAME.length;
 /** At most this many characters of a bad header value are quoted. */
 const PREVIEW_CHARS = 40;
+
+/** How much of a frame that is not JSON is kept to quote (what a process printed instead of MCP). */
+const TEXT_PREVIEW_CHARS = 160;
 const EMPTY = new Uint8Array(0);
 
 /** Fatal: invalid UTF-8 is a bad frame. `ignoreBOM` keeps a byte-order mark, which JSON.parse rejects. */
@@ -472,7 +475,7 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, { invalidJson: true });
+      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, { invalidJson: true, text: preview(body, 0, body.length, TEXT_PREVIEW_CHARS) });
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });
@@ -520,6 +523,8 @@ function badFrame(message: string, framing: Framing, more: FrameProblem = {}): B
 /** What a bad frame's details say besides its framing. */
 interface FrameProblem {
   invalidJson?: true;
+  /** The beginning of a frame that is not JSON, printable ASCII (anything else as `?`). */
+  text?: string;
   tooLarge?: true;
   declaredBytes?: number;
   seenBytes?: number;
@@ -545,11 +550,11 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
 }
 
 /** The start of a bad header value, printable (other bytes shown as `?`), at most {@link PREVIEW_CHARS} characters. */
-function preview(bytes: Uint8Array, start: number, end: number): string {
+function preview(bytes: Uint8Array, start: number, end: number, chars = PREVIEW_CHARS): string {
   let shown = "";
-  for (let index = start; index < end && index < start + PREVIEW_CHARS; index++) {
+  for (let index = start; index < end && index < start + chars; index++) {
     const byte = bytes[index]!;
     shown += byte >= 0x20 && byte <= 0x7e ? String.fromCharCode(byte) : "?";
   }
-  return end - start > PREVIEW_CHARS ? `${shown}…` : shown;
+  return end - start > chars ? `${shown}…` : shown;
 }
