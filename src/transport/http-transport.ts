@@ -41,8 +41,9 @@ export interface HttpTransportOptions {
   /** Requests in flight at most; default 4 (browsers open at most 6 connections per origin). */
   maxInFlight?: number;
   /**
-   * The ky instance every request goes through (ky is the HTTP client the transport is built on):
-   * pass your own, made with `ky.create({ hooks, headers, … })`, to see or change each request — its
+   * The ky instance every request goes through (ky is the HTTP client the transport is built on), or
+   * ky options to make one from (`{ hooks, headers, … }`, as `ky.create` takes them): pass your own
+   * to see or change each request — its
    * `hooks.beforeRequest` sees every POST, every retry, each GET that resumes a call's SSE stream
    * or opens the server's stream (`serverStream`), and the DELETE that ends the session. The transport's settings go on top of it (`.extend`): the
    * URL, method, body, signal, the protocol's headers, `timeout`, `retry` and `throwHttpErrors` are
@@ -51,7 +52,7 @@ export interface HttpTransportOptions {
    * given too, that fetch is used. Default: ky's own instance, which calls the global `fetch` at
    * each request (so MSW and other interceptors see it).
    */
-  ky?: KyInstance;
+  ky?: KyInstance | KyOptions;
   /**
    * The longest wait, in milliseconds, for the HTTP status of a POST that cannot change the page (a
    * notification, `initialize`, a read); past it the message fails with a DeadlineExceededError
@@ -254,8 +255,7 @@ class HttpTransport implements GlassTransport {
             (why) => this.#handlers?.onNotice?.(`the server's standalone SSE stream (serverStream) ended for this session, ${why}; what the server sends outside a call will not arrive until a new session`),
           )
         : undefined;
-    const base = options.ky ?? ky;
-    if (typeof base?.extend !== "function") throw requestInvalid("httpTransport: ky must be a ky instance (made with ky.create or ky.extend)");
+    const base = kyInstanceOf(options.ky);
     // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky
     // retries, and #request hands its response to the mapping to GlassErrors. The transport's hook
     // goes after the caller's, so theirs see (and may change) every request first.
@@ -1008,4 +1008,15 @@ function neverConnected(error: unknown): boolean {
     if (typeof code === "string" && NOT_CONNECTED.has(code)) return true;
   }
   return false;
+}
+
+/**
+ * The ky instance the transport builds on: the caller's instance, one made from the caller's ky
+ * options, or ky's own. Throws a `request.invalid` GlassError for anything else.
+ */
+function kyInstanceOf(given: KyInstance | KyOptions | undefined): KyInstance {
+  if (given === undefined) return ky;
+  if (typeof given === "function" && typeof (given as KyInstance).extend === "function") return given as KyInstance;
+  if (typeof given === "object" && given !== null && !Array.isArray(given) && Object.getPrototypeOf(given) === Object.prototype) return ky.create(given);
+  throw requestInvalid("httpTransport: ky must be a ky instance (ky.create(…), ky.extend(…)) or ky options ({ hooks, headers, … })");
 }

@@ -233,7 +233,7 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(() => httpTransport({ url, maxRetries: -1 })).toThrow(/maxRetries must be an integer from 0 to 10/);
     expect(() => httpTransport({ url, maxRetryWaitMs: 0 })).toThrow(/maxRetryWaitMs must be a positive integer/);
     expect(() => httpTransport({ url, requestTimeoutMs: Number.NaN })).toThrow(/requestTimeoutMs must be a positive integer/);
-    expect(() => httpTransport({ url, ky: {} as never })).toThrow(/ky must be a ky instance/);
+    for (const notKy of ["ky", 3, [], new Map(), () => undefined]) expect(() => httpTransport({ url, ky: notKy as never })).toThrow(/ky must be a ky instance .* or ky options/);
   });
 
   it("reads Retry-After as seconds or an HTTP date, and backs off without one", () => {
@@ -269,6 +269,16 @@ describe("httpTransport's per-request timeout", () => {
 });
 
 describe("httpTransport with the caller's ky instance", () => {
+  it("takes ky options as well as an instance: their hooks see every request and their headers reach the server", async () => {
+    const hooked: string[] = [];
+    const server = await serve(() => undefined);
+    const glass = await connect(server, { ky: { headers: { "x-caller": "options" }, hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } } });
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    await glass.close();
+    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "DELETE"]);
+    for (const seen of server.seen) expect(seen.headers["x-caller"]).toBe("options");
+  });
+
   it("its beforeRequest hook sees every request (a retry and the session DELETE included) and its header reaches the server", async () => {
     const hooked: string[] = [];
     const instance = ky.create({
