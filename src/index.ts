@@ -24,6 +24,7 @@ export {
   type GlassDialogAnswer,
   type GlassDialogContext,
   type GlassDialogHandler,
+  type GlassDialogEvent,
   type GlassDialogOutcome,
   type GlassDialogType,
 } from "./client/dialogs.js";

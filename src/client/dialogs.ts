@@ -15,14 +15,13 @@ import type { ServerRequestAbortReason, ServerRequestHandler } from "../mcp/mcp-
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { utf8Length } from "../validation/byte-length.js";
 import { isJsonObject, ownProperty } from "../validation/json-value.js";
-import type { GlassLogEvent } from "./options.js";
 
 /** The kind of a page's dialog, as `window.alert`, `confirm`, `prompt` and a `beforeunload` handler open them. */
 export type GlassDialogType = "alert" | "confirm" | "prompt" | "beforeunload";
 
 /** A dialog the page opened, as the daemon describes it. */
 export interface GlassDialog {
-  /** Which dialog it is (see {@link readDialog} for how the daemon's request tells). */
+  /** Which dialog it is (how the daemon's request tells: docs/calls.md, "Dialogs"). */
   readonly type: GlassDialogType;
   /**
    * The page's own text, as the daemon passes it on: its first 512 characters, runs of white space
@@ -77,6 +76,25 @@ export type GlassDialogHandler = (dialog: GlassDialog, context: GlassDialogConte
  * `timedOut` (past `dialogTimeoutMs`), `cancelledByDaemon`, `connectionClosed`.
  */
 export type GlassDialogOutcome = "answered" | "notADialog" | "invalidAnswer" | "responseTooLong" | "handlerThrew" | "timedOut" | "cancelledByDaemon" | "connectionClosed";
+
+/**
+ * The log event of a page's dialog the daemon asked about (`onDialog`): its type, the action sent
+ * (`none`: the daemon cancelled, or the connection closed) and why. Never the page's text or the
+ * response.
+ */
+export interface GlassDialogEvent {
+  readonly type: "dialog";
+  /** The dialog's type, or `unknown` for a request that is not a dialog. */
+  readonly dialogType: GlassDialogType | "unknown";
+  /** The daemon's id of its request. */
+  readonly requestId: string;
+  /** What the client answered. */
+  readonly action: "accept" | "decline" | "cancel" | "none";
+  /** Why. */
+  readonly outcome: GlassDialogOutcome;
+  /** How long the answer took, in milliseconds. */
+  readonly ms: number;
+}
 
 /** What the daemon is sent for a dialog: the action, and for `accept` the form's content. */
 interface WireAnswer {
@@ -175,7 +193,7 @@ export interface DialogHandlerSettings {
   /** How long the handler may take (ms). */
   readonly timeoutMs: number;
   /** The client's logger, if any. */
-  readonly log: ((event: GlassLogEvent) => void) | undefined;
+  readonly log: ((event: GlassDialogEvent) => void) | undefined;
 }
 
 /**
@@ -271,7 +289,7 @@ async function runBounded(onDialog: GlassDialogHandler, dialog: GlassDialog, out
  */
 export function serverRequestHandlersWith(
   options: { readonly serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>; readonly onDialog?: GlassDialogHandler; readonly dialogTimeoutMs?: number },
-  log: ((event: GlassLogEvent) => void) | undefined,
+  log: ((event: GlassDialogEvent) => void) | undefined,
 ): Readonly<Record<string, ServerRequestHandler>> | undefined {
   const { serverRequestHandlers, onDialog, dialogTimeoutMs } = options;
   if (onDialog === undefined) {

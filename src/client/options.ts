@@ -1,6 +1,6 @@
 import type { GlassCapabilityName } from "../../generated/types/glass-capabilities-v1.js";
 import type { ServerRequestHandler } from "../mcp/mcp-session.js";
-import type { GlassDialogHandler, GlassDialogOutcome, GlassDialogType } from "./dialogs.js";
+import type { GlassDialogEvent, GlassDialogHandler } from "./dialogs.js";
 
 /** When and how read-only calls are retried (mutations never are). */
 export interface RetryOptions {
@@ -33,11 +33,7 @@ export type GlassLogEvent =
   | { type: "queued"; operation: string; requestId: string; inFlight: number }
   | { type: "lease"; action: "acquired" | "renewed" | "released" | "lost"; sessionId: string; expiresAtMs?: number }
   | { type: "connection"; detail: string }
-  /**
-   * A page's dialog the daemon asked about (`onDialog`): its type, the action sent (`none`: the
-   * daemon cancelled, or the connection closed) and why. Never the page's text or the response.
-   */
-  | { type: "dialog"; dialogType: GlassDialogType | "unknown"; requestId: string; action: "accept" | "decline" | "cancel" | "none"; outcome: GlassDialogOutcome; ms: number }
+  | GlassDialogEvent
   | { type: "wire"; detail: string };
 
 /** Options of {@link Glass.connect}. */

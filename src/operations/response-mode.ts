@@ -25,15 +25,6 @@ export interface TraceOption {
   readonly includeTrace?: boolean;
 }
 
-/** The top-level members the daemon leaves out of a result in `normal` mode. */
-type LeftOutWhenNormal = "details";
-
-/** The top-level members the daemon leaves out of a result in `minimal` mode. */
-type LeftOutWhenMinimal = LeftOutWhenNormal | "trace" | "diagnostics" | "screenshot" | "dom" | "formValues";
-
-/** An object type whose listed members are absent. */
-type Without<Key extends string> = { readonly [Member in Key]?: never };
-
 /**
  * A result as the daemon answers it in `Mode`: the full result type in `diagnostic` mode, without
  * `details` in `normal` mode, and without `details`, `trace`, `diagnostics`, `screenshot`, `dom`
@@ -42,8 +33,15 @@ type Without<Key extends string> = { readonly [Member in Key]?: never };
 export type ResultInMode<Result, Mode extends ResponseMode> = Mode extends "diagnostic"
   ? Result
   : Mode extends "normal"
-    ? Result & Without<LeftOutWhenNormal>
-    : Result & Without<LeftOutWhenMinimal>;
+    ? Result & { readonly details?: never }
+    : Result & {
+        readonly details?: never;
+        readonly trace?: never;
+        readonly diagnostics?: never;
+        readonly screenshot?: never;
+        readonly dom?: never;
+        readonly formValues?: never;
+      };
 
 /** The response modes, for checking a value a caller gave. */
 export const RESPONSE_MODES: readonly ResponseMode[] = ["minimal", "normal", "diagnostic"];

@@ -183,14 +183,16 @@ function endsInNumber(domain: string): boolean {
 
 /**
  * Whether a domain has an `xn--` label the daemon's parser refuses: one whose Punycode does not
- * decode, or decodes to nothing or to ASCII alone (such a label never encodes a name).
+ * decode, decodes to nothing or to ASCII alone (such a label never encodes a name), or to a control
+ * character (`xn--a` is U+0080), which no domain name may hold. Checked here rather than left to
+ * the runtime's URL parser, which refuses some of these in Node 20 and accepts them in Node 24.
  */
 function hasBadAceLabel(hostname: string): boolean {
   if (hostname.startsWith("[")) return false;
   return hostname.split(".").some((label) => {
     if (!label.toLowerCase().startsWith("xn--")) return false;
     const decoded = decodePunycode(label.slice("xn--".length));
-    return decoded === undefined || /^[\u0000-\u007F]*$/.test(decoded);
+    return decoded === undefined || /^[\u0000-\u007F]*$/.test(decoded) || /[\u0000-\u001F\u007F-\u009F]/.test(decoded);
   });
 }
 
