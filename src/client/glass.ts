@@ -46,11 +46,13 @@ const MAX_DEADLINE_MS = 900_000;
  *
  * ```ts
  * import { Glass } from "glass-sdk";
- * import { stdioTransport } from "glass-sdk/node";
+ * import { socketTransport } from "glass-sdk/node";
  *
- * const glass = await Glass.connect(stdioTransport({ command: "glass", args: ["--mcp"] }));
+ * // The daemon's socket (GLASS_SOCKET, or the daemon's default path): mutation leases exist there.
+ * const glass = await Glass.connect(socketTransport());
  * const page = await glass.browser.observe({ level: "interactive" });
- * await glass.withLease(() => glass.browser.click({ target: "ref=r7:b42", expectedRevision: page.revision }));
+ * // A target is a reference from the observation, or a locator such as an accessible name.
+ * await glass.withLease(() => glass.browser.click({ target: "Sign in", expectedRevision: page.revision }));
  * await glass.close();
  * ```
  *
