@@ -4,7 +4,7 @@ import { neutraliseLogLine } from "../node/bridge/bridge-log.js";
 import { BRIDGE_DEFAULTS, listeningAddresses, type BridgeUpstream } from "../node/bridge/options.js";
 import { isLoopbackHost } from "../node/bridge/security.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
-import { closeWithin, forEachOption, splitAtSeparator, untilStopSignal } from "./command-line.js";
+import { closeWithin, forEachOption, splitAtSeparator, untilStopSignal, writePidFile } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk bridge`. */
@@ -27,6 +27,8 @@ export interface BridgeCommand {
   evictIdleAfterMs?: number;
   /** `--socket PATH`, or `-- <command...>`: the daemon; default its socket at the default path. */
   upstream: BridgeUpstream;
+  /** `--pid-file`: where the bridge writes its own pid while it runs (removed when it stops). */
+  pidFile?: string;
 }
 
 /**
@@ -63,6 +65,9 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         break;
       case "--evict-idle-after":
         command.evictIdleAfterMs = wholeNumber(name, value(), 1, 86_400) * 1000;
+        break;
+      case "--pid-file":
+        command.pidFile = value();
         break;
       case "--socket":
         socket = value();
@@ -145,8 +150,13 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
       ? "browser pages: none allowed (add --allow-origin http://localhost:5173 to let a page in)"
       : `browser pages allowed from: ${command.allowedOrigins.join(", ")}`,
   );
-  const signal = await stop;
-  write(`${signal}: closing every session and every daemon process it started`);
-  await closeWithin(() => bridge.close(), CLOSE_LIMIT_MS, "the bridge");
+  const removePidFile = command.pidFile === undefined ? undefined : writePidFile(command.pidFile);
+  try {
+    const signal = await stop;
+    write(`${signal}: closing every session and every daemon process it started`);
+    await closeWithin(() => bridge.close(), CLOSE_LIMIT_MS, "the bridge");
+  } finally {
+    removePidFile?.();
+  }
   return 0;
 }

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { UsageError } from "./usage.js";
 
 /** One option of a command line, as {@link forEachOption} hands it over. */
@@ -76,4 +77,25 @@ export async function closeWithin(close: () => Promise<void>, ms: number, what: 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Writes this process's pid to `path` (`--pid-file`; readable by this user only), so that
+ * `kill "$(cat path)"` signals the command itself rather than a wrapper such as `npm exec` or
+ * `sh -c`. Returns what removes the file again, if it still names this process.
+ */
+export function writePidFile(path: string): () => void {
+  const pid = String(process.pid);
+  try {
+    writeFileSync(path, `${pid}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw new UsageError(`--pid-file: cannot write ${path}: ${(error as Error).message}`);
+  }
+  return () => {
+    try {
+      if (readFileSync(path, "utf8").trim() === pid) rmSync(path, { force: true });
+    } catch {
+      // already gone
+    }
+  };
 }

@@ -6,7 +6,7 @@ import { checkHandlers } from "../mock-daemon/handler-call.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { siteOrigin } from "../mock-daemon/site/index.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
-import { closeWithin, forEachOption, untilStopSignal } from "./command-line.js";
+import { closeWithin, forEachOption, untilStopSignal, writePidFile } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk mock-daemon`. */
@@ -27,6 +27,8 @@ export interface MockDaemonCommand {
   handlers?: string;
   /** `--site-origin`: the simulated site's origin (see `site.origin` of `startMockDaemon`). */
   siteOrigin?: string;
+  /** `--pid-file`: where the daemon writes its own pid while it runs (removed when it stops). */
+  pidFile?: string;
 }
 
 /** Reads the arguments after `mock-daemon` (`--name value` or `--name=value`); throws a {@link UsageError}. */
@@ -39,6 +41,9 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
         break;
       case "--socket":
         command.socket = value();
+        break;
+      case "--pid-file":
+        command.pidFile = value();
         break;
       case "--latency": {
         const text = value();
@@ -134,6 +139,16 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
       if (clientId === "stdio") exitCode = 1;
     },
   });
+  const removePidFile = command.pidFile === undefined ? undefined : writePidFile(command.pidFile);
+  try {
+    return await untilStopped(daemon, stop, () => exitCode);
+  } finally {
+    removePidFile?.();
+  }
+}
+
+/** Waits for the daemon's end (stdio) or a stop signal (socket, then closes it); resolves with the exit code. */
+async function untilStopped(daemon: Awaited<ReturnType<typeof startMockDaemon>>, stop: Promise<NodeJS.Signals> | undefined, exitCode: () => number): Promise<number> {
   if (stop !== undefined && daemon.socketPath !== undefined) {
     const warning = await sharedDirectoryWarning(daemon.socketPath);
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
@@ -143,7 +158,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     return 0;
   }
   await daemon.stopped;
-  return exitCode;
+  return exitCode();
 }
 
 /**

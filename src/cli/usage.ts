@@ -34,6 +34,8 @@ Options:
   --site-origin URL serve the simulated site at this origin instead of https://shop.example
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
                    put it in a directory only you can write to (not /tmp itself)
+  --pid-file FILE  write the daemon's own pid to FILE while it runs (removed when it stops), so
+                   that kill "$(cat FILE)" stops the daemon itself, not npm or a shell around it
   --latency MS     delay every tools/call answer by MS milliseconds (default 0)
   --faults JSON    misbehave on purpose, e.g. '{"stallAfterCalls":2}' or '{"crashAfterCalls":1}'
   --fast           fast replay mode for benchmarks: read-only tools answered at once from one
@@ -70,6 +72,8 @@ Options:
                        idle longest if it has been idle S seconds or more (default 30)
   --socket PATH        the daemon's Unix socket (default GLASS_SOCKET, else the daemon's
                        default path, e.g. ~/.local/share/glass/glass.sock)
+  --pid-file FILE      write the bridge's own pid to FILE while it runs (removed when it
+                       stops): kill "$(cat FILE)" stops the bridge itself
   -- COMMAND ARGS...   instead of a socket: start this daemon command for each client
                        session, e.g. -- glass --mcp
   -h, --help           show this help

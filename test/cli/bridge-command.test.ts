@@ -86,4 +86,19 @@ describe("glass-sdk bridge, the command", () => {
       expect(cli.stderr()).toContain(`${signal}: closing every session and every daemon process it started`);
     },
   );
+
+  it("with --pid-file writes its own pid while it runs: SIGTERM to that pid stops it, and the file goes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-bridge-cli-"));
+    const pidFile = join(dir, "bridge.pid");
+    const cli = runCli(["bridge", "--port", "0", "--pid-file", pidFile, "--", process.execPath, STUBBORN_DAEMON, join(dir, "daemon.pid")], { GLASS_BRIDGE_TOKEN: TOKEN });
+    cleanups.push(() => {
+      cli.child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await cli.waitFor(/browser pages/);
+    expect(Number(readFileSync(pidFile, "utf8").trim())).toBe(cli.child.pid);
+    process.kill(Number(readFileSync(pidFile, "utf8").trim()), "SIGTERM");
+    expect(await cli.exited).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +101,32 @@ describe("glass-sdk CLI", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("with --pid-file, started through a shell as npm exec starts it, writes its own pid: killing that stops the daemon, its socket and pid file go", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
+    const path = join(dir, "glass.sock");
+    const pidFile = join(dir, "mock.pid");
+    const command = `"${process.execPath}" --import tsx src/cli/main.ts mock-daemon --socket "${path}" --pid-file "${pidFile}"`;
+    // sh -c with a second command after it, so that the shell stays (npm 11 runs `npx` commands this way).
+    const shell = spawn("sh", ["-c", `${command}; true`], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    let daemonPid: number | undefined;
+    try {
+      await new Promise<void>((resolve) => shell.stderr.on("data", () => existsSync(path) && existsSync(pidFile) && resolve()));
+      daemonPid = Number(readFileSync(pidFile, "utf8").trim());
+      expect(statSync(pidFile).mode & 0o777).toBe(0o600);
+      expect(Number.isInteger(daemonPid) && daemonPid !== shell.pid).toBe(true);
+      const shellExited = new Promise<number | null>((resolve) => shell.once("exit", resolve));
+      process.kill(daemonPid, "SIGTERM");
+      expect(await shellExited).toBe(0);
+      await waitUntilGone(daemonPid, 5_000);
+      expect(existsSync(path)).toBe(false);
+      expect(existsSync(pidFile)).toBe(false);
+    } finally {
+      if (daemonPid !== undefined) killIfRunning(daemonPid);
+      shell.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("on a socket, SIGHUP (the terminal going away) also removes the socket and exits 0", async () => {
     const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
     const path = join(dir, "glass.sock");
