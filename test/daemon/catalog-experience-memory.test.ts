@@ -14,14 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, LeaseError, validateResult } from "glass-sdk";
 import { socketTransport } from "glass-sdk/node";
 import type {
-  BrowserBackendProfile,
   BrowserExperienceEnvelope,
   BrowserReplayBundle,
   BrowserSurfaceSet,
   BrowserWorkspace,
 } from "../../generated/types/operations/browser-experience.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
-import { replay, SCENARIO, SCENARIO_HASH } from "../support/experience-samples.js";
+import { PROFILE, replay, SCENARIO, SCENARIO_HASH } from "../support/experience-samples.js";
 import { CATALOG_FILES, failure, labKnowledgeRecord, type RecordedClient, recordCalls, SEEDED_RECORD_ID } from "./support/catalog-coverage.js";
 import {
   type DaemonState,
@@ -129,21 +128,6 @@ const SURFACES: BrowserSurfaceSet = {
   ],
 };
 
-/** A CDP backend declaring three capabilities, with a minimum browser version only. */
-const PROFILE: BrowserBackendProfile = {
-  schemaVersion: 1,
-  identity: {
-    backendId: "cdp-chromium",
-    version: "0.3.14",
-    browser: { family: "chromium", minimum: "120" },
-    certification: { level: "experimental", glassVersion: "0.3.14", testedCapabilities: ["navigation"] },
-  },
-  capabilities: {
-    navigation: { level: "available", portability: "semanticPortable" },
-    capture: { level: "partial", portability: "backendSpecific", limitations: ["no full-page capture"] },
-    script: { level: "available", portability: "browserSpecific", dependencies: [{ capability: "navigation", minimum: "available", reason: "a page must be loaded" }] },
-  },
-};
 
 /** The envelope every experience answer comes in, produced just now. */
 function expectEnvelope(answer: BrowserExperienceEnvelope, calledAt: number): void {
