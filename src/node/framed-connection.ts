@@ -79,6 +79,8 @@ export class FramedConnection {
   #finished = false;
   /** Whether the peer has sent a JSON-RPC message yet (before that, text that is not JSON means it does not speak MCP). */
   #heardMcp = false;
+  /** The first text that is not JSON in the chunk being read, before any JSON-RPC message: decided once the chunk's frames are delivered. */
+  #notMcpCandidate: { error: GlassError; text: string } | undefined;
   /** Bytes handed to the writable whose write has not completed: what waits for the peer to read. */
   #queuedBytes = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -191,6 +193,13 @@ export class FramedConnection {
       return this.#refuseOversized(asBadFrame(error));
     }
     for (const frame of frames) this.#deliver(frame.message);
+    const notMcp = this.#notMcpCandidate;
+    this.#notMcpCandidate = undefined;
+    // Decided once the chunk's frames are delivered: a message before the text in the same chunk counts.
+    if (notMcp !== undefined) {
+      if (!this.#heardMcp) return this.#notMcp(notMcp.error, notMcp.text);
+      this.#reportError(notMcp.error);
+    }
     this.#armStallTimer();
   };
 
@@ -203,7 +212,10 @@ export class FramedConnection {
   #onBadFrame(error: GlassError): void {
     const details = isJsonObject(error.details) ? error.details : {};
     if (details.tooLarge === true) throw error;
-    if (!this.#heardMcp && details.invalidJson === true && typeof details.text === "string") return this.#notMcp(error, details.text);
+    if (!this.#heardMcp && this.#notMcpCandidate === undefined && details.invalidJson === true && typeof details.text === "string") {
+      this.#notMcpCandidate = { error, text: details.text };
+      return;
+    }
     this.#reportError(error);
   }
 

@@ -30,7 +30,7 @@ describe("a stdio command that does not speak MCP", () => {
   }, 20_000);
 
   it("text after the daemon spoke MCP is skipped as a bad frame, and the session goes on", async () => {
-    // A plain MCP server whose stdout gets a stray line once it has answered initialize.
+    // A plain MCP server whose stdout gets a stray line right after its answer to initialize.
     const script = [
       "const { createInterface } = require('node:readline');",
       "const lines = createInterface({ input: process.stdin });",
@@ -38,8 +38,8 @@ describe("a stdio command that does not speak MCP", () => {
       "  const message = JSON.parse(line);",
       "  if (message.id === undefined) return;",
       "  const result = message.method === 'initialize' ? { protocolVersion: message.params.protocolVersion, capabilities: {}, serverInfo: { name: 'plain', version: '1' } } : {};",
-      "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n');",
-      "  if (message.method === 'initialize') process.stdout.write('a stray log line\\n');",
+      // One write: the answer and the stray line reach the client in the same chunk.
+      "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n' + (message.method === 'initialize' ? 'a stray log line\\n' : ''));",
       "});",
     ].join("\n");
     const glass = await Glass.connect(stdioTransport({ command: process.execPath, args: ["-e", script] }), { negotiation: false, deadlineMs: 10_000 });
