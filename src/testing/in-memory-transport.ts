@@ -44,7 +44,7 @@ const FRAMING = "newline";
  *
  * declare const json: unknown; // a fixture, fetched or bundled
  * const glass = await Glass.connect(inMemoryTransport(parseFixture(json)));
- * const page = await glass.browser.observe({ level: "interactive" });
+ * const page = await glass.browser.observe({ level: "summary" }); // answered if the fixture recorded it
  * ```
  */
 export function inMemoryTransport(source: ReplayEngine | GoldenFixture, options: InMemoryTransportOptions = {}): InMemoryTransport {

@@ -54,9 +54,9 @@ const GRANTING_LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquir
  *
  * const recorder = recordingTransport(socketTransport());
  * const glass = await Glass.connect(recorder);
- * await glass.withLease(() => glass.browser.click({ target: "ref=r7:b42" }));
+ * await glass.withLease(() => glass.browser.click({ target: "Sign in" }));
  * await glass.close();
- * await saveFixture("fixtures/renew.json", recorder.fixture());
+ * await saveFixture("fixtures/sign-in.json", recorder.fixture());
  * ```
  */
 export function recordingTransport(inner: GlassTransport, options: RecordingTransportOptions = {}): RecordingTransport {

@@ -151,7 +151,7 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * import { Glass, httpTransport } from "glass-sdk";
  *
  * declare const token: string; // the bridge's token
- * const glass = await Glass.connect(httpTransport({ url: "http://127.0.0.1:7341/mcp", token }));
+ * const glass = await Glass.connect(httpTransport({ url: "http://127.0.0.1:8787/mcp", token })); // the bridge's default address
  * ```
  */
 export function httpTransport(options: HttpTransportOptions): GlassTransport {

@@ -104,7 +104,7 @@ const WS_PACKAGE_OPTIONS = { perMessageDeflate: false, maxPayload: TransportLimi
  * import { Glass, webSocketTransport } from "glass-sdk";
  *
  * declare const token: string; // the bridge's token
- * const glass = await Glass.connect(webSocketTransport({ url: "ws://127.0.0.1:7341/mcp", token }));
+ * const glass = await Glass.connect(webSocketTransport({ url: "ws://127.0.0.1:8787/mcp", token })); // the bridge's default address
  * ```
  */
 export function webSocketTransport(options: WebSocketTransportOptions): GlassTransport {

@@ -1,18 +1,16 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type CodeBlock, isTypeScriptExample, markdownBlocks, ROOT, sourceDocComments, tsdocBlocks } from "../support/doc-examples.js";
 
 /**
  * The code examples of the documentation compile: every ```ts block of README.md and docs/ and every code
  * block in the TSDoc comments of src/, each as a module of its own, under the project's strict
  * compiler options, with every entry point of the package (`glass-sdk`, `glass-sdk/protocol`,
  * `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw`, `glass-sdk/testing/node`) resolved
- * to its source. One Program compiles them all.
+ * to its source. One Program compiles them all; examples-run.test.ts then runs them against the mock daemon.
  */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ENTRY_POINTS: Record<string, string> = {
   "glass-sdk": "src/index.ts",
   "glass-sdk/protocol": "src/protocol.ts",
@@ -22,86 +20,9 @@ const ENTRY_POINTS: Record<string, string> = {
   "glass-sdk/testing/node": "src/testing/node/index.ts",
   "glass-sdk/fixtures/*": "fixtures/*",
 };
-/** Fence languages compiled as TypeScript (in TSDoc an untagged fence counts too). */
-const TYPESCRIPT = new Set(["ts", "typescript"]);
-
-interface CodeBlock {
-  /** `README.md:41`: the file and line of the opening fence. */
-  name: string;
-  language: string;
-  /** The line (1-based) of the block's first code line. */
-  firstLine: number;
-  code: string;
-}
-
-/** The fenced blocks of a list of lines (`lineNumbers[i]` is the file line of `lines[i]`). */
-function fencedBlocks(file: string, lines: string[], lineNumbers: number[]): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
-  for (let i = 0; i < lines.length; i += 1) {
-    const open = /^(\s*)```(\S*)\s*$/.exec(lines[i]!);
-    if (open === null) continue;
-    const indent = open[1]!.length;
-    const end = lines.findIndex((line, j) => j > i && /^\s*```\s*$/.test(line));
-    if (end === -1) throw new Error(`${file}:${lineNumbers[i]}: a code block is not closed`);
-    blocks.push({
-      name: `${file}:${lineNumbers[i]}`,
-      language: open[2]!,
-      firstLine: lineNumbers[i]! + 1,
-      code: lines.slice(i + 1, end).map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length))).join("\n"),
-    });
-    i = end;
-  }
-  return blocks;
-}
-
-/** The fenced blocks of README.md and of the pages in docs/. */
-function readmeBlocks(): CodeBlock[] {
-  const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
-  return pages.flatMap((page) => {
-    const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
-    return fencedBlocks(page, lines, lines.map((_, i) => i + 1));
-  });
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** A TSDoc comment's text lines (without the leading ` * `) and their file line numbers. */
-interface DocComment {
-  file: string;
-  line: number;
-  lines: string[];
-  lineNumbers: number[];
-}
-
-function docComments(path: string): DocComment[] {
-  const file = relative(ROOT, path);
-  const text = readFileSync(path, "utf8");
-  const comments: DocComment[] = [];
-  for (const match of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
-    const line = text.slice(0, match.index).split("\n").length;
-    const raw = match[0].split("\n");
-    comments.push({
-      file,
-      line,
-      lines: raw.map((l) => l.replace(/^\s*\/\*\*\s?/, "").replace(/\s*\*\/$/, "").replace(/^\s*\* ?/, "")),
-      lineNumbers: raw.map((_, i) => line + i),
-    });
-  }
-  return comments;
-}
-
-const comments = sourceFiles(join(ROOT, "src")).flatMap(docComments);
-const tsdocBlocks = comments.flatMap((comment) => fencedBlocks(comment.file, comment.lines, comment.lineNumbers));
-const allReadmeBlocks = readmeBlocks();
-const examples = [
-  ...allReadmeBlocks.filter((block) => TYPESCRIPT.has(block.language)),
-  ...tsdocBlocks.filter((block) => block.language === "" || TYPESCRIPT.has(block.language)),
-];
+const comments = sourceDocComments();
+const allReadmeBlocks = markdownBlocks();
+const examples = [...allReadmeBlocks, ...tsdocBlocks(comments)].filter(isTypeScriptExample);
 
 /**
  * The virtual file of an example, next to the file it is written in (so a TSDoc example of an
