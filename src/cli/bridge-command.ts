@@ -4,7 +4,7 @@ import { neutraliseLogLine } from "../node/bridge/bridge-log.js";
 import { BRIDGE_DEFAULTS, listeningAddresses, type BridgeUpstream } from "../node/bridge/options.js";
 import { isLoopbackHost } from "../node/bridge/security.js";
 import { startBridge } from "../node/bridge/start-bridge.js";
-import { closeWithin, forEachOption, splitAtSeparator, untilStopSignal, writePidFile } from "./command-line.js";
+import { closeWithin, forEachOption, splitAtSeparator, untilStopRequest, writePidFile } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk bridge`. */
@@ -102,7 +102,8 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
 const CLOSE_LIMIT_MS = 10_000;
 
 /**
- * Runs the bridge until SIGINT, SIGTERM or SIGHUP, then closes every session and every daemon
+ * Runs the bridge until SIGINT, SIGTERM or SIGHUP (or, run in the foreground of a terminal,
+ * until the process that started it ends), then closes every session and every daemon
  * process it started (see {@link closeWithin}) and exits. Prints one startup line to stderr with the URLs (beyond
  * loopback: the address it is bound to and every URL it answers at, after a warning that it is
  * reachable from the network) and — only when it was generated — the token (the only time it is
@@ -114,7 +115,7 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
   // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
   const write = (line: string): void => print(neutraliseLogLine(line));
   // Listen for the stop signals before anything is started, so that none is missed.
-  const stop = untilStopSignal((signal) => write(`${signal}: still closing (daemon processes get SIGTERM, then SIGKILL)`));
+  const stop = untilStopRequest((signal) => write(`${signal}: still closing (daemon processes get SIGTERM, then SIGKILL)`));
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
@@ -152,8 +153,8 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
   );
   const removePidFile = command.pidFile === undefined ? undefined : writePidFile(command.pidFile);
   try {
-    const signal = await stop;
-    write(`${signal}: closing every session and every daemon process it started`);
+    const reason = await stop;
+    write(`${reason}: closing every session and every daemon process it started`);
     await closeWithin(() => bridge.close(), CLOSE_LIMIT_MS, "the bridge");
   } finally {
     removePidFile?.();

@@ -44,14 +44,23 @@ export function splitAtSeparator(args: readonly string[]): { own: readonly strin
 /** The signals that stop a command: Ctrl-C (SIGINT), `kill` (SIGTERM) and the terminal going away (SIGHUP). */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** What {@link untilStopRequest} says when the parent of a command run in the foreground ended. */
+export const PARENT_ENDED = "its parent process ended";
+
+/** How often a command run in the foreground checks that its parent is still there, in ms. */
+const PARENT_CHECK_MS = 500;
+
 /**
- * Resolves with the first stop signal ({@link STOP_SIGNALS}). The listeners stay installed: a
- * second signal while the command closes what it started must not kill it half-way and leave its
- * children running (it is reported to `onRepeat` instead; the close is bounded by
- * {@link closeWithin}).
+ * Resolves with why the command must stop: the first stop signal ({@link STOP_SIGNALS}), or
+ * {@link PARENT_ENDED} when the command runs in the foreground of a terminal and the process that
+ * started it (`npm exec`, a shell, a test runner) is gone — killed on its own, it would otherwise
+ * leave the command running as an orphan nobody sees. In the background (`&`, `setsid`, a
+ * supervisor) only a signal stops it. The signal listeners stay installed: a second signal while
+ * the command closes what it started must not kill it half-way and leave its children running (it
+ * is reported to `onRepeat` instead; the close is bounded by {@link closeWithin}).
  */
-export function untilStopSignal(onRepeat: (signal: NodeJS.Signals) => void = () => undefined): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((resolve) => {
+export function untilStopRequest(onRepeat: (signal: NodeJS.Signals) => void = () => undefined): Promise<string> {
+  return new Promise<string>((resolve) => {
     let received = false;
     const onSignal = (signal: NodeJS.Signals): void => {
       if (received) onRepeat(signal);
@@ -59,7 +68,35 @@ export function untilStopSignal(onRepeat: (signal: NodeJS.Signals) => void = () 
       resolve(signal);
     };
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    if (!runsInForeground()) return;
+    const parent = process.ppid;
+    const check = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(check);
+      received = true;
+      resolve(PARENT_ENDED);
+    }, PARENT_CHECK_MS);
+    check.unref();
   });
+}
+
+/**
+ * Whether this process runs in the foreground of a terminal: on Linux, whether its process group
+ * is its terminal's foreground group (`/proc/self/stat`); elsewhere, whether its stdin is a
+ * terminal.
+ */
+export function runsInForeground(): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync("/proc/self/stat", "utf8");
+  } catch {
+    return process.stdin.isTTY === true;
+  }
+  // After "pid (command) ": state, ppid, pgrp, session, tty_nr, tpgid, … (the command may hold spaces).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const processGroup = Number(fields[2]);
+  const foregroundGroup = Number(fields[5]);
+  return foregroundGroup > 0 && foregroundGroup === processGroup;
 }
 
 /**

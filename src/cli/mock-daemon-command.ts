@@ -6,7 +6,7 @@ import { checkHandlers } from "../mock-daemon/handler-call.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { siteOrigin } from "../mock-daemon/site/index.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
-import { closeWithin, forEachOption, untilStopSignal, writePidFile } from "./command-line.js";
+import { closeWithin, forEachOption, PARENT_ENDED, untilStopRequest, writePidFile } from "./command-line.js";
 import { UsageError } from "./usage.js";
 
 /** The options of `glass-sdk mock-daemon`. */
@@ -25,7 +25,9 @@ export interface MockDaemonCommand {
   ignoreFields?: string[];
   /** `--handlers`: the module whose default export is the typed handlers. */
   handlers?: string;
-  /** `--site-origin`: the simulated site's origin (see `site.origin` of `startMockDaemon`). */
+  /** `--site`: serve the simulated site under the fixture's exact matches (it is on anyway without `--fixture`). */
+  site?: boolean;
+  /** `--site-origin`: the simulated site's origin (see `site.origin` of `startMockDaemon`); serves the site. */
   siteOrigin?: string;
   /** `--pid-file`: where the daemon writes its own pid while it runs (removed when it stops). */
   pidFile?: string;
@@ -65,6 +67,10 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
         break;
       case "--handlers":
         command.handlers = value();
+        break;
+      case "--site":
+        flag();
+        command.site = true;
         break;
       case "--site-origin":
         command.siteOrigin = readSiteOrigin(value());
@@ -108,8 +114,8 @@ function readFaults(text: string): MockDaemonFaults {
 /**
  * Runs the mock daemon until it is told to stop: over stdio until stdin ends (so it ends with the
  * process that started it, whose end closes the pipe), or on a socket until SIGINT, SIGTERM or
- * SIGHUP, whatever becomes of its parent, so that it can run in the background (the socket file is
- * removed; a warning says when its directory is writable by other users). Diagnostics go to stderr
+ * SIGHUP — and, run in the foreground of a terminal, until its parent process ends — so that it
+ * can run in the background (the socket file is removed; a warning says when its directory is writable by other users). Diagnostics go to stderr
  * only. Resolves with the exit code: 1 when a framing violation ended the stdio session; the crash
  * fault exits the process with 1.
  */
@@ -119,12 +125,12 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   if (command.socket === undefined && command.handlers !== undefined) routeConsoleToStderr();
   // On a socket: listen for the stop signals before starting, so that none is missed (over stdio,
   // a signal ends the process as usual: it has nothing to clean up).
-  const stop = command.socket === undefined ? undefined : untilStopSignal();
+  const stop = command.socket === undefined ? undefined : untilStopRequest();
   const handlers = command.handlers === undefined ? undefined : await loadHandlers(command.handlers);
   const daemon = await startMockDaemon({
     fixture: command.fixture,
     handlers,
-    site: command.siteOrigin === undefined ? undefined : { origin: command.siteOrigin },
+    site: command.siteOrigin !== undefined ? { origin: command.siteOrigin } : command.site,
     socket: command.socket,
     latencyMs: command.latencyMs,
     faults: command.faults,
@@ -147,13 +153,14 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
   }
 }
 
-/** Waits for the daemon's end (stdio) or a stop signal (socket, then closes it); resolves with the exit code. */
-async function untilStopped(daemon: Awaited<ReturnType<typeof startMockDaemon>>, stop: Promise<NodeJS.Signals> | undefined, exitCode: () => number): Promise<number> {
+/** Waits for the daemon's end (stdio) or a stop request (socket, then closes it); resolves with the exit code. */
+async function untilStopped(daemon: Awaited<ReturnType<typeof startMockDaemon>>, stop: Promise<string> | undefined, exitCode: () => number): Promise<number> {
   if (stop !== undefined && daemon.socketPath !== undefined) {
     const warning = await sharedDirectoryWarning(daemon.socketPath);
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
     if (warning !== undefined) process.stderr.write(`mock daemon: warning: ${warning}\n`);
-    await stop;
+    const reason = await stop;
+    if (reason === PARENT_ENDED) process.stderr.write(`mock daemon: ${reason}; stopping\n`);
     await closeWithin(() => daemon.close(), 10_000, "the mock daemon");
     return 0;
   }

@@ -22,16 +22,19 @@ export const MOCK_DAEMON_USAGE = `Usage: glass-sdk mock-daemon [options]
 
 Runs a mock Glass daemon: a simulated site by default, or a fixture, or typed handlers. Speaks MCP on
 stdin/stdout (it exits when stdin ends), or on a Unix socket with --socket (until SIGINT, SIGTERM or
-SIGHUP, which remove the socket).
+SIGHUP, which remove the socket, or, run in the foreground of a terminal, until its parent ends).
 
 Options:
-  --fixture FILE   replay this fixture only (default: a simulated site, the package's golden fixture first)
+  --fixture FILE   replay this fixture instead of serving the simulated site (the package's own is
+                   node_modules/glass-sdk/fixtures/protocol-golden-v1.json); with --fast, default that one
+  --site           serve the simulated site under the fixture's exact matches (on without --fixture)
   --ignore-field F leave field F out when matching payloads to the fixture's (repeatable): a name,
                    e.g. expectedRevision, at any depth, or a JSON pointer such as /target/name
   --handlers FILE  a module whose default export is typed handlers by operation, e.g.
                    export default { "browser.getText": () => ({ text: "hi" }) }; they answer
-                   their operations, the fixture the rest (over stdio, console.log goes to stderr)
-  --site-origin URL serve the simulated site at this origin instead of https://shop.example
+                   their operations, the site or the fixture the rest (over stdio, console.log
+                   goes to stderr)
+  --site-origin URL serve the simulated site at this origin instead of https://shop.example (implies --site)
   --socket PATH    listen on this Unix socket (mode 0600, with mutation leases) instead of stdio;
                    put it in a directory only you can write to (not /tmp itself)
   --pid-file FILE  write the daemon's own pid to FILE while it runs (removed when it stops), so
@@ -53,8 +56,9 @@ Examples:
 export const BRIDGE_USAGE = `Usage: glass-sdk bridge [options] [-- COMMAND ARGS...]
 
 Exposes a Glass daemon to browser pages and remote scripts as MCP Streamable HTTP and WebSocket at
-http://127.0.0.1:8787/mcp, behind a token. Runs until SIGINT, SIGTERM or SIGHUP, which end every
-session and every daemon process it started.
+http://127.0.0.1:8787/mcp, behind a token. Runs until SIGINT, SIGTERM or SIGHUP (or, run in the
+foreground of a terminal, until its parent ends), which end every session and every daemon process
+it started.
 
 Options:
   --port N             TCP port (default 8787; 0 = any free port)

@@ -22,6 +22,9 @@ export interface GoldenFixture {
   invalidResponses?: unknown[];
 }
 
+/** A fixture with no answers: what a mock daemon given no fixture replays (its handlers and the simulated site answer). */
+export const EMPTY_FIXTURE: GoldenFixture = { schemaVersion: 1, requests: [], responses: [] };
+
 /**
  * Checks parsed JSON as a golden fixture and returns it typed: every request must be a valid
  * request envelope and every response a valid response envelope (§1), request ids must be unique,

@@ -2,7 +2,7 @@ import { createDaemonContext, type DaemonContext } from "../mock-daemon/daemon-c
 import type { MockDaemonFaults } from "../mock-daemon/faults.js";
 import { resolveLimits, type MockDaemonLimits } from "../mock-daemon/limits.js";
 import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "../mock-daemon/manifest.js";
-import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import { EMPTY_FIXTURE, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { createReplayEngine, type ReplayEngine } from "../mock-daemon/replay-engine.js";
 import { siteHandlersFor, type SimulatedSiteOptions } from "../mock-daemon/site/index.js";
@@ -53,9 +53,6 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
 
 /** `constraints.platform` of the manifest: the kit runs anywhere, so it names no real platform. */
 const REPLAY_PLATFORM = "replay";
-
-/** A fixture with no answers: what a daemon given only handlers falls back to. */
-const EMPTY_FIXTURE: GoldenFixture = { schemaVersion: 1, requests: [], responses: [] };
 
 /** Whether a replay source is an engine already (or a fixture to build one from). */
 function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayEngine {

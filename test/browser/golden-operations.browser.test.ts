@@ -7,6 +7,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBridge } from "glass-sdk/node";
 import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
+import { GOLDEN_FIXTURE_PATH } from "../support/golden-fixture.js";
 import { CHROMIUM, launchChromium } from "./support/chromium.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -47,7 +48,7 @@ describe.skipIf(!existsSync(BUNDLE) || !existsSync(CHROMIUM))("the browser bundl
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "glass-browser-"));
-    daemon = await startMockDaemon({ socket: join(dir, "glass.sock") });
+    daemon = await startMockDaemon({ socket: join(dir, "glass.sock"), fixture: GOLDEN_FIXTURE_PATH, site: true });
     page = await servePage();
     bridge = await startBridge({ port: 0, upstream: { socket: join(dir, "glass.sock") }, allowedOrigins: [page.origin], log: () => undefined });
     browser = await launchChromium();

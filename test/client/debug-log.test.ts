@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockDaemon, type MockDaemon } from "glass-sdk/testing/node";
 import { debugLogRequested, formatLogEvent } from "../../src/client/debug-log.js";
+import { GOLDEN_FIXTURE_PATH } from "../support/golden-fixture.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SESSION = join(ROOT, "test/client/support/debug-log-session.ts");
@@ -38,7 +39,7 @@ describe("the debug log (GLASS_DEBUG=1, DEBUG=glass-sdk)", () => {
   let daemon: MockDaemon;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "glass-debug-"));
-    daemon = await startMockDaemon({ socket: join(dir, "glass.sock") });
+    daemon = await startMockDaemon({ socket: join(dir, "glass.sock"), fixture: GOLDEN_FIXTURE_PATH, site: true });
   });
   afterAll(async () => {
     await daemon.close();

@@ -33,6 +33,7 @@ import { loadFixture } from "../../src/testing/load-fixture.js";
 import type { GlassTransport } from "../../src/transport/transport.js";
 import { type ServedShop, serveShop } from "../../examples/support/serve-shop.js";
 import { recordedResponses } from "../support/fixture-outcomes.js";
+import { GOLDEN_CLI_ARGS } from "../support/golden-fixture.js";
 import { SessionReplay } from "./run-specific-values.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -63,7 +64,7 @@ function chooseTarget(): Target {
   return {
     description: "the mock daemon over stdio",
     mock: true,
-    transport: () => stdioTransport({ command: process.execPath, args: ["--import", "tsx", cli, "mock-daemon"], cwd: ROOT }),
+    transport: () => stdioTransport({ command: process.execPath, args: ["--import", "tsx", cli, "mock-daemon", ...GOLDEN_CLI_ARGS], cwd: ROOT }),
   };
 }
 

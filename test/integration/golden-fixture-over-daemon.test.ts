@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "glass-sdk";
 import { callTyped, expectMatchesFixture, fixtureCases, itMatchesTheWholeFixture } from "../support/fixture-outcomes.js";
+import { GOLDEN_CLI_ARGS } from "../support/golden-fixture.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
 
 const cases = fixtureCases();
@@ -8,7 +9,7 @@ const cases = fixtureCases();
 describe("the whole golden fixture over stdio (mock daemon child process)", () => {
   let glass: Glass;
   beforeAll(async () => {
-    glass = await Glass.connect(mockDaemonOverStdio());
+    glass = await Glass.connect(mockDaemonOverStdio([...GOLDEN_CLI_ARGS]));
   });
   afterAll(async () => {
     await glass.close();

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Glass, GlassError, type GlassTransport } from "glass-sdk";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
-import { createMockGlass } from "glass-sdk/testing";
+import { createMockGlass, goldenFixture } from "glass-sdk/testing";
 import { startMockDaemon } from "glass-sdk/testing/node";
 import { webIrDocument } from "../../src/operations/web-ir-document.js";
 
@@ -31,6 +31,9 @@ async function signInScript(glass: Glass): Promise<string[]> {
   story.push(`found ${email.name} (confidence ${email.confidence}) among ${found.candidates.length}`);
   const typed = await glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: page.revision });
   story.push(`typed: ${typed.executionId}`);
+  // A summary in the middle of the session (the golden fixture has this exact payload): the site answers it.
+  const summary = await glass.browser.observe({ level: "summary" });
+  story.push(`summary of ${summary.page.url} at revision ${summary.revision - page.revision} past the first`);
   try {
     await glass.browser.type({ target: email.reference, text: "again", expectedRevision: page.revision });
     story.push("typed twice with one revision");
@@ -49,6 +52,7 @@ const STORY = [
   "observed https://shop.example/login at revision 1",
   "found Email (confidence medium) among 4",
   "typed: act_2",
+  "summary of https://shop.example/login at revision 1 past the first",
   "staleRevision, retryable true",
   "re-observed at revision 1 past the first",
   "the page reads Sign in",
@@ -103,8 +107,27 @@ describe("the mock daemon serves the simulated site by default", () => {
     }
   });
 
-  it("exact golden payloads are still answered from the fixture, everything else by the site", async () => {
+  it("with no options, the daemon answers every call from the site, the golden fixture's exact payloads too (one site behind every mock)", async () => {
+    const golden = await goldenFixture();
+    const summary = golden.requests.find((request) => request.operation === "browser.observe" && (request.payload as { level?: unknown }).level === "summary");
+    expect(summary?.payload).toEqual({ level: "summary" });
     const daemon = await startMockDaemon({ socket: join(dir, "golden.sock") });
+    const memory = createMockGlass();
+    const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
+    const inMemory = await Glass.connect(memory.transport());
+    try {
+      const observed = await glass.browser.observe({ level: "summary" });
+      expect(observed.page.url).toBe("https://shop.example/login");
+      expect(observed).toEqual(await inMemory.browser.observe({ level: "summary" }));
+    } finally {
+      await inMemory.close();
+      await glass.close();
+      await daemon.close();
+    }
+  });
+
+  it("given the golden fixture with site: true, its exact payloads are answered from the fixture and everything else by the site", async () => {
+    const daemon = await startMockDaemon({ socket: join(dir, "golden-site.sock"), fixture: await goldenFixture(), site: true });
     const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
     try {
       expect((await glass.browser.observe({ level: "summary" })).page.url).toContain("library.example");

@@ -1,39 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installPackedPackage, newProject, NPM_INSTALL } from "../support/packed-package.js";
 
 /**
- * The package as a user's project gets it: `npm pack` of the built package (dist/ must be built,
- * as `npm test` does first; packed with `--ignore-scripts`, so that `prepare` does not rebuild the
- * dist/ other suites are reading), then `npm install <tarball>` in a fresh project — exactly the
- * files npm would install, their dependencies from npm's cache (offline), nothing of this
- * repository. Scripts run there with the project as working directory.
+ * The package as a user's project gets it (see installPackedPackage): the packed package installed
+ * in a fresh project. Scripts run there with the project as working directory.
  */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** What `npm install` needs to stay offline and quiet: the dependencies come from npm's cache. */
-const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-
 let project: string;
-
-/** A fresh project with a package.json of its own, in a temporary directory. */
-function newProject(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
-  return dir;
-}
 
 beforeAll(() => {
   project = newProject("glass-installed-");
-  const packed = join(project, "packed");
-  mkdirSync(packed);
-  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", packed, "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(packed).find((name) => name.endsWith(".tgz"))!;
-  execFileSync("npm", [...NPM_INSTALL, join(packed, tarball)], { cwd: project, stdio: ["ignore", "ignore", "inherit"], timeout: 60_000 });
+  installPackedPackage(project);
 }, 120_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import { parseBridgeArgs } from "../../src/cli/bridge-command.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
 import type { GlassResponse } from "glass-sdk";
 import { expectedToolResult, fixtureToolCall } from "../support/fixture-calls.js";
-import { readGoldenFixture } from "../support/golden-fixture.js";
+import { GOLDEN_FIXTURE_PATH, readGoldenFixture } from "../support/golden-fixture.js";
 import { CLI, eventually, fixtureRequest, mcpHeaders, openHttpSession, post, ROOT, tryWebSocket, WsPeer } from "../support/bridge-harness.js";
 import { findSecrets } from "./support/secrets-scan.js";
 
@@ -22,10 +22,10 @@ afterEach(async () => {
   for (const bridge of bridges.splice(0)) await bridge.close();
 });
 
-/** A bridge whose upstream is exactly what the CLI makes of `-- <node> --import tsx main.ts mock-daemon --faults …`. */
+/** A bridge whose upstream is exactly what the CLI makes of `-- <node> --import tsx main.ts mock-daemon --fixture <golden> --faults …`. */
 async function crashingChildBridge(logs: string[]): Promise<Bridge> {
-  const parsed = parseBridgeArgs(["--port", "0", "--token", TOKEN, "--", process.execPath, "--import", "tsx", CLI, "mock-daemon", "--faults", '{"crashAfterCalls":1}'], {});
-  expect(parsed.upstream).toEqual({ command: process.execPath, args: ["--import", "tsx", CLI, "mock-daemon", "--faults", '{"crashAfterCalls":1}'] });
+  const parsed = parseBridgeArgs(["--port", "0", "--token", TOKEN, "--", process.execPath, "--import", "tsx", CLI, "mock-daemon", "--fixture", GOLDEN_FIXTURE_PATH, "--faults", '{"crashAfterCalls":1}'], {});
+  expect(parsed.upstream).toEqual({ command: process.execPath, args: ["--import", "tsx", CLI, "mock-daemon", "--fixture", GOLDEN_FIXTURE_PATH, "--faults", '{"crashAfterCalls":1}'] });
   const bridge = await startBridge({ port: parsed.port, token: parsed.token, upstream: { ...parsed.upstream, cwd: ROOT }, log: (line) => logs.push(line) });
   bridges.push(bridge);
   return bridge;

@@ -9,7 +9,7 @@ import type { BridgeOptions } from "../../src/node/bridge/options.js";
 import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js";
 import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "glass-sdk/testing/node";
 import type { GlassRequest } from "glass-sdk";
-import { readGoldenFixture } from "./golden-fixture.js";
+import { GOLDEN_FIXTURE_PATH, readGoldenFixture } from "./golden-fixture.js";
 
 /** The repository root and the CLI, run from source. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -38,7 +38,7 @@ export async function startBridgeHarness(
 ): Promise<BridgeHarness> {
   const dir = mkdtempSync(join(tmpdir(), "glass-bridge-"));
   const socketPath = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ ...daemonOptions, socket: socketPath });
+  const daemon = await startMockDaemon({ fixture: GOLDEN_FIXTURE_PATH, site: true, ...daemonOptions, socket: socketPath });
   const logs: string[] = [];
   const bridge = await startBridge({ port: 0, ...bridgeOptions, upstream: { socket: socketPath }, log: (line) => logs.push(line) });
   return {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, it } from "vitest";
 import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/start-mock-daemon.js";
+import { GOLDEN_FIXTURE_PATH } from "./golden-fixture.js";
 import { handshake, RawPeer, type RawResponse } from "./raw-mcp-peer.js";
 
 /** The two transports the daemon speaks (§5). */
@@ -43,13 +44,13 @@ export async function startTarget(transport: TransportName, options: TargetOptio
   if (transport === "socket") {
     dir = mkdtempSync(join(tmpdir(), "glass-rules-"));
     const path = join(dir, "glass.sock");
-    daemons.push(await startMockDaemon({ site: false, ...options, socket: path }));
+    daemons.push(await startMockDaemon({ site: false, fixture: GOLDEN_FIXTURE_PATH, ...options, socket: path }));
     connect = () => RawPeer.connect(path);
   } else {
     connect = async () => {
       const stdin = new PassThrough();
       const stdout = new PassThrough();
-      daemons.push(await startMockDaemon({ site: false, ...options, stdin, stdout }));
+      daemons.push(await startMockDaemon({ site: false, fixture: GOLDEN_FIXTURE_PATH, ...options, stdin, stdout }));
       return new RawPeer(stdout, stdin, () => stdin.end());
     };
   }

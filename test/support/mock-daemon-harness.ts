@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "../../src/testing/node/start-mock-daemon.js";
+import { GOLDEN_FIXTURE_PATH } from "./golden-fixture.js";
 import { handshake, RawPeer } from "./raw-mcp-peer.js";
 
 /** A mock daemon on a socket in a fresh temp directory, and the peers connected to it. */
@@ -22,7 +23,7 @@ export interface SocketHarness {
 export async function startSocketHarness(options: Omit<MockDaemonOptions, "socket"> = {}): Promise<SocketHarness> {
   const dir = mkdtempSync(join(tmpdir(), "glass-mock-"));
   const path = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ site: false, ...options, socket: path });
+  const daemon = await startMockDaemon({ site: false, fixture: GOLDEN_FIXTURE_PATH, ...options, socket: path });
   const peers: RawPeer[] = [];
   const connect = async (): Promise<RawPeer> => {
     const peer = await RawPeer.connect(path);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { GOLDEN_FIXTURE_PATH } from "./golden-fixture.js";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "glass-sdk/testing/node";
 import type { GlassTransport } from "glass-sdk";
@@ -27,7 +28,7 @@ export interface SocketMock {
 export async function mockDaemonOnSocket(options: Omit<MockDaemonOptions, "socket"> = {}): Promise<SocketMock> {
   const dir = mkdtempSync(join(tmpdir(), "glass-it-"));
   const path = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ site: false, ...options, socket: path });
+  const daemon = await startMockDaemon({ site: false, fixture: GOLDEN_FIXTURE_PATH, ...options, socket: path });
   return {
     daemon,
     path,

@@ -1,4 +1,3 @@
-import type { Readable, Writable } from "node:stream";
 import { BadFrameError } from "../../errors/error-classes.js";
 import { JsonRpcErrorCode, type Framing } from "../../mcp/json-rpc.js";
 import { encodeFrame } from "../../node/framing/encode-frame.js";
@@ -9,13 +8,14 @@ import type { MockDaemonLimits } from "../../mock-daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../mock-daemon/mcp-server-session.js";
 import { ignore } from "../../transport/transport-util.js";
 import { isJsonObject } from "../../validation/json-value.js";
+import type { ReadableByteStream, WritableByteStream } from "./byte-streams.js";
 
 /** What a {@link DaemonConnection} runs over and reports to. */
 export interface DaemonConnectionOptions {
   /** Bytes from the client (stdin, a socket). */
-  readable: Readable;
+  readable: ReadableByteStream;
   /** Bytes to the client (stdout, the same socket). */
-  writable: Writable;
+  writable: WritableByteStream;
   /** The daemon's framing limits. */
   limits: MockDaemonLimits;
   /** A message arrived, in this framing. */

@@ -6,3 +6,4 @@
  * @module glass-sdk/testing/node
  */
 export { startMockDaemon, type MockDaemon, type MockDaemonOptions } from "./start-mock-daemon.js";
+export type { ReadableByteStream, WritableByteStream } from "./byte-streams.js";

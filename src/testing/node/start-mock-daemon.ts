@@ -1,6 +1,5 @@
-import type { Readable, Writable } from "node:stream";
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
-import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
+import { EMPTY_FIXTURE, type GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
 import { siteHandlersFor, type SimulatedSiteOptions } from "../../mock-daemon/site/index.js";
 import type { ReplayMatchOptions } from "../../mock-daemon/replay-match.js";
@@ -15,13 +14,15 @@ import { buildManifest, type MockDaemonMode, type MockManifestOptions } from "..
 import { defaultFixturePath, packageVersion } from "./package-files.js";
 import { serveSocket } from "./socket-server.js";
 import { serveStdio } from "./stdio-server.js";
+import type { ReadableByteStream, WritableByteStream } from "./byte-streams.js";
 
 /** Options of {@link startMockDaemon}. */
 export interface MockDaemonOptions extends MockManifestOptions {
   /**
    * The fixture to answer from, or its path. Given, the daemon replays it (under `handlers`, if
-   * any) and the simulated site is off unless `site` is true. Default: the package's
-   * `fixtures/protocol-golden-v1.json`, with the simulated site under it.
+   * any) and the simulated site is off unless `site` is true. Default: none — the simulated site
+   * answers, as in `createMockGlass()`; with `fast`, the package's golden fixture
+   * (`fixtures/protocol-golden-v1.json`, also `goldenFixture()` of `glass-sdk/testing`).
    */
   fixture?: GoldenFixture | string;
   /** How recorded requests are matched to live ones: fields to ignore, or a matcher of your own. */
@@ -50,10 +51,10 @@ export interface MockDaemonOptions extends MockManifestOptions {
    * user could put a socket of their own at the path while the daemon is not running.
    */
   socket?: string;
-  /** stdio mode: the stream requests arrive on (default `process.stdin`). */
-  stdin?: Readable;
-  /** stdio mode: the stream answers go to (default `process.stdout`); it carries only MCP. */
-  stdout?: Writable;
+  /** stdio mode: the stream requests arrive on (default `process.stdin`; any Node `Readable` of bytes fits). */
+  stdin?: ReadableByteStream;
+  /** stdio mode: the stream answers go to (default `process.stdout`; any Node `Writable` fits); it carries only MCP. */
+  stdout?: WritableByteStream;
   /** Delay before each `tools/call` is answered, in ms (default 0). */
   latencyMs?: number;
   /** Misbehaviour to show (see {@link MockDaemonFaults}). */
@@ -115,15 +116,15 @@ export interface MockDaemon {
 }
 
 /**
- * Starts a mock Glass daemon that answers with typed handlers, from a golden fixture and as a
+ * Starts a mock Glass daemon that answers with typed handlers, from a golden fixture or as a
  * simulated site, and speaks the daemon's MCP protocol (§2–§5) over stdio or a Unix socket. With
- * no options it serves the simulated site, the package's golden fixture answering its exact
- * recorded requests first (so the golden round trip keeps working); `handlers` sit on top of
- * both; a `fixture` of your own replaces both (replay only). Rejects with a clear error when
- * the fixture cannot be loaded, the handlers are not handlers, or the socket path is taken.
+ * no options it serves the simulated site, the same one `createMockGlass()` serves, and nothing
+ * else; `handlers` sit on top of it; a `fixture` replaces it (replay only, unless `site` is true).
+ * Rejects with a clear error when the fixture cannot be loaded, the handlers are not handlers, or
+ * the socket path is taken.
  */
 export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
-  const fixture = typeof options.fixture === "object" ? options.fixture : await loadFixture(options.fixture ?? defaultFixturePath());
+  const fixture = await fixtureOf(options);
   const mode: MockDaemonMode = options.socket === undefined ? "stdio" : "socket";
   const manifest = buildManifest(mode, `${process.platform}-${process.arch}`, options);
   // Fast mode reads JSON lines as large as Content-Length bodies, unless the limits say otherwise.
@@ -206,4 +207,11 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     close: () => close(),
   };
   return daemon;
+}
+
+/** The fixture a daemon answers from: the one given (or read from its path), the golden one in fast mode, else none. */
+async function fixtureOf(options: MockDaemonOptions): Promise<GoldenFixture> {
+  if (typeof options.fixture === "object") return options.fixture;
+  if (options.fixture !== undefined) return loadFixture(options.fixture);
+  return options.fast === true ? loadFixture(defaultFixturePath()) : EMPTY_FIXTURE;
 }

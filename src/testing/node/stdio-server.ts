@@ -1,5 +1,5 @@
-import type { Readable, Writable } from "node:stream";
 import type { DaemonContext } from "../../mock-daemon/daemon-context.js";
+import type { ReadableByteStream, WritableByteStream } from "./byte-streams.js";
 import { DaemonConnection } from "./daemon-connection.js";
 import { McpServerSession } from "../../mock-daemon/mcp-server-session.js";
 
@@ -19,7 +19,7 @@ export interface StdioServer {
  * leases and allows 8 active requests. EOF on the input cancels in-flight work and ends the
  * session; so does a framing violation, without a reply.
  */
-export function serveStdio(context: DaemonContext, input: Readable, output: Writable): StdioServer {
+export function serveStdio(context: DaemonContext, input: ReadableByteStream, output: WritableByteStream): StdioServer {
   let finish!: (violation: string | undefined) => void;
   const done = new Promise<string | undefined>((resolve) => (finish = resolve));
   let session: McpServerSession | undefined;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { startBridge } from "../../../src/node/bridge/start-bridge.js";
 import type { GlassResponse } from "glass-sdk";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
-import { readGoldenFixture } from "../../support/golden-fixture.js";
+import { GOLDEN_FIXTURE_PATH, readGoldenFixture } from "../../support/golden-fixture.js";
 import {
   CLI,
   eventually,
@@ -147,14 +147,14 @@ describe("bridge forwarding over HTTP", () => {
     const logs: string[] = [];
     const bridge = await startBridge({
       port: 0,
-      upstream: { command: process.execPath, args: ["--import", "tsx", CLI, "mock-daemon"], cwd: ROOT },
+      upstream: { command: process.execPath, args: ["--import", "tsx", CLI, "mock-daemon", "--fixture", GOLDEN_FIXTURE_PATH], cwd: ROOT },
       log: (line) => logs.push(line),
     });
     cleanups.push(() => bridge.close());
     const sessionId = await openHttpSession(bridge);
     const call = await post(bridge, { jsonrpc: "2.0", id: 1, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, sessionId);
     expect(await call.json()).toEqual({ jsonrpc: "2.0", id: 1, result: expectedToolResult(responseFor("observe-loans")) });
-    expect(logs[0]).toMatch(/started \(http, client 127\.0\.0\.1\) → `.*node.* --import tsx .*main\.ts mock-daemon`$/);
+    expect(logs[0]).toMatch(/started \(http, client 127\.0\.0\.1\) → `.*node.* --import tsx .*main\.ts mock-daemon --fixture .*protocol-golden-v1\.json`$/);
     expect((await fetch(bridge.url, { method: "DELETE", headers: mcpHeaders(bridge.token, sessionId) })).status).toBe(200);
     expect(bridge.sessionCount()).toBe(0);
   });

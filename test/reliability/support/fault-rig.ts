@@ -22,7 +22,7 @@ import type { MockDaemonFaults } from "glass-sdk/testing";
 import type { Bridge } from "../../../src/node/bridge/start-bridge.js";
 import type { TransportHandlers } from "../../../src/transport/transport.js";
 import { CLI, eventually, ROOT, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";
-import { readGoldenFixture } from "../../support/golden-fixture.js";
+import { GOLDEN_CLI_ARGS, readGoldenFixture } from "../../support/golden-fixture.js";
 import { mockDaemonOnSocket, type SocketMock } from "../../support/mock-daemon-transports.js";
 
 const fixture = readGoldenFixture();
@@ -158,7 +158,7 @@ function clientOptions(events: GlassLogEvent[], extra: GlassClientOptions = {}):
 
 /** The CLI's mock daemon over stdio (run from source), with these faults. */
 export function stdioMock(options: { faults?: MockDaemonFaults; latencyMs?: number; frameTimeoutMs?: number } = {}): GlassTransport {
-  const args = ["--import", "tsx", CLI, "mock-daemon"];
+  const args = ["--import", "tsx", CLI, "mock-daemon", ...GOLDEN_CLI_ARGS];
   if (options.faults !== undefined) args.push("--faults", JSON.stringify(options.faults));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
   return stdioTransport({ command: process.execPath, args, cwd: ROOT, closeTimeoutMs: 1000, ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }) });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LeaseManager } from "../../../src/mock-daemon/leases.js";
 import { parseFixture } from "../../../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
-import { readGoldenFixture } from "../../support/golden-fixture.js";
+import { GOLDEN_FIXTURE_PATH, readGoldenFixture } from "../../support/golden-fixture.js";
 import { startSocketHarness, type SocketHarness } from "../../support/mock-daemon-harness.js";
 import { toolCall, type RawPeer } from "../../support/raw-mcp-peer.js";
 
@@ -237,7 +237,7 @@ describe("mock daemon over stdio has no leases", () => {
     const { RawPeer, handshake } = await import("../../support/raw-mcp-peer.js");
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const daemon = await startMockDaemon({ stdin, stdout });
+    const daemon = await startMockDaemon({ stdin, stdout, fixture: GOLDEN_FIXTURE_PATH });
     const peer = new RawPeer(stdout, stdin);
     await handshake(peer);
     const { name, arguments: args } = fixtureToolCall(click);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requiresLease } from "../../../src/operations/catalog.js";
 import { parseFixture } from "../../../src/mock-daemon/golden-fixture.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
-import { readGoldenFixture } from "../../support/golden-fixture.js";
+import { GOLDEN_CLI_ARGS, readGoldenFixture } from "../../support/golden-fixture.js";
 import { handshake, RawPeer, toolCall } from "../../support/raw-mcp-peer.js";
 
 const fixture = parseFixture(readGoldenFixture());
@@ -13,7 +13,7 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
   let initialized: Record<string, unknown>;
 
   beforeAll(async () => {
-    daemon = RawPeer.spawnCli(["mock-daemon"]);
+    daemon = RawPeer.spawnCli(["mock-daemon", ...GOLDEN_CLI_ARGS]);
     initialized = await handshake(daemon.peer, { schemas: { webIr: [1], task: [1] }, requires: ["webIr", "taskProtocol"], optional: ["mcpStdio"] });
   });
   afterAll(() => {
