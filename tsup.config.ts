@@ -1,5 +1,7 @@
+import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 
 const COMPILED_VALIDATORS = fileURLToPath(new URL("./generated/validators/index.js", import.meta.url));
@@ -19,6 +21,59 @@ const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
   },
 };
 
+type TsupPlugin = NonNullable<Options["plugins"]>[number];
+
+/** A module of the compiled validators, as esbuild names it above its code in a file it did not minify. */
+const VALIDATOR_MODULE = /^\/\/ generated\/validators\//m;
+
+/**
+ * For the Node builds (ESM and CJS), applied to each file once it is written: a file holding the
+ * compiled validators (generated code: most of the package's bytes) is minified, local names
+ * included, though its functions keep their `name` (stack traces still name them); with
+ * `everyFile`, every other file loses its whitespace and comments but keeps its names.
+ * Comments marked as legal (a bundled dependency's license) stay.
+ */
+function minifyNodeBuild({ everyFile }: { everyFile: boolean }): TsupPlugin {
+  return {
+    name: "minify-node-build",
+    async buildEnd({ writtenFiles }) {
+      const sizes: string[] = [];
+      for (const { name } of writtenFiles) {
+        if (!/\.c?js$/.test(name)) continue;
+        const code = await readFile(name, "utf8");
+        const validators = VALIDATOR_MODULE.test(code);
+        if (!validators && !everyFile) continue;
+        const minified = await transform(code, {
+          loader: "js",
+          format: name.endsWith(".cjs") ? "cjs" : "esm",
+          target: "es2022",
+          legalComments: "inline",
+          ...(validators ? { minify: true, keepNames: true } : { minifyWhitespace: true, minifySyntax: true }),
+        });
+        await writeFile(name, minified.code);
+        if (validators) sizes.push(`${name}: ${(minified.code.length / 1024).toFixed(2)} KB`);
+      }
+      const others = everyFile ? "; the other files without whitespace" : "";
+      this.logger.info(this.format.toUpperCase(), `Minified the compiled validators (${sizes.join(", ")})${others}. The sizes listed next are from before.`);
+    },
+  };
+}
+
+/**
+ * For the prebuilt browser file: its source map stays in dist/ (the bundle benchmark reads it) but is
+ * not published (package.json "files"), so the file does not point to it.
+ */
+const unlinkSourceMap: TsupPlugin = {
+  name: "unlink-source-map",
+  async buildEnd({ writtenFiles }) {
+    for (const { name } of writtenFiles) {
+      if (!name.endsWith(".js")) continue;
+      const code = await readFile(name, "utf8");
+      await writeFile(name, code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"));
+    }
+  },
+};
+
 /** The entry points of the package, built as ESM and as CJS (see below). */
 const ENTRIES = {
   index: "src/index.ts",
@@ -29,11 +84,16 @@ const ENTRIES = {
   "testing/node": "src/testing/node/index.ts",
 };
 
-/** What the ESM and the CJS builds of the entry points share. */
+/**
+ * What the ESM and the CJS builds of the entry points share. No source maps: the published files
+ * are the readable output, bar the minified ones (see minifyNodeBuild). esbuild's metafile
+ * (dist/metafile-esm.json, dist/metafile-cjs.json: which sources went into which file) is for the
+ * package's own tests and is not published.
+ */
 const entryBuild: Options = {
   entry: ENTRIES,
-  dts: true,
-  sourcemap: true,
+  dts: { entry: ENTRIES },
+  metafile: true,
   splitting: true,
   target: "es2022",
   platform: "neutral",
@@ -49,16 +109,19 @@ const entryBuild: Options = {
  *   copy of the common code: `glass-sdk` and `glass-sdk/protocol` (no `node:` imports anywhere
  *   below them), `glass-sdk/node`, `glass-sdk/testing`, `glass-sdk/testing/msw` (`msw`, a peer
  *   dependency, stays external) and `glass-sdk/testing/node`. The ESM build imports ky (a
- *   dependency); ky is ESM-only, so the CJS build carries its own copy (`require` of ky fails);
+ *   dependency); ky is ESM-only, so the CJS build carries its own copy (`require` of ky fails).
+ *   The files holding the compiled validators are minified in both formats, and the CJS build's
+ *   other files lose their whitespace; the ESM build's other files stay as esbuild writes them;
  * - `glass-sdk` for the browser: the prebuilt minified file (dist/browser/glass-sdk.browser.min.js)
  *   and the ESM file bundlers resolve through the `browser` condition (dist/browser/index.js), both
  *   with the compact validators;
- * - the `glass-sdk` command line (ESM; its shebang comes from src/cli/main.ts).
+ * - the `glass-sdk` command line (dist/cli.js, its shebang from src/cli/main.ts), an entry of the ESM
+ *   build, so that it imports the chunks the entry points share instead of carrying its own copy.
  * `npm run build` empties dist/ first (prebuild), since the builds run side by side.
  */
 export default defineConfig([
-  { ...entryBuild, format: ["esm"] },
-  { ...entryBuild, format: ["cjs"], noExternal: ["ky"] },
+  { ...entryBuild, entry: { ...ENTRIES, cli: "src/cli/main.ts" }, format: ["esm"], plugins: [minifyNodeBuild({ everyFile: false })] },
+  { ...entryBuild, format: ["cjs"], noExternal: ["ky"], plugins: [minifyNodeBuild({ everyFile: true })] },
   {
     // The browser bundle: one minified ESM file of `glass-sdk` with everything it needs (ky
     // included); `ws` is only loaded on Node without a global WebSocket, so it stays an external
@@ -79,6 +142,7 @@ export default defineConfig([
     },
     outExtension: () => ({ js: ".min.js" }),
     esbuildPlugins: [compactValidators],
+    plugins: [unlinkSourceMap],
   },
   {
     // What bundlers get for `import … from "glass-sdk"` when they build for the browser (the
@@ -89,18 +153,8 @@ export default defineConfig([
     format: ["esm"],
     platform: "browser",
     target: "es2022",
-    sourcemap: true,
     treeshake: true,
     external: ["ws"],
     esbuildPlugins: [compactValidators],
-  },
-  {
-    entry: { cli: "src/cli/main.ts" },
-    format: ["esm"],
-    sourcemap: true,
-    target: "node20",
-    platform: "node",
-    external: [/^node:/],
-    treeshake: true,
   },
 ]);

@@ -9,11 +9,13 @@ import { describe, expect, it } from "vitest";
  * What each built entry point loads: `glass-sdk/node` none of the replay, fixture or mock-daemon
  * code, and `glass-sdk/testing` nothing of `msw` (only `glass-sdk/testing/msw` needs it). Node does
  * not tree-shake, so what a built entry imports (statically or through `import()`) is what
- * `import("glass-sdk/…")` may load; each chunk's source map names the source files in it.
+ * `import("glass-sdk/…")` may load; esbuild's metafile of each build (dist/metafile-esm.json,
+ * dist/metafile-cjs.json, not published) names the source files in each file.
  */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const DIST = join(ROOT, "dist");
+const METAFILES = ["metafile-esm.json", "metafile-cjs.json"];
 const run = promisify(execFile);
 
 /** Source files of the replay engine, the fixtures and the mock daemon. */
@@ -33,11 +35,23 @@ function moduleGraph(entry: string): string[] {
   return [...seen];
 }
 
+/** The inputs of each output file of the ESM and CJS builds, from esbuild's metafiles (paths relative to the repository). */
+function builtInputs(): Map<string, string[]> {
+  const inputs = new Map<string, string[]>();
+  for (const metafile of METAFILES) {
+    const { outputs } = JSON.parse(readFileSync(join(DIST, metafile), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    for (const [output, { inputs: of }] of Object.entries(outputs)) inputs.set(output, Object.keys(of));
+  }
+  return inputs;
+}
+
 /** The source files (relative to the repository) bundled into the modules of `entry`'s graph. */
 function sourcesOf(entry: string): string[] {
+  const inputs = builtInputs();
   return moduleGraph(entry).flatMap((file) => {
-    const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
-    return map.sources.map((source) => relative(ROOT, join(dirname(file), source)));
+    const sources = inputs.get(relative(ROOT, file));
+    if (sources === undefined) throw new Error(`no metafile names ${relative(ROOT, file)}`);
+    return sources;
   });
 }
 
@@ -74,7 +88,7 @@ async function runWithoutMsw(format: "esm" | "cjs", code: string): Promise<strin
   return stdout.trim();
 }
 
-const built = ["index.js", "node.js", "node.cjs", "testing.js", "testing.cjs", "testing/msw.js", "testing/node.js"].every((file) => existsSync(join(DIST, file)));
+const built = ["index.js", "node.js", "node.cjs", "testing.js", "testing.cjs", "testing/msw.js", "testing/node.js", ...METAFILES].every((file) => existsSync(join(DIST, file)));
 
 describe.skipIf(!built)("the built entry points load only their own layer (run `npm run build` first)", () => {
   it("glass-sdk/node (ESM and CJS) loads no replay, fixture or mock-daemon code", () => {
