@@ -11,7 +11,7 @@
  *
  * @module glass-sdk
  */
-export { Glass, type McpToolDescription, type OperationCallOptions } from "./client/glass.js";
+export { Glass, type ConnectedGlass, type McpToolDescription, type OperationCallOptions } from "./client/glass.js";
 export type { ResponseMode, ResponseModeOption, ResultInMode, TraceOption } from "./operations/response-mode.js";
 export { webIrDocument } from "./operations/web-ir-document.js";
 export { Lease } from "./client/lease.js";

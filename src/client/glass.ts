@@ -42,6 +42,18 @@ const DEFAULT_DEADLINE_MS = 60_000;
 const MAX_DEADLINE_MS = 900_000;
 
 /**
+ * A {@link Glass} client that {@link Glass.connect} connected with the Glass negotiation (the
+ * default): what the daemon offers and what it agreed to are known, so `manifest` and `agreement`
+ * are never undefined.
+ */
+export type ConnectedGlass = Glass & {
+  /** What the daemon offers (`result.glass` of initialize). */
+  readonly manifest: GlassCapabilityManifest;
+  /** What client and daemon agreed on (`result.glassAgreement`). */
+  readonly agreement: GlassCapabilityAgreement;
+};
+
+/**
  * A Glass client: typed operations over any transport.
  *
  * ```ts
@@ -121,7 +133,15 @@ export class Glass {
     attachOperationNamespaces(this, (operation, payload, call) => this.run(operation, payload, call ?? {}));
   }
 
-  /** Creates a client and performs the MCP handshake (§3). Rejects with a GlassError that says what failed. */
+  /**
+   * Creates a client and performs the MCP handshake (§3). Rejects with a GlassError that says what
+   * failed — a server that answers the Glass negotiation without its manifest and agreement is not
+   * a Glass daemon. Resolves with the client connected, whose `manifest` and `agreement` are
+   * therefore known ({@link ConnectedGlass}); with `negotiation: false` (a plain MCP server) there
+   * are none, and it resolves with a `Glass` whose `manifest` may be undefined.
+   */
+  static async connect(transport: GlassTransport, options: GlassClientOptions & { negotiation: false }): Promise<Glass>;
+  static async connect(transport: GlassTransport, options?: GlassClientOptions): Promise<ConnectedGlass>;
   static async connect(transport: GlassTransport, options: GlassClientOptions = {}): Promise<Glass> {
     const glass = Glass.create(transport, options);
     await glass.connect();
@@ -154,12 +174,12 @@ export class Glass {
     return this.initializing;
   }
 
-  /** What the daemon offers (`result.glass` of initialize), once connected. */
+  /** What the daemon offers (`result.glass` of initialize), once connected (always, after a connect with Glass negotiation). */
   get manifest(): GlassCapabilityManifest | undefined {
     return this.ready?.manifest;
   }
 
-  /** What client and daemon agreed on (`result.glassAgreement`), once connected. */
+  /** What client and daemon agreed on (`result.glassAgreement`), once connected (always, after a connect with Glass negotiation). */
   get agreement(): GlassCapabilityAgreement | undefined {
     return this.ready?.agreement;
   }

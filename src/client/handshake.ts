@@ -16,7 +16,7 @@ import { InFlightLimiter } from "./in-flight-limiter.js";
 import { negotiationParams, requiredCapabilities } from "./negotiation.js";
 import type { GlassClientOptions } from "./options.js";
 
-/** The package's own version, sent as clientInfo by default. */
+/** The package's own version (package.json's "version"; test/package/release.test.ts checks they agree), sent as clientInfo by default. */
 const SDK_VERSION = "0.1.0";
 
 /**
@@ -122,12 +122,17 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues.slice(0, 3), "glassAgreement")}`, { issues: boundedIssues(checked.issues) });
     agreement = checked.value;
   }
-  const required = requiredCapabilities(options.negotiation);
-  if (required.length > 0 && agreement === undefined) {
+  // A Glass daemon answers a Glass negotiation with its manifest and the agreement (§3); a server
+  // that does not is not one, and what the client would report as known about it would be guesses.
+  if (options.negotiation !== false && (agreement === undefined || manifest === undefined)) {
+    const required = requiredCapabilities(options.negotiation);
+    const missing =
+      agreement === undefined
+        ? `made no Glass agreement (no glassAgreement in its initialize answer)${required.length === 0 ? "" : `, so it cannot grant the required ${required.length === 1 ? "capability" : "capabilities"} ${required.join(", ")}`}`
+        : "sent no Glass capability manifest (no glass in its initialize answer)";
     throw failed(
-      `the server made no Glass agreement, so it cannot grant the required ${required.length === 1 ? "capability" : "capabilities"} ${required.join(", ")}: ` +
-        "it is not a Glass daemon (or one too old to negotiate); connect to a Glass daemon, or pass `negotiation: false` to talk to a server without Glass negotiation",
-      { required, serverInfo: boundedDetails(result.serverInfo ?? null, 1024) },
+      `the server ${missing}: it is not a Glass daemon (or one too old to negotiate); connect to a Glass daemon, or pass \`negotiation: false\` to talk to a server without Glass negotiation`,
+      { ...(required.length === 0 ? {} : { required }), serverInfo: boundedDetails(result.serverInfo ?? null, 1024) },
     );
   }
   await session.notify("notifications/initialized");

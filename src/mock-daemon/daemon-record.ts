@@ -1,3 +1,4 @@
+import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import type { JsonRpcId, JsonRpcResponse } from "../mcp/json-rpc.js";
 
@@ -7,12 +8,16 @@ import type { JsonRpcId, JsonRpcResponse } from "../mcp/json-rpc.js";
  * `data` of a JSON-RPC error with its `jsonRpcCode` (lease errors: `data.details.code` names the
  * lease problem).
  */
-export type RecordedOutcome =
-  | { readonly ok: true; readonly result: unknown }
+export type RecordedOutcome<Op extends string = string> =
+  | { readonly ok: true; readonly result: Op extends OperationName ? ResultOf<Op> : unknown }
   | { readonly ok: false; readonly error: GlassErrorObject; readonly jsonRpcCode?: number };
 
-/** One `tools/call` a mock daemon received, as tests see it. */
-export interface RecordedCall {
+/**
+ * One `tools/call` a mock daemon received, as tests see it. `RecordedCall<"browser.click">` (what
+ * `callsTo("browser.click")` of the mock returns) has the operation's payload and result types;
+ * the payload is what the client sent, which the mock accepts as leniently as the daemon does.
+ */
+export interface RecordedCall<Op extends string = string> {
   /** Its number: 1 for the daemon's first call (all connections together). */
   number: number;
   /** The connection it came on (`stdio`, or `client-1`, `client-2`, … on the socket). */
@@ -22,15 +27,15 @@ export interface RecordedCall {
   /** `params.name`. */
   tool: string;
   /** The Glass operation the tool maps to. */
-  operation: string;
+  operation: Op;
   /** `params.arguments`, as sent (MCP-only fields included). */
   arguments: Record<string, unknown>;
   /** The Glass request id: the JSON-RPC id as text (`"null"` for a null id, `"notification"` for none). */
   requestId: string;
   /** The canonical payload (the arguments without the MCP-only fields); `undefined` when the params were unusable. */
-  payload: unknown;
+  payload: (Op extends OperationName ? PayloadOf<Op> : unknown) | undefined;
   /** How the call ended; `undefined` while it is in flight, or when it never got an answer (stalled, or its client left). */
-  outcome?: RecordedOutcome;
+  outcome?: RecordedOutcome<Op>;
 }
 
 /** A client's answer to a request the daemon sent it (the server-request fault). */
@@ -50,6 +55,11 @@ export class DaemonRecord {
   /** Every answer a client gave to a daemon-to-client request. */
   readonly clientAnswers: RecordedClientAnswer[] = [];
   private readonly waiters = new Set<() => void>();
+
+  /** The calls of one operation, in order of arrival, typed by it. */
+  callsTo<Op extends OperationName>(operation: Op): RecordedCall<Op>[] {
+    return this.calls.filter((call): call is RecordedCall<Op> => call.operation === operation);
+  }
 
   /** Adds a call. */
   addCall(call: RecordedCall): void {

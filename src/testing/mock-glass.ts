@@ -1,4 +1,5 @@
 import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import type { OperationName } from "../../generated/operation-map.js";
 import type { RecordedCall } from "../mock-daemon/daemon-record.js";
 import type { GoldenFixture } from "../mock-daemon/golden-fixture.js";
 import { checkHandlers } from "../mock-daemon/handler-call.js";
@@ -30,6 +31,11 @@ export interface MockGlass {
    * and how it ended (`outcome`, once it has: the result, or the error the client was sent).
    */
   readonly calls: readonly RecordedCall[];
+  /**
+   * The calls of one operation, in order, typed by it: `mock.callsTo("browser.click")[0]?.payload`
+   * is a `BrowserClickPayload` (or `undefined` for a call whose arguments were unusable).
+   */
+  callsTo<Op extends OperationName>(operation: Op): RecordedCall<Op>[];
   /** The capability manifest sent with every initialize. */
   readonly manifest: GlassCapabilityManifest;
   /**
@@ -89,6 +95,7 @@ export function createMockGlass(options: MockGlassOptions = {}): MockGlass {
   const mock: MockGlass = {
     transport: () => daemon.connect(),
     calls: context.record.calls,
+    callsTo: (operation) => context.record.callsTo(operation),
     manifest: context.manifest,
     use(handlers) {
       context.handlers = { ...context.handlers, ...checkHandlers(handlers) };

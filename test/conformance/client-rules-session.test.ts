@@ -105,12 +105,12 @@ describe("§3 initialize", () => {
   it("§3 accepts a plain MCP server's answer in another published revision (2025-06-18, 2025-03-26) and refuses an unknown one", async () => {
     for (const revision of ["2025-06-18", "2025-03-26"]) {
       const server = new ScriptedDaemon(() => text({ ok: true }), 8, { protocolVersion: revision, capabilities: { tools: {} }, serverInfo: { name: "plain", version: "1" } });
-      const glass = await connect(server);
+      const glass = await connect(server, { negotiation: false });
       expect(glass.serverInfo).toEqual({ name: "plain", version: "1" });
       expect(await glass.requestUntyped("browser.anything", {})).toEqual({ ok: true });
     }
     const future = new ScriptedDaemon(() => ({ result: {} }), 8, { protocolVersion: "2099-01-01", capabilities: {}, serverInfo: { name: "future", version: "1" } });
-    await expect(Glass.connect(future)).rejects.toMatchObject({ code: "initialize.failed", message: expect.stringContaining('"2099-01-01"') });
+    await expect(Glass.connect(future, { negotiation: false })).rejects.toMatchObject({ code: "initialize.failed", message: expect.stringContaining('"2099-01-01"') });
     expect(future.sent("notifications/initialized")).toHaveLength(0);
   });
 
@@ -136,6 +136,24 @@ describe("§3 initialize", () => {
     expect((error as GlassError).rawMessage).toMatch(/no Glass agreement.*webIr.*`negotiation: false`/);
     expect(plain.sent("notifications/initialized")).toHaveLength(0);
     expect(plain.closed).toBe(true);
+  });
+
+  it("§3 with the Glass negotiation, a server that answers without its manifest or its agreement is not a Glass daemon: connect fails, so a connected client always knows both", async () => {
+    const { glass: manifest, glassAgreement: agreement, ...plainResult } = DEFAULT_INITIALIZE_RESULT;
+    const noAgreement = new ScriptedDaemon(() => ({ result: {} }), 8, { ...plainResult, glass: manifest });
+    const error = await Glass.connect(noAgreement).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "initialize.failed", details: { serverInfo: { name: "scripted" } } });
+    expect((error as GlassError).rawMessage).toMatch(/made no Glass agreement \(no glassAgreement in its initialize answer\): it is not a Glass daemon.*`negotiation: false`/);
+    const noManifest = new ScriptedDaemon(() => ({ result: {} }), 8, { ...plainResult, glassAgreement: agreement });
+    expect(((await Glass.connect(noManifest).catch((e: unknown) => e)) as GlassError).rawMessage).toMatch(/sent no Glass capability manifest/);
+    expect(noManifest.sent("notifications/initialized")).toHaveLength(0);
+    const glass = await Glass.connect(new ScriptedDaemon(() => ({ result: {} }), 8));
+    expect(glass.manifest.glassVersion).toBe("0.0.0-test");
+    expect(glass.agreement.protocolVersion).toBe(1);
+    await glass.close();
+    const plain = await Glass.connect(new ScriptedDaemon(() => ({ result: {} }), 8, plainResult), { negotiation: false });
+    expect(plain.manifest).toBeUndefined();
+    await plain.close();
   });
 
   it("§3 checks a capability against the agreement before sending an operation that needs it", async () => {

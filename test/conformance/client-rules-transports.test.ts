@@ -33,7 +33,7 @@ type Arrival = { framing: "newline" | "content-length"; bytes: number };
 
 describe("§5 framing by who the server is", () => {
   it("§5 sends JSON lines, whatever the size, to a plain MCP server: a request above 8 KiB to an official-SDK server over stdio is answered", async () => {
-    const glass = await connect(plainServer(), { deadlineMs: 10_000 });
+    const glass = await connect(plainServer(), { deadlineMs: 10_000, negotiation: false });
     expect(glass.serverInfo).toEqual({ name: "plain-mcp-server", version: "1.0.0" });
     expect(glass.manifest).toBeUndefined();
     const started = Date.now();
@@ -55,7 +55,7 @@ describe("§5 framing by who the server is", () => {
   });
 
   it("§5 sends requests above 8 KiB with Content-Length, smaller ones as JSON lines, once the server identified itself as Glass, and reads answers in either framing", async () => {
-    const glass = await connect(framingReporter(true));
+    const glass = await connect(framingReporter(true), { negotiation: false });
     expect(glass.manifest?.glassVersion).toBe("0.0.0-echo");
     const small = (await glass.requestUntyped("browser.frame", { text: "x".repeat(8000) })) as Arrival;
     const large = (await glass.requestUntyped("browser.frame", { text: "x".repeat(9000) })) as Arrival;
@@ -83,7 +83,7 @@ describe("§5 framing by who the server is", () => {
   });
 
   it("§5 refuses a request whose body exceeds the Glass daemon's 4 MiB before writing it, and the session goes on", async () => {
-    const glass = await connect(framingReporter(true));
+    const glass = await connect(framingReporter(true), { negotiation: false });
     const error = await glass.requestUntyped("browser.frame", { text: "x".repeat(4 * 1024 * 1024) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "request.invalid", mutationPossible: false, details: { maxBytes: 4 * 1024 * 1024 } });
     expect(await glass.requestUntyped("browser.frame", { text: "after" })).toMatchObject({ framing: "newline" });

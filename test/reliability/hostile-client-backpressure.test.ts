@@ -27,7 +27,7 @@ describe("daemon requests with 1 MiB method names, sent to a client whose peer s
     const COUNT = 128;
     daemon = await startHostileSocketDaemon();
     const wire: string[] = [];
-    const glass = await Glass.connect(socketTransport({ path: daemon.path }), { logger: (event: GlassLogEvent) => event.type === "wire" && wire.push(event.detail) });
+    const glass = await Glass.connect(socketTransport({ path: daemon.path }), { negotiation: false, logger: (event: GlassLogEvent) => event.type === "wire" && wire.push(event.detail) });
     const peer = await daemon.firstPeer();
     await peer.until(() => peer.received.some((message) => message.method === "notifications/initialized"));
     const before = peer.bytesRead;
@@ -64,7 +64,7 @@ describe("a daemon that keeps sending requests and never reads the answers", () 
     async (kind) => {
       daemon = await startHostileSocketDaemon();
       const transport = transportTo(kind, daemon.path);
-      const glass = await Glass.connect(transport);
+      const glass = await Glass.connect(transport, { negotiation: false });
       const peer = await daemon.firstPeer();
       await peer.until(() => peer.received.some((message) => message.method === "notifications/initialized"));
       expect(transport.bufferedBytes).toBe(0);
@@ -136,7 +136,7 @@ class StuckPeer implements GlassTransport {
 describe("the bound holds on any transport", () => {
   it("answers a transport never writes: the connection fails past 4 MiB of them", async () => {
     const transport = new StuckPeer();
-    const glass = await Glass.connect(transport);
+    const glass = await Glass.connect(transport, { negotiation: false });
     transport.stuck = true;
     const big = "y".repeat(1024);
     let sent = 0;
@@ -150,7 +150,7 @@ describe("the bound holds on any transport", () => {
 
   it("a transport that reports more than 64 MiB buffered for the peer: the next answer fails the connection instead", async () => {
     const transport = new StuckPeer();
-    const glass = await Glass.connect(transport);
+    const glass = await Glass.connect(transport, { negotiation: false });
     transport.bufferedBytes = MAX_BUFFERED_BYTES + 1;
     const call = glass.ping({ deadlineMs: 5000 }).catch((error: unknown) => error);
     transport.handlers!.onMessage({ jsonrpc: "2.0", id: "glass-server-1", method: "x" });
@@ -168,7 +168,7 @@ describe("the bound holds on any transport", () => {
       return original(message);
     };
     const release: (() => void)[] = [];
-    const glass = await Glass.connect(transport, { serverRequestHandlers: { "elicitation/create": () => new Promise((resolve) => release.push(() => resolve({ action: "decline" }))) } });
+    const glass = await Glass.connect(transport, { negotiation: false, serverRequestHandlers: { "elicitation/create": () => new Promise((resolve) => release.push(() => resolve({ action: "decline" }))) } });
     for (let i = 0; i < MAX_HANDLED_REQUESTS + 4; i++) transport.handlers!.onMessage({ jsonrpc: "2.0", id: `e-${i}`, method: "elicitation/create", params: {} });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(answers.filter((answer) => (answer as { error?: { code: number } }).error?.code === -32000)).toHaveLength(4);

@@ -33,7 +33,7 @@ const SHAPES = {
 } as const;
 type Shape = keyof typeof SHAPES;
 
-/** A scripted daemon with no Glass agreement (so no capability is refused locally) whose tool calls get `shape`. */
+/** A scripted daemon with no Glass agreement (so no capability is refused locally; connect with `negotiation: false`) whose tool calls get `shape`. */
 function deepDaemon(shape: { current: Shape }): ScriptedDaemon {
   return new ScriptedDaemon((request) => (request.method === "tools/call" ? SHAPES[shape.current]() : { result: {} }), 8, {
     capabilities: { tools: {} },
@@ -56,7 +56,7 @@ describe("a deep answer to any of the 101 catalog operations is response.invalid
 
   it.each(catalog.map((op) => [op.operation, op] as const))("%s: typed method and glass.send, for a deep result, structuredContent, isError text and error.data", async (name, op) => {
     const shape = { current: "resultText" as Shape };
-    const glass = await Glass.connect(deepDaemon(shape));
+    const glass = await Glass.connect(deepDaemon(shape), { negotiation: false });
     const mutating = requiresLease(name, {});
     const namespace = (glass as unknown as Record<string, Record<string, (payload: unknown, options: unknown) => Promise<unknown>>>)[op.namespace]!;
     for (const current of Object.keys(SHAPES) as Shape[]) {
@@ -145,7 +145,7 @@ describe("over a real Unix socket", () => {
       const text = tool === "click" ? `{"executionId":${deepText(50_000)}}` : JSON.stringify({ text: "fine" });
       void peer.send({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text }] } });
     }, { tools: ["click", "project.read"] }); // it lists the tools this test calls (project.read is outside the catalog)
-    const glass = await Glass.connect(socketTransport({ path: daemon.path }));
+    const glass = await Glass.connect(socketTransport({ path: daemon.path }), { negotiation: false });
     const error = await glass.browser.click({ target: "ref=r1:e1" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GlassError);
     expect(error).toMatchObject({ code: "response.invalid", phase: "postDispatch", mutationPossible: true, retry: { classification: "safeAfterReobserve" } });

@@ -139,7 +139,7 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   /** A ping and a click against the lying daemon; both outcomes and how long they took. */
   async function callsAgainst(transport: GlassTransport): Promise<{ outcomes: GlassError[]; elapsed: number; events: GlassLogEvent[]; glass: Glass }> {
     const events: GlassLogEvent[] = [];
-    const glass = await Glass.connect(transport, { logger: (event) => events.push(event), retry: false });
+    const glass = await Glass.connect(transport, { logger: (event) => events.push(event), retry: false, negotiation: false });
     cleanups.push(() => glass.close());
     const started = Date.now();
     const outcomes = await Promise.all([

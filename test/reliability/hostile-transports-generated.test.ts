@@ -285,7 +285,7 @@ async function webSocketRig(): Promise<Rig> {
 async function connectClient(rig: Rig): Promise<{ glass: Glass; transport: GlassTransport }> {
   const transport = rig.transport();
   // A short grace after a cancel: a call that missed its deadline frees its slot soon, so the next one goes out at once.
-  const glass = await Glass.connect(transport, { retry: false, cancelGraceMs: 50 });
+  const glass = await Glass.connect(transport, { retry: false, cancelGraceMs: 50, negotiation: false });
   return { glass, transport };
 }
 

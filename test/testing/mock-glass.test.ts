@@ -43,6 +43,20 @@ describe("createMockGlass: typed handlers answer their operations", () => {
     expect(mock.calls[0]?.outcome).toEqual({ ok: true, result: semanticObservation(4, "summary") });
   });
 
+  it("callsTo lists one operation's calls in order, typed by it", async () => {
+    const mock = createMockGlass();
+    const glass = await connect(mock);
+    const page = await glass.browser.observe({ level: "interactive" });
+    await glass.browser.type({ target: "Email", text: "ada@example.com", expectedRevision: page.revision });
+    await glass.browser.observe({ level: "summary" });
+    expect(mock.callsTo("browser.observe").map((call) => call.payload?.level)).toEqual(["interactive", "summary"]);
+    const [typed] = mock.callsTo("browser.type");
+    expect(typed?.payload?.text).toBe("ada@example.com");
+    expect(typed?.outcome?.ok === true ? typed.outcome.result.executionId : undefined).toMatch(/^act_/);
+    expect(mock.callsTo("browser.click")).toEqual([]);
+    await glass.close();
+  });
+
   it("awaits an async handler and gives it the call's context", async () => {
     const seen: unknown[] = [];
     const mock = createMockGlass({

@@ -1,4 +1,5 @@
 import type { GlassCapabilityManifest } from "../../../generated/types/glass-capabilities-v1.js";
+import type { OperationName } from "../../../generated/operation-map.js";
 import { EMPTY_FIXTURE, type GoldenFixture } from "../../mock-daemon/golden-fixture.js";
 import { createReplayEngine, type ReplayEngine } from "../../mock-daemon/replay-engine.js";
 import { siteHandlersFor, type SimulatedSiteOptions } from "../../mock-daemon/site/index.js";
@@ -97,6 +98,8 @@ export interface MockDaemon {
   readonly engine: ReplayEngine;
   /** Every `tools/call` received, in order of arrival. */
   readonly calls: readonly RecordedCall[];
+  /** The calls of one operation, in order of arrival, typed by it (see `RecordedCall`). */
+  callsTo<Op extends OperationName>(operation: Op): RecordedCall<Op>[];
   /** Every answer clients gave to requests the daemon sent them (server-request fault). */
   readonly clientAnswers: readonly RecordedClientAnswer[];
   /** The lease in force, as a list (at most one on a daemon; none over stdio). */
@@ -192,6 +195,7 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
     manifest,
     engine: context.engine,
     calls: context.record.calls,
+    callsTo: (operation) => context.record.callsTo(operation),
     clientAnswers: context.record.clientAnswers,
     activeLeases: () => {
       const lease = context.leases?.active();
