@@ -30,6 +30,24 @@ function secretsAt(sent: string, recorded: string): string[] | undefined {
   return match === null ? undefined : match.slice(1).filter((secret) => secret !== REDACTED);
 }
 
+/**
+ * Whether a difference between a sent payload and a recording is only the recorder's hiding: the
+ * recording has `[redacted]` there and the sent text is the recorded text with something in the
+ * marker's place (what the recorder hid).
+ */
+export function onlyHidden(difference: PayloadDifference): boolean {
+  const { sent, recorded } = difference;
+  return typeof recorded === "string" && recorded.includes(REDACTED) && typeof sent === "string" && secretsAt(sent, recorded) !== undefined;
+}
+
+/** Whether a JSON value holds `[redacted]` in one of its strings. */
+export function holdsRedacted(value: unknown): boolean {
+  if (typeof value === "string") return value.includes(REDACTED);
+  if (Array.isArray(value)) return value.some(holdsRedacted);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(holdsRedacted);
+  return false;
+}
+
 /** The secrets the differences between sent payloads and recordings show, from every recording compared. */
 export function recordedSecrets(differences: readonly PayloadDifference[]): RecordedSecrets {
   const secrets = new Set<string>();

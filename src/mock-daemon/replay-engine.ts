@@ -3,6 +3,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { deepFreeze } from "./deep-freeze.js";
 import type { GoldenFixture } from "./golden-fixture.js";
 import { payloadDifferences } from "./payload-difference.js";
+import { holdsRedacted, onlyHidden } from "./recorded-secrets.js";
 import { readIgnoredFields, withoutIgnored, type ReplayMatchOptions } from "./replay-match.js";
 import { unmatchedResponse, type NearestRecording } from "./unmatched-response.js";
 
@@ -62,8 +63,10 @@ interface Recording {
  * Builds a replay engine over a fixture (see {@link parseFixture} to check one first). Requests are
  * matched on operation and canonical payload through precomputed maps: a payload sent with the
  * recorded key order costs one `JSON.stringify`, any other order one canonical serialization; with
- * `match.ignore`, the ignored fields are left out of both first. Only then is `match.matcher` asked,
- * then `fallback`. A payload recorded several times (a session that observed the same page twice)
+ * `match.ignore`, the ignored fields are left out of both first. A recording saved with `redact`
+ * also matches a payload that differs from it only where it has `[redacted]` (the sent text there
+ * being the recorded text with the hidden part in the marker's place). Only then is
+ * `match.matcher` asked, then `fallback`. A payload recorded several times (a session that observed the same page twice)
  * is answered in recorded order, the last recording repeating once all are used; `matcher` takes
  * the first recording it accepts. The responses are copied: changing the fixture later changes
  * nothing here.
@@ -85,6 +88,8 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   const answersAsSent = new Map<string, RecordedAnswers>();
   const answered: GlassRequest[] = [];
   const byOperation = new Map<string, Recording[]>();
+  // The recordings of each operation whose payload hides a secret (`[redacted]`), in fixture order.
+  const hiding = new Map<string, Recording[]>();
   for (const request of fixture.requests) {
     const response = responsesById.get(request.requestId);
     if (response === undefined) continue;
@@ -93,6 +98,7 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
     const recordings = byOperation.get(request.operation);
     if (recordings === undefined) byOperation.set(request.operation, [recording]);
     else recordings.push(recording);
+    if (holdsRedacted(recording.compared)) hiding.set(request.operation, [...(hiding.get(request.operation) ?? []), recording]);
     const key = matchKey(request.operation, recording.compared);
     const known = answers.get(key);
     if (known !== undefined) {
@@ -106,9 +112,19 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   }
   const recordedOperations = [...byOperation.keys()].sort();
 
+  // A recording that differs from the payload only where it hides what the recorder was told to
+  // redact: a session recorded with `redact` replays without ignoring those fields by hand.
+  const hidden = (operation: string, comparable: unknown): RecordedAnswers | undefined => {
+    for (const recording of hiding.get(operation) ?? []) {
+      const differences = payloadDifferences(comparable, recording.compared, MAX_COUNTED_DIFFERENCES);
+      if (differences.length < MAX_COUNTED_DIFFERENCES && differences.every(onlyHidden)) return answers.get(matchKey(operation, recording.compared));
+    }
+    return undefined;
+  };
+
   const find = (operation: string, payload: unknown): RecordedAnswers | GlassResponse | undefined => {
     const comparable = compared(payload);
-    const exact = answersAsSent.get(sentKey(operation, comparable)) ?? answers.get(matchKey(operation, comparable));
+    const exact = answersAsSent.get(sentKey(operation, comparable)) ?? answers.get(matchKey(operation, comparable)) ?? hidden(operation, comparable);
     if (exact !== undefined || matcher === undefined) return exact;
     return byOperation.get(operation)?.find((recording) => matcher(operation, payload, recording.request.payload))?.response;
   };

@@ -157,6 +157,31 @@ describe("matching options", () => {
   });
 });
 
+describe("a recording that hides a secret matches whatever stands in its place", () => {
+  it("answers a payload that differs from the recording only where it has [redacted], with no fields ignored", () => {
+    const fixture = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" }, email: { target: "r3:b8", text: "ada@example.com" } });
+    expect(send(fixture, "browser.type", { target: "r3:b9", text: "s3cret-pw" })).toMatchObject({ ok: true, result: { id: "password" } });
+    expect(send(fixture, "browser.type", { text: "another-secret", target: "r3:b9" })).toMatchObject({ ok: true, result: { id: "password" } });
+  });
+
+  it("keeps the text around the marker compared, and the other fields", () => {
+    const fixture = fixtureOf("browser.navigate", { signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" } });
+    expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=hunter2&step=1" })).toMatchObject({ ok: true, result: { id: "signIn" } });
+    expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=hunter2&step=2" }).ok).toBe(false);
+    expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=&step=1" }).ok).toBe(false);
+    const typed = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" } });
+    expect(send(typed, "browser.type", { target: "r4:b9", text: "s3cret-pw" }).ok).toBe(false);
+    expect(send(typed, "browser.type", { target: "r3:b9", text: 42 }).ok).toBe(false);
+  });
+
+  it("gives the answers of a payload recorded several times in recorded order", () => {
+    const fixture = fixtureOf("browser.type", { first: { target: "r3:b9", text: "[redacted]" }, second: { target: "r3:b9", text: "[redacted]" } });
+    const replay = createReplayEngine(fixture);
+    const answer = (requestId: string) => replay.answer({ protocolVersion: 1, requestId, operation: "browser.type", payload: { target: "r3:b9", text: "pw" } } as GlassRequest);
+    expect([answer("a"), answer("b"), answer("c")].map((response) => (response.ok ? response.result : undefined))).toEqual([{ id: "first" }, { id: "second" }, { id: "second" }]);
+  });
+});
+
 describe("a replay miss never shows a secret the recorder hid", () => {
   const SECRET = "s3cret-pw";
   /** Everything a miss puts in front of a person or a CI log. */
