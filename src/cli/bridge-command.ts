@@ -128,6 +128,8 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
     evictIdleAfterMs: command.evictIdleAfterMs,
     log: print,
   });
+  // The pid file is written before the startup lines, so that whoever waits for them finds it.
+  const removePidFile = command.pidFile === undefined ? undefined : writePidFile(command.pidFile);
   const tokenNote =
     command.token === undefined
       ? `token: ${bridge.token} (shown once; pass it as Authorization: Bearer …, or to WebSocket clients as the subprotocol glass-bearer.…)`
@@ -151,7 +153,6 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
       ? "browser pages: none allowed (add --allow-origin http://localhost:5173 to let a page in)"
       : `browser pages allowed from: ${command.allowedOrigins.join(", ")}`,
   );
-  const removePidFile = command.pidFile === undefined ? undefined : writePidFile(command.pidFile);
   try {
     const reason = await stop;
     write(`${reason}: closing every session and every daemon process it started`);
