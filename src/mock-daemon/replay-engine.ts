@@ -98,7 +98,11 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
     const recordings = byOperation.get(request.operation);
     if (recordings === undefined) byOperation.set(request.operation, [recording]);
     else recordings.push(recording);
-    if (holdsRedacted(recording.compared)) hiding.set(request.operation, [...(hiding.get(request.operation) ?? []), recording]);
+    if (holdsRedacted(recording.compared)) {
+      const hidingSecrets = hiding.get(request.operation);
+      if (hidingSecrets === undefined) hiding.set(request.operation, [recording]);
+      else hidingSecrets.push(recording);
+    }
     const key = matchKey(request.operation, recording.compared);
     const known = answers.get(key);
     if (known !== undefined) {
