@@ -1,3 +1,4 @@
+import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -5,6 +6,7 @@ import { parseFaults, type MockDaemonFaults } from "../mock-daemon/faults.js";
 import { checkHandlers } from "../mock-daemon/handler-call.js";
 import type { MockHandlers } from "../mock-daemon/handlers.js";
 import { siteOrigin } from "../mock-daemon/site/index.js";
+import type { WritableByteStream } from "../testing/node/byte-streams.js";
 import { startMockDaemon } from "../testing/node/start-mock-daemon.js";
 import { closeWithin, forEachOption, PARENT_ENDED, untilStopRequest, writePidFile } from "./command-line.js";
 import { UsageError } from "./usage.js";
@@ -115,14 +117,15 @@ function readFaults(text: string): MockDaemonFaults {
  * Runs the mock daemon until it is told to stop: over stdio until stdin ends (so it ends with the
  * process that started it, whose end closes the pipe), or on a socket until SIGINT, SIGTERM or
  * SIGHUP — and, run in the foreground of a terminal, until its parent process ends — so that it
- * can run in the background (the socket file is removed; a warning says when its directory is writable by other users). Diagnostics go to stderr
+ * can run in the background (the socket file is removed; a warning says when its directory is writable by other users,
+ * and when it is writable by group or others without the sticky bit, which clients refuse). Diagnostics go to stderr
  * only. Resolves with the exit code: 1 when a framing violation ended the stdio session; the crash
  * fault exits the process with 1.
  */
 export async function runMockDaemon(command: MockDaemonCommand): Promise<number> {
   let exitCode = 0;
-  // Over stdio, stdout carries only MCP: what handlers log goes to stderr.
-  if (command.socket === undefined && command.handlers !== undefined) routeConsoleToStderr();
+  // Over stdio, stdout carries only MCP: whatever handlers print goes to stderr.
+  const mcpOutput = command.socket === undefined && command.handlers !== undefined ? keepStdoutForMcp() : undefined;
   // On a socket: listen for the stop signals before starting, so that none is missed (over stdio,
   // a signal ends the process as usual: it has nothing to clean up).
   const stop = command.socket === undefined ? undefined : untilStopRequest();
@@ -132,6 +135,7 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
     handlers,
     site: command.siteOrigin !== undefined ? { origin: command.siteOrigin } : command.site,
     socket: command.socket,
+    stdout: mcpOutput,
     latencyMs: command.latencyMs,
     faults: command.faults,
     fast: command.fast,
@@ -201,12 +205,35 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** Sends `console.log`, `info` and `debug` to stderr (stdout is the MCP stream). */
-function routeConsoleToStderr(): void {
-  const toStderr = (...args: unknown[]): void => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
+/**
+ * Keeps stdout, the MCP stream, for MCP alone while handler modules run in this process: every
+ * method of the global console (`log`, `dir`, `table`, `trace`, `group`, `count`, `time`, `assert`…,
+ * also as `import console from "node:console"` gives it) now writes to stderr, as does
+ * `process.stdout.write`. Returns the stream the daemon writes MCP to: stdout's own `write`, taken
+ * before it was redirected (never ended, as stdout is not).
+ */
+function keepStdoutForMcp(): WritableByteStream {
+  const stdout = process.stdout;
+  const writeStdout = stdout.write.bind(stdout);
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const methods = console as unknown as Record<string, unknown>;
+  for (const [name, method] of Object.entries(toStderr)) {
+    if (typeof method === "function") methods[name] = method;
+  }
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  return {
+    get destroyed() {
+      return stdout.destroyed;
+    },
+    get writableEnded() {
+      return stdout.writableEnded;
+    },
+    write: (chunk) => writeStdout(chunk),
+    end: () => undefined,
+    on: (event, listener) => stdout.on(event, listener),
+    once: (event, listener) => stdout.once(event, listener),
+    off: (event, listener) => stdout.off(event, listener),
+  };
 }
 
 /**
@@ -220,7 +247,12 @@ async function sharedDirectoryWarning(path: string): Promise<string | undefined>
     (stats) => stats.mode,
     () => undefined,
   );
-  if (mode === undefined || (mode & 0o002) === 0) return undefined;
-  return `${directory} is writable by other users: one of them could put a socket of their own at ${path} before the daemon starts or once it stops, and clients would talk to it; prefer a directory only you can write to ($XDG_RUNTIME_DIR, or one made by mktemp -d)`;
+  if (mode === undefined || (mode & 0o022) === 0) return undefined;
+  const prefer = "prefer a directory only you can write to ($XDG_RUNTIME_DIR, or one made by mktemp -d)";
+  if ((mode & 0o1000) === 0) {
+    return `${directory} is writable by ${(mode & 0o002) === 0 ? "its group" : "other users"} and has no sticky bit: another user could swap a socket of their own in at ${path}, so socketTransport refuses it (unless given allowSharedDirectory: true); ${prefer}`;
+  }
+  if ((mode & 0o002) === 0) return undefined;
+  return `${directory} is writable by other users: one of them could put a socket of their own at ${path} before the daemon starts or once it stops, and clients would talk to it; ${prefer}`;
 }
 

@@ -15,12 +15,12 @@ import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
 import { checkJson, isJsonObject, ownProperty } from "../validation/json-value.js";
-import { exchange, type ExchangeContext } from "./exchange.js";
+import { exchange, failedBeforeSending, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
-import { retrying, type ResolvedRetryPolicy } from "./retry.js";
+import { retryAfterOf, retrying, type ResolvedRetryPolicy } from "./retry.js";
 
 // One call through the session: a catalog operation, from request envelope to response envelope
 // (callEnvelope), or an MCP method that is not a tool (rpcCall). Both go through the exchange and
@@ -133,14 +133,16 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
       const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
       let answer: GlassResponse;
       let retryable: boolean;
+      let retryAfterMs: number | undefined;
       if (outcome.kind === "failed") {
         answer = responseEnvelope(request, false, wireError(outcome.error));
-        retryable = !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
+        retryable = failedBeforeSending(outcome);
+        retryAfterMs = retryAfterOf(outcome.error);
       } else {
         answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
         retryable = !answer.ok && answer.error.code === "overloaded";
       }
-      const retry = retryable && !answer.ok && settings.session.closeReason === undefined ? { code: answer.error.code, requestId } : undefined;
+      const retry = retryable && !answer.ok && settings.session.closeReason === undefined ? { code: answer.error.code, requestId, retryAfterMs } : undefined;
       return { result: answer, retry };
     });
   } catch (error) {
@@ -194,7 +196,8 @@ let nextRpcId = 1;
 /**
  * Calls an MCP method that is not a tool (`ping`, `tools/list`, `glass/lease/*`) and returns its
  * result object, or throws the GlassError its failure maps to. Read-only methods are retried on
- * overload within the deadline. An answer that cannot be read (nested past the depth bound, a
+ * overload, or on a failure before the request was sent (an HTTP refusal, after its `Retry-After`),
+ * within the deadline. An answer that cannot be read (nested past the depth bound, a
  * malformed error) is `response.invalid`.
  */
 export async function rpcCall(context: RpcContext, method: string, params: Record<string, unknown>, options: CallOptions & { deadlineMs: number }): Promise<Record<string, unknown>> {
@@ -205,7 +208,11 @@ export async function rpcCall(context: RpcContext, method: string, params: Recor
     const id = nextRpcId++;
     const requestId = String(id);
     const exchanged = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
-    if (exchanged.kind === "failed") throw exchanged.error;
+    if (exchanged.kind === "failed") {
+      // Refused before it was sent (an HTTP 503 …): tried again like an overload, after the server's Retry-After.
+      if (!failedBeforeSending(exchanged) || context.session.closeReason !== undefined) throw exchanged.error;
+      return { result: exchanged.error, retry: { code: exchanged.error.code, requestId, retryAfterMs: retryAfterOf(exchanged.error) } };
+    }
     const message = exchanged.message;
     const problem = answerProblem(message);
     if (problem !== undefined) throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);

@@ -2,9 +2,10 @@ import { GlassError } from "../errors/glass-error.js";
 import type { McpSession } from "../mcp/mcp-session.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { isJsonObject } from "../validation/json-value.js";
-import { exchange } from "./exchange.js";
+import { exchange, failedBeforeSending } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
 import type { GlassLogEvent } from "./options.js";
+import { retryAfterOf, retrying, type ResolvedRetryPolicy } from "./retry.js";
 
 // Which tools the connected daemon has (its `tools/list`, read once at connect), so that a call to a
 // tool it lacks — one newer than the daemon, say — fails before anything is sent.
@@ -18,22 +19,29 @@ const MAX_TOOLS = 4096;
 /**
  * The names of the tools the daemon lists, read once after the handshake (following `nextCursor`).
  * `undefined` when the daemon does not answer `tools/list` with a list (a server without the
- * method, a malformed answer): calls are then sent unchecked, as before. A failure to reach the
- * daemon at all rejects, as the handshake's own would.
+ * method, a malformed answer): calls are then sent unchecked, as before. A page refused before it
+ * was sent (an HTTP 503) is asked for again under `retryPolicy`, after the server's `Retry-After`;
+ * a failure to reach the daemon at all rejects, as the handshake's own would.
  */
 export async function listDaemonTools(
   session: McpSession,
   deadlineAt: number,
   log: ((event: GlassLogEvent) => void) | undefined,
+  retryPolicy: ResolvedRetryPolicy,
 ): Promise<ReadonlySet<string> | undefined> {
   const names = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const id = `tools-list-${page + 1}`;
-    const outcome = await exchange(
-      { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log },
-      { message: { jsonrpc: "2.0", id, method: "tools/list", params: cursor === undefined ? {} : { cursor } }, operation: "tools/list", requestId: id, mutating: false, deadlineAt },
-    );
+    const params = cursor === undefined ? {} : { cursor };
+    const outcome = await retrying({ retryPolicy, log }, { operation: "tools/list", maxRetries: retryPolicy.maxRetries, deadlineAt }, async (attempt) => {
+      const tried = await exchange(
+        { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log },
+        { message: { jsonrpc: "2.0", id, method: "tools/list", params }, operation: "tools/list", requestId: id, mutating: false, deadlineAt, attempt },
+      );
+      const again = tried.kind === "failed" && failedBeforeSending(tried) && session.closeReason === undefined;
+      return { result: tried, retry: again ? { code: tried.error.code, requestId: id, retryAfterMs: retryAfterOf(tried.error) } : undefined };
+    });
     if (outcome.kind === "failed") throw outcome.error;
     const answer = outcome.message;
     const result = "result" in answer && isJsonObject(answer.result) ? answer.result : undefined;

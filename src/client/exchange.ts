@@ -42,6 +42,15 @@ export type ExchangeOutcome =
   | { kind: "answer"; message: JsonRpcResponse }
   | { kind: "failed"; error: GlassError; reachedDaemon: boolean };
 
+/**
+ * Whether a failed exchange may be tried again: the request certainly never reached the daemon (an
+ * HTTP refusal such as 503, a send that never left), and the call is not over (no deadline passed,
+ * no abort).
+ */
+export function failedBeforeSending(outcome: ExchangeOutcome & { kind: "failed" }): boolean {
+  return !outcome.reachedDaemon && outcome.error.code !== "deadlineExceeded" && outcome.error.code !== "cancelled";
+}
+
 type SendState = "queued" | "sending" | "written" | "failed";
 
 const DEADLINE = Symbol("deadline");

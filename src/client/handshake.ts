@@ -14,6 +14,7 @@ import { listDaemonTools } from "./daemon-tools.js";
 import { exchange } from "./exchange.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
 import { negotiationParams, requiredCapabilities } from "./negotiation.js";
+import { resolveRetryPolicy } from "./retry.js";
 import type { GlassClientOptions } from "./options.js";
 
 /** The package's own version (package.json's "version"; test/package/release.test.ts checks they agree), sent as clientInfo by default. */
@@ -141,7 +142,7 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     : undefined;
   const server = serverInfo === undefined ? "a server without serverInfo" : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
   options.logger?.({ type: "connection", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
-  const tools = await listDaemonTools(session, deadlineAt, options.logger);
+  const tools = await listDaemonTools(session, deadlineAt, options.logger, resolveRetryPolicy(options.retry));
   return { mcpProtocolVersion: version, serverInfo, manifest, agreement, tools };
 }
 

@@ -4,7 +4,12 @@ import type { GlassDialogEvent, GlassDialogHandler } from "./dialogs.js";
 
 /** When and how read-only calls are retried (mutations never are). */
 export interface RetryOptions {
-  /** Attempts after the first; default 2. */
+  /**
+   * Attempts after the first; default 2. Over HTTP this is also the budget for a read the server
+   * refused (408, 429, 502, 503, 504): the transport leaves those to this retry, which waits at
+   * least the refusal's `Retry-After` (`details.retryAfterMs`) and gives up at once when the
+   * deadline ends before it.
+   */
   maxRetries?: number;
   /** First backoff in ms; doubles each attempt; default 100. */
   baseDelayMs?: number;

@@ -1,4 +1,5 @@
 import { CancelledError } from "../errors/error-classes.js";
+import type { GlassError } from "../errors/glass-error.js";
 import type { GlassLogEvent, RetryOptions } from "./options.js";
 
 /** The retry policy with every default filled in. */
@@ -45,7 +46,18 @@ export interface AttemptResult<T> {
    * Present for a failure that may be retried (`overloaded`, a send that never left): its code and
    * the try's request id, for the `retry` log event.
    */
-  retry?: { code: string; requestId: string } | undefined;
+  retry?: { code: string; requestId: string; retryAfterMs?: number | undefined } | undefined;
+}
+
+/**
+ * The server's earliest time for a retry, as a wait in ms from when its refusal arrived: the
+ * `retryAfterMs` an HTTP transport puts in the `details` of a refusal (429, 503 …) that carried
+ * a valid `Retry-After`. `undefined` when the failure names none.
+ */
+export function retryAfterOf(error: GlassError): number | undefined {
+  const details = error.details;
+  const given = typeof details === "object" && details !== null ? (details as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  return typeof given === "number" && given >= 0 ? given : undefined;
 }
 
 /** One call to make, with at most `maxRetries` retries, all within its deadline. */
@@ -62,9 +74,12 @@ export interface RetryingCall {
 /**
  * The retry loop of every call the client makes: runs `attempt` (0 for the first try, 1 for the
  * first retry, …) and, while its result carries `retry`, fewer than `maxRetries` retries were
- * made and the backoff wait ({@link retryDelayMs}) ends before the deadline, logs a `retry` event,
- * waits and tries again. Resolves with the last try's result; rejects with a CancelledError when
- * `signal` aborts during a wait (and with whatever `attempt` throws).
+ * made and the wait ends before the deadline, logs a `retry` event, waits and tries again. The
+ * wait is the backoff ({@link retryDelayMs}), or the server's `retryAfterMs` when that is longer:
+ * a retry is never sent before the server's time, and a call whose deadline ends first is not
+ * retried at all (its failure, which names the server's wait, is the outcome at once). Resolves
+ * with the last try's result; rejects with a CancelledError when `signal` aborts during a wait
+ * (and with whatever `attempt` throws).
  */
 export async function retrying<T>(
   context: { retryPolicy: ResolvedRetryPolicy; log?: ((event: GlassLogEvent) => void) | undefined },
@@ -74,7 +89,7 @@ export async function retrying<T>(
   for (let tries = 0; ; tries++) {
     const { result, retry } = await attempt(tries);
     if (retry === undefined || tries >= call.maxRetries) return result;
-    const delay = retryDelayMs(context.retryPolicy, tries + 1);
+    const delay = Math.max(retryDelayMs(context.retryPolicy, tries + 1), Math.ceil(retry.retryAfterMs ?? 0));
     if (Date.now() + delay >= call.deadlineAt) return result;
     context.log?.({ type: "retry", operation: call.operation, requestId: retry.requestId, attempt: tries + 1, delayMs: delay, code: retry.code });
     await sleepUnlessAborted(delay, call.signal);

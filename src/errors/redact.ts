@@ -4,6 +4,7 @@
  * length of its input (no regular expression here can backtrack), never throws for a string, and
  * is browser-safe.
  */
+import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { MAX_JSON_DEPTH } from "../validation/json-depth.js";
 import { isJsonObject } from "../validation/json-value.js";
 
@@ -57,31 +58,82 @@ function redactUserinfo(text: string): string {
   return out + text.slice(copied);
 }
 
+/** A percent escape (`%2F`), to add the lower-case spelling of an encoding (`%2f`). */
+const PERCENT_ESCAPE = /%[0-9A-F]{2}/g;
+
+/**
+ * A secret as URLs carry it: percent-encoded as `encodeURIComponent` does, and as
+ * `application/x-www-form-urlencoded` does (`URLSearchParams`, HTML forms: a space is `+`, and
+ * `!'()~` are escaped too). Empty for a secret with a lone surrogate (it cannot be encoded).
+ */
+function urlEncodings(secret: string): string[] {
+  try {
+    return [encodeURIComponent(secret), new URLSearchParams([["", secret]]).toString().slice(1)];
+  } catch {
+    return [];
+  }
+}
+
+/** Secrets longer than this are not looked for HTML-escaped (the pattern grows with the secret). */
+const MAX_HTML_SECRET = 1024;
+/** The named character references HTML escaping writes (`&amp;`, `&lt;` …), by character. */
+const HTML_NAMED: Readonly<Record<string, readonly string[]>> = { "&": ["&amp;"], "<": ["&lt;"], ">": ["&gt;"], '"': ["&quot;"], "'": ["&apos;", "&#39;"] };
+
+/** `value` written in hexadecimal, each letter matching either case (`2[fF]`). */
+function anyCaseHex(value: number): string {
+  return value.toString(16).replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/**
+ * A pattern matching `secret` HTML-escaped as pages write it, and that HTML inside JSON text: each
+ * character as it is, JSON-escaped once or twice, as a named reference (`&amp;` `&lt;` `&gt;`
+ * `&quot;` `&apos;` `&#39;`) or a numeric one (`&#38;`, `&#x26;`, leading zeros allowed), in any
+ * mix. Every alternative of a character is a fixed text (or digits after fixed text) and nothing
+ * repeats, so a match attempt costs at most a few steps per character of the secret.
+ */
+function htmlEscapedForm(secret: string): RegExp {
+  let source = "";
+  for (const character of secret) {
+    const code = character.codePointAt(0)!;
+    const once = JSON.stringify(character).slice(1, -1);
+    const alternatives = new Set([character, once, JSON.stringify(once).slice(1, -1), ...(HTML_NAMED[character] ?? [])]);
+    source += `(?:${[...alternatives].map(escapeRegExp).join("|")}|&#0*${code};|&#[xX]0*${anyCaseHex(code)};)`;
+  }
+  return new RegExp(source, "g");
+}
+
 /**
  * A function that scrubs a text: every occurrence of each secret — as written, JSON-escaped once
- * or twice (inside a string that is itself JSON), or percent-encoded — and, whatever their value,
- * credentials in URLs (`user:password@` anywhere in the text, `?token=`, `#access_token=`, `auth=`,
+ * or twice (inside a string that is itself JSON), percent-encoded (`encodeURIComponent`, and
+ * `application/x-www-form-urlencoded` as `URLSearchParams` writes it, with either case of hex
+ * digits) or HTML-escaped (named and numeric character references, also inside JSON text) — and,
+ * whatever their value, credentials in URLs (`user:password@` anywhere in the text, `?token=`, `#access_token=`, `auth=`,
  * `api_key=`, `password=` …) and the bridge's token as it travels (`glass-bearer.…`, `Bearer …`) are replaced by
- * {@link REDACTED}; so is the beginning of a secret at the end of a text cut short (ending in `…`).
- * Empty secrets are ignored; longer ones are replaced first.
+ * {@link REDACTED}; so is the beginning of a secret (of {@link MIN_CUT_SECRET} characters or more)
+ * just before a `…` anywhere in the text, where a quoted text was cut short — defence in depth:
+ * quoted text is scrubbed before it is cut ({@link quoteUntrusted}). Empty secrets are ignored;
+ * longer ones are replaced first.
  */
 export function createRedactor(secrets: Iterable<string> = []): (text: string) => string {
   const forms = new Set<string>();
+  const htmlForms: RegExp[] = [];
   for (const secret of secrets) {
     if (typeof secret !== "string" || secret === "") continue;
     const once = JSON.stringify(secret).slice(1, -1);
     forms.add(secret).add(once).add(JSON.stringify(once).slice(1, -1));
-    try {
-      forms.add(encodeURIComponent(secret));
-    } catch {
-      // a lone surrogate cannot be percent-encoded; the other forms still count
-    }
+    for (const encoded of urlEncodings(secret)) forms.add(encoded).add(encoded.replace(PERCENT_ESCAPE, (hex) => hex.toLowerCase()));
+    if (secret.length <= MAX_HTML_SECRET) htmlForms.push(htmlEscapedForm(secret));
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
   return (text) => {
     let out = text;
     for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    if (out.endsWith(CUT)) out = redactCutSecret(out, ordered);
+    if (out.includes("&")) for (const form of htmlForms) out = out.replace(form, REDACTED);
+    if (out.includes(CUT)) out = redactCutSecrets(out, ordered);
     if (out.includes("://")) out = redactUserinfo(out);
     if (out.includes("=")) out = out.replace(CREDENTIAL_PARAMETERS, `$1${REDACTED}`);
     if (BEARER_PREFIX.test(out)) out = out.replace(BEARER_SUBPROTOCOL, `$1${REDACTED}`);
@@ -92,22 +144,44 @@ export function createRedactor(secrets: Iterable<string> = []): (text: string) =
 
 /** How a shortened text ends (see `truncateUtf8`). */
 const CUT = "…";
-/** The shortest beginning of a secret worth hiding where a text was cut. */
-const MIN_CUT_SECRET = 8;
+/**
+ * The shortest beginning of a secret hidden where a text was cut: shorter ones are too likely to
+ * be ordinary text, and 7 characters of a 43-character bearer token (or of a lease token) leave
+ * more than 200 bits unknown.
+ */
+export const MIN_CUT_SECRET = 8;
 
 /** Secrets longer than this are not looked for where a text was cut (the check is quadratic in their length). */
 const MAX_CUT_SECRET = 256;
+/** How many cut marks in one text are looked at (each costs up to the square of a secret's length). */
+const MAX_CUTS_CHECKED = 64;
 
-/** A text cut short in the middle of a secret (`…abcdefgh12…`): the part of the secret before the cut is hidden too. */
-function redactCutSecret(text: string, secrets: readonly string[]): string {
-  const body = text.slice(0, -CUT.length);
+/**
+ * A text with quoted parts cut short in the middle of a secret (`… Bearer abcdefgh12…"; fix …`):
+ * the part of the secret before each `…` is hidden too, wherever the `…` is.
+ */
+function redactCutSecrets(text: string, secrets: readonly string[]): string {
+  let out = "";
+  let copied = 0;
+  let cut = text.indexOf(CUT);
+  for (let checked = 0; cut !== -1 && checked < MAX_CUTS_CHECKED; checked++, cut = text.indexOf(CUT, cut + CUT.length)) {
+    const length = cutSecretLength(text, copied, cut, secrets);
+    if (length === 0) continue;
+    out += `${text.slice(copied, cut - length)}${REDACTED}`;
+    copied = cut;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** The length of the longest beginning of a secret that `text` ends with at `end` (not before `from`), or 0. */
+function cutSecretLength(text: string, from: number, end: number, secrets: readonly string[]): number {
   for (const secret of secrets) {
     if (secret.length > MAX_CUT_SECRET) continue;
-    for (let length = Math.min(secret.length - 1, body.length); length >= MIN_CUT_SECRET; length--) {
-      if (body.endsWith(secret.slice(0, length))) return `${body.slice(0, -length)}${REDACTED}${CUT}`;
+    for (let length = Math.min(secret.length - 1, end - from); length >= MIN_CUT_SECRET; length--) {
+      if (text.startsWith(secret.slice(0, length), end - length)) return length;
     }
   }
-  return text;
+  return 0;
 }
 
 /** `text` scrubbed of `secrets` and of credentials carried the usual ways (see {@link createRedactor}). */
@@ -205,4 +279,41 @@ export function neutraliseControls(text: string, options: NeutraliseOptions = {}
   const lines = indent === "" ? text : text.split("\r\n").join("\n");
   const out = lines.replace(CONTROLS_BUT_LINES, visible);
   return indent === "" ? out : out.split("\n").join(`\n${indent}`);
+}
+
+/** How {@link quoteUntrusted} scrubs, escapes and bounds a text. */
+export interface QuoteOptions extends NeutraliseOptions {
+  /**
+   * Scrubs the whole text before it is cut (a function of {@link createRedactor}, a transport's
+   * `redact`), so that a cut can never leave the beginning or the end of a secret it knows.
+   */
+  redact?: (text: string) => string;
+  /** Runs of whitespace become one space, and the text is trimmed (after scrubbing, before the cut). */
+  collapseWhitespace?: boolean;
+}
+
+/**
+ * The one way untrusted text (a server's body, a request's header, a daemon's message) is quoted in
+ * an error message or a log line: first scrubbed of the secrets `redact` knows (before anything is
+ * cut, so no beginning or end of a secret can survive the cut), then every control character
+ * written out ({@link neutraliseControls}), then cut to at most `maxBytes` UTF-8 bytes (ending in
+ * `…` when it was cut; see `truncateUtf8`) — so the bound holds for what is shown, escapes
+ * included. Linear in the text's length; never throws for a string (a `redact` that throws or
+ * returns something else than a string is ignored).
+ */
+export function quoteUntrusted(text: string, maxBytes: number, options: QuoteOptions = {}): string {
+  let out = text;
+  if (options.redact !== undefined) {
+    try {
+      const scrubbed = options.redact(out);
+      if (typeof scrubbed === "string") out = scrubbed;
+    } catch {
+      // a scrubber that fails changes nothing; the text is still escaped and cut
+    }
+  }
+  if (options.collapseWhitespace === true) out = out.replace(/\s+/g, " ").trim();
+  // Escaping never shortens a text, so no more than maxBytes + 1 of its characters can be shown:
+  // dropping the rest first keeps a huge text cheap, and the one extra character forces the `…`.
+  if (out.length > maxBytes + 1) out = out.slice(0, maxBytes + 1);
+  return truncateUtf8(neutraliseControls(out, options), maxBytes);
 }

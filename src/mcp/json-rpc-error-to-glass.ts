@@ -4,6 +4,7 @@ import { isJsonObject } from "../validation/json-value.js";
 import { boundedDetails, MAX_DETAILS_BYTES } from "./bounded-details.js";
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from "./json-rpc.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
+import { boundedDaemonMessage } from "./daemon-message.js";
 
 /** The SDK's codes for JSON-RPC protocol errors (a Map: the code is the daemon's, looked up as it came). */
 const PROTOCOL_CODES: ReadonlyMap<unknown, GlassErrorCode> = new Map<unknown, GlassErrorCode>([
@@ -64,7 +65,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
   const jsonRpcCode = typeof error.code === "number" ? error.code : undefined;
   const wrapper = isJsonObject(error.data) ? error.data : undefined;
   const said = typeof error.message === "string" && error.message !== "" ? error.message : typeof wrapper?.message === "string" && wrapper.message !== "" ? wrapper.message : "";
-  const message = truncateUtf8(said || `JSON-RPC error ${String(jsonRpcCode)}`, 512);
+  const message = boundedDaemonMessage(said || `JSON-RPC error ${String(jsonRpcCode)}`);
   const details: Record<string, unknown> = { jsonRpcCode: jsonRpcCode ?? null };
   if (error.data !== undefined) details.data = boundedDetails(error.data, MAX_DETAILS_BYTES - 64);
   const daemonSaysMutated = wrapper?.mutationPossible === true;
@@ -75,7 +76,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
       const classification = required ? "safeImmediate" : retryable ? "safeAfterReobserve" : "notRetryable";
       return {
         code,
-        message: required ? truncateUtf8(`${said || "mutation lease required"}: mutating calls on the daemon socket need the mutation lease (glass.withLease or glass.acquireLease)`, 512) : message,
+        message: required ? boundedDaemonMessage(`${said || "mutation lease required"}: mutating calls on the daemon socket need the mutation lease (glass.withLease or glass.acquireLease)`) : message,
         phase: "preflight",
         mutationPossible: false,
         retry: { classification, recommendedOperation: code === LeaseErrorCode.InvalidLease ? "fix_request" : "acquire_lease" },
@@ -93,7 +94,7 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
         : "the answer would exceed the daemon's 32 MiB limit and was dropped: ask for less (a smaller region or clip, responseMode minimal, a lower quality)";
       return {
         code: "response.tooLarge",
-        message: truncateUtf8(`${why} (${said || "response too large"})`, 512),
+        message: boundedDaemonMessage(`${why} (${said || "response too large"})`),
         phase: "postDispatch",
         mutationPossible: mutating,
         retry: mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "notRetryable", recommendedOperation: "narrow_request" },

@@ -6,6 +6,7 @@ import { pathPastDepth, TOO_DEEP_REASON } from "../validation/json-depth.js";
 import { responseInvalid } from "./answer-check.js";
 import { boundedDetails, MAX_DETAILS_BYTES } from "./bounded-details.js";
 import { truncateUtf8 } from "./utf8-truncate.js";
+import { boundedDaemonMessage } from "./daemon-message.js";
 
 /**
  * The whole text of a tool failure the daemon reports without its reason (§2): missing, ill-typed
@@ -69,7 +70,7 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
   return {
     code: "tool.failed",
     phase: call.mutating ? "dispatch" : "preflight",
-    message: truncateUtf8((said.trim() || "the tool failed without saying why") + hint, 512),
+    message: boundedDaemonMessage((said.trim() || "the tool failed without saying why") + hint),
     mutationPossible: call.mutating,
     retry: call.mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { ...DEFAULT_RETRY_ADVICE },
     details: withExtra(parsed !== undefined ? parsed : { text: truncateUtf8(text, 8192) }, extraContent),
@@ -90,7 +91,7 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
     return {
       code: task ? "task.invalid" : "webIr.invalid",
       phase: "preflight",
-      message: truncateUtf8(task ? reason || "task validation failed" : "Web IR validation failed", 512),
+      message: boundedDaemonMessage(task ? reason || "task validation failed" : "Web IR validation failed"),
       mutationPossible: false,
       retry: { ...DEFAULT_RETRY_ADVICE },
       details: withExtra(parsed, extraContent),
@@ -101,7 +102,7 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
     return {
       code: `policy.${kind}`,
       phase: "preflight",
-      message: truncateUtf8(words, 512),
+      message: boundedDaemonMessage(words),
       mutationPossible: false,
       retry: { classification: kind === "confirmation_required" ? "requiresUserDecision" : "notRetryable", recommendedOperation: "inspect_page" },
       details: withExtra(parsed, extraContent),
@@ -117,13 +118,13 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
     return {
       code: truncateUtf8(code, 64),
       phase: call.mutating ? "dispatch" : "preflight",
-      message: truncateUtf8(message, 512),
+      message: boundedDaemonMessage(message),
       mutationPossible: call.mutating,
       retry: { ...DEFAULT_RETRY_ADVICE },
       details: withExtra(parsed, extraContent),
     };
   }
-  const error = { ...parsed, code: truncateUtf8(code, 64), message: truncateUtf8(message, 512) } as unknown as GlassErrorObject;
+  const error = { ...parsed, code: truncateUtf8(code, 64), message: boundedDaemonMessage(message) } as unknown as GlassErrorObject;
   if (extraContent.length > 0) error.details = withExtra(parsed.details ?? {}, extraContent);
   return error;
 }
@@ -153,7 +154,7 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
   const nothingHappened = (code: string, message: string, extra: Partial<GlassErrorObject> = {}): GlassErrorObject => ({
     code,
     phase: "preflight",
-    message: truncateUtf8(message, 512),
+    message: boundedDaemonMessage(message),
     mutationPossible: false,
     retry: { ...DEFAULT_RETRY_ADVICE },
     ...extra,
@@ -177,7 +178,7 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
     return {
       code: "browser.transport",
       phase: mutating ? "dispatch" : "preflight",
-      message: truncateUtf8(parsed.message, 512),
+      message: boundedDaemonMessage(parsed.message),
       mutationPossible: mutating,
       retry: { ...DEFAULT_RETRY_ADVICE },
       details: withExtra(parsed, extraContent),
@@ -188,7 +189,7 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
     return {
       code: "verification.failed",
       phase: "verification",
-      message: truncateUtf8(`the action ran but its verification failed: ${reason}`, 512),
+      message: boundedDaemonMessage(`the action ran but its verification failed: ${reason}`),
       mutationPossible: true,
       retry: { ...DEFAULT_RETRY_ADVICE },
       details: withExtra(parsed, extraContent),
@@ -215,7 +216,7 @@ function opaqueFailure(call: FailedCall, extraContent: readonly unknown[]): Glas
   return {
     code: "tool.failed",
     phase: mutating ? "dispatch" : "preflight",
-    message: truncateUtf8(message, 512),
+    message: boundedDaemonMessage(message),
     mutationPossible: mutating,
     retry: { classification: "notRetryable", recommendedOperation: mutating ? "inspect_page" : "fix_request" },
     details: withExtra({ kind: "opaqueToolFailure", tool, text: OPAQUE_TOOL_FAILURE, ...(trace === undefined ? {} : { trace }) }, extraContent),
@@ -244,3 +245,4 @@ function withExtra(details: unknown, extraContent: readonly unknown[]): unknown 
   const room = MAX_DETAILS_BYTES - utf8Length(JSON.stringify(base)) - 32;
   return boundedDetails({ ...base, extraContent: boundedDetails(extraContent, Math.max(0, room)) });
 }
+

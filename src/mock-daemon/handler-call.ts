@@ -77,9 +77,8 @@ export async function runHandler(handler: MockHandler<OperationName>, call: Tool
   try {
     result = await handler(structuredClone(call.request.payload) as never, context);
   } catch (error) {
-    if (isMockError(error)) return mockErrorAnswer(error, call);
-    const said = error instanceof Error ? error.message : String(error);
-    return glassFailure(call, failure(HANDLER_FAILED_CODE, `handler for ${operation} threw: ${said}`, { operation }));
+    if (isMockErrorSafely(error)) return mockErrorAnswer(error, call);
+    return glassFailure(call, failure(HANDLER_FAILED_CODE, `handler for ${operation} threw: ${describeThrown(error)}`, { operation }));
   }
   const checked = validateResult(operation, result);
   const found: ValidationIssue[] = checked.ok ? [] : checked.issues;
@@ -93,6 +92,45 @@ export async function runHandler(handler: MockHandler<OperationName>, call: Tool
     return glassFailure(call, failure(INVALID_RESULT_CODE, `handler for ${operation} returned an invalid result${where}${more}`, { operation, issues }));
   }
   return answerWith(responseEnvelope(call.request, true, structuredClone(result)), call);
+}
+
+/** {@link isMockError}, false for a value whose inspection throws (a proxy, say). */
+function isMockErrorSafely(value: unknown): value is MockError {
+  try {
+    return isMockError(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a handler threw, in words, never throwing itself: an Error's message (an empty one, or one
+ * whose `message` cannot be read, by its name), a primitive as `String` gives it, an object by its
+ * `toString` when it has one that answers with a string, else by its kind (a null-prototype object,
+ * an object whose `toString` throws, a revoked proxy).
+ */
+export function describeThrown(value: unknown): string {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return String(value);
+  const isError = attempt(() => value instanceof Error) === true;
+  if (isError) {
+    const message = attempt(() => (value as Error).message);
+    if (typeof message === "string" && message !== "") return message;
+    const name = attempt(() => (value as Error).name);
+    const called = typeof name === "string" && name !== "" ? name : "Error";
+    return typeof message === "string" ? `${called} with an empty message` : `${called} whose message cannot be read`;
+  }
+  const text = attempt(() => String(value));
+  if (typeof text === "string") return text;
+  return typeof value === "function" ? "a function that cannot be turned into text" : "an object that cannot be turned into text (no working toString)";
+}
+
+/** What `read` returns, or `undefined` when it throws. */
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The answer a thrown {@link MockError} stands for (see its documentation). */

@@ -16,7 +16,7 @@ import { fastPathAllowed } from "./fast-answers.js";
 import { checkToolLease, handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
 import { negotiate } from "./negotiation.js";
-import type { ToolAnswer } from "./handler-call.js";
+import { describeThrown, type ToolAnswer } from "./handler-call.js";
 import { answerToolCall } from "./tool-call.js";
 import { listTools } from "./tools-list.js";
 
@@ -477,5 +477,5 @@ function unknownEntry(kind: "prompt" | "resource", key: "name" | "uri", params: 
 }
 
 function internalError(error: unknown): RpcError {
-  return rpcError(JsonRpcErrorCode.InternalError, `internal error in the mock daemon: ${error instanceof Error ? error.message : String(error)}`);
+  return rpcError(JsonRpcErrorCode.InternalError, `internal error in the mock daemon: ${describeThrown(error)}`);
 }

@@ -1,5 +1,6 @@
-import { statSync, type Stats } from "node:fs";
+import { realpathSync, statSync, type Stats } from "node:fs";
 import { createConnection, type Socket } from "node:net";
+import { dirname, resolve as resolvePath } from "node:path";
 import { TransportUnavailableError } from "../errors/error-classes.js";
 import { describeError } from "../errors/redact.js";
 import type { GlassTransport, TransportHandlers } from "../transport/transport.js";
@@ -25,6 +26,25 @@ export interface SocketTransportOptions {
    * pages. Set it only for a socket you know another user runs for you.
    */
   allowForeignOwner?: boolean;
+  /**
+   * Connect to a socket whose directory (or a directory above it) other users may replace it in.
+   * By default that is refused before anything is sent: in a directory that group or others may
+   * write to without the sticky bit (`chmod +t`), another user can rename their own socket in and
+   * the owner's back while the transport checks who owns it; in a directory that belongs to
+   * another user (other than root), that user can do the same. Move the socket to a directory only
+   * you can write to (the daemon's default, or `$XDG_RUNTIME_DIR`), or set this for a directory you
+   * trust. With `allowForeignOwner`, directories that belong to another user are accepted; ones
+   * writable by group or others without the sticky bit still need this option.
+   */
+  allowSharedDirectory?: boolean;
+  /**
+   * Connect to a Linux abstract socket (a path that starts with `"\0"`). By default it is refused
+   * before connecting: an abstract socket is a name with no file behind it, so it has no owner or
+   * permissions to check, and any local user can bind the name before your daemon does and receive
+   * everything sent. Set it only where no other user can run processes (or in the same network
+   * namespace) you do not trust.
+   */
+  allowAbstractSocket?: boolean;
 }
 
 /**
@@ -35,7 +55,11 @@ export interface SocketTransportOptions {
  * `start()` rejects with a TransportUnavailableError that says how to fix it when nothing listens at
  * the path, the socket may not be reached (another user's, mode 0600), or the socket belongs to
  * another user at all: its owner is checked after connecting and before anything is sent, as the
- * daemon checks its peers (same user only), unless `allowForeignOwner` says otherwise. The daemon
+ * daemon checks its peers (same user only), unless `allowForeignOwner` says otherwise. It also
+ * refuses, before sending anything, a socket in a directory that another user may swap it in (a
+ * directory, or one above it, writable by group or others without the sticky bit, or belonging to
+ * another user than root and you; `allowSharedDirectory`), and a Linux abstract socket name
+ * (`"\0name"`, which has no owner or permissions to check; `allowAbstractSocket`). The daemon
  * closing the connection ends it with one `onClose(TransportClosedError)`. `close()` ends the
  * socket and resolves once it is closed. `bufferedBytes` is what waits to be written for a daemon
  * that stopped reading; there is no `redact`, since the transport holds no secret.
@@ -76,6 +100,11 @@ class SocketTransport extends StreamTransport {
 
   protected open(handlers: TransportHandlers): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      if (this.#path.startsWith("\0") && this.#options.allowAbstractSocket !== true) {
+        this.markGone();
+        reject(this.#abstractRefused());
+        return;
+      }
       const before = statOf(this.#path);
       let socket: Socket;
       try {
@@ -95,7 +124,7 @@ class SocketTransport extends StreamTransport {
       };
       const onConnected = (): void => {
         socket.off("error", onConnectError);
-        const refusal = this.#foreignOwner(before);
+        const refusal = this.#unsafeDirectory() ?? this.#foreignOwner(before);
         if (refusal !== undefined) {
           socket.on("error", ignore);
           socket.destroy();
@@ -170,6 +199,41 @@ class SocketTransport extends StreamTransport {
     });
   }
 
+  /** The refusal of a Linux abstract socket name without `allowAbstractSocket`. */
+  #abstractRefused(): TransportUnavailableError {
+    const name = JSON.stringify(this.#path);
+    return new TransportUnavailableError({
+      message:
+        `${name} is a Linux abstract socket name: it has no file, so no owner or permissions, and any local user can bind it before your daemon does. ` +
+        "Nothing was sent. Use the daemon's socket file (`glass daemon status` shows it), or, if no user you do not trust can run processes here, " +
+        "pass socketTransport({ path, allowAbstractSocket: true })",
+      retry: { classification: "notRetryable", recommendedOperation: "connect" },
+      details: { path: this.#path },
+    });
+  }
+
+  /**
+   * Why the socket's directory lets another user swap the socket (see `allowSharedDirectory`), or
+   * `undefined`: each directory from the socket's up to `/`, both as given and with links resolved,
+   * must not be writable by group or others unless it has the sticky bit, and must belong to root
+   * or this user (any user with `allowForeignOwner`). Not checked where there are no user ids.
+   */
+  #unsafeDirectory(): TransportUnavailableError | undefined {
+    const uid = process.getuid?.();
+    if (this.#options.allowSharedDirectory === true || uid === undefined || this.#path.startsWith("\0")) return undefined;
+    const path = this.#path;
+    const problem = unsafeDirectoryOf(path, uid, this.#options.allowForeignOwner === true);
+    if (problem === undefined) return undefined;
+    return new TransportUnavailableError({
+      message:
+        `the socket at ${path} is in a directory another user could swap it in: ${problem.reason}. ` +
+        "Nothing was sent. Move the socket to a directory only you can write to (the daemon's default, or $XDG_RUNTIME_DIR), " +
+        `${problem.fix}, or, if you trust every user who can write there, pass socketTransport({ path, allowSharedDirectory: true })`,
+      retry: { classification: "notRetryable", recommendedOperation: "connect" },
+      details: { path, directory: problem.directory, directoryUid: problem.uid, directoryMode: `0${(problem.mode & 0o7777).toString(8)}`, processUid: uid },
+    });
+  }
+
   #unavailable(error: unknown): TransportUnavailableError {
     const code = (error as { code?: unknown } | null)?.code;
     const path = this.#path;
@@ -201,4 +265,62 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What is wrong with a directory above a socket (see {@link unsafeDirectoryOf}). */
+interface DirectoryProblem {
+  readonly directory: string;
+  readonly uid: number;
+  readonly mode: number;
+  readonly reason: string;
+  readonly fix: string;
+}
+
+/**
+ * The first directory above `path` (as given, then with links resolved) that lets another user
+ * replace what is in it, as OpenSSH's StrictModes judges: writable by group or others without the
+ * sticky bit, or owned by a user other than root and `uid` (unless `anyOwner`). `undefined` when
+ * there is none, or a directory cannot be read (connecting already worked, so it exists).
+ */
+function unsafeDirectoryOf(path: string, uid: number, anyOwner: boolean): DirectoryProblem | undefined {
+  const given = dirname(resolvePath(path));
+  let real: string | undefined;
+  try {
+    real = realpathSync(given);
+  } catch {
+    real = undefined;
+  }
+  for (const start of real === undefined || real === given ? [given] : [given, real]) {
+    let directory = start;
+    for (;;) {
+      const stats = statOf(directory);
+      if (stats !== undefined) {
+        const { mode } = stats;
+        const sticky = (mode & 0o1000) !== 0;
+        if ((mode & 0o022) !== 0 && !sticky) {
+          const who = (mode & 0o002) !== 0 ? "any user" : "its group";
+          return {
+            directory,
+            uid: stats.uid,
+            mode,
+            reason: `${directory} (mode 0${(mode & 0o7777).toString(8)}) may be written by ${who} and has no sticky bit`,
+            fix: `or make it yours alone (chmod go-w ${directory}, or chmod +t to keep others from renaming what is not theirs)`,
+          };
+        }
+        if (!anyOwner && stats.uid !== 0 && stats.uid !== uid) {
+          return {
+            directory,
+            uid: stats.uid,
+            mode,
+            reason: `${directory} belongs to another user (uid ${stats.uid}; this process runs as uid ${uid}), who may replace anything in it`,
+            fix: "or, if you trust that user, pass allowForeignOwner: true as well",
+          };
+        }
+      }
+      const parent = dirname(directory);
+      if (parent === directory) break;
+      directory = parent;
+    }
+  }
+  return undefined;
 }

@@ -12,7 +12,9 @@ export interface RecordingTransportOptions {
   /**
    * More secrets to keep out of the recording (e.g. the bridge token, which travels in HTTP
    * headers and so is never seen here — a daemon or page could still echo it bare — or values
-   * users type): every occurrence in any recorded string is replaced by `[redacted]`.
+   * users type): every occurrence in any recorded string is replaced by `[redacted]`, in the forms
+   * a page or a URL carries it too — JSON-escaped, percent-encoded (`encodeURIComponent`, and
+   * form-urlencoded as `URLSearchParams` writes it) and HTML-escaped (`&amp;`, `&#38;`, `&#x26;` …).
    */
   redact?: readonly string[];
 }

@@ -54,24 +54,85 @@ export function mayMutate(message: JsonRpcMessage): boolean {
   return isJsonRpcRequest(message) && message.method !== "initialize" && !safeToRepeat(message);
 }
 
-/** Whether `message`, refused with `status`, may be POSTed again. */
+/**
+ * Whether `message`, refused with `status`, may be POSTed again by the transport itself: a
+ * notification, and `initialize` after 408, 429 or 503. Any other request is the client's to
+ * retry (its retry loop owns the refusal, with the server's `Retry-After`), so the transport never
+ * sends it twice; an answer to the daemon's request is never sent twice.
+ */
 export function mayRetry(message: JsonRpcMessage, status: number): boolean {
   if (!RETRY_STATUSES.has(status)) return false;
-  if (isJsonRpcRequest(message) && message.method === "initialize") return INITIALIZE_RETRY_STATUSES.has(status);
+  if (isJsonRpcRequest(message)) return message.method === "initialize" && INITIALIZE_RETRY_STATUSES.has(status);
   return safeToRepeat(message);
+}
+
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const LONG_DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const TIME = "(\\d{2}):(\\d{2}):(\\d{2})";
+/** IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE = new RegExp(`^(${DAY_NAMES.join("|")}), (\\d{2}) (${MONTHS.join("|")}) (\\d{4}) ${TIME} GMT$`);
+/** The obsolete RFC 850 form: `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC850_DATE = new RegExp(`^(${LONG_DAY_NAMES.join("|")}), (\\d{2})-(${MONTHS.join("|")})-(\\d{2}) ${TIME} GMT$`);
+/** The obsolete asctime form: `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME_DATE = new RegExp(`^(${DAY_NAMES.join("|")}) (${MONTHS.join("|")}) ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
+
+/**
+ * An HTTP-date (RFC 9110 section 5.6.7) in ms since the epoch: IMF-fixdate, or one of the obsolete RFC 850
+ * and asctime forms recipients must accept; `undefined` for anything else (a day of the month the
+ * month lacks, an hour past 23 …). A two-digit RFC 850 year more than 50 years ahead of `now` is
+ * read in the past century, as section 5.6.7 says.
+ */
+export function parseHttpDate(text: string, now: number): number | undefined {
+  let year: number, month: string, day: string, time: [string, string, string];
+  let match = IMF_FIXDATE.exec(text);
+  if (match !== null) {
+    [year, month, day, time] = [Number(match[4]), match[3]!, match[2]!, [match[5]!, match[6]!, match[7]!]];
+  } else if ((match = RFC850_DATE.exec(text)) !== null) {
+    const thisYear = new Date(now).getUTCFullYear();
+    year = Math.floor(thisYear / 100) * 100 + Number(match[4]);
+    if (year > thisYear + 50) year -= 100;
+    [month, day, time] = [match[3]!, match[2]!, [match[5]!, match[6]!, match[7]!]];
+  } else if ((match = ASCTIME_DATE.exec(text)) !== null) {
+    [year, month, day, time] = [Number(match[7]), match[2]!, match[3]!.trim(), [match[4]!, match[5]!, match[6]!]];
+  } else {
+    return undefined;
+  }
+  const [hour, minute, second] = time.map(Number) as [number, number, number];
+  const monthIndex = MONTHS.indexOf(month);
+  const dayOfMonth = Number(day);
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex + 1, 0); // the month's last day (setUTCFullYear: years below 100 too)
+  const daysInMonth = date.getUTCDate();
+  // `second` may be 60 (a leap second, as IMF allows): it is read as the next minute's 00.
+  if (dayOfMonth < 1 || dayOfMonth > daysInMonth || hour > 23 || minute > 59 || second > 60) return undefined;
+  date.setUTCFullYear(year, monthIndex, dayOfMonth);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getTime();
+}
+
+/**
+ * The wait a `Retry-After` header asks for, in ms (RFC 9110 section 10.2.3): `delay-seconds` (one or more
+ * digits, nothing else) or until an HTTP-date ({@link parseHttpDate}; 0 for a date already past).
+ * `undefined` when the header is absent or is anything else (`1.5`, `-1`, `+5`, `soon`, a date
+ * `Date.parse` would guess at): such a value is ignored, never read as "retry at once".
+ */
+export function parseRetryAfter(retryAfter: string | null | undefined, now = Date.now()): number | undefined {
+  // Only the field's optional whitespace (space, tab) is dropped: fetch strips it already.
+  const given = retryAfter?.replace(/^[ \t]+|[ \t]+$/g, "") ?? "";
+  // A wait past any deadline is kept finite (for JSON): it is "too long" either way.
+  if (/^[0-9]+$/.test(given)) return Math.min(Number(given) * 1000, Number.MAX_SAFE_INTEGER);
+  const date = parseHttpDate(given, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 /**
  * How long to wait before retry number `retryCount` (1 for the first) after a refusal whose
- * `Retry-After` header is `retryAfter`: its delay in seconds or until its HTTP date, else an
- * exponential backoff from 300 ms.
+ * `Retry-After` header is `retryAfter`: the wait it asks for ({@link parseRetryAfter}), else (no
+ * header, or one that is not valid) an exponential backoff from 300 ms.
  */
 export function retryWaitMs(retryAfter: string | null, retryCount: number, now = Date.now()): number {
-  const given = retryAfter?.trim() ?? "";
-  if (/^\d+$/.test(given)) return Number(given) * 1000;
-  const date = given === "" ? Number.NaN : Date.parse(given);
-  if (!Number.isNaN(date)) return Math.max(0, date - now);
-  return BACKOFF_MS * 2 ** (retryCount - 1);
+  return parseRetryAfter(retryAfter, now) ?? BACKOFF_MS * 2 ** (retryCount - 1);
 }
 
 /** `maxRetries` (default 2), checked: an integer from 0 (no retry) to 10. */
@@ -86,4 +147,9 @@ export function checkDurationMs(name: string, given: number | undefined, fallbac
   if (given === undefined) return fallback;
   if (Number.isInteger(given) && given > 0 && given <= MAX_TIMER_MS) return given;
   throw requestInvalid(`httpTransport: ${name} must be a positive integer number of milliseconds (at most ${MAX_TIMER_MS}); got ${String(given)}`);
+}
+
+/** A wait as a person reads it: `250 ms`, `2 s`, `1.5 s`. */
+export function describeWait(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -18,8 +18,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
-import { describeError, redactUrl } from "../errors/redact.js";
-import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, mayMutate, mayRetry, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
+import { describeError, quoteUntrusted, redactUrl } from "../errors/redact.js";
+import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, describeWait, mayMutate, mayRetry, parseRetryAfter, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { ServerStream } from "./server-stream.js";
 import { resumeSseStream, type ResumeAttempt, type ResumeFailure, type SseCursor } from "./sse-resume.js";
@@ -38,7 +38,13 @@ export interface HttpTransportOptions {
   fetch?: typeof globalThis.fetch;
   /** Headers added to every request (the protocol's own headers take precedence). */
   headers?: Readonly<Record<string, string>>;
-  /** Requests in flight at most; default 4 (browsers open at most 6 connections per origin). */
+  /**
+   * Requests in flight at most; default 4 (browsers open at most 6 connections per origin). The
+   * client queues calls beyond it. It bounds the streams the transport holds open: one per call in
+   * flight (its POST's, or the GET that resumes it), released once the call is answered or settles
+   * — plus the server stream (`serverStream`) and the POSTs of notifications and answers waiting
+   * for their status (at most `TransportLimits.maxUnansweredPosts`).
+   */
   maxInFlight?: number;
   /**
    * The ky instance every request goes through (ky is the HTTP client the transport is built on), or
@@ -62,18 +68,21 @@ export interface HttpTransportOptions {
    */
   requestTimeoutMs?: number;
   /**
-   * How many times a message is POSTed again after HTTP 408, 429, 502, 503 or 504 (the server did
-   * not serve it); default 2, `0` for never. Only a message that cannot repeat a side effect is:
-   * a notification, a read-only method, a retry-safe tool call, and `initialize` after 408, 429 or
-   * 503. A mutation never is. The wait before each retry is the answer's `Retry-After` (seconds or
-   * an HTTP date), else 300 ms, then 600 ms …
+   * How many times the transport itself POSTs a message again after HTTP 408, 429, 502, 503 or 504
+   * (the server did not serve it); default 2, `0` for never. These are the messages no caller
+   * retries: a notification, and `initialize` after 408, 429 or 503. Every other request is the
+   * client's to retry (its `retry` policy, read-only calls only, never a mutation): the refusal fails the send at once with `details.status` and, when the
+   * answer had a valid `Retry-After`, `details.retryAfterMs`, which the client's retry waits for —
+   * so one request is never retried by both. The wait before each retry of the transport's is the
+   * answer's `Retry-After` (delay-seconds or an HTTP-date, RFC 9110; any other value is ignored),
+   * else 300 ms, then 600 ms …
    */
   maxRetries?: number;
   /**
-   * The longest wait before a retry, in milliseconds; default 5000. A `Retry-After` asking for more
-   * is not waited for: the refusal is the message's outcome at once. A wait also ends when the
-   * client cancels the call (its deadline passed, or the caller aborted): the message is not sent
-   * again.
+   * The longest wait before a retry of the transport's own (see `maxRetries`), in milliseconds;
+   * default 5000. A `Retry-After` asking for more is not waited for: the refusal is the message's
+   * outcome at once. A wait also ends when the transport closes: the message is not sent again. (A
+   * call's retry is bounded by its deadline instead: a `Retry-After` past it fails the call at once.)
    */
   maxRetryWaitMs?: number;
   /**
@@ -120,8 +129,10 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * (a notification, a read-only method or a retry-safe tool call); a mutation fails with a
  * TransportClosedError carrying `details: { sessionExpired: true }` and is never sent again. HTTP
  * 401/403 ends the transport with a TransportUnavailableError that says how to fix the token; 502,
- * 503 and 504 (the bridge cannot serve) reject with a TransportUnavailableError. A message that
- * cannot repeat a side effect is POSTed again after 408, 429, 502, 503 or 504, honouring
+ * 503 and 504 (the bridge cannot serve) reject with a TransportUnavailableError, 429 with an
+ * OverloadedError, each with `details.status` and the `Retry-After` the answer gave
+ * (`details.retryAfterMs`). A read refused so is retried by the client, which waits at least that
+ * long; a notification and `initialize` are POSTed again by the transport after 408, 429, 502, 503 or 504, honouring
  * `Retry-After` within a bound (`maxRetries`, `maxRetryWaitMs`); a mutation never is. No timeout is
  * imposed unless `requestTimeoutMs` is given: the client's deadline governs. `close()` DELETEs the
  * session (waiting 2 s at most) and aborts what is in flight.
@@ -132,8 +143,15 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * and reads the answer there, and again while streams end without it. The request is never POSTed
  * again. It gives up after three reconnections in a row that bring no new event, or when the GET
  * is answered 404 (the session expired) or 405 (the server offers no stream to resume): the call
- * then fails as one whose answer was lost (the request may have been carried out). The call's
- * deadline and cancel end the wait and the GET.
+ * then fails as one whose answer was lost (the request may have been carried out). The
+ * resumption ends with its call: once the client cancels it (its deadline passed, or the caller
+ * aborted), no GET is sent for it and an open one is aborted, whatever the server does with the
+ * cancel; a cancel before the POST's status aborts the POST.
+ *
+ * A call's SSE stream is read until its answer, then released (its body cancelled, its fetch
+ * aborted) even when the server keeps it open: what comes on it after the answer is not read. So
+ * the transport holds at most one stream per call in flight (`maxInFlight`), plus the server
+ * stream, plus the POSTs of notifications and answers waiting for their status (at most 64).
  *
  * With `serverStream: true` the transport also listens for the server's messages outside calls, on
  * the standalone GET stream it opens once the session is initialized (see the option).
@@ -296,7 +314,13 @@ class HttpTransport implements GlassTransport {
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#state !== "started") return Promise.reject(closed(this.#state === "new" ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first` : NOT_SENT));
     if (isInitialize(message)) this.#initialize = message;
-    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopWaiting(message.params?.requestId);
+    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") {
+      // The call is over for the client (its deadline passed, or the caller aborted): whatever the
+      // server does with the cancel (refuses it, ignores it, never answers its POST), nothing of the
+      // call goes on — no retry, no resumption GET, no stream or connection held for it.
+      this.#stopWaiting(message.params?.requestId);
+      this.#stopAnswer(message.params?.requestId);
+    }
     return this.#post(message, true);
   }
 
@@ -314,9 +338,13 @@ class HttpTransport implements GlassTransport {
     if (bounded && this.#unansweredPosts >= TransportLimits.maxUnansweredPosts) throw this.#notAnswering();
     if (bounded) this.#unansweredPosts++;
     const stop = this.#track();
+    // A request's answer is awaited from the POST on: a cancel aborts its POST, its stream or its resumption.
+    const answer: Answer | undefined = isJsonRpcRequest(message) ? { id: message.id, stop } : undefined;
+    if (answer !== undefined) this.#answers.set(String(answer.id), answer);
     const response = await this.#request(message, stop)
       .catch((error: unknown) => {
         this.#inFlight.delete(stop);
+        this.#forgetAnswer(answer);
         throw error;
       })
       .finally(() => {
@@ -325,18 +353,23 @@ class HttpTransport implements GlassTransport {
     const { status } = response;
     if (isInitialize(message)) this.#adoptSession(response);
     if (response.ok) {
-      void this.#consume(response, message, stop);
-      if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") this.#stopAnswer(message.params?.requestId);
+      void this.#consume(response, message, stop, answer);
       if (isInitialized(message)) this.#serverStream?.open();
       return;
     }
     this.#inFlight.delete(stop);
-    if (status === 401 || status === 403) throw this.#end(await this.#refused(response));
-    if (status !== 404 || sentWith === undefined) return this.#httpError(response, message);
-    await discard(response);
-    if (!mayRenew) throw sessionExpired(message, this.#shownUrl, "the new session was gone again at once");
-    await this.#renew(sentWith);
-    if (!safeToRepeat(message)) throw sessionExpired(message, this.#shownUrl);
+    try {
+      if (status === 401 || status === 403) throw this.#end(await this.#refused(response));
+      if (status !== 404 || sentWith === undefined) return await this.#httpError(response, message);
+      await discard(response);
+      if (!mayRenew) throw sessionExpired(message, this.#shownUrl, "the new session was gone again at once");
+      await this.#renew(sentWith);
+      if (!safeToRepeat(message)) throw sessionExpired(message, this.#shownUrl);
+      // Cancelled while the session was renewed: its call is over (its failure was delivered), so it is not POSTed again.
+      if (stop.signal.aborted) return;
+    } finally {
+      this.#forgetAnswer(answer);
+    }
     return this.#post(message, false);
   }
 
@@ -449,8 +482,9 @@ class HttpTransport implements GlassTransport {
 
   /**
    * ky's retry, decided here and nowhere else: POST (ky retries no POST by itself, nor the DELETE)
-   * after a status {@link mayRetry} allows for the message, at most `maxRetries` times, after the
-   * answer's `Retry-After` — not at all when that asks for more than `maxRetryWaitMs`. The wait is
+   * after a status {@link mayRetry} allows for the message (never a request but `initialize`: the
+   * client retries those), at most `maxRetries` times, after the answer's `Retry-After` — not at
+   * all when that asks for more than `maxRetryWaitMs`. The wait is
    * made here (ky's own delay is 0), so a cancel of the request ends it (see {@link #stopWaiting})
    * with the reason its controller was aborted with; so does `close()`.
    */
@@ -497,11 +531,8 @@ class HttpTransport implements GlassTransport {
    * drops) before the answer after giving an event id is resumed with GET (see {@link #resume}).
    * Fails a request left unanswered.
    */
-  async #consume(response: Response, sent: JsonRpcMessage, stop: AbortController): Promise<void> {
-    if (!isJsonRpcRequest(sent)) return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
-    const key = String(sent.id);
-    const answer: Answer = { id: sent.id, stop };
-    this.#answers.set(key, answer);
+  async #consume(response: Response, sent: JsonRpcMessage, stop: AbortController, answer: Answer | undefined): Promise<void> {
+    if (!isJsonRpcRequest(sent) || answer === undefined) return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
     const cursor: SseCursor = { lastEventId: "", retryMs: undefined };
     let answered = false;
     const take = (message: JsonRpcMessage): boolean => {
@@ -516,18 +547,21 @@ class HttpTransport implements GlassTransport {
     let resumption: ResumeFailure | undefined;
     let tooLarge: AnswerTooLarge | undefined;
     try {
-      // The POST's own stream is read to its end: what the daemon sends after the answer is delivered too.
-      await this.#read(response, (message) => void take(message), answer, cursor).catch((error: unknown) => {
+      // The POST's stream is read until the answer: then it is released (its body cancelled, its
+      // fetch aborted) rather than held until the server ends it, so a server that never ends its
+      // streams holds no connection per answered call.
+      await this.#read(response, take, answer, cursor).catch((error: unknown) => {
         if (error instanceof AnswerTooLarge || cursor.lastEventId === "") throw error;
         why = describeError(error);
       });
+      if (answered) stop.abort();
       if (!answered && cursor.lastEventId !== "" && !stop.signal.aborted && this.#state === "started") resumption = await this.#resume(answer, cursor, take, () => answered);
     } catch (error) {
       if (error instanceof AnswerTooLarge) tooLarge = error;
       why = describeError(error);
     }
     this.#inFlight.delete(stop);
-    if (this.#answers.get(key) === answer) this.#answers.delete(key);
+    this.#forgetAnswer(answer);
     if (answered || stop.signal.aborted || this.#state === "closed") return;
     if (tooLarge !== undefined) {
       const message = `the HTTP answer to ${callOf(sent)} from ${this.#shownUrl} is over the ${tooLarge.maxBytes}-byte limit per message (${tooLarge.said}); the transport stopped reading it and closed its stream`;
@@ -594,7 +628,7 @@ class HttpTransport implements GlassTransport {
     }
     if (!response.ok) {
       const meaning = status === 404 ? " (the session has expired, and the answer with it)" : status === 405 ? " (the server offers no stream to resume)" : "";
-      const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response))}`;
+      const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response), this.#redact)}`;
       return RETRY_STATUSES.has(status) ? { outcome: "transient", why: said } : { outcome: "final", why: said, status };
     }
     if (contentTypeOf(response) !== "text/event-stream") {
@@ -723,35 +757,52 @@ class HttpTransport implements GlassTransport {
   async #accepted(message: JsonRpcRequest | JsonRpcNotification, stop: AbortController): Promise<Response> {
     const response = await this.#request(message, stop);
     if (response.status === 401 || response.status === 403) throw await this.#refused(response);
-    if (!response.ok) throw new Error(`${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response))}`);
+    if (!response.ok) throw new Error(`${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response), this.#redact)}`);
     return response;
   }
 
-  /** A non-2xx answer other than 401, 403 and an expired session. */
+  /**
+   * A non-2xx answer other than 401, 403 and an expired session. A refusal the client may retry
+   * (408, 429, 502, 503, 504) always fails the send with a GlassError whose `details` carry the
+   * status and, when the answer had a valid `Retry-After`, `retryAfterMs`: the wait the server
+   * asked for, which the client's retry honours (the transport does not retry a request).
+   */
   async #httpError(response: Response, sent: JsonRpcMessage): Promise<void> {
     const { status, statusText } = response;
     const text = await readText(response, TransportLimits.maxErrorBodyBytes, "cut").catch(() => "");
     const rpcError = jsonRpcErrorOf(text);
+    const retryAfterMs = RETRY_STATUSES.has(status) ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
+    const details = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+    const asked = retryAfterMs === undefined ? "" : `; the server asks for no retry before ${describeWait(retryAfterMs)} (Retry-After)`;
     if (status === 502 || status === 503 || status === 504) {
       // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504), or the
       // bridge (or the daemon behind it) is at its client limit (503). Nothing reached the daemon.
-      const said = snippet(rpcError?.message ?? text);
+      const said = snippet(rpcError?.message ?? text, this.#redact);
       throw new TransportUnavailableError({
         message:
-          status !== 503
+          (status !== 503
             ? `the bridge at ${this.#shownUrl} cannot reach the Glass daemon behind it (HTTP ${status})${said}; check that the daemon runs and the bridge's --socket or daemon command`
             : said.includes("--max-clients")
               ? // The bridge says what to change (the daemon refused the session: a lower --max-clients).
                 `the bridge at ${this.#shownUrl} could not start a session (HTTP 503)${said}`
-              : `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`,
-        details: { status },
+              : `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`) + asked,
+        details,
       });
     }
-    if (rpcError !== undefined && isJsonRpcRequest(sent)) {
+    if (status === 429) {
+      // Too many requests: the server's own overload, whatever its body says (its JSON-RPC error, if any, is quoted).
+      throw new OverloadedError({
+        message: `the HTTP server at ${this.#shownUrl} refused the request as one too many (HTTP 429)${snippet(rpcError?.message ?? text, this.#redact)}${asked}`,
+        details,
+      });
+    }
+    if (rpcError !== undefined && isJsonRpcRequest(sent) && status !== 408) {
       // An HTTP server refusing the request itself (400, 406, 409, 415...) often says -32000; that is
       // not the daemon's "overloaded" (which arrives with 200), so it must not be retried as one.
-      const { code, message, data } = rpcError;
-      const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500 && status !== 429;
+      const { code, data } = rpcError;
+      // Scrubbed whole here, before the client cuts it to the protocol's bound (a server echoing the token back).
+      const message = this.#redact(rpcError.message);
+      const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500;
       this.#deliver(
         refusedByHttp
           ? jsonRpcFailure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
@@ -761,10 +812,10 @@ class HttpTransport implements GlassTransport {
     }
     throw new GlassError({
       code: "transport.http",
-      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${statusText === "" ? "" : ` ${statusText}`}${rpcError === undefined ? snippet(text) : `: ${rpcError.message} (JSON-RPC ${rpcError.code})`}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${snippet(statusText, this.#redact, " ")}${rpcError === undefined ? snippet(text, this.#redact) : `${snippet(rpcError.message, this.#redact)} (JSON-RPC ${rpcError.code})`}${asked}`,
       phase: "dispatch",
       retry: { classification: "unknown", recommendedOperation: "inspect_page" },
-      details: { status },
+      details,
     });
   }
 
@@ -786,7 +837,7 @@ class HttpTransport implements GlassTransport {
         ? `${this.#hasToken ? "the token was refused" : "no token was sent"}: pass the one from the bridge's startup line (new each time it starts) as httpTransport({ url, token })`
         : "the token or this page's origin was refused: use the token from the bridge's startup line (new each time it starts), and let the bridge allow this page's origin";
     return new TransportUnavailableError({
-      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${snippet(await errorBody(response))}: ${fix}`,
+      message: `the Glass daemon at ${this.#shownUrl} answered HTTP ${status}${snippet(await errorBody(response), this.#redact)}: ${fix}`,
       retry: { classification: "notRetryable", recommendedOperation: "fix_token" },
       details: { status },
     });
@@ -813,7 +864,17 @@ class HttpTransport implements GlassTransport {
     stop.abort(new CancelledWhileWaiting());
   }
 
-  /** After the client cancelled `requestId`: closes its answer stream (the daemon will not answer it) and fails it. */
+  /** The request of `answer` is no longer awaited here (its POST failed, or its answer was read or given up). */
+  #forgetAnswer(answer: Answer | undefined): void {
+    if (answer !== undefined && this.#answers.get(String(answer.id)) === answer) this.#answers.delete(String(answer.id));
+  }
+
+  /**
+   * When the client cancels `requestId` (before its cancel is POSTed): aborts the request's POST
+   * if its status has not come, closes its answer stream or its resumption GET, ends the wait
+   * before a reconnection, and fails it — the daemon will not answer it, and nothing of the call
+   * may outlive it.
+   */
   #stopAnswer(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const key = String(requestId);
@@ -988,11 +1049,17 @@ function callOf(request: JsonRpcRequest): string {
   return tool === undefined ? request.method : `${request.method} ${tool}`;
 }
 
-/** `": <the start of text>"` for error messages, or `""` when there is no text. */
-function snippet(text: string): string {
-  const words = text.replace(/\s+/g, " ").trim();
-  return words === "" ? "" : `: ${words.length > 200 ? `${words.slice(0, 200)}…` : words}`;
+/**
+ * `": <the start of text>"` (or `lead` and the text) for error messages (scrubbed by `redact` before it is cut, on one line,
+ * at most {@link MAX_SNIPPET_BYTES} bytes), or `""` when there is no text.
+ */
+function snippet(text: string, redact: (text: string) => string, lead = ": "): string {
+  const words = quoteUntrusted(text, MAX_SNIPPET_BYTES, { redact, collapseWhitespace: true });
+  return words === "" ? "" : `${lead}${words}`;
 }
+
+/** How much of a server's body an error message quotes, in UTF-8 bytes. */
+const MAX_SNIPPET_BYTES = 200;
 
 async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(ignore);

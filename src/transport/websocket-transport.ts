@@ -2,8 +2,7 @@ import { requestInvalid, TransportClosedError, TransportUnavailableError } from 
 import { SlotList } from "../collections/slot-list.js";
 import type { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcMessage } from "../mcp/json-rpc.js";
-import { describeError, redactUrl } from "../errors/redact.js";
-import { truncateUtf8 } from "../mcp/utf8-truncate.js";
+import { describeError, quoteUntrusted, redactUrl } from "../errors/redact.js";
 import { utf8Length } from "../validation/byte-length.js";
 import { TransportLimits, type GlassTransport, type TransportHandlers } from "./transport.js";
 import {
@@ -394,7 +393,7 @@ class WebSocketTransport implements GlassTransport {
   #unavailable(code: number, reason: string): TransportUnavailableError {
     const refused = this.#refused;
     if (refused !== undefined) {
-      const said = `the server refused the upgrade with HTTP ${refused.status}${refused.reason === undefined ? "" : `: ${this.#redact(truncateUtf8(refused.reason, 512))}`}`;
+      const said = `the server refused the upgrade with HTTP ${refused.status}${refused.reason === undefined ? "" : `: ${quoteUntrusted(refused.reason, 512, { redact: this.#redact })}`}`;
       return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${refusalFix(refused)}`, details: { closeCode: code, status: refused.status } });
     }
     const said = this.#lastError ?? `it closed with code ${code}${reason === "" ? "" : `: ${reason}`}`;

@@ -63,6 +63,31 @@ async function failure(promise: Promise<unknown>): Promise<GlassError> {
   return caught as GlassError;
 }
 
+/**
+ * Runs `mock-daemon --handlers <handlers>` over stdio, initializes, calls getText once and ends
+ * stdin: what the process wrote to stdout and to stderr until it exited.
+ */
+async function getTextOverStdio(handlers: string): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...CLI, "--handlers", handlers], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const answered = new Promise<void>((resolve) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"id":2')) resolve();
+    });
+  });
+  const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getText", arguments: {} } });
+  await answered;
+  child.stdin.end();
+  await new Promise((resolve) => child.once("exit", resolve));
+  return { stdout, stderr };
+}
+
 describe("glass-sdk mock-daemon --handlers", () => {
   it("over stdio: the module's handlers answer their operations, the fixture the rest", async () => {
     const glass = await Glass.connect(stdioTransport({ command: process.execPath, args: [...CLI, "--handlers", HANDLERS], cwd: ROOT }));
@@ -79,26 +104,71 @@ describe("glass-sdk mock-daemon --handlers", () => {
   });
 
   it("over stdio, what a handler logs goes to stderr: stdout carries only MCP", async () => {
-    const child = spawn(process.execPath, [...CLI, "--handlers", HANDLERS], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const answered = new Promise<void>((resolve) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('"id":2')) resolve();
-      });
-    });
-    const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getText", arguments: {} } });
-    await answered;
-    child.stdin.end();
-    await new Promise((resolve) => child.once("exit", resolve));
+    const { stdout, stderr } = await getTextOverStdio(HANDLERS);
     const lines = stdout.trim().split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2]);
     expect(stderr).toContain("getText called");
+  });
+
+  it("over stdio, every console method and process.stdout.write of a handler module go to stderr: stdout carries only MCP", async () => {
+    const loud = moduleFile(
+      "loud-handlers.mjs",
+      `import nodeConsole from "node:console";
+console.dir({ marker: "dir-at-load" });
+export default {
+  "browser.getText": () => {
+    console.dir({ marker: "dir-in-handler" });
+    console.table([{ marker: "table" }]);
+    console.trace("marker-trace");
+    console.group("marker-group");
+    console.groupCollapsed("marker-group-collapsed");
+    console.groupEnd();
+    console.groupEnd();
+    console.count("marker-count");
+    console.countReset("marker-count");
+    console.time("marker-time");
+    console.timeLog("marker-time");
+    console.timeEnd("marker-time");
+    console.assert(false, "marker-assert");
+    console.dirxml({ marker: "dirxml" });
+    console.log("marker-log");
+    console.info("marker-info");
+    console.debug("marker-debug");
+    console.warn("marker-warn");
+    nodeConsole.dir({ marker: "node-console-dir" });
+    nodeConsole.log("marker-node-console-log");
+    process.stdout.write("marker-stdout-write\\n");
+    return { text: "quiet" };
+  },
+};
+`,
+    );
+    const { stdout, stderr } = await getTextOverStdio(loud);
+    expect(stdout).not.toContain("marker");
+    const lines = stdout.trim().split("\n");
+    expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2]);
+    expect(stdout).toContain("quiet");
+    for (const marker of [
+      "dir-at-load",
+      "dir-in-handler",
+      "table",
+      "Trace: marker-trace",
+      "marker-group",
+      "marker-group-collapsed",
+      "marker-count: 1",
+      "marker-time:",
+      "Assertion failed: marker-assert",
+      "dirxml",
+      "marker-log",
+      "marker-info",
+      "marker-debug",
+      "marker-warn",
+      "node-console-dir",
+      "marker-node-console-log",
+      "marker-stdout-write",
+    ]) {
+      expect(stderr).toContain(marker);
+    }
   });
 
   it("on the socket: a click needs the lease, and with it the handler sees ctx.leased", async () => {

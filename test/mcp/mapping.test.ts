@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRequest, type GlassRequest } from "glass-sdk";
+import { createRequest, GlassError, type GlassRequest } from "glass-sdk";
 import { fromMcpResponse, toMcpRequest, type JsonRpcResponse } from "glass-sdk/protocol";
 
 const lease = { sessionId: "s-1", token: "t-1" };
@@ -106,6 +107,38 @@ describe("fromMcpResponse", () => {
     const others = [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }, { type: "hologram", depth: 3 }, { type: "image", data: 5 }];
     expect(fromMcpResponse(answer({ content: [{ type: "text", text: '{"a":1}' }, { type: "image", data: "iVBO", mimeType: "image/png" }, ...others] }), observe)).toEqual(
       expect.objectContaining({ ok: true, result: { a: 1, image: { data: "iVBO", mimeType: "image/png" }, extraContent: others } }),
+    );
+  });
+
+  it("keeps a failure's rawMessage within 512 bytes after control characters are written out: a 5 MiB isError text of terminal escapes, a typed error's message and a JSON-RPC error's", () => {
+    const escapes = "\u001b[31mred\u001b[0m\r\u009b2J\u202e".repeat(280_000);
+    expect(Buffer.byteLength(escapes)).toBeGreaterThan(5 * 1024 * 1024);
+    const texts = [escapes, JSON.stringify({ message: escapes }), JSON.stringify({ code: "staleRevision", message: escapes.slice(0, 600), retryable: true })];
+    for (const text of texts) {
+      const lifted = fromMcpResponse(answer({ isError: true, content: [{ type: "text", text }] }), click);
+      if (lifted.ok) throw new Error("expected a failure");
+      const error = new GlassError(lifted.error);
+      expect(Buffer.byteLength(error.rawMessage)).toBeLessThanOrEqual(512);
+      expect(Buffer.byteLength(lifted.error.message)).toBeLessThanOrEqual(512);
+      expect(error.rawMessage).not.toMatch(/[\u001b\r\u009b\u202e]/);
+    }
+    // A JSON-RPC error within the protocol's 512 bytes until its escapes are written out.
+    for (const code of [-32000, -32001, -32603]) {
+      const lifted = fromMcpResponse({ jsonrpc: "2.0", id: "r-1", error: { code, message: "\u001b[2J".repeat(120), data: { code: "leaseRequired" } } }, click);
+      if (lifted.ok) throw new Error("expected a failure");
+      expect(Buffer.byteLength(new GlassError(lifted.error).rawMessage)).toBeLessThanOrEqual(512);
+    }
+  });
+
+  it("keeps any isError text's rawMessage within 512 bytes, whatever control characters it holds (generated)", () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)), fc.constantFrom("\u2028", "\u202e", "é", "😀"));
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 80, maxLength: 3000 }), (text) => {
+        const lifted = fromMcpResponse(answer({ isError: true, content: [{ type: "text", text }] }), observe);
+        if (lifted.ok) throw new Error("expected a failure");
+        expect(Buffer.byteLength(new GlassError(lifted.error).rawMessage)).toBeLessThanOrEqual(512);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -499,6 +499,150 @@ describe("socket transport", () => {
     const outcome = JSON.parse(run.stdout) as { name?: string; code?: string; message?: string };
     expect(outcome).toMatchObject({ name: "TransportUnavailableError", code: "transport.unavailable" });
     expect(outcome.message).toMatch(/permission denied connecting to .*accepts only the user who started the daemon/);
+  });
+});
+
+/**
+ * Hostile input round 3: paths the owner check could not vouch for. An abstract socket name has no
+ * file (no owner, no permissions: any local user can bind it first), and a socket in a directory
+ * others may write to without the sticky bit can be swapped for another user's and back between
+ * connecting and checking its owner. Both are refused before anything is sent, unless asked for.
+ */
+describe("socket transport: sockets whose owner cannot be vouched for", () => {
+  const dirs: string[] = [];
+  const servers: Server[] = [];
+  const tempDir = (mode = 0o700): string => {
+    const dir = mkdtempSync(join(tmpdir(), "glass-sock-dir-"));
+    chmodSync(dir, mode);
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const isRoot = process.getuid?.() === 0;
+
+  /** A listening server at `path` that counts its connections and the bytes they send. */
+  async function listener(path: string): Promise<{ connections: () => number; received: () => number }> {
+    let connections = 0;
+    let received = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      socket.on("error", () => undefined);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    return { connections: () => connections, received: () => received };
+  }
+
+  async function startError(transport: GlassTransport): Promise<unknown> {
+    return transport.start(new Recorder()).then(
+      async () => {
+        await transport.close();
+        return undefined;
+      },
+      (caught: unknown) => caught,
+    );
+  }
+
+  it.skipIf(process.platform !== "linux")("refuses a Linux abstract socket name before connecting, unless allowAbstractSocket is set", async () => {
+    const name = `\0glass-sdk-test-${process.pid}-${Date.now()}`;
+    const squat = await listener(name);
+    const error = await startError(socketTransport({ path: name }));
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect((error as TransportUnavailableError).rawMessage).toMatch(/is a Linux abstract socket name: it has no file, so no owner or permissions, and any local user can bind it/);
+    expect((error as TransportUnavailableError).rawMessage).toContain("allowAbstractSocket: true");
+    expect(error).toMatchObject({ mutationPossible: false });
+    await delay(50);
+    expect(squat.connections()).toBe(0);
+    const allowed = socketTransport({ path: name, allowAbstractSocket: true, closeTimeoutMs: 100 });
+    await allowed.start(new Recorder());
+    await allowed.close();
+    expect(squat.connections()).toBe(1);
+  });
+
+  for (const [mode, who] of [
+    [0o777, "any user"],
+    [0o770, "its group"],
+    [0o757, "any user"],
+  ] as const) {
+    it(`refuses a socket in a directory of mode 0${mode.toString(8)} (written by ${who}, no sticky bit), sending nothing, and says how to fix it`, async () => {
+      const dir = tempDir(mode);
+      const path = join(dir, "glass.sock");
+      const squat = await listener(path);
+      const error = await startError(socketTransport({ path }));
+      expect(error).toBeInstanceOf(TransportUnavailableError);
+      const message = (error as TransportUnavailableError).rawMessage;
+      expect(message).toContain(`the socket at ${path} is in a directory another user could swap it in: ${dir} (mode 0${mode.toString(8)}) may be written by ${who} and has no sticky bit`);
+      expect(message).toContain("Nothing was sent. Move the socket to a directory only you can write to (the daemon's default, or $XDG_RUNTIME_DIR)");
+      expect(message).toContain("allowSharedDirectory: true");
+      expect(error).toMatchObject({ mutationPossible: false, details: { path, directory: dir, directoryMode: `0${mode.toString(8)}` } });
+      await delay(50);
+      expect(squat.received()).toBe(0);
+    });
+  }
+
+  it("refuses a socket below a directory others may write to without the sticky bit (a parent, not only the socket's own)", async () => {
+    const shared = tempDir(0o777);
+    const inner = join(shared, "inner");
+    mkdirSync(inner, { mode: 0o700 });
+    const path = join(inner, "glass.sock");
+    await listener(path);
+    const error = await startError(socketTransport({ path }));
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect((error as Error).message).toContain(`${shared} (mode 0777) may be written by any user and has no sticky bit`);
+  });
+
+  it("refuses a socket reached through a link into a shared directory", async () => {
+    const shared = tempDir(0o777);
+    const own = tempDir();
+    const path = join(shared, "glass.sock");
+    await listener(path);
+    symlinkSync(shared, join(own, "link"));
+    const error = await startError(socketTransport({ path: join(own, "link", "glass.sock") }));
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect((error as Error).message).toContain("(mode 0777) may be written by any user and has no sticky bit");
+  });
+
+  it("connects to a socket in a sticky shared directory (as /tmp is) and in a directory only this user may write", async () => {
+    for (const mode of [0o1777, 0o700, 0o755]) {
+      const path = join(tempDir(mode), "glass.sock");
+      const peer = await listener(path);
+      const transport = socketTransport({ path, closeTimeoutMs: 100 });
+      await transport.start(new Recorder());
+      await transport.close();
+      expect(peer.connections()).toBe(1);
+    }
+  });
+
+  it("connects to a socket in a shared directory with allowSharedDirectory: true, as asked", async () => {
+    const path = join(tempDir(0o777), "glass.sock");
+    const peer = await listener(path);
+    const transport = socketTransport({ path, allowSharedDirectory: true, closeTimeoutMs: 100 });
+    await transport.start(new Recorder());
+    await transport.send(request(1, "echo"));
+    await expect.poll(() => peer.received()).toBeGreaterThan(0);
+    await transport.close();
+  });
+
+  // Only root can give a directory to another user.
+  it.skipIf(!isRoot)("refuses a socket in a directory that belongs to another user (not root), unless allowForeignOwner is set", async () => {
+    const dir = tempDir();
+    const path = join(dir, "glass.sock");
+    const peer = await listener(path);
+    chownSync(dir, 65534, 65534);
+    const error = await startError(socketTransport({ path }));
+    expect(error).toBeInstanceOf(TransportUnavailableError);
+    expect((error as Error).message).toContain(`${dir} belongs to another user (uid 65534; this process runs as uid 0), who may replace anything in it`);
+    expect(error).toMatchObject({ details: { directory: dir, directoryUid: 65534 } });
+    const allowed = socketTransport({ path, allowForeignOwner: true, closeTimeoutMs: 100 });
+    await allowed.start(new Recorder());
+    await allowed.close();
+    expect(peer.connections()).toBe(2);
   });
 });
 

@@ -14,6 +14,7 @@
  * whole corpus against every secret learned (lease tokens are only known once granted).
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocketServer } from "ws";
@@ -54,6 +55,7 @@ import {
   type BridgeHarness,
 } from "../support/bridge-harness.js";
 import { rawClient } from "./support/bridge-raw-http.js";
+import { ScriptedHttpServer, sseEvent } from "../transport/support/scripted-http-server.js";
 import { runCli, startupLine } from "./support/secrets-cli.js";
 import { describeHits, findSecrets, OutputCorpus, occurrences, secretForms, thrown, type Output, type Secret } from "./support/secrets-scan.js";
 
@@ -435,6 +437,114 @@ describe("secrets: transport errors", () => {
     expectClean(corpus.from("httpTransport"));
     expectClean(corpus.from("webSocketTransport"));
     expectClean(corpus.from("startBridge"));
+  });
+});
+
+/**
+ * A server that quotes the client's token back at the end of every refusal, where the transport's
+ * 200-byte quote of a body cuts it: `initialize` answered with `status` (when set), a call's SSE
+ * stream closed after its priming event (so the call resumes with GET), and every GET answered with
+ * `getStatus`.
+ */
+class EchoingRefuser extends ScriptedHttpServer<{ what: string }> {
+  status: number | undefined;
+  getStatus = 404;
+  constructor(readonly body: string) {
+    super();
+  }
+
+  protected handle(req: IncomingMessage, res: ServerResponse, posted: Buffer): void {
+    if (req.method === "GET") {
+      this.seen.push({ what: "GET" });
+      return void res.writeHead(this.getStatus, { "content-type": "application/json" }).end(this.body);
+    }
+    if (req.method === "DELETE") return void res.writeHead(200).end();
+    const body = JSON.parse(posted.toString("utf8")) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
+    this.seen.push({ what: body.method ?? "answer" });
+    if (body.method === "initialize" && this.status !== undefined) return void res.writeHead(this.status, { "content-type": "application/json" }).end(this.body);
+    if (body.id === undefined) return void res.writeHead(202).end();
+    if (body.method === "initialize") {
+      const result = { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "echoing", version: "1" } };
+      return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write(sseEvent({ id: "p-1", retry: 10 }));
+    setTimeout(() => res.end(), 20);
+  }
+}
+
+describe("secrets: a token cut in half where a refusal is quoted", () => {
+  /**
+   * Bodies whose quote (200 bytes, the cut mark included) is cut inside the token, 42 characters of
+   * it kept and fewer; and JSON-RPC errors whose message the client cuts inside it (512 bytes).
+   */
+  const bodies = [150, 160, 180, 480, 500].flatMap((pad) => [
+    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: `${"r".repeat(pad - 7)}Bearer ${BRIDGE_TOKEN}` } }),
+    `${"x".repeat(pad)}${BRIDGE_TOKEN}`,
+  ]);
+
+  it("a 400, 401, 403, 409, 429, 500, 502, 503 or 504 whose body ends with the bearer token leaves no part of it in the error or the logger's events", async () => {
+    for (const [b, body] of bodies.entries()) {
+      const server = await new EchoingRefuser(body).listen();
+      cleanups.push(() => server.close());
+      for (const status of [400, 401, 403, 409, 429, 500, 502, 503, 504]) {
+        server.status = status;
+        const events: GlassLogEvent[] = [];
+        const error = await thrown(() => Glass.connect(httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0 }), { negotiation: false, retry: false, logger: (event) => events.push(event) }));
+        expect(error).toBeInstanceOf(GlassError);
+        corpus.error(`cut quote: HTTP ${status}, body ${b}`, error);
+        corpus.text(`cut quote: HTTP ${status}, body ${b}: logger events`, JSON.stringify(events));
+      }
+    }
+    expectClean(corpus.from("cut quote: HTTP"));
+  });
+
+  it("a 404 on a resumed call's GET and a refused server-stream GET whose bodies end with the token leave no part of it in the error or the logger's events", async () => {
+    for (const [b, body] of bodies.entries()) {
+      const server = await new EchoingRefuser(body).listen();
+      cleanups.push(() => server.close());
+      const events: GlassLogEvent[] = [];
+      const glass = await Glass.connect(httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0, serverStream: true }), {
+        negotiation: false,
+        retry: false,
+        validate: { responses: false },
+        logger: (event) => events.push(event),
+      });
+      await eventually(() => events.some((event) => event.type === "connection" && event.detail.includes("serverStream")), "the refused server-stream GET was logged");
+      const error = await thrown(() => glass.browser.observe({ level: "summary" }, { deadlineMs: 10_000 }));
+      expect(String((error as GlassError).rawMessage)).toContain("HTTP 404");
+      await glass.close();
+      corpus.error(`cut quote: resumed GET 404, body ${b}`, error);
+      corpus.text(`cut quote: GETs 404, body ${b}: logger events`, JSON.stringify(events));
+    }
+    expectClean(corpus.from("cut quote: resumed GET"));
+    expectClean(corpus.from("cut quote: GETs"));
+  });
+
+  it("an over-long Origin or MCP-Protocol-Version header carrying the token leaves no part of it in the bridge's log or its answer", async () => {
+    const harness = await startBridgeHarness({ token: BRIDGE_TOKEN });
+    cleanups.push(() => harness.stop());
+    const { bridge, logs } = harness;
+    const answers: Output[] = [];
+    for (const pad of [200, 213, 230, 250]) {
+      const origin = `http://${"o".repeat(pad)}.test/${BRIDGE_TOKEN}`;
+      const refused = await httpCall(bridge.url, { method: "POST", headers: { ...mcpHeaders(BRIDGE_TOKEN), origin }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }) });
+      expect(refused.status).toBe(403);
+      answers.push({ source: `cut quote: bridge answer to Origin ${pad}`, text: refused.body });
+    }
+    const sessionId = await openHttpSession(bridge);
+    for (const pad of [10, 20, 30]) {
+      const version = `${"v".repeat(pad)}${BRIDGE_TOKEN}`;
+      const refused = await httpCall(bridge.url, { method: "POST", headers: { ...mcpHeaders(BRIDGE_TOKEN, sessionId), "mcp-protocol-version": version }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+      expect(refused.status).toBe(400);
+      answers.push({ source: `cut quote: bridge answer to MCP-Protocol-Version ${pad}`, text: refused.body });
+    }
+    await eventually(() => logs.filter((line) => /MCP-Protocol-Version/.test(line)).length >= 3, "the version refusals were logged");
+    expect(logs.filter((line) => /Origin/.test(line)).length).toBeGreaterThanOrEqual(4);
+    for (const [i, line] of logs.entries()) corpus.text(`cut quote: bridge log line ${i}`, line);
+    expectClean(corpus.from("cut quote: bridge log"));
+    // The answers go back to the client that sent the token; they are bounded and quote no cut part of it either.
+    expectClean(answers);
   });
 });
 

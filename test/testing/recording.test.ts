@@ -176,6 +176,23 @@ describe("recordingTransport redaction and bookkeeping", () => {
     expect(fixture.requests[0]!.payload).toEqual({ target: "ref=r1:b2", text: "my password is [redacted]" });
   });
 
+  it("redacts a secret of options.redact form-urlencoded (URLSearchParams) and HTML-escaped (named and numeric references), also inside JSON text", async () => {
+    const secret = "p&ss<w0rd \"it's\" (ok)!~";
+    const form = new URLSearchParams({ q: secret }).toString();
+    const named = secret.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+    const numeric = secret.replaceAll("&", "&#38;").replaceAll("<", "&#x3C;").replaceAll('"', "&#34;").replaceAll("'", "&#x27;");
+    const texts = [`https://shop.test/search?${form}`, `<input value="${named}">`, `<p>${numeric}</p>`, JSON.stringify({ html: `<b title='${secret.replaceAll("&", "&amp;")}'>` })];
+    const { fixture } = await record(texts.map((text, i) => click(`c${i}`, { text })), [secret]);
+    const saved = JSON.stringify(fixture);
+    for (const leaked of [form.slice(2), named, numeric, "p&amp;ss", "w0rd"]) expect(saved).not.toContain(leaked);
+    expect(fixture.requests.map((request) => (request.payload as { text: string }).text)).toEqual([
+      "https://shop.test/search?q=[redacted]",
+      '<input value="[redacted]">',
+      "<p>[redacted]</p>",
+      '{"html":"<b title=\'[redacted]\'>"}',
+    ]);
+  });
+
   it("records only tool calls (not lease or other methods), with a numeric JSON-RPC id as its decimal text", async () => {
     const { fixture } = await record([acquire, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } }]);
     expect(fixture.requests.map((request) => [request.requestId, request.operation])).toEqual([["7", "browser.observe"]]);

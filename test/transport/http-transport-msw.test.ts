@@ -20,10 +20,10 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 describe("httpTransport under MSW", () => {
-  it("MSW intercepts the transport's requests through a caller's ky instance, and a 503 it stages once is retried", async () => {
+  it("MSW intercepts the transport's requests through a caller's ky instance, and a 503 it stages once is retried (by the client's retry)", async () => {
     const hooked: string[] = [];
     const instance = ky.create({ hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } });
-    const glass = await Glass.connect(httpTransport({ url: ENDPOINT, ky: instance }), { negotiation: false, retry: false });
+    const glass = await Glass.connect(httpTransport({ url: ENDPOINT, ky: instance }), { negotiation: false });
     try {
       let refused = 0;
       server.use(

@@ -3,11 +3,15 @@
  * "Resumability and Redelivery"; SEP-1699 polling), against a node:http server on 127.0.0.1 that
  * closes or cuts a tools/call's stream after a priming event and answers on the GET that resumes
  * it: the GET waits the stream's `retry`, carries `Last-Event-ID` and the session's headers, the
- * request is POSTed once, and resumption ends with a clear error when it cannot go on. Waits are
- * checked by order and by the server's own timestamps as lower bounds only.
+ * request is POSTed once, and resumption ends with a clear error when it cannot go on. And that a
+ * settled call leaves nothing behind: no GET once it settled (whatever the server does with the
+ * cancel), and no stream held open past its answer (the server counts its open streams), for fixed
+ * cases and generated mixes of server behaviours. Waits are checked by order and by the server's
+ * own timestamps as lower bounds only.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ScriptedHttpServer, sseEvent as event } from "./support/scripted-http-server.js";
+import fc from "fast-check";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeadlineExceededError, Glass, } from "glass-sdk";
@@ -43,6 +47,8 @@ interface Posted {
 interface Script {
   post(res: ServerResponse, request: Posted, server: ResumingServer): void;
   get?(res: ServerResponse, nth: number, callId: string | number | undefined, server: ResumingServer): void;
+  /** What the server does with a notification's POST (`notifications/cancelled` …); default 202. */
+  notification?(res: ServerResponse, method: string | undefined): void;
 }
 
 /** The answer of a tool call, as the tool's JSON text. */
@@ -71,7 +77,7 @@ class ResumingServer extends ScriptedHttpServer<Seen> {
     const message = JSON.parse(body.toString("utf8")) as Posted;
     const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
     this.seen.push({ what, at, headers: req.headers });
-    if (message.id === undefined) return void res.writeHead(202).end();
+    if (message.id === undefined) return void (script.notification === undefined ? res.writeHead(202).end() : script.notification(res, message.method));
     if (message.method === "initialize") {
       const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "resuming", version: "1" } };
       return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
@@ -338,5 +344,185 @@ describe("httpTransport when a stream cannot be resumed", () => {
     expect(await call).toMatchObject({ code: "cancelled" });
     await expect.poll(() => open[0]!.destroyed || open[0]!.writableEnded || open[0]!.closed).toBe(true);
     expect(server.count("GET")).toBe(1);
+  });
+});
+
+/** The call streams (POSTs' and GETs') the server still has open, their connection not closed: counted as they open and close. */
+class OpenStreams {
+  readonly #open = new Set<ServerResponse>();
+
+  /** Counts `res` as open until its connection closes (the client released it, or the server ended it). */
+  track(res: ServerResponse): ServerResponse {
+    this.#open.add(res);
+    res.on("close", () => this.#open.delete(res));
+    return res;
+  }
+
+  get size(): number {
+    return this.#open.size;
+  }
+}
+
+/** The requests that belong to calls (their POSTs and the GETs that resume them): none may come once every call settled. */
+const callRequests = (server: ResumingServer): number => server.seen.filter((seen) => seen.what === "GET" || seen.what.startsWith("tools/call")).length;
+
+/** What the server does with `notifications/cancelled`: accepts it (and does nothing), refuses it with 500, or never answers its POST. */
+type CancelBehaviour = "accepted" | "refused" | "held";
+const onCancel =
+  (behaviour: CancelBehaviour): Script["notification"] =>
+  (res, method) => {
+    if (method !== "notifications/cancelled" || behaviour === "accepted") return void res.writeHead(202).end();
+    if (behaviour === "refused") return void res.writeHead(500, { "content-type": "text/plain" }).end("cancel refused");
+    // held: no status, ever (the server closes it at the end of the test)
+  };
+
+describe("httpTransport holds nothing open for a settled call", () => {
+  it.each([
+    { cancel: "refused" as const, get: "polls" },
+    { cancel: "held" as const, get: "polls" },
+    { cancel: "accepted" as const, get: "polls" },
+    { cancel: "refused" as const, get: "holds" },
+    { cancel: "held" as const, get: "holds" },
+  ])("four resumed calls past their deadline, the cancel $cancel, each GET $get: no GET once they settled, and no stream left open", async ({ cancel, get }) => {
+    const streams = new OpenStreams();
+    let nth = 0;
+    const server = await serve({
+      post: (res) => {
+        streams.track(res).writeHead(200, SSE_HEADERS);
+        res.write(event({ id: `p-${++nth}`, retry: 100 }));
+        res.end(); // closed at once after the priming event: the client resumes with GET
+      },
+      get: (res, count, _callId, self) => {
+        streams.track(res).writeHead(200, SSE_HEADERS);
+        // A new id each time, so the client never gives up on its own: only the call's end stops it.
+        res.write(event({ id: `g-${count}`, retry: 100 }));
+        if (get === "polls") self.closeStream(res); // else held open, never answered
+      },
+      notification: onCancel(cancel),
+    });
+    const glass = await connect(server);
+
+    const calls = Array.from({ length: 4 }, () => failure(glass.browser.observe({}, { deadlineMs: 600 })));
+    for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(DeadlineExceededError);
+    await expect.poll(() => server.count("notifications/cancelled")).toBe(4);
+    await sleep(100); // a GET sent just before the call settled may still be on its way
+    const settled = callRequests(server);
+    await expect.poll(() => streams.size).toBe(0);
+    await sleep(600); // six retry times: a resumption still polling would have sent GETs
+    expect(callRequests(server)).toBe(settled);
+    expect(server.count("tools/call observe")).toBe(4);
+  });
+
+  it("a cancel before the POST's status aborts the POST: the stream that comes later is not read or resumed", async () => {
+    const streams = new OpenStreams();
+    const server = await serve({
+      post: (res) => {
+        // The status comes after the call's deadline, with a stream to resume.
+        setTimeout(() => {
+          if (res.destroyed) return;
+          streams.track(res).writeHead(200, SSE_HEADERS);
+          res.write(event({ id: "p-1", retry: 100 }));
+          res.end();
+        }, 500);
+      },
+      get: (res, count) => {
+        streams.track(res).writeHead(200, SSE_HEADERS);
+        res.write(event({ id: `g-${count}`, retry: 100 }));
+      },
+      notification: onCancel("refused"),
+    });
+    const glass = await connect(server);
+
+    expect(await failure(glass.browser.observe({}, { deadlineMs: 200 }))).toBeInstanceOf(DeadlineExceededError);
+    await sleep(900);
+    expect(server.count("GET")).toBe(0);
+    expect(streams.size).toBe(0);
+    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a server that never ends a call's SSE stream: each stream is released once its answer came (24 calls, none left open)", async () => {
+    const streams = new OpenStreams();
+    const server = await serve({
+      post: (res, request) => {
+        streams.track(res).writeHead(200, SSE_HEADERS);
+        res.write(event({ id: `a-${request.id}`, data: toolAnswer(request.id, { answered: request.id }) }));
+        // never ended
+      },
+    });
+    const glass = await connect(server);
+
+    for (let call = 0; call < 24; call++) expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toMatchObject({ answered: expect.anything() });
+    await expect.poll(() => streams.size).toBe(0);
+    expect(server.count("tools/call observe")).toBe(24);
+    expect(server.count("GET")).toBe(0);
+  });
+
+  it("a resumption GET that stays open after the answer it carried is released too", async () => {
+    const streams = new OpenStreams();
+    const server = await serve({
+      post: (res, _request, self) => {
+        streams.track(res).writeHead(200, SSE_HEADERS);
+        res.write(event({ id: "p-1", retry: 100 }));
+        self.closeStream(res);
+      },
+      get: (res, nth, callId, self) => void answerOnGet(streams.track(res), nth, callId, self),
+    });
+    const glass = await connect(server);
+
+    for (let call = 0; call < 3; call++) expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toEqual({ resumed: call + 1 });
+    await expect.poll(() => streams.size).toBe(0);
+  });
+
+  /** What the server does with a call's POST, and with each GET that resumes one. */
+  const postKinds = ["answers and holds the stream", "primes and closes", "primes and holds, never answering"] as const;
+  const getKinds = ["polls with a new id", "holds with a new id", "refuses with 500", "answers and holds"] as const;
+
+  it("generated: for any mix of server behaviours, once every call settled no request of a call follows and no stream stays open", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...postKinds), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...getKinds),
+        fc.constantFrom<CancelBehaviour>("accepted", "refused", "held"),
+        async (posts, getKind, cancel) => {
+          const streams = new OpenStreams();
+          /** The request id of each call, by the index its priming id carries. */
+          const calls: (string | number | undefined)[] = [];
+          const server = await new ResumingServer({
+            post: (res, request, self) => {
+              const index = calls.push(request.id) - 1;
+              const kind = posts[index % posts.length]!;
+              streams.track(res).writeHead(200, SSE_HEADERS);
+              if (kind === "answers and holds the stream") return void res.write(event({ id: `c${index}.a`, data: toolAnswer(request.id, { index }) }));
+              res.write(event({ id: `c${index}`, retry: 100 }));
+              if (kind === "primes and closes") self.closeStream(res);
+            },
+            get: (res, count, _callId, self) => {
+              const from = String(res.req.headers["last-event-id"] ?? "");
+              const index = Number(from.slice(1).split(".")[0]);
+              if (getKind === "refuses with 500") return void res.writeHead(500, { "content-type": "text/plain" }).end("no");
+              streams.track(res).writeHead(200, SSE_HEADERS);
+              if (getKind === "answers and holds") return void res.write(event({ id: `c${index}.${count}`, data: toolAnswer(calls[index], { index }) }));
+              res.write(event({ id: `c${index}.${count}`, retry: 100 }));
+              if (getKind === "polls with a new id") self.closeStream(res);
+            },
+            notification: onCancel(cancel),
+          }).listen();
+          const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN }), { negotiation: false, retry: false, validate: { responses: false } });
+          try {
+            await Promise.allSettled(posts.map(() => glass.browser.observe({}, { deadlineMs: 500 })));
+            await sleep(100); // a GET sent just before its call settled may still be on its way
+            const settled = callRequests(server);
+            await expect.poll(() => streams.size).toBe(0);
+            await sleep(400); // four retry times
+            expect(callRequests(server)).toBe(settled);
+            expect(streams.size).toBe(0);
+          } finally {
+            await glass.close();
+            await server.close();
+          }
+        },
+      ),
+      { seed: 20261205, numRuns: 8, endOnFailure: true },
+    );
   });
 });

@@ -1,17 +1,18 @@
 /**
  * httpTransport on ky, against a node:http server on 127.0.0.1 that refuses chosen POSTs: what is
- * POSTed again after 408/429/502/503/504 (reads, notifications, `initialize` after a refusal that
- * created nothing) and what never is (a mutation), how `Retry-After` is honoured and bounded, the
- * per-request timeout, and a caller's own ky instance (its hooks and headers). Waits are measured
- * by the server's own timestamps, with a generous margin.
+ * POSTed again after 408/429/502/503/504 — a read by the client's retry, a notification or
+ * `initialize` by the transport, never by both — and what never is (a mutation), how `Retry-After`
+ * is read (RFC 9110: delay-seconds or an HTTP-date, anything else ignored), honoured and bounded,
+ * the per-request timeout, and a caller's own ky instance (its hooks and headers). Waits are
+ * measured by the server's own timestamps, as lower bounds.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ScriptedHttpServer } from "./support/scripted-http-server.js";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { DeadlineExceededError, Glass, TransportUnavailableError } from "glass-sdk";
+import { DeadlineExceededError, Glass, TransportUnavailableError, type RetryOptions } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
-import { retryWaitMs } from "../../src/transport/http-retry.js";
+import { parseRetryAfter, retryWaitMs } from "../../src/transport/http-retry.js";
 import { clickPayload } from "../reliability/support/fault-rig.js";
 import { failure } from "../support/glass-failure.js";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -102,6 +103,16 @@ async function connect(server: RefusingServer, options: Omit<HttpTransportOption
   return glass;
 }
 
+/** A client over httpTransport with the client's retries (by default its default policy: two retries of a read). */
+async function connectRetrying(server: RefusingServer, options: Omit<HttpTransportOptions, "url"> = {}, retry?: RetryOptions): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), { negotiation: false, validate: { responses: false }, ...(retry === undefined ? {} : { retry }) });
+  clients.push(glass);
+  return glass;
+}
+
+/** The gaps between the arrivals of `seen`, in ms (the server's clock). */
+const gaps = (seen: readonly Seen[]): number[] => seen.slice(1).map((request, index) => request.at - seen[index]!.at);
+
 describe("httpTransport when the connection drops after the daemon took a POST", () => {
   it("a mutation fails with mutationPossible true (observe before deciding) and is not POSTed again", async () => {
     const server = await serve((what, nth) => (what === CLICK && nth === 1 ? "drop" : undefined));
@@ -125,10 +136,10 @@ describe("httpTransport when the connection drops after the daemon took a POST",
   });
 });
 
-describe("httpTransport retries what cannot repeat a side effect, after Retry-After", () => {
-  it("a read refused with 503 and Retry-After: 1 is POSTed again after the wait and succeeds", async () => {
+describe("a refused POST is retried by one layer, after Retry-After", () => {
+  it("a read refused with 503 and Retry-After: 1 is POSTed again (by the client's retry) after the wait and succeeds", async () => {
     const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "1" } }));
-    const glass = await connect(server);
+    const glass = await connectRetrying(server);
 
     expect(await glass.browser.observe({}, { deadlineMs: 10_000 })).toEqual({ answered: OBSERVE });
     const [first, second] = server.of(OBSERVE);
@@ -136,14 +147,14 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
   });
 
-  it("the same 503 on a mutation is never POSTed again: one request, a TransportUnavailableError", async () => {
+  it("the same 503 on a mutation is never POSTed again, by the transport or the client's retry: one request, a TransportUnavailableError", async () => {
     // Had the click been POSTed again it would have succeeded: its failure and the one POST prove it was not.
     const server = await serve(refuseFirst(CLICK, { status: 503, headers: { "retry-after": "1" } }));
-    const glass = await connect(server);
+    const glass = await connectRetrying(server);
 
     const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
     expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, operation: "browser.click", details: { status: 503 } });
+    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, operation: "browser.click", details: { status: 503, retryAfterMs: 1_000 } });
     expect(error.rawMessage).toMatch(/is at its client limit \(HTTP 503\): refused with 503; retry later or raise its --max-clients/);
     await sleep(1_300);
     expect(server.count(CLICK)).toBe(1);
@@ -152,7 +163,7 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
   it("a 429 with an HTTP-date Retry-After is waited for until that date", async () => {
     // An HTTP date has whole seconds: two seconds ahead is a wait of more than one.
     const server = await serve(refuseFirst("ping", { status: 429, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } }));
-    const glass = await connect(server);
+    const glass = await connectRetrying(server);
 
     expect(await glass.ping({ deadlineMs: 10_000 })).toBeGreaterThanOrEqual(0);
     const [first, second] = server.of("ping");
@@ -160,37 +171,48 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(800);
   });
 
-  it("a Retry-After past maxRetryWaitMs is not waited for: the refusal is the outcome at once", async () => {
-    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "120" } }));
-    const glass = await connect(server);
+  it("a read refused with 503 and Retry-After: 60 is POSTed once: its deadline ends before the server's time, so it fails at once saying so", async () => {
+    // Before one retry budget: the transport declined the wait, then the client's retry sent it twice more within 200 ms.
+    const server = await serve((what) => (what === OBSERVE ? { status: 503, headers: { "retry-after": "60" } } : undefined));
+    const glass = await connectRetrying(server);
 
-    const error = await failure(glass.browser.observe({}, { deadlineMs: 30_000 }));
-    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
+    const started = Date.now();
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
+    expect(Date.now() - started).toBeLessThan(5_000); // at once, not at the deadline
+    await sleep(300);
     expect(server.count(OBSERVE)).toBe(1);
+    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, details: { status: 503, retryAfterMs: 60_000 } });
+    expect(error.rawMessage).toMatch(/the server asks for no retry before 60 s \(Retry-After\)$/);
   });
 
-  it("a wait that outlasts the call's deadline ends with it: the call fails at its deadline and is not POSTed again", async () => {
-    const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "2" } }));
-    const glass = await connect(server, { maxRetryWaitMs: 10_000 });
+  it("a read refused again and again with Retry-After: 1 is POSTed three times in all (the client's two retries), each after the server's wait", async () => {
+    // Before one retry budget: three POSTs by the transport for each of the client's three tries, nine in all.
+    const server = await serve((what) => (what === OBSERVE ? { status: 503, headers: { "retry-after": "1" } } : undefined));
+    const glass = await connectRetrying(server);
 
-    const error = await failure(glass.browser.observe({}, { deadlineMs: 300 }));
-    expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(error).toMatchObject({ code: "deadlineExceeded", mutationPossible: false });
-    await expect.poll(() => server.count("notifications/cancelled")).toBe(1);
-    await sleep(2_500); // past the Retry-After
-    expect(server.count(OBSERVE)).toBe(1);
-    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 20_000 }));
+    await sleep(1_200);
+    expect(server.count(OBSERVE)).toBe(3);
+    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 503, retryAfterMs: 1_000 } });
+    for (const gap of gaps(server.of(OBSERVE))) expect(gap).toBeGreaterThanOrEqual(900);
   });
 
-  it("close() during the wait before a retry ends it: the call fails and is not POSTed again", async () => {
+  it("a Retry-After past maxRetryWaitMs is not waited for by the transport: a notification refused so is POSTed once", async () => {
+    const server = await serve(refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "120" } }));
+    const error = await failure(connect(server));
+    expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 503, retryAfterMs: 120_000 } });
+    expect(server.count("notifications/initialized")).toBe(1);
+  });
+
+  it("close() during the client's wait before a retry: the call fails and is not POSTed again", async () => {
     const server = await serve(refuseFirst(OBSERVE, { status: 503, headers: { "retry-after": "2" } }));
-    const glass = await connect(server, { maxRetryWaitMs: 10_000 });
+    const glass = await connectRetrying(server);
 
     const call = failure(glass.browser.observe({}, { deadlineMs: 30_000 }));
     await expect.poll(() => server.count(OBSERVE)).toBe(1);
     await glass.close();
     expect(await call).toMatchObject({ mutationPossible: false });
-    await sleep(2_500); // past the Retry-After
+    await sleep(500);
     expect(server.count(OBSERVE)).toBe(1);
   });
 
@@ -204,6 +226,31 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
   });
 
+  it.each(["1.5", "-1", "+5", "0x10", "5 s", "Thu, 03 Dec 2026 12:00:00 +0000"])(
+    "a Retry-After of %j is no valid delay-seconds or HTTP-date: it is ignored, and the retries wait the backoff (300 ms, then 600 ms)",
+    async (retryAfter) => {
+      // Before: Date.parse read "1.5" as a date in 2001, so the wait was 0 — three POSTs a few ms apart.
+      const server = await serve((what, nth) => (what === "notifications/initialized" && nth <= 2 ? { status: 503, headers: { "retry-after": retryAfter } } : undefined));
+      await connect(server);
+
+      expect(server.count("notifications/initialized")).toBe(3);
+      const [first, second] = gaps(server.of("notifications/initialized"));
+      expect(first).toBeGreaterThanOrEqual(250);
+      expect(second).toBeGreaterThanOrEqual(550);
+    },
+  );
+
+  it("a read refused with an invalid Retry-After carries no retryAfterMs: the client's own backoff applies", async () => {
+    const server = await serve((what) => (what === OBSERVE ? { status: 429, headers: { "retry-after": "1.5" } } : undefined));
+    const glass = await connectRetrying(server, {}, { maxRetries: 1, baseDelayMs: 400, maxDelayMs: 400 });
+
+    const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
+    expect(error).toMatchObject({ code: "overloaded", details: { status: 429 } });
+    expect((error.details as Record<string, unknown>).retryAfterMs).toBeUndefined();
+    expect(server.count(OBSERVE)).toBe(2);
+    expect(gaps(server.of(OBSERVE))[0]).toBeGreaterThanOrEqual(150); // the jittered backoff: at least half of 400 ms, less the clocks' slack
+  });
+
   it("initialize is POSTed again after 503 (no session was created), but not after 502 (a gateway may have passed it on)", async () => {
     const full = await serve(refuseFirst("initialize", { status: 503, headers: { "retry-after": "0" } }));
     await connect(full);
@@ -215,15 +262,26 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     expect(gateway.count("initialize")).toBe(1);
   });
 
-  it("stops after maxRetries more POSTs, and maxRetries: 0 turns retries off", async () => {
+  it("the transport's maxRetries bounds its own retries (initialize), and maxRetries: 0 turns them off", async () => {
+    const always: Script = (what) => (what === "initialize" ? { status: 503, headers: { "retry-after": "0" } } : undefined);
+    const server = await serve(always);
+    expect(await failure(connect(server, { maxRetries: 1 }))).toMatchObject({ code: "transport.unavailable", details: { status: 503, retryAfterMs: 0 } });
+    expect(server.count("initialize")).toBe(2);
+
+    const once = await serve(always);
+    expect(await failure(connect(once, { maxRetries: 0 }))).toMatchObject({ code: "transport.unavailable" });
+    expect(once.count("initialize")).toBe(1);
+  });
+
+  it("a read's retries are the client's: its retry count bounds them, whatever the transport's maxRetries, and retry: false turns them off", async () => {
     const always: Script = (what) => (what === "ping" ? { status: 503, headers: { "retry-after": "0" } } : undefined);
     const server = await serve(always);
-    const glass = await connect(server, { maxRetries: 1 });
+    const glass = await connectRetrying(server, { maxRetries: 10 }, { maxRetries: 1 });
     expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
     expect(server.count("ping")).toBe(2);
 
     const once = await serve(always);
-    const single = await connect(once, { maxRetries: 0 });
+    const single = await connect(once, { maxRetries: 10 });
     expect(await failure(single.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable" });
     expect(once.count("ping")).toBe(1);
   });
@@ -236,12 +294,23 @@ describe("httpTransport retries what cannot repeat a side effect, after Retry-Af
     for (const notKy of ["ky", 3, [], new Map(), () => undefined]) expect(() => httpTransport({ url, ky: notKy as never })).toThrow(/ky must be a ky instance .* or ky options/);
   });
 
-  it("reads Retry-After as seconds or an HTTP date, and backs off without one", () => {
+  it("reads Retry-After as RFC 9110 has it (delay-seconds, or an HTTP-date in any of its three forms), and backs off without one", () => {
     const now = Date.parse("2026-12-03T12:00:00Z");
     expect(retryWaitMs("3", 1, now)).toBe(3_000);
-    expect(retryWaitMs("Thu, 03 Dec 2026 12:00:05 GMT", 1, now)).toBe(5_000);
-    expect(retryWaitMs("Thu, 03 Dec 2026 11:00:00 GMT", 1, now)).toBe(0);
+    expect(retryWaitMs(" 007\t", 1, now)).toBe(7_000); // the field's optional whitespace
+    expect(retryWaitMs("Thu, 03 Dec 2026 12:00:05 GMT", 1, now)).toBe(5_000); // IMF-fixdate
+    expect(retryWaitMs("Thursday, 03-Dec-26 12:00:05 GMT", 1, now)).toBe(5_000); // RFC 850
+    expect(retryWaitMs("Thu Dec  3 12:00:05 2026", 1, now)).toBe(5_000); // asctime
+    expect(retryWaitMs("Thu, 03 Dec 2026 11:00:00 GMT", 1, now)).toBe(0); // a date already past
+    expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now)).toBe(0); // 94 is 1994: 2094 is more than 50 years ahead
+    expect(parseRetryAfter("Friday, 03-Dec-60 12:00:00 GMT", now)).toBe(Date.parse("2060-12-03T12:00:00Z") - now);
     expect([retryWaitMs(null, 1, now), retryWaitMs("soon", 2, now)]).toEqual([300, 600]);
+    // Anything else is ignored — never read as "at once" — so the backoff applies.
+    for (const invalid of ["", "1.5", "-1", "+5", "1e3", "0x10", "٣", "3 s", "\u00a03", "2026-12-03T12:00:05Z", "Thu, 3 Dec 2026 12:00:05 GMT", "Thu, 03 Dec 2026 12:00:05 UTC", "thu, 03 dec 2026 12:00:05 GMT", "Thu, 31 Nov 2026 12:00:05 GMT", "Thu, 03 Dec 2026 24:00:00 GMT", "Thu Dec 3 12:00:05 2026", "Thu, 03-Dec-26 12:00:05 GMT"]) {
+      expect(parseRetryAfter(invalid, now), invalid).toBeUndefined();
+      expect(retryWaitMs(invalid, 1, now), invalid).toBe(300);
+    }
+    expect(parseRetryAfter("9".repeat(400), now)).toBe(Number.MAX_SAFE_INTEGER); // finite however long: past any bound
   });
 });
 
@@ -286,7 +355,7 @@ describe("httpTransport with the caller's ky instance", () => {
       hooks: { beforeRequest: [(request) => void hooked.push(request.method)] },
     });
     const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
-    const glass = await connect(server, { ky: instance, token: "t0ken-123" });
+    const glass = await connectRetrying(server, { ky: instance, token: "t0ken-123" });
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
     await glass.close();
@@ -311,7 +380,7 @@ describe("httpTransport with the caller's ky instance", () => {
       },
     });
     const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
-    const glass = await connect(server, { ky: instance });
+    const glass = await connectRetrying(server, { ky: instance });
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
     expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { hooked?: boolean }).hooked)).toEqual([true, true]);
@@ -319,7 +388,7 @@ describe("httpTransport with the caller's ky instance", () => {
     for (const seen of server.seen) expect(seen.headers["x-signed"]).toBe("yes");
   });
 
-  it("a Request its beforeRetry hook returns is what the retry sends", async () => {
+  it("a Request its beforeRetry hook returns is what the transport's retry (of a notification) sends", async () => {
     const instance = ky.create({
       hooks: {
         beforeRetry: [
@@ -330,11 +399,11 @@ describe("httpTransport with the caller's ky instance", () => {
         ],
       },
     });
-    const server = await serve(refuseFirst("ping", { status: 503, headers: { "retry-after": "0" } }));
+    const server = await serve(refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "0" } }));
     const glass = await connect(server, { ky: instance });
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
-    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried)).toEqual([undefined, true]);
+    expect(server.of("notifications/initialized").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried)).toEqual([undefined, true]);
   });
 
   it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {

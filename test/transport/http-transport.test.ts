@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Glass } from "../../src/client/glass.js";
 import type { GlassClientOptions } from "../../src/client/options.js";
 import { createRequest } from "../../src/envelope/create-request.js";
-import { TransportClosedError, TransportUnavailableError } from "../../src/errors/error-classes.js";
+import { OverloadedError, TransportClosedError, TransportUnavailableError } from "../../src/errors/error-classes.js";
 import type { GlassError } from "../../src/errors/glass-error.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../src/mcp/json-rpc.js";
 import { httpTransport } from "../../src/transport/http-transport.js";
@@ -502,7 +502,7 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     await transport.close();
   });
 
-  it("does not take -32000 in an HTTP 4xx answer (but 429) for the daemon's overload, and reports a bridge at its client limit (503) as unavailable", async () => {
+  it("does not take -32000 in an HTTP 4xx answer for the daemon's overload, fails a 429 as overloaded, and reports a bridge at its client limit (503) as unavailable", async () => {
     const busy = (message: string) => JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { why: "busy" } } });
     const server = await officialServer({
       json: true,
@@ -525,8 +525,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
       id: "c",
       error: { code: -32600, message: "Conflict: the session is busy", data: { httpStatus: 409, jsonRpcCode: -32000, data: { why: "busy" } } },
     });
-    await call("m", "tooMany");
-    expect(await recorder.answer("m")).toEqual({ jsonrpc: "2.0", id: "m", error: { code: -32000, message: "Too many requests", data: { why: "busy" } } });
+    // 429 is the HTTP server's own overload: the send fails (for the client's retry, with the server's Retry-After), not an answer.
+    const tooMany = await call("m", "tooMany").catch((error: unknown) => error);
+    expect(tooMany).toBeInstanceOf(OverloadedError);
+    expect(tooMany).toMatchObject({ code: "overloaded", details: { status: 429 }, rawMessage: expect.stringMatching(/\(HTTP 429\): Too many requests$/) });
     const full = await call("f", "full").catch((error: unknown) => error);
     expect(full).toBeInstanceOf(TransportUnavailableError);
     expect(full).toMatchObject({ details: { status: 503 }, rawMessage: expect.stringMatching(/HTTP 503\): the bridge serves 8 clients at most; .*--max-clients/) });

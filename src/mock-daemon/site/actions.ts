@@ -2,12 +2,15 @@ import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
 import { type MockCallContext, mockError } from "../handlers.js";
 import { answerPageDialog, dialogOpenedBy } from "./dialogs.js";
 import { referencedElement, type Resolved, resolveTarget, targetErrors } from "./locators.js";
-import { landingPath, SIGN_IN_ALERT, type SiteElement } from "./pages.js";
+import { landingUrl, SIGN_IN_ALERT, type SiteElement } from "./pages.js";
 import { FRAME_ID, type SiteContext, TARGET_ID } from "./site-context.js";
 
-/** Loads `path` of the site's origin, redirecting as the shop's server does (see landingPath): a new document. */
+/**
+ * Loads `path` of the site's origin (with its query and fragment, if any), resolved as a browser
+ * resolves it and redirected as the shop's server does (see landingUrl): a new document.
+ */
 export function goTo(site: SiteContext, path: string): void {
-  site.load(`${site.origin}${landingPath(path)}`);
+  site.load(landingUrl(site.origin, path));
 }
 
 /**
@@ -194,7 +197,7 @@ export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate
   }
   site.checkRevision(payload.expectedRevision);
   const was = before(site);
-  if (url.origin === site.origin) goTo(site, url.pathname);
+  if (url.origin === site.origin) goTo(site, `${url.pathname}${url.search}${url.hash}`);
   else site.load(url.href);
   site.advance();
   const page = { url: site.state.url, title: site.page().title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };

@@ -3,7 +3,7 @@ import type { MockHandlers } from "../handlers.js";
 import { click, fillForm, key, navigate, select, type, wait } from "./actions.js";
 import { noDialogShowing } from "./dialogs.js";
 import { getDOM, getText, inspectPage, observe, screenshot } from "./observe.js";
-import { DEFAULT_ORDERS, landingPath, type SimulatedOrder, type SimulatedSiteState } from "./pages.js";
+import { DEFAULT_ORDERS, landingUrl, type SimulatedOrder, type SimulatedSiteState } from "./pages.js";
 import { SiteContext } from "./site-context.js";
 import { findTarget, resolveIntent, resolveIntentWithKnowledge } from "./targets.js";
 import { preflightNavigation } from "./navigation-policy.js";
@@ -36,7 +36,9 @@ export interface SimulatedSiteOptions {
   /**
    * The path of the page to start on (default `/login`; `/` is `/login`, as the shop's server
    * redirects it; a path the shop does not have shows its server's `No page at <path>`). It starts
-   * with `/`, or it throws a TypeError.
+   * with `/`, or it throws a TypeError. It is resolved as a browser resolves it: dot segments
+   * (`/./orders`, `/x/../orders`) are resolved, and a query or fragment (`/orders?tab=1`,
+   * `/orders#top`) stays in the URL but does not change which page it is.
    */
   readonly startPath?: string;
   /**
@@ -136,7 +138,7 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
   }
   const signedIn = options.signedIn ?? false;
   const state: SimulatedSiteState = {
-    url: `${origin}${landingPath(startPath)}`,
+    url: landingUrl(origin, startPath),
     revision,
     signedIn,
     values: {},

@@ -292,7 +292,20 @@ export function elementsOf(page: SitePage): { element: SiteElement; region: Site
   return page.regions.flatMap((region) => region.elements.map((element) => ({ element, region })));
 }
 
-/** Where a navigation to `path` lands, as the shop's server sends it: `/` redirects to the sign-in page. */
-export function landingPath(path: string): string {
-  return path === "/" || path === "" ? "/login" : path;
+/**
+ * Where a browser lands for `path` of `origin` (a path, with an optional query and fragment): the
+ * URL as the browser resolves it before asking for it (dot segments such as `/./` and `/x/../`
+ * resolved, the query and fragment kept in the URL but no part of which page it is), then as the
+ * shop's server answers it: `/`, whatever its query, redirects to the sign-in page. The path is
+ * always read as a path of `origin` (`//host/x` is the path `//host/x`, not another host).
+ */
+export function landingUrl(origin: string, path: string): string {
+  let url: URL;
+  try {
+    url = new URL(`${origin}${path.startsWith("/") ? "" : "/"}${path}`);
+  } catch {
+    return `${origin}/login`;
+  }
+  if (url.origin !== origin) return `${origin}/login`;
+  return url.pathname === "/" ? `${origin}/login` : url.href;
 }

@@ -19,7 +19,7 @@ import { DAEMON_MCP_VERSIONS } from "../../mcp/mcp-versions.js";
 import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
 import { ignore } from "../../transport/transport-util.js";
 import { parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer, type ClientMessage } from "./messages.js";
-import { admitRequest, checkToken, corsHeaders, httpRequestTokens, preflightHeaders, refusal, refusalBody, requestPath, type Refusal } from "./security.js";
+import { admitRequest, checkToken, corsHeaders, httpRequestTokens, preflightHeaders, quoteHeader, refusal, refusalBody, requestPath, type Refusal } from "./security.js";
 import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
 
 /** The header that names an HTTP session. */
@@ -103,7 +103,7 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
   }
   const session = findSession(context, sessionId, refuse);
   if (session === undefined) return;
-  const versionRefusal = protocolVersionRefusal(req, session);
+  const versionRefusal = protocolVersionRefusal(req, session, context.options.token);
   if (versionRefusal !== undefined) return refuse(versionRefusal, false);
   return forward(context, req, res, session, parsed, body.bytes.length);
 }
@@ -111,7 +111,7 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
 async function handleDelete(context: BridgeContext, req: IncomingMessage, res: ServerResponse, refuse: Refuse): Promise<void> {
   const session = findSession(context, req.headers[SESSION_HEADER], refuse);
   if (session === undefined) return;
-  const versionRefusal = protocolVersionRefusal(req, session);
+  const versionRefusal = protocolVersionRefusal(req, session, context.options.token);
   if (versionRefusal !== undefined) return refuse(versionRefusal, false);
   await session.terminate();
   reply(req, res, 200, undefined);
@@ -142,15 +142,15 @@ function findSession(context: BridgeContext, sessionId: string | string[] | unde
  * A supported version other than the negotiated one goes through: the bridge relays the same
  * messages under either. `initialize` is never checked here: its version travels in its body.
  */
-function protocolVersionRefusal(req: IncomingMessage, session: HttpSession): Refusal | undefined {
+function protocolVersionRefusal(req: IncomingMessage, session: HttpSession, token: string): Refusal | undefined {
   const header = req.headers[VERSION_HEADER];
   if (header === undefined || (typeof header === "string" && DAEMON_MCP_VERSIONS.includes(header))) return undefined;
-  const requested = truncateUtf8(typeof header === "string" ? header : header.join(", "), 64);
+  const requested = quoteHeader(typeof header === "string" ? header : header.join(", "), 64, token);
   const negotiated = session.protocolVersion === undefined ? "" : ` (${session.protocolVersion} in this session)`;
   return {
     status: 400,
     rpcCode: -32000,
-    reason: `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(requested)}: this bridge supports ${DAEMON_MCP_VERSIONS.join(" and ")}; send the version initialize negotiated${negotiated}`,
+    reason: `Bad Request: unsupported MCP-Protocol-Version "${requested}": this bridge supports ${DAEMON_MCP_VERSIONS.join(" and ")}; send the version initialize negotiated${negotiated}`,
     data: { supported: [...DAEMON_MCP_VERSIONS], requested },
   };
 }

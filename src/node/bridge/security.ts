@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv4, isIPv6, type Socket } from "node:net";
-import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
+import { createRedactor, quoteUntrusted } from "../../errors/redact.js";
 
 /** The one path the bridge serves (`BRIDGE_DEFAULTS.path`). */
 export const BRIDGE_PATH = "/mcp";
@@ -317,6 +317,8 @@ export interface AdmissionRules {
   readonly allowedHosts: AllowedHosts;
   /** Allowed browser origins, normalized. */
   readonly allowedOrigins: ReadonlySet<string>;
+  /** The bridge's token: scrubbed from a header before it is quoted (and cut) in a refusal. */
+  readonly token: string;
 }
 
 /**
@@ -326,10 +328,10 @@ export interface AdmissionRules {
  */
 export function admitRequest(req: IncomingMessage, options: AdmissionRules, bridgePort: number): Refusal | undefined {
   if (!hostAllowed(req.headers.host, bridgePort, options.allowedHosts)) {
-    return refusal(403, `Host ${JSON.stringify(req.headers.host ?? "")} is not this bridge (only loopback names with its port, or --allow-host names)`);
+    return refusal(403, `Host "${quoteHeader(req.headers.host ?? "", 256, options.token)}" is not this bridge (only loopback names with its port, or --allow-host names)`);
   }
   const origin = req.headers.origin;
-  if (!originAllowed(origin, options.allowedOrigins)) return refusal(403, originRefusal(origin ?? ""));
+  if (!originAllowed(origin, options.allowedOrigins)) return refusal(403, originRefusal(origin ?? "", options.token));
   if (requestPath(req) !== BRIDGE_PATH) return refusal(404, `not found: the bridge serves only ${BRIDGE_PATH}`);
   return undefined;
 }
@@ -340,13 +342,25 @@ export function admitRequest(req: IncomingMessage, options: AdmissionRules, brid
  * the page (a fetch fails as a network error, a WebSocket closes with 1006), so the transports'
  * own errors say it too, and the log line has it.
  */
-function originRefusal(origin: string): string {
+function originRefusal(origin: string, token: string): string {
   const normalized = normalizeOrigin(origin);
   const how =
     normalized === undefined
       ? "an opaque or malformed origin (a sandboxed frame, a file: page) cannot be allowed; serve the page from an http(s) origin and allow that one"
       : `to let its pages in, start the bridge with --allow-origin ${normalized} (allowedOrigins in startBridge())`;
-  return `Origin ${JSON.stringify(truncateUtf8(origin, 256))} is not allowed: ${how}`;
+  return `Origin "${quoteHeader(origin, 256, token)}" is not allowed: ${how}`;
+}
+
+/**
+ * A request header's value as a refusal quotes it (the caller writes the double quotes): the bridge's token (and
+ * credentials carried the usual ways) scrubbed first, then escaped as inside a JSON string (quotes,
+ * backslashes and C0 controls) and the remaining controls written out, then cut to `maxBytes` (see
+ * `quoteUntrusted`) — so no part of the token a client put in a header reaches the log, and the
+ * value cannot forge a log line.
+ */
+export function quoteHeader(value: string, maxBytes: number, token: string): string {
+  const escaped = JSON.stringify(createRedactor([token])(value)).slice(1, -1);
+  return quoteUntrusted(escaped, maxBytes);
 }
 
 /** One open connection as the guard sees it. */

@@ -161,6 +161,43 @@ describe("the site is deterministic", () => {
     expect(createSimulatedSite({ signedIn: true, startPath: "/", revision: 7, origin: "http://localhost:3000/" }).state()).toMatchObject({ url: "http://localhost:3000/login", revision: 7, signedIn: true });
   });
 
+  it("resolves a startPath as a browser does before choosing the page: dot segments resolved, query and fragment kept in the URL but not part of the route", async () => {
+    for (const startPath of ["/./", "/?x=1", "/#top", "/x/../", "/orders/.."]) {
+      const site = createSimulatedSite({ startPath });
+      expect(site.state().url, startPath).toBe("https://shop.example/login");
+      expect((await call(site, "browser.getText", {})).text, startPath).toMatch(/^Sign in\n/);
+    }
+    for (const [startPath, url] of [
+      ["/./orders", "https://shop.example/orders"],
+      ["/x/../orders", "https://shop.example/orders"],
+      ["/orders?tab=1", "https://shop.example/orders?tab=1"],
+      ["/orders#top", "https://shop.example/orders#top"],
+      ["/x/./../orders?tab=1#top", "https://shop.example/orders?tab=1#top"],
+    ] as const) {
+      const site = createSimulatedSite({ startPath });
+      expect(site.state().url, startPath).toBe(url);
+      expect((await call(site, "browser.getText", {})).text, startPath).toMatch(/^Simulated Shop Orders Sign out\nRecent orders/);
+    }
+    // A path is always a path of the site's origin, never another host.
+    expect(createSimulatedSite({ startPath: "//elsewhere.example/orders" }).state().url).toBe("https://shop.example//elsewhere.example/orders");
+  });
+
+  it("routes a navigation within the site by its path alone, keeping its query and fragment in the URL as a browser does", async () => {
+    const site = createSimulatedSite();
+    const kept = (await call(site, "browser.navigate", { url: "https://shop.example/x/../orders?tab=1#top", expectedRevision: 1 } as never)) as {
+      page: { url: string; title: string };
+      identity: { observedFinalUrl: string; redirectCount: number };
+    };
+    expect(kept.page).toMatchObject({ url: "https://shop.example/orders?tab=1#top", title: "Orders · Simulated Shop" });
+    expect(kept.identity).toMatchObject({ observedFinalUrl: "https://shop.example/orders?tab=1#top", redirectCount: 0 });
+    const redirected = (await call(site, "browser.navigate", { url: "https://shop.example/./?next=orders", expectedRevision: 2 } as never)) as {
+      page: { url: string };
+      identity: { redirectCount: number };
+    };
+    expect(redirected.page.url).toBe("https://shop.example/login");
+    expect(redirected.identity.redirectCount).toBe(1);
+  });
+
   it("fails an observation of a region the page does not have as the daemon does, without saying why", async () => {
     const error = await failure(createSimulatedSite(), "browser.observe", { level: "summary", region: "region_nowhere" });
     expect(error.code).toBe("tool.failed");

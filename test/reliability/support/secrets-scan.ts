@@ -3,8 +3,8 @@
  * `toJSON()`, `util.inspect`, console output, log lines, CLI stderr, recorded fixtures) is
  * collected as text, and each secret is searched for in every form it could take on the way out:
  * as is, JSON-escaped (once and twice, as in MCP text content), percent-encoded, base64 and
- * base64url at each of the three byte alignments, hex, and any 16-character fragment of it (a
- * truncated message still leaks).
+ * base64url at each of the three byte alignments, hex, any 16-character fragment of it and its
+ * beginning and end from 8 characters on (a truncated message still leaks).
  */
 import { Writable } from "node:stream";
 import { Console } from "node:console";
@@ -35,6 +35,8 @@ export interface Hit {
 
 /** Fragments shorter than this are not searched for (too likely to match by chance). */
 const FRAGMENT_LENGTH = 16;
+/** The shortest beginning or end of a secret searched for (longer ones contain a fragment). */
+const CUT_LENGTH = 8;
 
 /** Every form of `value` worth searching for, by name, without duplicates. */
 export function secretForms(value: string): { form: string; text: string }[] {
@@ -62,6 +64,11 @@ export function secretForms(value: string): { form: string; text: string }[] {
     ["raw", value],
     ["JSON-escaped", jsonOnce],
   ] as const) {
+    // A quote cut in the middle of a secret leaves its beginning; one cut from the front, its end.
+    for (let length = CUT_LENGTH; length < text.length && length < FRAGMENT_LENGTH; length++) {
+      add(`${name} beginning of ${length}`, text.slice(0, length));
+      add(`${name} end of ${length}`, text.slice(text.length - length));
+    }
     if (text.length <= FRAGMENT_LENGTH) continue;
     for (let i = 0; i + FRAGMENT_LENGTH <= text.length; i++) add(`${name} fragment at ${i}`, text.slice(i, i + FRAGMENT_LENGTH));
   }

@@ -115,6 +115,57 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
     expect(called).toBe(1);
   });
 
+  it("answers a handler that throws something that cannot be described (a null-prototype object, an Error whose message getter throws, an object whose toString throws) as mock.handlerFailed, nothing happened", async () => {
+    const unreadable = new Error("hidden");
+    Object.defineProperty(unreadable, "message", {
+      get() {
+        throw new Error("message getter");
+      },
+    });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const thrown: [unknown, RegExp][] = [
+      [Object.create(null), /threw: an object that cannot be turned into text/],
+      [unreadable, /threw: Error whose message cannot be read/],
+      [
+        {
+          toString() {
+            throw new Error("toString");
+          },
+        },
+        /threw: an object that cannot be turned into text/,
+      ],
+      [{ [Symbol.toPrimitive]: () => ({}) }, /threw: an object that cannot be turned into text/],
+      [revoked.proxy, /threw: an object that cannot be turned into text/],
+      [Symbol("odd"), /threw: Symbol\(odd\)/],
+    ];
+    let next = 0;
+    harness = await startSocketHarness({
+      handlers: {
+        "browser.click": () => {
+          throw thrown[next++]?.[0];
+        },
+      },
+    });
+    const glass = await Glass.connect(socketTransport({ path: harness.path }));
+    try {
+      await glass.withLease(
+        async () => {
+          for (const [, said] of thrown) {
+            const error = await failure(glass.browser.click({ target: "ref=1", expectedRevision: 1 }));
+            expect(error).toMatchObject({ code: "mock.handlerFailed", mutationPossible: false });
+            expect(error.message).toMatch(/handler for browser\.click threw: /);
+            expect(error.message).toMatch(said);
+          }
+        },
+        { ttlMs: 10_000 },
+      );
+      expect(harness.daemon.calls.map((call) => (call.outcome?.ok === false ? call.outcome.error.code : undefined))).toEqual(thrown.map(() => "mock.handlerFailed"));
+    } finally {
+      await glass.close();
+    }
+  });
+
   it("refuses handlers that are not handlers before it listens", async () => {
     // Refused before anything is served (stdio is never read).
     await expect(startMockDaemon({ handlers: { "browser.nothing": () => ({}) } as unknown as MockHandlers })).rejects.toThrow(/"browser\.nothing" is not an operation of the catalog/);
