@@ -19,7 +19,8 @@
  * Type-only imports count too (`tsPreCompilationDeps`): a layer may not lean on another's types either.
  */
 
-const CORE = "^(src/(client|collections|envelope|errors|mcp|operations|transport|validation)/|src/(index|protocol)\\.ts$|generated/)";
+const CORE =
+  "^(src/(client|collections|envelope|errors|mcp|operations|transport|validation)/|src/(index|protocol)\\.ts$|generated/)";
 const MOCK_DAEMON = "^src/mock-daemon/";
 const TESTING_KIT = "^src/testing/";
 const TESTING_NOT_KIT = "^src/testing/(node|msw)/";
@@ -80,21 +81,24 @@ module.exports = {
     },
     {
       name: "mock-daemon-imports-core",
-      comment: "The platform-free mock-daemon core builds on the core alone: no other layer, no package, no `node:` module.",
+      comment:
+        "The platform-free mock-daemon core builds on the core alone: no other layer, no package, no `node:` module.",
       severity: "error",
       from: { path: MOCK_DAEMON },
       to: { pathNot: `${CORE}|${MOCK_DAEMON}` },
     },
     {
       name: "testing-kit-platform-free",
-      comment: "The testing kit builds on core and the mock daemon: never src/node, the command line, its own Node server or its MSW handlers.",
+      comment:
+        "The testing kit builds on core and the mock daemon: never src/node, the command line, its own Node server or its MSW handlers.",
       severity: "error",
       from: { path: TESTING_KIT, pathNot: TESTING_NOT_KIT },
       to: { path: "^src/(node|cli)/|^src/testing/(node|msw)/" },
     },
     {
       name: "testing-kit-node-builtins-on-demand",
-      comment: "The testing kit loads in a browser: a `node:` module only through a dynamic import() inside the function that needs it.",
+      comment:
+        "The testing kit loads in a browser: a `node:` module only through a dynamic import() inside the function that needs it.",
       severity: "error",
       from: { path: TESTING_KIT, pathNot: TESTING_NOT_KIT },
       to: { dependencyTypes: ["core"], dynamic: false },

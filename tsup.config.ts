@@ -54,7 +54,10 @@ function minifyNodeBuild({ everyFile }: { everyFile: boolean }): TsupPlugin {
         if (validators) sizes.push(`${name}: ${(minified.code.length / 1024).toFixed(2)} KB`);
       }
       const others = everyFile ? "; the other files without whitespace" : "";
-      this.logger.info(this.format.toUpperCase(), `Minified the compiled validators (${sizes.join(", ")})${others}. The sizes listed next are from before.`);
+      this.logger.info(
+        this.format.toUpperCase(),
+        `Minified the compiled validators (${sizes.join(", ")})${others}. The sizes listed next are from before.`,
+      );
     },
   };
 }
@@ -120,7 +123,12 @@ const entryBuild: Options = {
  * `npm run build` empties dist/ first (prebuild), since the builds run side by side.
  */
 export default defineConfig([
-  { ...entryBuild, entry: { ...ENTRIES, cli: "src/cli/main.ts" }, format: ["esm"], plugins: [minifyNodeBuild({ everyFile: false })] },
+  {
+    ...entryBuild,
+    entry: { ...ENTRIES, cli: "src/cli/main.ts" },
+    format: ["esm"],
+    plugins: [minifyNodeBuild({ everyFile: false })],
+  },
   { ...entryBuild, format: ["cjs"], noExternal: ["ky"], plugins: [minifyNodeBuild({ everyFile: true })] },
   {
     // The browser bundle: one minified ESM file of `glass-sdk` with everything it needs (ky

@@ -15,7 +15,12 @@ const WEBSOCKET_TESTS = ["test/testing/msw/**/*.test.ts"];
  * (generated/validators/index.js) replaced by the compact ones the browser builds use
  * (generated/validators-compact/index.ts): the same assertions hold for both back ends.
  */
-const VALIDATOR_TESTS = ["test/envelope/**/*.test.ts", "test/validation/**/*.test.ts", "test/reliability/envelope-*.test.ts", "test/testing/node/handshake.test.ts"];
+const VALIDATOR_TESTS = [
+  "test/envelope/**/*.test.ts",
+  "test/validation/**/*.test.ts",
+  "test/reliability/envelope-*.test.ts",
+  "test/testing/node/handshake.test.ts",
+];
 
 /** `glass-sdk` and its subpaths, as tests and examples import them (the package by name), resolved to the sources. */
 export const PACKAGE_ENTRIES = Object.entries({
@@ -25,7 +30,10 @@ export const PACKAGE_ENTRIES = Object.entries({
   "glass-sdk/protocol": "./src/protocol.ts",
   "glass-sdk/node": "./src/node/index.ts",
   "glass-sdk": "./src/index.ts",
-}).map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
+}).map(([name, file]) => ({
+  find: new RegExp(`^${name}$`),
+  replacement: fileURLToPath(new URL(file, import.meta.url)),
+}));
 
 /** Files that never run in `npm test`. */
 const EXCLUDED = [
@@ -40,7 +48,11 @@ export default defineConfig({
   resolve: { alias: PACKAGE_ENTRIES },
   test: {
     // The last one prints a summary line per reliability area (test/reliability/) at the end of the run.
-    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }], "./test/reliability/area-summary-reporter.ts"],
+    reporters: [
+      "default",
+      ["json", { outputFile: "test-results/vitest.json" }],
+      "./test/reliability/area-summary-reporter.ts",
+    ],
     testTimeout: 30_000,
     projects: [
       {
@@ -70,7 +82,12 @@ export default defineConfig({
         resolve: {
           // Matches the import as written (`../../generated/validators/index.js` from src/, `../generated/...`
           // from test/); a setup file checks that the compact module is the one loaded.
-          alias: [{ find: /^(?:\.\.?\/)+generated\/validators\/index\.js$/, replacement: fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url)) }],
+          alias: [
+            {
+              find: /^(?:\.\.?\/)+generated\/validators\/index\.js$/,
+              replacement: fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url)),
+            },
+          ],
         },
         test: {
           name: "compact-validators",

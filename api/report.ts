@@ -34,11 +34,25 @@ function configFor(entry: (typeof ENTRIES)[number], tempFolder: string): IConfig
     mainEntryPointFilePath: join(ROOT, entry.types),
     compiler: {
       overrideTsconfig: {
-        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, types: ["node"], lib: ["ES2022", "DOM"] },
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          skipLibCheck: true,
+          types: ["node"],
+          lib: ["ES2022", "DOM"],
+        },
         files: [join(ROOT, entry.types)],
       },
     },
-    apiReport: { enabled: true, reportFileName: entry.report, reportFolder: join(ROOT, "api"), reportTempFolder: tempFolder, includeForgottenExports: false },
+    apiReport: {
+      enabled: true,
+      reportFileName: entry.report,
+      reportFolder: join(ROOT, "api"),
+      reportTempFolder: tempFolder,
+      includeForgottenExports: false,
+    },
     docModel: { enabled: false },
     dtsRollup: { enabled: false },
     tsdocMetadata: { enabled: false },
@@ -98,9 +112,13 @@ try {
   rmSync(tempFolder, { recursive: true, force: true });
 }
 if (update) {
-  console.log(changed.length === 0 ? "api/: every report is up to date" : `api/: updated the report of ${changed.join(", ")}`);
+  console.log(
+    changed.length === 0 ? "api/: every report is up to date" : `api/: updated the report of ${changed.join(", ")}`,
+  );
 } else if (changed.length > 0) {
-  console.error(`the public API of ${changed.join(", ")} differs from its report in api/: if the change is meant, run \`npm run api:update\` and commit the report`);
+  console.error(
+    `the public API of ${changed.join(", ")} differs from its report in api/: if the change is meant, run \`npm run api:update\` and commit the report`,
+  );
   failed = true;
 } else {
   console.log(`api/: the reports match the public API of ${ENTRIES.length} entry points`);

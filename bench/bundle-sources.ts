@@ -33,11 +33,18 @@ const noValidators: Plugin = {
   name: "no-validators",
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /(^|\/)generated\/validators\/index\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === COMPILED_VALIDATORS ? { path: "stub", namespace: "no-validators" } : undefined,
+      resolve(args.resolveDir, args.path) === COMPILED_VALIDATORS
+        ? { path: "stub", namespace: "no-validators" }
+        : undefined,
     );
     pluginBuild.onLoad({ filter: /.*/, namespace: "no-validators" }, async () => {
       const names = Object.keys(await import(COMPILED_VALIDATORS));
-      return { loader: "js", contents: names.map((name) => `export const ${name} = ${name.endsWith("Validators") ? "{}" : "() => true"};`).join("\n") };
+      return {
+        loader: "js",
+        contents: names
+          .map((name) => `export const ${name} = ${name.endsWith("Validators") ? "{}" : "() => true"};`)
+          .join("\n"),
+      };
     });
   },
 };
@@ -72,7 +79,9 @@ async function sourceRanking(imports: string, top: number): Promise<void> {
   });
   const total = gzipBytes(text);
   const floor = (await buildPage(imports, noValidators)).outputFiles.find((file) => file.path.endsWith(".js"))!.text;
-  console.log(`\n${imports}, from src/: ${text.length} B minified, ${total} B gzip; without validation (every validator stubbed to accept): ${floor.length} B minified, ${gzipBytes(floor)} B gzip`);
+  console.log(
+    `\n${imports}, from src/: ${text.length} B minified, ${total} B gzip; without validation (every validator stubbed to accept): ${floor.length} B minified, ${gzipBytes(floor)} B gzip`,
+  );
   const rows = [...stretches].map(([source, owned]) => {
     let kept = "";
     let from = 0;
@@ -85,10 +94,20 @@ async function sourceRanking(imports: string, top: number): Promise<void> {
     return { name, bytes: text.length - kept.length, gzip: total - gzipBytes(kept) };
   });
   console.log("  gzip B   min B  module");
-  for (const row of rows.sort((a, b) => b.gzip - a.gzip).slice(0, top)) console.log(`${String(row.gzip).padStart(8)}${String(row.bytes).padStart(8)}  ${row.name}`);
+  for (const row of rows.sort((a, b) => b.gzip - a.gzip).slice(0, top))
+    console.log(`${String(row.gzip).padStart(8)}${String(row.bytes).padStart(8)}  ${row.name}`);
 }
 
 const bundles = await measureBundles();
-console.log("build (gzip -9 bytes): prebuilt", bundles.glass.gzipBytes, "· page Glass+httpTransport", bundles.glassHttpPage.gzipBytes, "· page Glass+webSocketTransport", bundles.glassWebSocketPage.gzipBytes, "· MCP SDK client", bundles.mcpSdk.gzipBytes);
+console.log(
+  "build (gzip -9 bytes): prebuilt",
+  bundles.glass.gzipBytes,
+  "· page Glass+httpTransport",
+  bundles.glassHttpPage.gzipBytes,
+  "· page Glass+webSocketTransport",
+  bundles.glassWebSocketPage.gzipBytes,
+  "· MCP SDK client",
+  bundles.mcpSdk.gzipBytes,
+);
 const top = Number(process.argv[2] ?? 25) || 25;
 for (const imports of ["Glass, httpTransport", "Glass, webSocketTransport"]) await sourceRanking(imports, top);

@@ -45,17 +45,29 @@ async function start(init: WorkerInit): Promise<void> {
   const measured: BenchClient = init.liftResults === true && client.client !== "glass-sdk" ? lifting(client) : client;
   const baselineRss = settledRss();
   process.on("message", (request: WorkerRequest) => {
-    handle(client, measured, targets, request, baselineRss).catch((error: unknown) => send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+    handle(client, measured, targets, request, baselineRss).catch((error: unknown) =>
+      send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    );
   });
   send({ type: "ready", baselineRss });
 }
 
 /** The client, handing its caller the parsed JSON of the answer's text item. */
 function lifting(client: BenchClient): BenchClient {
-  return { ...client, call: async (key) => JSON.parse((((await client.call(key)) as { content: { text: string }[] }).content[0]!.text)) as unknown };
+  return {
+    ...client,
+    call: async (key) =>
+      JSON.parse(((await client.call(key)) as { content: { text: string }[] }).content[0]!.text) as unknown,
+  };
 }
 
-async function handle(client: BenchClient, measured: BenchClient, targets: BenchTargets, request: WorkerRequest, baselineRss: number): Promise<void> {
+async function handle(
+  client: BenchClient,
+  measured: BenchClient,
+  targets: BenchTargets,
+  request: WorkerRequest,
+  baselineRss: number,
+): Promise<void> {
   if (request.type === "rss") {
     let growth = 0;
     for (let i = 0; i < request.calls; i++) {
@@ -87,7 +99,14 @@ function readOperations(path: string, tools: Record<string, string>): Record<str
   fixture.requests.forEach((request, index) => {
     const key = request.requestId.slice("bench-".length);
     const payloadBytes = Buffer.byteLength(JSON.stringify(request.payload));
-    operations[key] = { key, operation: request.operation, tool: tools[key]!, payload: request.payload, payloadBytes, result: fixture.responses[index]!.result };
+    operations[key] = {
+      key,
+      operation: request.operation,
+      tool: tools[key]!,
+      payload: request.payload,
+      payloadBytes,
+      result: fixture.responses[index]!.result,
+    };
   });
   return operations;
 }

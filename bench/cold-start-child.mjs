@@ -36,12 +36,23 @@ if (mode === "client") {
   const shared = await Glass.connect(socketTransport({ path: String(socketPath) }));
   const t6 = performance.now();
   await shared.close();
-  print({ importMs: t1 - t0, importNodeMs: t2 - t1, connectStdioMs: t3 - t2, firstCallMs: t4 - t3, connectSocketMs: t6 - t5 });
+  print({
+    importMs: t1 - t0,
+    importNodeMs: t2 - t1,
+    connectStdioMs: t3 - t2,
+    firstCallMs: t4 - t3,
+    connectSocketMs: t6 - t5,
+  });
 } else if (mode === "spawn-daemon") {
   const { command, args } = JSON.parse(String(daemonJson));
   const t0 = performance.now();
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"] });
-  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "cold-start", version: "1" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "cold-start", version: "1" } },
+  };
   child.stdin.write(`${JSON.stringify(initialize)}\n`);
   await new Promise((resolve) => child.stdout.once("data", resolve));
   const t1 = performance.now();

@@ -28,7 +28,13 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { WebSocket } from "ws";
-import { checkAnswer, type BenchClient, type BenchTargets, type ClientName, type TransportName } from "./clients/bench-client.js";
+import {
+  checkAnswer,
+  type BenchClient,
+  type BenchTargets,
+  type ClientName,
+  type TransportName,
+} from "./clients/bench-client.js";
 import { openGlassClient } from "./clients/glass-clients.js";
 import { MCP_SDK_TRANSPORTS, openMcpSdkClient } from "./clients/mcp-sdk-clients.js";
 import { openRawClient } from "./clients/raw-clients.js";
@@ -56,7 +62,8 @@ const TRANSPORTS: readonly TransportName[] = ["stdio", "socket", "http", "websoc
 
 const started = performance.now();
 const loadAtStart = loadavg();
-const progress = (line: string): void => void process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+const progress = (line: string): void =>
+  void process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
 const notes: string[] = [
   "the mock daemon runs in fast mode (mock-daemon --fast): read-only tools are answered from one precomputed result per operation, whatever the payload (not matched, not validated, not recorded) — fidelity traded for speed so the daemon is not what is measured",
   "processes: clients here; one daemon process per stdio client; one daemon process on the Unix socket (spawned, so its CPU never shares the clients' event loop); the bridge in its own process in front of that socket (HTTP and WebSocket)",
@@ -68,16 +75,24 @@ const notes: string[] = [
 const globals = globalThis as { WebSocket?: unknown };
 if (globals.WebSocket === undefined) {
   globals.WebSocket = WebSocket;
-  notes.push("Node has no global WebSocket: it was set to the ws package's class for the MCP SDK's WebSocketClientTransport (glass-sdk uses the same class)");
+  notes.push(
+    "Node has no global WebSocket: it was set to the ws package's class for the MCP SDK's WebSocketClientTransport (glass-sdk uses the same class)",
+  );
 }
 // Listener-count warnings (the MCP SDK's transports raise them under load) are findings, not
 // noise: count them by kind and by the package whose code raised them, and report them as notes.
 const warnings = new Map<string, number>();
 process.removeAllListeners("warning");
 process.on("warning", (warning) => {
-  if (warning.name !== "MaxListenersExceededWarning") return void process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  if (warning.name !== "MaxListenersExceededWarning")
+    return void process.stderr.write(`${warning.name}: ${warning.message}\n`);
   const frames = (warning.stack ?? "").split("\n").slice(1);
-  const raisedIn = frames.map((frame) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame)?.[1] ?? (frame.includes("/dist/") ? "glass-sdk" : undefined)).find((name) => name !== undefined);
+  const raisedIn = frames
+    .map(
+      (frame) =>
+        /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame)?.[1] ?? (frame.includes("/dist/") ? "glass-sdk" : undefined),
+    )
+    .find((name) => name !== undefined);
   const key = `"${warning.message.replace(/\d+/g, "N").split(". Use ")[0]}" raised in ${raisedIn ?? "code the stack does not show"}`;
   warnings.set(key, (warnings.get(key) ?? 0) + 1);
 });
@@ -99,7 +114,12 @@ try {
   const bridge = await spawnBridge(socketPath);
   children.push(bridge);
   progress(`fast daemon on ${socketPath}; bridge at ${bridge.url}`);
-  const targets: BenchTargets = { operations: fixture.operations, stdioDaemon: fastDaemonCommand(fixture.path), socketPath, bridge };
+  const targets: BenchTargets = {
+    operations: fixture.operations,
+    stdioDaemon: fastDaemonCommand(fixture.path),
+    socketPath,
+    bridge,
+  };
 
   const cells: ThroughputCell[] = [];
   const largeJson: LargeCallJson = [];
@@ -112,7 +132,10 @@ try {
     }
     progress(`${transport}: ${clients.map((c) => c.client).join(", ")} connected and answering`);
     cells.push(...(await measureTransport(clients.map(inProcess), settings, progress)));
-    largeJson.push({ transport, json: await countJsonCalls(() => glass.call("large"), fixture.operations.large.payloadBytes, ROOT) });
+    largeJson.push({
+      transport,
+      json: await countJsonCalls(() => glass.call("large"), fixture.operations.large.payloadBytes, ROOT),
+    });
     for (const client of clients) await client.close();
     await new Promise((resolve) => setTimeout(resolve, 100)); // let the daemon and bridge see the sessions go
   }
@@ -121,8 +144,22 @@ try {
   if (settings.isolated) {
     const tools = Object.fromEntries(Object.values(fixture.operations).map((op) => [op.key, op.tool]));
     for (const transport of TRANSPORTS) {
-      const names: ClientName[] = ["glass-sdk", "raw", ...(MCP_SDK_TRANSPORTS.includes(transport) ? (["mcp-sdk"] as const) : [])];
-      const workers: WorkerRunner[] = await Promise.all(names.map((client) => startClientWorker({ transport, client, fixturePath: fixture.path, tools, targets: { stdioDaemon: targets.stdioDaemon, socketPath, bridge } })));
+      const names: ClientName[] = [
+        "glass-sdk",
+        "raw",
+        ...(MCP_SDK_TRANSPORTS.includes(transport) ? (["mcp-sdk"] as const) : []),
+      ];
+      const workers: WorkerRunner[] = await Promise.all(
+        names.map((client) =>
+          startClientWorker({
+            transport,
+            client,
+            fixturePath: fixture.path,
+            tools,
+            targets: { stdioDaemon: targets.stdioDaemon, socketPath, bridge },
+          }),
+        ),
+      );
       progress(`${transport}, each client in its own process: ${names.join(", ")} connected`);
       try {
         isolatedCells.push(...(await measureTransport(workers, settings, (line) => progress(`isolated ${line}`))));
@@ -147,11 +184,17 @@ try {
   const coldStart = await measureColdStart(settings.coldStartRuns, targets.stdioDaemon, socketPath);
 
   progress("the real daemon (glass-browser) in headless Chromium, glass-sdk and the MCP SDK client over stdio…");
-  const realDaemon = await measureRealDaemon(settings.quick ? 2 : 5, settings.quick ? 2 : 4, progress).catch((error: unknown) => `not measured: ${error instanceof Error ? error.message : String(error)}`);
+  const realDaemon = await measureRealDaemon(settings.quick ? 2 : 5, settings.quick ? 2 : 4, progress).catch(
+    (error: unknown) => `not measured: ${error instanceof Error ? error.message : String(error)}`,
+  );
 
   for (const [warning, count] of warnings) notes.push(`Node warned ${count}× ${warning}`);
   const ladder = readLadderRun();
-  notes.push(typeof ladder === "string" ? `the ladder: ${ladder}` : `the ladder comes from its own run (npm run bench:ladder): ${ladder.mode} run of ${ladder.generatedAt}, commit ${ladder.git.commit}`);
+  notes.push(
+    typeof ladder === "string"
+      ? `the ladder: ${ladder}`
+      : `the ladder comes from its own run (npm run bench:ladder): ${ladder.mode} run of ${ladder.generatedAt}, commit ${ladder.git.commit}`,
+  );
   const allRatios = ratios(cells);
   const run: BenchRun = {
     settings,
@@ -167,7 +210,15 @@ try {
     memory,
     coldStart,
     bundle,
-    targets: evaluateTargets({ ratios: allRatios, overhead, largeJson, memory, bundle, gateways, ladder: typeof ladder === "string" ? ladder : ladder.targets }),
+    targets: evaluateTargets({
+      ratios: allRatios,
+      overhead,
+      largeJson,
+      memory,
+      bundle,
+      gateways,
+      ladder: typeof ladder === "string" ? ladder : ladder.targets,
+    }),
     wallMs: performance.now() - started,
     notes,
     loadAverage: { start: loadAtStart, end: loadavg() },
@@ -175,16 +226,28 @@ try {
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(toResults(run), null, 2)}\n`);
-  writeFileSync(join(RESULTS_DIR, "throughput.svg"), throughputSvg(cells, `Node ${process.version}, ${settings.quick ? "--quick" : "full"} run, fast mock daemon; medians of ${settings.rounds} interleaved rounds`));
-  writeFileSync(join(RESULTS_DIR, "real-daemon.json"), `${JSON.stringify(typeof realDaemon === "string" ? { notMeasured: realDaemon } : realDaemon, null, 2)}\n`);
-  process.stdout.write(`${formatTable(run)}\n\n${typeof realDaemon === "string" ? `Real daemon: ${realDaemon}` : realDaemonTable(realDaemon)}\n`);
+  writeFileSync(
+    join(RESULTS_DIR, "throughput.svg"),
+    throughputSvg(
+      cells,
+      `Node ${process.version}, ${settings.quick ? "--quick" : "full"} run, fast mock daemon; medians of ${settings.rounds} interleaved rounds`,
+    ),
+  );
+  writeFileSync(
+    join(RESULTS_DIR, "real-daemon.json"),
+    `${JSON.stringify(typeof realDaemon === "string" ? { notMeasured: realDaemon } : realDaemon, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `${formatTable(run)}\n\n${typeof realDaemon === "string" ? `Real daemon: ${realDaemon}` : realDaemonTable(realDaemon)}\n`,
+  );
   progress(`wrote ${join(RESULTS_DIR, "latest.json")} and throughput.svg`);
 } catch (error) {
-  process.stderr.write(`bench: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench: the harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   exitCode = 1;
 } finally {
   for (const child of children.reverse()) await child.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
-

@@ -14,7 +14,9 @@ const dir = mkdtempSync(join(tmpdir(), "glass-overhead-"));
 try {
   const results = await measureOverhead(writeBenchFixture(dir), readSettings(process.argv.slice(2)), ROOT);
   for (const r of results) {
-    console.log(`${r.payload}: overhead ${r.overheadMicros.toFixed(1)} µs CPU (glass ${r.glassMicros.toFixed(1)} − trivial ${r.trivialMicros.toFixed(1)})`);
+    console.log(
+      `${r.payload}: overhead ${r.overheadMicros.toFixed(1)} µs CPU (glass ${r.glassMicros.toFixed(1)} − trivial ${r.trivialMicros.toFixed(1)})`,
+    );
     console.log(`   ${r.stages.map((s) => `${s.stage} ${s.micros.toFixed(2)}`).join(" | ")}`);
   }
 } finally {

@@ -29,14 +29,26 @@ const config = JSON.parse(process.argv[2]!) as {
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 // The fixture's calls are rebuilt (deterministically) next to the written file.
 const { operations } = writeBenchFixture(dirname(config.fixturePath));
-const targets: BenchTargets = { operations, stdioDaemon: fastDaemonCommand(config.fixturePath), socketPath: config.socketPath, bridge: config.bridge };
-const open = config.client === "glass-sdk" ? openGlassClient : config.client === "raw" ? openRawClient : openMcpSdkClient;
-const client: BenchClient = config.transport === "in-process" ? await inProcess() : await open(config.transport, targets);
+const targets: BenchTargets = {
+  operations,
+  stdioDaemon: fastDaemonCommand(config.fixturePath),
+  socketPath: config.socketPath,
+  bridge: config.bridge,
+};
+const open =
+  config.client === "glass-sdk" ? openGlassClient : config.client === "raw" ? openRawClient : openMcpSdkClient;
+const client: BenchClient =
+  config.transport === "in-process" ? await inProcess() : await open(config.transport, targets);
 
 /** glass-sdk over the overhead measurement's instant transport (no I/O). */
 async function inProcess(): Promise<BenchClient> {
   const { glass, calls } = await connectInstant({ path: config.fixturePath, operations });
-  return { transport: "socket", client: "glass-sdk", call: (payload) => calls[payload as PayloadKey](), close: () => glass.close() };
+  return {
+    transport: "socket",
+    client: "glass-sdk",
+    call: (payload) => calls[payload as PayloadKey](),
+    close: () => glass.close(),
+  };
 }
 
 async function loop(ms: number): Promise<number> {
@@ -60,6 +72,8 @@ const calls = await loop(config.seconds * 1000);
 const to = Number(process.hrtime.bigint() / 1000n);
 const used = process.cpuUsage(cpu);
 await client.close();
-process.stderr.write(`${config.client} over ${config.transport}, ${config.payload}, ${config.concurrency} in flight: ${(calls / config.seconds).toFixed(0)} calls/s, ${((used.user + used.system) / calls).toFixed(1)} µs CPU/call (user ${(used.user / calls).toFixed(1)}, system ${(used.system / calls).toFixed(1)})\n`);
+process.stderr.write(
+  `${config.client} over ${config.transport}, ${config.payload}, ${config.concurrency} in flight: ${(calls / config.seconds).toFixed(0)} calls/s, ${((used.user + used.system) / calls).toFixed(1)} µs CPU/call (user ${(used.user / calls).toFixed(1)}, system ${(used.system / calls).toFixed(1)})\n`,
+);
 // The measured window on the profile's clock, for bench/profile.ts to keep only its samples.
 process.stdout.write(`${JSON.stringify({ window: [from, to] })}\n`);

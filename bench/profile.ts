@@ -21,8 +21,13 @@ import { RESULTS_DIR, ROOT } from "./lib/paths.js";
 import { spawnBridge, spawnSocketDaemon, type ChildHandle } from "./lib/processes.js";
 
 const [transport, payload, concurrency = "1", seconds = "5", client = "glass-sdk"] = process.argv.slice(2);
-if (!["stdio", "socket", "http", "websocket", "in-process"].includes(transport ?? "") || !["small", "large"].includes(payload ?? "")) {
-  process.stderr.write("usage: tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds] [glass-sdk|raw|mcp-sdk]\n");
+if (
+  !["stdio", "socket", "http", "websocket", "in-process"].includes(transport ?? "") ||
+  !["small", "large"].includes(payload ?? "")
+) {
+  process.stderr.write(
+    "usage: tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds] [glass-sdk|raw|mcp-sdk]\n",
+  );
   process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), "glass-profile-"));
@@ -38,9 +43,30 @@ try {
   mkdirSync(profiles, { recursive: true });
   const name = `${client}-${transport}-${payload}-x${concurrency}`;
   const before = new Set(readdirSync(profiles));
-  const args = ["--cpu-prof", "--cpu-prof-dir", profiles, "--cpu-prof-name", `${name}.cpuprofile`, "--import", "tsx", fileURLToPath(new URL("./profile-child.ts", import.meta.url))];
-  const config = { transport, payload, concurrency: Number(concurrency), seconds: Number(seconds), client, fixturePath: fixture.path, socketPath, bridge: { url: bridge.url, wsUrl: bridge.wsUrl, token: bridge.token } };
-  const child = spawn(process.execPath, [...args, JSON.stringify(config)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const args = [
+    "--cpu-prof",
+    "--cpu-prof-dir",
+    profiles,
+    "--cpu-prof-name",
+    `${name}.cpuprofile`,
+    "--import",
+    "tsx",
+    fileURLToPath(new URL("./profile-child.ts", import.meta.url)),
+  ];
+  const config = {
+    transport,
+    payload,
+    concurrency: Number(concurrency),
+    seconds: Number(seconds),
+    client,
+    fixturePath: fixture.path,
+    socketPath,
+    bridge: { url: bridge.url, wsUrl: bridge.wsUrl, token: bridge.token },
+  };
+  const child = spawn(process.execPath, [...args, JSON.stringify(config)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -48,11 +74,19 @@ try {
   const { window } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { window: [number, number] };
   const written = readdirSync(profiles).find((file) => file === `${name}.cpuprofile` || !before.has(file));
   const summary = summarizeProfile(join(profiles, written!), ROOT, window);
-  process.stdout.write(`\nmeasured window: ${(summary.totalMs / 1000).toFixed(2)} s sampled, ${(summary.busyMs / 1000).toFixed(2)} s not idle; self time, % of the non-idle time\n`);
+  process.stdout.write(
+    `\nmeasured window: ${(summary.totalMs / 1000).toFixed(2)} s sampled, ${(summary.busyMs / 1000).toFixed(2)} s not idle; self time, % of the non-idle time\n`,
+  );
   process.stdout.write("top functions:\n");
-  for (const h of summary.functions) process.stdout.write(`  ${h.selfMs.toFixed(1).padStart(8)} ms ${(100 * h.share).toFixed(1).padStart(5)} %  ${h.name}  ${h.where}\n`);
+  for (const h of summary.functions)
+    process.stdout.write(
+      `  ${h.selfMs.toFixed(1).padStart(8)} ms ${(100 * h.share).toFixed(1).padStart(5)} %  ${h.name}  ${h.where}\n`,
+    );
   process.stdout.write("top files:\n");
-  for (const h of summary.files.slice(0, 15)) process.stdout.write(`  ${h.selfMs.toFixed(1).padStart(8)} ms ${(100 * h.share).toFixed(1).padStart(5)} %  ${h.name}\n`);
+  for (const h of summary.files.slice(0, 15))
+    process.stdout.write(
+      `  ${h.selfMs.toFixed(1).padStart(8)} ms ${(100 * h.share).toFixed(1).padStart(5)} %  ${h.name}\n`,
+    );
   process.stdout.write(`profile: ${join(profiles, written!)}\n`);
 } catch (error) {
   process.stderr.write(`profile: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

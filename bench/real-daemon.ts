@@ -10,7 +10,12 @@ import { RESULTS_DIR } from "./lib/paths.js";
 import { measureRealDaemon, realDaemonTable } from "./sections/real-daemon.js";
 
 const quick = process.argv.includes("--quick");
-const result = await measureRealDaemon(quick ? 2 : 5, quick ? 2 : 4, (line) => process.stderr.write(`[bench] ${line}\n`));
+const result = await measureRealDaemon(quick ? 2 : 5, quick ? 2 : 4, (line) =>
+  process.stderr.write(`[bench] ${line}\n`),
+);
 mkdirSync(RESULTS_DIR, { recursive: true });
-writeFileSync(join(RESULTS_DIR, "real-daemon.json"), `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`);
+writeFileSync(
+  join(RESULTS_DIR, "real-daemon.json"),
+  `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`,
+);
 process.stdout.write(`${realDaemonTable(result)}\n`);

@@ -1,4 +1,10 @@
-import { childPointer, type LocatedSchema, type SchemaLocation, type SchemaObject, type SchemaRegistry } from "./schema-registry.js";
+import {
+  childPointer,
+  type LocatedSchema,
+  type SchemaLocation,
+  type SchemaObject,
+  type SchemaRegistry,
+} from "./schema-registry.js";
 
 /** The catalog index file, relative to the schema folder. */
 export const CATALOG_INDEX = "glass-operations-v1.json";
@@ -80,7 +86,8 @@ export interface Catalog {
 
 const EXPECTED_REVISION_PROPERTY = {
   $ref: "browser-defs.schema.json#/$defs/revision",
-  description: "The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.",
+  description:
+    "The page revision this action was planned against; the daemon answers staleRevision when the page has moved on.",
 };
 
 function pascal(operation: string): string {
@@ -100,11 +107,20 @@ function checkLease(lease: unknown, file: string, index: number): CatalogLease {
   if (lease !== null && typeof lease === "object") {
     const [kind, ...others] = Object.keys(lease);
     const condition = (lease as Record<string, { field?: unknown; in?: unknown }>)[kind ?? ""];
-    if ((kind === "requiredWhen" || kind === "requiredUnless") && others.length === 0 && typeof condition?.field === "string" && Array.isArray(condition.in)) {
+    if (
+      (kind === "requiredWhen" || kind === "requiredUnless") &&
+      others.length === 0 &&
+      typeof condition?.field === "string" &&
+      Array.isArray(condition.in)
+    ) {
       return lease as CatalogLease;
     }
   }
-  return fail(file, index, `lease must be "required", "none", {requiredWhen: {field, in}} or {requiredUnless: {field, in}}`);
+  return fail(
+    file,
+    index,
+    `lease must be "required", "none", {requiredWhen: {field, in}} or {requiredUnless: {field, in}}`,
+  );
 }
 
 /** What a case's result title must look like: the TypeScript type name, as is. */
@@ -128,8 +144,14 @@ function stringValues(located: LocatedSchema, registry: SchemaRegistry): string[
 }
 
 /** Checks one `when` of `resultCases` against the payload schema it narrows. */
-function checkCondition(when: unknown, payload: LocatedSchema & { schema: SchemaObject }, registry: SchemaRegistry, fail: (message: string) => never): ResultCaseCondition {
-  if (!isObject(when) || typeof when.field !== "string" || when.field === "") return fail(`when must be one of ${CONDITION_SHAPES}`);
+function checkCondition(
+  when: unknown,
+  payload: LocatedSchema & { schema: SchemaObject },
+  registry: SchemaRegistry,
+  fail: (message: string) => never,
+): ResultCaseCondition {
+  if (!isObject(when) || typeof when.field !== "string" || when.field === "")
+    return fail(`when must be one of ${CONDITION_SHAPES}`);
   const { field } = when;
   const properties = isObject(payload.schema.properties) ? payload.schema.properties : {};
   if (!Object.hasOwn(properties, field)) fail(`when.field "${field}" is not a top-level property of the payload`);
@@ -140,12 +162,27 @@ function checkCondition(when: unknown, payload: LocatedSchema & { schema: Schema
   if (keys === "absent,field" && when.absent === true) return required ? neverAbsent() : { field, absent: true };
   if (keys === "field,in" || (keys === "field,in,orAbsent" && when.orAbsent === true)) {
     const values = when.in;
-    if (!Array.isArray(values) || values.length === 0 || !values.every((value) => typeof value === "string") || new Set(values).size !== values.length) {
+    if (
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      !values.every((value) => typeof value === "string") ||
+      new Set(values).size !== values.length
+    ) {
       fail("when.in must be a non-empty list of distinct strings");
     }
-    const allowed = stringValues({ file: payload.file, pointer: childPointer(payload.pointer, "properties", field), schema: properties[field] as SchemaObject }, registry);
+    const allowed = stringValues(
+      {
+        file: payload.file,
+        pointer: childPointer(payload.pointer, "properties", field),
+        schema: properties[field] as SchemaObject,
+      },
+      registry,
+    );
     const unknown = allowed === undefined ? [] : (values as string[]).filter((value) => !allowed.includes(value));
-    if (unknown.length > 0) fail(`when.in: ${unknown.map((value) => JSON.stringify(value)).join(", ")} cannot be a value of the payload's "${field}"`);
+    if (unknown.length > 0)
+      fail(
+        `when.in: ${unknown.map((value) => JSON.stringify(value)).join(", ")} cannot be a value of the payload's "${field}"`,
+      );
     if (keys === "field,in") return { field, in: values as string[] };
     return required ? neverAbsent() : { field, in: values as string[], orAbsent: true };
   }
@@ -156,14 +193,22 @@ function checkCondition(when: unknown, payload: LocatedSchema & { schema: Schema
  * Checks an entry's `resultCases`: a non-empty list of `{when, result}`, each `when` naming a
  * top-level payload property, each `result` a `$ref` to a schema whose title is a type name.
  */
-function checkResultCases(raw: unknown, payload: LocatedSchema & { schema: SchemaObject }, registry: SchemaRegistry, failEntry: (message: string) => never): ResultCase[] {
-  if (!Array.isArray(raw) || raw.length === 0) return failEntry("resultCases, when present, must be a non-empty list of {when, result}");
+function checkResultCases(
+  raw: unknown,
+  payload: LocatedSchema & { schema: SchemaObject },
+  registry: SchemaRegistry,
+  failEntry: (message: string) => never,
+): ResultCase[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    return failEntry("resultCases, when present, must be a non-empty list of {when, result}");
   return raw.map((entry: unknown, c: number) => {
     const fail = (message: string): never => failEntry(`resultCases[${c}]: ${message}`);
-    if (!isObject(entry) || Object.keys(entry).sort().join(",") !== "result,when") return fail("must be {when, result}");
+    if (!isObject(entry) || Object.keys(entry).sort().join(",") !== "result,when")
+      return fail("must be {when, result}");
     const when = checkCondition(entry.when, payload, registry, fail);
     const { result } = entry;
-    if (!isObject(result) || Object.keys(result).join(",") !== "$ref" || typeof result.$ref !== "string") return fail(`result must be {"$ref": "<file>#/$defs/<name>"}`);
+    if (!isObject(result) || Object.keys(result).join(",") !== "$ref" || typeof result.$ref !== "string")
+      return fail(`result must be {"$ref": "<file>#/$defs/<name>"}`);
     let target: LocatedSchema;
     try {
       target = registry.resolve(result.$ref, { file: payload.file, pointer: "" });
@@ -171,7 +216,10 @@ function checkResultCases(raw: unknown, payload: LocatedSchema & { schema: Schem
       return fail(`result: ${(error as Error).message}`);
     }
     const title = typeof target.schema === "object" ? target.schema.title : undefined;
-    if (typeof title !== "string" || !TYPE_NAME.test(title)) return fail(`result ${result.$ref} must point at a schema whose title is a type name (PascalCase letters and digits)`);
+    if (typeof title !== "string" || !TYPE_NAME.test(title))
+      return fail(
+        `result ${result.$ref} must point at a schema whose title is a type name (PascalCase letters and digits)`,
+      );
     return { when, result: { name: title, file: target.file } };
   });
 }
@@ -191,16 +239,34 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
     const group = registry.load(file) as { operations?: unknown };
     if (!Array.isArray(group.operations)) throw new Error(`schema/${file} has no "operations" list`);
     group.operations.forEach((raw: Record<string, unknown>, i: number) => {
-      const { operation, tool, summary, expectedRevision, retrySafe, capability, resultText, payload, result, resultCases, responseMode, includeTrace } = raw;
-      if (typeof operation !== "string" || !/^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/.test(operation)) fail(file, i, `operation must be "namespace.method"`);
+      const {
+        operation,
+        tool,
+        summary,
+        expectedRevision,
+        retrySafe,
+        capability,
+        resultText,
+        payload,
+        result,
+        resultCases,
+        responseMode,
+        includeTrace,
+      } = raw;
+      if (typeof operation !== "string" || !/^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/.test(operation))
+        fail(file, i, `operation must be "namespace.method"`);
       if (typeof tool !== "string" || tool === "") fail(file, i, "tool is required");
       if (typeof summary !== "string" || summary === "") fail(file, i, "summary is required");
-      if (typeof expectedRevision !== "boolean" || typeof retrySafe !== "boolean") fail(file, i, "expectedRevision and retrySafe must be booleans");
+      if (typeof expectedRevision !== "boolean" || typeof retrySafe !== "boolean")
+        fail(file, i, "expectedRevision and retrySafe must be booleans");
       if (capability !== undefined && typeof capability !== "string") fail(file, i, "capability must be a string");
       if (resultText !== undefined && resultText !== true) fail(file, i, "resultText, when present, must be true");
-      if (responseMode !== undefined && responseMode !== true) fail(file, i, "responseMode, when present, must be true");
-      if (includeTrace !== undefined && includeTrace !== true) fail(file, i, "includeTrace, when present, must be true");
-      if (payload === null || typeof payload !== "object" || (payload as SchemaObject).type !== "object") fail(file, i, `payload must be an object schema`);
+      if (responseMode !== undefined && responseMode !== true)
+        fail(file, i, "responseMode, when present, must be true");
+      if (includeTrace !== undefined && includeTrace !== true)
+        fail(file, i, "includeTrace, when present, must be true");
+      if (payload === null || typeof payload !== "object" || (payload as SchemaObject).type !== "object")
+        fail(file, i, `payload must be an object schema`);
       for (const name of [operation, `tool:${tool}`]) {
         if (seen.has(name)) fail(file, i, `${name} is listed twice`);
         seen.add(name);
@@ -210,17 +276,24 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
       const payloadSchema = payload as SchemaObject;
       if (expectedRevision) {
         const properties = (payloadSchema.properties ??= {}) as Record<string, unknown>;
-        if ("expectedRevision" in properties) fail(file, i, "expectedRevision is added by the generator; do not list it");
+        if ("expectedRevision" in properties)
+          fail(file, i, "expectedRevision is added by the generator; do not list it");
         properties.expectedRevision = EXPECTED_REVISION_PROPERTY;
       }
       const pointer = childPointer("", "operations", i);
       const [namespace, method] = operation.split(".") as [string, string];
       if (result !== undefined && !isObject(result)) fail(file, i, "result, when present, must be a schema object");
-      if (resultCases !== undefined && result === undefined) fail(file, i, "resultCases needs a result schema (the type of the general case)");
+      if (resultCases !== undefined && result === undefined)
+        fail(file, i, "resultCases needs a result schema (the type of the general case)");
       const cases =
         resultCases === undefined
           ? undefined
-          : checkResultCases(resultCases, { file, pointer: childPointer(pointer, "payload"), schema: payloadSchema }, registry, (message) => fail(file, i, message));
+          : checkResultCases(
+              resultCases,
+              { file, pointer: childPointer(pointer, "payload"), schema: payloadSchema },
+              registry,
+              (message) => fail(file, i, message),
+            );
       payloadSchema.title ??= `${pascal(operation)}Payload`;
       if (result !== undefined) (result as SchemaObject).title ??= `${pascal(operation)}Result`;
       operations.push({
@@ -243,7 +316,9 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
         payloadOptional: !Array.isArray(payloadSchema.required) || payloadSchema.required.length === 0,
         responseMode: responseMode === true,
         resultFollowsMode:
-          responseMode === true && result !== undefined && declaresMember(registry, { file, pointer: childPointer(pointer, "result") }, MODE_DEPENDENT_MEMBERS),
+          responseMode === true &&
+          result !== undefined &&
+          declaresMember(registry, { file, pointer: childPointer(pointer, "result") }, MODE_DEPENDENT_MEMBERS),
         includeTrace: includeTrace === true,
       } as CatalogOperation);
     });
@@ -255,18 +330,33 @@ export function loadCatalog(registry: SchemaRegistry): Catalog {
  * Whether the object schema at `location` (through `$ref`, `allOf`, `anyOf` and `oneOf`) declares
  * one of `members` among its top-level properties.
  */
-function declaresMember(registry: SchemaRegistry, location: SchemaLocation, members: readonly string[], seen = new Set<string>()): boolean {
+function declaresMember(
+  registry: SchemaRegistry,
+  location: SchemaLocation,
+  members: readonly string[],
+  seen = new Set<string>(),
+): boolean {
   const key = `${location.file}#${location.pointer}`;
   if (seen.has(key)) return false;
   seen.add(key);
   const { schema } = registry.at(location);
   if (!isObject(schema)) return false;
-  if (isObject(schema.properties) && members.some((member) => Object.hasOwn(schema.properties as object, member))) return true;
+  if (isObject(schema.properties) && members.some((member) => Object.hasOwn(schema.properties as object, member)))
+    return true;
   if (typeof schema.$ref === "string") {
     const target = registry.resolve(schema.$ref, location);
     if (declaresMember(registry, target, members, seen)) return true;
   }
   return ["allOf", "anyOf", "oneOf"].some(
-    (keyword) => Array.isArray(schema[keyword]) && (schema[keyword] as unknown[]).some((_, index) => declaresMember(registry, { file: location.file, pointer: childPointer(location.pointer, keyword, index) }, members, seen)),
+    (keyword) =>
+      Array.isArray(schema[keyword]) &&
+      (schema[keyword] as unknown[]).some((_, index) =>
+        declaresMember(
+          registry,
+          { file: location.file, pointer: childPointer(location.pointer, keyword, index) },
+          members,
+          seen,
+        ),
+      ),
   );
 }

@@ -2,8 +2,26 @@ import { KNOWN_PATTERNS } from "../src/validation/text-patterns.js";
 import { KNOWN_TESTS, type CompactNode } from "../src/validation/compact/index.js";
 import { rules } from "../src/validation/rules/index.js";
 import { reasonText } from "./validator-reasons.js";
-import { checkKeywords, constValue, enumValues, groupApplies, isOnlyString, isUnconstrained, locationName, ruleNamesOf, typesOf, type KeywordGroup } from "./schema-keywords.js";
-import { childPointer, locationKey, type LocatedSchema, type SchemaLocation, type SchemaObject, type SchemaRegistry } from "./schema-registry.js";
+import {
+  checkKeywords,
+  constValue,
+  enumValues,
+  groupApplies,
+  isOnlyString,
+  isUnconstrained,
+  locationName,
+  ruleNamesOf,
+  typesOf,
+  type KeywordGroup,
+} from "./schema-keywords.js";
+import {
+  childPointer,
+  locationKey,
+  type LocatedSchema,
+  type SchemaLocation,
+  type SchemaObject,
+  type SchemaRegistry,
+} from "./schema-registry.js";
 
 /*
  * Compiles schemas into a compact program for src/validation/compact/ (the interpreter the browser
@@ -15,15 +33,43 @@ import { childPointer, locationKey, type LocatedSchema, type SchemaLocation, typ
  * compares them.
  */
 
-const TYPE_CODES: Record<string, number> = { object: 1, array: 2, string: 3, boolean: 4, null: 5, integer: 6, number: 7 };
+const TYPE_CODES: Record<string, number> = {
+  object: 1,
+  array: 2,
+  string: 3,
+  boolean: 4,
+  null: 5,
+  integer: 6,
+  number: 7,
+};
 
 /** The key under which the interpreter looks up the `x-reason` of each keyword that can fail. */
 const REASON_KEYS: Record<string, string> = {
-  type: "t", const: "k", enum: "e", not: "n", anyOf: "y", oneOf: "o",
-  additionalProperties: "c", required: "q", minProperties: "m", maxProperties: "M",
-  minItems: "l", maxItems: "L", uniqueItems: "u", minContains: "G", maxContains: "H",
-  minLength: "v", maxLength: "V", "x-minBytes": "d", "x-maxBytes": "D", pattern: "P",
-  minimum: "0", maximum: "1", exclusiveMinimum: "2", exclusiveMaximum: "3", multipleOf: "Y",
+  type: "t",
+  const: "k",
+  enum: "e",
+  not: "n",
+  anyOf: "y",
+  oneOf: "o",
+  additionalProperties: "c",
+  required: "q",
+  minProperties: "m",
+  maxProperties: "M",
+  minItems: "l",
+  maxItems: "L",
+  uniqueItems: "u",
+  minContains: "G",
+  maxContains: "H",
+  minLength: "v",
+  maxLength: "V",
+  "x-minBytes": "d",
+  "x-maxBytes": "D",
+  pattern: "P",
+  minimum: "0",
+  maximum: "1",
+  exclusiveMinimum: "2",
+  exclusiveMaximum: "3",
+  multipleOf: "Y",
 };
 
 /** Keys of a node that name nodes the compiled code calls, and nodes it inlines. */
@@ -52,7 +98,8 @@ export class CompactProgramCompiler {
   entry(location: SchemaLocation): number {
     const index = this.fn(this.registry.at(location));
     this.entries.push(index);
-    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) this.nodes[job.index] = this.node(job.located);
+    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift())
+      this.nodes[job.index] = this.node(job.located);
     return index;
   }
 
@@ -80,7 +127,12 @@ export class CompactProgramCompiler {
     }
     // A node that is only a $ref: calling or inlining it calls its target.
     const target = (index: number): number => {
-      for (let node = this.nodes[index]!, hops = 0; Object.keys(node).length === 1 && node.r !== undefined && hops < 100; node = this.nodes[index]!, hops++) index = node.r;
+      for (
+        let node = this.nodes[index]!, hops = 0;
+        Object.keys(node).length === 1 && node.r !== undefined && hops < 100;
+        node = this.nodes[index]!, hops++
+      )
+        index = node.r;
       return classOf[index]!;
     };
     const representative = new Map<number, CompactNode>();
@@ -95,7 +147,10 @@ export class CompactProgramCompiler {
       let known = gated.get(cls);
       if (known === undefined) {
         const node = representative.get(cls)!;
-        known = node.w !== undefined || node.b !== undefined || INLINED.some((key) => childrenOf(node, key).some((child) => gates(classOf[child]!)));
+        known =
+          node.w !== undefined ||
+          node.b !== undefined ||
+          INLINED.some((key) => childrenOf(node, key).some((child) => gates(classOf[child]!)));
         gated.set(cls, known);
       }
       return known;
@@ -119,12 +174,15 @@ export class CompactProgramCompiler {
     for (const index of this.entries) visit(target(index));
     const order = [...seen].sort((a, b) => uses.get(b)! - uses.get(a)! || a - b);
     const position = new Map(order.map((cls, i) => [cls, i + 1])); // numbered from 1: 0 means none
-    const nodes = [{}, ...order.map((cls) =>
-      renumber(representative.get(cls)!, (key, child) => {
-        const encoded = reference(key, child);
-        return encoded < 0 ? ~position.get(~encoded)! : position.get(encoded)!;
-      }),
-    )];
+    const nodes = [
+      {},
+      ...order.map((cls) =>
+        renumber(representative.get(cls)!, (key, child) => {
+          const encoded = reference(key, child);
+          return encoded < 0 ? ~position.get(~encoded)! : position.get(encoded)!;
+        }),
+      ),
+    ];
     return { nodes, map: (index) => position.get(target(index))! };
   }
 
@@ -143,7 +201,11 @@ export class CompactProgramCompiler {
   /** A subschema the compiled code calls (anyOf/oneOf/not/if/contains): a bare `$ref` is called directly. */
   private sub(located: LocatedSchema): number {
     const schema = located.schema;
-    if (typeof schema === "object" && typeof schema.$ref === "string" && Object.keys(schema).every((k) => k === "$ref" || k === "description")) {
+    if (
+      typeof schema === "object" &&
+      typeof schema.$ref === "string" &&
+      Object.keys(schema).every((k) => k === "$ref" || k === "description")
+    ) {
       return this.fn(this.registry.resolve(schema.$ref, located));
     }
     return this.fn(located);
@@ -161,7 +223,8 @@ export class CompactProgramCompiler {
     const s = raw;
     const where = locationName(located);
     checkKeywords(s, located);
-    const at = (...keys: (string | number)[]): LocatedSchema => this.registry.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
+    const at = (...keys: (string | number)[]): LocatedSchema =>
+      this.registry.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
     const n: CompactNode = {};
     if (s["x-pathRoot"] === true) n.h = 1;
     if (typeof s.$ref === "string") n.r = this.fn(this.registry.resolve(s.$ref, located));
@@ -197,22 +260,33 @@ export class CompactProgramCompiler {
     const maxBytes = s["x-maxBytes"];
     if (typeof maxBytes === "number" && !isOnlyString(types)) n.b = maxBytes;
     const ruleNames = ruleNamesOf(s);
-    for (const rule of ruleNames) if (!Object.hasOwn(rules, rule)) throw new Error(`${where}: x-rule ${rule} is not a rule of src/validation/rules/index.ts`);
+    for (const rule of ruleNames)
+      if (!Object.hasOwn(rules, rule))
+        throw new Error(`${where}: x-rule ${rule} is not a rule of src/validation/rules/index.ts`);
     if (ruleNames.length > 0) n.w = ruleNames.map((rule) => Object.keys(rules).indexOf(rule));
 
     if (s["x-reason"] !== undefined) {
       reasonText(s, "", ""); // throws unless x-reason is an object
-      const reasons = Object.entries(s["x-reason"] as object).filter(([keyword, text]) => typeof text === "string" && REASON_KEYS[keyword] !== undefined);
+      const reasons = Object.entries(s["x-reason"] as object).filter(
+        ([keyword, text]) => typeof text === "string" && REASON_KEYS[keyword] !== undefined,
+      );
       if (reasons.length > 0) n.x = Object.fromEntries(reasons.map(([keyword, text]) => [REASON_KEYS[keyword], text]));
     }
     return n;
   }
 
-  private objectKeywords(s: SchemaObject, n: CompactNode, types: string[], at: (...keys: (string | number)[]) => LocatedSchema, where: string): void {
+  private objectKeywords(
+    s: SchemaObject,
+    n: CompactNode,
+    types: string[],
+    at: (...keys: (string | number)[]) => LocatedSchema,
+    where: string,
+  ): void {
     const names = Object.keys((s.properties ?? {}) as object);
     const isTyped = types.includes("object");
     const ap = s.additionalProperties;
-    if (ap !== undefined && typeof ap !== "boolean" && typeof ap !== "object") throw new Error(`${where}: additionalProperties must be a boolean or a schema`);
+    if (ap !== undefined && typeof ap !== "boolean" && typeof ap !== "object")
+      throw new Error(`${where}: additionalProperties must be a boolean or a schema`);
     // A typed object without additionalProperties (neither c, A nor X): the interpreter checks
     // unknown fields as JSON, or rejects them in strict mode when the object lists properties.
     if (ap === false) n.c = 1;
@@ -220,7 +294,8 @@ export class CompactProgramCompiler {
     else if (typeof ap === "object") n.X = this.inline(at("additionalProperties"));
     if (s.propertyNames !== undefined) n.N = this.inline(at("propertyNames"));
     for (const keyword of ["minProperties", "maxProperties"]) {
-      if (s[keyword] !== undefined && typeof s[keyword] !== "number") throw new Error(`${where}: ${keyword} must be a number`);
+      if (s[keyword] !== undefined && typeof s[keyword] !== "number")
+        throw new Error(`${where}: ${keyword} must be a number`);
     }
     if (typeof s.minProperties === "number") n.m = s.minProperties;
     if (typeof s.maxProperties === "number") n.M = s.maxProperties;
@@ -231,7 +306,8 @@ export class CompactProgramCompiler {
       const inherited = names.filter((name) => name in Object.prototype);
       if (inherited.length > 0) n.z = inherited;
       const mask = names.reduce((sum, name, i) => (required.has(name) ? sum + 2 ** i : sum), 0);
-      if (mask > Number.MAX_SAFE_INTEGER) throw new Error(`${where}: a required property after the 53rd is not supported by the compact validators`);
+      if (mask > Number.MAX_SAFE_INTEGER)
+        throw new Error(`${where}: a required property after the 53rd is not supported by the compact validators`);
       if (mask !== 0) n.q = mask;
     }
     const others = [...required].filter((name) => !names.includes(name));
@@ -263,7 +339,10 @@ export class CompactProgramCompiler {
         n.P = s.pattern;
       } else {
         n.K = KNOWN_TESTS.findIndex((test) => test.name === known);
-        if (n.K === -1) throw new Error(`KNOWN_PATTERNS names ${known}, which src/validation/compact/index.ts does not list in KNOWN_TESTS`);
+        if (n.K === -1)
+          throw new Error(
+            `KNOWN_PATTERNS names ${known}, which src/validation/compact/index.ts does not list in KNOWN_TESTS`,
+          );
         // The pattern itself is only needed for the default reason.
         if (reasonText(s, "pattern", "") === "") n.P = s.pattern;
       }

@@ -21,8 +21,16 @@ function packed(node: CompactNode): PackedNode {
   const { p, s, e, ...rest } = node;
   return {
     ...rest,
-    ...(p === undefined ? {} : { p: p.some((name) => /\s/.test(name) || name === "") ? p.flatMap((name, i) => [name, s![i]!]) : p.map((name, i) => `${name} ${s![i]!}`).join(" ") }),
-    ...(e === undefined ? {} : { e: e.length > 0 && e.every((value) => typeof value === "string" && !value.includes(" ")) ? e.join(" ") : e }),
+    ...(p === undefined
+      ? {}
+      : {
+          p: p.some((name) => /\s/.test(name) || name === "")
+            ? p.flatMap((name, i) => [name, s![i]!])
+            : p.map((name, i) => `${name} ${s![i]!}`).join(" "),
+        }),
+    ...(e === undefined
+      ? {}
+      : { e: e.length > 0 && e.every((value) => typeof value === "string" && !value.includes(" ")) ? e.join(" ") : e }),
   };
 }
 
@@ -31,7 +39,11 @@ function packed(node: CompactNode): PackedNode {
  * (every named validator, `payloadValidators`, `resultValidators`), backed by one compact program run
  * by src/validation/compact/ instead of compiled code. The browser bundle uses it (tsup.config.ts).
  */
-export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog, entries: NamedEntry[]): Map<string, string> {
+export function emitCompactValidators(
+  registry: SchemaRegistry,
+  catalog: Catalog,
+  entries: NamedEntry[],
+): Map<string, string> {
   const compiler = new CompactProgramCompiler(registry);
   const named = entries.map((entry) => ({ ...entry, node: compiler.entry(entry.location) }));
   const payloads = catalog.operations.map((op) => compiler.entry(op.payload));
@@ -42,7 +54,9 @@ export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog
   const lines = [
     `import type { GeneratedValidator } from "${sourceImport(index, "src/validation/generated-support")}";`,
     `import { compact, validatorTable } from "${sourceImport(index, "src/validation/compact/index")}";`,
-    ...(catalog.operations.length > 0 ? [`import { operations } from "${sourceImport(index, "src/operations/catalog")}";`] : []),
+    ...(catalog.operations.length > 0
+      ? [`import { operations } from "${sourceImport(index, "src/operations/catalog")}";`]
+      : []),
     "",
     "/** Every schema the validators below check, as a program for src/validation/compact/ (one node a line, numbered from 1). */",
     "const validator = compact([",
@@ -53,14 +67,23 @@ export function emitCompactValidators(registry: SchemaRegistry, catalog: Catalog
   ];
   for (const entry of named) {
     lines.push(namedValidatorDoc(entry));
-    lines.push(`export const ${entry.name}: GeneratedValidator = validator(${map(entry.node)}${entry.mode === "strict" ? ", true" : ""});`);
+    lines.push(
+      `export const ${entry.name}: GeneratedValidator = validator(${map(entry.node)}${entry.mode === "strict" ? ", true" : ""});`,
+    );
   }
   // The operation names, in catalog order: the keys of the catalog's table (already in
   // the bundle), so they are not written twice.
   const names = catalog.operations.length > 0 ? "Object.keys(operations)" : "[]";
   lines.push("", "/** The payload validator of every catalog operation, by operation name. */");
-  lines.push(`export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, ${names}, ${literal(payloads.map(map))});`);
-  lines.push("", "/** The result validator of every catalog operation whose result the protocol describes (0: none). */");
-  lines.push(`export const resultValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, ${names}, ${literal(results.map((node) => (node === undefined ? 0 : map(node))))});`);
+  lines.push(
+    `export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, ${names}, ${literal(payloads.map(map))});`,
+  );
+  lines.push(
+    "",
+    "/** The result validator of every catalog operation whose result the protocol describes (0: none). */",
+  );
+  lines.push(
+    `export const resultValidators: Readonly<Record<string, GeneratedValidator>> = validatorTable(validator, ${names}, ${literal(results.map((node) => (node === undefined ? 0 : map(node))))});`,
+  );
   return new Map([[`${index}.ts`, `${banner("schema/")}${lines.join("\n")}\n`]]);
 }

@@ -50,7 +50,10 @@ function literalUnion(values: string[]): string {
 /** \`generated/operation-map.ts\`: operation name → `{ payload; result }` for every catalog operation. */
 function operationMapModule(catalog: Catalog): string {
   const module = "operation-map";
-  const groups = catalog.groups.map((file) => ({ name: groupInterfaceName(file), from: relativeImport(module, moduleName("types", file)) }));
+  const groups = catalog.groups.map((file) => ({
+    name: groupInterfaceName(file),
+    from: relativeImport(module, moduleName("types", file)),
+  }));
   return `${banner("schema/operations/")}import type { JsonValue } from "${sourceImport(module, "src/validation/json-value")}";
 ${groups.map((g) => `import type { ${g.name} } from "${g.from}";`).join("\n")}
 
@@ -90,14 +93,38 @@ function listOf(values: string[]): string {
 }
 
 /** One overload of a result case: its payload type (the payload narrowed by the case), optionality and documentation line. */
-function caseOverload(payload: string, payloadOptional: boolean, { when }: ResultCase, resultName: string): { payload: string; optional: boolean; doc: string } {
+function caseOverload(
+  payload: string,
+  payloadOptional: boolean,
+  { when }: ResultCase,
+  resultName: string,
+): { payload: string; optional: boolean; doc: string } {
   const key = propertyKey(when.field);
   const field = `\`${when.field}\``;
-  if ("present" in when) return { payload: `${payload} & { ${key}: NonNullable<${payload}[${JSON.stringify(when.field)}]> }`, optional: false, doc: `With ${field} given, it resolves to a \`${resultName}\`.` };
-  if ("absent" in when) return { payload: `${payload} & { ${key}?: undefined }`, optional: payloadOptional, doc: `Without ${field}, it resolves to a \`${resultName}\`.` };
+  if ("present" in when)
+    return {
+      payload: `${payload} & { ${key}: NonNullable<${payload}[${JSON.stringify(when.field)}]> }`,
+      optional: false,
+      doc: `With ${field} given, it resolves to a \`${resultName}\`.`,
+    };
+  if ("absent" in when)
+    return {
+      payload: `${payload} & { ${key}?: undefined }`,
+      optional: payloadOptional,
+      doc: `Without ${field}, it resolves to a \`${resultName}\`.`,
+    };
   const values = when.in.map((value) => JSON.stringify(value)).join(" | ");
-  if (when.orAbsent === true) return { payload: `${payload} & { ${key}?: ${values} }`, optional: payloadOptional, doc: `With ${field} ${listOf(when.in)}, or without it, it resolves to a \`${resultName}\`.` };
-  return { payload: `${payload} & { ${key}: ${values} }`, optional: false, doc: `With ${field} ${listOf(when.in)}, it resolves to a \`${resultName}\`.` };
+  if (when.orAbsent === true)
+    return {
+      payload: `${payload} & { ${key}?: ${values} }`,
+      optional: payloadOptional,
+      doc: `With ${field} ${listOf(when.in)}, or without it, it resolves to a \`${resultName}\`.`,
+    };
+  return {
+    payload: `${payload} & { ${key}: ${values} }`,
+    optional: false,
+    doc: `With ${field} ${listOf(when.in)}, it resolves to a \`${resultName}\`.`,
+  };
 }
 
 /**
@@ -105,22 +132,37 @@ function caseOverload(payload: string, payloadOptional: boolean, { when }: Resul
  * (in catalog order), then the general one, typed with the named payload and result types.
  */
 function methodSignatures(op: CatalogOperation, typeName: (type: NamedType) => string): string[] {
-  const lease = op.lease === "required" ? "Mutating: needs a mutation lease on the daemon socket." : op.lease === "none" ? "Read-only." : "Needs a mutation lease depending on its payload.";
+  const lease =
+    op.lease === "required"
+      ? "Mutating: needs a mutation lease on the daemon socket."
+      : op.lease === "none"
+        ? "Read-only."
+        : "Needs a mutation lease depending on its payload.";
   const head = [op.summary, "", `Operation \`${op.operation}\` (MCP tool \`${op.tool}\`). ${lease}`];
   const payload = typeName(op.payloadType);
   const result = op.resultType === undefined ? "unknown" : typeName(op.resultType);
-  const options = [CALL_OPTIONS, ...(op.responseMode ? [op.resultFollowsMode ? "ResponseModeOption<Mode>" : "ResponseModeOption"] : []), ...(op.includeTrace ? ["TraceOption"] : [])].join(" & ");
+  const options = [
+    CALL_OPTIONS,
+    ...(op.responseMode ? [op.resultFollowsMode ? "ResponseModeOption<Mode>" : "ResponseModeOption"] : []),
+    ...(op.includeTrace ? ["TraceOption"] : []),
+  ].join(" & ");
   const generic = op.resultFollowsMode ? `<Mode extends ResponseMode = "minimal">` : "";
   const inMode = (type: string): string => (op.resultFollowsMode ? `ResultInMode<${type}, Mode>` : type);
   const signature = (lines: string[], payloadType: string, optional: boolean, resultType: string): string =>
     `  /**\n${lines.map((line) => (line === "" ? "   *" : `   * ${line}`)).join("\n")}\n   */\n  ${op.method}${generic}(payload${optional ? "?" : ""}: ${payloadType}, options?: ${options}): Promise<${inMode(resultType)}>;`;
-  if (op.resultFollowsMode) head.push("", "Its result type follows `options.responseMode` (the daemon's default is `minimal`).");
+  if (op.resultFollowsMode)
+    head.push("", "Its result type follows `options.responseMode` (the daemon's default is `minimal`).");
   const cases = (op.resultCases ?? []).map((resultCase) => {
     const name = typeName(resultCase.result);
     const overload = caseOverload(payload, op.payloadOptional, resultCase, name);
     return signature([...head, overload.doc], overload.payload, overload.optional, name);
   });
-  const general = op.resultType === undefined ? "The catalog gives no result schema: it resolves to any JSON." : cases.length > 0 ? `Any other payload resolves to a \`${result}\`.` : undefined;
+  const general =
+    op.resultType === undefined
+      ? "The catalog gives no result schema: it resolves to any JSON."
+      : cases.length > 0
+        ? `Any other payload resolves to a \`${result}\`.`
+        : undefined;
   return [...cases, signature(general === undefined ? head : [...head, general], payload, op.payloadOptional, result)];
 }
 
@@ -134,32 +176,50 @@ const CALL_OPTIONS = "CallOptions";
 function methodsModule(catalog: Catalog, declared: DeclaredTypes): string {
   const module = "methods";
   const imports = new Map<string, Set<string>>();
-  const typeNameFor = (op: CatalogOperation) => (type: NamedType): string => {
-    const from = moduleName("types", type.file);
-    if (!(declared.get(from) ?? []).includes(type.name)) {
-      throw new Error(`schema/${op.file}: ${op.operation} uses the type ${type.name}, which generated/${from}.ts does not declare (is it a titled schema, and is its title a plain type name?)`);
-    }
-    if (type.name === CALL_OPTIONS) throw new Error(`schema/${type.file}: the title ${CALL_OPTIONS} is reserved for the generated methods' options type`);
-    if (!imports.has(from)) imports.set(from, new Set());
-    imports.get(from)!.add(type.name);
-    return type.name;
-  };
+  const typeNameFor =
+    (op: CatalogOperation) =>
+    (type: NamedType): string => {
+      const from = moduleName("types", type.file);
+      if (!(declared.get(from) ?? []).includes(type.name)) {
+        throw new Error(
+          `schema/${op.file}: ${op.operation} uses the type ${type.name}, which generated/${from}.ts does not declare (is it a titled schema, and is its title a plain type name?)`,
+        );
+      }
+      if (type.name === CALL_OPTIONS)
+        throw new Error(
+          `schema/${type.file}: the title ${CALL_OPTIONS} is reserved for the generated methods' options type`,
+        );
+      if (!imports.has(from)) imports.set(from, new Set());
+      imports.get(from)!.add(type.name);
+      return type.name;
+    };
   const namespaces = [...new Set(catalog.operations.map((op) => op.namespace))];
   const interfaceName = (ns: string): string => `Glass${ns[0]!.toUpperCase()}${ns.slice(1)}Methods`;
   const blocks = namespaces.map((ns) => {
-    const methods = catalog.operations.filter((op) => op.namespace === ns).map((op) => methodSignatures(op, typeNameFor(op)).join("\n\n"));
+    const methods = catalog.operations
+      .filter((op) => op.namespace === ns)
+      .map((op) => methodSignatures(op, typeNameFor(op)).join("\n\n"));
     return `/** Typed methods of the \`${ns}\` operations. \`${CALL_OPTIONS}\` is the client's per-call options type. */\nexport interface ${interfaceName(ns)}<${CALL_OPTIONS}> {\n${methods.join("\n\n")}\n}`;
   });
   const importLines = [...imports]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([from, names]) => `import type {\n${[...names].sort().map((name) => `  ${name},`).join("\n")}\n} from "${relativeImport(module, from)}";`);
+    .map(
+      ([from, names]) =>
+        `import type {\n${[...names]
+          .sort()
+          .map((name) => `  ${name},`)
+          .join("\n")}\n} from "${relativeImport(module, from)}";`,
+    );
   const ops = catalog.operations;
   const optionTypes = [
     ...(ops.some((op) => op.resultFollowsMode) ? ["ResponseMode", "ResultInMode"] : []),
     ...(ops.some((op) => op.responseMode) ? ["ResponseModeOption"] : []),
     ...(ops.some((op) => op.includeTrace) ? ["TraceOption"] : []),
   ].sort();
-  if (optionTypes.length > 0) importLines.push(`import type { ${optionTypes.join(", ")} } from "${sourceImport(module, "src/operations/response-mode")}";`);
+  if (optionTypes.length > 0)
+    importLines.push(
+      `import type { ${optionTypes.join(", ")} } from "${sourceImport(module, "src/operations/response-mode")}";`,
+    );
   return `${banner("schema/operations/")}${importLines.join("\n")}
 
 ${blocks.join("\n\n")}

@@ -8,7 +8,9 @@ export type DeclaredTypes = ReadonlyMap<string, readonly string[]>;
 
 /** The names of the types a generated module declares (`export interface X`, `export type X = …`). */
 export function declaredTypeNames(text: string): string[] {
-  return [...text.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]!);
+  return [...text.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map(
+    (match) => match[1]!,
+  );
 }
 
 /**
@@ -25,12 +27,16 @@ export function collectDeclaredTypes(typeModules: ReadonlyMap<string, string>): 
     for (const name of names) {
       const first = owner.get(name);
       if (first !== undefined) {
-        throw new Error(`type name collision: ${name} is declared by both generated/${first}.ts and generated/${module}.ts; give one of the schemas another title`);
+        throw new Error(
+          `type name collision: ${name} is declared by both generated/${first}.ts and generated/${module}.ts; give one of the schemas another title`,
+        );
       }
       owner.set(name, module);
       const base = /^(.*\D)\d+$/.exec(name)?.[1];
       if (base !== undefined && names.includes(base)) {
-        throw new Error(`type name collision in generated/${module}.ts: two schemas are titled (or named) ${base}, so one became ${name}; give one of them another title`);
+        throw new Error(
+          `type name collision in generated/${module}.ts: two schemas are titled (or named) ${base}, so one became ${name}; give one of them another title`,
+        );
       }
     }
     declared.set(module, names);
@@ -53,7 +59,10 @@ export function emitTypeIndex(declared: DeclaredTypes, internal: ReadonlySet<str
   const blocks = [...declared]
     .map(([module, names]) => [module, names.filter((name) => !internal.has(name)).sort()] as const)
     .filter(([, names]) => names.length > 0)
-    .map(([module, names]) => `export type {\n${names.map((name) => `  ${name},`).join("\n")}\n} from "${relativeImport(INDEX_MODULE, module)}";`);
+    .map(
+      ([module, names]) =>
+        `export type {\n${names.map((name) => `  ${name},`).join("\n")}\n} from "${relativeImport(INDEX_MODULE, module)}";`,
+    );
   return [
     `${INDEX_MODULE}.ts`,
     `${banner("schema/")}// Every named type of the schemas, flat: the generator checks that no two share a name.\n\n${blocks.join("\n\n")}\n`,

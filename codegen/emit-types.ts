@@ -10,7 +10,20 @@ const CONDITIONAL_KEYWORDS = ["if", "then", "else", "not"];
 /** Keywords whose value is a map of names to schemas. */
 const MAP_KEYWORDS = ["properties", "$defs", "patternProperties"];
 /** Keywords that say (or imply) what type a schema has. */
-const TYPED_KEYWORDS = ["type", "$ref", "const", "enum", "properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties", "tsType", "$defs"];
+const TYPED_KEYWORDS = [
+  "type",
+  "$ref",
+  "const",
+  "enum",
+  "properties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "additionalProperties",
+  "tsType",
+  "$defs",
+];
 /** Keywords whose value is data, not a schema. */
 const DATA_KEYWORDS = ["enum", "const", "examples", "default", "required", "x-reason", "x-rule"];
 
@@ -50,7 +63,8 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
       }
       return named(title, schema);
     }
-    if (!schema.$ref.startsWith("#")) throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
+    if (!schema.$ref.startsWith("#"))
+      throw new Error(`schema/${file}: $ref ${schema.$ref} points at a schema without a title`);
   }
   // No keyword says what type it is: any JSON value.
   if (!TYPED_KEYWORDS.some((keyword) => keyword in schema)) return named("unknown", schema);
@@ -58,12 +72,17 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
   for (const [key, value] of Object.entries(schema)) {
     if (CONDITIONAL_KEYWORDS.includes(key)) continue;
     if (key === "allOf") {
-      const kept = (value as unknown[]).filter((part) => !Object.keys(part as object).every((k) => CONDITIONAL_KEYWORDS.includes(k) || k.startsWith("x-")));
+      const kept = (value as unknown[]).filter(
+        (part) => !Object.keys(part as object).every((k) => CONDITIONAL_KEYWORDS.includes(k) || k.startsWith("x-")),
+      );
       if (kept.length > 0) copy.allOf = prepare(kept, file, registry, imports);
       continue;
     }
     if (DATA_KEYWORDS.includes(key)) copy[key] = value;
-    else if (MAP_KEYWORDS.includes(key)) copy[key] = Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, prepare(sub, file, registry, imports)]));
+    else if (MAP_KEYWORDS.includes(key))
+      copy[key] = Object.fromEntries(
+        Object.entries(value as object).map(([name, sub]) => [name, prepare(sub, file, registry, imports)]),
+      );
     else copy[key] = prepare(value, file, registry, imports);
   }
   return copy;
@@ -72,20 +91,28 @@ function prepare(node: unknown, file: string, registry: SchemaRegistry, imports:
 /** Drops json-schema-to-typescript's "referenced by ... via the definition ..." notes (and blocks left empty). */
 function withoutReferenceNotes(text: string): string {
   return text
-    .replace(/\n \*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g, "\n")
-    .replace(/\/\*\*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g, "");
+    .replace(
+      /\n \*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g,
+      "\n",
+    )
+    .replace(
+      /\/\*\*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g,
+      "",
+    );
 }
 
 async function toTypeScript(schema: SchemaObject, name: string): Promise<string> {
-  return withoutReferenceNotes(await compile(schema as JSONSchema, name, {
-    bannerComment: "",
-    additionalProperties: true,
-    ignoreMinAndMaxItems: true,
-    unreachableDefinitions: true,
-    strictIndexSignatures: false,
-    format: true,
-    declareExternallyReferenced: true,
-  }));
+  return withoutReferenceNotes(
+    await compile(schema as JSONSchema, name, {
+      bannerComment: "",
+      additionalProperties: true,
+      ignoreMinAndMaxItems: true,
+      unreachableDefinitions: true,
+      strictIndexSignatures: false,
+      format: true,
+      declareExternallyReferenced: true,
+    }),
+  );
 }
 
 /**
@@ -121,8 +148,12 @@ async function emitSchemaFile(registry: SchemaRegistry, file: string): Promise<[
     registry,
     imports,
   ) as SchemaObject;
-  const body = (await toTypeScript(placeholder, DEFINITIONS_ROOT)).replace(new RegExp(`export interface ${DEFINITIONS_ROOT} \\{\\}\\n`), "");
-  if (body.includes(DEFINITIONS_ROOT)) throw new Error(`schema/${file}: could not remove the placeholder type from the generated types`);
+  const body = (await toTypeScript(placeholder, DEFINITIONS_ROOT)).replace(
+    new RegExp(`export interface ${DEFINITIONS_ROOT} \\{\\}\\n`),
+    "",
+  );
+  if (body.includes(DEFINITIONS_ROOT))
+    throw new Error(`schema/${file}: could not remove the placeholder type from the generated types`);
   return [`${module}.ts`, withImports(file, module, imports, body)];
 }
 
@@ -133,7 +164,9 @@ async function emitSchemaFile(registry: SchemaRegistry, file: string): Promise<[
 async function emitGroup(registry: SchemaRegistry, catalog: Catalog, file: string): Promise<[string, string]> {
   const module = moduleName("types", file);
   const imports = new Map<string, Set<string>>();
-  const group = registry.load(file) as SchemaObject & { operations: { payload: SchemaObject; result?: SchemaObject }[] };
+  const group = registry.load(file) as SchemaObject & {
+    operations: { payload: SchemaObject; result?: SchemaObject }[];
+  };
   const ops = catalog.operations.filter((op) => op.file === file);
   const root: SchemaObject = {
     title: groupInterfaceName(file),
@@ -171,7 +204,11 @@ export function groupInterfaceName(file: string): string {
 }
 
 /** Emits `generated/types/*.ts` for every schema file and catalog group. */
-export async function emitTypes(registry: SchemaRegistry, catalog: Catalog, schemaFiles: string[]): Promise<Map<string, string>> {
+export async function emitTypes(
+  registry: SchemaRegistry,
+  catalog: Catalog,
+  schemaFiles: string[],
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const file of schemaFiles) {
     const [path, text] = await emitSchemaFile(registry, file);

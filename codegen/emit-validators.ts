@@ -45,15 +45,24 @@ function supportImports(module: string, body: string): string[] {
     if (!new RegExp(`\\b${name}\\b`).test(body)) continue;
     bySource.set(source, [...(bySource.get(source) ?? []), name]);
   }
-  return [...bySource.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([source, names]) => {
-    const typeOnly = names.every((name) => name.startsWith("type "));
-    const list = typeOnly ? names.map((name) => name.slice("type ".length)) : names;
-    return `import ${typeOnly ? "type " : ""}{ ${list.join(", ")} } from "${sourceImport(module, source)}";`;
-  });
+  return [...bySource.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([source, names]) => {
+      const typeOnly = names.every((name) => name.startsWith("type "));
+      const list = typeOnly ? names.map((name) => name.slice("type ".length)) : names;
+      return `import ${typeOnly ? "type " : ""}{ ${list.join(", ")} } from "${sourceImport(module, source)}";`;
+    });
 }
 
-function moduleText(module: string, functions: Pick<CompiledFunction, "code" | "calls" | "constants">[], owners: Map<string, string>, sources: string[]): string {
-  const body = functions.map((fn) => `${fn.constants.length > 0 ? `${fn.constants.join("\n")}\n` : ""}${fn.code}`).join("\n");
+function moduleText(
+  module: string,
+  functions: Pick<CompiledFunction, "code" | "calls" | "constants">[],
+  owners: Map<string, string>,
+  sources: string[],
+): string {
+  const body = functions
+    .map((fn) => `${fn.constants.length > 0 ? `${fn.constants.join("\n")}\n` : ""}${fn.code}`)
+    .join("\n");
   const foreign = new Map<string, Set<string>>();
   for (const fn of functions) {
     for (const callee of fn.calls) {
@@ -65,7 +74,9 @@ function moduleText(module: string, functions: Pick<CompiledFunction, "code" | "
   }
   const imports = [
     ...supportImports(module, body),
-    ...[...foreign.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(module, from)}";`),
+    ...[...foreign.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(module, from)}";`),
   ];
   return `${banner(sources.map((file) => `schema/${file}`).join(", "))}${imports.join("\n")}\n\n${body}`;
 }
@@ -79,9 +90,14 @@ export function emitValidators(registry: SchemaRegistry, catalog: Catalog, entri
   const moduleOf = (file: string): string => moduleName("validators", file);
   const sizers = new SizerCompiler(registry, moduleOf);
   const compiler = new ValidatorCompiler(registry, moduleOf, sizers);
-  const named = entries.map((entry) => ({ ...entry, fn: compiler.entry(entry.location, entry.mode, entry.name.replace(/^validate/, "").replace(/Strict$/, "")) }));
+  const named = entries.map((entry) => ({
+    ...entry,
+    fn: compiler.entry(entry.location, entry.mode, entry.name.replace(/^validate/, "").replace(/Strict$/, "")),
+  }));
   const payloads = catalog.operations.map((op) => [op.operation, compiler.entry(op.payload)] as const);
-  const results = catalog.operations.flatMap((op) => (op.result === undefined ? [] : [[op.operation, compiler.entry(op.result)] as const]));
+  const results = catalog.operations.flatMap((op) =>
+    op.result === undefined ? [] : [[op.operation, compiler.entry(op.result)] as const],
+  );
 
   const byModule = new Map<string, Pick<CompiledFunction, "name" | "module" | "code" | "calls" | "constants">[]>();
   const owners = new Map<string, string>();
@@ -109,18 +125,31 @@ export function emitValidators(registry: SchemaRegistry, catalog: Catalog, entri
   const lines: string[] = [];
   for (const entry of named) {
     lines.push(namedValidatorDoc(entry));
-    lines.push(entry.fn === entry.name ? `export { ${use(entry.fn)} };` : `export const ${entry.name}: GeneratedValidator = ${use(entry.fn)};`);
+    lines.push(
+      entry.fn === entry.name
+        ? `export { ${use(entry.fn)} };`
+        : `export const ${entry.name}: GeneratedValidator = ${use(entry.fn)};`,
+    );
   }
-  lines.push("", "/** The payload validator of every catalog operation, by operation name (frozen, without a prototype). */");
+  lines.push(
+    "",
+    "/** The payload validator of every catalog operation, by operation name (frozen, without a prototype). */",
+  );
   lines.push("export const payloadValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({");
   for (const [operation, fn] of payloads) lines.push(`  ${JSON.stringify(operation)}: ${use(fn)},`);
-  lines.push("});", "", "/** The result validator of every catalog operation whose result the protocol describes (frozen, without a prototype). */");
+  lines.push(
+    "});",
+    "",
+    "/** The result validator of every catalog operation whose result the protocol describes (frozen, without a prototype). */",
+  );
   lines.push("export const resultValidators: Readonly<Record<string, GeneratedValidator>> = lookupTable({");
   for (const [operation, fn] of results) lines.push(`  ${JSON.stringify(operation)}: ${use(fn)},`);
   lines.push("});");
   const imports = [
     `import { lookupTable, type GeneratedValidator } from "${sourceImport(index, "src/validation/generated-support")}";`,
-    ...[...used.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(index, from)}";`),
+    ...[...used.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([from, names]) => `import { ${[...names].sort().join(", ")} } from "${relativeImport(index, from)}";`),
   ];
   files.set(`${index}.ts`, `${banner("schema/")}${imports.join("\n")}\n\n${lines.join("\n")}\n`);
   return files;

@@ -19,8 +19,14 @@ function toOurDialect(node: unknown): unknown {
     if (FOREIGN_KEYWORD.test(key)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "$ref" && typeof value === "string") out.$ref = value.replace(/^#\/definitions\//, "#/$defs/");
-    else if (key === "definitions") out.$defs = Object.fromEntries(Object.entries(value as SchemaObject).map(([name, schema]) => [name, toOurDialect(schema)]));
-    else if (key === "properties") out.properties = Object.fromEntries(Object.entries(value as SchemaObject).map(([name, schema]) => [name, toOurDialect(schema)]));
+    else if (key === "definitions")
+      out.$defs = Object.fromEntries(
+        Object.entries(value as SchemaObject).map(([name, schema]) => [name, toOurDialect(schema)]),
+      );
+    else if (key === "properties")
+      out.properties = Object.fromEntries(
+        Object.entries(value as SchemaObject).map(([name, schema]) => [name, toOurDialect(schema)]),
+      );
     else out[key] = toOurDialect(value);
   }
   return out;

@@ -89,7 +89,10 @@ const USAGE = `Usage:
 `;
 
 /** What the command line asks for; a {@link UsageError} for one it cannot run. */
-type Command = { kind: "help" } | { kind: "generate"; check: boolean } | { kind: "infer"; file: string; typeName?: string };
+type Command =
+  | { kind: "help" }
+  | { kind: "generate"; check: boolean }
+  | { kind: "infer"; file: string; typeName?: string };
 
 class UsageError extends Error {}
 
@@ -97,8 +100,12 @@ function parseArgs(args: readonly string[]): Command {
   if (args.includes("--help") || args.includes("-h")) return { kind: "help" };
   if (args[0] === "infer") {
     const [, file, typeName, ...extra] = args;
-    if (file === undefined || file.startsWith("-")) throw new UsageError("infer needs the samples file: npm run codegen -- infer <samples.json> [Type]");
-    if (extra.length > 0 || typeName?.startsWith("-")) throw new UsageError(`infer takes the samples file and an optional type name, nothing more: ${JSON.stringify([typeName, ...extra].join(" "))}`);
+    if (file === undefined || file.startsWith("-"))
+      throw new UsageError("infer needs the samples file: npm run codegen -- infer <samples.json> [Type]");
+    if (extra.length > 0 || typeName?.startsWith("-"))
+      throw new UsageError(
+        `infer takes the samples file and an optional type name, nothing more: ${JSON.stringify([typeName, ...extra].join(" "))}`,
+      );
     return typeName === undefined ? { kind: "infer", file } : { kind: "infer", file, typeName };
   }
   let check = false;
@@ -157,7 +164,11 @@ async function main(args: string[]): Promise<number> {
     console.error(`generated/ is stale; run \`npm run codegen\` and commit the result:\n  ${stale.join("\n  ")}`);
     return 1;
   }
-  console.log(stale.length === 0 ? `generated/ was already up to date (${files.size} files).` : `wrote generated/ (${stale.length} of ${files.size} files changed).`);
+  console.log(
+    stale.length === 0
+      ? `generated/ was already up to date (${files.size} files).`
+      : `wrote generated/ (${stale.length} of ${files.size} files changed).`,
+  );
   return 0;
 }
 

@@ -72,9 +72,11 @@ export class SchemaRegistry {
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const pointer = hash === -1 ? "" : ref.slice(hash + 1);
     if (/^[a-z]+:/i.test(filePart)) throw new Error(`schema/${from.file}: remote $ref ${ref} is not allowed`);
-    if (pointer !== "" && !pointer.startsWith("/")) throw new Error(`schema/${from.file}: $ref ${ref} must use a JSON pointer`);
+    if (pointer !== "" && !pointer.startsWith("/"))
+      throw new Error(`schema/${from.file}: $ref ${ref} must use a JSON pointer`);
     const file = filePart === "" ? from.file : normalize(join(dirname(from.file), filePart));
-    if (relative(".", file).startsWith("..")) throw new Error(`schema/${from.file}: $ref ${ref} leaves the schema folder`);
+    if (relative(".", file).startsWith(".."))
+      throw new Error(`schema/${from.file}: $ref ${ref} leaves the schema folder`);
     return this.at({ file, pointer });
   }
 }

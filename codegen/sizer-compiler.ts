@@ -1,5 +1,11 @@
 import { CodeWriter } from "./code-writer.js";
-import { locationKey, childPointer, type LocatedSchema, type SchemaObject, type SchemaRegistry } from "./schema-registry.js";
+import {
+  locationKey,
+  childPointer,
+  type LocatedSchema,
+  type SchemaObject,
+  type SchemaRegistry,
+} from "./schema-registry.js";
 
 /** One generated sizer function and the module it belongs to. */
 export interface CompiledSizer {
@@ -37,7 +43,10 @@ export class SizerCompiler {
     const key = locationKey(located);
     let name = this.names.get(key);
     if (name === undefined) {
-      const title = typeof located.schema === "object" && typeof located.schema.title === "string" ? located.schema.title : undefined;
+      const title =
+        typeof located.schema === "object" && typeof located.schema.title === "string"
+          ? located.schema.title
+          : undefined;
       name = `size${title ?? `${located.file.replace(/[^A-Za-z0-9]+/g, "_")}${located.pointer.replace(/[^A-Za-z0-9]+/g, "_")}`}`;
       this.names.set(key, name);
       this.queue.push({ located, name });
@@ -63,7 +72,8 @@ export class SizerCompiler {
     const constants: string[] = [];
     let counter = 0;
     const fresh = (prefix: string): string => `${prefix}${++counter}`;
-    const at = (from: LocatedSchema, ...keys: (string | number)[]): LocatedSchema => this.registry.resolve(`#${childPointer(from.pointer, ...keys)}`, from);
+    const at = (from: LocatedSchema, ...keys: (string | number)[]): LocatedSchema =>
+      this.registry.resolve(`#${childPointer(from.pointer, ...keys)}`, from);
 
     /** An expression for the size of `x` under schema `located`. */
     const sizeOf = (target: LocatedSchema, x: string): string => {
@@ -77,9 +87,12 @@ export class SizerCompiler {
       if (s.const !== undefined) return String(new TextEncoder().encode(JSON.stringify(s.const)).length);
       if (Array.isArray(s.enum) && s.enum.every((value) => typeof value === "string")) {
         // Enum values written as plain ASCII (the usual case) cost their length plus the quotes.
-        if ((s.enum as string[]).every((value) => jsonStringBytes(value) === value.length + 2)) return `((${x} as string).length + 2)`;
+        if ((s.enum as string[]).every((value) => jsonStringBytes(value) === value.length + 2))
+          return `((${x} as string).length + 2)`;
         const table = `${name}_c${constants.length}`;
-        constants.push(`const ${table} = new Map<unknown, number>(${JSON.stringify((s.enum as string[]).map((value) => [value, jsonStringBytes(value)]))});`);
+        constants.push(
+          `const ${table} = new Map<unknown, number>(${JSON.stringify((s.enum as string[]).map((value) => [value, jsonStringBytes(value)]))});`,
+        );
         return `${table}.get(${x})!`;
       }
       switch (s.type) {
@@ -121,7 +134,9 @@ export class SizerCompiler {
       const required = new Set((schema.required ?? []) as string[]);
       w.line(`const ${o} = ${x} as Record<string, unknown>;`);
       // Braces, plus for each required field its key, colon and comma (the last comma is the `}`).
-      const fixed = 1 + [...required].filter((key) => properties.includes(key)).reduce((sum, key) => sum + jsonStringBytes(key) + 2, 0);
+      const fixed =
+        1 +
+        [...required].filter((key) => properties.includes(key)).reduce((sum, key) => sum + jsonStringBytes(key) + 2, 0);
       w.line(`let ${n} = ${fixed};`);
       w.line(`let ${fields} = ${required.size};`);
       for (const key of properties) {
@@ -141,7 +156,9 @@ export class SizerCompiler {
       return `(${fields} === 0 ? ${n} + 1 : ${n})`;
     };
 
-    w.line(`/** Compact JSON size in UTF-8 bytes of a valid ${typeof located.schema === "object" && typeof located.schema.title === "string" ? located.schema.title : "value"} (exact, or a cheap upper bound). */`);
+    w.line(
+      `/** Compact JSON size in UTF-8 bytes of a valid ${typeof located.schema === "object" && typeof located.schema.title === "string" ? located.schema.title : "value"} (exact, or a cheap upper bound). */`,
+    );
     w.open(`export function ${name}(x: unknown, exact: boolean): number {`);
     const result = sizeOf(located, "x");
     w.line(`return ${result};`);

@@ -2,7 +2,17 @@ import { CodeWriter } from "./code-writer.js";
 import type { SizerCompiler } from "./sizer-compiler.js";
 import { KNOWN_PATTERNS } from "../src/validation/text-patterns.js";
 import { reasonText, typeReason } from "./validator-reasons.js";
-import { checkKeywords, constValue, enumValues, groupApplies, isOnlyString, isUnconstrained, ruleNamesOf, typesOf, type KeywordGroup } from "./schema-keywords.js";
+import {
+  checkKeywords,
+  constValue,
+  enumValues,
+  groupApplies,
+  isOnlyString,
+  isUnconstrained,
+  ruleNamesOf,
+  typesOf,
+  type KeywordGroup,
+} from "./schema-keywords.js";
 import {
   childPointer,
   locationKey,
@@ -75,7 +85,10 @@ export class ValidatorCompiler {
 
   private drain(): void {
     for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) {
-      this.functions.set(job.key, new FunctionCompiler(this, job.located, job.mode, job.name, this.moduleOf(job.located.file)).compile());
+      this.functions.set(
+        job.key,
+        new FunctionCompiler(this, job.located, job.mode, job.name, this.moduleOf(job.located.file)).compile(),
+      );
     }
   }
 
@@ -84,7 +97,8 @@ export class ValidatorCompiler {
     const key = `${mode}:${locationKey(located)}`;
     const known = this.names.get(key);
     if (known !== undefined) return known;
-    const title = typeof located.schema === "object" && typeof located.schema.title === "string" ? located.schema.title : undefined;
+    const title =
+      typeof located.schema === "object" && typeof located.schema.title === "string" ? located.schema.title : undefined;
     const base = `validate${nameHint ?? title ?? pascal(`${located.file.replace(/(\.schema)?\.json$/, "")} ${located.pointer}`)}${mode === "strict" ? "Strict" : ""}`;
     let name = base;
     for (let n = 2; this.usedNames.has(name); n++) name = `${base}${n}`;
@@ -174,7 +188,11 @@ class FunctionCompiler {
   /** Names a hoisted function for a subschema (used by anyOf/oneOf/not/if/contains). */
   private sub(located: LocatedSchema): string {
     const schema = located.schema;
-    if (typeof schema === "object" && typeof schema.$ref === "string" && Object.keys(schema).every((k) => k === "$ref" || k === "description")) {
+    if (
+      typeof schema === "object" &&
+      typeof schema.$ref === "string" &&
+      Object.keys(schema).every((k) => k === "$ref" || k === "description")
+    ) {
       return this.owner.functionFor(this.owner.resolve(schema.$ref, located), this.mode);
     }
     return this.owner.functionFor(located, this.mode, `${this.name.replace(/^validate/, "")}_${this.counter++}`);
@@ -189,13 +207,19 @@ class FunctionCompiler {
     }
     const s = raw;
     checkKeywords(s, located);
-    const at = (...keys: (string | number)[]): LocatedSchema => this.owner.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
+    const at = (...keys: (string | number)[]): LocatedSchema =>
+      this.owner.resolve(`#${childPointer(located.pointer, ...keys)}`, located);
 
-    if (typeof s.$ref === "string") this.call(this.owner.functionFor(this.owner.resolve(s.$ref, located), this.mode), x, path);
+    if (typeof s.$ref === "string")
+      this.call(this.owner.functionFor(this.owner.resolve(s.$ref, located), this.mode), x, path);
 
     const types = typesOf(s, located);
     const groups: [KeywordGroup, string, (y: string) => void][] = [
-      ["object", `typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x})`, (y) => this.objectKeywords(s, y, path, at)],
+      [
+        "object",
+        `typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x})`,
+        (y) => this.objectKeywords(s, y, path, at),
+      ],
       ["array", TYPE_TEST.array!(x), (y) => this.arrayKeywords(s, y, path, at)],
       ["string", TYPE_TEST.string!(x), (y) => this.stringKeywords(s, y, path)],
       ["number", `typeof ${x} === "number"`, (y) => this.numberKeywords(s, y, path)],
@@ -211,7 +235,8 @@ class FunctionCompiler {
         this.w.indent();
       }
       for (const [group, guard, emit] of applicable) {
-        const needsGuard = types.length > 1 && !(group === "number" && types.every((t) => t === "integer" || t === "number"));
+        const needsGuard =
+          types.length > 1 && !(group === "number" && types.every((t) => t === "integer" || t === "number"));
         if (needsGuard) this.w.open(`if (${guard}) {`);
         emit(x);
         if (needsGuard) this.w.close("}");
@@ -232,8 +257,22 @@ class FunctionCompiler {
     if (s.enum !== undefined) this.enumKeyword(s, located, x, path);
 
     if (Array.isArray(s.allOf)) s.allOf.forEach((_, i) => this.schema(at("allOf", i), x, path));
-    if (Array.isArray(s.anyOf)) this.unionKeyword("anyOf", s, s.anyOf.map((_, i) => this.sub(at("anyOf", i))), x, path);
-    if (Array.isArray(s.oneOf)) this.unionKeyword("oneOf", s, s.oneOf.map((_, i) => this.sub(at("oneOf", i))), x, path);
+    if (Array.isArray(s.anyOf))
+      this.unionKeyword(
+        "anyOf",
+        s,
+        s.anyOf.map((_, i) => this.sub(at("anyOf", i))),
+        x,
+        path,
+      );
+    if (Array.isArray(s.oneOf))
+      this.unionKeyword(
+        "oneOf",
+        s,
+        s.oneOf.map((_, i) => this.sub(at("oneOf", i))),
+        x,
+        path,
+      );
     if (s.not !== undefined) {
       const fn = this.sub(at("not"));
       this.calls.add(fn);
@@ -268,7 +307,11 @@ class FunctionCompiler {
       this.w.open(`if (ok) {`);
       // The cheap bound settles almost every value; only one near the limit is measured exactly.
       this.w.line(`const ${n} = ${sizer}(${x}, false) > ${maxBytes} ? ${sizer}(${x}, true) : 0;`);
-      this.failIf(`${n} > ${maxBytes}`, path, this.reason(s, "x-maxBytes", `must serialize to at most ${maxBytes} bytes of JSON`, `" (got " + ${n} + ")"`));
+      this.failIf(
+        `${n} > ${maxBytes}`,
+        path,
+        this.reason(s, "x-maxBytes", `must serialize to at most ${maxBytes} bytes of JSON`, `" (got " + ${n} + ")"`),
+      );
       this.w.close("}");
     }
     for (const rule of ruleNamesOf(s)) {
@@ -279,32 +322,53 @@ class FunctionCompiler {
     }
   }
 
-  private objectKeywords(s: SchemaObject, x: string, path: string, at: (...keys: (string | number)[]) => LocatedSchema): void {
+  private objectKeywords(
+    s: SchemaObject,
+    x: string,
+    path: string,
+    at: (...keys: (string | number)[]) => LocatedSchema,
+  ): void {
     const o = this.v("o");
     this.w.line(`const ${o} = ${x} as Record<string, unknown>;`);
     const properties = (s.properties ?? {}) as Record<string, Schema>;
     const names = Object.keys(properties);
     const required = new Set((s.required ?? []) as string[]);
     const isTyped = s.type === "object" || (Array.isArray(s.type) && s.type.includes("object"));
-    const closed = s.additionalProperties === false || (this.mode === "strict" && isTyped && s.additionalProperties === undefined && names.length > 0);
+    const closed =
+      s.additionalProperties === false ||
+      (this.mode === "strict" && isTyped && s.additionalProperties === undefined && names.length > 0);
     const extraSchema = typeof s.additionalProperties === "object" ? at("additionalProperties") : undefined;
     const checkExtraAsJson = !closed && extraSchema === undefined && isTyped && s.additionalProperties !== true;
     const count = s.minProperties !== undefined || s.maxProperties !== undefined ? this.v("count") : undefined;
 
     // Pass 1, over the keys present: unknown fields, property names, the field count. Known keys are
     // recognised by comparison (no value is read here), like a hand-written validator would.
-    if (closed || extraSchema !== undefined || checkExtraAsJson || s.propertyNames !== undefined || count !== undefined) {
+    if (
+      closed ||
+      extraSchema !== undefined ||
+      checkExtraAsJson ||
+      s.propertyNames !== undefined ||
+      count !== undefined
+    ) {
       const k = this.v("k");
       if (count !== undefined) this.w.line(`let ${count} = 0;`);
       this.w.open(`for (const ${k} in ${o}) {`);
       if (count !== undefined) this.w.line(`${count}++;`);
       if (s.propertyNames !== undefined) this.schema(at("propertyNames"), k, `joinPath(${path}, ${k})`);
       if (closed || extraSchema !== undefined || checkExtraAsJson) {
-        const known = names.length === 0 ? "false" : names.length <= 12 ? names.map((name) => `${k} === ${JSON.stringify(name)}`).join(" || ") : `${this.constant(`new Set<string>(${JSON.stringify(names)})`)}.has(${k})`;
+        const known =
+          names.length === 0
+            ? "false"
+            : names.length <= 12
+              ? names.map((name) => `${k} === ${JSON.stringify(name)}`).join(" || ")
+              : `${this.constant(`new Set<string>(${JSON.stringify(names)})`)}.has(${k})`;
         this.w.open(`if (!(${known})) {`);
         if (closed) {
           const allowed = names.length === 0 ? "no fields are allowed here" : `allowed fields: ${names.join(", ")}`;
-          this.fail(`joinPath(${path}, ${k})`, this.reason(s, "additionalProperties", `is not allowed (unknown field); ${allowed}`));
+          this.fail(
+            `joinPath(${path}, ${k})`,
+            this.reason(s, "additionalProperties", `is not allowed (unknown field); ${allowed}`),
+          );
         } else if (extraSchema !== undefined) {
           const value = this.v("v");
           this.w.line(`const ${value} = ${o}[${k}];`);
@@ -327,7 +391,11 @@ class FunctionCompiler {
       // Only own fields count (`JSON.stringify` writes nothing else); a name that Object.prototype
       // also has (constructor, toString, ...) must not read the inherited one.
       const inherited = name in Object.prototype;
-      this.w.line(inherited ? `const ${value} = Object.hasOwn(${o}, ${key}) ? ${o}[${key}] : undefined;` : `const ${value} = ${o}[${key}];`);
+      this.w.line(
+        inherited
+          ? `const ${value} = Object.hasOwn(${o}, ${key}) ? ${o}[${key}] : undefined;`
+          : `const ${value} = ${o}[${key}];`,
+      );
       // A present field holding `undefined` is validated (and reported: it is not JSON).
       this.w.open(`if (${value} !== undefined || ${inherited ? `Object.hasOwn(${o}, ${key})` : `${key} in ${o}`}) {`);
       this.schema(at("properties", name), value, `joinPath(${path}, ${key})`);
@@ -340,26 +408,56 @@ class FunctionCompiler {
       required.delete(name);
     }
     for (const name of required) {
-      this.failIf(`${o}[${JSON.stringify(name)}] === undefined && !(${JSON.stringify(name)} in ${o})`, `joinPath(${path}, ${JSON.stringify(name)})`, this.reason(s, "required", "is required"));
+      this.failIf(
+        `${o}[${JSON.stringify(name)}] === undefined && !(${JSON.stringify(name)} in ${o})`,
+        `joinPath(${path}, ${JSON.stringify(name)})`,
+        this.reason(s, "required", "is required"),
+      );
     }
     if (count !== undefined && typeof s.minProperties === "number") {
       const n = s.minProperties;
-      this.failIf(`${count} < ${n}`, path, this.reason(s, "minProperties", n === 1 ? "must have at least one entry" : `must have at least ${n} entries`));
+      this.failIf(
+        `${count} < ${n}`,
+        path,
+        this.reason(s, "minProperties", n === 1 ? "must have at least one entry" : `must have at least ${n} entries`),
+      );
     }
     if (count !== undefined && typeof s.maxProperties === "number") {
-      this.failIf(`${count} > ${s.maxProperties}`, path, this.reason(s, "maxProperties", `must have at most ${s.maxProperties} entries`, `" (got " + ${count} + ")"`));
+      this.failIf(
+        `${count} > ${s.maxProperties}`,
+        path,
+        this.reason(s, "maxProperties", `must have at most ${s.maxProperties} entries`, `" (got " + ${count} + ")"`),
+      );
     }
   }
 
-  private arrayKeywords(s: SchemaObject, x: string, path: string, at: (...keys: (string | number)[]) => LocatedSchema): void {
+  private arrayKeywords(
+    s: SchemaObject,
+    x: string,
+    path: string,
+    at: (...keys: (string | number)[]) => LocatedSchema,
+  ): void {
     const a = this.v("a");
     this.w.line(`const ${a} = ${x} as unknown[];`);
     if (typeof s.minItems === "number") {
       const n = s.minItems;
-      this.failIf(`${a}.length < ${n}`, path, this.reason(s, "minItems", n === 1 ? "must not be empty" : `must have at least ${n} items`, `(out === null ? "" : " (got " + ${a}.length + ")")`));
+      this.failIf(
+        `${a}.length < ${n}`,
+        path,
+        this.reason(
+          s,
+          "minItems",
+          n === 1 ? "must not be empty" : `must have at least ${n} items`,
+          `(out === null ? "" : " (got " + ${a}.length + ")")`,
+        ),
+      );
     }
     if (typeof s.maxItems === "number") {
-      this.failIf(`${a}.length > ${s.maxItems}`, path, this.reason(s, "maxItems", `must have at most ${s.maxItems} items`, `" (got " + ${a}.length + ")"`));
+      this.failIf(
+        `${a}.length > ${s.maxItems}`,
+        path,
+        this.reason(s, "maxItems", `must have at most ${s.maxItems} items`, `" (got " + ${a}.length + ")"`),
+      );
     }
     if (s.items !== undefined) {
       const i = this.v("i");
@@ -372,7 +470,11 @@ class FunctionCompiler {
     if (s.uniqueItems === true) {
       const d = this.v("d");
       this.w.line(`const ${d} = duplicateIndex(${a});`);
-      this.failIf(`${d} !== -1`, `joinIndex(${path}, ${d})`, this.reason(s, "uniqueItems", "must not repeat an earlier item"));
+      this.failIf(
+        `${d} !== -1`,
+        `joinIndex(${path}, ${d})`,
+        this.reason(s, "uniqueItems", "must not repeat an earlier item"),
+      );
     }
     if (s.contains !== undefined) {
       const fn = this.sub(at("contains"));
@@ -381,9 +483,27 @@ class FunctionCompiler {
       this.w.line(`let ${c} = 0;`);
       this.w.line(`for (const item of ${a}) if (${fn}(item, "", null)) ${c}++;`);
       const min = typeof s.minContains === "number" ? s.minContains : 1;
-      this.failIf(`${c} < ${min}`, path, this.reason(s, "minContains", `must contain at least ${min} matching item${min === 1 ? "" : "s"}`, `" (got " + ${c} + ")"`));
+      this.failIf(
+        `${c} < ${min}`,
+        path,
+        this.reason(
+          s,
+          "minContains",
+          `must contain at least ${min} matching item${min === 1 ? "" : "s"}`,
+          `" (got " + ${c} + ")"`,
+        ),
+      );
       if (typeof s.maxContains === "number") {
-        this.failIf(`${c} > ${s.maxContains}`, path, this.reason(s, "maxContains", `must contain at most ${s.maxContains} matching item${s.maxContains === 1 ? "" : "s"}`, `" (got " + ${c} + ")"`));
+        this.failIf(
+          `${c} > ${s.maxContains}`,
+          path,
+          this.reason(
+            s,
+            "maxContains",
+            `must contain at most ${s.maxContains} matching item${s.maxContains === 1 ? "" : "s"}`,
+            `" (got " + ${c} + ")"`,
+          ),
+        );
       }
     }
   }
@@ -394,24 +514,43 @@ class FunctionCompiler {
     if (typeof s.minLength === "number") {
       const n = s.minLength;
       const cond = n === 1 ? `${str}.length === 0` : `${str}.length < ${n * 2} && codePointLength(${str}) < ${n}`;
-      this.failIf(cond, path, this.reason(s, "minLength", n === 1 ? "must not be empty" : `must be at least ${n} characters long`));
+      this.failIf(
+        cond,
+        path,
+        this.reason(s, "minLength", n === 1 ? "must not be empty" : `must be at least ${n} characters long`),
+      );
     }
     if (typeof s.maxLength === "number") {
       const n = s.maxLength;
-      this.failIf(`${str}.length > ${n} && codePointLength(${str}) > ${n}`, path, this.reason(s, "maxLength", `must be at most ${n} characters long`, `" (got " + codePointLength(${str}) + ")"`));
+      this.failIf(
+        `${str}.length > ${n} && codePointLength(${str}) > ${n}`,
+        path,
+        this.reason(s, "maxLength", `must be at most ${n} characters long`, `" (got " + codePointLength(${str}) + ")"`),
+      );
     }
     if (typeof s["x-minBytes"] === "number") {
       const n = s["x-minBytes"];
-      this.failIf(`${str}.length < ${n} && utf8Length(${str}) < ${n}`, path, this.reason(s, "x-minBytes", `must be at least ${n} UTF-8 bytes long`));
+      this.failIf(
+        `${str}.length < ${n} && utf8Length(${str}) < ${n}`,
+        path,
+        this.reason(s, "x-minBytes", `must be at least ${n} UTF-8 bytes long`),
+      );
     }
     if (typeof s["x-maxBytes"] === "number") {
       const n = s["x-maxBytes"];
       // A UTF-16 code unit is at most three UTF-8 bytes: short strings skip the count.
-      this.failIf(`${str}.length > ${Math.floor(n / 3)} && utf8Length(${str}) > ${n}`, path, this.reason(s, "x-maxBytes", `must be at most ${n} UTF-8 bytes`, `" (got " + utf8Length(${str}) + ")"`));
+      this.failIf(
+        `${str}.length > ${Math.floor(n / 3)} && utf8Length(${str}) > ${n}`,
+        path,
+        this.reason(s, "x-maxBytes", `must be at most ${n} UTF-8 bytes`, `" (got " + utf8Length(${str}) + ")"`),
+      );
     }
     if (typeof s.pattern === "string") {
       const known = KNOWN_PATTERNS[s.pattern];
-      const test = known !== undefined ? `${known}(${str})` : `${this.constant(`new RegExp(${JSON.stringify(s.pattern)}, "u")`)}.test(${str})`;
+      const test =
+        known !== undefined
+          ? `${known}(${str})`
+          : `${this.constant(`new RegExp(${JSON.stringify(s.pattern)}, "u")`)}.test(${str})`;
       // An empty string already failed minLength; the pattern would only repeat it less clearly.
       const nonEmpty = typeof s.minLength === "number" && s.minLength >= 1 ? `${str}.length !== 0 && ` : "";
       this.failIf(`${nonEmpty}!${test}`, path, this.reason(s, "pattern", `must match the pattern ${s.pattern}`));
@@ -443,7 +582,11 @@ class FunctionCompiler {
     }
     if (typeof s.multipleOf === "number") {
       // Within floating-point error: 0.3 is a multiple of 0.1.
-      this.failIf(`Math.abs(${n} / ${s.multipleOf} - Math.round(${n} / ${s.multipleOf})) > 1e-9`, path, this.reason(s, "multipleOf", `must be a multiple of ${s.multipleOf}`));
+      this.failIf(
+        `Math.abs(${n} / ${s.multipleOf} - Math.round(${n} / ${s.multipleOf})) > 1e-9`,
+        path,
+        this.reason(s, "multipleOf", `must be a multiple of ${s.multipleOf}`),
+      );
     }
   }
 
@@ -456,11 +599,17 @@ class FunctionCompiler {
     } else if (values.every((value) => typeof value === "string")) {
       // Strings: dispatch on the length, then compare with the few values of that length.
       const byLength = new Map<number, string[]>();
-      for (const value of values as string[]) byLength.set(value.length, [...(byLength.get(value.length) ?? []), value]);
+      for (const value of values as string[])
+        byLength.set(value.length, [...(byLength.get(value.length) ?? []), value]);
       const cases = [...byLength.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([length, group]) => `    case ${length}: return ${group.map((value) => `v === ${JSON.stringify(value)}`).join(" || ")};`);
-      const member = this.constant(`(v: unknown): boolean => {\n  if (typeof v !== "string") return false;\n  switch (v.length) {\n${cases.join("\n")}\n    default: return false;\n  }\n}`);
+        .map(
+          ([length, group]) =>
+            `    case ${length}: return ${group.map((value) => `v === ${JSON.stringify(value)}`).join(" || ")};`,
+        );
+      const member = this.constant(
+        `(v: unknown): boolean => {\n  if (typeof v !== "string") return false;\n  switch (v.length) {\n${cases.join("\n")}\n    default: return false;\n  }\n}`,
+      );
       this.failIf(`!${member}(${x})`, path, reason);
     } else {
       const set = this.constant(`new Set<unknown>(${JSON.stringify(values)})`);
@@ -488,4 +637,3 @@ class FunctionCompiler {
     this.w.close("}");
   }
 }
-

@@ -50,10 +50,13 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   // A daemon socket shares one browser between clients, so a mutation needs the mutation lease;
   // a daemon on stdio owns its one session and has no leases.
   const leases = glass.supports("localDaemon");
-  const mutate = <T>(action: () => Promise<T>): Promise<T> => (leases ? glass.withLease(action, { ttlMs: 30_000 }) : action());
-  say(leases
-    ? "the daemon offers leases (localDaemon): each change below runs inside glass.withLease"
-    : "no leases: a stdio daemon owns its one session (leases are a socket feature)");
+  const mutate = <T>(action: () => Promise<T>): Promise<T> =>
+    leases ? glass.withLease(action, { ttlMs: 30_000 }) : action();
+  say(
+    leases
+      ? "the daemon offers leases (localDaemon): each change below runs inside glass.withLease"
+      : "no leases: a stdio daemon owns its one session (leases are a socket feature)",
+  );
 
   step(2, "Observe the sign-in page");
   if (start !== undefined) {
@@ -67,25 +70,37 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   say(`targets: ${list(targets.map((target) => `${target.name} (${target.role})`))}`);
 
   step(3, "Find the Email field");
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: login.revision });
+  const found = await glass.browser.findTarget({
+    schemaVersion: 1,
+    intent: "Email",
+    action: "type",
+    resolutionPolicy: "reportOnly",
+    expectedRevision: login.revision,
+  });
   // Candidates come in page order, each with a confidence: take the most confident one.
   const email = mostConfident(found.candidates);
   if (email === undefined) throw new Error("the page has no Email field");
   say(`findTarget "Email" → ${email.name}, reference ${email.reference} (confidence ${email.confidence})`);
 
   step(4, "Type into it, naming the revision you observed");
-  const typed = await mutate(() => glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: login.revision }));
+  const typed = await mutate(() =>
+    glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: login.revision }),
+  );
   say(`typed ada@example.com at revision ${login.revision}: execution ${typed.executionId}`);
   say("a mutation changes the page, so the page has moved on to a new revision");
 
   step(5, "Type again with the old revision: staleRevision");
   try {
-    await mutate(() => glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: login.revision }));
+    await mutate(() =>
+      glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: login.revision }),
+    );
     say("typed again (this daemon does not check revisions)");
   } catch (error) {
     if (!(error instanceof GlassError)) throw error;
     say(`✗ ${error.code} — ${error.rawMessage}`);
-    say(`mutationPossible ${error.mutationPossible} · retry advice ${error.retry.classification}: re-observe, then act again`);
+    say(
+      `mutationPossible ${error.mutationPossible} · retry advice ${error.retry.classification}: re-observe, then act again`,
+    );
   }
   const page = await glass.browser.observe({ level: "interactive" });
   say(`re-observed: revision ${page.revision}; the next action names expectedRevision ${page.revision}`);
@@ -94,7 +109,10 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   // A reference names an element at one revision, and every keystroke moves the page on: type into
   // each field by a locator that outlives a revision (a CSS id here; `name=Email` works too on a
   // daemon). (glass-browser 0.3.14's fillForm fills only its first field, so type each one.)
-  for (const [field, text] of [["css=#email", "ada@example.com"], ["css=#password", "correct horse"]] as const) {
+  for (const [field, text] of [
+    ["css=#email", "ada@example.com"],
+    ["css=#password", "correct horse"],
+  ] as const) {
     const typedIn = await mutate(() => glass.browser.type({ target: field, text }));
     say(`typed into ${field}: execution ${typedIn.executionId}`);
   }
@@ -128,7 +146,9 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
   // IR can go on to webIr.* and task.*.
   if (glass.supports("browser.extractWebIr")) {
     const ir = webIrDocument(await glass.browser.extractWebIr());
-    say(`extractWebIr: revision ${ir.revision}, ${ir.entities.length} entities, ${ir.relationships.length} relationships`);
+    say(
+      `extractWebIr: revision ${ir.revision}, ${ir.entities.length} entities, ${ir.relationships.length} relationships`,
+    );
     const checked = await glass.webIr.validate({ ir });
     say(`webIr.validate: valid ${checked.valid}`);
     const { plan } = await glass.task.compile({ task, ir });
@@ -136,7 +156,9 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
     say(`task.compile: bound to revision ${plan.sourceIrRevision}, steps ${list(plan.steps.map((s) => s.operation))}`);
     say(`   entities ${list(plan.selectedEntityIds)}; confirmation required: ${plan.confirmationRequired}`);
   } else {
-    say(`this daemon (${glass.serverInfo?.version ?? "unknown version"}) has no extractWebIr: the task runs on the live page instead`);
+    say(
+      `this daemon (${glass.serverInfo?.version ?? "unknown version"}) has no extractWebIr: the task runs on the live page instead`,
+    );
   }
   // A read-only task runs on the live page at the revision you observed (no lease needed).
   const run = await glass.task.execute({ task, expectedRevision: orders.revision });
@@ -144,9 +166,15 @@ async function signInAndReadOrders(glass: Glass, start: string | undefined): Pro
 }
 
 /** The candidate the daemon is most confident about (the first of those, in page order). */
-function mostConfident<Candidate extends { confidence: string }>(candidates: readonly Candidate[]): Candidate | undefined {
-  const rank = (candidate: Candidate): number => ["insufficient", "low", "medium", "high", "exact"].indexOf(candidate.confidence);
-  return candidates.reduce<Candidate | undefined>((best, candidate) => (best === undefined || rank(candidate) > rank(best) ? candidate : best), undefined);
+function mostConfident<Candidate extends { confidence: string }>(
+  candidates: readonly Candidate[],
+): Candidate | undefined {
+  const rank = (candidate: Candidate): number =>
+    ["insufficient", "low", "medium", "high", "exact"].indexOf(candidate.confidence);
+  return candidates.reduce<Candidate | undefined>(
+    (best, candidate) => (best === undefined || rank(candidate) > rank(best) ? candidate : best),
+    undefined,
+  );
 }
 
 /** The reference of the target named `name` in an interactive observation, to act on it. */

@@ -47,7 +47,12 @@ async function main(): Promise<void> {
   }
 }
 
-async function recordAndReplay(live: Glass, recorder: ReturnType<typeof recordingTransport>, path: string, start: string | undefined): Promise<void> {
+async function recordAndReplay(
+  live: Glass,
+  recorder: ReturnType<typeof recordingTransport>,
+  path: string,
+  start: string | undefined,
+): Promise<void> {
   step(2, "Record a session: sign in");
   let recorded: SignInStory;
   try {
@@ -60,7 +65,9 @@ async function recordAndReplay(live: Glass, recorder: ReturnType<typeof recordin
   step(3, "Save the fixture");
   const fixture = recorder.fixture();
   await saveFixture(path, fixture);
-  say(`saveFixture: ${fixture.requests.length} calls (${list(fixture.requests.map((request) => request.operation.replace("browser.", "")))})`);
+  say(
+    `saveFixture: ${fixture.requests.length} calls (${list(fixture.requests.map((request) => request.operation.replace("browser.", "")))})`,
+  );
   say(`written to ${path}`);
 
   step(4, "Replay it in memory, with no daemon");
@@ -74,7 +81,11 @@ async function recordAndReplay(live: Glass, recorder: ReturnType<typeof recordin
     const replayed = await signInStory(replay, start);
     tell(replayed);
     const same = replayed.clicked === recorded.clicked && replayed.text === recorded.text;
-    say(same ? "the same answers as the live session: the click's execution and the orders page's text" : "✗ the answers differ from the live session");
+    say(
+      same
+        ? "the same answers as the live session: the click's execution and the orders page's text"
+        : "✗ the answers differ from the live session",
+    );
 
     step(5, "A call the recording does not have");
     try {
@@ -105,21 +116,37 @@ interface SignInStory {
 /** The session: the same code runs live (recorded) and against the replay; `start` is the page to open first. */
 async function signInStory(glass: Glass, start: string | undefined): Promise<SignInStory> {
   // A daemon socket shares one browser between clients: a mutation needs the mutation lease.
-  const mutate = <T>(action: () => Promise<T>): Promise<T> => (glass.supports("localDaemon") ? glass.withLease(action, { ttlMs: 30_000 }) : action());
+  const mutate = <T>(action: () => Promise<T>): Promise<T> =>
+    glass.supports("localDaemon") ? glass.withLease(action, { ttlMs: 30_000 }) : action();
 
   if (start !== undefined) await mutate(() => glass.browser.navigate({ url: start }));
   // One field per fillForm, observing before each: a reference names the observation it came from,
   // and each action moves the page on (a real daemon refuses an older reference).
   const login = await glass.browser.observe({ level: "interactive" });
   const email = referenceOf(login, "Email");
-  await mutate(() => glass.browser.fillForm({ fields: [{ target: email, value: EMAIL }], expectedRevision: login.revision }));
+  await mutate(() =>
+    glass.browser.fillForm({ fields: [{ target: email, value: EMAIL }], expectedRevision: login.revision }),
+  );
   const typed = await glass.browser.observe({ level: "interactive" });
-  await mutate(() => glass.browser.fillForm({ fields: [{ target: referenceOf(typed, "Password"), value: PASSWORD }], expectedRevision: typed.revision }));
+  await mutate(() =>
+    glass.browser.fillForm({
+      fields: [{ target: referenceOf(typed, "Password"), value: PASSWORD }],
+      expectedRevision: typed.revision,
+    }),
+  );
   const filled = await glass.browser.observe({ level: "interactive" });
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: "reportOnly", expectedRevision: filled.revision });
+  const found = await glass.browser.findTarget({
+    schemaVersion: 1,
+    intent: "Sign in",
+    action: "click",
+    resolutionPolicy: "reportOnly",
+    expectedRevision: filled.revision,
+  });
   const button = found.candidates.find((candidate) => candidate.role === "button");
   if (button === undefined) throw new Error("the page has no Sign in button");
-  const clicked = await mutate(() => glass.browser.click({ target: button.reference, expectedRevision: filled.revision }));
+  const clicked = await mutate(() =>
+    glass.browser.click({ target: button.reference, expectedRevision: filled.revision }),
+  );
   const { text } = await glass.browser.getText();
   return {
     login: `${new URL(login.page.url).pathname}, revision ${login.revision}`,
@@ -157,7 +184,10 @@ function differences(error: GlassError): string[] {
   if (found.length === 0) return [error.message];
   return [
     "it differs from the nearest recording at",
-    ...found.map(({ path, sent, recorded }) => `  ${path}: sent ${JSON.stringify(sent) ?? "nothing"}, recorded ${JSON.stringify(recorded) ?? "nothing"}`),
+    ...found.map(
+      ({ path, sent, recorded }) =>
+        `  ${path}: sent ${JSON.stringify(sent) ?? "nothing"}, recorded ${JSON.stringify(recorded) ?? "nothing"}`,
+    ),
   ];
 }
 

@@ -105,8 +105,10 @@ function failureDetail(dir: string): string | undefined {
   const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith("checks.json"));
   for (const file of files) {
     const checks = JSON.parse(readFileSync(join(dir, file), "utf8")) as SuiteCheck[];
-    const failed = checks.find((check) => check.status === "FAILURE") ?? checks.find((check) => check.status === "WARNING");
-    if (failed !== undefined) return `${failed.status} ${failed.id}${failed.errorMessage === undefined ? "" : `: ${failed.errorMessage}`}`;
+    const failed =
+      checks.find((check) => check.status === "FAILURE") ?? checks.find((check) => check.status === "WARNING");
+    if (failed !== undefined)
+      return `${failed.status} ${failed.id}${failed.errorMessage === undefined ? "" : `: ${failed.errorMessage}`}`;
   }
   return undefined;
 }
@@ -117,7 +119,18 @@ async function runScenario(side: Side, scenario: string, serverUrl: string, outR
   mkdirSync(out, { recursive: true });
   const args =
     side === "client"
-      ? [SUITE, "client", "--command", `${NODE24} --import tsx ${CLIENT}`, "--scenario", scenario, "--timeout", String(CLIENT_TIMEOUT_MS), "-o", out]
+      ? [
+          SUITE,
+          "client",
+          "--command",
+          `${NODE24} --import tsx ${CLIENT}`,
+          "--scenario",
+          scenario,
+          "--timeout",
+          String(CLIENT_TIMEOUT_MS),
+          "-o",
+          out,
+        ]
       : [SUITE, "server", "--url", serverUrl, "--scenario", scenario, "-o", out];
   const { code, output } = await run(NODE24, args, SCENARIO_TIMEOUT_MS);
   const passed = code === 0;
@@ -163,12 +176,15 @@ async function startBridge(): Promise<{ url: string; endSessions: () => Promise<
   const proxy = http.createServer((request, response) => {
     const headers = { ...request.headers };
     headers.authorization ??= `Bearer ${token}`;
-    const upstream = http.request({ host: "127.0.0.1", port: upstreamPort, method: request.method, path: request.url, headers }, (answer) => {
-      const session = answer.headers["mcp-session-id"];
-      if (typeof session === "string") sessions.add(session);
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = http.request(
+      { host: "127.0.0.1", port: upstreamPort, method: request.method, path: request.url, headers },
+      (answer) => {
+        const session = answer.headers["mcp-session-id"];
+        if (typeof session === "string") sessions.add(session);
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on("error", () => {
       if (!response.headersSent) response.writeHead(502);
       response.end();
@@ -181,7 +197,10 @@ async function startBridge(): Promise<{ url: string; endSessions: () => Promise<
   // later scenarios would be refused. Ended after each scenario, as a well-behaved client would.
   const endSessions = async (): Promise<void> => {
     for (const session of sessions) {
-      await fetch(`http://127.0.0.1:${upstreamPort}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${token}`, "mcp-session-id": session } }).catch(() => undefined);
+      await fetch(`http://127.0.0.1:${upstreamPort}/mcp`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}`, "mcp-session-id": session },
+      }).catch(() => undefined);
     }
     sessions.clear();
   };
@@ -197,13 +216,27 @@ async function startBridge(): Promise<{ url: string; endSessions: () => Promise<
   try {
     await new Promise<void>((done) => proxy.listen(0, "127.0.0.1", done));
     const proxyPort = (proxy.address() as AddressInfo).port;
-    const daemon = spawn(process.execPath, [CLI, "mock-daemon", "--socket", socket], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const daemon = spawn(process.execPath, [CLI, "mock-daemon", "--socket", socket], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     children.push(daemon);
     await waitForLine(daemon, /mock daemon listening on /, "the mock daemon");
     // The suite's requests keep the Host it sent (the proxy's address): the bridge is told to accept it.
     const bridge = spawn(
       process.execPath,
-      [CLI, "bridge", "--port", "0", "--socket", socket, "--allow-host", `127.0.0.1:${proxyPort}`, "--allow-host", `localhost:${proxyPort}`],
+      [
+        CLI,
+        "bridge",
+        "--port",
+        "0",
+        "--socket",
+        socket,
+        "--allow-host",
+        `127.0.0.1:${proxyPort}`,
+        "--allow-host",
+        `localhost:${proxyPort}`,
+      ],
       { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GLASS_BRIDGE_TOKEN: token } },
     );
     children.push(bridge);
@@ -219,8 +252,19 @@ async function startBridge(): Promise<{ url: string; endSessions: () => Promise<
 function printTable(outcomes: Outcome[], expected: ExpectedFailures): void {
   const rows = outcomes.map((outcome) => {
     const reason = expected[outcome.side][outcome.scenario];
-    const verdict = outcome.passed ? (reason === undefined ? "pass" : "UNEXPECTED PASS") : reason === undefined ? "UNEXPECTED FAILURE" : "expected failure";
-    return [outcome.side, outcome.scenario, verdict, outcome.passed ? "" : outcome.detail.replaceAll("\n", " ").slice(0, 160)];
+    const verdict = outcome.passed
+      ? reason === undefined
+        ? "pass"
+        : "UNEXPECTED PASS"
+      : reason === undefined
+        ? "UNEXPECTED FAILURE"
+        : "expected failure";
+    return [
+      outcome.side,
+      outcome.scenario,
+      verdict,
+      outcome.passed ? "" : outcome.detail.replaceAll("\n", " ").slice(0, 160),
+    ];
   });
   const widths = [6, Math.max(...rows.map((row) => row[1]!.length)), 18];
   for (const row of [["side", "scenario", "result", "detail"], ...rows]) {
@@ -244,11 +288,16 @@ async function main(): Promise<number> {
   const only = process.argv.slice(2);
   const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
   // An expected failure for a scenario the suite no longer has is stale too.
-  const stale = (["client", "server"] as const).flatMap((side) => Object.keys(expected[side]).filter((name) => !listed[side].includes(name) && wanted(name)).map((name) => `${side} ${name}`));
+  const stale = (["client", "server"] as const).flatMap((side) =>
+    Object.keys(expected[side])
+      .filter((name) => !listed[side].includes(name) && wanted(name))
+      .map((name) => `${side} ${name}`),
+  );
 
   const outRoot = mkdtempSync(join(tmpdir(), "glass-mcp-conformance-results-"));
   const outcomes: Outcome[] = [];
-  for (const scenario of listed.client.filter(wanted)) outcomes.push(await runScenario("client", scenario, "", outRoot));
+  for (const scenario of listed.client.filter(wanted))
+    outcomes.push(await runScenario("client", scenario, "", outRoot));
   const servers = listed.server.filter(wanted);
   if (servers.length > 0) {
     const bridge = await startBridge();
@@ -262,11 +311,15 @@ async function main(): Promise<number> {
     }
   }
   printTable(outcomes, expected);
-  const mismatches = outcomes.filter((outcome) => outcome.passed === (expected[outcome.side][outcome.scenario] !== undefined));
+  const mismatches = outcomes.filter(
+    (outcome) => outcome.passed === (expected[outcome.side][outcome.scenario] !== undefined),
+  );
   if (mismatches.length === 0) rmSync(outRoot, { recursive: true, force: true });
   else console.log(`the suite's checks (checks.json) and the client's output of every scenario: ${outRoot}`);
   const passes = outcomes.filter((outcome) => outcome.passed).length;
-  const expectedFailures = outcomes.filter((outcome) => !outcome.passed && expected[outcome.side][outcome.scenario] !== undefined).length;
+  const expectedFailures = outcomes.filter(
+    (outcome) => !outcome.passed && expected[outcome.side][outcome.scenario] !== undefined,
+  ).length;
   for (const entry of stale) console.log(`stale expected failure (the suite has no such scenario): ${entry}`);
   const failedCount = mismatches.length + stale.length;
   console.log(
@@ -283,7 +336,10 @@ async function main(): Promise<number> {
         numFailedTests: failedCount,
         numFailedTestSuites: failedCount > 0 ? 1 : 0,
         success: failedCount === 0,
-        scenarios: outcomes.map((outcome) => ({ ...outcome, expectedToFail: expected[outcome.side][outcome.scenario] !== undefined })),
+        scenarios: outcomes.map((outcome) => ({
+          ...outcome,
+          expectedToFail: expected[outcome.side][outcome.scenario] !== undefined,
+        })),
       },
       null,
       2,

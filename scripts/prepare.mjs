@@ -23,8 +23,14 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 function npm(args) {
   const execPath = process.env.npm_execpath;
   const [command, commandArgs] =
-    execPath !== undefined && /^npm-cli\.c?js$/.test(basename(execPath)) ? [process.execPath, [execPath, ...args]] : ["npm", args];
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: "inherit", shell: command === "npm" && process.platform === "win32" });
+    execPath !== undefined && /^npm-cli\.c?js$/.test(basename(execPath))
+      ? [process.execPath, [execPath, ...args]]
+      : ["npm", args];
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: "inherit",
+    shell: command === "npm" && process.platform === "win32",
+  });
   return result.status === 0;
 }
 
@@ -40,12 +46,16 @@ if (!existsSync(join(root, "node_modules", "tsup", "package.json"))) {
         `Run \`npm install --include=dev\` there (it builds dist/), then install glass-sdk again.`,
     );
   }
-  process.stderr.write(`glass-sdk: ${root} has no node_modules/ (a fresh clone): installing its dependencies with \`npm ci\` to build dist/\n`);
+  process.stderr.write(
+    `glass-sdk: ${root} has no node_modules/ (a fresh clone): installing its dependencies with \`npm ci\` to build dist/\n`,
+  );
   // Explicit flags: npm passes its own settings on to this script (an `--omit=dev` or a `-g` of
   // the install that runs it), and those must not apply here. --ignore-scripts: this `npm ci`
   // must not run this script again; the build follows.
   if (!npm(["ci", "--include=dev", "--global=false", "--ignore-scripts", "--no-audit", "--no-fund"])) {
-    fail(`\`npm ci\` failed in ${root}. Run \`npm install\` there yourself (it builds dist/), then install glass-sdk again.`);
+    fail(
+      `\`npm ci\` failed in ${root}. Run \`npm install\` there yourself (it builds dist/), then install glass-sdk again.`,
+    );
   }
 }
 

@@ -36,7 +36,11 @@ export interface PackedPackage {
  * and `--ignore-scripts` keeps `prepare` from building dist/ again, so dist/ must be built.
  */
 export function packDryRun(root: string = ROOT): PackedPackage {
-  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const [pack] = JSON.parse(out) as { size: number; unpackedSize: number; files: { path: string; size: number }[] }[];
   if (pack === undefined) throw new Error(`npm pack --dry-run --json printed no package: ${out}`);
   return {
@@ -49,8 +53,14 @@ export function packDryRun(root: string = ROOT): PackedPackage {
 /** What is over PACKAGE_SIZE_LIMITS, one sentence each; empty when the package is within them. */
 export function sizeProblems(pack: PackedPackage): string[] {
   const problems: string[] = [];
-  if (pack.packedBytes >= PACKAGE_SIZE_LIMITS.packedBytes) problems.push(`the tarball is ${megabytes(pack.packedBytes)}, over the limit of ${megabytes(PACKAGE_SIZE_LIMITS.packedBytes)}`);
-  if (pack.unpackedBytes >= PACKAGE_SIZE_LIMITS.unpackedBytes) problems.push(`the files are ${megabytes(pack.unpackedBytes)} unpacked, over the limit of ${megabytes(PACKAGE_SIZE_LIMITS.unpackedBytes)}`);
+  if (pack.packedBytes >= PACKAGE_SIZE_LIMITS.packedBytes)
+    problems.push(
+      `the tarball is ${megabytes(pack.packedBytes)}, over the limit of ${megabytes(PACKAGE_SIZE_LIMITS.packedBytes)}`,
+    );
+  if (pack.unpackedBytes >= PACKAGE_SIZE_LIMITS.unpackedBytes)
+    problems.push(
+      `the files are ${megabytes(pack.unpackedBytes)} unpacked, over the limit of ${megabytes(PACKAGE_SIZE_LIMITS.unpackedBytes)}`,
+    );
   return problems;
 }
 
@@ -78,7 +88,8 @@ export function changelogEntry(changelog: string, version: string): ChangelogEnt
 /** What is missing from CHANGELOG.md for `version`, one sentence each; empty when its entry is there. */
 export function changelogProblems(changelog: string, version: string): string[] {
   const entry = changelogEntry(changelog, version);
-  if (entry === undefined) return [`CHANGELOG.md has no entry for ${version} (a heading "## [${version}] - YYYY-MM-DD")`];
+  if (entry === undefined)
+    return [`CHANGELOG.md has no entry for ${version} (a heading "## [${version}] - YYYY-MM-DD")`];
   if (entry.body === "") return [`CHANGELOG.md's entry for ${version} is empty`];
   return [];
 }
@@ -95,9 +106,15 @@ function megabytes(bytes: number): string {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const version = packageVersion();
   const pack = packDryRun();
-  console.log(`glass-sdk ${version}: ${megabytes(pack.packedBytes)} packed, ${megabytes(pack.unpackedBytes)} unpacked, ${pack.files.length} files; the largest:`);
-  for (const { path, bytes } of pack.files.slice(0, 5)) console.log(`  ${(bytes / 1000).toFixed(1).padStart(8)} kB  ${path}`);
-  const problems = [...sizeProblems(pack), ...changelogProblems(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"), version)];
+  console.log(
+    `glass-sdk ${version}: ${megabytes(pack.packedBytes)} packed, ${megabytes(pack.unpackedBytes)} unpacked, ${pack.files.length} files; the largest:`,
+  );
+  for (const { path, bytes } of pack.files.slice(0, 5))
+    console.log(`  ${(bytes / 1000).toFixed(1).padStart(8)} kB  ${path}`);
+  const problems = [
+    ...sizeProblems(pack),
+    ...changelogProblems(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"), version),
+  ];
   for (const problem of problems) console.error(`release check: ${problem}`);
   if (problems.length > 0) process.exit(1);
   console.log(`release check: the package is within its size limits and CHANGELOG.md has an entry for ${version}`);

@@ -16,7 +16,13 @@ export type { ResponseMode, ResponseModeOption, ResultInMode, TraceOption } from
 export { webIrDocument } from "./operations/web-ir-document.js";
 export { Lease } from "./client/lease.js";
 export type { WithLeaseOptions } from "./client/lease-keeper.js";
-export type { CallOptions, GlassClientOptions, GlassLogEvent, NegotiationOptions, RetryOptions } from "./client/options.js";
+export type {
+  CallOptions,
+  GlassClientOptions,
+  GlassLogEvent,
+  NegotiationOptions,
+  RetryOptions,
+} from "./client/options.js";
 export {
   DEFAULT_DIALOG_TIMEOUT_MS,
   MAX_PROMPT_RESPONSE_BYTES,
@@ -49,7 +55,13 @@ export {
   type WebSocketTransportOptions,
 } from "./transport/websocket-transport.js";
 export { createRequest, type CreateRequestOptions } from "./envelope/create-request.js";
-export { validateRequest, validateResponse, validatePayload, validateResult, type ValidateResponseOptions } from "./envelope/validate.js";
+export {
+  validateRequest,
+  validateResponse,
+  validatePayload,
+  validateResult,
+  type ValidateResponseOptions,
+} from "./envelope/validate.js";
 export type {
   GlassErrorObject,
   GlassErrorResponse,
@@ -61,9 +73,27 @@ export type {
 export type { ValidationIssue, ValidationResult } from "./validation/issue.js";
 export type { JsonObject, JsonValue } from "./validation/json-value.js";
 // `requiresLease` too: a script (or a page on the prebuilt file, which holds only this entry) decides with it whether a call needs `withLease`.
-export { operations, requiresLease, type OperationDescriptor, type LeaseRequirement, type LeaseCondition } from "./operations/catalog.js";
-export type { OperationMap, OperationName, PayloadOf, ResponseModeOperation, ResultOf, TraceOperation } from "../generated/operation-map.js";
-export type { GlassBrowserMethods, GlassOperationNamespaces, GlassTaskMethods, GlassWebIrMethods } from "../generated/methods.js";
+export {
+  operations,
+  requiresLease,
+  type OperationDescriptor,
+  type LeaseRequirement,
+  type LeaseCondition,
+} from "./operations/catalog.js";
+export type {
+  OperationMap,
+  OperationName,
+  PayloadOf,
+  ResponseModeOperation,
+  ResultOf,
+  TraceOperation,
+} from "../generated/operation-map.js";
+export type {
+  GlassBrowserMethods,
+  GlassOperationNamespaces,
+  GlassTaskMethods,
+  GlassWebIrMethods,
+} from "../generated/methods.js";
 // Every named type of the schemas, flat: capabilities, Web IR, Task, and each operation's payload
 // and result (`BrowserObservePayload`, `WebIrDiffResult`, …) with their titled parts. The envelope's
 // GlassErrorObject, GlassMutationLease, GlassRequest and GlassResponse come from envelope-types

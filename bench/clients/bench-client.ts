@@ -35,8 +35,11 @@ export function checkAnswer(client: BenchClient, operation: BenchOperation, answ
   // The MCP result's text leaves out a screenshot's image (it travels as the second content item).
   const { image: _image, ...withoutImage } = operation.result;
   const expected = client.client === "glass-sdk" ? operation.result : withoutImage;
-  const result = client.client === "glass-sdk" ? answer : JSON.parse((answer as { content: { text: string }[] }).content[0]!.text);
+  const result =
+    client.client === "glass-sdk" ? answer : JSON.parse((answer as { content: { text: string }[] }).content[0]!.text);
   if (!isDeepStrictEqual(result, expected)) {
-    throw new Error(`${client.client} over ${client.transport}: ${operation.operation} answered ${JSON.stringify(answer).slice(0, 300)}, not the recorded result`);
+    throw new Error(
+      `${client.client} over ${client.transport}: ${operation.operation} answered ${JSON.stringify(answer).slice(0, 300)}, not the recorded result`,
+    );
   }
 }

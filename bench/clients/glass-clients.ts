@@ -8,7 +8,10 @@ import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js
  * `glass.browser.observe({level: "summary"})`, the large one `glass.webIr.validate({ir})`, any other
  * (the ladder's) `glass.request(operation, payload)`.
  */
-export async function openGlassClient(transport: TransportName, targets: BenchTargets): Promise<BenchClient & { readonly glass: Glass }> {
+export async function openGlassClient(
+  transport: TransportName,
+  targets: BenchTargets,
+): Promise<BenchClient & { readonly glass: Glass }> {
   const { bridge } = targets;
   const made =
     transport === "stdio"

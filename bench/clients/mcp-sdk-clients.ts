@@ -24,20 +24,33 @@ export async function openMcpSdkClient(transport: TransportName, targets: BenchT
   if (transport === "stdio") {
     // Its read buffer holds at most 10 MiB by default (a larger answer closes the transport): raised
     // to the daemon's response limit, 32 MiB, as a user receiving large answers would.
-    await client.connect(new StdioClientTransport({ command: targets.stdioDaemon.command, args: targets.stdioDaemon.args, stderr: "ignore", maxBufferSize: MCP_SDK_STDIO_BUFFER_BYTES }));
+    await client.connect(
+      new StdioClientTransport({
+        command: targets.stdioDaemon.command,
+        args: targets.stdioDaemon.args,
+        stderr: "ignore",
+        maxBufferSize: MCP_SDK_STDIO_BUFFER_BYTES,
+      }),
+    );
   } else if (transport === "http") {
-    const http = new StreamableHTTPClientTransport(new URL(bridge.url), { requestInit: { headers: { Authorization: `Bearer ${bridge.token}` } } });
+    const http = new StreamableHTTPClientTransport(new URL(bridge.url), {
+      requestInit: { headers: { Authorization: `Bearer ${bridge.token}` } },
+    });
     await client.connect(http);
     end = async () => {
       await http.terminateSession(); // ends the bridge session (close() alone leaves it to idle out)
       await client.close();
     };
   } else if (transport === "websocket") {
-    await client.connect(new WebSocketClientTransport(new URL(`${bridge.wsUrl}?token=${encodeURIComponent(bridge.token)}`)));
+    await client.connect(
+      new WebSocketClientTransport(new URL(`${bridge.wsUrl}?token=${encodeURIComponent(bridge.token)}`)),
+    );
   } else {
     throw new Error(`the MCP SDK has no ${transport} client transport`);
   }
-  const calls = Object.fromEntries(Object.values(targets.operations).map((op) => [op.key, { name: op.tool, arguments: op.payload }]));
+  const calls = Object.fromEntries(
+    Object.values(targets.operations).map((op) => [op.key, { name: op.tool, arguments: op.payload }]),
+  );
   return {
     transport,
     client: "mcp-sdk",

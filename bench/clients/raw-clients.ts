@@ -17,7 +17,11 @@ interface RawReply {
   error?: { code: number; message: string };
 }
 
-const INITIALIZE = { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw-baseline", version: "1.0.0" } };
+const INITIALIZE = {
+  protocolVersion: "2024-11-05",
+  capabilities: {},
+  clientInfo: { name: "raw-baseline", version: "1.0.0" },
+};
 /** The daemon's limit for a JSON line; larger requests go with Content-Length (§5), as glass-sdk sends them. */
 const NEWLINE_LIMIT = 8192;
 const CONTENT_LENGTH = "Content-Length: ".length;
@@ -60,7 +64,13 @@ function resultOf(reply: RawReply): Record<string, unknown> {
 }
 
 /** stdio and the socket: JSON lines (Content-Length above 8 KiB), a line/Content-Length splitter, JSON.parse. */
-async function streamClient(transport: TransportName, targets: BenchTargets, readable: Readable, writable: Writable, end: () => Promise<void>): Promise<BenchClient> {
+async function streamClient(
+  transport: TransportName,
+  targets: BenchTargets,
+  readable: Readable,
+  writable: Writable,
+  end: () => Promise<void>,
+): Promise<BenchClient> {
   const pending = new Map<number, (reply: RawReply) => void>();
   let nextId = 1;
   const deliver = (text: string): void => {
@@ -162,7 +172,12 @@ async function httpClient(targets: BenchTargets): Promise<BenchClient> {
     transport: "http",
     client: "raw",
     call: async (payload) => {
-      const response = await post({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: toolCall(targets, payload) });
+      const response = await post({
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: "tools/call",
+        params: toolCall(targets, payload),
+      });
       return resultOf(JSON.parse(await response.text()) as RawReply);
     },
     close: async () => {
@@ -173,7 +188,10 @@ async function httpClient(targets: BenchTargets): Promise<BenchClient> {
 
 /** WebSocket: the `ws` client, one text frame per message, `JSON.parse` per frame. */
 async function webSocketClient(targets: BenchTargets): Promise<BenchClient> {
-  const socket = new WebSocket(targets.bridge.wsUrl, ["mcp"], { headers: { Authorization: `Bearer ${targets.bridge.token}` }, perMessageDeflate: false });
+  const socket = new WebSocket(targets.bridge.wsUrl, ["mcp"], {
+    headers: { Authorization: `Bearer ${targets.bridge.token}` },
+    perMessageDeflate: false,
+  });
   await new Promise<void>((resolve, reject) => socket.once("open", resolve).once("error", reject));
   const pending = new Map<number, (reply: RawReply) => void>();
   let nextId = 1;

@@ -18,7 +18,10 @@ export interface WorkerInit {
 }
 
 /** What the harness asks a worker. */
-export type WorkerRequest = { type: "slice"; key: string; concurrency: number; ms: number; record: boolean } | { type: "rss"; key: string; calls: number } | { type: "close" };
+export type WorkerRequest =
+  | { type: "slice"; key: string; concurrency: number; ms: number; record: boolean }
+  | { type: "rss"; key: string; calls: number }
+  | { type: "close" };
 
 /** What a worker answers. */
 export type WorkerReply =
@@ -44,13 +47,18 @@ const WORKER = fileURLToPath(new URL("../client-worker.ts", import.meta.url));
  * `close()` has it check one answer per operation first, and rejects if one is wrong.
  */
 export async function startClientWorker(init: WorkerInit): Promise<WorkerRunner> {
-  const child = fork(WORKER, [], { cwd: ROOT, execArgv: ["--import", "tsx", "--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(WORKER, [], {
+    cwd: ROOT,
+    execArgv: ["--import", "tsx", "--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   let waiting: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | undefined;
   let exited = false;
   child.on("message", (reply: WorkerReply) => {
     const pending = waiting;
     waiting = undefined;
-    if (reply.type === "failed") pending?.reject(new Error(`${init.client} over ${init.transport} (worker process): ${reply.message}`));
+    if (reply.type === "failed")
+      pending?.reject(new Error(`${init.client} over ${init.transport} (worker process): ${reply.message}`));
     else pending?.resolve(reply);
   });
   child.once("exit", (code) => {

@@ -33,7 +33,12 @@ export interface ProfileSummary {
  * Only samples inside `window` (µs on the profile's clock, `process.hrtime` / 1000) count, when given.
  * Shares are of the busy (non-idle) time.
  */
-export function summarizeProfile(path: string, root: string, window?: readonly [number, number], top = 25): ProfileSummary {
+export function summarizeProfile(
+  path: string,
+  root: string,
+  window?: readonly [number, number],
+  top = 25,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const functions = new Map<string, Hotspot>();
@@ -51,7 +56,12 @@ export function summarizeProfile(path: string, root: string, window?: readonly [
     const name = frame.functionName === "" ? "(anonymous)" : frame.functionName;
     if (name === "(idle)") idleUs += delta;
     const key = `${name}\u0000${file}\u0000${frame.lineNumber}`;
-    const fn = functions.get(key) ?? { name, where: file === "" ? "" : `${file}:${frame.lineNumber + 1}`, selfMs: 0, share: 0 };
+    const fn = functions.get(key) ?? {
+      name,
+      where: file === "" ? "" : `${file}:${frame.lineNumber + 1}`,
+      selfMs: 0,
+      share: 0,
+    };
     fn.selfMs += delta / 1000;
     functions.set(key, fn);
     const fileKey = file === "" ? name : file;

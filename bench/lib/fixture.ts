@@ -32,8 +32,18 @@ export interface BenchFixture {
 export function writeFixture(dir: string, name: string, operations: readonly BenchOperation[]): string {
   const fixture = {
     schemaVersion: 1,
-    requests: operations.map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, operation: op.operation, payload: op.payload })),
-    responses: operations.map((op) => ({ protocolVersion: 1, requestId: `bench-${op.key}`, ok: true, result: op.result })),
+    requests: operations.map((op) => ({
+      protocolVersion: 1,
+      requestId: `bench-${op.key}`,
+      operation: op.operation,
+      payload: op.payload,
+    })),
+    responses: operations.map((op) => ({
+      protocolVersion: 1,
+      requestId: `bench-${op.key}`,
+      ok: true,
+      result: op.result,
+    })),
   };
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(fixture));
@@ -47,10 +57,24 @@ const CHECKOUT_SUMMARY = {
   revision: 12,
   level: "summary",
   route: CHECKOUT_ROUTE,
-  page: { kind: "checkout", title: "Checkout", url: CHECKOUT_ROUTE.url, targetId: CHECKOUT_ROUTE.targetId, frameId: CHECKOUT_ROUTE.frameId, confidence: "high" },
+  page: {
+    kind: "checkout",
+    title: "Checkout",
+    url: CHECKOUT_ROUTE.url,
+    targetId: CHECKOUT_ROUTE.targetId,
+    frameId: CHECKOUT_ROUTE.frameId,
+    confidence: "high",
+  },
   regions: [
     { id: "region_form", label: "Shipping address", kind: "form", interactiveCount: 6, confidence: "high" },
-    { id: "region_summary", label: "Order summary", kind: "checkoutSummary", interactiveCount: 1, itemCount: 2, confidence: "high" },
+    {
+      id: "region_summary",
+      label: "Order summary",
+      kind: "checkoutSummary",
+      interactiveCount: 1,
+      itemCount: 2,
+      confidence: "high",
+    },
   ],
   limits: { truncated: false, omittedRegions: 0, omittedTargets: 0, omittedStructuredRecords: 0 },
 };

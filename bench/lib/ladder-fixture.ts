@@ -25,7 +25,12 @@ const WEB_IR_MAX_BYTES = 256 * KIB;
 const REQUEST_MAX_BYTES = 4 * KIB * KIB;
 
 /** The rungs, smallest first within each direction. */
-export const LADDER_SIZES: readonly { direction: LadderDirection; kind: "getDOM" | "screenshot" | "webIr" | "extract"; bytes: number; label: string }[] = [
+export const LADDER_SIZES: readonly {
+  direction: LadderDirection;
+  kind: "getDOM" | "screenshot" | "webIr" | "extract";
+  bytes: number;
+  label: string;
+}[] = [
   { direction: "response", kind: "getDOM", bytes: 100_000, label: "100KB" },
   { direction: "response", kind: "getDOM", bytes: 1 * MB, label: "1MB" },
   { direction: "response", kind: "getDOM", bytes: 8 * MB, label: "8MB" },
@@ -44,29 +49,62 @@ export function ladderRungs(): LadderRung[] {
     const key = `${kind}-${label}`;
     switch (kind) {
       case "getDOM":
-        return rung(key, direction, "getDOM: a DOM tree (nested nodes, attributes, text)", { operation: "browser.getDOM", tool: "getDOM", payload: {}, result: domTree(bytes) });
+        return rung(key, direction, "getDOM: a DOM tree (nested nodes, attributes, text)", {
+          operation: "browser.getDOM",
+          tool: "getDOM",
+          payload: {},
+          result: domTree(bytes),
+        });
       case "screenshot":
-        return rung(key, direction, "screenshot: capture metadata and one base64 image", { operation: "browser.screenshot", tool: "screenshot", payload: { fullPage: true }, result: screenshot(bytes) });
+        return rung(key, direction, "screenshot: capture metadata and one base64 image", {
+          operation: "browser.screenshot",
+          tool: "screenshot",
+          payload: { fullPage: true },
+          result: screenshot(bytes),
+        });
       case "webIr": {
         const ir = webIrDocument(bytes);
-        return rung(key, direction, "webIr.validate of a Web IR document", { operation: "webIr.validate", tool: "validateWebIr", payload: { ir }, result: { valid: true, schemaVersion: 1, revision: ir.revision } });
+        return rung(key, direction, "webIr.validate of a Web IR document", {
+          operation: "webIr.validate",
+          tool: "validateWebIr",
+          payload: { ir },
+          result: { valid: true, schemaVersion: 1, revision: ir.revision },
+        });
       }
       case "extract": {
         const sample = RESULT_SAMPLES.find((s) => s.operation === "browser.extractStructured")!;
-        return rung(key, direction, "extractStructured with a large open payload (field hints and example records)", { operation: "browser.extractStructured", tool: "extractStructured", payload: extractionRequest(bytes), result: sample.result as Record<string, unknown> });
+        return rung(key, direction, "extractStructured with a large open payload (field hints and example records)", {
+          operation: "browser.extractStructured",
+          tool: "extractStructured",
+          payload: extractionRequest(bytes),
+          result: sample.result as Record<string, unknown>,
+        });
       }
     }
   });
 }
 
-function rung(key: string, direction: LadderDirection, shape: string, op: Omit<BenchOperation, "key" | "payloadBytes">): LadderRung {
+function rung(
+  key: string,
+  direction: LadderDirection,
+  shape: string,
+  op: Omit<BenchOperation, "key" | "payloadBytes">,
+): LadderRung {
   const operation: BenchOperation = { ...op, key, payloadBytes: Buffer.byteLength(JSON.stringify(op.payload)) };
-  return { key, direction, shape, operation, messageBytes: direction === "response" ? responseBytes(op.result, op.operation) : requestBytes(op.tool, op.payload) };
+  return {
+    key,
+    direction,
+    shape,
+    operation,
+    messageBytes: direction === "response" ? responseBytes(op.result, op.operation) : requestBytes(op.tool, op.payload),
+  };
 }
 
 /** Bytes of the tools/call request the raw client writes (id 1000). */
 function requestBytes(tool: string, payload: Record<string, unknown>): number {
-  return Buffer.byteLength(JSON.stringify({ jsonrpc: "2.0", id: 1000, method: "tools/call", params: { name: tool, arguments: payload } }));
+  return Buffer.byteLength(
+    JSON.stringify({ jsonrpc: "2.0", id: 1000, method: "tools/call", params: { name: tool, arguments: payload } }),
+  );
 }
 
 /** Bytes of the fast daemon's answer carrying `result` (the result's JSON as the text item; a screenshot's image as an image item). */
@@ -75,7 +113,17 @@ function responseBytes(result: Record<string, unknown>, operation: string): numb
   const text = JSON.stringify(image === undefined ? result : rest);
   const content: unknown[] = [{ type: "text", text }];
   if (image !== undefined) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  const meta = operation === "browser.screenshot" ? {} : { _meta: { contextCost: { payloadBytes: Buffer.byteLength(text), estimatedTokens: Math.ceil(Buffer.byteLength(text) / 4) } } };
+  const meta =
+    operation === "browser.screenshot"
+      ? {}
+      : {
+          _meta: {
+            contextCost: {
+              payloadBytes: Buffer.byteLength(text),
+              estimatedTokens: Math.ceil(Buffer.byteLength(text) / 4),
+            },
+          },
+        };
   return Buffer.byteLength(JSON.stringify({ jsonrpc: "2.0", id: 1000, result: { content, ...meta } }));
 }
 
@@ -96,15 +144,43 @@ interface DomNode {
  */
 function domTree(messageBytes: number): Record<string, unknown> {
   let id = 0;
-  const node = (name: string, value: string, children: DomNode[] = [], attributes: string[] = []): DomNode => ({ node_id: ++id, node_name: name, node_value: value, children, attributes, bounding_box: null });
+  const node = (name: string, value: string, children: DomNode[] = [], attributes: string[] = []): DomNode => ({
+    node_id: ++id,
+    node_name: name,
+    node_value: value,
+    children,
+    attributes,
+    bounding_box: null,
+  });
   const body = node("BODY", "", [], ["class", "page"]);
-  const root = node("#document", "", [node("HTML", "", [node("HEAD", "", [node("TITLE", "", [node("#text", "Catalogue — page 1")])]), body], ["lang", "en"])]);
+  const root = node("#document", "", [
+    node(
+      "HTML",
+      "",
+      [node("HEAD", "", [node("TITLE", "", [node("#text", "Catalogue — page 1")])]), body],
+      ["lang", "en"],
+    ),
+  ]);
   // One section's share of the answer, measured once: the escaped JSON of a section, plus a comma.
   const section = (n: number): DomNode =>
     node(
       "SECTION",
       "",
-      Array.from({ length: 20 }, (_, i) => node("LI", "", [node("A", "", [node("#text", `Item ${n}.${i} — Straße ${n * 20 + i}, in stock`)], ["href", `/items/${n}-${i}`, "class", "item-link"])], ["class", "item", "data-row", String(i)])),
+      Array.from({ length: 20 }, (_, i) =>
+        node(
+          "LI",
+          "",
+          [
+            node(
+              "A",
+              "",
+              [node("#text", `Item ${n}.${i} — Straße ${n * 20 + i}, in stock`)],
+              ["href", `/items/${n}-${i}`, "class", "item-link"],
+            ),
+          ],
+          ["class", "item", "data-row", String(i)],
+        ),
+      ),
       ["id", `section-${n}`, "class", "results"],
     );
   const measure = (): number => responseBytes(root as unknown as Record<string, unknown>, "browser.getDOM");
@@ -124,7 +200,17 @@ function domTree(messageBytes: number): Record<string, unknown> {
 
 /** A full-page PNG capture whose base64 image makes the answer about `messageBytes`. */
 function screenshot(messageBytes: number): Record<string, unknown> {
-  const metadata = { format: "png", width: 1920, height: 8000, encoded_bytes: 0, device_scale_factor: 1, scale: 1, full_page: true, target_id: "tab-1", frame_id: "frame-main" };
+  const metadata = {
+    format: "png",
+    width: 1920,
+    height: 8000,
+    encoded_bytes: 0,
+    device_scale_factor: 1,
+    scale: 1,
+    full_page: true,
+    target_id: "tab-1",
+    frame_id: "frame-main",
+  };
   const fixed = responseBytes({ ...metadata, image: { data: "", mimeType: "image/png" } }, "browser.screenshot");
   const base64Length = Math.floor((messageBytes - fixed) / 4) * 4;
   const raw = Buffer.alloc((base64Length / 4) * 3);
@@ -134,8 +220,15 @@ function screenshot(messageBytes: number): Record<string, unknown> {
 
 /** An extractStructured payload (open: passed through as given) whose request is about `messageBytes`. */
 function extractionRequest(messageBytes: number): Record<string, unknown> {
-  const fields = [{ name: "title", hint: "the item's title" }, { name: "due", hint: "the due date, ISO 8601" }];
-  const example = (i: number) => ({ title: `Example title ${i} — Straße ${i}`, due: `2026-12-${String((i % 28) + 1).padStart(2, "0")}`, note: "returned on time; renewed once" });
+  const fields = [
+    { name: "title", hint: "the item's title" },
+    { name: "due", hint: "the due date, ISO 8601" },
+  ];
+  const example = (i: number) => ({
+    title: `Example title ${i} — Straße ${i}`,
+    due: `2026-12-${String((i % 28) + 1).padStart(2, "0")}`,
+    note: "returned on time; renewed once",
+  });
   const base = { fields, examples: [] as unknown[] };
   const fixed = requestBytes("extractStructured", base);
   const perExample = Buffer.byteLength(JSON.stringify(example(100_000))) + 1;

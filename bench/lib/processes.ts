@@ -42,7 +42,11 @@ export async function spawnBridge(daemon: string | { command: string; args: stri
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, GLASS_BRIDGE_TOKEN: "" },
   });
-  const line = await waitForLine(child, "bridge", /listening on (http:\/\/\S+) \(and (ws:\/\/\S+)\) — token: (\S+) \(shown once/);
+  const line = await waitForLine(
+    child,
+    "bridge",
+    /listening on (http:\/\/\S+) \(and (ws:\/\/\S+)\) — token: (\S+) \(shown once/,
+  );
   const [, url, wsUrl, token] = line;
   return { ...handle(child), url: url!, wsUrl: wsUrl!, token: token! };
 }
@@ -53,20 +57,41 @@ export async function spawnBridge(daemon: string | { command: string; args: stri
  * It has no option for the address it listens on (it binds every interface): a preload
  * (bench/lib/bind-loopback.mjs) makes it bind 127.0.0.1. Resolves once the port accepts connections.
  */
-export async function spawnSupergateway(daemon: { command: string; args: string[] }, port: number, stateful: boolean): Promise<ChildHandle & { url: string }> {
-  const stdio = [daemon.command, ...daemon.args].map((word) => (/^[\w./:=-]+$/.test(word) ? word : JSON.stringify(word))).join(" ");
-  const args = [SUPERGATEWAY, "--stdio", stdio, "--outputTransport", "streamableHttp", "--port", String(port), "--logLevel", "none", ...(stateful ? ["--stateful"] : [])];
+export async function spawnSupergateway(
+  daemon: { command: string; args: string[] },
+  port: number,
+  stateful: boolean,
+): Promise<ChildHandle & { url: string }> {
+  const stdio = [daemon.command, ...daemon.args]
+    .map((word) => (/^[\w./:=-]+$/.test(word) ? word : JSON.stringify(word)))
+    .join(" ");
+  const args = [
+    SUPERGATEWAY,
+    "--stdio",
+    stdio,
+    "--outputTransport",
+    "streamableHttp",
+    "--port",
+    String(port),
+    "--logLevel",
+    "none",
+    ...(stateful ? ["--stateful"] : []),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(BIND_LOOPBACK).href}`.trim() },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(BIND_LOOPBACK).href}`.trim(),
+    },
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString("utf8")).slice(-4000)));
   const handled = handle(child);
   const until = Date.now() + 15_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`supergateway exited with ${child.exitCode} before it listened; its stderr: ${stderr}`);
+    if (child.exitCode !== null)
+      throw new Error(`supergateway exited with ${child.exitCode} before it listened; its stderr: ${stderr}`);
     if (await accepts(port)) break;
     if (Date.now() > until) {
       await handled.stop();
@@ -115,7 +140,8 @@ function waitForLine(child: ChildProcess, name: string, pattern: RegExp): Promis
       child.stderr?.on("data", ignore); // keep draining (session log lines), so the pipe never fills
       resolve(match);
     };
-    const onExit = (code: number | null): void => fail(new Error(`${name} exited with ${code} before it was ready; its stderr: ${text}`));
+    const onExit = (code: number | null): void =>
+      fail(new Error(`${name} exited with ${code} before it was ready; its stderr: ${text}`));
     const fail = (error: Error): void => {
       clearTimeout(timer);
       child.stderr?.off("data", onData);

@@ -28,10 +28,34 @@ export interface BenchSettings {
 
 /** Reads the command line (`--quick`, `--isolated`); anything else is an error. */
 export function readSettings(argv: readonly string[]): BenchSettings {
-  for (const arg of argv) if (arg !== "--quick" && arg !== "--isolated") throw new Error(`unknown argument ${JSON.stringify(arg)}; the options are --quick and --isolated`);
+  for (const arg of argv)
+    if (arg !== "--quick" && arg !== "--isolated")
+      throw new Error(`unknown argument ${JSON.stringify(arg)}; the options are --quick and --isolated`);
   const quick = argv.includes("--quick");
   const isolated = argv.includes("--isolated");
   return quick
-    ? { quick, isolated, groupWarmupMs: 250, warmupMs: 50, rounds: 3, sliceMs: 100, memoryCalls: 50_000, coldStartRuns: 3, overheadRounds: 5, overheadRoundMs: 60 }
-    : { quick, isolated, groupWarmupMs: 500, warmupMs: 150, rounds: 9, sliceMs: 200, memoryCalls: 50_000, coldStartRuns: 7, overheadRounds: 11, overheadRoundMs: 120 };
+    ? {
+        quick,
+        isolated,
+        groupWarmupMs: 250,
+        warmupMs: 50,
+        rounds: 3,
+        sliceMs: 100,
+        memoryCalls: 50_000,
+        coldStartRuns: 3,
+        overheadRounds: 5,
+        overheadRoundMs: 60,
+      }
+    : {
+        quick,
+        isolated,
+        groupWarmupMs: 500,
+        warmupMs: 150,
+        rounds: 9,
+        sliceMs: 200,
+        memoryCalls: 50_000,
+        coldStartRuns: 7,
+        overheadRounds: 11,
+        overheadRoundMs: 120,
+      };
 }

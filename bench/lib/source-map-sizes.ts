@@ -34,7 +34,11 @@ export interface SourceMap {
  * segment, and segments without a source, are `(unmapped)`). Calls `own(source, start, end)` with
  * offsets into `text` (line breaks go to the stretch before them).
  */
-export function forEachOwnedStretch(text: string, map: SourceMap, own: (source: string, start: number, end: number) => void): void {
+export function forEachOwnedStretch(
+  text: string,
+  map: SourceMap,
+  own: (source: string, start: number, end: number) => void,
+): void {
   const lines = text.split("\n");
   let sourceIndex = 0;
   let offset = 0;
@@ -53,7 +57,9 @@ export function forEachOwnedStretch(text: string, map: SourceMap, own: (source: 
       }
     }
     own("(unmapped)", offset, offset + (starts.length === 0 ? width : starts[0]!.column));
-    starts.forEach((start, index) => own(start.source, offset + start.column, offset + (starts[index + 1]?.column ?? width)));
+    starts.forEach((start, index) =>
+      own(start.source, offset + start.column, offset + (starts[index + 1]?.column ?? width)),
+    );
     offset += width;
   });
 }
@@ -65,6 +71,10 @@ export function forEachOwnedStretch(text: string, map: SourceMap, own: (source: 
 export function bytesBySource(file: string, mapFile: string): Map<string, number> {
   const totals = new Map<string, number>();
   const map = JSON.parse(readFileSync(mapFile, "utf8")) as SourceMap;
-  forEachOwnedStretch(readFileSync(file, "utf8"), map, (source, start, end) => void totals.set(source, (totals.get(source) ?? 0) + (end - start)));
+  forEachOwnedStretch(
+    readFileSync(file, "utf8"),
+    map,
+    (source, start, end) => void totals.set(source, (totals.get(source) ?? 0) + (end - start)),
+  );
   return totals;
 }

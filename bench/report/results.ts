@@ -53,7 +53,10 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       cpuCount: fig(cpuList.length, "cpus", 0),
       cpuModel: cpuList[0]?.model ?? "unknown",
       totalMemory: bytes(totalmem()),
-      loadAverage1m: { start: fig(run.loadAverage.start[0] ?? 0, "runnable processes", 2), end: fig(run.loadAverage.end[0] ?? 0, "runnable processes", 2) },
+      loadAverage1m: {
+        start: fig(run.loadAverage.start[0] ?? 0, "runnable processes", 2),
+        end: fig(run.loadAverage.end[0] ?? 0, "runnable processes", 2),
+      },
       git: run.git,
     },
     settings: {
@@ -61,17 +64,29 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       warmup: ms(run.settings.warmupMs),
       rounds: fig(run.settings.rounds, "rounds", 0),
       slice: ms(run.settings.sliceMs),
-      method: "per configuration: warm-up, then interleaved rounds (client order rotated each round); calls/s = median round; p50/p99 over every measured call",
+      method:
+        "per configuration: warm-up, then interleaved rounds (client order rotated each round); calls/s = median round; p50/p99 over every measured call",
     },
     payloads: Object.fromEntries(
-      Object.values(run.fixture.operations).map((op) => [op.key, { operation: op.operation, tool: op.tool, payload: bytes(op.payloadBytes) }]),
+      Object.values(run.fixture.operations).map((op) => [
+        op.key,
+        { operation: op.operation, tool: op.tool, payload: bytes(op.payloadBytes) },
+      ]),
     ),
     throughput: run.cells.map(throughputEntry),
     ratios: run.ratios.map(ratioEntry),
     throughputIsolated: run.isolatedCells.map(throughputEntry),
     ratiosIsolated: run.isolatedRatios.map(ratioEntry),
     ladder: typeof run.ladder === "string" ? [] : run.ladder.ladder,
-    ladderRun: typeof run.ladder === "string" ? { missing: run.ladder } : { generatedAt: run.ladder.generatedAt, mode: run.ladder.mode, git: run.ladder.git, perByteGrowth: run.ladder.perByteGrowth },
+    ladderRun:
+      typeof run.ladder === "string"
+        ? { missing: run.ladder }
+        : {
+            generatedAt: run.ladder.generatedAt,
+            mode: run.ladder.mode,
+            git: run.ladder.git,
+            perByteGrowth: run.ladder.perByteGrowth,
+          },
     gateways: run.gateways.map((g) => ({
       gateway: g.gateway,
       client: g.client,
@@ -88,7 +103,11 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       glassCall: micros(o.glassMicros),
       trivialLoop: micros(o.trivialMicros),
       overhead: micros(o.overheadMicros),
-      wall: { glassCall: micros(o.wall.glassMicros), trivialLoop: micros(o.wall.trivialMicros), overhead: micros(o.wall.overheadMicros) },
+      wall: {
+        glassCall: micros(o.wall.glassMicros),
+        trivialLoop: micros(o.wall.trivialMicros),
+        overhead: micros(o.wall.overheadMicros),
+      },
       stages: o.stages.map((s) => ({ stage: s.stage, cpu: micros(s.micros), wall: micros(s.wallMicros) })),
       jsonCalls: o.json.calls.map((c) => ({ fn: c.fn, size: fig(c.chars, "chars", 0), where: c.where })),
     })),
@@ -104,7 +123,11 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       rssGrowth: bytes(run.memory.rssGrowthBytes),
       heapGrowthSecondHalf: bytes(run.memory.heapGrowthSecondHalfBytes),
       elapsed: ms(run.memory.elapsedMs),
-      samples: run.memory.samples.map((s) => ({ calls: fig(s.calls, "calls", 0), heapUsed: bytes(s.heapUsedBytes), rss: bytes(s.rssBytes) })),
+      samples: run.memory.samples.map((s) => ({
+        calls: fig(s.calls, "calls", 0),
+        heapUsed: bytes(s.heapUsedBytes),
+        rss: bytes(s.rssBytes),
+      })),
       statsAfter: run.memory.stats,
     },
     coldStart: {
@@ -119,17 +142,42 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       firstCallAfterConnect: ms(run.coldStart.firstCallMs),
     },
     bundle: [
-      { build: "prebuilt", file: "dist/browser/glass-sdk.browser.min.js", minified: bytes(run.bundle.glass.minifiedBytes), gzip: bytes(run.bundle.glass.gzipBytes) },
-      { build: "page-http", entry: 'import { Glass, httpTransport } from "glass-sdk" (esbuild --bundle --minify --platform=browser, exports\' browser condition)', minified: bytes(run.bundle.glassHttpPage.minifiedBytes), gzip: bytes(run.bundle.glassHttpPage.gzipBytes) },
-      { build: "page-websocket", entry: 'import { Glass, webSocketTransport } from "glass-sdk" (same)', minified: bytes(run.bundle.glassWebSocketPage.minifiedBytes), gzip: bytes(run.bundle.glassWebSocketPage.gzipBytes) },
-      { build: "mcp-sdk-client", entry: "Client + StreamableHTTPClientTransport (same settings, this run)", minified: bytes(run.bundle.mcpSdk.minifiedBytes), gzip: bytes(run.bundle.mcpSdk.gzipBytes) },
+      {
+        build: "prebuilt",
+        file: "dist/browser/glass-sdk.browser.min.js",
+        minified: bytes(run.bundle.glass.minifiedBytes),
+        gzip: bytes(run.bundle.glass.gzipBytes),
+      },
+      {
+        build: "page-http",
+        entry:
+          'import { Glass, httpTransport } from "glass-sdk" (esbuild --bundle --minify --platform=browser, exports\' browser condition)',
+        minified: bytes(run.bundle.glassHttpPage.minifiedBytes),
+        gzip: bytes(run.bundle.glassHttpPage.gzipBytes),
+      },
+      {
+        build: "page-websocket",
+        entry: 'import { Glass, webSocketTransport } from "glass-sdk" (same)',
+        minified: bytes(run.bundle.glassWebSocketPage.minifiedBytes),
+        gzip: bytes(run.bundle.glassWebSocketPage.gzipBytes),
+      },
+      {
+        build: "mcp-sdk-client",
+        entry: "Client + StreamableHTTPClientTransport (same settings, this run)",
+        minified: bytes(run.bundle.mcpSdk.minifiedBytes),
+        gzip: bytes(run.bundle.mcpSdk.gzipBytes),
+      },
     ],
     bundleComposition: {
       gzipShareOfMcpSdk: fig(run.bundle.glass.gzipBytes / run.bundle.mcpSdk.gzipBytes, "ratio"),
       glassSdk: run.bundle.glassComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
       mcpSdk: run.bundle.mcpSdkComposition.map((c) => ({ area: c.area, minified: bytes(c.bytes) })),
     },
-    targets: run.targets.map((t) => ({ ...t, measured: fig(t.measured.value, t.measured.unit), limit: { op: t.limit.op, ...fig(t.limit.value, t.limit.unit) } })),
+    targets: run.targets.map((t) => ({
+      ...t,
+      measured: fig(t.measured.value, t.measured.unit),
+      limit: { op: t.limit.op, ...fig(t.limit.value, t.limit.unit) },
+    })),
     harnessWallTime: ms(run.wallMs),
     notes: run.notes,
   };
@@ -157,8 +205,16 @@ function ratioEntry(r: Ratio): Record<string, unknown> {
     transport: r.transport,
     payload: r.payload,
     concurrency: fig(r.concurrency, "calls in flight", 0),
-    throughput: { ...fig(r.throughput.value, "ratio"), roundRange: r.throughput.range.map((v) => fig(v, "ratio")), ...(r.throughputLimit === undefined ? {} : { limit: { op: ">=", ...fig(r.throughputLimit, "ratio") } }) },
-    clientCpuPerCall: { ...fig(r.cpu.value, "ratio"), roundRange: r.cpu.range.map((v) => fig(v, "ratio")), limit: { op: "<=", ...fig(r.cpuLimit, "ratio") } },
+    throughput: {
+      ...fig(r.throughput.value, "ratio"),
+      roundRange: r.throughput.range.map((v) => fig(v, "ratio")),
+      ...(r.throughputLimit === undefined ? {} : { limit: { op: ">=", ...fig(r.throughputLimit, "ratio") } }),
+    },
+    clientCpuPerCall: {
+      ...fig(r.cpu.value, "ratio"),
+      roundRange: r.cpu.range.map((v) => fig(v, "ratio")),
+      limit: { op: "<=", ...fig(r.cpuLimit, "ratio") },
+    },
     pass: r.pass,
   };
 }

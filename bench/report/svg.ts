@@ -32,11 +32,17 @@ function panel(cells: readonly ThroughputCell[], title: string, x: number, y: nu
   const groupWidth = plotWidth / TRANSPORTS.length;
   const barWidth = (groupWidth - 16) / CLIENTS.length;
   const toY = (value: number): number => PANEL.top + plotHeight - (value / max) * plotHeight;
-  const parts: string[] = [`<g transform="translate(${x},${y})">`, `<text x="${PANEL.width / 2}" y="18" text-anchor="middle" font-weight="bold">${escapeXml(title)}</text>`];
+  const parts: string[] = [
+    `<g transform="translate(${x},${y})">`,
+    `<text x="${PANEL.width / 2}" y="18" text-anchor="middle" font-weight="bold">${escapeXml(title)}</text>`,
+  ];
   for (let tick = 0; tick <= ticks; tick++) {
     const value = (max / ticks) * tick;
     const ty = toY(value).toFixed(1);
-    parts.push(`<line x1="${PANEL.left}" x2="${PANEL.left + plotWidth}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`, `<text x="${PANEL.left - 6}" y="${ty}" text-anchor="end" dominant-baseline="middle" font-size="11">${short(value)}</text>`);
+    parts.push(
+      `<line x1="${PANEL.left}" x2="${PANEL.left + plotWidth}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`,
+      `<text x="${PANEL.left - 6}" y="${ty}" text-anchor="end" dominant-baseline="middle" font-size="11">${short(value)}</text>`,
+    );
   }
   TRANSPORTS.forEach((transport, g) => {
     const gx = PANEL.left + g * groupWidth + 8;
@@ -50,9 +56,14 @@ function panel(cells: readonly ThroughputCell[], title: string, x: number, y: nu
         `<text x="${(bx + barWidth / 2 - 1).toFixed(1)}" y="${(by - 3).toFixed(1)}" text-anchor="middle" font-size="9">${short(cell.callsPerSecond)}</text>`,
       );
     });
-    parts.push(`<text x="${(gx + groupWidth / 2 - 8).toFixed(1)}" y="${PANEL.top + plotHeight + 16}" text-anchor="middle" font-size="12">${transport}</text>`);
+    parts.push(
+      `<text x="${(gx + groupWidth / 2 - 8).toFixed(1)}" y="${PANEL.top + plotHeight + 16}" text-anchor="middle" font-size="12">${transport}</text>`,
+    );
   });
-  parts.push(`<line x1="${PANEL.left}" x2="${PANEL.left}" y1="${PANEL.top}" y2="${PANEL.top + plotHeight}" stroke="#6b7280"/>`, "</g>");
+  parts.push(
+    `<line x1="${PANEL.left}" x2="${PANEL.left}" y1="${PANEL.top}" y2="${PANEL.top + plotHeight}" stroke="#6b7280"/>`,
+    "</g>",
+  );
   return parts.join("\n");
 }
 
@@ -64,10 +75,20 @@ export function throughputSvg(cells: readonly ThroughputCell[], subtitle: string
   PAYLOADS.forEach((payload, row) => {
     CONCURRENCIES.forEach((concurrency, column) => {
       const selected = cells.filter((c) => c.payload === payload && c.concurrency === concurrency);
-      panels.push(panel(selected, `${payload === "small" ? "small read (observe)" : "~100 KB Web IR (webIr.validate)"}, ${concurrency} in flight`, 10 + column * PANEL.width, 50 + row * PANEL.height));
+      panels.push(
+        panel(
+          selected,
+          `${payload === "small" ? "small read (observe)" : "~100 KB Web IR (webIr.validate)"}, ${concurrency} in flight`,
+          10 + column * PANEL.width,
+          50 + row * PANEL.height,
+        ),
+      );
     });
   });
-  const legend = CLIENTS.map((client, k) => `<rect x="${20 + k * 130}" y="${height - 24}" width="12" height="12" fill="${client.color}"/><text x="${36 + k * 130}" y="${height - 14}" font-size="12">${client.name}</text>`).join("");
+  const legend = CLIENTS.map(
+    (client, k) =>
+      `<rect x="${20 + k * 130}" y="${height - 24}" width="12" height="12" fill="${client.color}"/><text x="${36 + k * 130}" y="${height - 14}" font-size="12">${client.name}</text>`,
+  ).join("");
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,

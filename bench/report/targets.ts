@@ -48,7 +48,12 @@ export const THROUGHPUT_VS_MCP_SDK = 1.0;
 /** The bridge's calls/s ÷ supergateway's, at least, and its p99 ÷ supergateway's, at most. */
 export const GATEWAY_LIMITS = { throughput: 1.5, p99: 1.0 } as const;
 /** Bundle limits, gzip -9, in decimal KB (the stricter reading). */
-export const BUNDLE_LIMITS = { prebuilt: 30_000, httpPage: 28_000, webSocketPage: 22_000, shareOfMcpSdk: 1 / 3 } as const;
+export const BUNDLE_LIMITS = {
+  prebuilt: 30_000,
+  httpPage: 28_000,
+  webSocketPage: 22_000,
+  shareOfMcpSdk: 1 / 3,
+} as const;
 const OVERHEAD_LIMIT_MICROS = 25;
 const HEAP_LIMIT_BYTES = 5_000_000;
 
@@ -59,7 +64,13 @@ export function ratios(cells: readonly ThroughputCell[]): Ratio[] {
   const out: Ratio[] = [];
   for (const ours of cells.filter((c) => c.client === "glass-sdk")) {
     for (const versus of ["raw", "mcp-sdk"] as const) {
-      const other = cells.find((c) => c.client === versus && c.transport === ours.transport && c.payload === ours.payload && c.concurrency === ours.concurrency);
+      const other = cells.find(
+        (c) =>
+          c.client === versus &&
+          c.transport === ours.transport &&
+          c.payload === ours.payload &&
+          c.concurrency === ours.concurrency,
+      );
       if (other === undefined) continue;
       const rates = ours.roundRates.map((rate, round) => rate / other.roundRates[round]!);
       const cpus = ours.roundCpuMicrosPerCall.map((cpu, round) => cpu / other.roundCpuMicrosPerCall[round]!);
@@ -68,7 +79,17 @@ export function ratios(cells: readonly ThroughputCell[]): Ratio[] {
       const throughput = { value: median(rates), range: range(rates) };
       const cpu = { value: median(cpus), range: range(cpus) };
       const pass = cpu.value <= cpuLimit && (throughputLimit === undefined || throughput.value >= throughputLimit);
-      out.push({ transport: ours.transport, payload: ours.payload, concurrency: ours.concurrency, versus, throughput, cpu, cpuLimit, throughputLimit, pass });
+      out.push({
+        transport: ours.transport,
+        payload: ours.payload,
+        concurrency: ours.concurrency,
+        versus,
+        throughput,
+        cpu,
+        cpuLimit,
+        throughputLimit,
+        pass,
+      });
     }
   }
   return out;
@@ -90,29 +111,71 @@ export interface TargetInputs {
 }
 
 /** The ladder targets' ids, listed as not measured when there is no ladder run to read. */
-const LADDER_TARGET_IDS = ["ladder-throughput-vs-raw", "ladder-cpu-vs-raw", "ladder-cpu-vs-mcp-sdk", "ladder-peak-rss", "ladder-per-byte-flat"];
+const LADDER_TARGET_IDS = [
+  "ladder-throughput-vs-raw",
+  "ladder-cpu-vs-raw",
+  "ladder-cpu-vs-mcp-sdk",
+  "ladder-peak-rss",
+  "ladder-per-byte-flat",
+];
 
 /** Evaluates every target of the issue: each is its worst cell against the limit. */
 export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
   const targets: TargetResult[] = [];
-  const ratioTarget = (id: string, description: string, selected: readonly Ratio[], of: (r: Ratio) => number, op: ">=" | "<=", limit: number): void => {
+  const ratioTarget = (
+    id: string,
+    description: string,
+    selected: readonly Ratio[],
+    of: (r: Ratio) => number,
+    op: ">=" | "<=",
+    limit: number,
+  ): void => {
     if (selected.length === 0) return;
     const worst = selected.reduce((a, b) => ((op === "<=" ? of(b) > of(a) : of(b) < of(a)) ? b : a));
     const misses = selected.filter((r) => (op === "<=" ? of(r) > limit : of(r) < limit)).length;
     const value = of(worst);
-    targets.push({ id, description, measured: { value, unit: "ratio" }, limit: { op, value: limit, unit: "ratio" }, pass: op === "<=" ? value <= limit : value >= limit, detail: `worst: ${worst.transport} ×${worst.concurrency}; ${misses} of ${selected.length} cells miss` });
+    targets.push({
+      id,
+      description,
+      measured: { value, unit: "ratio" },
+      limit: { op, value: limit, unit: "ratio" },
+      pass: op === "<=" ? value <= limit : value >= limit,
+      detail: `worst: ${worst.transport} ×${worst.concurrency}; ${misses} of ${selected.length} cells miss`,
+    });
   };
   for (const payload of ["small", "large"] as const) {
     for (const versus of ["raw", "mcp-sdk"] as const) {
       const limit = CPU_LIMITS[payload][versus];
       const selected = inputs.ratios.filter((r) => r.payload === payload && r.versus === versus);
-      ratioTarget(`cpu-${payload}-vs-${versus}`, `client CPU per ${payload} call, glass-sdk ÷ ${versus} ≤ ${limit}, every cell`, selected, (r) => r.cpu.value, "<=", limit);
+      ratioTarget(
+        `cpu-${payload}-vs-${versus}`,
+        `client CPU per ${payload} call, glass-sdk ÷ ${versus} ≤ ${limit}, every cell`,
+        selected,
+        (r) => r.cpu.value,
+        "<=",
+        limit,
+      );
     }
   }
-  ratioTarget("throughput-vs-mcp-sdk", "glass-sdk calls/s ≥ the MCP SDK client's, every cell", inputs.ratios.filter((r) => r.versus === "mcp-sdk"), (r) => r.throughput.value, ">=", THROUGHPUT_VS_MCP_SDK);
+  ratioTarget(
+    "throughput-vs-mcp-sdk",
+    "glass-sdk calls/s ≥ the MCP SDK client's, every cell",
+    inputs.ratios.filter((r) => r.versus === "mcp-sdk"),
+    (r) => r.throughput.value,
+    ">=",
+    THROUGHPUT_VS_MCP_SDK,
+  );
 
   if (typeof inputs.ladder === "string") {
-    for (const id of LADDER_TARGET_IDS) targets.push({ id, description: `${id} (the ladder: npm run bench:ladder)`, measured: { value: Number.NaN, unit: "ratio" }, limit: { op: "<=", value: Number.NaN, unit: "ratio" }, pass: false, detail: inputs.ladder });
+    for (const id of LADDER_TARGET_IDS)
+      targets.push({
+        id,
+        description: `${id} (the ladder: npm run bench:ladder)`,
+        measured: { value: Number.NaN, unit: "ratio" },
+        limit: { op: "<=", value: Number.NaN, unit: "ratio" },
+        pass: false,
+        detail: inputs.ladder,
+      });
   } else {
     targets.push(...inputs.ladder);
   }
@@ -123,27 +186,95 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     if (bridge === undefined || other === undefined) continue;
     const rate = bridge.callsPerSecond / other.callsPerSecond;
     const p99 = bridge.p99Ms / other.p99Ms;
-    targets.push({ id: `gateway-throughput-x${concurrency}`, description: `bridge calls/s ≥ 1.5 × supergateway's (stateful), ${concurrency} in flight`, measured: { value: rate, unit: "ratio" }, limit: { op: ">=", value: GATEWAY_LIMITS.throughput, unit: "ratio" }, pass: rate >= GATEWAY_LIMITS.throughput, detail: `${bridge.callsPerSecond.toFixed(0)} vs ${other.callsPerSecond.toFixed(0)} calls/s` });
-    targets.push({ id: `gateway-p99-x${concurrency}`, description: `bridge p99 ≤ supergateway's (stateful), ${concurrency} in flight`, measured: { value: p99, unit: "ratio" }, limit: { op: "<=", value: GATEWAY_LIMITS.p99, unit: "ratio" }, pass: p99 <= GATEWAY_LIMITS.p99, detail: `${bridge.p99Ms.toFixed(2)} vs ${other.p99Ms.toFixed(2)} ms` });
+    targets.push({
+      id: `gateway-throughput-x${concurrency}`,
+      description: `bridge calls/s ≥ 1.5 × supergateway's (stateful), ${concurrency} in flight`,
+      measured: { value: rate, unit: "ratio" },
+      limit: { op: ">=", value: GATEWAY_LIMITS.throughput, unit: "ratio" },
+      pass: rate >= GATEWAY_LIMITS.throughput,
+      detail: `${bridge.callsPerSecond.toFixed(0)} vs ${other.callsPerSecond.toFixed(0)} calls/s`,
+    });
+    targets.push({
+      id: `gateway-p99-x${concurrency}`,
+      description: `bridge p99 ≤ supergateway's (stateful), ${concurrency} in flight`,
+      measured: { value: p99, unit: "ratio" },
+      limit: { op: "<=", value: GATEWAY_LIMITS.p99, unit: "ratio" },
+      pass: p99 <= GATEWAY_LIMITS.p99,
+      detail: `${bridge.p99Ms.toFixed(2)} vs ${other.p99Ms.toFixed(2)} ms`,
+    });
   }
 
   const { bundle } = inputs;
   const share = bundle.glass.gzipBytes / bundle.mcpSdk.gzipBytes;
-  const bytes = (id: string, description: string, value: number, limit: number): void => void targets.push({ id, description, measured: { value, unit: "bytes" }, limit: { op: "<=", value: limit, unit: "bytes" }, pass: value <= limit });
-  bytes("bundle-prebuilt-gzip", "dist/browser/glass-sdk.browser.min.js, gzip -9", bundle.glass.gzipBytes, BUNDLE_LIMITS.prebuilt);
-  targets.push({ id: "bundle-share", description: "prebuilt browser file gzip ÷ the MCP SDK client bundle's (same run)", measured: { value: share, unit: "ratio" }, limit: { op: "<=", value: BUNDLE_LIMITS.shareOfMcpSdk, unit: "ratio" }, pass: share <= BUNDLE_LIMITS.shareOfMcpSdk });
-  bytes("bundle-http-page-gzip", 'page importing { Glass, httpTransport } from "glass-sdk" (esbuild), gzip', bundle.glassHttpPage.gzipBytes, BUNDLE_LIMITS.httpPage);
-  bytes("bundle-websocket-page-gzip", 'page importing { Glass, webSocketTransport } from "glass-sdk", gzip', bundle.glassWebSocketPage.gzipBytes, BUNDLE_LIMITS.webSocketPage);
+  const bytes = (id: string, description: string, value: number, limit: number): void =>
+    void targets.push({
+      id,
+      description,
+      measured: { value, unit: "bytes" },
+      limit: { op: "<=", value: limit, unit: "bytes" },
+      pass: value <= limit,
+    });
+  bytes(
+    "bundle-prebuilt-gzip",
+    "dist/browser/glass-sdk.browser.min.js, gzip -9",
+    bundle.glass.gzipBytes,
+    BUNDLE_LIMITS.prebuilt,
+  );
+  targets.push({
+    id: "bundle-share",
+    description: "prebuilt browser file gzip ÷ the MCP SDK client bundle's (same run)",
+    measured: { value: share, unit: "ratio" },
+    limit: { op: "<=", value: BUNDLE_LIMITS.shareOfMcpSdk, unit: "ratio" },
+    pass: share <= BUNDLE_LIMITS.shareOfMcpSdk,
+  });
+  bytes(
+    "bundle-http-page-gzip",
+    'page importing { Glass, httpTransport } from "glass-sdk" (esbuild), gzip',
+    bundle.glassHttpPage.gzipBytes,
+    BUNDLE_LIMITS.httpPage,
+  );
+  bytes(
+    "bundle-websocket-page-gzip",
+    'page importing { Glass, webSocketTransport } from "glass-sdk", gzip',
+    bundle.glassWebSocketPage.gzipBytes,
+    BUNDLE_LIMITS.webSocketPage,
+  );
 
   // Targets of the first benchmark issue that still stand.
   const small = inputs.overhead.find((o) => o.payload === "small")!;
   const parses = Math.max(...inputs.largeJson.map((j) => j.json.payloadParses));
   const serializations = Math.max(...inputs.largeJson.map((j) => j.json.payloadSerializations));
   targets.push(
-    { id: "overhead-small", description: "SDK overhead per small call (validate+map+encode+decode+lift), CPU, no I/O", measured: { value: small.overheadMicros, unit: "µs" }, limit: { op: "<=", value: OVERHEAD_LIMIT_MICROS, unit: "µs" }, pass: small.overheadMicros <= OVERHEAD_LIMIT_MICROS },
-    { id: "large-payload-parses", description: "per 100 KB Web IR call: parses of the payload (client side, every transport)", measured: { value: parses, unit: "parses" }, limit: { op: "<=", value: 1, unit: "parses" }, pass: parses <= 1, detail: inputs.largeJson.map((j) => `${j.transport} ${j.json.payloadParses}`).join(", ") },
-    { id: "large-payload-serializations", description: "per 100 KB Web IR call: serializations of the payload (client side, every transport)", measured: { value: serializations, unit: "serializations" }, limit: { op: "<=", value: 1, unit: "serializations" }, pass: serializations <= 1, detail: inputs.largeJson.map((j) => `${j.transport} ${j.json.payloadSerializations}`).join(", ") },
-    { id: "heap-growth", description: `heap growth over ${inputs.memory.calls} calls (after full GC)`, measured: { value: inputs.memory.heapGrowthBytes, unit: "bytes" }, limit: { op: "<=", value: HEAP_LIMIT_BYTES, unit: "bytes" }, pass: inputs.memory.heapGrowthBytes <= HEAP_LIMIT_BYTES },
+    {
+      id: "overhead-small",
+      description: "SDK overhead per small call (validate+map+encode+decode+lift), CPU, no I/O",
+      measured: { value: small.overheadMicros, unit: "µs" },
+      limit: { op: "<=", value: OVERHEAD_LIMIT_MICROS, unit: "µs" },
+      pass: small.overheadMicros <= OVERHEAD_LIMIT_MICROS,
+    },
+    {
+      id: "large-payload-parses",
+      description: "per 100 KB Web IR call: parses of the payload (client side, every transport)",
+      measured: { value: parses, unit: "parses" },
+      limit: { op: "<=", value: 1, unit: "parses" },
+      pass: parses <= 1,
+      detail: inputs.largeJson.map((j) => `${j.transport} ${j.json.payloadParses}`).join(", "),
+    },
+    {
+      id: "large-payload-serializations",
+      description: "per 100 KB Web IR call: serializations of the payload (client side, every transport)",
+      measured: { value: serializations, unit: "serializations" },
+      limit: { op: "<=", value: 1, unit: "serializations" },
+      pass: serializations <= 1,
+      detail: inputs.largeJson.map((j) => `${j.transport} ${j.json.payloadSerializations}`).join(", "),
+    },
+    {
+      id: "heap-growth",
+      description: `heap growth over ${inputs.memory.calls} calls (after full GC)`,
+      measured: { value: inputs.memory.heapGrowthBytes, unit: "bytes" },
+      limit: { op: "<=", value: HEAP_LIMIT_BYTES, unit: "bytes" },
+      pass: inputs.memory.heapGrowthBytes <= HEAP_LIMIT_BYTES,
+    },
   );
   return targets;
 }

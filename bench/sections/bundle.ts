@@ -39,13 +39,27 @@ function sizes(bytes: Uint8Array): BundleSize {
  * the repository's tsconfig.json, whose `paths` would map `glass-sdk` to src/: the package is
  * resolved by name, through its `exports`, as in a user's project.
  */
-const BROWSER = { bundle: true, platform: "browser", format: "esm", minify: true, target: "es2022", write: false, metafile: true, logLevel: "silent", absWorkingDir: ROOT, tsconfigRaw: "{}" } as const;
+const BROWSER = {
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  minify: true,
+  target: "es2022",
+  write: false,
+  metafile: true,
+  logLevel: "silent",
+  absWorkingDir: ROOT,
+  tsconfigRaw: "{}",
+} as const;
 
 /** esbuild's bundle of a page whose whole source is `contents` (resolved from the repository root). */
 async function page(contents: string): Promise<BundleSize> {
   const built = await build({ ...BROWSER, stdin: { contents, resolveDir: ROOT, loader: "js" } });
   const inputs = Object.keys(built.metafile.inputs);
-  if (!inputs.some((input) => input.startsWith("dist/browser/"))) throw new Error(`the page ${JSON.stringify(contents)} did not resolve glass-sdk to dist/browser/ (inputs: ${inputs.slice(0, 5).join(", ")})`);
+  if (!inputs.some((input) => input.startsWith("dist/browser/")))
+    throw new Error(
+      `the page ${JSON.stringify(contents)} did not resolve glass-sdk to dist/browser/ (inputs: ${inputs.slice(0, 5).join(", ")})`,
+    );
   return sizes(built.outputFiles[0]!.contents);
 }
 
@@ -60,7 +74,8 @@ export async function measureBundles(): Promise<BundleResult> {
   const mcp = await build({
     ...BROWSER,
     stdin: {
-      contents: 'export { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";\n',
+      contents:
+        'export { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";\n',
       resolveDir: ROOT,
       loader: "js",
     },
@@ -95,7 +110,8 @@ function packageArea(input: string): string {
 function composition(metafile: Metafile, area: (input: string) => string): { area: string; bytes: number }[] {
   const totals = new Map<string, number>();
   for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) totals.set(area(input), (totals.get(area(input)) ?? 0) + bytesInOutput);
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+      totals.set(area(input), (totals.get(area(input)) ?? 0) + bytesInOutput);
   }
   return [...totals].map(([name, bytes]) => ({ area: name, bytes })).sort((a, b) => b.bytes - a.bytes);
 }

@@ -45,7 +45,11 @@ async function runChild(args: string[]): Promise<{ figures: Record<string, numbe
  * imported by its name): import times, `Glass.connect` over stdio (which spawns the daemon) and over
  * the socket (which does not), and the daemon's spawn time on its own.
  */
-export async function measureColdStart(runs: number, daemon: { command: string; args: string[] }, socketPath: string): Promise<ColdStartResult> {
+export async function measureColdStart(
+  runs: number,
+  daemon: { command: string; args: string[] },
+  socketPath: string,
+): Promise<ColdStartResult> {
   const samples = async (args: string[]): Promise<Record<string, number>[]> => {
     const out: Record<string, number>[] = [];
     for (let i = 0; i < runs; i++) out.push((await runChild(args)).figures);

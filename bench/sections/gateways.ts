@@ -35,7 +35,11 @@ export interface GatewayCell {
  * mode (its default), which starts a daemon for every POST, is measured after them in short
  * rounds of its own.
  */
-export async function measureGateways(fixture: BenchFixture, settings: BenchSettings, progress: (line: string) => void): Promise<GatewayCell[]> {
+export async function measureGateways(
+  fixture: BenchFixture,
+  settings: BenchSettings,
+  progress: (line: string) => void,
+): Promise<GatewayCell[]> {
   const daemon = fastDaemonCommand(fixture.path);
   const children: ChildHandle[] = [];
   const clients: BenchClient[] = [];
@@ -46,8 +50,14 @@ export async function measureGateways(fixture: BenchFixture, settings: BenchSett
     children.push(stateful);
     const stateless = await spawnSupergateway(daemon, await freePort(), false);
     children.push(stateless);
-    progress(`gateways: bridge at ${bridge.url}, supergateway (stateful) at ${stateful.url}, (stateless) at ${stateless.url}`);
-    const open = async (gateway: GatewayName, url: string, token: string | undefined): Promise<SliceRunner & { gateway: GatewayName }> => {
+    progress(
+      `gateways: bridge at ${bridge.url}, supergateway (stateful) at ${stateful.url}, (stateless) at ${stateless.url}`,
+    );
+    const open = async (
+      gateway: GatewayName,
+      url: string,
+      token: string | undefined,
+    ): Promise<SliceRunner & { gateway: GatewayName }> => {
       const client = await openHttpClient(url, token);
       clients.push(client);
       return { ...inProcess(client), gateway };
@@ -57,7 +67,9 @@ export async function measureGateways(fixture: BenchFixture, settings: BenchSett
     const cells = await measureInterleaved(main, settings, settings.rounds, settings.sliceMs * 2, progress);
     // A daemon per POST: tens of calls per second at best, so fewer, longer slices.
     const perPost = [await open("supergateway-stateless", stateless.url, undefined)];
-    cells.push(...(await measureInterleaved(perPost, settings, Math.min(3, settings.rounds), settings.sliceMs * 4, progress)));
+    cells.push(
+      ...(await measureInterleaved(perPost, settings, Math.min(3, settings.rounds), settings.sliceMs * 4, progress)),
+    );
     return cells;
   } finally {
     for (const client of clients) await client.close().catch(() => undefined);
@@ -67,11 +79,25 @@ export async function measureGateways(fixture: BenchFixture, settings: BenchSett
 
 /** glass-sdk's httpTransport to `url`, 8 in flight at most; the small call only. */
 async function openHttpClient(url: string, token: string | undefined): Promise<BenchClient> {
-  const glass: Glass = await sdk.Glass.connect(sdk.httpTransport({ url, ...(token === undefined ? {} : { token }), maxInFlight: 8 }), { maxInFlight: 8 });
-  return { transport: "http", client: "glass-sdk", call: () => glass.browser.observe({ level: "summary" }), close: () => glass.close() };
+  const glass: Glass = await sdk.Glass.connect(
+    sdk.httpTransport({ url, ...(token === undefined ? {} : { token }), maxInFlight: 8 }),
+    { maxInFlight: 8 },
+  );
+  return {
+    transport: "http",
+    client: "glass-sdk",
+    call: () => glass.browser.observe({ level: "summary" }),
+    close: () => glass.close(),
+  };
 }
 
-async function measureInterleaved(runners: readonly (SliceRunner & { gateway: GatewayName })[], settings: BenchSettings, rounds: number, sliceMs: number, progress: (line: string) => void): Promise<GatewayCell[]> {
+async function measureInterleaved(
+  runners: readonly (SliceRunner & { gateway: GatewayName })[],
+  settings: BenchSettings,
+  rounds: number,
+  sliceMs: number,
+  progress: (line: string) => void,
+): Promise<GatewayCell[]> {
   const cells: GatewayCell[] = [];
   for (const runner of runners) await runner.runSlice("small", 8, settings.groupWarmupMs, false);
   for (const concurrency of GATEWAY_CONCURRENCIES) {
@@ -98,7 +124,9 @@ async function measureInterleaved(runners: readonly (SliceRunner & { gateway: Ga
         roundRates: rates[index]!,
       };
       cells.push(cell);
-      progress(`gateway ${cell.gateway.padEnd(23)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(6)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms`);
+      progress(
+        `gateway ${cell.gateway.padEnd(23)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(6)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms`,
+      );
     });
   }
   return cells;

@@ -21,7 +21,11 @@ export interface JsonCount {
  * Node's own internals keep private copies of both (primordials), so what they do is not seen:
  * only JavaScript-land calls (the SDK's, its dependencies', the client's) are counted.
  */
-export async function countJsonCalls(call: () => Promise<unknown>, payloadChars: number, root: string): Promise<JsonCount> {
+export async function countJsonCalls(
+  call: () => Promise<unknown>,
+  payloadChars: number,
+  root: string,
+): Promise<JsonCount> {
   const realParse = JSON.parse;
   const realStringify = JSON.stringify;
   const calls: JsonCall[] = [];
@@ -30,13 +34,19 @@ export async function countJsonCalls(call: () => Promise<unknown>, payloadChars:
     inside = true;
     try {
       const frames = (new Error().stack ?? "").split("\n").slice(3, 6);
-      return frames.map((frame) => frame.trim().replace(/^at /, "").replaceAll(`file://${root}`, "").replaceAll(root, "")).join(" < ");
+      return frames
+        .map((frame) => frame.trim().replace(/^at /, "").replaceAll(`file://${root}`, "").replaceAll(root, ""))
+        .join(" < ");
     } finally {
       inside = false;
     }
   };
-  JSON.parse = function parse(text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown): unknown {
-    if (!inside) calls.push({ fn: "parse", chars: typeof text === "string" ? text.length : String(text).length, where: where() });
+  JSON.parse = function parse(
+    text: string,
+    reviver?: (this: unknown, key: string, value: unknown) => unknown,
+  ): unknown {
+    if (!inside)
+      calls.push({ fn: "parse", chars: typeof text === "string" ? text.length : String(text).length, where: where() });
     return realParse(text, reviver);
   } as typeof JSON.parse;
   JSON.stringify = function stringify(value: unknown, replacer?: never, space?: string | number): string {

@@ -54,7 +54,12 @@ export interface LadderCell {
  * their caller must to use it). Then each makes 3 more calls, each after a full GC, for its peak
  * RSS per message.
  */
-export async function measureLadder(dir: string, settings: LadderSettings, progress: (line: string) => void, only?: (rung: LadderRung) => boolean): Promise<LadderCell[]> {
+export async function measureLadder(
+  dir: string,
+  settings: LadderSettings,
+  progress: (line: string) => void,
+  only?: (rung: LadderRung) => boolean,
+): Promise<LadderCell[]> {
   progress("ladder: building the rungs' fixtures…");
   const rungs = ladderRungs().filter((r) => only?.(r) ?? true);
   const cells: LadderCell[] = [];
@@ -64,10 +69,25 @@ export async function measureLadder(dir: string, settings: LadderSettings, progr
     const daemon = await spawnSocketDaemon(fixturePath, socketPath);
     const bridge = await spawnBridge(socketPath);
     try {
-      const targets: Omit<BenchTargets, "operations"> = { stdioDaemon: fastDaemonCommand(fixturePath), socketPath, bridge };
+      const targets: Omit<BenchTargets, "operations"> = {
+        stdioDaemon: fastDaemonCommand(fixturePath),
+        socketPath,
+        bridge,
+      };
       for (const transport of TRANSPORTS) {
         const clients = CLIENTS.filter((client) => client !== "mcp-sdk" || MCP_SDK_TRANSPORTS.includes(transport));
-        const runners = await Promise.all(clients.map((client) => startClientWorker({ transport, client, fixturePath, tools: { [rung.key]: rung.operation.tool }, targets, liftResults: true })));
+        const runners = await Promise.all(
+          clients.map((client) =>
+            startClientWorker({
+              transport,
+              client,
+              fixturePath,
+              tools: { [rung.key]: rung.operation.tool },
+              targets,
+              liftResults: true,
+            }),
+          ),
+        );
         try {
           cells.push(...(await measureRung(rung, runners, settings, progress)));
         } finally {
@@ -82,9 +102,20 @@ export async function measureLadder(dir: string, settings: LadderSettings, progr
   return cells;
 }
 
-async function measureRung(rung: LadderRung, runners: readonly WorkerRunner[], settings: LadderSettings, progress: (line: string) => void): Promise<LadderCell[]> {
+async function measureRung(
+  rung: LadderRung,
+  runners: readonly WorkerRunner[],
+  settings: LadderSettings,
+  progress: (line: string) => void,
+): Promise<LadderCell[]> {
   for (const runner of runners) await runner.runSlice(rung.key, 1, 0, false); // one more call each, then measure
-  const totals = runners.map(() => ({ calls: 0, elapsedMs: 0, cpuMicros: 0, latencies: [] as number[], rates: [] as number[] }));
+  const totals = runners.map(() => ({
+    calls: 0,
+    elapsedMs: 0,
+    cpuMicros: 0,
+    latencies: [] as number[],
+    rates: [] as number[],
+  }));
   for (let round = 0; round < settings.rounds; round++) {
     for (let k = 0; k < runners.length; k++) {
       const index = (k + round) % runners.length;

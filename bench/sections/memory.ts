@@ -23,7 +23,10 @@ const CHILD = fileURLToPath(new URL("../memory-child.ts", import.meta.url));
  * fast mock daemon's socket, so that nothing else of the harness sits on the heap it reads.
  */
 export async function measureMemory(socketPath: string, calls: number): Promise<MemoryResult> {
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", CHILD, socketPath, String(calls)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", CHILD, socketPath, String(calls)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

@@ -31,10 +31,17 @@ export interface OverheadResult {
 const utf8 = new TextEncoder();
 
 /** Builds the answer frame the fake daemon sends for a tool call: precomputed text around the live id. */
-function answerFrames(operations: Readonly<Record<PayloadKey, BenchOperation>>): (id: unknown, tool: string) => Uint8Array {
+function answerFrames(
+  operations: Readonly<Record<PayloadKey, BenchOperation>>,
+): (id: unknown, tool: string) => Uint8Array {
   const tails = new Map<string, string>();
   for (const op of Object.values(operations)) {
-    const result = sdkTesting.toMcpToolResult({ protocolVersion: 1, requestId: "bench", ok: true, result: op.result as never });
+    const result = sdkTesting.toMcpToolResult({
+      protocolVersion: 1,
+      requestId: "bench",
+      ok: true,
+      result: op.result as never,
+    });
     tails.set(op.tool, `,"result":${JSON.stringify(result)}}\n`);
   }
   return (id, tool) => utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)}${tails.get(tool)!}`);
@@ -67,7 +74,8 @@ class InstantTransport implements GlassTransport {
 
   send(message: JsonRpcMessage): Promise<void> {
     this.encodedBytes += sdkNode.encodeFrame(message).length;
-    if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return this.#inner.send(message);
+    if (!("method" in message) || message.method !== "tools/call" || !("id" in message))
+      return this.#inner.send(message);
     const frame = this.#answer(message.id, (message.params as { name: string }).name);
     queueMicrotask(() => {
       for (const decoded of this.#reader.push(frame)) this.#handlers!.onMessage(decoded as JsonRpcMessage);
@@ -81,7 +89,13 @@ class InstantTransport implements GlassTransport {
 }
 
 /** glass-sdk connected over the instant transport, with the two measured calls. */
-export async function connectInstant(fixture: BenchFixture): Promise<{ glass: Glass; calls: Record<PayloadKey, () => Promise<unknown>>; answer: (id: unknown, tool: string) => Uint8Array }> {
+export async function connectInstant(
+  fixture: BenchFixture,
+): Promise<{
+  glass: Glass;
+  calls: Record<PayloadKey, () => Promise<unknown>>;
+  answer: (id: unknown, tool: string) => Uint8Array;
+}> {
   const answer = answerFrames(fixture.operations);
   const replay = sdkTesting.inMemoryTransport(await sdkTesting.loadFixture(fixture.path));
   const glass: Glass = await sdk.Glass.connect(new InstantTransport(replay, answer));
@@ -144,7 +158,11 @@ function syncMicros(run: () => unknown, ms: number): PerCall {
  * pending map and a microtask hop; overhead = median glass − median trivial. Then each stage on its
  * own, and a count of JSON work during one call.
  */
-export async function measureOverhead(fixture: BenchFixture, settings: BenchSettings, root: string): Promise<OverheadResult[]> {
+export async function measureOverhead(
+  fixture: BenchFixture,
+  settings: BenchSettings,
+  root: string,
+): Promise<OverheadResult[]> {
   const { glass, calls: glassCall, answer } = await connectInstant(fixture);
   const pending = new Map<string, (frame: Uint8Array) => void>();
   let next = 0;
@@ -199,7 +217,11 @@ export async function measureOverhead(fixture: BenchFixture, settings: BenchSett
 }
 
 /** Each stage of a call on its own: what the client does between the caller and the bytes. */
-function stages(op: BenchOperation, answer: (id: unknown, tool: string) => Uint8Array, ms: number): OverheadResult["stages"] {
+function stages(
+  op: BenchOperation,
+  answer: (id: unknown, tool: string) => Uint8Array,
+  ms: number,
+): OverheadResult["stages"] {
   const request = sdk.createRequest(op.operation, op.payload as never, { deadlineMs: 60_000 });
   const message = sdkProtocol.toMcpRequest(request);
   const frame = answer(request.requestId, op.tool);
@@ -213,12 +235,17 @@ function stages(op: BenchOperation, answer: (id: unknown, tool: string) => Uint8
     return { stage: name, micros: cpu, wallMicros: wall };
   };
   return [
-    stage("createRequest (new id, envelope check)", () => sdk.createRequest(op.operation, op.payload as never, { deadlineMs: 60_000 })),
+    stage("createRequest (new id, envelope check)", () =>
+      sdk.createRequest(op.operation, op.payload as never, { deadlineMs: 60_000 }),
+    ),
     stage("validatePayload (preflight)", () => sdk.validatePayload(op.operation, op.payload)),
     stage("toMcpRequest (map)", () => sdkProtocol.toMcpRequest(request)),
     stage("encodeFrame (encode)", () => sdkNode.encodeFrame(message)),
     stage("frame reader (decode)", () => reader.push(frame)),
     stage("fromMcpResponse (lift)", () => sdkProtocol.fromMcpResponse(response, request)),
-    stage("validateResponse + validateResult (check)", () => sdk.validateResponse(envelope).ok && sdk.validateResult(op.operation, result).ok),
+    stage(
+      "validateResponse + validateResult (check)",
+      () => sdk.validateResponse(envelope).ok && sdk.validateResult(op.operation, result).ok,
+    ),
   ];
 }

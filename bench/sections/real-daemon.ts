@@ -13,7 +13,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { serveLab } from "../../test/daemon/support/lab-server.js";
-import { DAEMON_EXECUTABLE, DAEMON_VERSION, daemonState, freePort, globalFlags, requireInstalledDaemon } from "../../test/daemon/support/real-daemon.js";
+import {
+  DAEMON_EXECUTABLE,
+  DAEMON_VERSION,
+  daemonState,
+  freePort,
+  globalFlags,
+  requireInstalledDaemon,
+} from "../../test/daemon/support/real-daemon.js";
 import { sdk, sdkNode } from "../lib/dist.js";
 import { fig, type Figure, median } from "../lib/stats.js";
 
@@ -65,14 +72,24 @@ export interface RealDaemonResult {
 type Call = (op: RealOperation) => Promise<unknown>;
 
 /** Measures the operations against the real daemon: `rounds` rounds of `perRound` calls per client per operation. */
-export async function measureRealDaemon(rounds = 5, perRound = 4, progress: (line: string) => void = () => {}): Promise<RealDaemonResult> {
+export async function measureRealDaemon(
+  rounds = 5,
+  perRound = 4,
+  progress: (line: string) => void = () => {},
+): Promise<RealDaemonResult> {
   requireInstalledDaemon();
   const lab = await serveLab();
   const states = [daemonState(), daemonState()];
   const closers: (() => Promise<void>)[] = [];
   try {
     const [glassState, mcpState] = states as [ReturnType<typeof daemonState>, ReturnType<typeof daemonState>];
-    const glass = await sdk.Glass.connect(sdkNode.stdioTransport({ command: DAEMON_EXECUTABLE, args: [...globalFlags(await freePort()), "--mcp"], env: glassState.env }));
+    const glass = await sdk.Glass.connect(
+      sdkNode.stdioTransport({
+        command: DAEMON_EXECUTABLE,
+        args: [...globalFlags(await freePort()), "--mcp"],
+        env: glassState.env,
+      }),
+    );
     closers.push(() => glass.close());
     const mcp = new Client({ name: "glass-bench", version: "1.0.0" });
     const mcpTransport = new StdioClientTransport({
@@ -90,7 +107,12 @@ export async function measureRealDaemon(rounds = 5, perRound = 4, progress: (lin
       if (result.isError === true) throw new Error(`${op.tool}: ${JSON.stringify(result.content).slice(0, 300)}`);
       return result;
     };
-    const page = { label: "navigate", tool: "navigate", operation: "browser.navigate", payload: { url: lab.url("/lab") } };
+    const page = {
+      label: "navigate",
+      tool: "navigate",
+      operation: "browser.navigate",
+      payload: { url: lab.url("/lab") },
+    };
     await viaGlass(page);
     await viaMcp(page);
     progress(`real daemon ${DAEMON_VERSION}: two daemons on ${lab.url("/lab")}`);
@@ -107,8 +129,16 @@ export async function measureRealDaemon(rounds = 5, perRound = 4, progress: (lin
       }
       const glassSdk = cell(samples.glass);
       const mcpSdk = cell(samples.mcp);
-      rows.push({ operation: op.label, glassSdk, mcpSdk, latencyRatio: ratio(glassSdk.latency, mcpSdk.latency), cpuRatio: ratio(glassSdk.clientCpu, mcpSdk.clientCpu) });
-      progress(`real daemon: ${op.label} ${glassSdk.latency.value} ms (glass-sdk) vs ${mcpSdk.latency.value} ms (MCP SDK)`);
+      rows.push({
+        operation: op.label,
+        glassSdk,
+        mcpSdk,
+        latencyRatio: ratio(glassSdk.latency, mcpSdk.latency),
+        cpuRatio: ratio(glassSdk.clientCpu, mcpSdk.clientCpu),
+      });
+      progress(
+        `real daemon: ${op.label} ${glassSdk.latency.value} ms (glass-sdk) vs ${mcpSdk.latency.value} ms (MCP SDK)`,
+      );
     }
     return { daemonVersion: DAEMON_VERSION, callsPerClient: rounds * perRound, rows };
   } finally {
@@ -157,7 +187,11 @@ async function sample(samples: Samples, call: Call, op: RealOperation, count: nu
 function cell(samples: Samples): RealDaemonCell {
   const latency = median(samples.wallMs);
   const cpuMs = samples.cpuUs / 1000 / samples.calls;
-  return { latency: fig(latency, "ms", 2), clientCpu: fig(cpuMs, "ms", 3), cpuShare: fig((cpuMs / latency) * 100, "%", 1) };
+  return {
+    latency: fig(latency, "ms", 2),
+    clientCpu: fig(cpuMs, "ms", 3),
+    cpuShare: fig((cpuMs / latency) * 100, "%", 1),
+  };
 }
 
 function ratio(a: Figure, b: Figure): number {

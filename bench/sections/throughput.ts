@@ -56,11 +56,21 @@ export interface SliceRunner {
 
 /** A client running in this process. */
 export function inProcess(client: BenchClient): SliceRunner {
-  return { transport: client.transport, client: client.client, runSlice: (key, concurrency, ms, record) => runSlice(client, key, concurrency, ms, record) };
+  return {
+    transport: client.transport,
+    client: client.client,
+    runSlice: (key, concurrency, ms, record) => runSlice(client, key, concurrency, ms, record),
+  };
 }
 
 /** Runs `client` for `ms` (at least one call per worker) with `concurrency` workers each calling in a loop; records each call's latency when `record`. */
-export async function runSlice(client: BenchClient, key: string, concurrency: number, ms: number, record: boolean): Promise<Slice> {
+export async function runSlice(
+  client: BenchClient,
+  key: string,
+  concurrency: number,
+  ms: number,
+  record: boolean,
+): Promise<Slice> {
   const latencies: number[] = [];
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -86,11 +96,16 @@ export async function runSlice(client: BenchClient, key: string, concurrency: nu
  * one each round so drift hits them equally. Calls per second is the median round's; p50/p99 come
  * from every measured call.
  */
-export async function measureTransport(clients: readonly SliceRunner[], settings: BenchSettings, progress: (line: string) => void): Promise<ThroughputCell[]> {
+export async function measureTransport(
+  clients: readonly SliceRunner[],
+  settings: BenchSettings,
+  progress: (line: string) => void,
+): Promise<ThroughputCell[]> {
   const cells: ThroughputCell[] = [];
   // Warm every code path (and the JIT) before the first configuration, not just the one measured next.
   for (const client of clients) {
-    for (const payload of PAYLOADS) await client.runSlice(payload, CONCURRENCIES.at(-1)!, settings.groupWarmupMs / PAYLOADS.length, false);
+    for (const payload of PAYLOADS)
+      await client.runSlice(payload, CONCURRENCIES.at(-1)!, settings.groupWarmupMs / PAYLOADS.length, false);
   }
   for (const payload of PAYLOADS) {
     for (const concurrency of CONCURRENCIES) {
@@ -124,7 +139,9 @@ export async function measureTransport(clients: readonly SliceRunner[], settings
           roundCpuMicrosPerCall: cpuPerCall[index]!,
         };
         cells.push(cell);
-        progress(`${cell.transport.padEnd(9)} ${cell.client.padEnd(9)} ${payload.padEnd(5)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(7)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms  CPU ${cell.cpuMicrosPerCall.toFixed(1)} µs/call`);
+        progress(
+          `${cell.transport.padEnd(9)} ${cell.client.padEnd(9)} ${payload.padEnd(5)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(7)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms  CPU ${cell.cpuMicrosPerCall.toFixed(1)} µs/call`,
+        );
       });
     }
   }

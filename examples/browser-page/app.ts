@@ -38,7 +38,9 @@ function connectionFromFragment(fragment: string): BridgeConnection {
   const bridge = params.get("bridge");
   const token = params.get("token");
   if (bridge === null || token === null) {
-    throw new Error("this page needs #bridge=<the bridge's URL>&token=<its token> in its address: open the URL serve.ts printed");
+    throw new Error(
+      "this page needs #bridge=<the bridge's URL>&token=<its token> in its address: open the URL serve.ts printed",
+    );
   }
   if (params.get("transport") === "http") {
     return { transport: httpTransport({ url: bridge, token }), description: `HTTP to ${bridge}` };
@@ -55,7 +57,13 @@ async function runStory(): Promise<void> {
     const observed = await glass.browser.observe({ level: "interactive" });
     print(`observed ${observed.page.url} — "${observed.page.title}" at revision ${observed.revision}`);
 
-    const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: observed.revision });
+    const found = await glass.browser.findTarget({
+      schemaVersion: 1,
+      intent: "Email",
+      action: "type",
+      resolutionPolicy: "reportOnly",
+      expectedRevision: observed.revision,
+    });
     // Candidates come in page order, the page itself often first: take the one named Email.
     const email = found.candidates.find((candidate) => candidate.name === "Email");
     if (email === undefined) throw new Error(`the page at ${observed.page.url} has no Email field`);
@@ -64,9 +72,12 @@ async function runStory(): Promise<void> {
     // Over a daemon socket the browser is shared between clients, so a change needs the mutation
     // lease; a daemon process of its own (a command upstream) has no leases and needs none.
     const leases = glass.supports("localDaemon");
-    const type = () => glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: observed.revision });
+    const type = () =>
+      glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: observed.revision });
     const typed = leases ? await glass.withLease(type, { ttlMs: 10_000 }) : await type();
-    print(`typed ada@example.com into ${email.name} at revision ${observed.revision}${leases ? " under the mutation lease" : ""}: execution ${typed.executionId}`);
+    print(
+      `typed ada@example.com into ${email.name} at revision ${observed.revision}${leases ? " under the mutation lease" : ""}: execution ${typed.executionId}`,
+    );
 
     const { text } = await glass.browser.getText();
     const lines = text.split("\n").filter((line) => line.trim() !== "");

@@ -75,11 +75,17 @@ export async function bundlePage(): Promise<PageBundle> {
     tsconfigRaw: {},
   }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot bundle the page: ${why}\nThe page imports glass-sdk's build: run \`npm run build\` first.`, { cause: error });
+    throw new Error(
+      `cannot bundle the page: ${why}\nThe page imports glass-sdk's build: run \`npm run build\` first.`,
+      { cause: error },
+    );
   });
   const code = result.outputFiles[0]?.text;
-  const glassSdkFile = result.metafile.inputs[entry]?.imports.find((imported) => imported.original === "glass-sdk")?.path;
-  if (code === undefined || glassSdkFile === undefined) throw new Error("cannot bundle the page: esbuild produced no bundle, or the page does not import glass-sdk");
+  const glassSdkFile = result.metafile.inputs[entry]?.imports.find(
+    (imported) => imported.original === "glass-sdk",
+  )?.path;
+  if (code === undefined || glassSdkFile === undefined)
+    throw new Error("cannot bundle the page: esbuild produced no bundle, or the page does not import glass-sdk");
   return { code, glassSdkFile };
 }
 
@@ -105,7 +111,11 @@ export async function startExample(options: ExampleOptions = {}): Promise<Runnin
     let bridgeUrl: string | undefined;
     const server = (started.server = await servePage(page.code, () => bridgeUrl));
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const bridge = (started.bridge = await startBridge({ upstream: { socket }, allowedOrigins: [origin], ...(options.log ? { log: options.log } : {}) }));
+    const bridge = (started.bridge = await startBridge({
+      upstream: { socket },
+      allowedOrigins: [origin],
+      ...(options.log ? { log: options.log } : {}),
+    }));
     bridgeUrl = bridge.url;
     const fragment = new URLSearchParams({ bridge: bridge.url, token: bridge.token });
     return { url: `${origin}/#${fragment}`, origin, glassSdkFile: page.glassSdkFile, bridge, daemon, close };
@@ -123,7 +133,8 @@ function servePage(bundle: string, bridgeUrl: () => string | undefined): Promise
   const html = readFileSync(join(HERE, "index.html"), "utf8");
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://page").pathname;
-    if (request.method !== "GET" && request.method !== "HEAD") return void response.writeHead(405, { allow: "GET, HEAD" }).end();
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return void response.writeHead(405, { allow: "GET, HEAD" }).end();
     if (path === "/favicon.ico") return void response.writeHead(204).end();
     const body = path === "/" || path === "/index.html" ? html : path === "/app.js" ? bundle : undefined;
     if (body === undefined) return void response.writeHead(404).end();
@@ -159,7 +170,10 @@ async function main(): Promise<void> {
   console.log("\nOpen this URL (it carries the bridge's token; Ctrl-C stops everything):\n");
   console.log(`  ${example.url}\n`);
   const stop = (): void => {
-    example.close().then(() => process.exit(0), () => process.exit(1));
+    example.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -37,13 +37,22 @@ describe("signIn with typed handlers", () => {
           { reference: ref(revision, 5), role: "button", name: "Sign in", ...flags },
         ];
     const route = { targetId: "A4FCEBC0B12B6BC961B675ACA8EDA1D0", frameId: "A4FCEBC0B12B6BC961B675ACA8EDA1D0", url };
-    const region = signedIn ? { id: "region_navigation_1", label: "Site navigation", kind: "navigation" as const } : { id: "region_form_1", label: "Sign in", kind: "form" as const };
+    const region = signedIn
+      ? { id: "region_navigation_1", label: "Site navigation", kind: "navigation" as const }
+      : { id: "region_form_1", label: "Sign in", kind: "form" as const };
     return {
       schemaVersion: 1,
       revision,
       level: "interactive",
       route,
-      page: { kind: signedIn ? "generic" : "authentication", title, url, targetId: route.targetId, frameId: route.frameId, confidence: signedIn ? "unknown" : "high" },
+      page: {
+        kind: signedIn ? "generic" : "authentication",
+        title,
+        url,
+        targetId: route.targetId,
+        frameId: route.frameId,
+        confidence: signedIn ? "unknown" : "high",
+      },
       regions: [{ ...region, interactiveCount: targets.length, confidence: "exact", targets }],
       limits: { truncated: false, omittedRegions: 0, omittedTargets: 0, omittedStructuredRecords: 0 },
     };
@@ -60,13 +69,17 @@ describe("signIn with typed handlers", () => {
           fillForms++;
           if (fillForms === 1) {
             revision++; // something else changed the page after signIn observed it
-            throw mockError("staleRevision", `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`);
+            throw mockError(
+              "staleRevision",
+              `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`,
+            );
           }
           revision++;
           return { executionId: `act_${revision}` };
         },
         "browser.click": (payload) => {
-          if (payload.target !== ref(revision, 5)) throw mockError("target.notFound", `no element ${String(payload.target)}`);
+          if (payload.target !== ref(revision, 5))
+            throw mockError("target.notFound", `no element ${String(payload.target)}`);
           signedIn = true;
           revision++;
           return { executionId: `act_${revision}` };
@@ -89,8 +102,14 @@ describe("signIn with typed handlers", () => {
       "browser.observe",
     ]);
     expect(mock.calls[1]?.outcome).toMatchObject({ ok: false, error: { code: "staleRevision" } });
-    expect(mock.calls[3]?.payload).toEqual({ fields: [{ target: ref(2, 3), value: "ada@example.com" }], expectedRevision: 2 });
-    expect(mock.calls[5]?.payload).toEqual({ fields: [{ target: ref(3, 4), value: "correct horse" }], expectedRevision: 3 });
+    expect(mock.calls[3]?.payload).toEqual({
+      fields: [{ target: ref(2, 3), value: "ada@example.com" }],
+      expectedRevision: 2,
+    });
+    expect(mock.calls[5]?.payload).toEqual({
+      fields: [{ target: ref(3, 4), value: "correct horse" }],
+      expectedRevision: 3,
+    });
     expect(mock.calls[7]?.payload).toEqual({ target: ref(4, 5), expectedRevision: 4 });
     await glass.close();
   });
@@ -102,7 +121,10 @@ describe("signIn with typed handlers", () => {
         "browser.observe": () => page(revision, false),
         "browser.fillForm": (payload) => {
           revision++;
-          throw mockError("staleRevision", `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`);
+          throw mockError(
+            "staleRevision",
+            `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`,
+          );
         },
       },
     });

@@ -28,7 +28,10 @@ async function fillAndSubmit(glass: Glass, email: string, password: string): Pro
     ["Password", password],
   ] as const) {
     const page = await glass.browser.observe({ level: "interactive" });
-    await glass.browser.fillForm({ fields: [{ target: referenceOf(page, name), value }], expectedRevision: page.revision });
+    await glass.browser.fillForm({
+      fields: [{ target: referenceOf(page, name), value }],
+      expectedRevision: page.revision,
+    });
   }
   const filled = await glass.browser.observe({ level: "interactive" });
   await glass.browser.click({ target: referenceOf(filled, "Sign in"), expectedRevision: filled.revision });

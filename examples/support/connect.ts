@@ -26,12 +26,20 @@ const CLI_SOURCE = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.ur
 export function chooseTransport(env: NodeJS.ProcessEnv = process.env): ChosenTransport {
   const socket = env.GLASS_SOCKET?.trim();
   if (socket) {
-    return { transport: socketTransport({ path: socket }), description: `Unix socket ${socket} (GLASS_SOCKET)`, named: true };
+    return {
+      transport: socketTransport({ path: socket }),
+      description: `Unix socket ${socket} (GLASS_SOCKET)`,
+      named: true,
+    };
   }
   const command = env.GLASS_COMMAND?.trim();
   if (command) {
     const [program, ...args] = command.split(/\s+/) as [string, ...string[]];
-    return { transport: stdioTransport({ command: program, args }), description: `stdio, child process \`${command}\` (GLASS_COMMAND)`, named: true };
+    return {
+      transport: stdioTransport({ command: program, args }),
+      description: `stdio, child process \`${command}\` (GLASS_COMMAND)`,
+      named: true,
+    };
   }
   // The mock daemon serves a simulated shop (and answers the golden fixture's exact payloads).
   // Installed packages run it with

@@ -22,7 +22,8 @@ const PAGES: Readonly<Record<string, URL>> = {
  * The pages' one script is inline and their styles too; nothing else is loaded, and the form goes
  * nowhere but the shop.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** The shop, being served. */
 export interface ServedShop {
@@ -43,7 +44,8 @@ export function shopPort(text: string | undefined, name = "GLASS_SHOP_PORT"): nu
   const trimmed = text?.trim() ?? "";
   if (trimmed === "") return 0;
   const port = Number(trimmed);
-  if (!/^[0-9]+$/.test(trimmed) || port > 65_535) throw new Error(`${name} must be a port number from 0 to 65535 (0: any free port), not ${JSON.stringify(trimmed)}`);
+  if (!/^[0-9]+$/.test(trimmed) || port > 65_535)
+    throw new Error(`${name} must be a port number from 0 to 65535 (0: any free port), not ${JSON.stringify(trimmed)}`);
   return port;
 }
 
@@ -55,15 +57,23 @@ export async function serveShop(port = 0): Promise<ServedShop> {
   const pages = Object.fromEntries(Object.entries(PAGES).map(([path, file]) => [path, readFileSync(file, "utf8")]));
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://shop").pathname;
-    if (request.method !== "GET" && request.method !== "HEAD") return void response.writeHead(405, { allow: "GET, HEAD" }).end();
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return void response.writeHead(405, { allow: "GET, HEAD" }).end();
     if (path === "/") return void response.writeHead(302, { location: "/login" }).end();
     const page = pages[path];
-    if (page === undefined) return void response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`No page at ${path}\n`);
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": CONTENT_SECURITY_POLICY });
+    if (page === undefined)
+      return void response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`No page at ${path}\n`);
+    response.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": CONTENT_SECURITY_POLICY,
+    });
     response.end(request.method === "HEAD" ? undefined : page);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => reject(new Error(`cannot serve the shop on 127.0.0.1:${port}: ${error.message}`, { cause: error })));
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot serve the shop on 127.0.0.1:${port}: ${error.message}`, { cause: error })),
+    );
     server.listen(port, "127.0.0.1", () => resolve());
   });
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -80,7 +90,10 @@ async function main(): Promise<void> {
   const shop = await serveShop(shopPort(process.argv[2], "PORT"));
   console.log(`The shop is served at ${shop.loginUrl} (Ctrl-C stops it)`);
   const close = (): void => {
-    shop.close().then(() => process.exit(0), () => process.exit(1));
+    shop.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once("SIGINT", close);
   process.once("SIGTERM", close);

@@ -35,9 +35,18 @@ export interface BridgeCommand {
  * Reads the arguments after `bridge`. Everything after `--` is the daemon command, started once per
  * client session (`-- glass --mcp`). Throws a {@link UsageError}.
  */
-export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): BridgeCommand {
+export function parseBridgeArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BridgeCommand {
   const { own, rest: daemonCommand } = splitAtSeparator(args);
-  const command: BridgeCommand = { port: BRIDGE_DEFAULTS.cliPort, allowRemote: false, allowedOrigins: [], allowedHosts: [], upstream: { socket: "" } };
+  const command: BridgeCommand = {
+    port: BRIDGE_DEFAULTS.cliPort,
+    allowRemote: false,
+    allowedOrigins: [],
+    allowedHosts: [],
+    upstream: { socket: "" },
+  };
   let socket: string | undefined;
   forEachOption(own, ({ arg, name, value, flag }) => {
     switch (name) {
@@ -77,11 +86,13 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
         throw new UsageError(`unknown option: ${arg.startsWith("-") ? name : "an argument before --"}`);
     }
   });
-  if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "") command.token = env.GLASS_BRIDGE_TOKEN;
+  if (command.token === undefined && env.GLASS_BRIDGE_TOKEN !== undefined && env.GLASS_BRIDGE_TOKEN !== "")
+    command.token = env.GLASS_BRIDGE_TOKEN;
   if (daemonCommand !== undefined) {
     if (socket !== undefined) throw new UsageError("give either --socket PATH or -- <daemon command>, not both");
     const [executable, ...rest] = daemonCommand;
-    if (executable === undefined || executable === "") throw new UsageError("-- must be followed by the daemon command, e.g. -- glass --mcp");
+    if (executable === undefined || executable === "")
+      throw new UsageError("-- must be followed by the daemon command, e.g. -- glass --mcp");
     command.upstream = { command: executable, args: rest };
   } else {
     const fromEnv = env.GLASS_SOCKET;
@@ -91,7 +102,8 @@ export function parseBridgeArgs(args: readonly string[], env: Readonly<Record<st
 }
 
 function wholeNumber(name: string, text: string, min: number, max: number): number {
-  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`${name} needs a whole number ${min}..${max}, not ${JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(`${name} needs a whole number ${min}..${max}, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -115,7 +127,9 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
   // The bridge neutralises its own log lines; the startup lines quote the command line, neutralised here.
   const write = (line: string): void => print(neutraliseLogLine(line));
   // Listen for the stop signals before anything is started, so that none is missed.
-  const stop = untilStopRequest((signal) => write(`${signal}: still closing (daemon processes get SIGTERM, then SIGKILL)`));
+  const stop = untilStopRequest((signal) =>
+    write(`${signal}: still closing (daemon processes get SIGTERM, then SIGKILL)`),
+  );
   const bridge = await startBridge({
     upstream: command.upstream,
     port: command.port,
@@ -139,12 +153,17 @@ export async function runBridge(command: BridgeCommand): Promise<number> {
   } else {
     // Beyond loopback: every address it answers at (the warning above says what that means).
     const { bound, scope, urls } = listeningAddresses(command.host ?? BRIDGE_DEFAULTS.host, bridge.port);
-    write(`listening on ${bound}${scope === undefined ? "" : ` (${scope})`}: ${urls.join(", ")} (and the same with ws://) — ${tokenNote}`);
+    write(
+      `listening on ${bound}${scope === undefined ? "" : ` (${scope})`}: ${urls.join(", ")} (and the same with ws://) — ${tokenNote}`,
+    );
   }
   const upstream = command.upstream;
   if ("socket" in upstream) {
     write(`each client session connects to the daemon socket ${upstream.socket}`);
-    if (!existsSync(upstream.socket)) write(`note: nothing is at ${upstream.socket} yet; start the daemon (\`glass daemon start\`) or pass --socket / -- <command>`);
+    if (!existsSync(upstream.socket))
+      write(
+        `note: nothing is at ${upstream.socket} yet; start the daemon (\`glass daemon start\`) or pass --socket / -- <command>`,
+      );
   } else {
     write(`each client session starts \`${[upstream.command, ...(upstream.args ?? [])].join(" ")}\``);
   }

@@ -36,9 +36,14 @@ export function forEachOption(args: readonly string[], visit: (option: CommandOp
 }
 
 /** The arguments before `--`, and those after it (`undefined` when there is no `--`). */
-export function splitAtSeparator(args: readonly string[]): { own: readonly string[]; rest: readonly string[] | undefined } {
+export function splitAtSeparator(args: readonly string[]): {
+  own: readonly string[];
+  rest: readonly string[] | undefined;
+} {
   const separator = args.indexOf("--");
-  return separator === -1 ? { own: args, rest: undefined } : { own: args.slice(0, separator), rest: args.slice(separator + 1) };
+  return separator === -1
+    ? { own: args, rest: undefined }
+    : { own: args.slice(0, separator), rest: args.slice(separator + 1) };
 }
 
 /** The signals that stop a command: Ctrl-C (SIGINT), `kill` (SIGTERM) and the terminal going away (SIGHUP). */

@@ -28,7 +28,8 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (!COMMANDS.includes(name)) throw new UsageError(`unknown command: ${name} (the commands are ${COMMANDS.join(" and ")})`);
+  if (!COMMANDS.includes(name))
+    throw new UsageError(`unknown command: ${name} (the commands are ${COMMANDS.join(" and ")})`);
   command = name as CommandName;
   // After `--` come the daemon's own arguments (bridge), which may include --help.
   const { own } = splitAtSeparator(rest);
@@ -46,10 +47,13 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       // The error last, where the eye lands, and where the help is rather than all of it.
       const where = command === undefined ? "glass-sdk" : `glass-sdk ${command}`;
-      process.stderr.write(`${where}: ${error.message}\nRun \`${where} --help\` for ${command === undefined ? "the commands" : "its options"}.\n`);
+      process.stderr.write(
+        `${where}: ${error.message}\nRun \`${where} --help\` for ${command === undefined ? "the commands" : "its options"}.\n`,
+      );
       process.exit(2);
     }
-    const message = error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : String(error);
     process.stderr.write(`glass-sdk: ${message}\n`);
     process.exit(1);
   },

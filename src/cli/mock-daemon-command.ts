@@ -83,7 +83,9 @@ export function parseMockDaemonArgs(args: readonly string[]): MockDaemonCommand 
     }
   });
   if (command.fast === true && ((command.latencyMs ?? 0) > 0 || command.faults !== undefined)) {
-    throw new UsageError("--fast answers at once and shows no faults: it cannot be combined with --latency or --faults");
+    throw new UsageError(
+      "--fast answers at once and shows no faults: it cannot be combined with --latency or --faults",
+    );
   }
   if (command.fast === true && command.handlers !== undefined) {
     throw new UsageError("--fast answers from the fixture alone: it cannot be combined with --handlers");
@@ -95,7 +97,9 @@ function readSiteOrigin(text: string): string {
   try {
     return siteOrigin(text);
   } catch {
-    throw new UsageError(`--site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `--site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not ${JSON.stringify(text)}`,
+    );
   }
 }
 
@@ -145,7 +149,9 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
       process.exit(1);
     },
     onFramingViolation: (clientId, reason) => {
-      process.stderr.write(`mock daemon: ${clientId} broke the framing rules (${reason}); connection closed without a reply\n`);
+      process.stderr.write(
+        `mock daemon: ${clientId} broke the framing rules (${reason}); connection closed without a reply\n`,
+      );
       if (clientId === "stdio") exitCode = 1;
     },
   });
@@ -158,7 +164,11 @@ export async function runMockDaemon(command: MockDaemonCommand): Promise<number>
 }
 
 /** Waits for the daemon's end (stdio) or a stop request (socket, then closes it); resolves with the exit code. */
-async function untilStopped(daemon: Awaited<ReturnType<typeof startMockDaemon>>, stop: Promise<string> | undefined, exitCode: () => number): Promise<number> {
+async function untilStopped(
+  daemon: Awaited<ReturnType<typeof startMockDaemon>>,
+  stop: Promise<string> | undefined,
+  exitCode: () => number,
+): Promise<number> {
   if (stop !== undefined && daemon.socketPath !== undefined) {
     const warning = await sharedDirectoryWarning(daemon.socketPath);
     process.stderr.write(`mock daemon listening on ${daemon.socketPath}\n`);
@@ -185,11 +195,18 @@ export async function loadHandlers(path: string): Promise<MockHandlers> {
     module = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const why = code === "ERR_MODULE_NOT_FOUND" && !(await exists(file)) ? "no such file" : error instanceof Error ? error.message : String(error);
+    const why =
+      code === "ERR_MODULE_NOT_FOUND" && !(await exists(file))
+        ? "no such file"
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new Error(`--handlers: cannot load ${path}: ${why}`);
   }
   if (module.default === undefined) {
-    throw new Error(`--handlers: ${path} has no default export; export the handlers: export default { "browser.observe": (payload) => ({ … }) }`);
+    throw new Error(
+      `--handlers: ${path} has no default export; export the handlers: export default { "browser.observe": (payload) => ({ … }) }`,
+    );
   }
   try {
     return checkHandlers(module.default);
@@ -255,4 +272,3 @@ async function sharedDirectoryWarning(path: string): Promise<string | undefined>
   if ((mode & 0o002) === 0) return undefined;
   return `${directory} is writable by other users: one of them could put a socket of their own at ${path} before the daemon starts or once it stops, and clients would talk to it; ${prefer}`;
 }
-

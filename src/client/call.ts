@@ -60,7 +60,8 @@ function wireError(error: GlassError): GlassErrorObject {
 
 /** The payload with its own `timeoutMs` lowered to what is left of the call's deadline. */
 function clampTimeout(payload: unknown, remainingMs: number): unknown {
-  if (!isJsonObject(payload) || typeof payload.timeoutMs !== "number" || payload.timeoutMs <= remainingMs) return payload;
+  if (!isJsonObject(payload) || typeof payload.timeoutMs !== "number" || payload.timeoutMs <= remainingMs)
+    return payload;
   return { ...payload, timeoutMs: Math.max(1, Math.floor(remainingMs)) };
 }
 
@@ -70,17 +71,28 @@ function clampTimeout(payload: unknown, remainingMs: number): unknown {
  * read-only calls on overload or on a failure before the request was written — never of a
  * mutation), then the answer mapped back and checked before it is believed. Always resolves.
  */
-export async function callEnvelope(settings: CallSettings, request: GlassRequest, options: CallOptions & ResponseModeOption & TraceOption, deadlineMs: number): Promise<GlassResponse> {
+export async function callEnvelope(
+  settings: CallSettings,
+  request: GlassRequest,
+  options: CallOptions & ResponseModeOption & TraceOption,
+  deadlineMs: number,
+): Promise<GlassResponse> {
   const started = Date.now();
   const deadlineAt = started + deadlineMs;
   const { operation, requestId } = request;
   // Every failure goes out through here, scrubbed of the secrets the client knows and this call's own lease token.
   const refuse = (error: GlassErrorObject): GlassResponse => {
     const token = request.mutationLease?.token;
-    return responseEnvelope(request, false, settings.redact === undefined ? error : settings.redact(error, typeof token === "string" ? [token] : []));
+    return responseEnvelope(
+      request,
+      false,
+      settings.redact === undefined ? error : settings.redact(error, typeof token === "string" ? [token] : []),
+    );
   };
   if (settings.session.isActive(requestId)) {
-    return refuse(wireError(requestInvalid(`request id ${requestId} is already in flight; give each request its own id`)));
+    return refuse(
+      wireError(requestInvalid(`request id ${requestId} is already in flight; give each request its own id`)),
+    );
   }
   const descriptor = describeOperation(operation);
   if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
@@ -91,7 +103,9 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     const issues = issuesOf(checkJson, request.payload, "payload");
     if (issues !== undefined) {
       const reason = truncateUtf8(`the payload is not JSON: ${describeIssues(issues.slice(0, 3), "payload")}`, 512);
-      return refuse(wireError(requestInvalid(reason, { details: { kind: "requestValidation", issues: boundedIssues(issues) } })));
+      return refuse(
+        wireError(requestInvalid(reason, { details: { kind: "requestValidation", issues: boundedIssues(issues) } })),
+      );
     }
   }
   const capability = descriptor?.capability;
@@ -125,32 +139,60 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
     return refuse(wireError(error instanceof GlassError ? error : requestInvalid(describeError(error))));
   }
   const retrySafe = isRetrySafe(operation, request.payload);
-  const maxRetries = !retrySafe || options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : settings.retryPolicy.maxRetries;
+  const maxRetries =
+    !retrySafe || options.retry === false
+      ? 0
+      : typeof options.retry === "number"
+        ? options.retry
+        : settings.retryPolicy.maxRetries;
 
   let response: GlassResponse;
   try {
-    response = await retrying(settings, { operation, maxRetries, deadlineAt, signal: options.signal }, async (attempt) => {
-      const outcome = await exchange(settings, { message, operation, requestId, mutating, deadlineAt, signal: options.signal, attempt });
-      let answer: GlassResponse;
-      let retryable: boolean;
-      let retryAfterMs: number | undefined;
-      if (outcome.kind === "failed") {
-        answer = responseEnvelope(request, false, wireError(outcome.error));
-        retryable = failedBeforeSending(outcome);
-        retryAfterMs = retryAfterOf(outcome.error);
-      } else {
-        answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
-        retryable = !answer.ok && answer.error.code === "overloaded";
-      }
-      const retry = retryable && !answer.ok && settings.session.closeReason === undefined ? { code: answer.error.code, requestId, retryAfterMs } : undefined;
-      return { result: answer, retry };
-    });
+    response = await retrying(
+      settings,
+      { operation, maxRetries, deadlineAt, signal: options.signal },
+      async (attempt) => {
+        const outcome = await exchange(settings, {
+          message,
+          operation,
+          requestId,
+          mutating,
+          deadlineAt,
+          signal: options.signal,
+          attempt,
+        });
+        let answer: GlassResponse;
+        let retryable: boolean;
+        let retryAfterMs: number | undefined;
+        if (outcome.kind === "failed") {
+          answer = responseEnvelope(request, false, wireError(outcome.error));
+          retryable = failedBeforeSending(outcome);
+          retryAfterMs = retryAfterOf(outcome.error);
+        } else {
+          answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
+          retryable = !answer.ok && answer.error.code === "overloaded";
+        }
+        const retry =
+          retryable && !answer.ok && settings.session.closeReason === undefined
+            ? { code: answer.error.code, requestId, retryAfterMs }
+            : undefined;
+        return { result: answer, retry };
+      },
+    );
   } catch (error) {
     // The caller aborted while the call waited to be retried.
     if (!(error instanceof GlassError)) throw error;
     return refuse(wireError(error));
   }
-  if (settings.log !== undefined) settings.log({ type: "response", operation, requestId, ok: response.ok, ...(response.ok ? {} : { code: response.error.code }), ms: Date.now() - started });
+  if (settings.log !== undefined)
+    settings.log({
+      type: "response",
+      operation,
+      requestId,
+      ok: response.ok,
+      ...(response.ok ? {} : { code: response.error.code }),
+      ms: Date.now() - started,
+    });
   if (response.ok) return response;
   const failed = refuse(response.error) as GlassResponse & { ok: false };
   if (DEAD_LEASE.has(failed.error.code) && lease !== undefined && outgoing.mutationLease?.token === lease.token) {
@@ -164,7 +206,12 @@ export async function callEnvelope(settings: CallSettings, request: GlassRequest
  * believed. Whatever the daemon sent, this never throws: an answer the mapping or the checks cannot
  * read is `response.invalid` (after dispatch, `mutationPossible` for a mutating call).
  */
-function readAnswer(message: JsonRpcResponse, request: GlassRequest, validate: boolean, mutating: boolean): GlassResponse {
+function readAnswer(
+  message: JsonRpcResponse,
+  request: GlassRequest,
+  validate: boolean,
+  mutating: boolean,
+): GlassResponse {
   try {
     return believe(fromMcpResponse(message, request), request.operation, validate, mutating);
   } catch (error) {
@@ -200,26 +247,54 @@ let nextRpcId = 1;
  * within the deadline. An answer that cannot be read (nested past the depth bound, a
  * malformed error) is `response.invalid`.
  */
-export async function rpcCall(context: RpcContext, method: string, params: Record<string, unknown>, options: CallOptions & { deadlineMs: number }): Promise<Record<string, unknown>> {
+export async function rpcCall(
+  context: RpcContext,
+  method: string,
+  params: Record<string, unknown>,
+  options: CallOptions & { deadlineMs: number },
+): Promise<Record<string, unknown>> {
   const deadlineAt = Date.now() + options.deadlineMs;
   const readOnly = READ_ONLY_METHODS.has(method);
-  const maxRetries = options.retry === false ? 0 : typeof options.retry === "number" ? options.retry : readOnly ? context.retryPolicy.maxRetries : 0;
-  const outcome = await retrying<Record<string, unknown> | GlassError>(context, { operation: method, maxRetries, deadlineAt, signal: options.signal }, async () => {
-    const id = nextRpcId++;
-    const requestId = String(id);
-    const exchanged = await exchange(context, { message: { jsonrpc: "2.0", id, method, params }, operation: method, requestId, mutating: !readOnly, deadlineAt, signal: options.signal });
-    if (exchanged.kind === "failed") {
-      // Refused before it was sent (an HTTP 503 …): tried again like an overload, after the server's Retry-After.
-      if (!failedBeforeSending(exchanged) || context.session.closeReason !== undefined) throw exchanged.error;
-      return { result: exchanged.error, retry: { code: exchanged.error.code, requestId, retryAfterMs: retryAfterOf(exchanged.error) } };
-    }
-    const message = exchanged.message;
-    const problem = answerProblem(message);
-    if (problem !== undefined) throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);
-    if (!("error" in message)) return { result: message.result !== null && typeof message.result === "object" ? message.result : {} };
-    const error = errorFromEnvelope(jsonRpcErrorToGlass(message.error, false), method, requestId);
-    return { result: error, retry: error.code === "overloaded" ? { code: error.code, requestId } : undefined };
-  });
+  const maxRetries =
+    options.retry === false
+      ? 0
+      : typeof options.retry === "number"
+        ? options.retry
+        : readOnly
+          ? context.retryPolicy.maxRetries
+          : 0;
+  const outcome = await retrying<Record<string, unknown> | GlassError>(
+    context,
+    { operation: method, maxRetries, deadlineAt, signal: options.signal },
+    async () => {
+      const id = nextRpcId++;
+      const requestId = String(id);
+      const exchanged = await exchange(context, {
+        message: { jsonrpc: "2.0", id, method, params },
+        operation: method,
+        requestId,
+        mutating: !readOnly,
+        deadlineAt,
+        signal: options.signal,
+      });
+      if (exchanged.kind === "failed") {
+        // Refused before it was sent (an HTTP 503 …): tried again like an overload, after the server's Retry-After.
+        if (!failedBeforeSending(exchanged) || context.session.closeReason !== undefined) throw exchanged.error;
+        return {
+          result: exchanged.error,
+          retry: { code: exchanged.error.code, requestId, retryAfterMs: retryAfterOf(exchanged.error) },
+        };
+      }
+      const message = exchanged.message;
+      const problem = answerProblem(message);
+      if (problem !== undefined)
+        throw errorFromEnvelope(responseInvalid(method, [problem], !readOnly), method, requestId);
+      if (!("error" in message))
+        return { result: message.result !== null && typeof message.result === "object" ? message.result : {} };
+      const error = errorFromEnvelope(jsonRpcErrorToGlass(message.error, false), method, requestId);
+      return { result: error, retry: error.code === "overloaded" ? { code: error.code, requestId } : undefined };
+    },
+  );
   if (outcome instanceof GlassError) throw outcome;
   return outcome;
 }

@@ -34,21 +34,41 @@ export async function listDaemonTools(
   for (let page = 0; page < MAX_PAGES; page++) {
     const id = `tools-list-${page + 1}`;
     const params = cursor === undefined ? {} : { cursor };
-    const outcome = await retrying({ retryPolicy, log }, { operation: "tools/list", maxRetries: retryPolicy.maxRetries, deadlineAt }, async (attempt) => {
-      const tried = await exchange(
-        { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log },
-        { message: { jsonrpc: "2.0", id, method: "tools/list", params }, operation: "tools/list", requestId: id, mutating: false, deadlineAt, attempt },
-      );
-      const again = tried.kind === "failed" && failedBeforeSending(tried) && session.closeReason === undefined;
-      return { result: tried, retry: again ? { code: tried.error.code, requestId: id, retryAfterMs: retryAfterOf(tried.error) } : undefined };
-    });
+    const outcome = await retrying(
+      { retryPolicy, log },
+      { operation: "tools/list", maxRetries: retryPolicy.maxRetries, deadlineAt },
+      async (attempt) => {
+        const tried = await exchange(
+          { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log },
+          {
+            message: { jsonrpc: "2.0", id, method: "tools/list", params },
+            operation: "tools/list",
+            requestId: id,
+            mutating: false,
+            deadlineAt,
+            attempt,
+          },
+        );
+        const again = tried.kind === "failed" && failedBeforeSending(tried) && session.closeReason === undefined;
+        return {
+          result: tried,
+          retry: again ? { code: tried.error.code, requestId: id, retryAfterMs: retryAfterOf(tried.error) } : undefined,
+        };
+      },
+    );
     if (outcome.kind === "failed") throw outcome.error;
     const answer = outcome.message;
     const result = "result" in answer && isJsonObject(answer.result) ? answer.result : undefined;
     const tools = result?.tools;
     if (!Array.isArray(tools)) {
-      const said = "error" in answer && isJsonObject(answer.error) && typeof answer.error.message === "string" ? `: ${truncateUtf8(answer.error.message, 128)}` : "";
-      log?.({ type: "connection", detail: `the daemon did not list its tools${said}; calls are sent without checking that it has their tool` });
+      const said =
+        "error" in answer && isJsonObject(answer.error) && typeof answer.error.message === "string"
+          ? `: ${truncateUtf8(answer.error.message, 128)}`
+          : "";
+      log?.({
+        type: "connection",
+        detail: `the daemon did not list its tools${said}; calls are sent without checking that it has their tool`,
+      });
       return undefined;
     }
     for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === "string") names.add(tool.name);
@@ -64,7 +84,11 @@ export async function listDaemonTools(
  * The failure of a call to a tool the connected daemon does not list: nothing was sent, and the
  * message names the tool and the daemon (whose version lacks it, or which switched it off).
  */
-export function toolNotListed(operation: string, tool: string, daemon: { name: string; version: string } | undefined): GlassError {
+export function toolNotListed(
+  operation: string,
+  tool: string,
+  daemon: { name: string; version: string } | undefined,
+): GlassError {
   const who = daemon === undefined ? "the daemon" : truncateUtf8(`${daemon.name} ${daemon.version}`.trim(), 128);
   return new GlassError({
     code: "capability.unavailable",

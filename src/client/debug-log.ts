@@ -25,7 +25,9 @@ const NAMESPACE = "glass-sdk";
  * commas or spaces, `*` matching anything, a leading `-` excluding: `DEBUG=glass-sdk`,
  * `DEBUG=glass-sdk*`, `DEBUG=*,-express*`). Without a Node-like `process` (a browser): false.
  */
-export function debugLogRequested(env: Readonly<Record<string, string | undefined>> | undefined = environment()): boolean {
+export function debugLogRequested(
+  env: Readonly<Record<string, string | undefined>> | undefined = environment(),
+): boolean {
   if (env === undefined) return false;
   const flag = env.GLASS_DEBUG?.trim().toLowerCase();
   if (flag !== undefined && flag !== "" && flag !== "0" && flag !== "false") return true;

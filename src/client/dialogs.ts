@@ -66,7 +66,10 @@ export interface GlassDialogContext {
 }
 
 /** Answers a page's dialog: the `onDialog` option of `Glass.connect`. */
-export type GlassDialogHandler = (dialog: GlassDialog, context: GlassDialogContext) => GlassDialogAnswer | Promise<GlassDialogAnswer>;
+export type GlassDialogHandler = (
+  dialog: GlassDialog,
+  context: GlassDialogContext,
+) => GlassDialogAnswer | Promise<GlassDialogAnswer>;
 
 /**
  * How one dialog request ended, as the `dialog` log event reports it: `answered` (the handler's
@@ -75,7 +78,15 @@ export type GlassDialogHandler = (dialog: GlassDialog, context: GlassDialogConte
  * `responseTooLong` (a prompt response past {@link MAX_PROMPT_RESPONSE_BYTES}), `handlerThrew`,
  * `timedOut` (past `dialogTimeoutMs`), `cancelledByDaemon`, `connectionClosed`.
  */
-export type GlassDialogOutcome = "answered" | "notADialog" | "invalidAnswer" | "responseTooLong" | "handlerThrew" | "timedOut" | "cancelledByDaemon" | "connectionClosed";
+export type GlassDialogOutcome =
+  | "answered"
+  | "notADialog"
+  | "invalidAnswer"
+  | "responseTooLong"
+  | "handlerThrew"
+  | "timedOut"
+  | "cancelledByDaemon"
+  | "connectionClosed";
 
 /**
  * The log event of a page's dialog the daemon asked about (`onDialog`): its type, the action sent
@@ -157,18 +168,27 @@ export function readDialog(params: Record<string, unknown> | undefined): GlassDi
   if (!isJsonObject(field)) return undefined;
   if (names[0] === "accepted" && field.type === "boolean") {
     const leaving = field.title === LEAVE_PAGE_TITLE || said.endsWith(LEAVE_PAGE_ENDING);
-    return { type: leaving ? "beforeunload" : "confirm", message: leaving ? "" : message, defaultValue: "", daemonMessage };
+    return {
+      type: leaving ? "beforeunload" : "confirm",
+      message: leaving ? "" : message,
+      defaultValue: "",
+      daemonMessage,
+    };
   }
   if (names[0] === "response" && field.type === "string") {
     const fallback = field.default;
-    const defaultValue = typeof fallback === "string" && utf8Length(fallback) <= MAX_PROMPT_RESPONSE_BYTES ? fallback : "";
+    const defaultValue =
+      typeof fallback === "string" && utf8Length(fallback) <= MAX_PROMPT_RESPONSE_BYTES ? fallback : "";
     return { type: "prompt", message, defaultValue, daemonMessage };
   }
   return undefined;
 }
 
 /** The daemon's answer for a handler's answer, or why there is none. */
-function wireAnswer(dialog: GlassDialog, answer: unknown): { answer: WireAnswer } | { problem: "invalidAnswer" | "responseTooLong" } {
+function wireAnswer(
+  dialog: GlassDialog,
+  answer: unknown,
+): { answer: WireAnswer } | { problem: "invalidAnswer" | "responseTooLong" } {
   if (!isJsonObject(answer)) return { problem: "invalidAnswer" };
   const { action, response } = answer;
   if (action !== "accept" && action !== "decline" && action !== "cancel") return { problem: "invalidAnswer" };
@@ -207,7 +227,10 @@ export interface DialogHandlerSettings {
  * action sent and why — never the page's text, the prompt's default or the response, which may hold
  * a person's data.
  */
-export function dialogRequestHandler(onDialog: GlassDialogHandler, settings: DialogHandlerSettings): ServerRequestHandler {
+export function dialogRequestHandler(
+  onDialog: GlassDialogHandler,
+  settings: DialogHandlerSettings,
+): ServerRequestHandler {
   return async (params, request, { signal }) => {
     const started = Date.now();
     const dialog = readDialog(params);
@@ -245,14 +268,22 @@ export function dialogRequestHandler(onDialog: GlassDialogHandler, settings: Dia
 }
 
 /** How a handler run within its bound ended. */
-type Settled = { kind: "returned"; value: unknown } | { kind: "threw" } | { kind: "aborted"; reason: "timedOut" | ServerRequestAbortReason };
+type Settled =
+  | { kind: "returned"; value: unknown }
+  | { kind: "threw" }
+  | { kind: "aborted"; reason: "timedOut" | ServerRequestAbortReason };
 
 /**
  * Runs the handler with a signal of its own that aborts when `outer` does (the daemon cancelled, the
  * connection closed) or `timeoutMs` passes; settles as soon as either happens, without waiting for a
  * handler that ignores its signal.
  */
-async function runBounded(onDialog: GlassDialogHandler, dialog: GlassDialog, outer: AbortSignal, timeoutMs: number): Promise<Settled> {
+async function runBounded(
+  onDialog: GlassDialogHandler,
+  dialog: GlassDialog,
+  outer: AbortSignal,
+  timeoutMs: number,
+): Promise<Settled> {
   const controller = new AbortController();
   let stop: ((settled: Settled) => void) | undefined;
   const stopped = new Promise<Settled>((resolve) => {
@@ -262,7 +293,8 @@ async function runBounded(onDialog: GlassDialogHandler, dialog: GlassDialog, out
     controller.abort(reason);
     stop?.({ kind: "aborted", reason });
   };
-  const onOuterAbort = (): void => abort(outer.reason === "connectionClosed" ? "connectionClosed" : "cancelledByDaemon");
+  const onOuterAbort = (): void =>
+    abort(outer.reason === "connectionClosed" ? "connectionClosed" : "cancelledByDaemon");
   if (outer.aborted) onOuterAbort();
   else outer.addEventListener("abort", onOuterAbort, { once: true });
   const timer = setTimeout(() => abort("timedOut"), timeoutMs);
@@ -288,7 +320,11 @@ async function runBounded(onDialog: GlassDialogHandler, dialog: GlassDialog, out
  * milliseconds from 1 to 900000.
  */
 export function serverRequestHandlersWith(
-  options: { readonly serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>; readonly onDialog?: GlassDialogHandler; readonly dialogTimeoutMs?: number },
+  options: {
+    readonly serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>;
+    readonly onDialog?: GlassDialogHandler;
+    readonly dialogTimeoutMs?: number;
+  },
   log: ((event: GlassDialogEvent) => void) | undefined,
 ): Readonly<Record<string, ServerRequestHandler>> | undefined {
   const { serverRequestHandlers, onDialog, dialogTimeoutMs } = options;
@@ -296,9 +332,14 @@ export function serverRequestHandlersWith(
     if (dialogTimeoutMs !== undefined) checkDialogTimeout(dialogTimeoutMs);
     return serverRequestHandlers;
   }
-  if (typeof onDialog !== "function") throw new TypeError(`onDialog must be a function (dialog, { signal }) => answer, not ${onDialog === null ? "null" : typeof onDialog}`);
+  if (typeof onDialog !== "function")
+    throw new TypeError(
+      `onDialog must be a function (dialog, { signal }) => answer, not ${onDialog === null ? "null" : typeof onDialog}`,
+    );
   if (ownProperty(serverRequestHandlers, ELICITATION_METHOD) !== undefined) {
-    throw new TypeError(`onDialog and serverRequestHandlers["${ELICITATION_METHOD}"] both answer the daemon's dialog requests: pass one of them`);
+    throw new TypeError(
+      `onDialog and serverRequestHandlers["${ELICITATION_METHOD}"] both answer the daemon's dialog requests: pass one of them`,
+    );
   }
   const timeoutMs = checkDialogTimeout(dialogTimeoutMs ?? DEFAULT_DIALOG_TIMEOUT_MS);
   return { ...serverRequestHandlers, [ELICITATION_METHOD]: dialogRequestHandler(onDialog, { timeoutMs, log }) };
@@ -306,7 +347,9 @@ export function serverRequestHandlersWith(
 
 function checkDialogTimeout(value: number): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DIALOG_TIMEOUT_MS) {
-    throw new TypeError(`dialogTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_DIALOG_TIMEOUT_MS}, not ${String(value)}`);
+    throw new TypeError(
+      `dialogTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_DIALOG_TIMEOUT_MS}, not ${String(value)}`,
+    );
   }
   return value;
 }

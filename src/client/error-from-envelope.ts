@@ -19,7 +19,12 @@ const LEASE_CODES = new Set<string>([...Object.values(LeaseErrorCode), "leaseReq
  * subclass that fits its code (OverloadedError, LeaseError, DeadlineExceededError, ...), carrying
  * every field of the object, the operation and the request id.
  */
-export function errorFromEnvelope(error: GlassErrorObject, operation: string | undefined, requestId: string | undefined, cause?: unknown): GlassError {
+export function errorFromEnvelope(
+  error: GlassErrorObject,
+  operation: string | undefined,
+  requestId: string | undefined,
+  cause?: unknown,
+): GlassError {
   const init: GlassErrorInit = {
     code: error.code,
     message: error.message,
@@ -27,7 +32,11 @@ export function errorFromEnvelope(error: GlassErrorObject, operation: string | u
     ...(requestId === undefined ? {} : { requestId }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.mutationPossible === undefined ? {} : { mutationPossible: error.mutationPossible }),
-    ...(error.retry === undefined ? {} : { retry: { classification: error.retry.classification, recommendedOperation: error.retry.recommendedOperation } }),
+    ...(error.retry === undefined
+      ? {}
+      : {
+          retry: { classification: error.retry.classification, recommendedOperation: error.retry.recommendedOperation },
+        }),
     ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
     ...(error.details === undefined ? {} : { details: error.details }),
     ...(cause === undefined ? {} : { cause }),

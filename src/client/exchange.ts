@@ -91,7 +91,12 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
         return;
       }
       const deadline = reason === DEADLINE;
-      context.log?.({ type: "cancel", operation: request.operation, requestId: request.requestId, reason: deadline ? "deadline" : "abort" });
+      context.log?.({
+        type: "cancel",
+        operation: request.operation,
+        requestId: request.requestId,
+        reason: deadline ? "deadline" : "abort",
+      });
       // Sent as soon as the request may have left: on HTTP a request counts as written only when its
       // answer starts, which a stalled call never does. A cancel for an id the daemon never got is ignored.
       sendCancel(session, request.message.id, deadline ? "deadline exceeded" : "aborted by the caller");
@@ -104,7 +109,12 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
         return;
       }
       state = "sending";
-      context.log?.({ type: "request", operation: request.operation, requestId: request.requestId, attempt: request.attempt ?? 0 });
+      context.log?.({
+        type: "request",
+        operation: request.operation,
+        requestId: request.requestId,
+        attempt: request.attempt ?? 0,
+      });
       answer = session.request(request.message, () => {
         state = "written";
       });
@@ -135,7 +145,12 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
       send();
       return;
     }
-    context.log?.({ type: "queued", operation: request.operation, requestId: request.requestId, inFlight: limiter.inFlight });
+    context.log?.({
+      type: "queued",
+      operation: request.operation,
+      requestId: request.requestId,
+      inFlight: limiter.inFlight,
+    });
     wait = limiter.wait();
     void wait.granted.then(send);
   });
@@ -145,14 +160,30 @@ export function exchange(context: ExchangeContext, request: ExchangeRequest): Pr
 function interrupted(request: ExchangeRequest, reason: unknown, state: SendState): ExchangeOutcome {
   const reachedDaemon = state === "sending" || state === "written";
   const mutationPossible = request.mutating && reachedDaemon;
-  const base = { operation: request.operation, requestId: request.requestId, mutationPossible, phase: reachedDaemon ? ("dispatch" as const) : ("preflight" as const) };
-  const retry = mutationPossible ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" } : { classification: "safeImmediate" as const, recommendedOperation: "retry" };
+  const base = {
+    operation: request.operation,
+    requestId: request.requestId,
+    mutationPossible,
+    phase: reachedDaemon ? ("dispatch" as const) : ("preflight" as const),
+  };
+  const retry = mutationPossible
+    ? { classification: "safeAfterReobserve" as const, recommendedOperation: "inspect_page" }
+    : { classification: "safeImmediate" as const, recommendedOperation: "retry" };
   const error =
     reason === DEADLINE
-      ? new DeadlineExceededError({ ...base, retry, message: `no answer within the deadline${mutationPossible ? "; the action may have happened — observe before deciding" : ""}` })
+      ? new DeadlineExceededError({
+          ...base,
+          retry,
+          message: `no answer within the deadline${mutationPossible ? "; the action may have happened — observe before deciding" : ""}`,
+        })
       : reason instanceof GlassError && reason.code === "cancelled"
         ? new CancelledError({ ...base, retry, message: reason.rawMessage })
-        : new CancelledError({ ...base, retry, message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, cause: reason });
+        : new CancelledError({
+            ...base,
+            retry,
+            message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`,
+            cause: reason,
+          });
   return { kind: "failed", error, reachedDaemon };
 }
 
@@ -165,7 +196,12 @@ function sendCancel(session: McpSession, requestId: JsonRpcId, reason: string): 
  * Keeps the slot of a cancelled request until the daemon answers it, or until the grace period ends —
  * then the session stops waiting for that answer too, so a daemon that never answers leaks nothing.
  */
-function holdSlotUntilSettled(context: ExchangeContext, session: McpSession, id: JsonRpcId, answer: Promise<JsonRpcResponse>): void {
+function holdSlotUntilSettled(
+  context: ExchangeContext,
+  session: McpSession,
+  id: JsonRpcId,
+  answer: Promise<JsonRpcResponse>,
+): void {
   let released = false;
   const release = (): void => {
     if (released) return;
@@ -187,7 +223,8 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
   if (error instanceof GlassError && error.code !== "transport.closed") {
     return { kind: "failed", error: withCall(error, request, mutationPossible), reachedDaemon };
   }
-  const why = error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : "the connection closed";
+  const why =
+    error instanceof GlassError ? error.rawMessage : error instanceof Error ? error.message : "the connection closed";
   return {
     kind: "failed",
     reachedDaemon,
@@ -197,7 +234,9 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
       requestId: request.requestId,
       mutationPossible,
       phase: reachedDaemon ? "dispatch" : "preflight",
-      retry: mutationPossible ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "reconnect" },
+      retry: mutationPossible
+        ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }
+        : { classification: "safeImmediate", recommendedOperation: "reconnect" },
       ...(error instanceof GlassError && error.details !== undefined ? { details: error.details } : {}),
       cause: error,
     }),
@@ -206,5 +245,10 @@ function closedOutcome(error: unknown, request: ExchangeRequest, written: boolea
 
 /** A transport error re-issued for this call (its operation, request id and mutationPossible), keeping its class. */
 function withCall(error: GlassError, request: ExchangeRequest, mutationPossible: boolean): GlassError {
-  return errorFromEnvelope({ ...(error.toJSON() as GlassErrorObject), mutationPossible }, request.operation, request.requestId, error);
+  return errorFromEnvelope(
+    { ...(error.toJSON() as GlassErrorObject), mutationPossible },
+    request.operation,
+    request.requestId,
+    error,
+  );
 }

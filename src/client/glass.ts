@@ -1,6 +1,16 @@
-import type { GlassCapabilityAgreement, GlassCapabilityManifest, GlassCapabilityName } from "../../generated/types/glass-capabilities-v1.js";
+import type {
+  GlassCapabilityAgreement,
+  GlassCapabilityManifest,
+  GlassCapabilityName,
+} from "../../generated/types/glass-capabilities-v1.js";
 import type { GlassOperationNamespaces } from "../../generated/methods.js";
-import type { OperationName, PayloadOf, ResponseModeOperation, ResultOf, TraceOperation } from "../../generated/operation-map.js";
+import type {
+  OperationName,
+  PayloadOf,
+  ResponseModeOperation,
+  ResultOf,
+  TraceOperation,
+} from "../../generated/operation-map.js";
 import { assembleRequest, responseEnvelope } from "../envelope/create-request.js";
 import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
@@ -100,7 +110,8 @@ export class Glass {
     this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
     this.redaction = new ClientRedaction(transport);
     const logger = withDebugLog(options.logger);
-    const log = logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
+    const log =
+      logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
     this.log = log;
     this.session = new McpSession(transport, {
       // onDialog answers elicitation/create beside the caller's own handlers (a TypeError when both do).
@@ -109,7 +120,13 @@ export class Glass {
         log?.(
           event.type === "transportNotice"
             ? { type: "connection", detail: event.detail }
-            : { type: "wire", detail: event.type === "serverRequest" ? `daemon request ${event.method} answered (${event.answered})` : event.type },
+            : {
+                type: "wire",
+                detail:
+                  event.type === "serverRequest"
+                    ? `daemon request ${event.method} answered (${event.answered})`
+                    : event.type,
+              },
         ),
       onClose: (error) => {
         log?.({ type: "connection", detail: `connection closed: ${error.rawMessage}` });
@@ -121,7 +138,11 @@ export class Glass {
       // A transport that had to start a new daemon session (HTTP after the old one expired): the
       // lease belonged to the old session.
       onReset: () => {
-        log?.({ type: "connection", detail: "the daemon session expired and the transport started a new one (a lease held in the old one is gone)" });
+        log?.({
+          type: "connection",
+          detail:
+            "the daemon session expired and the transport started a new one (a lease held in the old one is gone)",
+        });
         this.leases.invalidate(undefined);
       },
     });
@@ -199,7 +220,12 @@ export class Glass {
    * slot, answers still awaited on the connection, and whether it is closed. All zero when idle.
    */
   stats(): { inFlight: number; queued: number; awaitingAnswer: number; closed: boolean } {
-    return { inFlight: this.limiter.inFlight, queued: this.limiter.queued, awaitingAnswer: this.session.pendingCount, closed: this.closedWith !== undefined };
+    return {
+      inFlight: this.limiter.inFlight,
+      queued: this.limiter.queued,
+      awaitingAnswer: this.session.pendingCount,
+      closed: this.closedWith !== undefined,
+    };
   }
 
   /**
@@ -210,13 +236,17 @@ export class Glass {
    * answer is false.
    */
   supports(name: OperationName | GlassCapabilityName | (string & {})): boolean {
-    if (!name.includes(".")) return capabilityUsable(name, this.agreement, this.manifest, this.acceptsExperimental) === true;
+    if (!name.includes("."))
+      return capabilityUsable(name, this.agreement, this.manifest, this.acceptsExperimental) === true;
     if (this.ready === undefined) return false;
     const { tools } = this.ready;
     const known = describeOperation(name);
     if (tools === undefined ? known === undefined : !tools.has(toolFor(name))) return false;
     const capability = known?.capability;
-    return capability === undefined || capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) !== false;
+    return (
+      capability === undefined ||
+      capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) !== false
+    );
   }
 
   /**
@@ -224,7 +254,11 @@ export class Glass {
    * `glass.request("webIr.diff", { before, after })` is `glass.webIr.diff({ before, after })`. A name
    * outside the catalog does not compile; call such a tool with {@link Glass.requestUntyped}.
    */
-  request<Op extends OperationName>(operation: Op, payload: PayloadOf<Op>, options: OperationCallOptions<Op> = {}): Promise<ResultOf<Op>> {
+  request<Op extends OperationName>(
+    operation: Op,
+    payload: PayloadOf<Op>,
+    options: OperationCallOptions<Op> = {},
+  ): Promise<ResultOf<Op>> {
     return this.run(operation, payload, options) as Promise<ResultOf<Op>>;
   }
 
@@ -233,12 +267,20 @@ export class Glass {
    * payload, and returns its result as untyped JSON, or throws a GlassError. A tool the connected
    * daemon does not list fails before anything is sent (`capability.unavailable`), as a typed call does.
    */
-  requestUntyped(operation: string, payload: JsonValue, options: CallOptions & ResponseModeOption & TraceOption = {}): Promise<JsonValue> {
+  requestUntyped(
+    operation: string,
+    payload: JsonValue,
+    options: CallOptions & ResponseModeOption & TraceOption = {},
+  ): Promise<JsonValue> {
     return this.run(operation, payload, options) as Promise<JsonValue>;
   }
 
   /** Builds the request of a call by name, runs it, and returns its result or throws its failure. */
-  private async run(operation: string, payload: unknown, options: CallOptions & ResponseModeOption & TraceOption): Promise<unknown> {
+  private async run(
+    operation: string,
+    payload: unknown,
+    options: CallOptions & ResponseModeOption & TraceOption,
+  ): Promise<unknown> {
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
     const request = buildRequest(operation, payload, options, deadlineMs);
     const response = await this.execute(request, options);
@@ -251,15 +293,29 @@ export class Glass {
    * outcome: a daemon error, an invalid request, a deadline or a closed connection all come back as
    * `ok: false` envelopes.
    */
-  async send(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {}): Promise<GlassResponse> {
+  async send(
+    request: GlassRequest,
+    options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {},
+  ): Promise<GlassResponse> {
     const checked = validateRequest(request);
     if (!checked.ok) {
-      const error = requestInvalid(`the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500), {
-        details: { kind: "requestValidation", issues: boundedIssues(checked.issues) },
-      }).toJSON() as GlassErrorObject;
-      const requestId = typeof (request as { requestId?: unknown }).requestId === "string" ? (request as { requestId: string }).requestId : "invalid";
+      const error = requestInvalid(
+        `the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500),
+        {
+          details: { kind: "requestValidation", issues: boundedIssues(checked.issues) },
+        },
+      ).toJSON() as GlassErrorObject;
+      const requestId =
+        typeof (request as { requestId?: unknown }).requestId === "string"
+          ? (request as { requestId: string }).requestId
+          : "invalid";
       const token = (request as { mutationLease?: { token?: unknown } } | null)?.mutationLease?.token;
-      return { protocolVersion: 1, requestId, ok: false, error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []) } as GlassResponse;
+      return {
+        protocolVersion: 1,
+        requestId,
+        ok: false,
+        error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []),
+      } as GlassResponse;
     }
     return this.execute(request, options);
   }
@@ -310,7 +366,8 @@ export class Glass {
       await this.transport.close().catch(() => undefined);
       return;
     }
-    if (this.leases.current !== undefined && this.closedWith === undefined) await this.leases.release({ deadlineMs: 2000, retry: false }).catch(() => undefined);
+    if (this.leases.current !== undefined && this.closedWith === undefined)
+      await this.leases.release({ deadlineMs: 2000, retry: false }).catch(() => undefined);
     this.leases.forget();
     const reason = new TransportClosedError({ message: "the client was closed" });
     this.closedWith ??= reason;
@@ -322,13 +379,19 @@ export class Glass {
    * Sends a request envelope through the whole pipeline; always resolves with an envelope. Not
    * async once connected: the call's own promise is returned as it is, with no extra wrapping.
    */
-  private execute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption): Promise<GlassResponse> {
+  private execute(
+    request: GlassRequest,
+    options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption,
+  ): Promise<GlassResponse> {
     if (this.ready === undefined) return this.connectThenExecute(request, options);
     return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
   }
 
   /** {@link execute} before the handshake: connects first (a failed connect is the call's failure). */
-  private async connectThenExecute(request: GlassRequest, options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption): Promise<GlassResponse> {
+  private async connectThenExecute(
+    request: GlassRequest,
+    options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption,
+  ): Promise<GlassResponse> {
     try {
       await this.connect();
     } catch (error) {
@@ -353,19 +416,27 @@ export class Glass {
       get lease() {
         return leases.current;
       },
-      capabilityUsable: (capability) => capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
+      capabilityUsable: (capability) =>
+        capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
       unlistedTool: (operation) => {
         const tool = toolFor(operation);
-        return this.ready?.tools === undefined || this.ready.tools.has(tool) ? undefined : toolNotListed(operation, tool, this.serverInfo);
+        return this.ready?.tools === undefined || this.ready.tools.has(tool)
+          ? undefined
+          : toolNotListed(operation, tool, this.serverInfo);
       },
-      onLeaseRefused: (error, request) => leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
+      onLeaseRefused: (error, request) =>
+        leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
       redact: (error, secrets) => this.redaction.errorObject(error, secrets),
     };
     return this.callSettings;
   }
 
   /** A JSON-RPC method call that is not a tool (ping, tools/list, leases); throws a GlassError on failure. */
-  private async rpc(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  private async rpc(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
     await this.connect();
     const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", method);
     try {
@@ -428,18 +499,26 @@ function buildRequest(operation: string, payload: unknown, options: CallOptions,
       ...(typeof operation === "string" ? { operation } : {}),
     });
   }
-  return assembleRequest(operation, payload, { requestId: options.requestId, correlationId: options.correlationId, deadlineMs }) as GlassRequest;
+  return assembleRequest(operation, payload, {
+    requestId: options.requestId,
+    correlationId: options.correlationId,
+    deadlineMs,
+  }) as GlassRequest;
 }
 
 function checkDeadline(value: number, name: string, operation?: string): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DEADLINE_MS) {
-    throw requestInvalid(`${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`, { operation });
+    throw requestInvalid(
+      `${name} must be an integer from 1 to ${MAX_DEADLINE_MS} ms (fifteen minutes); got ${String(value)}`,
+      { operation },
+    );
   }
   return value;
 }
 
 function failure(request: GlassRequest, error: unknown): GlassResponse {
-  const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
+  const glassError =
+    error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
   return responseEnvelope(request, false, glassError.toJSON() as GlassErrorObject);
 }
 
@@ -447,7 +526,9 @@ function failure(request: GlassRequest, error: unknown): GlassResponse {
  * The caller's logger and, when the environment asks for it (`GLASS_DEBUG=1` or `DEBUG=glass-sdk`,
  * Node only), the debug log on stderr: both get every event.
  */
-function withDebugLog(logger: ((event: GlassLogEvent) => void) | undefined): ((event: GlassLogEvent) => void) | undefined {
+function withDebugLog(
+  logger: ((event: GlassLogEvent) => void) | undefined,
+): ((event: GlassLogEvent) => void) | undefined {
   if (!debugLogRequested()) return logger;
   const debug = stderrLogger();
   if (logger === undefined) return debug;

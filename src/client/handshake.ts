@@ -74,7 +74,11 @@ function failed(message: string, details?: unknown): GlassError {
  * `initialize.failed` otherwise). Last, it reads the daemon's tool list (`tools/list`), so that a
  * call to a tool the daemon lacks fails before it is sent.
  */
-export async function handshake(session: McpSession, options: GlassClientOptions, deadlineMs: number): Promise<HandshakeResult> {
+export async function handshake(
+  session: McpSession,
+  options: GlassClientOptions,
+  deadlineMs: number,
+): Promise<HandshakeResult> {
   await session.start();
   const deadlineAt = Date.now() + deadlineMs;
   const versions = options.mcpProtocolVersion !== undefined ? [options.mcpProtocolVersion] : REQUESTED_MCP_VERSIONS;
@@ -85,17 +89,32 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     const id = INITIALIZE_IDS[attempt] ?? `initialize-${attempt + 1}`;
     const outcome = await exchange(
       { session, limiter: new InFlightLimiter(1), cancelGraceMs: 0, log: options.logger },
-      { message: { jsonrpc: "2.0", id, method: "initialize", params }, operation: "initialize", requestId: String(id), mutating: false, deadlineAt },
+      {
+        message: { jsonrpc: "2.0", id, method: "initialize", params },
+        operation: "initialize",
+        requestId: String(id),
+        mutating: false,
+        deadlineAt,
+      },
     );
     if (outcome.kind === "failed") throw outcome.error;
     answer = outcome.message;
     const problem = answerProblem(answer);
-    if (problem !== undefined) throw errorFromEnvelope(responseInvalid("initialize", [problem], false), "initialize", String(id));
+    if (problem !== undefined)
+      throw errorFromEnvelope(responseInvalid("initialize", [problem], false), "initialize", String(id));
     if (!("error" in answer)) break;
     const { code, message, data } = answer.error;
-    refusals.push({ protocolVersion, jsonRpcCode: code, message: typeof message === "string" ? truncateUtf8(message, 512) : "", ...(data === undefined ? {} : { data: boundedDetails(data, 4096) }) });
+    refusals.push({
+      protocolVersion,
+      jsonRpcCode: code,
+      message: typeof message === "string" ? truncateUtf8(message, 512) : "",
+      ...(data === undefined ? {} : { data: boundedDetails(data, 4096) }),
+    });
     if (attempt < versions.length - 1) {
-      options.logger?.({ type: "connection", detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}` });
+      options.logger?.({
+        type: "connection",
+        detail: `initialize with MCP ${protocolVersion} refused (JSON-RPC ${code}); asking for ${versions[attempt + 1]}`,
+      });
     }
   }
   if (answer === undefined || "error" in answer) {
@@ -109,18 +128,28 @@ export async function handshake(session: McpSession, options: GlassClientOptions
   const result = answer.result;
   const version = result.protocolVersion;
   if (typeof version !== "string" || !ACCEPTED_MCP_VERSIONS.includes(version)) {
-    throw failed(`the server answered with MCP protocol version ${typeof version === "string" ? JSON.stringify(truncateUtf8(version, 64)) : typeof version}; glass-sdk speaks ${ACCEPTED_MCP_VERSIONS.join(", ")}`);
+    throw failed(
+      `the server answered with MCP protocol version ${typeof version === "string" ? JSON.stringify(truncateUtf8(version, 64)) : typeof version}; glass-sdk speaks ${ACCEPTED_MCP_VERSIONS.join(", ")}`,
+    );
   }
   let manifest: GlassCapabilityManifest | undefined;
   let agreement: GlassCapabilityAgreement | undefined;
   if (result.glass !== undefined) {
     const checked = runValidator<GlassCapabilityManifest>(validateCapabilityManifest, result.glass);
-    if (!checked.ok) throw failed(`the daemon's capability manifest is invalid: ${describeIssues(checked.issues.slice(0, 3), "glass")}`, { issues: boundedIssues(checked.issues) });
+    if (!checked.ok)
+      throw failed(
+        `the daemon's capability manifest is invalid: ${describeIssues(checked.issues.slice(0, 3), "glass")}`,
+        { issues: boundedIssues(checked.issues) },
+      );
     manifest = checked.value;
   }
   if (result.glassAgreement !== undefined) {
     const checked = runValidator<GlassCapabilityAgreement>(validateCapabilityAgreement, result.glassAgreement);
-    if (!checked.ok) throw failed(`the daemon's capability agreement is invalid: ${describeIssues(checked.issues.slice(0, 3), "glassAgreement")}`, { issues: boundedIssues(checked.issues) });
+    if (!checked.ok)
+      throw failed(
+        `the daemon's capability agreement is invalid: ${describeIssues(checked.issues.slice(0, 3), "glassAgreement")}`,
+        { issues: boundedIssues(checked.issues) },
+      );
     agreement = checked.value;
   }
   // A Glass daemon answers a Glass negotiation with its manifest and the agreement (§3); a server
@@ -137,11 +166,21 @@ export async function handshake(session: McpSession, options: GlassClientOptions
     );
   }
   await session.notify("notifications/initialized");
-  const serverInfo = isJsonObject(result.serverInfo) && typeof result.serverInfo.name === "string"
-    ? { name: result.serverInfo.name, version: typeof result.serverInfo.version === "string" ? result.serverInfo.version : "" }
-    : undefined;
-  const server = serverInfo === undefined ? "a server without serverInfo" : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
-  options.logger?.({ type: "connection", detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}` });
+  const serverInfo =
+    isJsonObject(result.serverInfo) && typeof result.serverInfo.name === "string"
+      ? {
+          name: result.serverInfo.name,
+          version: typeof result.serverInfo.version === "string" ? result.serverInfo.version : "",
+        }
+      : undefined;
+  const server =
+    serverInfo === undefined
+      ? "a server without serverInfo"
+      : truncateUtf8(`${serverInfo.name} ${serverInfo.version}`.trim(), 128);
+  options.logger?.({
+    type: "connection",
+    detail: `initialized: MCP ${version} with ${server}${agreement === undefined ? ", no Glass agreement" : `, Glass protocol ${agreement.protocolVersion}`}`,
+  });
   const tools = await listDaemonTools(session, deadlineAt, options.logger, resolveRetryPolicy(options.retry));
   return { mcpProtocolVersion: version, serverInfo, manifest, agreement, tools };
 }
@@ -155,7 +194,9 @@ export async function handshake(session: McpSession, options: GlassClientOptions
  */
 function initializeParams(options: GlassClientOptions, protocolVersion: string): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
-  const answersElicitation = typeof options.onDialog === "function" || typeof ownProperty(options.serverRequestHandlers, "elicitation/create") === "function";
+  const answersElicitation =
+    typeof options.onDialog === "function" ||
+    typeof ownProperty(options.serverRequestHandlers, "elicitation/create") === "function";
   if (answersElicitation && protocolVersion === ELICITATION_MCP_VERSION) capabilities.elicitation = {};
   const params: Record<string, unknown> = {
     protocolVersion,
@@ -168,6 +209,7 @@ function initializeParams(options: GlassClientOptions, protocolVersion: string):
 
 /** The caller's clientInfo with a string name and version, or the SDK's own. */
 function clientInfoOf(given: GlassClientOptions["clientInfo"]): { name: string; version: string } {
-  if (given === undefined || given === null || typeof given.name !== "string" || given.name === "") return { name: "glass-sdk", version: SDK_VERSION };
+  if (given === undefined || given === null || typeof given.name !== "string" || given.name === "")
+    return { name: "glass-sdk", version: SDK_VERSION };
   return { name: given.name, version: typeof given.version === "string" ? given.version : "" };
 }

@@ -17,7 +17,8 @@ export class InFlightLimiter {
     /** Requests allowed in flight at once. */
     readonly limit: number,
   ) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`maxInFlight must be a positive integer (got ${limit})`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`maxInFlight must be a positive integer (got ${limit})`);
   }
 
   /** Requests in flight now. */

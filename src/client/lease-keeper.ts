@@ -18,11 +18,17 @@ const MAX_TTL_MS = 900_000;
 /** `ttlMs`, checked before it is sent: a missing or out-of-range value would be refused by the daemon. */
 function checkTtl(ttlMs: unknown, operation: string): number {
   if (typeof ttlMs === "number" && Number.isInteger(ttlMs) && ttlMs >= MIN_TTL_MS && ttlMs <= MAX_TTL_MS) return ttlMs;
-  throw requestInvalid(`ttlMs must be an integer from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms; got ${String(ttlMs)}`, { operation });
+  throw requestInvalid(`ttlMs must be an integer from ${MIN_TTL_MS} to ${MAX_TTL_MS} ms; got ${String(ttlMs)}`, {
+    operation,
+  });
 }
 
 /** Calls an MCP method and returns its result (the client's rpc). */
-type RpcCaller = (method: string, params: Record<string, unknown>, options: CallOptions) => Promise<Record<string, unknown>>;
+type RpcCaller = (
+  method: string,
+  params: Record<string, unknown>,
+  options: CallOptions,
+) => Promise<Record<string, unknown>>;
 
 function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGrant {
   const sessionId = typeof result.sessionId === "string" ? result.sessionId : previous?.sessionId;
@@ -30,7 +36,11 @@ function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGran
   const token = typeof result.token === "string" ? result.token : previous?.token;
   const expiresAtMs = result.expiresAtMs;
   if (sessionId === undefined || ownerId === undefined || token === undefined || typeof expiresAtMs !== "number") {
-    throw new GlassError({ code: "response.invalid", message: "the daemon's lease answer lacks sessionId, ownerId, token or expiresAtMs", operation: "glass/lease" });
+    throw new GlassError({
+      code: "response.invalid",
+      message: "the daemon's lease answer lacks sessionId, ownerId, token or expiresAtMs",
+      operation: "glass/lease",
+    });
   }
   return { sessionId, ownerId, token, expiresAtMs };
 }
@@ -74,7 +84,12 @@ export class LeaseKeeper {
 
   async acquire(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
     if (this.held !== undefined) {
-      throw new LeaseError({ code: "leaseHeld", message: "this client already holds the mutation lease; release it first or use renewLease", operation: "glass/lease/acquire", retryable: false });
+      throw new LeaseError({
+        code: "leaseHeld",
+        message: "this client already holds the mutation lease; release it first or use renewLease",
+        operation: "glass/lease/acquire",
+        retryable: false,
+      });
     }
     const ttl = checkTtl(ttlMs, "glass/lease/acquire");
     const grant = grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs: ttl }, options));
@@ -89,11 +104,18 @@ export class LeaseKeeper {
     const ttl = checkTtl(ttlMs, "glass/lease/renew");
     const lease = this.requireHeld("glass/lease/renew");
     try {
-      const grant = grantFrom(await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options), lease);
+      const grant = grantFrom(
+        await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options),
+        lease,
+      );
       this.deps.remember?.(grant.token);
       lease.expiresAtMs = grant.expiresAtMs;
     } catch (error) {
-      if (error instanceof LeaseError && (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")) this.lost(lease, error);
+      if (
+        error instanceof LeaseError &&
+        (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")
+      )
+        this.lost(lease, error);
       throw error;
     }
     this.deps.log?.({ type: "lease", action: "renewed", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
@@ -108,7 +130,10 @@ export class LeaseKeeper {
     this.deps.log?.({ type: "lease", action: "released", sessionId: lease.sessionId });
   }
 
-  async withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
+  async withLease<T>(
+    fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T,
+    options: WithLeaseOptions = {},
+  ): Promise<T> {
     const ttlMs = checkTtl(options.ttlMs ?? 60_000, "glass/lease/acquire");
     const renewBeforeMs = options.renewBeforeMs ?? Math.floor(ttlMs / 3);
     const lease = await this.acquire(ttlMs);
@@ -138,7 +163,12 @@ export class LeaseKeeper {
 
   private requireHeld(operation: string): Lease {
     if (this.held === undefined) {
-      throw new LeaseError({ code: "leaseNotFound", message: "this client holds no mutation lease; acquire one first", operation, retryable: true });
+      throw new LeaseError({
+        code: "leaseNotFound",
+        message: "this client holds no mutation lease; acquire one first",
+        operation,
+        retryable: true,
+      });
     }
     return this.held;
   }
@@ -149,6 +179,14 @@ export class LeaseKeeper {
       this.deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
     }
     const signal = this.lossSignals.get(lease);
-    if (signal !== undefined && !signal.signal.aborted) signal.abort(reason ?? new LeaseError({ code: "leaseNotFound", message: "the mutation lease was lost with the daemon session", retryable: true }));
+    if (signal !== undefined && !signal.signal.aborted)
+      signal.abort(
+        reason ??
+          new LeaseError({
+            code: "leaseNotFound",
+            message: "the mutation lease was lost with the daemon session",
+            retryable: true,
+          }),
+      );
   }
 }

@@ -22,7 +22,8 @@ function names(list: readonly unknown[] | undefined): string[] {
 export function negotiationParams(options: NegotiationOptions): Record<string, unknown> {
   const params: Record<string, unknown> = { protocolVersions: [1] };
   const { schemas, acceptsExperimental } = options;
-  if (schemas !== undefined && schemas !== null && typeof schemas === "object" && Object.keys(schemas).length > 0) params.schemas = schemas;
+  if (schemas !== undefined && schemas !== null && typeof schemas === "object" && Object.keys(schemas).length > 0)
+    params.schemas = schemas;
   const requires = names(options.requires);
   if (requires.length > 0) params.requires = requires;
   const optional = names(options.optional);
@@ -55,7 +56,8 @@ export function capabilityUsable(
 ): boolean | undefined {
   // The daemon's objects, read by a name the caller may give: own properties only.
   const enabled = ownProperty(manifest?.capabilities, capability);
-  const status = ownProperty(agreement?.capabilities, capability)?.status ?? ownProperty(manifest?.capabilityStatuses, capability);
+  const status =
+    ownProperty(agreement?.capabilities, capability)?.status ?? ownProperty(manifest?.capabilityStatuses, capability);
   if (enabled === false) return false;
   if (status === "experimental") return acceptsExperimental;
   if (enabled === true) return true;

@@ -13,11 +13,16 @@ import { truncateUtf8 } from "../mcp/utf8-truncate.js";
  * `webIrValidation`; task.compile reports `taskCompilation` for its task and `webIrValidation` for its
  * IR; the other task operations report `taskValidation`.
  */
-function failureKind(operation: string, payload: unknown): "taskValidation" | "taskCompilation" | "webIrValidation" | undefined {
+function failureKind(
+  operation: string,
+  payload: unknown,
+): "taskValidation" | "taskCompilation" | "webIrValidation" | undefined {
   if (operation.startsWith("webIr.")) return "webIrValidation";
   if (operation === "task.compile") {
     // Only the verdicts matter: a valid task compiled against an invalid IR is the IR's failure.
-    return isJsonObject(payload) && validateTaskDocument(payload.task, "", null) && !validateWebIrDocument(payload.ir, "", null)
+    return isJsonObject(payload) &&
+      validateTaskDocument(payload.task, "", null) &&
+      !validateWebIrDocument(payload.ir, "", null)
       ? "webIrValidation"
       : "taskCompilation";
   }
@@ -42,18 +47,29 @@ export function preflightPayload(operation: string, payload: unknown): GlassErro
   const kind = failureKind(operation, payload);
   const [first] = checked.issues;
   if (kind !== undefined && first !== undefined) {
-    const lifted = liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), { tool: toolFor(operation), mutating: false });
+    const lifted = liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), {
+      tool: toolFor(operation),
+      mutating: false,
+    });
     // A semantic rule's failure reads exactly as the daemon's. A structural one (which the daemon
     // reports without a reason) says where in its message too: "limits: is required", not "is required".
     if (!isStructuralIssue(first)) return lifted;
     const where = describeIssues([first], kind === "webIrValidation" ? "ir" : "task");
-    return { ...lifted, message: truncateUtf8(kind === "webIrValidation" ? `${lifted.message}: ${where}` : where, 512) };
+    return {
+      ...lifted,
+      message: truncateUtf8(kind === "webIrValidation" ? `${lifted.message}: ${where}` : where, 512),
+    };
   }
-  const hint = checked.issues.some((issue) => issue.reason.endsWith("(got null)")) ? "; leave an absent optional field out rather than sending null" : "";
+  const hint = checked.issues.some((issue) => issue.reason.endsWith("(got null)"))
+    ? "; leave an absent optional field out rather than sending null"
+    : "";
   const summary = describeIssues(checked.issues.slice(0, 3), "payload");
   return {
     code: "payload.invalid",
-    message: truncateUtf8(`the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}${hint}`, 512),
+    message: truncateUtf8(
+      `the payload does not match ${operation}: ${summary}${checked.issues.length > 3 ? ` (and ${checked.issues.length - 3} more)` : ""}${hint}`,
+      512,
+    ),
     phase: "preflight",
     mutationPossible: false,
     retry: { classification: "notRetryable", recommendedOperation: "fix_request" },

@@ -35,7 +35,10 @@ export class ClientRedaction {
 
   /** A scrubbing function for texts, with `extra` secrets besides the remembered ones. */
   #scrubber(extra: readonly string[]): (text: string) => string {
-    const own = extra.length === 0 ? (this.#redactor ??= createRedactor(this.#tokens)) : createRedactor([...this.#tokens, ...extra]);
+    const own =
+      extra.length === 0
+        ? (this.#redactor ??= createRedactor(this.#tokens))
+        : createRedactor([...this.#tokens, ...extra]);
     return (text) => this.#viaTransport(own(text));
   }
 
@@ -67,7 +70,8 @@ export class ClientRedaction {
    * nothing in it, nor in its causes, needed scrubbing; otherwise a copy without the causes.
    */
   glassError(error: unknown): GlassError {
-    const glassError = error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
+    const glassError =
+      error instanceof GlassError ? error : new GlassError({ code: "internal", message: describeError(error) });
     const scrub = this.#scrubber([]);
     let changed = false;
     const watched = (text: string): string => {
@@ -76,7 +80,12 @@ export class ClientRedaction {
       return out;
     };
     const scrubbed = redactJson(glassError.toJSON(), watched) as unknown as GlassErrorObject;
-    for (let cause: unknown = glassError.cause, hops = 0; cause instanceof Error && hops < 8 && !changed; cause = cause.cause, hops++) watched(cause.message);
+    for (
+      let cause: unknown = glassError.cause, hops = 0;
+      cause instanceof Error && hops < 8 && !changed;
+      cause = cause.cause, hops++
+    )
+      watched(cause.message);
     if (!changed) return glassError;
     return errorFromEnvelope(scrubbed, glassError.operation, glassError.requestId);
   }

@@ -25,7 +25,8 @@ export function retryDelayMs(policy: ResolvedRetryPolicy, attempt: number, rando
 
 /** Waits `ms`, or rejects with a CancelledError as soon as `signal` aborts. Leaves no timer behind. */
 export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new CancelledError({ message: "the call was aborted while waiting to retry" }));
+  if (signal?.aborted)
+    return Promise.reject(new CancelledError({ message: "the call was aborted while waiting to retry" }));
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);
@@ -56,7 +57,8 @@ export interface AttemptResult<T> {
  */
 export function retryAfterOf(error: GlassError): number | undefined {
   const details = error.details;
-  const given = typeof details === "object" && details !== null ? (details as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  const given =
+    typeof details === "object" && details !== null ? (details as { retryAfterMs?: unknown }).retryAfterMs : undefined;
   return typeof given === "number" && given >= 0 ? given : undefined;
 }
 
@@ -91,7 +93,14 @@ export async function retrying<T>(
     if (retry === undefined || tries >= call.maxRetries) return result;
     const delay = Math.max(retryDelayMs(context.retryPolicy, tries + 1), Math.ceil(retry.retryAfterMs ?? 0));
     if (Date.now() + delay >= call.deadlineAt) return result;
-    context.log?.({ type: "retry", operation: call.operation, requestId: retry.requestId, attempt: tries + 1, delayMs: delay, code: retry.code });
+    context.log?.({
+      type: "retry",
+      operation: call.operation,
+      requestId: retry.requestId,
+      attempt: tries + 1,
+      delayMs: delay,
+      code: retry.code,
+    });
     await sleepUnlessAborted(delay, call.signal);
   }
 }

@@ -37,7 +37,10 @@ export function createRequest<Op extends string>(
   const request = assembleRequest(operation, payload, options);
   const checked = validateRequest(request);
   if (!checked.ok) {
-    const issues = checked.issues.map((issue) => ({ path: redactLease(issue.path, options.mutationLease), reason: redactLease(issue.reason, options.mutationLease) }));
+    const issues = checked.issues.map((issue) => ({
+      path: redactLease(issue.path, options.mutationLease),
+      reason: redactLease(issue.reason, options.mutationLease),
+    }));
     throw requestInvalid(`cannot build the request: ${describeIssues(issues, "request")}`, {
       details: { kind: "requestValidation", issues },
       operation: typeof operation === "string" ? operation : undefined,
@@ -52,7 +55,11 @@ export function createRequest<Op extends string>(
  * `requestId` when none is given), not yet checked: {@link createRequest} checks all of it, the
  * client checks the ids itself and the payload in its preflight.
  */
-export function assembleRequest(operation: string, payload: unknown, options: CreateRequestOptions): Record<string, unknown> {
+export function assembleRequest(
+  operation: string,
+  payload: unknown,
+  options: CreateRequestOptions,
+): Record<string, unknown> {
   const request: Record<string, unknown> = {
     protocolVersion: 1,
     requestId: options.requestId ?? newRequestId(),
@@ -91,11 +98,26 @@ export function newRequestId(): string {
   const o = 16 * next++;
   const b = pool;
   return (
-    HEX[b[o]!]! + HEX[b[o + 1]!]! + HEX[b[o + 2]!]! + HEX[b[o + 3]!]! + "-" +
-    HEX[b[o + 4]!]! + HEX[b[o + 5]!]! + "-" +
-    HEX[(b[o + 6]! & 0x0f) | 0x40]! + HEX[b[o + 7]!]! + "-" +
-    HEX[(b[o + 8]! & 0x3f) | 0x80]! + HEX[b[o + 9]!]! + "-" +
-    HEX[b[o + 10]!]! + HEX[b[o + 11]!]! + HEX[b[o + 12]!]! + HEX[b[o + 13]!]! + HEX[b[o + 14]!]! + HEX[b[o + 15]!]!
+    HEX[b[o]!]! +
+    HEX[b[o + 1]!]! +
+    HEX[b[o + 2]!]! +
+    HEX[b[o + 3]!]! +
+    "-" +
+    HEX[b[o + 4]!]! +
+    HEX[b[o + 5]!]! +
+    "-" +
+    HEX[(b[o + 6]! & 0x0f) | 0x40]! +
+    HEX[b[o + 7]!]! +
+    "-" +
+    HEX[(b[o + 8]! & 0x3f) | 0x80]! +
+    HEX[b[o + 9]!]! +
+    "-" +
+    HEX[b[o + 10]!]! +
+    HEX[b[o + 11]!]! +
+    HEX[b[o + 12]!]! +
+    HEX[b[o + 13]!]! +
+    HEX[b[o + 14]!]! +
+    HEX[b[o + 15]!]!
   );
 }
 

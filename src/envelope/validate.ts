@@ -1,4 +1,10 @@
-import { payloadValidators, resultValidators, validateGlassRequest, validateGlassResponse, validateGlassResponseStrict } from "../../generated/validators/index.js";
+import {
+  payloadValidators,
+  resultValidators,
+  validateGlassRequest,
+  validateGlassResponse,
+  validateGlassResponseStrict,
+} from "../../generated/validators/index.js";
 import type { OperationName, PayloadOf, ResultOf } from "../../generated/operation-map.js";
 import type { GeneratedValidator } from "../validation/generated-support.js";
 import type { ValidationIssue, ValidationResult } from "../validation/issue.js";
@@ -35,8 +41,14 @@ export function validateRequest(value: unknown): ValidationResult<GlassRequest> 
  * UTF-8 bytes, phase, retry advice, details ≤ 16 KiB serialized). Unknown fields are accepted
  * unless `{ strict: true }`. Never throws.
  */
-export function validateResponse(value: unknown, options: ValidateResponseOptions = {}): ValidationResult<GlassResponse> {
-  return runValidator<GlassResponse>(options.strict === true ? validateGlassResponseStrict : validateGlassResponse, value);
+export function validateResponse(
+  value: unknown,
+  options: ValidateResponseOptions = {},
+): ValidationResult<GlassResponse> {
+  return runValidator<GlassResponse>(
+    options.strict === true ? validateGlassResponseStrict : validateGlassResponse,
+    value,
+  );
 }
 
 const anyJson = (x: unknown, p: string, out: Parameters<typeof checkJson>[2]): boolean => checkJson(x, p, out);

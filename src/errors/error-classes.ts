@@ -6,7 +6,10 @@ import { brandErrorClass, GlassError, type GlassErrorInit } from "./glass-error.
  * advice `{notRetryable, fix_request}`. `init` adds the details, the operation, the request id or
  * the error behind it.
  */
-export function requestInvalid(message: string, init: Pick<GlassErrorInit, "details" | "operation" | "requestId" | "cause"> = {}): GlassError {
+export function requestInvalid(
+  message: string,
+  init: Pick<GlassErrorInit, "details" | "operation" | "requestId" | "cause"> = {},
+): GlassError {
   return new GlassError({
     code: "request.invalid",
     message,
@@ -31,7 +34,11 @@ brandErrorClass(TransportClosedError, "TransportClosedError");
 /** The daemon could not be reached at all: a missing binary or socket, or no permission. Nothing was sent. */
 export class TransportUnavailableError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeImmediate", recommendedOperation: "connect" }, ...init, code: "transport.unavailable" });
+    super({
+      retry: { classification: "safeImmediate", recommendedOperation: "connect" },
+      ...init,
+      code: "transport.unavailable",
+    });
     this.name = "TransportUnavailableError";
   }
 }
@@ -67,7 +74,11 @@ brandErrorClass(CancelledError, "CancelledError");
 /** The daemon is at a limit (-32000). Read-only calls are retried; mutations never are. */
 export class OverloadedError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, ...init, code: "overloaded" });
+    super({
+      retry: { classification: "safeImmediate", recommendedOperation: "retry_later" },
+      ...init,
+      code: "overloaded",
+    });
     this.name = "OverloadedError";
   }
 }
@@ -76,7 +87,11 @@ brandErrorClass(OverloadedError, "OverloadedError");
 /** A request reached the daemon before the MCP session was initialized (-32002). */
 export class NotInitializedError extends GlassError {
   constructor(init: Omit<GlassErrorInit, "code">) {
-    super({ retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, ...init, code: "notInitialized" });
+    super({
+      retry: { classification: "safeImmediate", recommendedOperation: "initialize" },
+      ...init,
+      code: "notInitialized",
+    });
     this.name = "NotInitializedError";
   }
 }

@@ -125,7 +125,8 @@ brandErrorClass(GlassError, "GlassError");
 
 function formatMessage(init: GlassErrorInit): string {
   // An MCP method (`glass/lease/acquire`, `tools/list`) names itself; an operation is a client method (`glass.browser.click`).
-  const where = init.operation === undefined ? "glass" : init.operation.includes("/") ? init.operation : `glass.${init.operation}`;
+  const where =
+    init.operation === undefined ? "glass" : init.operation.includes("/") ? init.operation : `glass.${init.operation}`;
   const request = init.requestId === undefined ? "" : ` (request ${init.requestId})`;
   return `${where}: ${init.code} — ${init.message}${request}`;
 }

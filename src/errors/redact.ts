@@ -28,7 +28,18 @@ const BEARER_PREFIX = /glass-bearer\./i;
  * go: `/ ? #`, a backslash, whitespace, a quote, `<` or `>`, or a control character.
  */
 function endsAuthority(c: number): boolean {
-  return c <= 0x20 || c === 0x2f || c === 0x3f || c === 0x23 || c === 0x5c || c === 0x22 || c === 0x27 || c === 0x3c || c === 0x3e || c === 0x7f;
+  return (
+    c <= 0x20 ||
+    c === 0x2f ||
+    c === 0x3f ||
+    c === 0x23 ||
+    c === 0x5c ||
+    c === 0x22 ||
+    c === 0x27 ||
+    c === 0x3c ||
+    c === 0x3e ||
+    c === 0x7f
+  );
 }
 
 /**
@@ -77,7 +88,13 @@ function urlEncodings(secret: string): string[] {
 /** Secrets longer than this are not looked for HTML-escaped (the pattern grows with the secret). */
 const MAX_HTML_SECRET = 1024;
 /** The named character references HTML escaping writes (`&amp;`, `&lt;` …), by character. */
-const HTML_NAMED: Readonly<Record<string, readonly string[]>> = { "&": ["&amp;"], "<": ["&lt;"], ">": ["&gt;"], '"': ["&quot;"], "'": ["&apos;", "&#39;"] };
+const HTML_NAMED: Readonly<Record<string, readonly string[]>> = {
+  "&": ["&amp;"],
+  "<": ["&lt;"],
+  ">": ["&gt;"],
+  '"': ["&quot;"],
+  "'": ["&apos;", "&#39;"],
+};
 
 /** `value` written in hexadecimal, each letter matching either case (`2[fF]`). */
 function anyCaseHex(value: number): string {
@@ -100,7 +117,12 @@ function htmlEscapedForm(secret: string): RegExp {
   for (const character of secret) {
     const code = character.codePointAt(0)!;
     const once = JSON.stringify(character).slice(1, -1);
-    const alternatives = new Set([character, once, JSON.stringify(once).slice(1, -1), ...(HTML_NAMED[character] ?? [])]);
+    const alternatives = new Set([
+      character,
+      once,
+      JSON.stringify(once).slice(1, -1),
+      ...(HTML_NAMED[character] ?? []),
+    ]);
     source += `(?:${[...alternatives].map(escapeRegExp).join("|")}|&#0*${code};|&#[xX]0*${anyCaseHex(code)};)`;
   }
   return new RegExp(source, "g");
@@ -125,7 +147,8 @@ export function createRedactor(secrets: Iterable<string> = []): (text: string) =
     if (typeof secret !== "string" || secret === "") continue;
     const once = JSON.stringify(secret).slice(1, -1);
     forms.add(secret).add(once).add(JSON.stringify(once).slice(1, -1));
-    for (const encoded of urlEncodings(secret)) forms.add(encoded).add(encoded.replace(PERCENT_ESCAPE, (hex) => hex.toLowerCase()));
+    for (const encoded of urlEncodings(secret))
+      forms.add(encoded).add(encoded.replace(PERCENT_ESCAPE, (hex) => hex.toLowerCase()));
     if (secret.length <= MAX_HTML_SECRET) htmlForms.push(htmlEscapedForm(secret));
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
@@ -164,7 +187,11 @@ function redactCutSecrets(text: string, secrets: readonly string[]): string {
   let out = "";
   let copied = 0;
   let cut = text.indexOf(CUT);
-  for (let checked = 0; cut !== -1 && checked < MAX_CUTS_CHECKED; checked++, cut = text.indexOf(CUT, cut + CUT.length)) {
+  for (
+    let checked = 0;
+    cut !== -1 && checked < MAX_CUTS_CHECKED;
+    checked++, cut = text.indexOf(CUT, cut + CUT.length)
+  ) {
     const length = cutSecretLength(text, copied, cut, secrets);
     if (length === 0) continue;
     out += `${text.slice(copied, cut - length)}${REDACTED}`;
@@ -232,7 +259,12 @@ function copy(value: unknown, redact: (text: string) => string, depth: number): 
   if (Array.isArray(value)) return value.map((item) => copy(item, redact, depth + 1));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    Object.defineProperty(out, redact(key), { value: copy(value[key], redact, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, redact(key), {
+      value: copy(value[key], redact, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

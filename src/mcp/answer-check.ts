@@ -35,14 +35,21 @@ export function answerProblem(message: JsonRpcResponse, root = "answer"): Valida
  * `undefined`.
  */
 export function toolResultProblem(result: unknown, root = "answer.result"): ValidationIssue | undefined {
-  if (!isJsonObject(result)) return { path: root, reason: `must be a tools/call result object ({content: [...]}), not ${kindOf(result)}` };
+  if (!isJsonObject(result))
+    return { path: root, reason: `must be a tools/call result object ({content: [...]}), not ${kindOf(result)}` };
   const content: unknown = result.content;
   if (content === undefined) return undefined;
-  if (!Array.isArray(content)) return { path: `${root}.content`, reason: `must be an array of content items, not ${kindOf(content)}` };
+  if (!Array.isArray(content))
+    return { path: `${root}.content`, reason: `must be an array of content items, not ${kindOf(content)}` };
   for (let index = 0; index < content.length; index++) {
     const item: unknown = content[index];
-    if (!isJsonObject(item)) return { path: `${root}.content[${index}]`, reason: `must be a content item object, not ${kindOf(item)}` };
-    if (item.type === "text" && typeof item.text !== "string") return { path: `${root}.content[${index}].text`, reason: `must be a string in a text item, not ${kindOf(item.text)}` };
+    if (!isJsonObject(item))
+      return { path: `${root}.content[${index}]`, reason: `must be a content item object, not ${kindOf(item)}` };
+    if (item.type === "text" && typeof item.text !== "string")
+      return {
+        path: `${root}.content[${index}].text`,
+        reason: `must be a string in a text item, not ${kindOf(item.text)}`,
+      };
   }
   return undefined;
 }
@@ -75,13 +82,21 @@ export function boundedIssues(issues: readonly ValidationIssue[]): ValidationIss
  * before deciding); a read-only call changed nothing. The issues (bounded) are in
  * `details.issues`.
  */
-export function responseInvalid(operation: string, issues: readonly ValidationIssue[], mutating: boolean): GlassErrorObject {
+export function responseInvalid(
+  operation: string,
+  issues: readonly ValidationIssue[],
+  mutating: boolean,
+): GlassErrorObject {
   const shown = boundedIssues(issues);
   const summary = describeIssues(shown.slice(0, 3), "response");
   const tail = mutating ? "; the action may have happened — observe before deciding" : "";
   return {
     code: "response.invalid",
-    message: truncateUtf8(`the daemon's answer to ${operation} does not match the protocol: ${summary}`, 512 - utf8Length(tail)) + tail,
+    message:
+      truncateUtf8(
+        `the daemon's answer to ${operation} does not match the protocol: ${summary}`,
+        512 - utf8Length(tail),
+      ) + tail,
     phase: "postDispatch",
     mutationPossible: mutating,
     retry: { classification: mutating ? "safeAfterReobserve" : "unknown", recommendedOperation: "inspect_page" },

@@ -29,16 +29,25 @@ export function fromMcpResponse(message: JsonRpcResponse, request: GlassRequest)
   if (problem !== undefined) return responseEnvelope(request, false, responseInvalid(operation, [problem], mutating));
   if ("error" in message) return responseEnvelope(request, false, jsonRpcErrorToGlass(message.error, mutating));
   const malformed = toolResultProblem(message.result);
-  if (malformed !== undefined) return responseEnvelope(request, false, responseInvalid(operation, [malformed], mutating));
+  if (malformed !== undefined)
+    return responseEnvelope(request, false, responseInvalid(operation, [malformed], mutating));
   const result = message.result as Record<string, unknown>;
   if (result.isError !== true) {
     const body = liftToolResult(result, { resultText: describeOperation(operation)?.resultText === true });
     const deep = pathPastDepth(body, "result");
-    return deep === undefined ? responseEnvelope(request, true, body) : responseEnvelope(request, false, responseInvalid(operation, [{ path: deep, reason: TOO_DEEP_REASON }], mutating));
+    return deep === undefined
+      ? responseEnvelope(request, true, body)
+      : responseEnvelope(
+          request,
+          false,
+          responseInvalid(operation, [{ path: deep, reason: TOO_DEEP_REASON }], mutating),
+        );
   }
   const content: readonly unknown[] = Array.isArray(result.content) ? result.content : [];
-  const first = content.findIndex((item) => isJsonObject(item) && item.type === "text" && typeof item.text === "string");
-  const text = first === -1 ? "" : ((content[first] as { text: string }).text);
+  const first = content.findIndex(
+    (item) => isJsonObject(item) && item.type === "text" && typeof item.text === "string",
+  );
+  const text = first === -1 ? "" : (content[first] as { text: string }).text;
   const others = content.filter((_, index) => index !== first);
   return responseEnvelope(request, false, liftToolError(text, { tool: toolFor(operation), mutating }, others));
 }

@@ -16,7 +16,11 @@ const PROTOCOL_CODES: ReadonlyMap<unknown, GlassErrorCode> = new Map<unknown, Gl
 
 const LEASE_CODES: ReadonlySet<string> = new Set(Object.values(LeaseErrorCode));
 /** Lease codes after which a new lease can be acquired (§2): the lease is held by another client, expired or gone. */
-const RETRYABLE_LEASE_CODES: ReadonlySet<string> = new Set([LeaseErrorCode.LeaseHeld, LeaseErrorCode.LeaseExpired, LeaseErrorCode.LeaseNotFound]);
+const RETRYABLE_LEASE_CODES: ReadonlySet<string> = new Set([
+  LeaseErrorCode.LeaseHeld,
+  LeaseErrorCode.LeaseExpired,
+  LeaseErrorCode.LeaseNotFound,
+]);
 
 /** What a -32003 error says: the lease code and whether acquiring a lease can help. */
 interface LeaseProblem {
@@ -64,7 +68,12 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
   const error: Partial<JsonRpcErrorObject> = isJsonObject(given) ? given : {};
   const jsonRpcCode = typeof error.code === "number" ? error.code : undefined;
   const wrapper = isJsonObject(error.data) ? error.data : undefined;
-  const said = typeof error.message === "string" && error.message !== "" ? error.message : typeof wrapper?.message === "string" && wrapper.message !== "" ? wrapper.message : "";
+  const said =
+    typeof error.message === "string" && error.message !== ""
+      ? error.message
+      : typeof wrapper?.message === "string" && wrapper.message !== ""
+        ? wrapper.message
+        : "";
   const message = boundedDaemonMessage(said || `JSON-RPC error ${String(jsonRpcCode)}`);
   const details: Record<string, unknown> = { jsonRpcCode: jsonRpcCode ?? null };
   if (error.data !== undefined) details.data = boundedDetails(error.data, MAX_DETAILS_BYTES - 64);
@@ -76,18 +85,40 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
       const classification = required ? "safeImmediate" : retryable ? "safeAfterReobserve" : "notRetryable";
       return {
         code,
-        message: required ? boundedDaemonMessage(`${said || "mutation lease required"}: mutating calls on the daemon socket need the mutation lease (glass.withLease or glass.acquireLease)`) : message,
+        message: required
+          ? boundedDaemonMessage(
+              `${said || "mutation lease required"}: mutating calls on the daemon socket need the mutation lease (glass.withLease or glass.acquireLease)`,
+            )
+          : message,
         phase: "preflight",
         mutationPossible: false,
-        retry: { classification, recommendedOperation: code === LeaseErrorCode.InvalidLease ? "fix_request" : "acquire_lease" },
+        retry: {
+          classification,
+          recommendedOperation: code === LeaseErrorCode.InvalidLease ? "fix_request" : "acquire_lease",
+        },
         retryable,
         details,
       };
     }
     case JsonRpcErrorCode.Overloaded:
-      return { code: "overloaded", message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "retry_later" }, retryable: true, details };
+      return {
+        code: "overloaded",
+        message,
+        phase: "preflight",
+        mutationPossible: false,
+        retry: { classification: "safeImmediate", recommendedOperation: "retry_later" },
+        retryable: true,
+        details,
+      };
     case JsonRpcErrorCode.NotInitialized:
-      return { code: "notInitialized", message, phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "initialize" }, details };
+      return {
+        code: "notInitialized",
+        message,
+        phase: "preflight",
+        mutationPossible: false,
+        retry: { classification: "safeImmediate", recommendedOperation: "initialize" },
+        details,
+      };
     case JsonRpcErrorCode.ResponseTooLarge: {
       const why = mutating
         ? "the action ran, but its answer would exceed the daemon's 32 MiB limit and was dropped — observe the page before deciding"
@@ -97,7 +128,9 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
         message: boundedDaemonMessage(`${why} (${said || "response too large"})`),
         phase: "postDispatch",
         mutationPossible: mutating,
-        retry: mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "notRetryable", recommendedOperation: "narrow_request" },
+        retry: mutating
+          ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }
+          : { classification: "notRetryable", recommendedOperation: "narrow_request" },
         details,
       };
     }
@@ -107,7 +140,9 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
         message,
         phase: "dispatch",
         mutationPossible: mutating || daemonSaysMutated,
-        retry: mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "retry" },
+        retry: mutating
+          ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }
+          : { classification: "safeImmediate", recommendedOperation: "retry" },
         details,
       };
     case JsonRpcErrorCode.InternalError:
@@ -122,7 +157,14 @@ export function jsonRpcErrorToGlass(given: JsonRpcErrorObject, mutating: boolean
     default: {
       const code = PROTOCOL_CODES.get(jsonRpcCode);
       if (code !== undefined) {
-        return { code, message, phase: "preflight", mutationPossible: daemonSaysMutated, retry: { classification: "notRetryable", recommendedOperation: "fix_request" }, details };
+        return {
+          code,
+          message,
+          phase: "preflight",
+          mutationPossible: daemonSaysMutated,
+          retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+          details,
+        };
       }
       return {
         code: truncateUtf8(`mcp.error${String(jsonRpcCode)}`, 64),

@@ -93,14 +93,22 @@ export function isJsonRpcId(value: unknown): value is JsonRpcId {
  * checks what it reads (whoever handles the message checks the rest).
  */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as { jsonrpc?: unknown }).jsonrpc === "2.0"
+  );
 }
 
 /**
  * A successful JSON-RPC 2.0 response. Its id is the one given: a server answers a request whose id
  * was null with id null.
  */
-export function jsonRpcSuccess<Id extends JsonRpcId | null>(id: Id, result: { [key: string]: unknown }): Omit<JsonRpcSuccess, "id"> & { id: Id } {
+export function jsonRpcSuccess<Id extends JsonRpcId | null>(
+  id: Id,
+  result: { [key: string]: unknown },
+): Omit<JsonRpcSuccess, "id"> & { id: Id } {
   return { jsonrpc: "2.0", id, result };
 }
 

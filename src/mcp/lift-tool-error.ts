@@ -59,7 +59,8 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
     parsed = undefined;
   }
   const deep = pathPastDepth(parsed, "error text") ?? pathPastDepth(extraContent, "error extraContent");
-  if (deep !== undefined) return responseInvalid(`the ${call.tool} tool`, [{ path: deep, reason: TOO_DEEP_REASON }], call.mutating);
+  if (deep !== undefined)
+    return responseInvalid(`the ${call.tool} tool`, [{ path: deep, reason: TOO_DEEP_REASON }], call.mutating);
   if (isJsonObject(parsed)) {
     const typed = liftTypedFailure(parsed, call, extraContent);
     if (typed !== undefined) return typed;
@@ -72,7 +73,9 @@ export function liftToolError(text: string, call: FailedCall, extraContent: read
     phase: call.mutating ? "dispatch" : "preflight",
     message: boundedDaemonMessage((said.trim() || "the tool failed without saying why") + hint),
     mutationPossible: call.mutating,
-    retry: call.mutating ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { ...DEFAULT_RETRY_ADVICE },
+    retry: call.mutating
+      ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }
+      : { ...DEFAULT_RETRY_ADVICE },
     details: withExtra(parsed !== undefined ? parsed : { text: truncateUtf8(text, 8192) }, extraContent),
   };
 }
@@ -84,7 +87,11 @@ const DIALOG_NOT_NEGOTIATED = /did not negotiate form elicitation/;
 const DIALOG_HINT = "give Glass.connect an onDialog handler to answer the page's dialogs (see docs/calls.md, Dialogs)";
 
 /** The typed failures of §2 (document validation, policy, browser error kinds, Glass error objects), or undefined. */
-function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, extraContent: readonly unknown[]): GlassErrorObject | undefined {
+function liftTypedFailure(
+  parsed: Record<string, unknown>,
+  call: FailedCall,
+  extraContent: readonly unknown[],
+): GlassErrorObject | undefined {
   const { kind, code, message, reason } = parsed;
   if (typeof kind === "string" && DOCUMENT_KINDS.has(kind) && typeof reason === "string") {
     const task = kind !== "webIrValidation";
@@ -98,13 +105,21 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
     };
   }
   if (typeof kind === "string" && POLICY_KINDS.has(kind)) {
-    const words = typeof message === "string" && message !== "" ? message : typeof reason === "string" && reason !== "" ? reason : `refused by policy (${kind})`;
+    const words =
+      typeof message === "string" && message !== ""
+        ? message
+        : typeof reason === "string" && reason !== ""
+          ? reason
+          : `refused by policy (${kind})`;
     return {
       code: `policy.${kind}`,
       phase: "preflight",
       message: boundedDaemonMessage(words),
       mutationPossible: false,
-      retry: { classification: kind === "confirmation_required" ? "requiresUserDecision" : "notRetryable", recommendedOperation: "inspect_page" },
+      retry: {
+        classification: kind === "confirmation_required" ? "requiresUserDecision" : "notRetryable",
+        recommendedOperation: "inspect_page",
+      },
       details: withExtra(parsed, extraContent),
     };
   }
@@ -124,7 +139,11 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
       details: withExtra(parsed, extraContent),
     };
   }
-  const error = { ...parsed, code: truncateUtf8(code, 64), message: boundedDaemonMessage(message) } as unknown as GlassErrorObject;
+  const error = {
+    ...parsed,
+    code: truncateUtf8(code, 64),
+    message: boundedDaemonMessage(message),
+  } as unknown as GlassErrorObject;
   if (extraContent.length > 0) error.details = withExtra(parsed.details ?? {}, extraContent);
   return error;
 }
@@ -133,8 +152,14 @@ function liftTypedFailure(parsed: Record<string, unknown>, call: FailedCall, ext
 const TARGET_KINDS: Readonly<Record<string, { code: string; words: string }>> = {
   not_found: { code: "target.notFound", words: "no element on the page matches the target" },
   ambiguous: { code: "target.ambiguous", words: "the target matches more than one element" },
-  stale_reference: { code: "target.staleReference", words: "the reference belongs to an older observation of the page" },
-  not_actionable: { code: "target.notActionable", words: "the target cannot be acted on (hidden, disabled or covered)" },
+  stale_reference: {
+    code: "target.staleReference",
+    words: "the reference belongs to an older observation of the page",
+  },
+  not_actionable: {
+    code: "target.notActionable",
+    words: "the target cannot be acted on (hidden, disabled or covered)",
+  },
 };
 
 /**
@@ -149,7 +174,11 @@ const TARGET_KINDS: Readonly<Record<string, { code: string; words: string }>> = 
  * postcondition means the action ran, and a DevTools failure may have cut a mutation off midway.
  * The whole object is kept as `details`.
  */
-function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, extraContent: readonly unknown[]): GlassErrorObject | undefined {
+function liftBrowserFailure(
+  parsed: Record<string, unknown>,
+  mutating: boolean,
+  extraContent: readonly unknown[],
+): GlassErrorObject | undefined {
   const { kind } = parsed;
   const nothingHappened = (code: string, message: string, extra: Partial<GlassErrorObject> = {}): GlassErrorObject => ({
     code,
@@ -160,20 +189,41 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
     ...extra,
     details: withExtra(parsed, extraContent),
   });
-  if (kind === "stale_revision" && typeof parsed.expectedRevision === "number" && typeof parsed.currentRevision === "number") {
+  if (
+    kind === "stale_revision" &&
+    typeof parsed.expectedRevision === "number" &&
+    typeof parsed.currentRevision === "number"
+  ) {
     const message = `expected revision ${parsed.expectedRevision} but the page is at revision ${parsed.currentRevision}; observe again before acting`;
     return nothingHappened("staleRevision", message, { retryable: true });
   }
   if (typeof kind === "string" && Object.hasOwn(TARGET_KINDS, kind) && typeof parsed.failureKind === "string") {
     const { code, words } = TARGET_KINDS[kind] as { code: string; words: string };
-    const recovery = isJsonObject(parsed.recovery) && typeof parsed.recovery.suggestion === "string" ? `; the daemon suggests ${parsed.recovery.suggestion}` : "";
+    const recovery =
+      isJsonObject(parsed.recovery) && typeof parsed.recovery.suggestion === "string"
+        ? `; the daemon suggests ${parsed.recovery.suggestion}`
+        : "";
     return nothingHappened(code, `${words}${recovery}`);
   }
-  if (kind === undefined && typeof parsed.condition === "string" && typeof parsed.deadline_ms === "number" && typeof parsed.reason === "string") {
-    const state = typeof parsed.last_state === "string" && parsed.last_state !== "" ? ` (last state: ${parsed.last_state})` : "";
-    return nothingHappened("wait.timeout", `the ${parsed.condition} condition did not hold within ${parsed.deadline_ms} ms${state}`);
+  if (
+    kind === undefined &&
+    typeof parsed.condition === "string" &&
+    typeof parsed.deadline_ms === "number" &&
+    typeof parsed.reason === "string"
+  ) {
+    const state =
+      typeof parsed.last_state === "string" && parsed.last_state !== "" ? ` (last state: ${parsed.last_state})` : "";
+    return nothingHappened(
+      "wait.timeout",
+      `the ${parsed.condition} condition did not hold within ${parsed.deadline_ms} ms${state}`,
+    );
   }
-  if (kind === "transport" && typeof parsed.code === "number" && typeof parsed.message === "string" && parsed.message !== "") {
+  if (
+    kind === "transport" &&
+    typeof parsed.code === "number" &&
+    typeof parsed.message === "string" &&
+    parsed.message !== ""
+  ) {
     // The daemon lost or overflowed its DevTools connection ({kind: "transport", code: <CDP code>, message, data}).
     return {
       code: "browser.transport",
@@ -185,7 +235,10 @@ function liftBrowserFailure(parsed: Record<string, unknown>, mutating: boolean, 
     };
   }
   if (kind === "verification_failed" && parsed.phase === "verification") {
-    const reason = typeof parsed.reason === "string" && parsed.reason !== "" ? parsed.reason : "the action's postcondition did not hold";
+    const reason =
+      typeof parsed.reason === "string" && parsed.reason !== ""
+        ? parsed.reason
+        : "the action's postcondition did not hold";
     return {
       code: "verification.failed",
       phase: "verification",
@@ -219,7 +272,10 @@ function opaqueFailure(call: FailedCall, extraContent: readonly unknown[]): Glas
     message: boundedDaemonMessage(message),
     mutationPossible: mutating,
     retry: { classification: "notRetryable", recommendedOperation: mutating ? "inspect_page" : "fix_request" },
-    details: withExtra({ kind: "opaqueToolFailure", tool, text: OPAQUE_TOOL_FAILURE, ...(trace === undefined ? {} : { trace }) }, extraContent),
+    details: withExtra(
+      { kind: "opaqueToolFailure", tool, text: OPAQUE_TOOL_FAILURE, ...(trace === undefined ? {} : { trace }) },
+      extraContent,
+    ),
   };
 }
 
@@ -233,7 +289,8 @@ function traceReason(extraContent: readonly unknown[]): string | undefined {
     } catch {
       continue;
     }
-    if (isJsonObject(parsed) && typeof parsed.error === "string" && parsed.error.trim() !== "") return truncateUtf8(parsed.error, 256);
+    if (isJsonObject(parsed) && typeof parsed.error === "string" && parsed.error.trim() !== "")
+      return truncateUtf8(parsed.error, 256);
   }
   return undefined;
 }
@@ -245,4 +302,3 @@ function withExtra(details: unknown, extraContent: readonly unknown[]): unknown 
   const room = MAX_DETAILS_BYTES - utf8Length(JSON.stringify(base)) - 32;
   return boundedDetails({ ...base, extraContent: boundedDetails(extraContent, Math.max(0, room)) });
 }
-

@@ -19,7 +19,9 @@ function isTextItem(item: unknown): item is { type: "text"; text: string } {
 
 /** An image content item (`{type: "image", data, mimeType}`). */
 function isImageItem(item: unknown): item is { type: "image"; data: string; mimeType: string } {
-  return isJsonObject(item) && item.type === "image" && typeof item.data === "string" && typeof item.mimeType === "string";
+  return (
+    isJsonObject(item) && item.type === "image" && typeof item.data === "string" && typeof item.mimeType === "string"
+  );
 }
 
 /**

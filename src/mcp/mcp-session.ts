@@ -32,7 +32,11 @@ export interface ServerRequestContext {
 }
 
 /** Answers a request the daemon sends the client (e.g. form elicitation); may throw to answer with an error. */
-export type ServerRequestHandler = (params: Record<string, unknown> | undefined, request: JsonRpcRequest, context: ServerRequestContext) => unknown;
+export type ServerRequestHandler = (
+  params: Record<string, unknown> | undefined,
+  request: JsonRpcRequest,
+  context: ServerRequestContext,
+) => unknown;
 
 /** Something worth knowing that happened on the wire; the client's `logger` receives these. */
 export type SessionEvent =
@@ -107,7 +111,8 @@ export class McpSession {
   async start(): Promise<void> {
     await this.transport.start({
       onMessage: (message) => this.receive(message),
-      onClose: (error) => this.closed(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
+      onClose: (error) =>
+        this.closed(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
       onError: (error) => this.options.onEvent?.({ type: "badFrame", error }),
       onReset: () => this.options.onReset?.(),
       onNotice: (detail) => this.options.onEvent?.({ type: "transportNotice", detail }),
@@ -156,7 +161,8 @@ export class McpSession {
   /** Sends a notification; resolves once written. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
-    const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     return this.sendSafely(message);
   }
 
@@ -165,7 +171,14 @@ export class McpSession {
     try {
       return this.transport.send(message);
     } catch (error) {
-      return Promise.reject(error instanceof GlassError ? error : new TransportClosedError({ message: `the message could not be sent: ${describeError(error)}`, cause: error }));
+      return Promise.reject(
+        error instanceof GlassError
+          ? error
+          : new TransportClosedError({
+              message: `the message could not be sent: ${describeError(error)}`,
+              cause: error,
+            }),
+      );
     }
   }
 
@@ -179,7 +192,8 @@ export class McpSession {
     // Once the session has ended (even while the transport winds down), nothing more is read.
     if (this.closedWith !== undefined || !isJsonObject(message)) return;
     if (typeof message.method === "string") {
-      if ("id" in message && message.id !== undefined && message.id !== null) this.answerServerRequest(message as JsonRpcRequest);
+      if ("id" in message && message.id !== undefined && message.id !== null)
+        this.answerServerRequest(message as JsonRpcRequest);
       else {
         this.options.onEvent?.({ type: "notification", method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES) });
         if (message.method === "notifications/cancelled") this.serverRequestCancelled(message.params);
@@ -222,15 +236,29 @@ export class McpSession {
       return;
     }
     if (nestsDeeperThan(request.params)) {
-      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InvalidParams, `the params are nested more than ${MAX_JSON_DEPTH} levels deep`));
+      this.reply(
+        jsonRpcFailure(
+          id,
+          JsonRpcErrorCode.InvalidParams,
+          `the params are nested more than ${MAX_JSON_DEPTH} levels deep`,
+        ),
+      );
       return;
     }
     if (this.handling.has(id)) {
-      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.InvalidRequest, "the client is already answering a request with this id"));
+      this.reply(
+        jsonRpcFailure(id, JsonRpcErrorCode.InvalidRequest, "the client is already answering a request with this id"),
+      );
       return;
     }
     if (this.handling.size >= MAX_HANDLED_REQUESTS) {
-      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.Overloaded, `the client is already answering ${MAX_HANDLED_REQUESTS} requests`));
+      this.reply(
+        jsonRpcFailure(
+          id,
+          JsonRpcErrorCode.Overloaded,
+          `the client is already answering ${MAX_HANDLED_REQUESTS} requests`,
+        ),
+      );
       return;
     }
     const abort = new AbortController();
@@ -244,7 +272,8 @@ export class McpSession {
       .then(() => handler(params, request, { signal: abort.signal }))
       .then(
         (result) => answer({ jsonrpc: "2.0", id, result: result ?? {} }),
-        (error: unknown) => answer(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
+        (error: unknown) =>
+          answer(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
       )
       .finally(() => {
         if (this.handling.get(id)?.abort === abort) this.handling.delete(id);
@@ -276,10 +305,18 @@ export class McpSession {
     if (this.closedWith !== undefined) return;
     // What the answer will weigh once encoded (a handler's result counted up to the bound: one that cannot be encoded fails on its own).
     const { id } = answer;
-    const size = 40 + (typeof id === "string" ? jsonStringLength(id) : 24) + ("result" in answer ? jsonByteLength(answer.result, MAX_UNWRITTEN_ANSWER_BYTES) : jsonStringLength(answer.error.message) + 24);
+    const size =
+      40 +
+      (typeof id === "string" ? jsonStringLength(id) : 24) +
+      ("result" in answer
+        ? jsonByteLength(answer.result, MAX_UNWRITTEN_ANSWER_BYTES)
+        : jsonStringLength(answer.error.message) + 24);
     const bytes = Math.min(size, MAX_UNWRITTEN_ANSWER_BYTES);
     const buffered = this.transport.bufferedBytes;
-    if ((this.unwrittenAnswers > 0 && this.unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) || (typeof buffered === "number" && buffered > MAX_BUFFERED_BYTES)) {
+    if (
+      (this.unwrittenAnswers > 0 && this.unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) ||
+      (typeof buffered === "number" && buffered > MAX_BUFFERED_BYTES)
+    ) {
       this.peerNotReading(buffered);
       return;
     }

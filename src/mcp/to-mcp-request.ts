@@ -26,7 +26,16 @@ export function toMcpRequest(request: GlassRequest, callArguments?: Readonly<Rec
     });
   }
   const token = request.mutationLease?.token;
-  const withOptions = callArguments === undefined || Object.keys(callArguments).length === 0 ? payload : { ...payload, ...callArguments };
-  const args = token !== undefined && requiresLease(request.operation, payload) ? { ...withOptions, leaseToken: token } : withOptions;
-  return { jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: { name: toolFor(request.operation), arguments: args } };
+  const withOptions =
+    callArguments === undefined || Object.keys(callArguments).length === 0 ? payload : { ...payload, ...callArguments };
+  const args =
+    token !== undefined && requiresLease(request.operation, payload)
+      ? { ...withOptions, leaseToken: token }
+      : withOptions;
+  return {
+    jsonrpc: "2.0",
+    id: request.requestId,
+    method: "tools/call",
+    params: { name: toolFor(request.operation), arguments: args },
+  };
 }

@@ -13,7 +13,14 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   let end = 0;
   for (; end < text.length; end++) {
     const c = text.charCodeAt(end);
-    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : (c & 0xfc00) === 0xdc00 && end > 0 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800 ? 1 : 3;
+    const size =
+      c < 0x80
+        ? 1
+        : c < 0x800
+          ? 2
+          : (c & 0xfc00) === 0xdc00 && end > 0 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800
+            ? 1
+            : 3;
     if (bytes + size > budget) break;
     bytes += size;
   }

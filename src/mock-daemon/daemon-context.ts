@@ -88,10 +88,14 @@ export interface DaemonContextInit {
 
 /** The shared state of a new daemon: no calls yet, no lease, no crash handler. */
 export function createDaemonContext(init: DaemonContextInit): DaemonContext {
-  if (init.fast === true && ((init.latencyMs ?? 0) > 0 || (init.faults !== undefined && Object.keys(init.faults).length > 0))) {
+  if (
+    init.fast === true &&
+    ((init.latencyMs ?? 0) > 0 || (init.faults !== undefined && Object.keys(init.faults).length > 0))
+  ) {
     throw new TypeError("fast mode answers at once and shows no faults: it cannot be combined with latency or faults");
   }
-  if (init.fast === true && (init.handlers !== undefined || init.fallbackHandlers !== undefined)) throw new TypeError("fast mode answers from the fixture alone: it cannot be combined with handlers");
+  if (init.fast === true && (init.handlers !== undefined || init.fallbackHandlers !== undefined))
+    throw new TypeError("fast mode answers from the fixture alone: it cannot be combined with handlers");
   return {
     mode: init.mode,
     engine: init.engine,

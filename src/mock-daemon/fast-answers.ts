@@ -28,7 +28,12 @@ export function buildFastAnswers(engine: ReplayEngine, manifest: GlassCapability
     if (answers.has(tool)) continue;
     const call = readToolCall(request.requestId, { name: tool, arguments: request.payload });
     if (typeof call === "string") continue;
-    answers.set(tool, deepFreeze(toMcpToolResult(capabilityFailure(manifest, call) ?? engine.answer(request), { operation: request.operation })));
+    answers.set(
+      tool,
+      deepFreeze(
+        toMcpToolResult(capabilityFailure(manifest, call) ?? engine.answer(request), { operation: request.operation }),
+      ),
+    );
   }
   return answers;
 }
@@ -41,5 +46,11 @@ export function fastPathAllowed(params: Record<string, unknown> | undefined): bo
   const args = params?.arguments;
   if (args === undefined) return true;
   if (!isJsonObject(args)) return false;
-  return args.mutationLease === undefined && args.leaseToken === undefined && args.sessionId === undefined && args.responseMode === undefined && args.includeTrace === undefined;
+  return (
+    args.mutationLease === undefined &&
+    args.leaseToken === undefined &&
+    args.sessionId === undefined &&
+    args.responseMode === undefined &&
+    args.includeTrace === undefined
+  );
 }

@@ -109,21 +109,29 @@ const COUNT_FIELDS = [
  * `Error` naming the first bad field.
  */
 export function parseFaults(value: unknown): MockDaemonFaults {
-  if (!isJsonObject(value)) throw new Error("faults must be a JSON object, e.g. {\"stallAfterCalls\": 2}");
+  if (!isJsonObject(value)) throw new Error('faults must be a JSON object, e.g. {"stallAfterCalls": 2}');
   const known = new Set<string>([...COUNT_FIELDS, "serverRequest", "overloadBurst"]);
   for (const key of Object.keys(value)) {
-    if (!known.has(key)) throw new Error(`unknown fault ${JSON.stringify(key)}; known faults: ${[...known].join(", ")}`);
+    if (!known.has(key))
+      throw new Error(`unknown fault ${JSON.stringify(key)}; known faults: ${[...known].join(", ")}`);
   }
   for (const key of COUNT_FIELDS) {
     if (value[key] !== undefined && !isCount(value[key])) throw new Error(`fault ${key} must be a whole number ≥ 0`);
   }
   const burst = value.overloadBurst;
   if (burst !== undefined && !(isJsonObject(burst) && isCount(burst.afterCalls) && isCount(burst.count))) {
-    throw new Error("fault overloadBurst must be {\"afterCalls\": N, \"count\": K}");
+    throw new Error('fault overloadBurst must be {"afterCalls": N, "count": K}');
   }
   const request = value.serverRequest;
-  if (request !== undefined && !(isJsonObject(request) && typeof request.method === "string" && (request.params === undefined || isJsonObject(request.params)))) {
-    throw new Error("fault serverRequest must be {\"method\": \"...\", \"params\": {...}}");
+  if (
+    request !== undefined &&
+    !(
+      isJsonObject(request) &&
+      typeof request.method === "string" &&
+      (request.params === undefined || isJsonObject(request.params))
+    )
+  ) {
+    throw new Error('fault serverRequest must be {"method": "...", "params": {...}}');
   }
   return value as MockDaemonFaults;
 }

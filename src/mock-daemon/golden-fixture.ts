@@ -41,13 +41,15 @@ export function parseFixture(json: unknown): GoldenFixture {
   requests.forEach((entry: unknown, index) => {
     const checked = validateRequest(entry);
     if (!checked.ok) fail(`${entryName("requests", index, entry)} is not a valid request: ${describe(checked.issues)}`);
-    if (requestIds.has(checked.value.requestId)) fail(`${entryName("requests", index, entry)} repeats a requestId of an earlier request`);
+    if (requestIds.has(checked.value.requestId))
+      fail(`${entryName("requests", index, entry)} repeats a requestId of an earlier request`);
     requestIds.add(checked.value.requestId);
   });
   const answered = new Set<string>();
   responses.forEach((entry: unknown, index) => {
     const checked = validateResponse(entry);
-    if (!checked.ok) fail(`${entryName("responses", index, entry)} is not a valid response: ${describe(checked.issues)}`);
+    if (!checked.ok)
+      fail(`${entryName("responses", index, entry)} is not a valid response: ${describe(checked.issues)}`);
     const { requestId } = checked.value;
     if (!requestIds.has(requestId)) fail(`${entryName("responses", index, entry)} answers no recorded request`);
     if (answered.has(requestId)) fail(`${entryName("responses", index, entry)} is a second answer to the same request`);
@@ -62,12 +64,17 @@ export function parseFixture(json: unknown): GoldenFixture {
  * nothing of the value (it may be any file's content): it names the field and the kind of value.
  */
 export function fixtureShapeProblem(json: unknown): string | undefined {
-  if (!isJsonObject(json)) return `the fixture must be a JSON object with schemaVersion, requests and responses (got ${kindOf(json)})`;
+  if (!isJsonObject(json))
+    return `the fixture must be a JSON object with schemaVersion, requests and responses (got ${kindOf(json)})`;
   const version = json.schemaVersion;
-  if (version !== 1) return `schemaVersion must be 1 (got ${typeof version === "number" ? String(version) : kindOf(version)})`;
-  if (!Array.isArray(json.requests)) return `requests must be an array of request envelopes (got ${kindOf(json.requests)})`;
-  if (!Array.isArray(json.responses)) return `responses must be an array of response envelopes (got ${kindOf(json.responses)})`;
-  if (json.invalidResponses !== undefined && !Array.isArray(json.invalidResponses)) return `invalidResponses, when present, must be an array (got ${kindOf(json.invalidResponses)})`;
+  if (version !== 1)
+    return `schemaVersion must be 1 (got ${typeof version === "number" ? String(version) : kindOf(version)})`;
+  if (!Array.isArray(json.requests))
+    return `requests must be an array of request envelopes (got ${kindOf(json.requests)})`;
+  if (!Array.isArray(json.responses))
+    return `responses must be an array of response envelopes (got ${kindOf(json.responses)})`;
+  if (json.invalidResponses !== undefined && !Array.isArray(json.invalidResponses))
+    return `invalidResponses, when present, must be an array (got ${kindOf(json.invalidResponses)})`;
   return undefined;
 }
 
@@ -80,7 +87,8 @@ function kindOf(value: unknown): string {
 }
 
 function entryName(list: string, index: number, entry: unknown): string {
-  const id = isJsonObject(entry) && typeof entry.requestId === "string" ? ` (requestId ${JSON.stringify(entry.requestId)})` : "";
+  const id =
+    isJsonObject(entry) && typeof entry.requestId === "string" ? ` (requestId ${JSON.stringify(entry.requestId)})` : "";
   return `${list}[${index}]${id}`;
 }
 

@@ -20,7 +20,9 @@ import type { RpcError } from "./json-rpc-replies.js";
  * How the mock daemon answers a `tools/call`: a tool result (with the outcome recorded for it), or
  * a JSON-RPC error.
  */
-export type ToolAnswer = { readonly result: McpToolResult; readonly outcome: RecordedOutcome } | { readonly error: RpcError };
+export type ToolAnswer =
+  | { readonly result: McpToolResult; readonly outcome: RecordedOutcome }
+  | { readonly error: RpcError };
 
 /** The code of a call whose handler returned a result that breaks the operation's result schema. */
 export const INVALID_RESULT_CODE = "mock.invalidResult";
@@ -32,7 +34,11 @@ export const HANDLER_FAILED_CODE = "mock.handlerFailed";
 const TOOL_FAILED_CODE = "tool.failed";
 
 /** Lease codes after which a new lease can be acquired (§2); the others are not retryable. */
-const RETRYABLE_LEASE_CODES: ReadonlySet<string> = new Set([LeaseErrorCode.LeaseHeld, LeaseErrorCode.LeaseExpired, LeaseErrorCode.LeaseNotFound]);
+const RETRYABLE_LEASE_CODES: ReadonlySet<string> = new Set([
+  LeaseErrorCode.LeaseHeld,
+  LeaseErrorCode.LeaseExpired,
+  LeaseErrorCode.LeaseNotFound,
+]);
 const LEASE_CODES: ReadonlySet<string> = new Set(Object.values(LeaseErrorCode));
 
 /** The policy refusals of the daemon's browser tools, sent as `{kind, message}` (§2). */
@@ -48,19 +54,27 @@ const MAX_LISTED_ISSUES = 20;
  */
 export function checkHandlers(handlers: unknown): MockHandlers {
   if (!isJsonObject(handlers)) {
-    throw new TypeError(`handlers must be an object of functions by operation name (e.g. { "browser.observe": (payload) => … }), not ${describe(handlers)}`);
+    throw new TypeError(
+      `handlers must be an object of functions by operation name (e.g. { "browser.observe": (payload) => … }), not ${describe(handlers)}`,
+    );
   }
   for (const [operation, handler] of Object.entries(handlers)) {
     if (describeOperation(operation) === undefined) {
-      throw new TypeError(`handlers: ${JSON.stringify(operation)} is not an operation of the catalog (handlers are keyed by operation name, e.g. "browser.observe")`);
+      throw new TypeError(
+        `handlers: ${JSON.stringify(operation)} is not an operation of the catalog (handlers are keyed by operation name, e.g. "browser.observe")`,
+      );
     }
-    if (typeof handler !== "function") throw new TypeError(`handlers: the handler for ${operation} must be a function, not ${describe(handler)}`);
+    if (typeof handler !== "function")
+      throw new TypeError(`handlers: the handler for ${operation} must be a function, not ${describe(handler)}`);
   }
   return handlers as MockHandlers;
 }
 
 /** The handler of `operation`, if there is one. */
-export function handlerFor(handlers: MockHandlers | undefined, operation: string): MockHandler<OperationName> | undefined {
+export function handlerFor(
+  handlers: MockHandlers | undefined,
+  operation: string,
+): MockHandler<OperationName> | undefined {
   if (handlers === undefined || !Object.hasOwn(handlers, operation)) return undefined;
   return handlers[operation as OperationName] as MockHandler<OperationName> | undefined;
 }
@@ -71,14 +85,21 @@ export function handlerFor(handlers: MockHandlers | undefined, operation: string
  * the operation and the path), the failure a {@link MockError} stands for, or `mock.handlerFailed`
  * when it throws anything else. The handler gets its own copy of the payload.
  */
-export async function runHandler(handler: MockHandler<OperationName>, call: ToolCall, context: MockCallContext): Promise<ToolAnswer> {
+export async function runHandler(
+  handler: MockHandler<OperationName>,
+  call: ToolCall,
+  context: MockCallContext,
+): Promise<ToolAnswer> {
   const { operation } = context;
   let result: unknown;
   try {
     result = await handler(structuredClone(call.request.payload) as never, context);
   } catch (error) {
     if (isMockErrorSafely(error)) return mockErrorAnswer(error, call);
-    return glassFailure(call, failure(HANDLER_FAILED_CODE, `handler for ${operation} threw: ${describeThrown(error)}`, { operation }));
+    return glassFailure(
+      call,
+      failure(HANDLER_FAILED_CODE, `handler for ${operation} threw: ${describeThrown(error)}`, { operation }),
+    );
   }
   const checked = validateResult(operation, result);
   const found: ValidationIssue[] = checked.ok ? [] : checked.issues;
@@ -86,10 +107,18 @@ export async function runHandler(handler: MockHandler<OperationName>, call: Tool
   if (checked.ok) checkJson(result, "", found);
   if (found.length > 0) {
     const [first] = found;
-    const issues = found.slice(0, MAX_LISTED_ISSUES).map((issue) => ({ path: jsonPointer(issue.path), reason: issue.reason }));
+    const issues = found
+      .slice(0, MAX_LISTED_ISSUES)
+      .map((issue) => ({ path: jsonPointer(issue.path), reason: issue.reason }));
     const where = first === undefined ? "" : ` at ${jsonPointer(first.path)}: ${first.reason}`;
     const more = found.length > 1 ? ` (and ${found.length - 1} more)` : "";
-    return glassFailure(call, failure(INVALID_RESULT_CODE, `handler for ${operation} returned an invalid result${where}${more}`, { operation, issues }));
+    return glassFailure(
+      call,
+      failure(INVALID_RESULT_CODE, `handler for ${operation} returned an invalid result${where}${more}`, {
+        operation,
+        issues,
+      }),
+    );
   }
   return answerWith(responseEnvelope(call.request, true, structuredClone(result)), call);
 }
@@ -121,7 +150,9 @@ export function describeThrown(value: unknown): string {
   }
   const text = attempt(() => String(value));
   if (typeof text === "string") return text;
-  return typeof value === "function" ? "a function that cannot be turned into text" : "an object that cannot be turned into text (no working toString)";
+  return typeof value === "function"
+    ? "a function that cannot be turned into text"
+    : "an object that cannot be turned into text (no working toString)";
 }
 
 /** What `read` returns, or `undefined` when it throws. */
@@ -137,26 +168,47 @@ function attempt<T>(read: () => T): T | undefined {
 export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
   const { code, message, init } = error;
   if (init.daemonText !== undefined) {
-    const recorded: GlassErrorObject = { code, message: truncateUtf8(message, 512), phase: init.phase ?? "preflight", mutationPossible: init.mutationPossible ?? false };
+    const recorded: GlassErrorObject = {
+      code,
+      message: truncateUtf8(message, 512),
+      phase: init.phase ?? "preflight",
+      mutationPossible: init.mutationPossible ?? false,
+    };
     if (init.details !== undefined) recorded.details = structuredClone(init.details);
     return { result: toolFailure(init.daemonText, code, call.includeTrace), outcome: { ok: false, error: recorded } };
   }
   if (LEASE_CODES.has(code)) {
-    return rpcAnswer(JsonRpcErrorCode.LeaseError, message, { code, retryable: init.retryable ?? RETRYABLE_LEASE_CODES.has(code) });
+    return rpcAnswer(JsonRpcErrorCode.LeaseError, message, {
+      code,
+      retryable: init.retryable ?? RETRYABLE_LEASE_CODES.has(code),
+    });
   }
   if (code === "leaseRequired") return rpcAnswer(JsonRpcErrorCode.LeaseError, message, null);
   if (code === TOOL_FAILED_CODE) return browserToolFailed(call);
   const kind = code.startsWith("policy.") ? code.slice("policy.".length) : undefined;
   if (kind !== undefined && POLICY_KINDS.has(kind)) {
-    const refusal = { kind, message: truncateUtf8(message, 512), ...(init.details === undefined ? {} : { details: init.details }) };
+    const refusal = {
+      kind,
+      message: truncateUtf8(message, 512),
+      ...(init.details === undefined ? {} : { details: init.details }),
+    };
     return {
       result: toolFailure(JSON.stringify(refusal), code, call.includeTrace),
-      outcome: { ok: false, error: { code, message: refusal.message, phase: "preflight", mutationPossible: false, details: refusal } },
+      outcome: {
+        ok: false,
+        error: { code, message: refusal.message, phase: "preflight", mutationPossible: false, details: refusal },
+      },
     };
   }
   if (code === "staleRevision") {
     const revisions = staleRevisions(message, init.details);
-    if (revisions !== undefined && init.phase === undefined && init.mutationPossible === undefined && init.retry === undefined && init.retryable === undefined) {
+    if (
+      revisions !== undefined &&
+      init.phase === undefined &&
+      init.mutationPossible === undefined &&
+      init.retry === undefined &&
+      init.retryable === undefined
+    ) {
       return staleRevisionAnswer(revisions, call);
     }
   }
@@ -170,7 +222,9 @@ export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
   } else {
     object.phase = init.phase ?? "preflight";
     object.mutationPossible = init.mutationPossible ?? false;
-    object.retry = { ...(init.retry ?? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }) };
+    object.retry = {
+      ...(init.retry ?? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }),
+    };
     if (init.retryable !== undefined) object.retryable = init.retryable;
   }
   if (init.details !== undefined) object.details = structuredClone(init.details);
@@ -178,8 +232,15 @@ export function mockErrorAnswer(error: MockError, call: ToolCall): ToolAnswer {
 }
 
 /** The revisions a stale-revision failure names: from its details, else from the message the simulated site writes. */
-function staleRevisions(message: string, details: unknown): { expectedRevision: number; currentRevision: number } | undefined {
-  if (isJsonObject(details) && Number.isSafeInteger(details.expectedRevision) && Number.isSafeInteger(details.currentRevision)) {
+function staleRevisions(
+  message: string,
+  details: unknown,
+): { expectedRevision: number; currentRevision: number } | undefined {
+  if (
+    isJsonObject(details) &&
+    Number.isSafeInteger(details.expectedRevision) &&
+    Number.isSafeInteger(details.currentRevision)
+  ) {
     return { expectedRevision: details.expectedRevision as number, currentRevision: details.currentRevision as number };
   }
   const said = /expected revision (\d+) but the page is at revision (\d+)/.exec(message);
@@ -191,12 +252,31 @@ function staleRevisions(message: string, details: unknown): { expectedRevision: 
  * `{kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", expectedRevision,
  * currentRevision, recovery: "observe"}`, with no code or message; recorded as `staleRevision`.
  */
-function staleRevisionAnswer(revisions: { expectedRevision: number; currentRevision: number }, call: ToolCall): ToolAnswer {
-  const refusal = { kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", ...revisions, recovery: "observe" };
+function staleRevisionAnswer(
+  revisions: { expectedRevision: number; currentRevision: number },
+  call: ToolCall,
+): ToolAnswer {
+  const refusal = {
+    kind: "stale_revision",
+    phase: "preflight",
+    recoveryStrategy: "report",
+    ...revisions,
+    recovery: "observe",
+  };
   const message = `expected revision ${revisions.expectedRevision} but the page is at revision ${revisions.currentRevision}; observe again before acting`;
   return {
     result: toolFailure(JSON.stringify(refusal), "staleRevision", call.includeTrace),
-    outcome: { ok: false, error: { code: "staleRevision", message, phase: "preflight", mutationPossible: false, retryable: true, details: refusal } },
+    outcome: {
+      ok: false,
+      error: {
+        code: "staleRevision",
+        message,
+        phase: "preflight",
+        mutationPossible: false,
+        retryable: true,
+        details: refusal,
+      },
+    },
   };
 }
 
@@ -204,7 +284,10 @@ function staleRevisionAnswer(revisions: { expectedRevision: number; currentRevis
 export function browserToolFailed(call: ToolCall): ToolAnswer {
   return {
     result: toolFailure(BROWSER_TOOL_FAILED, "browserToolFailed", call.includeTrace),
-    outcome: { ok: false, error: { code: TOOL_FAILED_CODE, message: BROWSER_TOOL_FAILED, phase: "preflight", mutationPossible: false } },
+    outcome: {
+      ok: false,
+      error: { code: TOOL_FAILED_CODE, message: BROWSER_TOOL_FAILED, phase: "preflight", mutationPossible: false },
+    },
   };
 }
 
@@ -225,7 +308,11 @@ function rpcAnswer(code: number, message: string, details: unknown): ToolAnswer 
 }
 
 /** A failure of the mock itself (a handler's bug): nothing happened, and sending it again will not help. */
-function failure(code: string, message: string, details: { operation: string; issues?: ValidationIssue[] }): GlassErrorObject {
+function failure(
+  code: string,
+  message: string,
+  details: { operation: string; issues?: ValidationIssue[] },
+): GlassErrorObject {
   return {
     code,
     message: truncateUtf8(message, 512),

@@ -60,7 +60,10 @@ export interface MockDaemonClient {
  * and returns the typed result, or a promise of it. To fail the call the way the daemon would,
  * throw {@link mockError}.
  */
-export type MockHandler<Op extends OperationName> = (payload: PayloadOf<Op>, context: MockCallContext) => ResultOf<Op> | Promise<ResultOf<Op>>;
+export type MockHandler<Op extends OperationName> = (
+  payload: PayloadOf<Op>,
+  context: MockCallContext,
+) => ResultOf<Op> | Promise<ResultOf<Op>>;
 
 /** Handlers by operation name; an operation without one is answered as the mock would without handlers. */
 export type MockHandlers = { readonly [Op in OperationName]?: MockHandler<Op> };
@@ -96,7 +99,10 @@ const MOCK_ERROR_BRAND = Symbol.for("glass-sdk.MockError");
 
 /** Whether `value` is a {@link MockError}, from this copy of the module or another. */
 export function isMockError(value: unknown): value is MockError {
-  return value instanceof MockError || (value instanceof Error && (value as unknown as Record<symbol, unknown>)[MOCK_ERROR_BRAND] === true);
+  return (
+    value instanceof MockError ||
+    (value instanceof Error && (value as unknown as Record<symbol, unknown>)[MOCK_ERROR_BRAND] === true)
+  );
 }
 
 /** The longest error code, in UTF-8 bytes (§1). */
@@ -131,9 +137,12 @@ export class MockError extends Error {
   /** Throws a TypeError when `code` is not 1 to 64 UTF-8 bytes or `message` is empty (a Glass error needs both, §1). */
   constructor(code: string, message: string, init: MockErrorInit = {}) {
     if (typeof code !== "string" || code === "" || utf8Length(code) > MAX_CODE_BYTES) {
-      throw new TypeError(`mockError needs a code of 1 to ${MAX_CODE_BYTES} UTF-8 bytes (e.g. "staleRevision"), not ${JSON.stringify(code)}`);
+      throw new TypeError(
+        `mockError needs a code of 1 to ${MAX_CODE_BYTES} UTF-8 bytes (e.g. "staleRevision"), not ${JSON.stringify(code)}`,
+      );
     }
-    if (typeof message !== "string" || message === "") throw new TypeError(`mockError(${JSON.stringify(code)}, …) needs a message that says what went wrong`);
+    if (typeof message !== "string" || message === "")
+      throw new TypeError(`mockError(${JSON.stringify(code)}, …) needs a message that says what went wrong`);
     super(message);
     this.name = "MockError";
     this.code = code;

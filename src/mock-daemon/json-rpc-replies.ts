@@ -1,4 +1,13 @@
-import { isJsonRpcId, jsonRpcFailure, jsonRpcSuccess, JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from "../mcp/json-rpc.js";
+import {
+  isJsonRpcId,
+  jsonRpcFailure,
+  jsonRpcSuccess,
+  JsonRpcErrorCode,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from "../mcp/json-rpc.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { utf8Length } from "../validation/byte-length.js";
 
@@ -82,7 +91,9 @@ export function rpcError(code: number, message: string, details: unknown = null)
 function boundedDetails(details: unknown): unknown {
   if (details === null || details === undefined) return null;
   const originalBytes = utf8Length(JSON.stringify(details));
-  return originalBytes > MAX_ERROR_DETAILS_BYTES ? { truncated: true, originalBytes, maxBytes: MAX_ERROR_DETAILS_BYTES } : details;
+  return originalBytes > MAX_ERROR_DETAILS_BYTES
+    ? { truncated: true, originalBytes, maxBytes: MAX_ERROR_DETAILS_BYTES }
+    : details;
 }
 
 /** A successful JSON-RPC response. */

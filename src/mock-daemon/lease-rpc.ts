@@ -6,7 +6,11 @@ import { rpcError, type RpcError } from "./json-rpc-replies.js";
 import type { LeaseFailure, LeaseGrant, LeaseManager } from "./leases.js";
 
 /** The lease methods of the daemon socket (§4). */
-export const LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquire", "glass/lease/renew", "glass/lease/release"]);
+export const LEASE_METHODS: ReadonlySet<string> = new Set([
+  "glass/lease/acquire",
+  "glass/lease/renew",
+  "glass/lease/release",
+]);
 
 /** The daemon's text for a mutating call without a lease token (-32003, details null). */
 export const LEASE_REQUIRED_MESSAGE = "mutation lease required; call glass/lease/acquire first";
@@ -38,7 +42,13 @@ export function handleLeaseMethod(
     return { error: rpcError(JsonRpcErrorCode.InvalidParams, `${method} requires numeric ttlMs`) };
   }
   if (needsTtl && ((ttlMs as number) < MIN_TTL_MS || (ttlMs as number) > MAX_TTL_MS)) {
-    return { error: leaseError({ code: "invalidLease", message: `invalid lease input: ttlMs must be ${MIN_TTL_MS}..=${MAX_TTL_MS}`, retryable: false }) };
+    return {
+      error: leaseError({
+        code: "invalidLease",
+        message: `invalid lease input: ttlMs must be ${MIN_TTL_MS}..=${MAX_TTL_MS}`,
+        retryable: false,
+      }),
+    };
   }
   if (method === "glass/lease/acquire") return outcome(leases.acquire(clientId, ttlMs as number));
   if (method === "glass/lease/renew") return outcome(leases.renew(clientId, token as string, ttlMs as number));
@@ -60,7 +70,9 @@ export function checkToolLease(leases: LeaseManager, clientId: string, call: Too
   return refused === undefined ? undefined : leaseError(refused);
 }
 
-function outcome(value: LeaseGrant | { sessionId: string; released: true } | LeaseFailure): { result: { [key: string]: unknown } } | { error: RpcError } {
+function outcome(
+  value: LeaseGrant | { sessionId: string; released: true } | LeaseFailure,
+): { result: { [key: string]: unknown } } | { error: RpcError } {
   return "code" in value ? { error: leaseError(value) } : { result: { ...value } };
 }
 

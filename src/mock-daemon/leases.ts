@@ -77,7 +77,10 @@ export class LeaseManager {
 
   /** Whether a mutating call from `ownerId` carrying `token` may run: `undefined` when it may, otherwise why not. */
   authorize(ownerId: string, token: string): LeaseFailure | undefined {
-    return this.find(ownerId, token) ?? (this.expired() ? leaseFailure("leaseExpired", "mutation lease has expired") : undefined);
+    return (
+      this.find(ownerId, token) ??
+      (this.expired() ? leaseFailure("leaseExpired", "mutation lease has expired") : undefined)
+    );
   }
 
   /** Releases the lease if `ownerId` holds it (the owner disconnected). */
@@ -93,7 +96,8 @@ export class LeaseManager {
   private find(ownerId: string, token: string): LeaseFailure | undefined {
     if (this.current === undefined) return leaseFailure("leaseNotFound", "mutation lease was not found");
     const { grant } = this.current;
-    if (grant.ownerId !== ownerId || grant.token !== token) return leaseFailure("leaseNotOwner", "mutation lease is held by another owner");
+    if (grant.ownerId !== ownerId || grant.token !== token)
+      return leaseFailure("leaseNotOwner", "mutation lease is held by another owner");
     return undefined;
   }
 
@@ -111,7 +115,11 @@ export class LeaseManager {
 
 /** A lease failure with the retry flag §2 gives its code (leaseNotOwner and invalidLease are final). */
 export function leaseFailure(code: LeaseFailureCode, message: string): LeaseFailure {
-  return { code, message, retryable: code === "leaseRequired" || code === "leaseHeld" || code === "leaseExpired" || code === "leaseNotFound" };
+  return {
+    code,
+    message,
+    retryable: code === "leaseRequired" || code === "leaseHeld" || code === "leaseExpired" || code === "leaseNotFound",
+  };
 }
 
 function randomHex(bytes: number): string {

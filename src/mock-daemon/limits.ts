@@ -54,7 +54,12 @@ export function resolveLimits(overrides: Partial<MockDaemonLimits> = {}): MockDa
  * Why one more request cannot start (the message of a -32000 answer), or `undefined` when it can:
  * `connectionActive` requests are in flight on this connection, `totalActive` on the whole daemon.
  */
-export function overloadReason(mode: MockDaemonMode, limits: MockDaemonLimits, connectionActive: number, totalActive: number): string | undefined {
+export function overloadReason(
+  mode: MockDaemonMode,
+  limits: MockDaemonLimits,
+  connectionActive: number,
+  totalActive: number,
+): string | undefined {
   if (mode === "stdio") {
     return connectionActive >= limits.maxActivePerSession
       ? `overloaded: ${limits.maxActivePerSession} requests are already active on this session; retry later`

@@ -80,7 +80,11 @@ export function isEnabledStatus(status: GlassCapabilityStatus): boolean {
  * socket and `availableUncertified` (not enabled) over stdio — changed by `options`. `platform` is
  * the daemon's platform (e.g. `linux-x64`).
  */
-export function buildManifest(mode: MockDaemonMode, platform: string, options: MockManifestOptions = {}): GlassCapabilityManifest {
+export function buildManifest(
+  mode: MockDaemonMode,
+  platform: string,
+  options: MockManifestOptions = {},
+): GlassCapabilityManifest {
   const statuses: Record<string, GlassCapabilityStatus> = { ...DEFAULT_STATUSES };
   statuses.localDaemon = mode === "socket" ? "available" : "availableUncertified";
   for (const [name, status] of Object.entries(options.capabilities ?? {})) {

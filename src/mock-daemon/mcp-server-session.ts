@@ -11,7 +11,16 @@ import type { DaemonContext } from "./daemon-context.js";
 import type { RecordedCall } from "./daemon-record.js";
 import type { MockCallContext, MockClientAnswer, MockDaemonClient } from "./handlers.js";
 import type { AfterAnswerFault } from "./faults.js";
-import { rpcError, rpcFailure, rpcResult, usableId, type DaemonMessage, type ReplyId, type RpcError, type RpcReply } from "./json-rpc-replies.js";
+import {
+  rpcError,
+  rpcFailure,
+  rpcResult,
+  usableId,
+  type DaemonMessage,
+  type ReplyId,
+  type RpcError,
+  type RpcReply,
+} from "./json-rpc-replies.js";
 import { fastPathAllowed } from "./fast-answers.js";
 import { checkToolLease, handleLeaseMethod, LEASE_METHODS } from "./lease-rpc.js";
 import { overloadReason } from "./limits.js";
@@ -137,7 +146,9 @@ export class McpServerSession {
 
   private take(message: unknown, framing: Framing): void {
     if (!isJsonObject(message)) {
-      const what = Array.isArray(message) ? "JSON-RPC batches are not supported: send one message at a time" : "a JSON-RPC message must be an object";
+      const what = Array.isArray(message)
+        ? "JSON-RPC batches are not supported: send one message at a time"
+        : "a JSON-RPC message must be an object";
       return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
     }
     const hasId = Object.hasOwn(message, "id");
@@ -151,9 +162,18 @@ export class McpServerSession {
     }
     const replyId = hasId ? usableId(id) : undefined;
     if (hasId && replyId === undefined) {
-      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string, a number or null"), framing);
+      return this.reply(
+        null,
+        rpcError(JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string, a number or null"),
+        framing,
+      );
     }
-    if (jsonrpc !== "2.0") return this.reply(replyId ?? null, rpcError(JsonRpcErrorCode.InvalidRequest, 'invalid request: jsonrpc must be "2.0"'), framing);
+    if (jsonrpc !== "2.0")
+      return this.reply(
+        replyId ?? null,
+        rpcError(JsonRpcErrorCode.InvalidRequest, 'invalid request: jsonrpc must be "2.0"'),
+        framing,
+      );
     if (replyId === undefined) return this.takeNotification(method, params, framing);
     this.takeRequest(replyId, method, params, framing);
   }
@@ -161,11 +181,21 @@ export class McpServerSession {
   private takeRequest(id: ReplyId, method: string, params: unknown, framing: Framing): void {
     if (method === "initialize") return this.initialize(id, params, framing);
     if (this.state !== "ready") {
-      const step = this.state === "new" ? "send initialize, then the notification notifications/initialized" : "send the notification notifications/initialized first";
+      const step =
+        this.state === "new"
+          ? "send initialize, then the notification notifications/initialized"
+          : "send the notification notifications/initialized first";
       return this.reply(id, rpcError(JsonRpcErrorCode.NotInitialized, `not initialized: ${step}`), framing);
     }
     if (id !== null && this.byId.has(id)) {
-      return this.reply(id, rpcError(JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`), framing);
+      return this.reply(
+        id,
+        rpcError(
+          JsonRpcErrorCode.InvalidRequest,
+          `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`,
+        ),
+        framing,
+      );
     }
     if (method === "tools/call") return this.toolCall(id, params, framing);
     if (LEASE_METHODS.has(method)) return this.leaseMethod(id, method, params, framing);
@@ -180,22 +210,41 @@ export class McpServerSession {
       case "resources/list":
         return this.replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);
       case "prompts/get":
-        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("prompt", "name", params)), framing);
+        return this.reply(
+          id,
+          rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("prompt", "name", params)),
+          framing,
+        );
       case "resources/read":
-        return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("resource", "uri", params)), framing);
+        return this.reply(
+          id,
+          rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("resource", "uri", params)),
+          framing,
+        );
     }
     this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method}`), framing);
   }
 
   private initialize(id: ReplyId, params: unknown, framing: Framing): void {
     if (this.state !== "new") {
-      return this.reply(id, rpcError(JsonRpcErrorCode.InvalidRequest, "initialize was already received on this connection"), framing);
+      return this.reply(
+        id,
+        rpcError(JsonRpcErrorCode.InvalidRequest, "initialize was already received on this connection"),
+        framing,
+      );
     }
     const args = isJsonObject(params) ? params : {};
     const version = args.protocolVersion;
     if (typeof version !== "string" || !SUPPORTED_MCP_VERSIONS.includes(version)) {
       const got = version === undefined ? "none" : JSON.stringify(version);
-      return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, `unsupported MCP protocol version ${got}; this daemon supports ${SUPPORTED_MCP_VERSIONS.join(" and ")}`), framing);
+      return this.reply(
+        id,
+        rpcError(
+          JsonRpcErrorCode.InvalidParams,
+          `unsupported MCP protocol version ${got}; this daemon supports ${SUPPORTED_MCP_VERSIONS.join(" and ")}`,
+        ),
+        framing,
+      );
     }
     const negotiated = negotiate(this.context.manifest, Object.hasOwn(args, "glass") ? args.glass : undefined);
     if (!negotiated.ok) return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, negotiated.message), framing);
@@ -217,7 +266,14 @@ export class McpServerSession {
 
   private leaseMethod(id: ReplyId, method: string, params: unknown, framing: Framing): void {
     if (this.context.leases === undefined) {
-      return this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method} (leases exist only on the daemon socket)`), framing);
+      return this.reply(
+        id,
+        rpcError(
+          JsonRpcErrorCode.MethodNotFound,
+          `method not found: ${method} (leases exist only on the daemon socket)`,
+        ),
+        framing,
+      );
     }
     const outcome = handleLeaseMethod(this.context.leases, this.clientId, method, params);
     if ("error" in outcome) this.reply(id, outcome.error, framing);
@@ -230,7 +286,12 @@ export class McpServerSession {
     const args = isJsonObject(params) ? params : undefined;
     const tool = typeof args?.name === "string" ? args.name : "";
     const fast = id === undefined ? undefined : context.fastAnswers?.get(tool);
-    if (fast !== undefined && fastPathAllowed(args) && (typeof id !== "string" || isIdentifier(id)) && this.overloaded() === undefined) {
+    if (
+      fast !== undefined &&
+      fastPathAllowed(args) &&
+      (typeof id !== "string" || isIdentifier(id)) &&
+      this.overloaded() === undefined
+    ) {
       return this.connection.write(rpcResult(id!, { ...fast }), framing);
     }
     const number = ++context.callCount;
@@ -251,13 +312,18 @@ export class McpServerSession {
     const call: ActiveCall = { id, number, framing, workflow: false, answered: false, slot: undefined, record };
     if (typeof read === "string") return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidParams, read) });
     call.workflow = read.request.operation === "browser.workflow";
-    if (fault === "overload") return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later") });
+    if (fault === "overload")
+      return this.finish(call, {
+        error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later"),
+      });
     const busy = this.overloaded();
     if (busy !== undefined) return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, busy) });
     const refused = context.leases === undefined ? undefined : checkToolLease(context.leases, this.clientId, read);
     if (refused !== undefined) return this.finish(call, { error: refused });
     if (call.workflow && context.workflowActive) {
-      return this.finish(call, { error: rpcError(JsonRpcErrorCode.InvalidRequest, "workflow already active: wait for it to finish or cancel it") });
+      return this.finish(call, {
+        error: rpcError(JsonRpcErrorCode.InvalidRequest, "workflow already active: wait for it to finish or cancel it"),
+      });
     }
     this.track(call);
     if (fault === "stall") return;
@@ -303,7 +369,10 @@ export class McpServerSession {
     return {
       operation: read.request.operation as OperationName,
       requestId: read.request.requestId,
-      leased: leases !== undefined && read.leaseToken !== undefined && leases.authorize(this.clientId, read.leaseToken) === undefined,
+      leased:
+        leases !== undefined &&
+        read.leaseToken !== undefined &&
+        leases.authorize(this.clientId, read.leaseToken) === undefined,
       signal: abort.signal,
       client: this.clientOf(call, abort.signal),
     };
@@ -324,10 +393,21 @@ export class McpServerSession {
    * (the daemon's 15 minutes) or `cancelled` when `signal` aborts (the call ended first). A client
    * that left ends it as `cancelled`. Never rejects.
    */
-  private askClient(method: string, params: Record<string, unknown>, framing: Framing, signal: AbortSignal): Promise<MockClientAnswer> {
+  private askClient(
+    method: string,
+    params: Record<string, unknown>,
+    framing: Framing,
+    signal: AbortSignal,
+  ): Promise<MockClientAnswer> {
     if (this.closed || signal.aborted) return Promise.resolve({ kind: "cancelled" });
     if (this.connection.carriesServerRequests === false) {
-      return Promise.resolve({ kind: "error", error: { code: JsonRpcErrorCode.MethodNotFound, message: `${method} cannot reach the client over this connection` } });
+      return Promise.resolve({
+        kind: "error",
+        error: {
+          code: JsonRpcErrorCode.MethodNotFound,
+          message: `${method} cannot reach the client over this connection`,
+        },
+      });
     }
     const id = `glass-server-${++this.context.serverRequestCount}`;
     return new Promise((resolve) => {
@@ -335,11 +415,18 @@ export class McpServerSession {
         if (!this.asked.delete(id)) return;
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
-        if (cancel && !this.closed) this.connection.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } }, framing);
+        if (cancel && !this.closed)
+          this.connection.write(
+            { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } },
+            framing,
+          );
         resolve(answer);
       };
       const onAbort = (): void => end({ kind: "cancelled" }, true);
-      const timer = setTimeout(() => end({ kind: "timedOut" }, true), this.context.clientAnswerTimeoutMs ?? CLIENT_ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => end({ kind: "timedOut" }, true),
+        this.context.clientAnswerTimeoutMs ?? CLIENT_ANSWER_TIMEOUT_MS,
+      );
       signal.addEventListener("abort", onAbort, { once: true });
       this.asked.set(id, { method, settle: (answer) => end(answer, false) });
       this.connection.write({ jsonrpc: "2.0", id, method, params }, framing);
@@ -353,11 +440,15 @@ export class McpServerSession {
   private finish(call: ActiveCall, outcome: CallOutcome): void {
     if (this.closed || call.answered) return;
     call.answered = true;
-    call.record.outcome = "error" in outcome ? { ok: false, error: outcome.error.data as GlassErrorObject, jsonRpcCode: outcome.error.code } : outcome.outcome;
+    call.record.outcome =
+      "error" in outcome
+        ? { ok: false, error: outcome.error.data as GlassErrorObject, jsonRpcCode: outcome.error.code }
+        : outcome.outcome;
     this.forget(call);
     this.context.record.changed();
     if (call.id === undefined) return;
-    const message: RpcReply = "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
+    const message: RpcReply =
+      "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
     this.connection.write(message, call.framing);
     for (const fault of this.context.faults.afterAnswer(call.number)) this.misbehave(fault, message, call.framing);
   }
@@ -395,7 +486,10 @@ export class McpServerSession {
       case "duplicateAnswer":
         return this.connection.write(answer, framing);
       case "unknownIdAnswer":
-        return this.connection.write(rpcResult("mock-unknown-request", { content: [{ type: "text", text: "{}" }] }), framing);
+        return this.connection.write(
+          rpcResult("mock-unknown-request", { content: [{ type: "text", text: "{}" }] }),
+          framing,
+        );
       case "serverRequest": {
         const id = `glass-server-${++this.context.serverRequestCount}`;
         this.serverRequests.set(id, fault.method);
@@ -432,7 +526,8 @@ export class McpServerSession {
     const { requestId } = params;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const call = this.byId.get(requestId);
-    if (call !== undefined) this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, "request cancelled") });
+    if (call !== undefined)
+      this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, "request cancelled") });
   }
 
   /**
@@ -445,7 +540,9 @@ export class McpServerSession {
     const asked = key === undefined ? undefined : this.asked.get(key);
     if (asked !== undefined) {
       this.context.record.addClientAnswer({ clientId: this.clientId, method: asked.method, response });
-      asked.settle("error" in response ? { kind: "error", error: response.error } : { kind: "result", result: response.result });
+      asked.settle(
+        "error" in response ? { kind: "error", error: response.error } : { kind: "result", result: response.result },
+      );
       return;
     }
     const method = key === undefined ? undefined : this.serverRequests.get(key);
@@ -473,7 +570,9 @@ function declaresFormElicitation(capabilities: unknown): boolean {
 /** Why `prompts/get` or `resources/read` fails: the daemon has neither prompts nor resources to serve. */
 function unknownEntry(kind: "prompt" | "resource", key: "name" | "uri", params: unknown): string {
   const value = isJsonObject(params) ? params[key] : undefined;
-  return typeof value === "string" ? `unknown ${kind} ${JSON.stringify(value)}` : `${kind === "prompt" ? "prompts/get" : "resources/read"} needs params.${key}`;
+  return typeof value === "string"
+    ? `unknown ${kind} ${JSON.stringify(value)}`
+    : `${kind === "prompt" ? "prompts/get" : "resources/read"} needs params.${key}`;
 }
 
 function internalError(error: unknown): RpcError {

@@ -56,7 +56,9 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
       if (versions.length === 0) return failed(`the version list of schema ${name} is empty`);
       const common = offered.filter((version) => versions.includes(version));
       if (common.length === 0) {
-        return failed(`no common version of schema ${name}: the daemon speaks ${JSON.stringify(offered)}, the client ${JSON.stringify(versions)}`);
+        return failed(
+          `no common version of schema ${name}: the daemon speaks ${JSON.stringify(offered)}, the client ${JSON.stringify(versions)}`,
+        );
       }
       agreedSchemas[name] = Math.max(...common);
     }
@@ -66,7 +68,10 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
   // none is named; a required one must be known and enabled (and, when experimental, accepted);
   // an experimental one that is not required is left out unless experimental ones are accepted.
   const required = new Set(read.requires);
-  const requested = required.size + read.optional.length > 0 ? [...new Set([...read.requires, ...read.optional])] : Object.keys(statuses);
+  const requested =
+    required.size + read.optional.length > 0
+      ? [...new Set([...read.requires, ...read.optional])]
+      : Object.keys(statuses);
   const capabilities: Record<string, GlassCapabilityStatus> = {};
   for (const name of requested) {
     const status = Object.hasOwn(statuses, name) ? statuses[name] : undefined;
@@ -78,9 +83,12 @@ export function negotiate(manifest: GlassCapabilityManifest, glass: unknown): Ne
     if (required.has(name)) {
       if (!capabilityEnabled(manifest, name)) {
         // The daemon names the status as its Rust variant (`DisabledByPolicy`).
-        return failed(`glass.requires.${name}: capability is not enabled (${status.charAt(0).toUpperCase()}${status.slice(1)})`);
+        return failed(
+          `glass.requires.${name}: capability is not enabled (${status.charAt(0).toUpperCase()}${status.slice(1)})`,
+        );
       }
-      if (experimentalRefused) return failed(`glass.requires.${name}: experimental capability requires acceptsExperimental=true`);
+      if (experimentalRefused)
+        return failed(`glass.requires.${name}: experimental capability requires acceptsExperimental=true`);
     } else if (experimentalRefused) {
       continue;
     }
@@ -101,17 +109,27 @@ function readNegotiation(value: unknown): NegotiationRequest | string {
   const glass = Array.isArray(value) ? positionalMembers(value) : value;
   if (!isJsonObject(glass)) return "glass: invalid capability request: expected struct CapabilityNegotiationRequest";
   const { protocolVersions, protocolVersion, schemas, requires, optional, acceptsExperimental } = glass;
-  if (protocolVersions != null && !isVersionList(protocolVersions)) return "invalid glass negotiation: protocolVersions must be a list of version numbers";
-  if (protocolVersion != null && !isVersion(protocolVersion)) return "invalid glass negotiation: protocolVersion must be a version number";
+  if (protocolVersions != null && !isVersionList(protocolVersions))
+    return "invalid glass negotiation: protocolVersions must be a list of version numbers";
+  if (protocolVersion != null && !isVersion(protocolVersion))
+    return "invalid glass negotiation: protocolVersion must be a version number";
   if (schemas != null && !(isJsonObject(schemas) && Object.values(schemas).every(isVersionList))) {
     return "invalid glass negotiation: schemas must map schema names to lists of version numbers";
   }
-  if (requires != null && !isNameList(requires)) return "invalid glass negotiation: requires must be a list of capability names";
-  if (optional != null && !isNameList(optional)) return "invalid glass negotiation: optional must be a list of capability names";
-  if (acceptsExperimental != null && typeof acceptsExperimental !== "boolean") return "invalid glass negotiation: acceptsExperimental must be true or false";
+  if (requires != null && !isNameList(requires))
+    return "invalid glass negotiation: requires must be a list of capability names";
+  if (optional != null && !isNameList(optional))
+    return "invalid glass negotiation: optional must be a list of capability names";
+  if (acceptsExperimental != null && typeof acceptsExperimental !== "boolean")
+    return "invalid glass negotiation: acceptsExperimental must be true or false";
   return {
     // An empty list counts as none, as the daemon reads it.
-    protocolVersions: protocolVersions != null && (protocolVersions as number[]).length > 0 ? (protocolVersions as number[]) : protocolVersion != null ? [protocolVersion as number] : [1],
+    protocolVersions:
+      protocolVersions != null && (protocolVersions as number[]).length > 0
+        ? (protocolVersions as number[])
+        : protocolVersion != null
+          ? [protocolVersion as number]
+          : [1],
     schemas: schemas != null ? (schemas as Record<string, number[]>) : undefined,
     requires: requires != null ? (requires as string[]) : [],
     optional: optional != null ? (optional as string[]) : [],
@@ -120,7 +138,14 @@ function readNegotiation(value: unknown): NegotiationRequest | string {
 }
 
 /** The members of the negotiation in their declared order: the daemon also reads the object from a JSON array of them. */
-const MEMBER_ORDER = ["protocolVersions", "protocolVersion", "schemas", "requires", "optional", "acceptsExperimental"] as const;
+const MEMBER_ORDER = [
+  "protocolVersions",
+  "protocolVersion",
+  "schemas",
+  "requires",
+  "optional",
+  "acceptsExperimental",
+] as const;
 
 /** A `glass` array read as the daemon reads it (members by position, missing ones absent); `undefined` when it is too long. */
 function positionalMembers(values: readonly unknown[]): Record<string, unknown> | undefined {
@@ -149,10 +174,17 @@ function statusesOf(manifest: GlassCapabilityManifest): Record<string, GlassCapa
   return Object.fromEntries([...names].map((name) => [name, capabilityStatus(manifest, name)!]));
 }
 
-function agreed(manifest: GlassCapabilityManifest, agreedSchemas: Record<string, number>, statuses: Record<string, GlassCapabilityStatus>): NegotiationOutcome {
+function agreed(
+  manifest: GlassCapabilityManifest,
+  agreedSchemas: Record<string, number>,
+  statuses: Record<string, GlassCapabilityStatus>,
+): NegotiationOutcome {
   const capabilities: Record<string, GlassAgreedCapability> = {};
   for (const [name, status] of Object.entries(statuses)) capabilities[name] = { status };
-  return { ok: true, agreement: { protocolVersion: 1, agreedSchemas, capabilities, constraints: { ...manifest.constraints } } };
+  return {
+    ok: true,
+    agreement: { protocolVersion: 1, agreedSchemas, capabilities, constraints: { ...manifest.constraints } },
+  };
 }
 
 function failed(reason: string): NegotiationOutcome {

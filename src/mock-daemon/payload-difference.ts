@@ -26,13 +26,24 @@ export interface PayloadDifference {
  * leaf (or a value of another kind) that differs. Stops once `max` differences are found, so
  * ranking many recorded payloads costs no more than needed.
  */
-export function payloadDifferences(sent: unknown, recorded: unknown, max = Number.POSITIVE_INFINITY): PayloadDifference[] {
+export function payloadDifferences(
+  sent: unknown,
+  recorded: unknown,
+  max = Number.POSITIVE_INFINITY,
+): PayloadDifference[] {
   const out: PayloadDifference[] = [];
   compare(sent, recorded, "", 0, out, max);
   return out;
 }
 
-function compare(sent: unknown, recorded: unknown, path: string, depth: number, out: PayloadDifference[], max: number): void {
+function compare(
+  sent: unknown,
+  recorded: unknown,
+  path: string,
+  depth: number,
+  out: PayloadDifference[],
+  max: number,
+): void {
   if (out.length >= max) return;
   if (depth < MAX_DIFF_DEPTH && isRecord(sent) && isRecord(recorded)) {
     const keys = [...new Set([...Object.keys(sent), ...Object.keys(recorded)])].sort();
@@ -48,11 +59,25 @@ function compare(sent: unknown, recorded: unknown, path: string, depth: number, 
     return;
   }
   if (sent === recorded) return;
-  if (typeof sent === "object" && typeof recorded === "object" && sent !== null && recorded !== null && canonicalJson(sent) === canonicalJson(recorded)) return;
+  if (
+    typeof sent === "object" &&
+    typeof recorded === "object" &&
+    sent !== null &&
+    recorded !== null &&
+    canonicalJson(sent) === canonicalJson(recorded)
+  )
+    return;
   out.push({ path, sent, recorded });
 }
 
-function member(sent: unknown, recorded: unknown, path: string, depth: number, out: PayloadDifference[], max: number): void {
+function member(
+  sent: unknown,
+  recorded: unknown,
+  path: string,
+  depth: number,
+  out: PayloadDifference[],
+  max: number,
+): void {
   if (sent === undefined && recorded === undefined) return;
   if (sent === undefined) out.push({ path, recorded });
   else if (recorded === undefined) out.push({ path, sent });

@@ -8,7 +8,13 @@ import { isIdentifierText } from "../validation/text-patterns.js";
 import { asDaemonDecodes } from "./web-ir-leniency.js";
 
 /** Fields of `params.arguments` that belong to MCP, not to the canonical payload (§2). */
-export const MCP_ONLY_ARGUMENTS: ReadonlySet<string> = new Set(["sessionId", "mutationLease", "leaseToken", "responseMode", "includeTrace"]);
+export const MCP_ONLY_ARGUMENTS: ReadonlySet<string> = new Set([
+  "sessionId",
+  "mutationLease",
+  "leaseToken",
+  "responseMode",
+  "includeTrace",
+]);
 
 /** Tool names the daemon also answers to, and the tool each one is (§7). */
 const TOOL_ALIASES: ReadonlyMap<string, string> = new Map([
@@ -60,7 +66,9 @@ export interface ToolCall {
 
 /** Whether `text` is a Glass identifier (§1): non-empty, ≤ 128 UTF-8 bytes, no whitespace or control characters. */
 export function isIdentifier(text: string): boolean {
-  return isIdentifierText(text) && (text.length * 3 <= MAX_IDENTIFIER_BYTES || utf8Length(text) <= MAX_IDENTIFIER_BYTES);
+  return (
+    isIdentifierText(text) && (text.length * 3 <= MAX_IDENTIFIER_BYTES || utf8Length(text) <= MAX_IDENTIFIER_BYTES)
+  );
 }
 
 /**
@@ -74,7 +82,8 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
   if (typeof id === "string" && !isIdentifier(id)) {
     return "the id of a tools/call must be an identifier: non-empty, at most 128 UTF-8 bytes, no whitespace or control characters";
   }
-  if (!isJsonObject(params) || typeof params.name !== "string") return "tools/call needs params.name, the name of a tool";
+  if (!isJsonObject(params) || typeof params.name !== "string")
+    return "tools/call needs params.name, the name of a tool";
   const argumentsSent = params.arguments !== undefined;
   const args = argumentsSent ? params.arguments : {};
   if (!isJsonObject(args)) return "params.arguments of tools/call must be an object";
@@ -82,7 +91,8 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
   const lease = isJsonObject(mutationLease) ? mutationLease : undefined;
   if (typeof sessionId === "string") {
     if (!isIdentifier(sessionId)) return "arguments.sessionId must be an identifier";
-    if (typeof lease?.sessionId === "string" && lease.sessionId !== sessionId) return "arguments.sessionId must equal arguments.mutationLease.sessionId";
+    if (typeof lease?.sessionId === "string" && lease.sessionId !== sessionId)
+      return "arguments.sessionId must equal arguments.mutationLease.sessionId";
   }
   const tool = TOOL_ALIASES.get(params.name) ?? params.name;
   const operation = operationFor(tool);
@@ -93,13 +103,15 @@ export function readToolCall(id: JsonRpcId | null | undefined, params: unknown):
     payload: canonicalPayload(operation, args),
   };
   if (typeof sessionId === "string") request.sessionId = sessionId;
-  if (typeof lease?.sessionId === "string" && typeof lease.token === "string") request.mutationLease = { sessionId: lease.sessionId, token: lease.token };
+  if (typeof lease?.sessionId === "string" && typeof lease.token === "string")
+    request.mutationLease = { sessionId: lease.sessionId, token: lease.token };
   return {
     tool: params.name,
     arguments: args,
     argumentsSent,
     request,
-    leaseToken: typeof lease?.token === "string" ? lease.token : typeof leaseToken === "string" ? leaseToken : undefined,
+    leaseToken:
+      typeof lease?.token === "string" ? lease.token : typeof leaseToken === "string" ? leaseToken : undefined,
     carriesLease: mutationLease !== undefined || leaseToken !== undefined,
     includeTrace: args.includeTrace === true,
   };

@@ -37,7 +37,12 @@ function secretsAt(sent: string, recorded: string): string[] | undefined {
  */
 export function onlyHidden(difference: PayloadDifference): boolean {
   const { sent, recorded } = difference;
-  return typeof recorded === "string" && recorded.includes(REDACTED) && typeof sent === "string" && secretsAt(sent, recorded) !== undefined;
+  return (
+    typeof recorded === "string" &&
+    recorded.includes(REDACTED) &&
+    typeof sent === "string" &&
+    secretsAt(sent, recorded) !== undefined
+  );
 }
 
 /** Whether a JSON value holds `[redacted]` in one of its strings. */
@@ -69,7 +74,8 @@ export function withoutSecrets<Value>(value: Value, secrets: readonly string[]):
   const walk = (item: unknown): unknown => {
     if (typeof item === "string") return scrub(item);
     if (Array.isArray(item)) return item.map(walk);
-    if (typeof item === "object" && item !== null) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [scrub(key), walk(inner)]));
+    if (typeof item === "object" && item !== null)
+      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [scrub(key), walk(inner)]));
     return item;
   };
   return walk(value) as Value;

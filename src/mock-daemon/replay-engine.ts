@@ -81,7 +81,8 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   const compared = (payload: unknown): unknown => (ignored === undefined ? payload : withoutIgnored(payload, ignored));
   const responsesById = new Map<string, GlassResponse>();
   for (const response of fixture.responses) {
-    if (!responsesById.has(response.requestId)) responsesById.set(response.requestId, deepFreeze(structuredClone(response)));
+    if (!responsesById.has(response.requestId))
+      responsesById.set(response.requestId, deepFreeze(structuredClone(response)));
   }
   // Each recorded payload's answers in recorded order, and how many of them were given.
   const answers = new Map<string, RecordedAnswers>();
@@ -94,7 +95,11 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
     const response = responsesById.get(request.requestId);
     if (response === undefined) continue;
     answered.push(request);
-    const recording: Recording = { request: deepFreeze(structuredClone(request)), response, compared: compared(request.payload) };
+    const recording: Recording = {
+      request: deepFreeze(structuredClone(request)),
+      response,
+      compared: compared(request.payload),
+    };
     const recordings = byOperation.get(request.operation);
     if (recordings === undefined) byOperation.set(request.operation, [recording]);
     else recordings.push(recording);
@@ -121,22 +126,28 @@ export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngine
   const hidden = (operation: string, comparable: unknown): RecordedAnswers | undefined => {
     for (const recording of hiding.get(operation) ?? []) {
       const differences = payloadDifferences(comparable, recording.compared, MAX_COUNTED_DIFFERENCES);
-      if (differences.length < MAX_COUNTED_DIFFERENCES && differences.every(onlyHidden)) return answers.get(matchKey(operation, recording.compared));
+      if (differences.length < MAX_COUNTED_DIFFERENCES && differences.every(onlyHidden))
+        return answers.get(matchKey(operation, recording.compared));
     }
     return undefined;
   };
 
   const find = (operation: string, payload: unknown): RecordedAnswers | GlassResponse | undefined => {
     const comparable = compared(payload);
-    const exact = answersAsSent.get(sentKey(operation, comparable)) ?? answers.get(matchKey(operation, comparable)) ?? hidden(operation, comparable);
+    const exact =
+      answersAsSent.get(sentKey(operation, comparable)) ??
+      answers.get(matchKey(operation, comparable)) ??
+      hidden(operation, comparable);
     if (exact !== undefined || matcher === undefined) return exact;
-    return byOperation.get(operation)?.find((recording) => matcher(operation, payload, recording.request.payload))?.response;
+    return byOperation.get(operation)?.find((recording) => matcher(operation, payload, recording.request.payload))
+      ?.response;
   };
 
   return {
     answer(request) {
       const found = find(request.operation, request.payload);
-      const recorded = found !== undefined && "responses" in found ? nextAnswer(found) : (found ?? options.fallback?.(request));
+      const recorded =
+        found !== undefined && "responses" in found ? nextAnswer(found) : (found ?? options.fallback?.(request));
       if (recorded === undefined) {
         const recordings = byOperation.get(request.operation) ?? [];
         return unmatchedResponse(request, {
@@ -176,7 +187,11 @@ function nearestRecordings(payload: unknown, recordings: readonly Recording[]): 
     const differences = payloadDifferences(payload, recording.compared, limit);
     if (full && differences.length >= limit) continue;
     const at = nearest.findIndex((kept) => kept.differences.length > differences.length);
-    nearest.splice(at === -1 ? nearest.length : at, 0, { requestId: recording.request.requestId, payload: recording.request.payload, differences });
+    nearest.splice(at === -1 ? nearest.length : at, 0, {
+      requestId: recording.request.requestId,
+      payload: recording.request.payload,
+      differences,
+    });
     if (nearest.length > NEAREST_SHOWN) nearest.pop();
   }
   return nearest;

@@ -52,8 +52,13 @@ export interface ToMcpToolResultOptions {
 export function toMcpToolResult(response: GlassResponse, options: ToMcpToolResultOptions = {}): McpToolResult {
   if (!response.ok) {
     const { details } = response.error;
-    const documentFailure = isJsonObject(details) && typeof details.kind === "string" && DOCUMENT_FAILURE_KINDS.has(details.kind);
-    return toolFailure(compactJson(documentFailure ? details : response.error), response.error.code, options.includeTrace === true);
+    const documentFailure =
+      isJsonObject(details) && typeof details.kind === "string" && DOCUMENT_FAILURE_KINDS.has(details.kind);
+    return toolFailure(
+      compactJson(documentFailure ? details : response.error),
+      response.error.code,
+      options.includeTrace === true,
+    );
   }
   const { text, more } = successContent(response.result, options.operation);
   const content: McpToolResult["content"] = [{ type: "text", text }, ...more];
@@ -72,7 +77,10 @@ export function toolFailure(text: string, outcome: string, includeTrace: boolean
   return { content, isError: true };
 }
 
-function successContent(result: unknown, operation: string | undefined): { text: string; more: McpToolResult["content"] } {
+function successContent(
+  result: unknown,
+  operation: string | undefined,
+): { text: string; more: McpToolResult["content"] } {
   if (!isJsonObject(result)) return { text: compactJson(result), more: [] };
   if (operation !== undefined && describeOperation(operation)?.resultText === true && typeof result.text === "string") {
     return { text: result.text, more: [] };

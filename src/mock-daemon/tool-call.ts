@@ -18,7 +18,15 @@ import { capabilityStatus, isEnabledStatus } from "./manifest.js";
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["minimal", "normal", "diagnostic"]);
 
 /** The arguments of an intent request (resolveIntent, findTarget, executeIntent). */
-const INTENT_KEYS = ["schemaVersion", "intent", "action", "scope", "constraints", "resolutionPolicy", "expectedRevision"];
+const INTENT_KEYS = [
+  "schemaVersion",
+  "intent",
+  "action",
+  "scope",
+  "constraints",
+  "resolutionPolicy",
+  "expectedRevision",
+];
 
 /** The knowledge lookup options resolveIntentWithKnowledge takes besides an intent request. */
 const KNOWLEDGE_LOOKUP_KEYS = ["profileScope", "profileKey", "locale", "tenantKey", "browserFamily", "browserVersion"];
@@ -31,11 +39,17 @@ const LEASE_AND_META_KEYS = ["leaseToken", "sessionId", "mutationLease", "_meta"
  * outside `allowed` (or, where the daemon's full list is not known, one of `forbidden`) fails the
  * call with `browser tool failed`.
  */
-const STRICT_TOOLS: ReadonlyMap<string, { removed?: readonly string[]; allowed?: readonly string[]; forbidden?: readonly string[] }> = new Map([
+const STRICT_TOOLS: ReadonlyMap<
+  string,
+  { removed?: readonly string[]; allowed?: readonly string[]; forbidden?: readonly string[] }
+> = new Map([
   ["preflightNavigation", { allowed: ["url"] }],
   ["resolveIntent", { allowed: INTENT_KEYS }],
   ["executeIntent", { removed: ["candidateId", "value", "leaseToken"], allowed: INTENT_KEYS }],
-  ["actAndVerify", { removed: ["responseMode", "leaseToken", "timeoutMs", "predicate"], forbidden: LEASE_AND_META_KEYS }],
+  [
+    "actAndVerify",
+    { removed: ["responseMode", "leaseToken", "timeoutMs", "predicate"], forbidden: LEASE_AND_META_KEYS },
+  ],
   ["findTarget", { forbidden: LEASE_AND_META_KEYS }],
   ["resolveIntentWithKnowledge", { removed: KNOWLEDGE_LOOKUP_KEYS, allowed: INTENT_KEYS }],
 ]);
@@ -72,11 +86,13 @@ export function answerToolCall(
 ): ToolAnswer | Promise<ToolAnswer> {
   const { request } = call;
   const { responseMode } = call.arguments;
-  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call)) return browserToolFailed(call);
+  if ((typeof responseMode === "string" && !RESPONSE_MODES.has(responseMode)) || breaksStrictDecoding(call))
+    return browserToolFailed(call);
   const unavailable = capabilityFailure(context.manifest, call);
   if (unavailable !== undefined) return answerWith(unavailable, call);
   const handler = handlerFor(context.handlers, request.operation);
-  if (handler === undefined && context.engine.has(request.operation, request.payload)) return answerWith(context.engine.answer(request), call);
+  if (handler === undefined && context.engine.has(request.operation, request.payload))
+    return answerWith(context.engine.answer(request), call);
   const refusal = payloadRefusal(call);
   if (refusal === "untyped") return browserToolFailed(call);
   if (refusal !== undefined) return answerWith(refusal, call);
@@ -118,7 +134,8 @@ function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
   if (known.namespace === "browser") {
     const args = payload as Record<string, unknown>;
     const skipped = (issue: { path: string; reason: string }): boolean =>
-      UNKNOWN_FIELD_REASON.test(issue.reason) || (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
+      UNKNOWN_FIELD_REASON.test(issue.reason) ||
+      (Object.hasOwn(args, issue.path) && args[issue.path] === null && NUMBER_REASON.test(issue.reason));
     return checked.issues.every(skipped) ? undefined : "untyped";
   }
   // executeTask validates its task only to run it: a rule it breaks is an untyped failure too.

@@ -28,7 +28,11 @@ export function listTools(manifest: GlassCapabilityManifest): ListedTool[] {
         const status = op.capability === undefined ? "available" : capabilityStatus(manifest, op.capability);
         return status !== undefined && isEnabledStatus(status);
       })
-      .map((op) => ({ name: op.tool, description: operationSummaries[op.operation] ?? op.operation, inputSchema: { type: "object" as const } }));
+      .map((op) => ({
+        name: op.tool,
+        description: operationSummaries[op.operation] ?? op.operation,
+        inputSchema: { type: "object" as const },
+      }));
     cache.set(manifest, tools);
   }
   return tools;

@@ -80,12 +80,22 @@ export function unmatchedResponse(live: GlassRequest, recordings: UnmatchedConte
  * recordings hide one replaced by `[redacted]` (before anything is shortened, so no part of a
  * secret is left), and the payload hidden when a secret cannot be told apart from the rest.
  */
-function withoutRecordedSecrets(request: GlassRequest, context: UnmatchedContext): { request: GlassRequest; context: UnmatchedContext; payloadHidden: boolean } {
+function withoutRecordedSecrets(
+  request: GlassRequest,
+  context: UnmatchedContext,
+): { request: GlassRequest; context: UnmatchedContext; payloadHidden: boolean } {
   const nearest = context.nearest ?? [];
   const { secrets, unplaced } = recordedSecrets(nearest.flatMap((recording) => recording.differences));
   if (secrets.length === 0 && !unplaced) return { request, context, payloadHidden: false };
-  const shown = nearest.map((recording) => ({ ...recording, differences: recording.differences.map((difference) => withoutSecrets(shownDifference(difference), secrets)) }));
-  return { request: { ...request, payload: withoutSecrets(request.payload, secrets) }, context: { ...context, nearest: shown }, payloadHidden: unplaced };
+  const shown = nearest.map((recording) => ({
+    ...recording,
+    differences: recording.differences.map((difference) => withoutSecrets(shownDifference(difference), secrets)),
+  }));
+  return {
+    request: { ...request, payload: withoutSecrets(request.payload, secrets) },
+    context: { ...context, nearest: shown },
+    payloadHidden: unplaced,
+  };
 }
 
 /**
@@ -95,18 +105,28 @@ function withoutRecordedSecrets(request: GlassRequest, context: UnmatchedContext
 export function withoutHandler(response: GlassErrorResponse): GlassErrorResponse {
   const operation = (response.error.details as { operation?: unknown } | undefined)?.operation;
   const named = typeof operation === "string" ? operation : "this operation";
-  return { ...response, error: { ...response.error, message: truncateUtf8(`no handler for ${named}; ${response.error.message}`, MAX_MESSAGE_BYTES) } };
+  return {
+    ...response,
+    error: {
+      ...response.error,
+      message: truncateUtf8(`no handler for ${named}; ${response.error.message}`, MAX_MESSAGE_BYTES),
+    },
+  };
 }
 
 function unmatchedMessage(operation: string, context: UnmatchedContext): string {
   const { answersForOperation: count, recordedOperations } = context;
-  if (count === 0) return `no answers for ${operation} at all; recorded operations: ${recordedOperations.length === 0 ? "none" : recordedOperations.join(", ")}`;
+  if (count === 0)
+    return `no answers for ${operation} at all; recorded operations: ${recordedOperations.length === 0 ? "none" : recordedOperations.join(", ")}`;
   let message = `no recorded answer for ${operation} with this payload; the fixture has ${count} ${count === 1 ? "answer" : "answers"} for ${operation}`;
   const nearest = context.nearest ?? [];
   const closest = nearest[0];
   if (closest === undefined) return message;
   message += `. ${nearest.length === 1 ? "It" : "The nearest"} differs at ${listDifferences(closest.differences)}`;
-  const budget = Math.min(MESSAGE_PAYLOAD_BYTES, Math.floor((MAX_MESSAGE_BYTES - message.length - 24) / nearest.length) - 3);
+  const budget = Math.min(
+    MESSAGE_PAYLOAD_BYTES,
+    Math.floor((MAX_MESSAGE_BYTES - message.length - 24) / nearest.length) - 3,
+  );
   if (budget >= 16) {
     message += `. ${nearest.length === 1 ? "Recorded" : "Nearest recorded"}: ${nearest.map((recording) => previewJson(recording.payload, budget)).join(" | ")}`;
   }
@@ -134,7 +154,11 @@ function describeDifference(difference: PayloadDifference): string {
   return `${path}: ${side("sent", "sent" in difference, difference.sent)}, ${side("recorded", "recorded" in difference, difference.recorded)}`;
 }
 
-function unmatchedDetails(request: GlassRequest, context: UnmatchedContext, payloadHidden: boolean): Record<string, unknown> {
+function unmatchedDetails(
+  request: GlassRequest,
+  context: UnmatchedContext,
+  payloadHidden: boolean,
+): Record<string, unknown> {
   const { operation, payload } = request;
   const details: Record<string, unknown> = { operation: truncateUtf8(operation, 256) };
   const nearest = context.nearest ?? [];
@@ -151,7 +175,8 @@ function unmatchedDetails(request: GlassRequest, context: UnmatchedContext, payl
       bytes += size;
     }
     details.differences = differences;
-    if (differences.length < closest.differences.length) details.differencesOmitted = closest.differences.length - differences.length;
+    if (differences.length < closest.differences.length)
+      details.differencesOmitted = closest.differences.length - differences.length;
     details.nearest = nearest.map((recording) => ({
       requestId: truncateUtf8(recording.requestId, 256),
       differenceCount: recording.differences.length,
@@ -159,7 +184,9 @@ function unmatchedDetails(request: GlassRequest, context: UnmatchedContext, payl
     }));
   }
   const room = MAX_DETAILS_BYTES - jsonByteLength(details) - 64;
-  if (payloadHidden) details.payloadOmitted = "the payload differs from a recording that hides a secret ([redacted]) in a way that would show it";
+  if (payloadHidden)
+    details.payloadOmitted =
+      "the payload differs from a recording that hides a secret ([redacted]) in a way that would show it";
   else if (jsonByteLength(payload, room) <= room) details.payload = payload;
   else details.payloadOmitted = "the payload is too large to repeat here (details are limited to 16 KiB)";
   return details;

@@ -9,13 +9,31 @@ import { isJsonObject } from "../validation/json-value.js";
 // document as a closed object before sending; the mock reads it as the daemon does.
 
 /** The members of an entity, a relationship, the coverage and the limits, each checked against its type. */
-const ENTITY_MEMBERS = Object.keys({ id: true, kind: true, role: true, name: true, quality: true, evidenceSources: true } satisfies Record<keyof WebIrEntity, true>);
-const RELATIONSHIP_MEMBERS = Object.keys({ from: true, to: true, kind: true } satisfies Record<keyof WebIrRelationship, true>);
-const COVERAGE_MEMBERS = Object.keys({ structural: true, semantic: true, interactiveEntitiesObserved: true, opaqueRegions: true, reasons: true } satisfies Record<
-  keyof WebIrCoverage,
+const ENTITY_MEMBERS = Object.keys({
+  id: true,
+  kind: true,
+  role: true,
+  name: true,
+  quality: true,
+  evidenceSources: true,
+} satisfies Record<keyof WebIrEntity, true>);
+const RELATIONSHIP_MEMBERS = Object.keys({ from: true, to: true, kind: true } satisfies Record<
+  keyof WebIrRelationship,
   true
 >);
-const LIMITS_MEMBERS = Object.keys({ truncated: true, omittedFacts: true, textBytes: true, missingSources: true } satisfies Record<keyof WebIrLimits, true>);
+const COVERAGE_MEMBERS = Object.keys({
+  structural: true,
+  semantic: true,
+  interactiveEntitiesObserved: true,
+  opaqueRegions: true,
+  reasons: true,
+} satisfies Record<keyof WebIrCoverage, true>);
+const LIMITS_MEMBERS = Object.keys({
+  truncated: true,
+  omittedFacts: true,
+  textBytes: true,
+  missingSources: true,
+} satisfies Record<keyof WebIrLimits, true>);
 
 /** The payload members that hold a Web IR document, by operation. */
 const DOCUMENT_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
@@ -38,7 +56,8 @@ function decodedDocument(document: JsonValue): JsonValue {
   const out = known(document, DOCUMENT_MEMBERS) as Record<string, JsonValue>;
   const copy: Record<string, JsonValue> = { ...out };
   if (Array.isArray(out.entities)) copy.entities = out.entities.map((entity) => known(entity, ENTITY_MEMBERS));
-  if (Array.isArray(out.relationships)) copy.relationships = out.relationships.map((relationship) => known(relationship, RELATIONSHIP_MEMBERS));
+  if (Array.isArray(out.relationships))
+    copy.relationships = out.relationships.map((relationship) => known(relationship, RELATIONSHIP_MEMBERS));
   if (out.coverage !== undefined) copy.coverage = known(out.coverage, COVERAGE_MEMBERS);
   if (out.limits !== undefined) copy.limits = known(out.limits, LIMITS_MEMBERS);
   return copy;

@@ -32,6 +32,7 @@ export function defaultSocketPath(context: DefaultSocketPathContext = {}): strin
   const home = context.homeDir ?? homedir();
   if (platform === "darwin") return join(home, "Library", "Application Support", "glass", "glass.sock");
   const dataHome = env.XDG_DATA_HOME;
-  const dataDir = dataHome !== undefined && dataHome !== "" && isAbsolute(dataHome) ? dataHome : join(home, ".local", "share");
+  const dataDir =
+    dataHome !== undefined && dataHome !== "" && isAbsolute(dataHome) ? dataHome : join(home, ".local", "share");
   return join(dataDir, "glass", "glass.sock");
 }

@@ -3,15 +3,33 @@ import { Buffer } from "node:buffer";
 import { BadFrameError, requestInvalid, TransportClosedError } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
-import { isJsonRpcMessage, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcId, type JsonRpcMessage } from "../mcp/json-rpc.js";
+import {
+  isJsonRpcMessage,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from "../mcp/json-rpc.js";
 import { isJsonObject } from "../validation/json-value.js";
 import type { TransportHandlers } from "../transport/transport.js";
 import { SlotList } from "../collections/slot-list.js";
 import { encodeFrameForStream, type StreamFrame } from "./framing/encode-frame.js";
 import { FrameLimits } from "./framing/frame-limits.js";
-import { createFrameReader, pushFramesPastErrors, type DecodedFrame, type FrameReader } from "./framing/frame-reader.js";
+import {
+  createFrameReader,
+  pushFramesPastErrors,
+  type DecodedFrame,
+  type FrameReader,
+} from "./framing/frame-reader.js";
 import { TransportLimits } from "../transport/transport.js";
-import { callHandler, closed, ignore, notEncodable, peerNotReading, reportBadFrame } from "../transport/transport-util.js";
+import {
+  callHandler,
+  closed,
+  ignore,
+  notEncodable,
+  peerNotReading,
+  reportBadFrame,
+} from "../transport/transport-util.js";
 
 /** What a {@link FramedConnection} runs over. */
 export interface FramedConnectionOptions {
@@ -107,7 +125,8 @@ export class FramedConnection {
 
   /** Writes one message; resolves when the operating system has it. Never throws synchronously. */
   send(message: JsonRpcMessage): Promise<void> {
-    if (!this.#acceptingSends) return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
+    if (!this.#acceptingSends)
+      return Promise.reject(closed("the transport is closing or closed; the message was not sent"));
     let frame: StreamFrame;
     try {
       frame = encodeFrameForStream(message, this.#glassPeer ? "auto" : "newline", FrameLimits.maxRequestBodyBytes);
@@ -176,7 +195,9 @@ export class FramedConnection {
     this.#clearStallTimer();
     this.#readable.off("data", this.#onData);
     this.#readable.off("end", this.#onEnd);
-    const unsent = closed(error === undefined ? "the transport closed before the message was written" : error.rawMessage);
+    const unsent = closed(
+      error === undefined ? "the transport closed before the message was written" : error.rawMessage,
+    );
     for (const settle of this.#pendingSends.values()) settle(unsent);
     const handlers = this.#handlers;
     this.#handlers = undefined;
@@ -212,7 +233,12 @@ export class FramedConnection {
   #onBadFrame(error: GlassError): void {
     const details = isJsonObject(error.details) ? error.details : {};
     if (details.tooLarge === true) throw error;
-    if (!this.#heardMcp && this.#notMcpCandidate === undefined && details.invalidJson === true && typeof details.text === "string") {
+    if (
+      !this.#heardMcp &&
+      this.#notMcpCandidate === undefined &&
+      details.invalidJson === true &&
+      typeof details.text === "string"
+    ) {
       this.#notMcpCandidate = { error, text: details.text };
       return;
     }
@@ -249,7 +275,8 @@ export class FramedConnection {
   #deliver(message: unknown): void {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
-    if (!isJsonRpcMessage(message)) return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
+    if (!isJsonRpcMessage(message))
+      return reportBadFrame(handlers, "the frame holds JSON but not a JSON-RPC 2.0 message object");
     this.#heardMcp = true;
     if (this.#initializeIds.size > 0) this.#learnPeer(message);
     callHandler(() => handlers.onMessage(message));
@@ -258,7 +285,8 @@ export class FramedConnection {
   /** Reads who the peer is from the answer to an `initialize` sent here: a `glass` manifest means a Glass daemon. */
   #learnPeer(message: JsonRpcMessage): void {
     if (!isJsonRpcResponse(message) || message.id === null || !this.#initializeIds.delete(message.id)) return;
-    if ("result" in message && isJsonObject(message.result) && isJsonObject(message.result.glass)) this.#glassPeer = true;
+    if ("result" in message && isJsonObject(message.result) && isJsonObject(message.result.glass))
+      this.#glassPeer = true;
   }
 
   #reportError(error: GlassError): void {
@@ -290,8 +318,11 @@ export class FramedConnection {
     this.#stallTimerFor = undefined;
     if (this.#finished) return;
     if (this.#frameSince() === since) {
-      const error = this.#reader.discardPartial(`no complete frame from ${this.#peer} within ${this.#frameTimeoutMs} ms of its first byte`);
-      if (error !== undefined && isJsonObject(error.details) && error.details.framingLost === true) return this.#lose(error);
+      const error = this.#reader.discardPartial(
+        `no complete frame from ${this.#peer} within ${this.#frameTimeoutMs} ms of its first byte`,
+      );
+      if (error !== undefined && isJsonObject(error.details) && error.details.framingLost === true)
+        return this.#lose(error);
       if (error !== undefined) this.#reportError(error);
     }
     this.#armStallTimer();
@@ -317,7 +348,10 @@ export class FramedConnection {
    */
   #refuseOversized(badFrame: GlassError): void {
     const details = isJsonObject(badFrame.details) ? badFrame.details : {};
-    const size = typeof details.declaredBytes === "number" ? `declared ${details.declaredBytes} bytes` : `passed ${typeof details.seenBytes === "number" ? details.seenBytes : "its"} bytes`;
+    const size =
+      typeof details.declaredBytes === "number"
+        ? `declared ${details.declaredBytes} bytes`
+        : `passed ${typeof details.seenBytes === "number" ? details.seenBytes : "its"} bytes`;
     this.#end(
       badFrame,
       new TransportClosedError({
@@ -351,5 +385,7 @@ function tooLarge(bytes: number, peer: string): GlassError {
 }
 
 function asBadFrame(error: unknown): GlassError {
-  return error instanceof GlassError ? error : new BadFrameError({ message: describeError(error), phase: "dispatch", cause: error });
+  return error instanceof GlassError
+    ? error
+    : new BadFrameError({ message: describeError(error), phase: "dispatch", cause: error });
 }

@@ -11,7 +11,12 @@ export { socketTransport, type SocketTransportOptions } from "./socket-transport
 export { defaultSocketPath, type DefaultSocketPathContext } from "./default-socket-path.js";
 export type { Framing } from "../mcp/json-rpc.js";
 export { encodeFrame, type EncodeFrameOptions } from "./framing/encode-frame.js";
-export { createFrameReader, type DecodedFrame, type FrameReader, type FrameReaderOptions } from "./framing/frame-reader.js";
+export {
+  createFrameReader,
+  type DecodedFrame,
+  type FrameReader,
+  type FrameReaderOptions,
+} from "./framing/frame-reader.js";
 export { FrameLimits } from "./framing/frame-limits.js";
 export { startBridge, type Bridge } from "./bridge/start-bridge.js";
 export type { BridgeOptions, BridgeUpstream, BridgeSocketUpstream, BridgeCommandUpstream } from "./bridge/options.js";

@@ -167,7 +167,12 @@ class SocketTransport extends StreamTransport {
     const lastError = this.#lastError;
     const error = this.closeRequested
       ? undefined
-      : closed(lastError === undefined ? `${this.#peer} closed the connection` : `the connection to ${this.#peer} was lost: ${lastError.message}`, lastError);
+      : closed(
+          lastError === undefined
+            ? `${this.#peer} closed the connection`
+            : `the connection to ${this.#peer} was lost: ${lastError.message}`,
+          lastError,
+        );
     this.connection?.finish(error);
     this.markGone();
   };
@@ -183,7 +188,8 @@ class SocketTransport extends StreamTransport {
     if (this.#options.allowForeignOwner === true || uid === undefined || this.#path.startsWith("\0")) return undefined;
     const path = this.#path;
     const after = statOf(path);
-    const replaced = after === undefined || (before !== undefined && (before.dev !== after.dev || before.ino !== after.ino));
+    const replaced =
+      after === undefined || (before !== undefined && (before.dev !== after.dev || before.ino !== after.ino));
     if (!replaced && after.uid === uid) return undefined;
     const fix =
       "Nothing was sent. Connect to your own daemon's socket (start one with `glass daemon start`, or point GLASS_SOCKET at it), " +
@@ -220,7 +226,8 @@ class SocketTransport extends StreamTransport {
    */
   #unsafeDirectory(): TransportUnavailableError | undefined {
     const uid = process.getuid?.();
-    if (this.#options.allowSharedDirectory === true || uid === undefined || this.#path.startsWith("\0")) return undefined;
+    if (this.#options.allowSharedDirectory === true || uid === undefined || this.#path.startsWith("\0"))
+      return undefined;
     const path = this.#path;
     const problem = unsafeDirectoryOf(path, uid, this.#options.allowForeignOwner === true);
     if (problem === undefined) return undefined;
@@ -230,7 +237,13 @@ class SocketTransport extends StreamTransport {
         "Nothing was sent. Move the socket to a directory only you can write to (the daemon's default, or $XDG_RUNTIME_DIR), " +
         `${problem.fix}, or, if you trust every user who can write there, pass socketTransport({ path, allowSharedDirectory: true })`,
       retry: { classification: "notRetryable", recommendedOperation: "connect" },
-      details: { path, directory: problem.directory, directoryUid: problem.uid, directoryMode: `0${(problem.mode & 0o7777).toString(8)}`, processUid: uid },
+      details: {
+        path,
+        directory: problem.directory,
+        directoryUid: problem.uid,
+        directoryMode: `0${(problem.mode & 0o7777).toString(8)}`,
+        processUid: uid,
+      },
     });
   }
 

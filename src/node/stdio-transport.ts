@@ -152,7 +152,9 @@ class StdioTransport extends StreamTransport {
   #onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
     if (this.#pipeDrainTimer !== undefined) clearTimeout(this.#pipeDrainTimer);
     this.#child?.stderr?.off("data", this.#onStderr);
-    const error = this.closeRequested ? undefined : new TransportClosedError({ message: this.#describeExit(code, signal) });
+    const error = this.closeRequested
+      ? undefined
+      : new TransportClosedError({ message: this.#describeExit(code, signal) });
     this.connection?.finish(error);
     this.markGone();
   };
@@ -203,6 +205,9 @@ class StderrTail {
 
   /** The tail as text, trimmed (a character cut in half at the start is dropped). */
   text(): string {
-    return this.#bytes.toString("utf8").replace(/^\uFFFD+/, "").trim();
+    return this.#bytes
+      .toString("utf8")
+      .replace(/^\uFFFD+/, "")
+      .trim();
   }
 }

@@ -56,7 +56,9 @@ type OperationRow = readonly [string, string | 0, LeaseRequirement, 0 | 1, 0 | 1
  * Expands the generated rows into frozen descriptors keyed by operation name, in a frozen object
  * without a prototype: `operations["constructor"]` is `undefined`, as for any name not in the catalog.
  */
-function expandOperationTable<Name extends string>(rows: readonly OperationRow[]): Readonly<Record<Name, OperationDescriptor>> {
+function expandOperationTable<Name extends string>(
+  rows: readonly OperationRow[],
+): Readonly<Record<Name, OperationDescriptor>> {
   const table = Object.create(null) as Record<string, OperationDescriptor>;
   for (const [operation, tool, lease, expectedRevision, retrySafe, capability, resultText] of rows) {
     const dot = operation.indexOf(".");

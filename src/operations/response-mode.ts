@@ -61,17 +61,24 @@ export function callOptionArguments(
   const args: { responseMode?: ResponseMode; includeTrace?: true } = {};
   if (responseMode !== undefined) {
     if (!RESPONSE_MODES.includes(responseMode)) {
-      return { problem: `responseMode must be "minimal", "normal" or "diagnostic", not ${describeValue(responseMode)}` };
+      return {
+        problem: `responseMode must be "minimal", "normal" or "diagnostic", not ${describeValue(responseMode)}`,
+      };
     }
     if (inCatalog && !responseModeOperations.has(operation)) {
-      return { problem: `${operation} does not take responseMode (the daemon's tool would fail); only ${[...responseModeOperations].join(", ")} do` };
+      return {
+        problem: `${operation} does not take responseMode (the daemon's tool would fail); only ${[...responseModeOperations].join(", ")} do`,
+      };
     }
     args.responseMode = responseMode;
   }
   if (includeTrace !== undefined) {
-    if (typeof includeTrace !== "boolean") return { problem: `includeTrace must be true or false, not ${describeValue(includeTrace)}` };
+    if (typeof includeTrace !== "boolean")
+      return { problem: `includeTrace must be true or false, not ${describeValue(includeTrace)}` };
     if (includeTrace && inCatalog && !traceOperations.has(operation)) {
-      return { problem: `${operation} does not take includeTrace (the daemon's tool would fail or ignore it); only ${[...traceOperations].join(", ")} do` };
+      return {
+        problem: `${operation} does not take includeTrace (the daemon's tool would fail or ignore it); only ${[...traceOperations].join(", ")} do`,
+      };
     }
     if (includeTrace) args.includeTrace = true;
   }

@@ -38,7 +38,9 @@ async function findGoldenFixture(): Promise<URL> {
     const parent = new URL("../", dir);
     if (parent.href === dir.href) {
       fixtureUrl = undefined;
-      throw fixtureInvalid(`cannot find the ${PACKAGE_NAME} package above ${import.meta.url}, so not its golden fixture`);
+      throw fixtureInvalid(
+        `cannot find the ${PACKAGE_NAME} package above ${import.meta.url}, so not its golden fixture`,
+      );
     }
     dir = parent;
   }

@@ -47,7 +47,10 @@ const FRAMING = "newline";
  * const page = await glass.browser.observe({ level: "summary" }); // answered if the fixture recorded it
  * ```
  */
-export function inMemoryTransport(source: ReplayEngine | GoldenFixture, options: InMemoryTransportOptions = {}): InMemoryTransport {
+export function inMemoryTransport(
+  source: ReplayEngine | GoldenFixture,
+  options: InMemoryTransportOptions = {},
+): InMemoryTransport {
   return new InMemoryDaemon(createReplayDaemonContext(source, options)).connect();
 }
 
@@ -64,7 +67,8 @@ export class InMemoryDaemon {
   constructor(context: DaemonContext) {
     this.context = context;
     context.crash = () => {
-      for (const transport of [...this.#open]) transport.end(new TransportClosedError({ message: "the in-memory daemon crashed (crashAfterCalls fault)" }));
+      for (const transport of [...this.#open])
+        transport.end(new TransportClosedError({ message: "the in-memory daemon crashed (crashAfterCalls fault)" }));
       context.leases?.reset();
     };
   }
@@ -108,8 +112,14 @@ class InMemoryReplayTransport implements InMemoryTransport, SessionConnection {
   }
 
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.#state === "closed") return Promise.reject(new TransportClosedError({ message: "the in-memory transport was closed before it started" }));
-    if (this.#state === "open") return Promise.reject(new TransportUnavailableError({ message: "start() was already called: a transport is started once" }));
+    if (this.#state === "closed")
+      return Promise.reject(
+        new TransportClosedError({ message: "the in-memory transport was closed before it started" }),
+      );
+    if (this.#state === "open")
+      return Promise.reject(
+        new TransportUnavailableError({ message: "start() was already called: a transport is started once" }),
+      );
     this.#handlers = handlers;
     this.#session = new McpServerSession(this.#context, this.#daemon.clientId(), this);
     this.#state = "open";

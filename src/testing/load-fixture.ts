@@ -1,5 +1,10 @@
 import { GlassError } from "../errors/glass-error.js";
-import { fixtureInvalid, fixtureShapeProblem, parseFixture, type GoldenFixture } from "../mock-daemon/golden-fixture.js";
+import {
+  fixtureInvalid,
+  fixtureShapeProblem,
+  parseFixture,
+  type GoldenFixture,
+} from "../mock-daemon/golden-fixture.js";
 
 /** The largest fixture file read (a file, not a device; bigger ones are refused before reading). */
 const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
@@ -37,10 +42,13 @@ export async function loadFixture(path: string | URL): Promise<GoldenFixture> {
   } catch (error) {
     // The parser's message quotes the text; only where it failed is kept.
     const position = error instanceof Error ? /\bat position (\d+)/.exec(error.message)?.[1] : undefined;
-    throw fixtureInvalid(`the fixture ${name} is not JSON: ${position === undefined ? "" : `it does not parse at character ${position}; `}${WHERE_TO_FIND_ONE}`);
+    throw fixtureInvalid(
+      `the fixture ${name} is not JSON: ${position === undefined ? "" : `it does not parse at character ${position}; `}${WHERE_TO_FIND_ONE}`,
+    );
   }
   const problem = fixtureShapeProblem(json);
-  if (problem !== undefined) throw fixtureInvalid(`the fixture ${name} is not a golden fixture: ${problem}; ${WHERE_TO_FIND_ONE}`);
+  if (problem !== undefined)
+    throw fixtureInvalid(`the fixture ${name} is not a golden fixture: ${problem}; ${WHERE_TO_FIND_ONE}`);
   try {
     return parseFixture(json);
   } catch (error) {
@@ -62,7 +70,9 @@ async function readFixtureText(path: string | URL, name: string): Promise<string
     throw await cannotRead(path, name, error);
   }
   if (size > MAX_FIXTURE_BYTES) {
-    throw fixtureInvalid(`the fixture ${name} is ${Math.round(size / (1024 * 1024))} MiB; a golden fixture is at most ${MAX_FIXTURE_BYTES / (1024 * 1024)} MiB`);
+    throw fixtureInvalid(
+      `the fixture ${name} is ${Math.round(size / (1024 * 1024))} MiB; a golden fixture is at most ${MAX_FIXTURE_BYTES / (1024 * 1024)} MiB`,
+    );
   }
   try {
     return await readFile(path, "utf8");
@@ -78,7 +88,8 @@ async function cannotRead(path: string | URL, name: string, error: unknown): Pro
     const { isAbsolute, resolve } = await import("node:path");
     const relative = typeof path === "string" && !isAbsolute(path);
     if (relative) message += ` (a relative path is read from the working directory: ${resolve(path)})`;
-    if (relative || name.endsWith(GOLDEN_FIXTURE_NAME)) message += `; the package's own golden fixture is goldenFixture() of glass-sdk/testing`;
+    if (relative || name.endsWith(GOLDEN_FIXTURE_NAME))
+      message += `; the package's own golden fixture is goldenFixture() of glass-sdk/testing`;
   }
   return fixtureInvalid(message, error);
 }

@@ -109,7 +109,10 @@ class Recorder implements RecordingTransport {
     const requests: GlassRequest[] = [];
     const responses: GlassResponse[] = [];
     for (const { request, response } of this.#entries.values()) {
-      const shown = request.mutationLease === undefined ? request : { ...request, mutationLease: { ...request.mutationLease, token: REDACTED } };
+      const shown =
+        request.mutationLease === undefined
+          ? request
+          : { ...request, mutationLease: { ...request.mutationLease, token: REDACTED } };
       requests.push(redactSecrets(shown, this.#secrets));
       responses.push(redactSecrets(response, this.#secrets));
     }

@@ -64,11 +64,19 @@ function isReplayEngine(source: ReplayEngine | GoldenFixture): source is ReplayE
  * fixture to build one from; none: the handlers and the simulated site answer). Platform-free: sessions of the daemon are
  * `new McpServerSession(context, clientId, connection)`.
  */
-export function createReplayDaemonContext(source: ReplayEngine | GoldenFixture | undefined, options: ReplayDaemonOptions = {}): DaemonContext {
+export function createReplayDaemonContext(
+  source: ReplayEngine | GoldenFixture | undefined,
+  options: ReplayDaemonOptions = {},
+): DaemonContext {
   const mode = options.mode ?? "stdio";
   return createDaemonContext({
     mode,
-    engine: source === undefined ? createReplayEngine(EMPTY_FIXTURE) : isReplayEngine(source) ? source : createReplayEngine(source, { match: options.match }),
+    engine:
+      source === undefined
+        ? createReplayEngine(EMPTY_FIXTURE)
+        : isReplayEngine(source)
+          ? source
+          : createReplayEngine(source, { match: options.match }),
     handlers: options.handlers,
     fallbackHandlers: siteHandlersFor(options.site, source === undefined),
     manifest: buildManifest(mode, REPLAY_PLATFORM, options),

@@ -1,5 +1,11 @@
 import { requestInvalid } from "../errors/error-classes.js";
-import { isJsonRpcNotification, isJsonRpcRequest, READ_ONLY_METHODS, type JsonRpcMessage, type JsonRpcRequest } from "../mcp/json-rpc.js";
+import {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  READ_ONLY_METHODS,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from "../mcp/json-rpc.js";
 import { isRetrySafe, operationFor } from "../operations/catalog.js";
 
 // What the HTTP transport may send twice, and when: the one home of that judgement for the
@@ -143,10 +149,16 @@ export function checkMaxRetries(given: number | undefined): number {
 }
 
 /** A duration option in milliseconds (`maxRetryWaitMs`, `requestTimeoutMs`), checked: a positive integer a timer can hold. */
-export function checkDurationMs(name: string, given: number | undefined, fallback: number | undefined): number | undefined {
+export function checkDurationMs(
+  name: string,
+  given: number | undefined,
+  fallback: number | undefined,
+): number | undefined {
   if (given === undefined) return fallback;
   if (Number.isInteger(given) && given > 0 && given <= MAX_TIMER_MS) return given;
-  throw requestInvalid(`httpTransport: ${name} must be a positive integer number of milliseconds (at most ${MAX_TIMER_MS}); got ${String(given)}`);
+  throw requestInvalid(
+    `httpTransport: ${name} must be a positive integer number of milliseconds (at most ${MAX_TIMER_MS}); got ${String(given)}`,
+  );
 }
 
 /** A wait as a person reads it: `250 ms`, `2 s`, `1.5 s`. */

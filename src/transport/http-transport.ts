@@ -1,6 +1,12 @@
 import ky, { isHTTPError, isTimeoutError, type KyInstance, type Options as KyOptions } from "ky";
 import type { NormalizedOptions, RetryOptions } from "ky";
-import { DeadlineExceededError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import {
+  DeadlineExceededError,
+  OverloadedError,
+  requestInvalid,
+  TransportClosedError,
+  TransportUnavailableError,
+} from "../errors/error-classes.js";
 import { SlotList } from "../collections/slot-list.js";
 import { SlotTable } from "../collections/slot-table.js";
 import { GlassError } from "../errors/glass-error.js";
@@ -19,14 +25,37 @@ import {
   type JsonRpcResponse,
 } from "../mcp/json-rpc.js";
 import { describeError, quoteUntrusted, redactUrl } from "../errors/redact.js";
-import { checkDurationMs, checkMaxRetries, DEFAULT_MAX_RETRY_WAIT_MS, describeWait, mayMutate, mayRetry, parseRetryAfter, RETRY_STATUSES, retryWaitMs, safeToRepeat, toolOf } from "./http-retry.js";
+import {
+  checkDurationMs,
+  checkMaxRetries,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  describeWait,
+  mayMutate,
+  mayRetry,
+  parseRetryAfter,
+  RETRY_STATUSES,
+  retryWaitMs,
+  safeToRepeat,
+  toolOf,
+} from "./http-retry.js";
 import { createSseParser, SseTooLargeError, type SseEvent } from "./sse-parser.js";
 import { ServerStream } from "./server-stream.js";
 import { resumeSseStream, type ResumeAttempt, type ResumeFailure, type SseCursor } from "./sse-resume.js";
 import { TransportLimits } from "./transport.js";
 import type { GlassTransport, TransportHandlers } from "./transport.js";
 import { sleepUnlessAborted } from "../client/retry.js";
-import { callHandler, checkMaxInFlight, CLOSED_BEFORE_START, closed, encode, ignore, messagesIn, NOT_SENT, startedTwice, transportRedactor } from "./transport-util.js";
+import {
+  callHandler,
+  checkMaxInFlight,
+  CLOSED_BEFORE_START,
+  closed,
+  encode,
+  ignore,
+  messagesIn,
+  NOT_SENT,
+  startedTwice,
+  transportRedactor,
+} from "./transport-util.js";
 
 /** Where and how an {@link httpTransport} reaches the daemon. */
 export interface HttpTransportOptions {
@@ -255,7 +284,9 @@ class HttpTransport implements GlassTransport {
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
     if (token !== undefined && !BEARER_TOKEN.test(token)) {
-      throw requestInvalid("httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it");
+      throw requestInvalid(
+        "httpTransport: the token is not a bearer token (letters, digits, - . _ ~ + /, optionally ending in =); pass the bridge's token as it printed it",
+      );
     }
     new Headers(options.headers).forEach((value, name) => (this.#headers[name] = value));
     if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
@@ -265,12 +296,16 @@ class HttpTransport implements GlassTransport {
     this.#requestTimeoutMs = checkDurationMs("requestTimeoutMs", options.requestTimeoutMs, undefined);
     this.#maxRetries = checkMaxRetries(options.maxRetries);
     this.#maxRetryWaitMs = checkDurationMs("maxRetryWaitMs", options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS)!;
-    if (options.serverStream !== undefined && typeof options.serverStream !== "boolean") throw requestInvalid("httpTransport: serverStream must be true or false");
+    if (options.serverStream !== undefined && typeof options.serverStream !== "boolean")
+      throw requestInvalid("httpTransport: serverStream must be true or false");
     this.#serverStream =
       options.serverStream === true
         ? new ServerStream(
             (lastEventId, cursor, stop) => this.#listen(lastEventId, cursor, stop),
-            (why) => this.#handlers?.onNotice?.(`the server's standalone SSE stream (serverStream) ended for this session, ${why}; what the server sends outside a call will not arrive until a new session`),
+            (why) =>
+              this.#handlers?.onNotice?.(
+                `the server's standalone SSE stream (serverStream) ended for this session, ${why}; what the server sends outside a call will not arrive until a new session`,
+              ),
           )
         : undefined;
     const base = kyInstanceOf(options.ky);
@@ -312,7 +347,14 @@ class HttpTransport implements GlassTransport {
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.#state !== "started") return Promise.reject(closed(this.#state === "new" ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first` : NOT_SENT));
+    if (this.#state !== "started")
+      return Promise.reject(
+        closed(
+          this.#state === "new"
+            ? `the HTTP transport to ${this.#shownUrl} is not started: call start() first`
+            : NOT_SENT,
+        ),
+      );
     if (isInitialize(message)) this.#initialize = message;
     if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") {
       // The call is over for the client (its deadline passed, or the caller aborted): whatever the
@@ -381,7 +423,11 @@ class HttpTransport implements GlassTransport {
    * response whatever its status (ky's HTTPError gives it up), rejects with a GlassError when none
    * comes.
    */
-  async #request(message: JsonRpcMessage | undefined, stop: AbortController | undefined, resumeFrom?: string): Promise<Response> {
+  async #request(
+    message: JsonRpcMessage | undefined,
+    stop: AbortController | undefined,
+    resumeFrom?: string,
+  ): Promise<Response> {
     const headers = { ...this.#headers };
     // The body goes as UTF-8 bytes, encoded here once: handed a string, fetch converts it to
     // well-formed UTF-16 (a pass over all of it; JSON.stringify's output already is) and then
@@ -402,8 +448,21 @@ class HttpTransport implements GlassTransport {
     this.#unansweredBodyBytes += bytes;
     const key = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
     // A resuming GET has no timeout of its own: like a mutation's answer, only the call's deadline ends it.
-    const timeout = resumeFrom !== undefined ? false : message === undefined ? DELETE_TIMEOUT_MS : mayMutate(message) ? false : (this.#requestTimeoutMs ?? false);
-    const outgoing: Outgoing = { message, body, stop, key, direct: body !== undefined && stop !== undefined && timeout === false };
+    const timeout =
+      resumeFrom !== undefined
+        ? false
+        : message === undefined
+          ? DELETE_TIMEOUT_MS
+          : mayMutate(message)
+            ? false
+            : (this.#requestTimeoutMs ?? false);
+    const outgoing: Outgoing = {
+      message,
+      body,
+      stop,
+      key,
+      direct: body !== undefined && stop !== undefined && timeout === false,
+    };
     // No `signal` for ky: a signal of its own would make ky join it with its timeout's (one
     // AbortSignal.any per request); `stop` reaches the fetch here and the retry's wait in #retry.
     const options: KyOptions = {
@@ -415,7 +474,8 @@ class HttpTransport implements GlassTransport {
         // ky fetches the request itself (its timeout runs, or a hook replaced the Request).
         outgoing.direct = false;
         this.#attemptStarts(outgoing);
-        const signal = stop === undefined || !(input instanceof Request) ? undefined : AbortSignal.any([input.signal, stop.signal]);
+        const signal =
+          stop === undefined || !(input instanceof Request) ? undefined : AbortSignal.any([input.signal, stop.signal]);
         return this.#fetchOf()(input, signal === undefined ? init : { ...init, signal });
       },
       timeout,
@@ -429,8 +489,13 @@ class HttpTransport implements GlassTransport {
         this.#reachedServer = true;
         return error.response;
       }
-      if (this.#state === "closed") throw new TransportClosedError({ message: "the transport was closed before the daemon answered", cause: error });
-      if (error instanceof CancelledWhileWaiting) throw new TransportClosedError({ message: error.message, phase: "preflight", cause: error });
+      if (this.#state === "closed")
+        throw new TransportClosedError({
+          message: "the transport was closed before the daemon answered",
+          cause: error,
+        });
+      if (error instanceof CancelledWhileWaiting)
+        throw new TransportClosedError({ message: error.message, phase: "preflight", cause: error });
       if (isTimeoutError(error) && message !== undefined) throw this.#timedOut(message, error);
       if (this.#reachedServer) {
         // The body may have reached the daemon before the connection failed: a mutation may have run.
@@ -477,7 +542,13 @@ class HttpTransport implements GlassTransport {
     outgoing.built ??= request;
     if (!outgoing.direct || request !== outgoing.built) return undefined;
     this.#attemptStarts(outgoing);
-    return this.#fetchOf()(request.url, { ...kyOptions, method: request.method, headers: request.headers, body: outgoing.body!, signal: outgoing.stop!.signal });
+    return this.#fetchOf()(request.url, {
+      ...kyOptions,
+      method: request.method,
+      headers: request.headers,
+      body: outgoing.body!,
+      signal: outgoing.stop!.signal,
+    });
   }
 
   /**
@@ -517,7 +588,11 @@ class HttpTransport implements GlassTransport {
 
   /** The error of a message whose status did not come within `requestTimeoutMs` (ky's TimeoutError). */
   #timedOut(message: JsonRpcMessage, cause: unknown): DeadlineExceededError {
-    const what = isJsonRpcRequest(message) ? callOf(message) : "method" in message ? message.method : "an answer to the daemon's request";
+    const what = isJsonRpcRequest(message)
+      ? callOf(message)
+      : "method" in message
+        ? message.method
+        : "an answer to the daemon's request";
     return new DeadlineExceededError({
       message: `no answer within the deadline: the HTTP status of ${what} did not come from ${this.#shownUrl} within requestTimeoutMs (${this.#requestTimeoutMs} ms)`,
       retry: { classification: "safeImmediate", recommendedOperation: "retry" },
@@ -531,8 +606,14 @@ class HttpTransport implements GlassTransport {
    * drops) before the answer after giving an event id is resumed with GET (see {@link #resume}).
    * Fails a request left unanswered.
    */
-  async #consume(response: Response, sent: JsonRpcMessage, stop: AbortController, answer: Answer | undefined): Promise<void> {
-    if (!isJsonRpcRequest(sent) || answer === undefined) return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
+  async #consume(
+    response: Response,
+    sent: JsonRpcMessage,
+    stop: AbortController,
+    answer: Answer | undefined,
+  ): Promise<void> {
+    if (!isJsonRpcRequest(sent) || answer === undefined)
+      return discard(response).finally(() => this.#inFlight.delete(stop)); // 202 Accepted: notifications and responses get no answer
     const cursor: SseCursor = { lastEventId: "", retryMs: undefined };
     let answered = false;
     const take = (message: JsonRpcMessage): boolean => {
@@ -555,7 +636,8 @@ class HttpTransport implements GlassTransport {
         why = describeError(error);
       });
       if (answered) stop.abort();
-      if (!answered && cursor.lastEventId !== "" && !stop.signal.aborted && this.#state === "started") resumption = await this.#resume(answer, cursor, take, () => answered);
+      if (!answered && cursor.lastEventId !== "" && !stop.signal.aborted && this.#state === "started")
+        resumption = await this.#resume(answer, cursor, take, () => answered);
     } catch (error) {
       if (error instanceof AnswerTooLarge) tooLarge = error;
       why = describeError(error);
@@ -565,7 +647,9 @@ class HttpTransport implements GlassTransport {
     if (answered || stop.signal.aborted || this.#state === "closed") return;
     if (tooLarge !== undefined) {
       const message = `the HTTP answer to ${callOf(sent)} from ${this.#shownUrl} is over the ${tooLarge.maxBytes}-byte limit per message (${tooLarge.said}); the transport stopped reading it and closed its stream`;
-      this.#deliver(jsonRpcFailure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }));
+      this.#deliver(
+        jsonRpcFailure(sent.id, JsonRpcErrorCode.ResponseTooLarge, message, { maxBytes: tooLarge.maxBytes }),
+      );
       return;
     }
     const message = `the HTTP answer from ${this.#shownUrl} ended before the daemon answered (${resumption?.why ?? why}); the request may have been carried out`;
@@ -582,9 +666,16 @@ class HttpTransport implements GlassTransport {
    * session expired) and 405 (the server offers no GET stream) end the resumption. Resolves why it
    * gave up, or `undefined` (answered or stopped).
    */
-  #resume(answer: Answer, cursor: SseCursor, take: (message: JsonRpcMessage) => boolean, answered: () => boolean): Promise<ResumeFailure | undefined> {
+  #resume(
+    answer: Answer,
+    cursor: SseCursor,
+    take: (message: JsonRpcMessage) => boolean,
+    answered: () => boolean,
+  ): Promise<ResumeFailure | undefined> {
     const { stop } = answer;
-    return resumeSseStream(cursor, stop.signal, (lastEventId) => this.#getStream(lastEventId, cursor, stop, take, answer, answered));
+    return resumeSseStream(cursor, stop.signal, (lastEventId) =>
+      this.#getStream(lastEventId, cursor, stop, take, answer, answered),
+    );
   }
 
   /**
@@ -627,13 +718,22 @@ class HttpTransport implements GlassTransport {
       return { outcome: "stopped" };
     }
     if (!response.ok) {
-      const meaning = status === 404 ? " (the session has expired, and the answer with it)" : status === 405 ? " (the server offers no stream to resume)" : "";
+      const meaning =
+        status === 404
+          ? " (the session has expired, and the answer with it)"
+          : status === 405
+            ? " (the server offers no stream to resume)"
+            : "";
       const said = `the GET was answered HTTP ${status}${meaning}${snippet(await errorBody(response), this.#redact)}`;
       return RETRY_STATUSES.has(status) ? { outcome: "transient", why: said } : { outcome: "final", why: said, status };
     }
     if (contentTypeOf(response) !== "text/event-stream") {
       await discard(response);
-      return { outcome: "final", why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`, status };
+      return {
+        outcome: "final",
+        why: `the GET was answered with content type ${JSON.stringify(contentTypeOf(response))}, not an SSE stream`,
+        status,
+      };
     }
     // Read until the stream ends, or until the answer awaited: the server may keep it open for more.
     const dropped = await this.#read(response, take, answer, cursor).then(
@@ -645,7 +745,13 @@ class HttpTransport implements GlassTransport {
     );
     if (answered()) return { outcome: "answered" };
     if (!live()) return { outcome: "stopped" };
-    return { outcome: "read", why: dropped === undefined ? "the GET's stream ended without the answer" : `the GET's stream failed: ${describeError(dropped)}` };
+    return {
+      outcome: "read",
+      why:
+        dropped === undefined
+          ? "the GET's stream ended without the answer"
+          : `the GET's stream failed: ${describeError(dropped)}`,
+    };
   }
 
   /**
@@ -653,13 +759,20 @@ class HttpTransport implements GlassTransport {
    * them — to `take`, until it returns something truthy. Throws AnswerTooLarge (after cancelling
    * the body) for a body or an event past the bound.
    */
-  async #read(response: Response, take: (message: JsonRpcMessage) => unknown, answer?: Answer, cursor?: SseCursor): Promise<void> {
+  async #read(
+    response: Response,
+    take: (message: JsonRpcMessage) => unknown,
+    answer?: Answer,
+    cursor?: SseCursor,
+  ): Promise<void> {
     const { body, status } = response;
     if (body === null || status === 202 || status === 204) return;
     const type = contentTypeOf(response);
     if (type === "application/json") {
       const text = await readText(response, TransportLimits.maxMessageBytes, "fail", answer);
-      if (text.trim() !== "") for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true)) if (take(message)) return;
+      if (text.trim() !== "")
+        for (const message of messagesIn(text, "the daemon's JSON answer", this.#handlers, true))
+          if (take(message)) return;
       return;
     }
     if (type !== "text/event-stream") {
@@ -689,9 +802,14 @@ class HttpTransport implements GlassTransport {
         }
         for (const event of events) {
           if (event.type !== "message" || event.data === "") continue; // priming events and other types carry no message
-          for (const message of messagesIn(event.data, "an event of the daemon's SSE stream", this.#handlers)) if (take(message)) return;
+          for (const message of messagesIn(event.data, "an event of the daemon's SSE stream", this.#handlers))
+            if (take(message)) return;
         }
-        if (tooLarge !== undefined) throw new AnswerTooLarge(`${tooLarge.part === "event" ? "an event" : "a line"} of its SSE stream passed ${tooLarge.maxBytes} bytes`, TransportLimits.maxMessageBytes);
+        if (tooLarge !== undefined)
+          throw new AnswerTooLarge(
+            `${tooLarge.part === "event" ? "an event" : "a line"} of its SSE stream passed ${tooLarge.maxBytes} bytes`,
+            TransportLimits.maxMessageBytes,
+          );
       }
     } finally {
       if (!done) reader.cancel().catch(ignore);
@@ -732,7 +850,10 @@ class HttpTransport implements GlassTransport {
       });
       const initialized = answer.of;
       if (initialized === undefined) throw new Error("the daemon did not answer initialize");
-      if ("error" in initialized) throw new Error(`the daemon refused initialize: ${initialized.error.message} (JSON-RPC ${initialized.error.code})`);
+      if ("error" in initialized)
+        throw new Error(
+          `the daemon refused initialize: ${initialized.error.message} (JSON-RPC ${initialized.error.code})`,
+        );
       this.#adoptProtocolVersion(initialized);
       await discard(await this.#accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, stop));
       this.#serverStream?.open();
@@ -757,7 +878,10 @@ class HttpTransport implements GlassTransport {
   async #accepted(message: JsonRpcRequest | JsonRpcNotification, stop: AbortController): Promise<Response> {
     const response = await this.#request(message, stop);
     if (response.status === 401 || response.status === 403) throw await this.#refused(response);
-    if (!response.ok) throw new Error(`${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response), this.#redact)}`);
+    if (!response.ok)
+      throw new Error(
+        `${message.method} was answered with HTTP ${response.status}${snippet(await errorBody(response), this.#redact)}`,
+      );
     return response;
   }
 
@@ -773,7 +897,10 @@ class HttpTransport implements GlassTransport {
     const rpcError = jsonRpcErrorOf(text);
     const retryAfterMs = RETRY_STATUSES.has(status) ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
     const details = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
-    const asked = retryAfterMs === undefined ? "" : `; the server asks for no retry before ${describeWait(retryAfterMs)} (Retry-After)`;
+    const asked =
+      retryAfterMs === undefined
+        ? ""
+        : `; the server asks for no retry before ${describeWait(retryAfterMs)} (Retry-After)`;
     if (status === 502 || status === 503 || status === 504) {
       // The bridge is up but cannot serve: the daemon behind it is unreachable (502, 504), or the
       // bridge (or the daemon behind it) is at its client limit (503). Nothing reached the daemon.
@@ -785,7 +912,8 @@ class HttpTransport implements GlassTransport {
             : said.includes("--max-clients")
               ? // The bridge says what to change (the daemon refused the session: a lower --max-clients).
                 `the bridge at ${this.#shownUrl} could not start a session (HTTP 503)${said}`
-              : `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`) + asked,
+              : `the bridge at ${this.#shownUrl} is at its client limit (HTTP 503)${said}; retry later or raise its --max-clients`) +
+          asked,
         details,
       });
     }
@@ -805,7 +933,11 @@ class HttpTransport implements GlassTransport {
       const refusedByHttp = code === JsonRpcErrorCode.Overloaded && status >= 400 && status < 500;
       this.#deliver(
         refusedByHttp
-          ? jsonRpcFailure(sent.id, JsonRpcErrorCode.InvalidRequest, message, { httpStatus: status, jsonRpcCode: code, ...(data === undefined ? {} : { data }) })
+          ? jsonRpcFailure(sent.id, JsonRpcErrorCode.InvalidRequest, message, {
+              httpStatus: status,
+              jsonRpcCode: code,
+              ...(data === undefined ? {} : { data }),
+            })
           : jsonRpcFailure(sent.id, code, message, data),
       );
       return;
@@ -849,7 +981,8 @@ class HttpTransport implements GlassTransport {
   }
 
   #adoptProtocolVersion(answer: JsonRpcResponse): void {
-    if ("result" in answer && typeof answer.result.protocolVersion === "string") this.#protocolVersion = answer.result.protocolVersion;
+    if ("result" in answer && typeof answer.result.protocolVersion === "string")
+      this.#protocolVersion = answer.result.protocolVersion;
   }
 
   /**
@@ -866,7 +999,8 @@ class HttpTransport implements GlassTransport {
 
   /** The request of `answer` is no longer awaited here (its POST failed, or its answer was read or given up). */
   #forgetAnswer(answer: Answer | undefined): void {
-    if (answer !== undefined && this.#answers.get(String(answer.id)) === answer) this.#answers.delete(String(answer.id));
+    if (answer !== undefined && this.#answers.get(String(answer.id)) === answer)
+      this.#answers.delete(String(answer.id));
   }
 
   /**
@@ -883,7 +1017,13 @@ class HttpTransport implements GlassTransport {
     this.#answers.delete(key);
     answer.stop.abort();
     answer.reader?.cancel().catch(ignore);
-    this.#deliver(jsonRpcFailure(answer.id, JsonRpcErrorCode.RequestCancelled, "the request was cancelled; its HTTP answer stream was closed"));
+    this.#deliver(
+      jsonRpcFailure(
+        answer.id,
+        JsonRpcErrorCode.RequestCancelled,
+        "the request was cancelled; its HTTP answer stream was closed",
+      ),
+    );
   }
 
   async #shutdown(): Promise<void> {
@@ -944,21 +1084,37 @@ function isInitialized(message: JsonRpcMessage): boolean {
 /** Why a request waiting to be POSTed again was not: the client cancelled it meanwhile. */
 class CancelledWhileWaiting extends Error {
   constructor() {
-    super("the call was cancelled while it waited to be POSTed again after the server refused it; it was not sent again");
+    super(
+      "the call was cancelled while it waited to be POSTed again after the server refused it; it was not sent again",
+    );
   }
 }
 
 /** The failure of a message that found its session expired and may not be sent again. */
-function sessionExpired(message: JsonRpcMessage, url: string, extra = "a new session was started"): TransportClosedError {
+function sessionExpired(
+  message: JsonRpcMessage,
+  url: string,
+  extra = "a new session was started",
+): TransportClosedError {
   const request = isJsonRpcRequest(message);
-  const what = request ? (toolOf(message) === undefined ? message.method : `the call of ${toolOf(message)}`) : "method" in message ? message.method : "an answer to the daemon's request";
+  const what = request
+    ? toolOf(message) === undefined
+      ? message.method
+      : `the call of ${toolOf(message)}`
+    : "method" in message
+      ? message.method
+      : "an answer to the daemon's request";
   const mutation = request && !safeToRepeat(message);
   return new TransportClosedError({
     message:
       `the HTTP session with the Glass daemon at ${url} had expired, so the daemon did not receive ${what}; ${extra}` +
-      (mutation ? "; a mutation is never sent twice automatically: it was NOT sent again. Observe the page before repeating it" : ""),
+      (mutation
+        ? "; a mutation is never sent twice automatically: it was NOT sent again. Observe the page before repeating it"
+        : ""),
     phase: "preflight",
-    retry: mutation ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } : { classification: "safeImmediate", recommendedOperation: "retry" },
+    retry: mutation
+      ? { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }
+      : { classification: "safeImmediate", recommendedOperation: "retry" },
     details: { sessionExpired: true },
   });
 }
@@ -1001,7 +1157,12 @@ class AnswerTooLarge extends Error {
  * more); with `cut`, the text read so far is returned. The reader is kept on `answer`, so a cancel
  * can close it.
  */
-async function readText(response: Response, maxBytes: number, overflow: "fail" | "cut", answer?: Answer): Promise<string> {
+async function readText(
+  response: Response,
+  maxBytes: number,
+  overflow: "fail" | "cut",
+  answer?: Answer,
+): Promise<string> {
   const { body } = response;
   if (body === null) return "";
   const declared = Number(response.headers.get("content-length"));
@@ -1084,6 +1245,14 @@ function neverConnected(error: unknown): boolean {
 function kyInstanceOf(given: KyInstance | KyOptions | undefined): KyInstance {
   if (given === undefined) return ky;
   if (typeof given === "function" && typeof (given as KyInstance).extend === "function") return given as KyInstance;
-  if (typeof given === "object" && given !== null && !Array.isArray(given) && Object.getPrototypeOf(given) === Object.prototype) return ky.create(given);
-  throw requestInvalid("httpTransport: ky must be a ky instance (ky.create(…), ky.extend(…)) or ky options ({ hooks, headers, … })");
+  if (
+    typeof given === "object" &&
+    given !== null &&
+    !Array.isArray(given) &&
+    Object.getPrototypeOf(given) === Object.prototype
+  )
+    return ky.create(given);
+  throw requestInvalid(
+    "httpTransport: ky must be a ky instance (ky.create(…), ky.extend(…)) or ky options ({ hooks, headers, … })",
+  );
 }

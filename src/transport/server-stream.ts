@@ -15,7 +15,11 @@ import { resumeSseStream, type ResumeAttempt, type SseCursor } from "./sse-resum
  * until the stream ends and says how it went. `final` means the server offers no stream (405, 404,
  * another status, not an SSE stream); `stopped`, that the transport ended or `stop` aborted.
  */
-export type ServerStreamAttempt = (lastEventId: string, cursor: SseCursor, stop: AbortController) => Promise<ResumeAttempt>;
+export type ServerStreamAttempt = (
+  lastEventId: string,
+  cursor: SseCursor,
+  stop: AbortController,
+) => Promise<ResumeAttempt>;
 
 /**
  * The session's standalone GET stream. {@link ServerStream.open} starts listening (ending a stream

@@ -64,7 +64,9 @@ export class SseTooLargeError extends Error {
     /** Events completed before it in the same chunk. */
     readonly completed: SseEvent[],
   ) {
-    super(`${part === "event" ? "an event" : "a line"} of the SSE stream passed ${bytes} bytes (at most ${maxBytes} are read)`);
+    super(
+      `${part === "event" ? "an event" : "a line"} of the SSE stream passed ${bytes} bytes (at most ${maxBytes} are read)`,
+    );
     this.name = "SseTooLargeError";
   }
 }
@@ -150,18 +152,21 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     const value = line.subarray(valueStart);
     if (name === "data") {
       const added = value.length + (data.length > 0 ? 1 : 0);
-      if (dataBytes + added > maxEventBytes) throw new SseTooLargeError("event", dataBytes + added, maxEventBytes, events);
+      if (dataBytes + added > maxEventBytes)
+        throw new SseTooLargeError("event", dataBytes + added, maxEventBytes, events);
       dataBytes += added;
       data.push(decoder.decode(value));
     } else if (name === "event") type = decoder.decode(value);
     else if (name === "id") idBuffer = value.includes(0) ? idBuffer : decoder.decode(value);
-    else if (name === "retry" && value.length > 0 && value.every((byte) => byte >= DIGIT_ZERO && byte <= DIGIT_NINE)) retryMs = Number(decoder.decode(value));
+    else if (name === "retry" && value.length > 0 && value.every((byte) => byte >= DIGIT_ZERO && byte <= DIGIT_NINE))
+      retryMs = Number(decoder.decode(value));
     // unknown fields are ignored
   };
 
   /** Keeps the start of a line that has not ended, within the bound. */
   const keep = (piece: Uint8Array, events: SseEvent[]): void => {
-    if (partBytes + piece.length > maxLineBytes) throw new SseTooLargeError("line", partBytes + piece.length, maxLineBytes, events);
+    if (partBytes + piece.length > maxLineBytes)
+      throw new SseTooLargeError("line", partBytes + piece.length, maxLineBytes, events);
     parts.push(piece);
     partBytes += piece.length;
   };

@@ -79,7 +79,11 @@ export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
  * no new event id. Resolves the failure to report, or `undefined`. An error `attempt` throws is
  * not caught.
  */
-export async function resumeSseStream(cursor: SseCursor, signal: AbortSignal, attempt: (lastEventId: string) => Promise<ResumeAttempt>): Promise<ResumeFailure | undefined> {
+export async function resumeSseStream(
+  cursor: SseCursor,
+  signal: AbortSignal,
+  attempt: (lastEventId: string) => Promise<ResumeAttempt>,
+): Promise<ResumeFailure | undefined> {
   let reconnects = 0;
   let idle = 0;
   for (;;) {
@@ -94,6 +98,7 @@ export async function resumeSseStream(cursor: SseCursor, signal: AbortSignal, at
     });
     if (result.outcome === "final") return failure(result.why, result.status);
     idle = cursor.lastEventId === from ? idle + 1 : 0;
-    if (idle >= SseResumeLimits.maxIdleReconnects) return failure(`${result.why}; ${idle} reconnections in a row brought no new event, so the client stopped`);
+    if (idle >= SseResumeLimits.maxIdleReconnects)
+      return failure(`${result.why}; ${idle} reconnections in a row brought no new event, so the client stopped`);
   }
 }

@@ -1,7 +1,13 @@
-import { BadFrameError, OverloadedError, requestInvalid, TransportClosedError, TransportUnavailableError } from "../errors/error-classes.js";
+import {
+  BadFrameError,
+  OverloadedError,
+  requestInvalid,
+  TransportClosedError,
+  TransportUnavailableError,
+} from "../errors/error-classes.js";
 import type { GlassError } from "../errors/glass-error.js";
 import { isJsonRpcMessage, type JsonRpcMessage } from "../mcp/json-rpc.js";
-import { createRedactor, describeError, } from "../errors/redact.js";
+import { createRedactor, describeError } from "../errors/redact.js";
 import { utf8Length } from "../validation/byte-length.js";
 import type { TransportHandlers } from "./transport.js";
 
@@ -29,7 +35,8 @@ export function notEncodable(error: unknown): GlassError {
 }
 
 /** A TransportClosedError with a message (and the error behind it, if any). */
-export const closed = (message: string, cause?: unknown): TransportClosedError => new TransportClosedError({ message, cause });
+export const closed = (message: string, cause?: unknown): TransportClosedError =>
+  new TransportClosedError({ message, cause });
 
 /** Why a message offered to a closed transport failed. */
 export const NOT_SENT = "the transport is closed; the message was not sent";
@@ -37,7 +44,8 @@ export const NOT_SENT = "the transport is closed; the message was not sent";
 export const CLOSED_BEFORE_START = "the transport was closed before it started";
 
 /** What `start()` rejects with when called twice. */
-export const startedTwice = (): TransportUnavailableError => new TransportUnavailableError({ message: "start() was already called: a transport is started once" });
+export const startedTwice = (): TransportUnavailableError =>
+  new TransportUnavailableError({ message: "start() was already called: a transport is started once" });
 
 /** Runs an owner's handler; an exception it throws is reported asynchronously, never to the transport. */
 export function callHandler(handler: () => void): void {
@@ -61,7 +69,12 @@ export function reportBadFrame(handlers: TransportHandlers | undefined, message:
  * The JSON-RPC messages in `text`: one, or with `batch` an array of them. What is not one is
  * reported as a bad frame (`what` names the frame) and left out.
  */
-export function messagesIn(text: string, what: string, handlers: TransportHandlers | undefined, batch?: boolean): JsonRpcMessage[] {
+export function messagesIn(
+  text: string,
+  what: string,
+  handlers: TransportHandlers | undefined,
+  batch?: boolean,
+): JsonRpcMessage[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -123,7 +136,10 @@ export function transportRedactor(url: string, token: string | undefined): (text
   if (parsed !== undefined) {
     if (parsed.password.length >= MIN_URL_SECRET) secrets.push(parsed.password, safeDecode(parsed.password));
     const fragment = new URLSearchParams(parsed.hash.slice(1));
-    for (const params of [parsed.searchParams, fragment]) params.forEach((value, name) => CREDENTIAL_PARAMETER.test(name) && value.length >= MIN_URL_SECRET && secrets.push(value));
+    for (const params of [parsed.searchParams, fragment])
+      params.forEach(
+        (value, name) => CREDENTIAL_PARAMETER.test(name) && value.length >= MIN_URL_SECRET && secrets.push(value),
+      );
   }
   return createRedactor(secrets);
 }

@@ -178,7 +178,9 @@ class WebSocketTransport implements GlassTransport {
     this.#url = String(options.url);
     this.#shownUrl = redactUrl(this.#url);
     if (token !== undefined && !TOKEN.test(token)) {
-      throw requestInvalid(`webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`);
+      throw requestInvalid(
+        `webSocketTransport: the token may hold only letters, digits, '.', '-', '_' and '~' (it travels as the subprotocol ${TOKEN_PREFIX}<token>); pass the bridge's token as it printed it`,
+      );
     }
     this.#protocols = token === undefined ? [MCP] : [MCP, TOKEN_PREFIX + token];
     this.#redact = transportRedactor(this.#url, token);
@@ -211,15 +213,23 @@ class WebSocketTransport implements GlassTransport {
       if (!this.#closeRequested) socket = connectSocket(WebSocketClass, this.#url, this.#protocols);
     } catch (error) {
       this.#finish();
-      const why = WebSocketClass === undefined ? `this runtime has no WebSocket and the ws package could not be loaded (${describeError(error)}); install ws or pass the WebSocket option` : describeError(error);
-      throw new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${why}`, cause: error });
+      const why =
+        WebSocketClass === undefined
+          ? `this runtime has no WebSocket and the ws package could not be loaded (${describeError(error)}); install ws or pass the WebSocket option`
+          : describeError(error);
+      throw new TransportUnavailableError({
+        message: `cannot open a WebSocket to ${this.#shownUrl}: ${why}`,
+        cause: error,
+      });
     }
     if (socket === undefined) {
       this.#finish();
       throw closed("the transport was closed before it opened");
     }
     this.#socket = socket;
-    const opened = new Promise<void>((resolve, reject) => (this.#opened = (error) => (error === undefined ? resolve() : reject(error))));
+    const opened = new Promise<void>(
+      (resolve, reject) => (this.#opened = (error) => (error === undefined ? resolve() : reject(error))),
+    );
     socket.addEventListener("open", () => this.#onOpen(handlers));
     socket.addEventListener("message", (event) => this.#onMessage(event.data));
     socket.addEventListener("error", (event) => this.#onError(event));
@@ -231,17 +241,26 @@ class WebSocketTransport implements GlassTransport {
   send(message: JsonRpcMessage): Promise<void> {
     const socket = this.#socket;
     if (this.#state === "closed" || this.#closeRequested) return Promise.reject(closed(NOT_SENT));
-    if (this.#state !== "open" || socket === undefined) return Promise.reject(closed(`the WebSocket to ${this.#shownUrl} is not open: call start() first`));
+    if (this.#state !== "open" || socket === undefined)
+      return Promise.reject(closed(`the WebSocket to ${this.#shownUrl} is not open: call start() first`));
     return new Promise<void>((resolve, reject) => {
       const text = encode(message);
-      if (socket.readyState !== OPEN) throw closed(`the WebSocket to ${this.#shownUrl} is closing; the message was not sent`);
+      if (socket.readyState !== OPEN)
+        throw closed(`the WebSocket to ${this.#shownUrl} is closing; the message was not sent`);
       const buffered = typeof socket.bufferedAmount === "number" ? socket.bufferedAmount : 0;
       const max = TransportLimits.maxQueuedSendBytes;
       if (buffered > 0 && buffered + text.length * 3 > max && buffered + utf8Length(text) > max) {
         throw peerNotReading(`the WebSocket peer at ${this.#shownUrl}`, buffered, max);
       }
       const written = (error?: unknown): void =>
-        settle(error ? new TransportClosedError({ message: `could not write to the WebSocket to ${this.#shownUrl}: ${describeError(error)}`, cause: error }) : undefined);
+        settle(
+          error
+            ? new TransportClosedError({
+                message: `could not write to the WebSocket to ${this.#shownUrl}: ${describeError(error)}`,
+                cause: error,
+              })
+            : undefined,
+        );
       const settle = (error?: GlassError): void => {
         if (!this.#writing.release(slot, settle)) return;
         if (error === undefined) resolve();
@@ -286,7 +305,8 @@ class WebSocketTransport implements GlassTransport {
     if (this.#state !== "connecting") return;
     const chosen = socket.protocol;
     if (chosen !== MCP) {
-      const shown = chosen === "" ? "none" : JSON.stringify(chosen.startsWith(TOKEN_PREFIX) ? `${TOKEN_PREFIX}…` : chosen);
+      const shown =
+        chosen === "" ? "none" : JSON.stringify(chosen.startsWith(TOKEN_PREFIX) ? `${TOKEN_PREFIX}…` : chosen);
       this.#lastError = `the server did not select the ${MCP} subprotocol (it selected ${shown}): it refused the token or does not speak MCP there`;
       closeSocket(socket, "the mcp subprotocol is required"); // the close event rejects start()
       return;
@@ -301,15 +321,21 @@ class WebSocketTransport implements GlassTransport {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
     const max = TransportLimits.maxMessageBytes;
-    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max) return this.#tooBig(typeof data === "string" ? utf8Length(data) : binaryBytes(data));
-    if (typeof data !== "string") return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
+    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max)
+      return this.#tooBig(typeof data === "string" ? utf8Length(data) : binaryBytes(data));
+    if (typeof data !== "string")
+      return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
     for (const message of messagesIn(data, "a text frame", handlers)) callHandler(() => handlers.onMessage(message));
   }
 
   #onError(event: SocketEvent): void {
     // The ws package refused a message over maxPayload: it closes with 1009, but waits up to 30 s
     // for the peer's side of the closing handshake. The transport ends now.
-    if (this.#state === "open" && (event.error as { code?: unknown } | undefined)?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") return this.#tooBig(undefined);
+    if (
+      this.#state === "open" &&
+      (event.error as { code?: unknown } | undefined)?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+    )
+      return this.#tooBig(undefined);
     this.#lastError = describeErrorEvent(event);
   }
 
@@ -341,7 +367,9 @@ class WebSocketTransport implements GlassTransport {
     const code = typeof event.code === "number" ? event.code : 1006;
     const reason = typeof event.reason === "string" ? event.reason : "";
     if (!wasOpen) {
-      this.#opened?.(this.#closeRequested ? closed("the transport was closed before it opened") : this.#unavailable(code, reason));
+      this.#opened?.(
+        this.#closeRequested ? closed("the transport was closed before it opened") : this.#unavailable(code, reason),
+      );
       this.#opened = undefined;
       return;
     }
@@ -363,7 +391,10 @@ class WebSocketTransport implements GlassTransport {
    * reading at most 4 KiB for at most 2 s, and then the attempt is ended.
    */
   #watchRefusal(socket: Socket): void {
-    const on = socket.on as (event: "unexpected-response", listener: (request: unknown, response: UpgradeResponse) => void) => void;
+    const on = socket.on as (
+      event: "unexpected-response",
+      listener: (request: unknown, response: UpgradeResponse) => void,
+    ) => void;
     on.call(socket, "unexpected-response", (_request, response) => {
       const chunks: Uint8Array[] = [];
       let bytes = 0;
@@ -394,7 +425,10 @@ class WebSocketTransport implements GlassTransport {
     const refused = this.#refused;
     if (refused !== undefined) {
       const said = `the server refused the upgrade with HTTP ${refused.status}${refused.reason === undefined ? "" : `: ${quoteUntrusted(refused.reason, 512, { redact: this.#redact })}`}`;
-      return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${refusalFix(refused)}`, details: { closeCode: code, status: refused.status } });
+      return new TransportUnavailableError({
+        message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${refusalFix(refused)}`,
+        details: { closeCode: code, status: refused.status },
+      });
     }
     const said = this.#lastError ?? `it closed with code ${code}${reason === "" ? "" : `: ${reason}`}`;
     const fix = /\b401\b/.test(said)
@@ -406,7 +440,10 @@ class WebSocketTransport implements GlassTransport {
           : this.#lastError === undefined
             ? browserFix()
             : "check that the bridge runs at this URL";
-    return new TransportUnavailableError({ message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${fix}`, details: { closeCode: code } });
+    return new TransportUnavailableError({
+      message: `cannot open a WebSocket to ${this.#shownUrl}: ${said}; ${fix}`,
+      details: { closeCode: code },
+    });
   }
 
   /** The transport is over: no more messages reach the owner, and `close()` can return. */
@@ -433,8 +470,10 @@ function refusalFix(refused: RefusedUpgrade): string {
     return "the bridge does not take this URL's host name: connect to a loopback address, or start it with --allow-host <name> (allowedHosts in startBridge())";
   }
   if (refused.status === 403) return FORBIDDEN_FIX;
-  if (refused.status === 502) return "check that the Glass daemon runs where the bridge looks for it (its --socket, or the command after --)";
-  if (refused.status === 503) return "retry later, or end another client session of the bridge (it serves --max-clients at once)";
+  if (refused.status === 502)
+    return "check that the Glass daemon runs where the bridge looks for it (its --socket, or the command after --)";
+  if (refused.status === 503)
+    return "retry later, or end another client session of the bridge (it serves --max-clients at once)";
   return "check that the URL is the bridge's WebSocket endpoint";
 }
 
@@ -516,7 +555,11 @@ function nodeOwnWebSocket(): unknown {
 function connectSocket(WebSocketClass: WebSocketConstructor, url: string, protocols: string[]): Socket {
   const prototype = (WebSocketClass as { prototype?: { terminate?: unknown } }).prototype;
   if (typeof prototype?.terminate !== "function") return new WebSocketClass(url, protocols) as Socket;
-  const WsPackageSocket = WebSocketClass as unknown as new (url: string, protocols: string[], options: typeof WS_PACKAGE_OPTIONS) => Socket;
+  const WsPackageSocket = WebSocketClass as unknown as new (
+    url: string,
+    protocols: string[],
+    options: typeof WS_PACKAGE_OPTIONS,
+  ) => Socket;
   return new WsPackageSocket(url, protocols, WS_PACKAGE_OPTIONS);
 }
 

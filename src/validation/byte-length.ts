@@ -81,7 +81,8 @@ export function jsonByteLength(value: unknown, limit = Number.POSITIVE_INFINITY,
   if (depth >= MAX_JSON_DEPTH) return Number.POSITIVE_INFINITY;
   if (Array.isArray(value)) {
     let bytes = value.length === 0 ? 2 : value.length + 1; // brackets and commas
-    for (let i = 0; i < value.length && bytes <= limit; i++) bytes += jsonByteLength(value[i], limit - bytes, depth + 1);
+    for (let i = 0; i < value.length && bytes <= limit; i++)
+      bytes += jsonByteLength(value[i], limit - bytes, depth + 1);
     return bytes;
   }
   let bytes = 1;

@@ -86,12 +86,20 @@ function canonicalJson(value: unknown, depth = 0): string {
 function missingKeys(issues: readonly ValidationIssue[], path: string, value: unknown): number {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return 0;
   const present = new Set(Object.keys(value).map((key) => joinPath(path, key)));
-  return issues.filter((issue) => issue.path !== path && issue.path.startsWith(path) && !present.has(issue.path) && isChildPath(issue.path.slice(path.length), path === "")).length;
+  return issues.filter(
+    (issue) =>
+      issue.path !== path &&
+      issue.path.startsWith(path) &&
+      !present.has(issue.path) &&
+      isChildPath(issue.path.slice(path.length), path === ""),
+  ).length;
 }
 
 /** Whether what an issue path adds to its parent's names one property (`.key`, `key` at the root, or `["a b"]`). */
 function isChildPath(rest: string, atRoot: boolean): boolean {
-  return atRoot ? /^(?:[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest) : /^(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest);
+  return atRoot
+    ? /^(?:[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest)
+    : /^(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(rest);
 }
 
 /**

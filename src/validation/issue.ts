@@ -14,9 +14,7 @@ export interface ValidationIssue {
 }
 
 /** The outcome of a validation: the value, typed, or the issues found. Validators never throw. */
-export type ValidationResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; issues: ValidationIssue[] };
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 /**
  * Issues in words for an error message: `path: reason`, joined by "; ", with the root path (`""`)
@@ -32,7 +30,8 @@ export function describeIssues(issues: readonly ValidationIssue[], root: string)
  * semantic rules, whose reasons are worded like the daemon's own. The daemon reports the former
  * without a reason (`browser tool failed`, §2).
  */
-const STRUCTURAL_REASON = /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
+const STRUCTURAL_REASON =
+  /\(unknown field\)|^is required$|^must be one of\b|^must be (?:an? (?:string|integer|number|object|array|boolean)|null)\b|^does not match any allowed form/;
 
 /** Whether an issue is structural (see {@link STRUCTURAL_REASON}): its reason alone (`is required`) does not say where. */
 export function isStructuralIssue(issue: ValidationIssue): boolean {

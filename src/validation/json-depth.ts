@@ -59,9 +59,19 @@ export function pathPastDepth(value: unknown, root = "", maxDepth: number = MAX_
   if (!nestsDeeperThan(value, maxDepth)) return undefined;
   // Depth-first with one frame per open container: the frames spell the path of the first
   // container found past the bound.
-  const frames: { keys: string[] | number; next: number; container: Record<string, unknown> | unknown[]; path: string }[] = [];
+  const frames: {
+    keys: string[] | number;
+    next: number;
+    container: Record<string, unknown> | unknown[];
+    path: string;
+  }[] = [];
   const open = (container: object, path: string): void => {
-    frames.push({ keys: Array.isArray(container) ? container.length : Object.keys(container), next: 0, container: container as Record<string, unknown>, path });
+    frames.push({
+      keys: Array.isArray(container) ? container.length : Object.keys(container),
+      next: 0,
+      container: container as Record<string, unknown>,
+      path,
+    });
   };
   open(value as object, root);
   while (frames.length > 0) {
@@ -76,7 +86,12 @@ export function pathPastDepth(value: unknown, root = "", maxDepth: number = MAX_
     const key = typeof frame.keys === "number" ? at : frame.keys[at]!;
     const item: unknown = (frame.container as Record<string | number, unknown>)[key];
     if (item === null || typeof item !== "object") continue;
-    const path = frame.path.length > MAX_PATH_LENGTH ? frame.path : typeof key === "number" ? joinIndex(frame.path, key) : joinPath(frame.path, key.slice(0, MAX_PATH_LENGTH));
+    const path =
+      frame.path.length > MAX_PATH_LENGTH
+        ? frame.path
+        : typeof key === "number"
+          ? joinIndex(frame.path, key)
+          : joinPath(frame.path, key.slice(0, MAX_PATH_LENGTH));
     open(item, path);
   }
   return cutPath(root);

@@ -15,7 +15,8 @@ export function got(value: unknown): string {
   if (value === null) return " (got null)";
   if (Array.isArray(value)) return " (got an array)";
   if (typeof value === "number" && !Number.isFinite(value)) return ` (got ${String(value)})`;
-  if (typeof value === "object" && !isJsonObject(value)) return ` (got a ${instanceName(value)} instance; only plain objects are JSON)`;
+  if (typeof value === "object" && !isJsonObject(value))
+    return ` (got a ${instanceName(value)} instance; only plain objects are JSON)`;
   return ` (got ${typeof value})`;
 }
 
@@ -24,7 +25,11 @@ export function got(value: unknown): string {
  * shortened to 64 characters. Used for enum and const failures, whose values are not secrets.
  */
 export function gotValue(value: unknown): string {
-  if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
+  if (
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value))
+  ) {
     const text = JSON.stringify(value);
     return ` (got ${text.length > 64 ? `${text.slice(0, 61)}...` : text})`;
   }
@@ -62,7 +67,13 @@ export function checkJson(value: unknown, path: string, out: ValidationIssue[] |
 /** Below this depth no cycle is possible without passing it, so ancestors are tracked only deeper. */
 const TRACK_CYCLES_BELOW = 64;
 
-function walk(value: unknown, path: string, out: ValidationIssue[] | null, depth: number, ancestors: object[] | null): boolean {
+function walk(
+  value: unknown,
+  path: string,
+  out: ValidationIssue[] | null,
+  depth: number,
+  ancestors: object[] | null,
+): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -82,7 +93,8 @@ function walk(value: unknown, path: string, out: ValidationIssue[] | null, depth
   let tracked = ancestors;
   if (tracked === null && depth >= TRACK_CYCLES_BELOW) tracked = [];
   if (tracked !== null) {
-    if (tracked.includes(value)) return report(out, path, "contains a cycle (refers back to itself), which JSON cannot represent");
+    if (tracked.includes(value))
+      return report(out, path, "contains a cycle (refers back to itself), which JSON cannot represent");
     tracked.push(value);
   }
   let ok = true;
@@ -97,7 +109,9 @@ function walk(value: unknown, path: string, out: ValidationIssue[] | null, depth
     ok = report(out, path, `is a ${instanceName(value)} instance; only plain objects are JSON`);
   } else {
     for (const key in value) {
-      if (!walk((value as Record<string, unknown>)[key], out === null ? "" : joinPath(path, key), out, depth + 1, tracked)) {
+      if (
+        !walk((value as Record<string, unknown>)[key], out === null ? "" : joinPath(path, key), out, depth + 1, tracked)
+      ) {
         ok = false;
         if (out === null) break;
       }
@@ -118,5 +132,7 @@ function report(out: ValidationIssue[] | null, path: string, reason: string): fa
  * `__proto__` never reach what the object inherits.
  */
 export function ownProperty<T>(record: Readonly<Record<string, T>> | undefined | null, key: string): T | undefined {
-  return record !== undefined && record !== null && typeof key === "string" && Object.hasOwn(record, key) ? record[key] : undefined;
+  return record !== undefined && record !== null && typeof key === "string" && Object.hasOwn(record, key)
+    ? record[key]
+    : undefined;
 }

@@ -18,7 +18,10 @@ const TOKEN = "bridge-command-test-token-0123456789";
 /** Runs the CLI to completion and returns its exit code and output. */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,7 +49,9 @@ describe("glass-sdk bridge, the command", () => {
     expect(parseBridgeArgs(["--evict-idle-after", "45"], {}).evictIdleAfterMs).toBe(45_000);
     expect(parseBridgeArgs([], {}).evictIdleAfterMs).toBeUndefined();
     for (const bad of ["0", "1.5", "-3", "soon"]) {
-      expect(() => parseBridgeArgs(["--evict-idle-after", bad], {})).toThrow(/--evict-idle-after needs a whole number 1\.\.86400/);
+      expect(() => parseBridgeArgs(["--evict-idle-after", bad], {})).toThrow(
+        /--evict-idle-after needs a whole number 1\.\.86400/,
+      );
     }
   });
 
@@ -62,7 +67,9 @@ describe("glass-sdk bridge, the command", () => {
     async (signal) => {
       const dir = mkdtempSync(join(tmpdir(), "glass-bridge-cli-"));
       const pidFile = join(dir, "daemon.pid");
-      const cli = runCli(["bridge", "--port", "0", "--", process.execPath, STUBBORN_DAEMON, pidFile], { GLASS_BRIDGE_TOKEN: TOKEN });
+      const cli = runCli(["bridge", "--port", "0", "--", process.execPath, STUBBORN_DAEMON, pidFile], {
+        GLASS_BRIDGE_TOKEN: TOKEN,
+      });
       let daemonPid: number | undefined;
       cleanups.push(() => {
         cli.child.kill("SIGKILL");
@@ -72,10 +79,18 @@ describe("glass-sdk bridge, the command", () => {
       await cli.waitFor(/browser pages/);
       const { url } = startupLine(cli.stderr());
       // A client session starts the daemon process.
-      const response = await fetch(url, { method: "POST", headers: mcpHeaders(TOKEN), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }) });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: mcpHeaders(TOKEN),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }),
+      });
       expect(response.status).toBe(200);
       await response.text();
-      await eventually(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the daemon wrote its pid", 20_000);
+      await eventually(
+        () => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "",
+        "the daemon wrote its pid",
+        20_000,
+      );
       daemonPid = Number(readFileSync(pidFile, "utf8"));
       expect(processGone(daemonPid)).toBe(false);
 
@@ -90,7 +105,20 @@ describe("glass-sdk bridge, the command", () => {
   it("with --pid-file writes its own pid while it runs: SIGTERM to that pid stops it, and the file goes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "glass-bridge-cli-"));
     const pidFile = join(dir, "bridge.pid");
-    const cli = runCli(["bridge", "--port", "0", "--pid-file", pidFile, "--", process.execPath, STUBBORN_DAEMON, join(dir, "daemon.pid")], { GLASS_BRIDGE_TOKEN: TOKEN });
+    const cli = runCli(
+      [
+        "bridge",
+        "--port",
+        "0",
+        "--pid-file",
+        pidFile,
+        "--",
+        process.execPath,
+        STUBBORN_DAEMON,
+        join(dir, "daemon.pid"),
+      ],
+      { GLASS_BRIDGE_TOKEN: TOKEN },
+    );
     cleanups.push(() => {
       cli.child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,10 @@ async function startInTerminal(dir: string, args: string, ready: string): Promis
   const pidFile = join(dir, "command.pid");
   const log = join(dir, "command.log");
   const command = `cd '${ROOT}' && '${process.execPath}' --import tsx src/cli/main.ts ${args} --pid-file '${pidFile}' 2>'${log}'; true`;
-  const terminal = spawn("script", ["-qec", `sh -c "bash -c \\"${command}\\"; sleep 60"`, "/dev/null"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  const terminal = spawn("script", ["-qec", `sh -c "bash -c \\"${command}\\"; sleep 60"`, "/dev/null"], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+  });
   cleanups.push(() => {
     try {
       process.kill(-terminal.pid!, "SIGKILL");
@@ -64,55 +67,63 @@ async function startInTerminal(dir: string, args: string, ready: string): Promis
       // gone already
     }
   });
-  if (!(await eventually(() => existsSync(ready) && existsSync(pidFile), 20_000))) throw new Error(`the command did not start: ${existsSync(log) ? readFileSync(log, "utf8") : "no log"}`);
+  if (!(await eventually(() => existsSync(ready) && existsSync(pidFile), 20_000)))
+    throw new Error(`the command did not start: ${existsSync(log) ? readFileSync(log, "utf8") : "no log"}`);
   const pid = Number(readFileSync(pidFile, "utf8").trim());
   cleanups.push(() => running(pid) && process.kill(pid, "SIGKILL"));
   return pid;
 }
 
-describe.skipIf(!HAS_SCRIPT || process.platform !== "linux")("a command run in the foreground ends with its parent", () => {
-  it("the mock daemon on a socket: its parent killed, it stops within seconds and removes its socket and pid file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "glass-foreground-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const socket = join(dir, "glass.sock");
-    const pid = await startInTerminal(dir, `mock-daemon --socket '${socket}'`, socket);
-    const parent = parentOf(pid);
-    expect(readFileSync(`/proc/${parent}/comm`, "utf8").trim()).toBe("bash");
-    process.kill(parent, "SIGKILL");
-    expect(await eventually(() => !running(pid), 10_000)).toBe(true);
-    expect(existsSync(socket)).toBe(false);
-    expect(existsSync(join(dir, "command.pid"))).toBe(false);
-    expect(readFileSync(join(dir, "command.log"), "utf8")).toContain("mock daemon: its parent process ended; stopping");
-  });
+describe.skipIf(!HAS_SCRIPT || process.platform !== "linux")(
+  "a command run in the foreground ends with its parent",
+  () => {
+    it("the mock daemon on a socket: its parent killed, it stops within seconds and removes its socket and pid file", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "glass-foreground-"));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const socket = join(dir, "glass.sock");
+      const pid = await startInTerminal(dir, `mock-daemon --socket '${socket}'`, socket);
+      const parent = parentOf(pid);
+      expect(readFileSync(`/proc/${parent}/comm`, "utf8").trim()).toBe("bash");
+      process.kill(parent, "SIGKILL");
+      expect(await eventually(() => !running(pid), 10_000)).toBe(true);
+      expect(existsSync(socket)).toBe(false);
+      expect(existsSync(join(dir, "command.pid"))).toBe(false);
+      expect(readFileSync(join(dir, "command.log"), "utf8")).toContain(
+        "mock daemon: its parent process ended; stopping",
+      );
+    });
 
-  it("the bridge: its parent killed, it stops within seconds, closing what it started, and removes its pid file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "glass-foreground-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const socket = join(dir, "glass.sock");
-    const pidFile = join(dir, "command.pid");
-    const pid = await startInTerminal(dir, `bridge --port 0 --socket '${socket}'`, pidFile);
-    process.kill(parentOf(pid), "SIGKILL");
-    expect(await eventually(() => !running(pid), 10_000)).toBe(true);
-    expect(existsSync(pidFile)).toBe(false);
-    expect(readFileSync(join(dir, "command.log"), "utf8")).toContain("its parent process ended: closing every session");
-  });
+    it("the bridge: its parent killed, it stops within seconds, closing what it started, and removes its pid file", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "glass-foreground-"));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const socket = join(dir, "glass.sock");
+      const pidFile = join(dir, "command.pid");
+      const pid = await startInTerminal(dir, `bridge --port 0 --socket '${socket}'`, pidFile);
+      process.kill(parentOf(pid), "SIGKILL");
+      expect(await eventually(() => !running(pid), 10_000)).toBe(true);
+      expect(existsSync(pidFile)).toBe(false);
+      expect(readFileSync(join(dir, "command.log"), "utf8")).toContain(
+        "its parent process ended: closing every session",
+      );
+    });
 
-  it("without a terminal (in the background), the mock daemon outlives its parent until a signal", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "glass-background-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const socket = join(dir, "glass.sock");
-    const pidFile = join(dir, "mock.pid");
-    const command = `'${process.execPath}' --import tsx src/cli/main.ts mock-daemon --socket '${socket}' --pid-file '${pidFile}'; true`;
-    const shell = spawn("bash", ["-c", command], { cwd: ROOT, stdio: "ignore", detached: true });
-    expect(await eventually(() => existsSync(socket) && existsSync(pidFile), 20_000)).toBe(true);
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
-    cleanups.push(() => running(pid) && process.kill(pid, "SIGKILL"));
-    process.kill(shell.pid!, "SIGKILL");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(running(pid)).toBe(true);
-    expect(existsSync(socket)).toBe(true);
-    process.kill(pid, "SIGTERM");
-    expect(await eventually(() => !running(pid), 10_000)).toBe(true);
-    expect(existsSync(socket)).toBe(false);
-  });
-});
+    it("without a terminal (in the background), the mock daemon outlives its parent until a signal", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "glass-background-"));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const socket = join(dir, "glass.sock");
+      const pidFile = join(dir, "mock.pid");
+      const command = `'${process.execPath}' --import tsx src/cli/main.ts mock-daemon --socket '${socket}' --pid-file '${pidFile}'; true`;
+      const shell = spawn("bash", ["-c", command], { cwd: ROOT, stdio: "ignore", detached: true });
+      expect(await eventually(() => existsSync(socket) && existsSync(pidFile), 20_000)).toBe(true);
+      const pid = Number(readFileSync(pidFile, "utf8").trim());
+      cleanups.push(() => running(pid) && process.kill(pid, "SIGKILL"));
+      process.kill(shell.pid!, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(running(pid)).toBe(true);
+      expect(existsSync(socket)).toBe(true);
+      process.kill(pid, "SIGTERM");
+      expect(await eventually(() => !running(pid), 10_000)).toBe(true);
+      expect(existsSync(socket)).toBe(false);
+    });
+  },
+);

@@ -13,7 +13,10 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Runs the CLI to completion and returns its exit code and output. */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -44,18 +47,24 @@ describe("glass-sdk CLI", () => {
     const { code, stdout, stderr } = await run(["teleport"]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toBe("glass-sdk: unknown command: teleport (the commands are mock-daemon and bridge)\nRun `glass-sdk --help` for the commands.\n");
+    expect(stderr).toBe(
+      "glass-sdk: unknown command: teleport (the commands are mock-daemon and bridge)\nRun `glass-sdk --help` for the commands.\n",
+    );
   });
 
   it("rejects a bad option or value with exit 2, the error last and no wall of help above it", async () => {
     expect((await run(["mock-daemon", "--latency", "soon"])).code).toBe(2);
     const unknown = await run(["mock-daemon", "--frobnicate=1"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("glass-sdk mock-daemon: unknown option: --frobnicate\nRun `glass-sdk mock-daemon --help` for its options.\n");
+    expect(unknown.stderr).toBe(
+      "glass-sdk mock-daemon: unknown option: --frobnicate\nRun `glass-sdk mock-daemon --help` for its options.\n",
+    );
   });
 
   it("reads --ignore-field as often as it is given, for the fields matching leaves out", () => {
-    expect(parseMockDaemonArgs(["--ignore-field", "expectedRevision", "--ignore-field=/target/name"]).ignoreFields).toEqual(["expectedRevision", "/target/name"]);
+    expect(
+      parseMockDaemonArgs(["--ignore-field", "expectedRevision", "--ignore-field=/target/name"]).ignoreFields,
+    ).toEqual(["expectedRevision", "/target/name"]);
     expect(parseMockDaemonArgs([]).ignoreFields).toBeUndefined();
   });
 
@@ -65,7 +74,9 @@ describe("glass-sdk CLI", () => {
     expect(parseMockDaemonArgs([]).siteOrigin).toBeUndefined();
     const { code, stderr } = await run(["mock-daemon", "--site-origin", "127.0.0.1:8080/login"]);
     expect(code).toBe(2);
-    expect(stderr.split("\n")[0]).toBe('glass-sdk mock-daemon: --site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not "127.0.0.1:8080/login"');
+    expect(stderr.split("\n")[0]).toBe(
+      'glass-sdk mock-daemon: --site-origin needs an http: or https: origin such as http://127.0.0.1:8080, with no path, not "127.0.0.1:8080/login"',
+    );
   });
 
   it("explains a missing fixture in one line and exits 1", async () => {
@@ -77,7 +88,11 @@ describe("glass-sdk CLI", () => {
   it("listens on a socket (mode 0600), says so on stderr, and removes the socket on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
     const path = join(dir, "glass.sock");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path, "--latency", "1"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path, "--latency", "1"],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    );
     try {
       let stderr = "";
       await new Promise<void>((resolve) => {
@@ -110,7 +125,9 @@ describe("glass-sdk CLI", () => {
     const shell = spawn("sh", ["-c", `${command}; true`], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
     let daemonPid: number | undefined;
     try {
-      await new Promise<void>((resolve) => shell.stderr.on("data", () => existsSync(path) && existsSync(pidFile) && resolve()));
+      await new Promise<void>((resolve) =>
+        shell.stderr.on("data", () => existsSync(path) && existsSync(pidFile) && resolve()),
+      );
       daemonPid = Number(readFileSync(pidFile, "utf8").trim());
       expect(statSync(pidFile).mode & 0o777).toBe(0o600);
       expect(Number.isInteger(daemonPid) && daemonPid !== shell.pid).toBe(true);
@@ -130,7 +147,10 @@ describe("glass-sdk CLI", () => {
   it("on a socket, SIGHUP (the terminal going away) also removes the socket and exits 0", async () => {
     const dir = mkdtempSync(join(tmpdir(), "glass-cli-"));
     const path = join(dir, "glass.sock");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
       await new Promise<void>((resolve) => child.stderr.on("data", () => existsSync(path) && resolve()));
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

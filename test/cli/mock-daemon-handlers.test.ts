@@ -68,7 +68,10 @@ async function failure(promise: Promise<unknown>): Promise<GlassError> {
  * stdin: what the process wrote to stdout and to stderr until it exited.
  */
 async function getTextOverStdio(handlers: string): Promise<{ stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...CLI, "--handlers", handlers], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...CLI, "--handlers", handlers], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -79,7 +82,12 @@ async function getTextOverStdio(handlers: string): Promise<{ stdout: string; std
     });
   });
   const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+  });
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "getText", arguments: {} } });
   await answered;
@@ -90,10 +98,15 @@ async function getTextOverStdio(handlers: string): Promise<{ stdout: string; std
 
 describe("glass-sdk mock-daemon --handlers", () => {
   it("over stdio: the module's handlers answer their operations, the fixture the rest", async () => {
-    const glass = await Glass.connect(stdioTransport({ command: process.execPath, args: [...CLI, "--handlers", HANDLERS], cwd: ROOT }));
+    const glass = await Glass.connect(
+      stdioTransport({ command: process.execPath, args: [...CLI, "--handlers", HANDLERS], cwd: ROOT }),
+    );
     try {
       expect(await glass.browser.getText({})).toEqual({ text: "Welcome back (revision 1)" });
-      expect(await glass.browser.click({ target: "ref=1", expectedRevision: 1 })).toEqual({ executionId: "exec-2", leased: false });
+      expect(await glass.browser.click({ target: "ref=1", expectedRevision: 1 })).toEqual({
+        executionId: "exec-2",
+        leased: false,
+      });
       const stale = await failure(glass.browser.click({ target: "ref=1", expectedRevision: 1 }));
       expect({ code: stale.code, retryable: stale.retryable }).toEqual({ code: "staleRevision", retryable: true });
       // Without a handler, the golden fixture still answers its recorded requests.
@@ -173,7 +186,10 @@ export default {
 
   it("on the socket: a click needs the lease, and with it the handler sees ctx.leased", async () => {
     const path = join(dir, "glass.sock");
-    const child = spawn(process.execPath, [...CLI, "--socket", path, "--handlers", HANDLERS], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...CLI, "--socket", path, "--handlers", HANDLERS], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
       await new Promise<void>((resolve) => {
         let said = "";
@@ -185,7 +201,9 @@ export default {
       const glass = await Glass.connect(socketTransport({ path }));
       try {
         expect((await failure(glass.browser.click({ target: "ref=1" }))).code).toBe("leaseRequired");
-        const clicked = await glass.withLease(() => glass.browser.click({ target: "ref=1", expectedRevision: 1 }), { ttlMs: 10_000 });
+        const clicked = await glass.withLease(() => glass.browser.click({ target: "ref=1", expectedRevision: 1 }), {
+          ttlMs: 10_000,
+        });
         expect(clicked).toEqual({ executionId: "exec-2", leased: true });
       } finally {
         await glass.close();
@@ -199,21 +217,28 @@ export default {
 
   it("explains a module that does not exist, and exits 1", async () => {
     const missing = join(dir, "no-such-handlers.mjs");
-    expect(await run(["--handlers", missing])).toEqual({ code: 1, stderr: `glass-sdk: --handlers: cannot load ${missing}: no such file\n` });
+    expect(await run(["--handlers", missing])).toEqual({
+      code: 1,
+      stderr: `glass-sdk: --handlers: cannot load ${missing}: no such file\n`,
+    });
   });
 
   it("explains a module without a default export, and exits 1", async () => {
     const file = moduleFile("named.mjs", `export const handlers = {};\n`);
     const { code, stderr } = await run(["--handlers", file]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^glass-sdk: --handlers: .*named\.mjs has no default export; export the handlers: export default \{/);
+    expect(stderr).toMatch(
+      /^glass-sdk: --handlers: .*named\.mjs has no default export; export the handlers: export default \{/,
+    );
   });
 
   it("explains a default export that is not handlers, and exits 1", async () => {
     const file = moduleFile("wrong.mjs", `export default { "browser.observ": () => ({}) };\n`);
     const { code, stderr } = await run(["--handlers", file]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^glass-sdk: --handlers: the default export of .*wrong\.mjs is not handlers: handlers: "browser\.observ" is not an operation of the catalog/);
+    expect(stderr).toMatch(
+      /^glass-sdk: --handlers: the default export of .*wrong\.mjs is not handlers: handlers: "browser\.observ" is not an operation of the catalog/,
+    );
   });
 
   it("explains a module that throws while loading, and exits 1", async () => {
@@ -226,6 +251,8 @@ export default {
   it("refuses --handlers with --fast (exit 2)", async () => {
     const { code, stderr } = await run(["--fast", "--handlers", HANDLERS]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^glass-sdk mock-daemon: --fast answers from the fixture alone: it cannot be combined with --handlers/);
+    expect(stderr).toMatch(
+      /^glass-sdk mock-daemon: --fast answers from the fixture alone: it cannot be combined with --handlers/,
+    );
   });
 });

@@ -29,7 +29,7 @@ describe("DeadlineScheduler", () => {
     const fired: number[] = [];
     const expected: number[] = [];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const live = [];
     for (let i = 0; i < 500; i++) {
       const at = now + 1 + Math.floor(random() * 1000);

@@ -17,7 +17,10 @@ const SESSION = join(ROOT, "test/client/support/debug-log-session.ts");
 const TYPED_TEXT = "correct-horse-battery-staple-9431";
 
 /** Runs the session script with `env` added (GLASS_DEBUG and DEBUG are never inherited from the test process). */
-function runSession(socket: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runSession(
+  socket: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { GLASS_DEBUG: _glassDebug, DEBUG: _debug, ...base } = process.env;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", SESSION], {
@@ -55,13 +58,21 @@ describe("the debug log (GLASS_DEBUG=1, DEBUG=glass-sdk)", () => {
     expect(lines.every((line) => line.startsWith("glass-sdk "))).toBe(true);
     // The calls: each request and its response.
     for (const operation of ["browser.observe", "browser.findTarget", "browser.type"]) {
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^glass-sdk request operation=${operation} requestId=\\S+ attempt=0$`)));
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^glass-sdk response operation=${operation} requestId=\\S+ ok=true ms=\\d+$`)));
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^glass-sdk request operation=${operation} requestId=\\S+ attempt=0$`)),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^glass-sdk response operation=${operation} requestId=\\S+ ok=true ms=\\d+$`)),
+      );
     }
     // The wire: the handshake and the end of the connection; the lease.
-    expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk connection detail="initialized: MCP \S+ with .+, Glass protocol 1"$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^glass-sdk connection detail="initialized: MCP \S+ with .+, Glass protocol 1"$/),
+    );
     expect(lines).toContainEqual('glass-sdk connection detail="connection closed: the client was closed"');
-    expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk lease action=acquired sessionId=\S+ expiresAtMs=\d+$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^glass-sdk lease action=acquired sessionId=\S+ expiresAtMs=\d+$/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^glass-sdk lease action=released sessionId=\S+$/));
     // Never the secrets.
     expect(stderr).not.toContain(token);
@@ -70,7 +81,9 @@ describe("the debug log (GLASS_DEBUG=1, DEBUG=glass-sdk)", () => {
 
   it("with DEBUG=glass-sdk* as well; with neither, or DEBUG excluding it, writes nothing", async () => {
     const socket = daemon.socketPath!;
-    expect((await runSession(socket, { DEBUG: "express,glass-sdk*" })).stderr).toMatch(/^glass-sdk request operation=initialize /m);
+    expect((await runSession(socket, { DEBUG: "express,glass-sdk*" })).stderr).toMatch(
+      /^glass-sdk request operation=initialize /m,
+    );
     expect((await runSession(socket, {})).stderr).toBe("");
     expect((await runSession(socket, { DEBUG: "*,-glass-sdk", GLASS_DEBUG: "0" })).stderr).toBe("");
   });
@@ -79,13 +92,19 @@ describe("the debug log (GLASS_DEBUG=1, DEBUG=glass-sdk)", () => {
     expect(debugLogRequested({ GLASS_DEBUG: "1" })).toBe(true);
     expect(debugLogRequested({ GLASS_DEBUG: "true" })).toBe(true);
     for (const off of ["", "0", "false", " FALSE "]) expect(debugLogRequested({ GLASS_DEBUG: off })).toBe(false);
-    for (const on of ["glass-sdk", "glass-sdk*", "glass*", "*", "app, glass-sdk", "app glass-sdk*"]) expect(debugLogRequested({ DEBUG: on }), on).toBe(true);
-    for (const off of ["", "glass", "glass-sdk-other", "express*", "*,-glass-sdk", "-glass-sdk,glass-sdk"]) expect(debugLogRequested({ DEBUG: off }), off).toBe(false);
+    for (const on of ["glass-sdk", "glass-sdk*", "glass*", "*", "app, glass-sdk", "app glass-sdk*"])
+      expect(debugLogRequested({ DEBUG: on }), on).toBe(true);
+    for (const off of ["", "glass", "glass-sdk-other", "express*", "*,-glass-sdk", "-glass-sdk,glass-sdk"])
+      expect(debugLogRequested({ DEBUG: off }), off).toBe(false);
     expect(debugLogRequested(undefined)).toBe(false);
   });
 
   it("writes an event as one line, quoting a value that is not a plain word and escaping control characters", () => {
-    expect(formatLogEvent({ type: "request", operation: "browser.click", requestId: "r-1", attempt: 0 })).toBe("glass-sdk request operation=browser.click requestId=r-1 attempt=0");
-    expect(formatLogEvent({ type: "wire", detail: "badFrame\nglass-sdk forged \u001b[31m" })).toBe('glass-sdk wire detail="badFrame\\nglass-sdk forged \\u001b[31m"');
+    expect(formatLogEvent({ type: "request", operation: "browser.click", requestId: "r-1", attempt: 0 })).toBe(
+      "glass-sdk request operation=browser.click requestId=r-1 attempt=0",
+    );
+    expect(formatLogEvent({ type: "wire", detail: "badFrame\nglass-sdk forged \u001b[31m" })).toBe(
+      'glass-sdk wire detail="badFrame\\nglass-sdk forged \\u001b[31m"',
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  Glass,
+  GlassError,
+  LeaseError,
+  OverloadedError,
+  TransportClosedError,
+} from "glass-sdk";
 import type { JsonRpcMessage, JsonRpcRequest } from "glass-sdk/protocol";
 import { semanticObservation } from "../support/result-samples.js";
 import { ScriptedDaemon, textResult, type ScriptedAnswer } from "../support/scripted-daemon.js";
@@ -30,11 +38,20 @@ describe("Glass client handshake", () => {
   it("asks only for what the caller needs: envelope version 1 by default, plus the declared schemas and capabilities", async () => {
     const plain = answeringTools({});
     await (await Glass.connect(plain)).close();
-    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ protocolVersion: "2025-11-25", glass: { protocolVersions: [1] } });
-    expect(((plain.sent("initialize")[0] as JsonRpcRequest).params as { glass: object }).glass).toEqual({ protocolVersions: [1] });
+    expect((plain.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({
+      protocolVersion: "2025-11-25",
+      glass: { protocolVersions: [1] },
+    });
+    expect(((plain.sent("initialize")[0] as JsonRpcRequest).params as { glass: object }).glass).toEqual({
+      protocolVersions: [1],
+    });
 
     const declared = answeringTools({});
-    await (await Glass.connect(declared, { negotiation: { schemas: { webIr: [1] }, requires: ["webIr"], optional: ["taskProtocol"] } })).close();
+    await (
+      await Glass.connect(declared, {
+        negotiation: { schemas: { webIr: [1] }, requires: ["webIr"], optional: ["taskProtocol"] },
+      })
+    ).close();
     expect(((declared.sent("initialize")[0] as JsonRpcRequest).params as { glass: object }).glass).toEqual({
       protocolVersions: [1],
       schemas: { webIr: [1] },
@@ -51,7 +68,14 @@ describe("Glass client handshake", () => {
     expect(glass.supports("webIr")).toBe(true);
     expect(glass.supports("intentResolution")).toBe(false); // disabled by policy in the agreement
     expect(glass.supports("rawCdp")).toBe(false); // not negotiated; the manifest says false
-    await expect(glass.browser.resolveIntent({ schemaVersion: 1, intent: "renew", action: "click", resolutionPolicy: "requireExact" })).rejects.toMatchObject({
+    await expect(
+      glass.browser.resolveIntent({
+        schemaVersion: 1,
+        intent: "renew",
+        action: "click",
+        resolutionPolicy: "requireExact",
+      }),
+    ).rejects.toMatchObject({
       code: "capability.unavailable",
       mutationPossible: false,
     });
@@ -61,12 +85,16 @@ describe("Glass client handshake", () => {
 
   it("fails to connect with initialize.failed when the daemon refuses the negotiation", async () => {
     const daemon = new ScriptedDaemon(() => ({ result: {} }));
-    daemon.send = (async function (this: ScriptedDaemon, message: JsonRpcMessage) {
+    daemon.send = async function (this: ScriptedDaemon, message: JsonRpcMessage) {
       this.received.push(message);
       if ("method" in message && message.method === "initialize" && "id" in message) {
-        this.push({ jsonrpc: "2.0", id: message.id, error: { code: -32602, message: "unknown required capability: teleport" } });
+        this.push({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32602, message: "unknown required capability: teleport" },
+        });
       }
-    }).bind(daemon);
+    }.bind(daemon);
     await expect(Glass.connect(daemon, { negotiation: { requires: ["teleport"] } })).rejects.toMatchObject({
       code: "initialize.failed",
       message: expect.stringContaining("unknown required capability: teleport"),
@@ -76,9 +104,13 @@ describe("Glass client handshake", () => {
 
 describe("Glass client calls", () => {
   it("maps a typed call to tools/call and returns the typed result", async () => {
-    const daemon = answeringTools({ diffWebIr: () => textResult({ schemaVersion: 1, fromRevision: 1, toRevision: 2 }) });
+    const daemon = answeringTools({
+      diffWebIr: () => textResult({ schemaVersion: 1, fromRevision: 1, toRevision: 2 }),
+    });
     const glass = await Glass.connect(daemon, { validate: { payloads: false, responses: false } });
-    const result = await glass.requestUntyped("browser.project.read", { path: "README.md" }).catch((e: GlassError) => e.code);
+    const result = await glass
+      .requestUntyped("browser.project.read", { path: "README.md" })
+      .catch((e: GlassError) => e.code);
     expect(result).toBe("mcp.methodNotFound");
     const call = toolCalls(daemon)[0]!;
     expect(call.params).toEqual({ name: "project.read", arguments: { path: "README.md" } });
@@ -87,13 +119,38 @@ describe("Glass client calls", () => {
 
   it("throws a GlassError whose message names the operation, the code and the request", async () => {
     const daemon = answeringTools({
-      click: () => ({ result: { isError: true, content: [{ type: "text", text: JSON.stringify({ code: "staleRevision", message: "the observation revision is no longer current", retryable: true }) }] } }),
+      click: () => ({
+        result: {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: JSON.stringify({
+                code: "staleRevision",
+                message: "the observation revision is no longer current",
+                retryable: true,
+              }),
+            },
+          ],
+        },
+      }),
     });
     const glass = await Glass.connect(daemon);
-    const error = await glass.browser.click({ target: "ref=r7:b42", expectedRevision: 7 }, { requestId: "r-12" }).catch((e: unknown) => e);
+    const error = await glass.browser
+      .click({ target: "ref=r7:b42", expectedRevision: 7 }, { requestId: "r-12" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GlassError);
-    expect(error).toMatchObject({ code: "staleRevision", retryable: true, operation: "browser.click", requestId: "r-12", mutationPossible: false, phase: "preflight" });
-    expect((error as Error).message).toBe("glass.browser.click: staleRevision — the observation revision is no longer current (request r-12)");
+    expect(error).toMatchObject({
+      code: "staleRevision",
+      retryable: true,
+      operation: "browser.click",
+      requestId: "r-12",
+      mutationPossible: false,
+      phase: "preflight",
+    });
+    expect((error as Error).message).toBe(
+      "glass.browser.click: staleRevision — the observation revision is no longer current (request r-12)",
+    );
     await glass.close();
   });
 
@@ -105,7 +162,12 @@ describe("Glass client calls", () => {
     for (const result of malformed) {
       const error = await glass.browser.click({ target: "ref=r7:b42" }).catch((e: unknown) => e);
       expect(error, JSON.stringify(result)).toBeInstanceOf(GlassError);
-      expect(error).toMatchObject({ code: "response.invalid", phase: "postDispatch", mutationPossible: true, retry: { classification: "safeAfterReobserve" } });
+      expect(error).toMatchObject({
+        code: "response.invalid",
+        phase: "postDispatch",
+        mutationPossible: true,
+        retry: { classification: "safeAfterReobserve" },
+      });
       expect((error as GlassError).rawMessage).toMatch(/answer\.result/);
     }
     expect(toolCalls(daemon)).toHaveLength(malformed.length);
@@ -113,11 +175,36 @@ describe("Glass client calls", () => {
   });
 
   it("send() takes and returns envelopes and never throws for an ok:false answer", async () => {
-    const daemon = answeringTools({ click: () => ({ error: { code: -32003, message: "mutation lease required", data: { code: "policy.mutationLease", details: null } } }) });
+    const daemon = answeringTools({
+      click: () => ({
+        error: {
+          code: -32003,
+          message: "mutation lease required",
+          data: { code: "policy.mutationLease", details: null },
+        },
+      }),
+    });
     const glass = await Glass.connect(daemon);
-    const response = await glass.send({ protocolVersion: 1, requestId: "send-1", correlationId: "run-9", operation: "browser.click", payload: { target: "ref=1" } });
-    expect(response).toMatchObject({ protocolVersion: 1, requestId: "send-1", correlationId: "run-9", ok: false, error: { code: "leaseRequired", retryable: true } });
-    const invalid = await glass.send({ protocolVersion: 1, requestId: "has space", operation: "browser.click", payload: {} });
+    const response = await glass.send({
+      protocolVersion: 1,
+      requestId: "send-1",
+      correlationId: "run-9",
+      operation: "browser.click",
+      payload: { target: "ref=1" },
+    });
+    expect(response).toMatchObject({
+      protocolVersion: 1,
+      requestId: "send-1",
+      correlationId: "run-9",
+      ok: false,
+      error: { code: "leaseRequired", retryable: true },
+    });
+    const invalid = await glass.send({
+      protocolVersion: 1,
+      requestId: "has space",
+      operation: "browser.click",
+      payload: {},
+    });
     expect(invalid).toMatchObject({ ok: false, error: { code: "request.invalid" } });
     await glass.close();
   });
@@ -126,7 +213,15 @@ describe("Glass client calls", () => {
     const daemon = answeringTools({});
     const glass = await Glass.connect(daemon);
     const error = await glass.task
-      .validate({ task: { schemaVersion: 1, task: "form.fill", scope: { regionName: "Loans" }, limits: { maxActions: 2, timeoutMs: 1000, maxItems: 1 }, risk: "localMutation" } })
+      .validate({
+        task: {
+          schemaVersion: 1,
+          task: "form.fill",
+          scope: { regionName: "Loans" },
+          limits: { maxActions: 2, timeoutMs: 1000, maxItems: 1 },
+          risk: "localMutation",
+        },
+      })
       .catch((e: GlassError) => e);
     expect(error).toMatchObject({
       code: "task.invalid",
@@ -143,15 +238,31 @@ describe("Glass client calls", () => {
     const glass = await Glass.connect(daemon);
     const noLimits = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Orders" }, risk: "readOnly" };
     const task = await glass.task.validate({ task: noLimits } as never).catch((e: GlassError) => e);
-    expect(task).toMatchObject({ code: "task.invalid", rawMessage: "limits: is required", details: { kind: "taskValidation", path: "limits", reason: "is required" } });
+    expect(task).toMatchObject({
+      code: "task.invalid",
+      rawMessage: "limits: is required",
+      details: { kind: "taskValidation", path: "limits", reason: "is required" },
+    });
     const ir = await glass.webIr.validate({ ir: { schemaVersion: 1 } } as never).catch((e: GlassError) => e);
     expect(ir).toMatchObject({ code: "webIr.invalid", details: { kind: "webIrValidation" } });
     const { path } = (ir as GlassError).details as { path: string };
     expect(path).not.toBe("");
-    expect((ir as GlassError).rawMessage).toMatch(new RegExp(`^Web IR validation failed: ${path.replace(/[.[\]]/g, "\\$&")}: `));
-    const fillWithoutInputs = { schemaVersion: 1, task: "form.fill", scope: { regionName: "Loans" }, limits: { maxActions: 2, timeoutMs: 1000, maxItems: 1 }, risk: "localMutation" };
+    expect((ir as GlassError).rawMessage).toMatch(
+      new RegExp(`^Web IR validation failed: ${path.replace(/[.[\]]/g, "\\$&")}: `),
+    );
+    const fillWithoutInputs = {
+      schemaVersion: 1,
+      task: "form.fill",
+      scope: { regionName: "Loans" },
+      limits: { maxActions: 2, timeoutMs: 1000, maxItems: 1 },
+      risk: "localMutation",
+    };
     const semantic = await glass.task.validate({ task: fillWithoutInputs } as never).catch((e: GlassError) => e);
-    expect(semantic).toMatchObject({ code: "task.invalid", rawMessage: "form.fill requires at least one bounded input", details: { path: "inputs" } });
+    expect(semantic).toMatchObject({
+      code: "task.invalid",
+      rawMessage: "form.fill requires at least one bounded input",
+      details: { path: "inputs" },
+    });
     expect(toolCalls(daemon)).toHaveLength(0);
     await glass.close();
   });
@@ -171,7 +282,9 @@ describe("deadlines and cancellation", () => {
   it("on a deadline sends notifications/cancelled and rejects with DeadlineExceededError (mutation possible for a written click)", async () => {
     const daemon = answeringTools({ click: () => ({ stall: true }), observe: () => ({ stall: true }) });
     const glass = await Glass.connect(daemon);
-    const click = await glass.browser.click({ target: "ref=1" }, { deadlineMs: 50, requestId: "slow-click" }).catch((e: unknown) => e);
+    const click = await glass.browser
+      .click({ target: "ref=1" }, { deadlineMs: 50, requestId: "slow-click" })
+      .catch((e: unknown) => e);
     expect(click).toBeInstanceOf(DeadlineExceededError);
     expect(click).toMatchObject({ code: "deadlineExceeded", mutationPossible: true, requestId: "slow-click" });
     const observe = await glass.browser.observe({}, { deadlineMs: 50 }).catch((e: unknown) => e);
@@ -192,7 +305,9 @@ describe("deadlines and cancellation", () => {
     setTimeout(() => controller.abort(), 20);
     await expect(call).rejects.toBeInstanceOf(CancelledError);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(daemon.sent("notifications/cancelled").map((m) => (m as JsonRpcRequest).params)).toEqual([{ requestId: "text-1", reason: "aborted by the caller" }]);
+    expect(daemon.sent("notifications/cancelled").map((m) => (m as JsonRpcRequest).params)).toEqual([
+      { requestId: "text-1", reason: "aborted by the caller" },
+    ]);
     await glass.close();
   });
 
@@ -242,9 +357,14 @@ describe("retries", () => {
 
   it("retries ping on overload, each try with its own JSON-RPC id and a retry log event naming it", async () => {
     let pings = 0;
-    const daemon = new ScriptedDaemon((request) => (request.method === "ping" && ++pings < 3 ? overloaded : { result: {} }));
+    const daemon = new ScriptedDaemon((request) =>
+      request.method === "ping" && ++pings < 3 ? overloaded : { result: {} },
+    );
     const events: { type: string; requestId?: string; attempt?: number; code?: string }[] = [];
-    const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1, maxDelayMs: 2 }, logger: (event) => events.push(event) });
+    const glass = await Glass.connect(daemon, {
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      logger: (event) => events.push(event),
+    });
     await expect(glass.ping()).resolves.toBeGreaterThanOrEqual(0);
     const ids = daemon.sent("ping").map((message) => String((message as JsonRpcRequest).id));
     expect(new Set(ids).size).toBe(3);
@@ -256,7 +376,9 @@ describe("retries", () => {
   });
 
   it("never retries a lease acquire on overload on its own", async () => {
-    const daemon = new ScriptedDaemon((request) => (request.method === "glass/lease/acquire" ? overloaded : { result: {} }));
+    const daemon = new ScriptedDaemon((request) =>
+      request.method === "glass/lease/acquire" ? overloaded : { result: {} },
+    );
     const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 1 } });
     await expect(glass.acquireLease({ ttlMs: 1000 })).rejects.toBeInstanceOf(OverloadedError);
     expect(daemon.sent("glass/lease/acquire")).toHaveLength(1);
@@ -264,7 +386,9 @@ describe("retries", () => {
   });
 
   it("an abort while a read waits to be retried rejects with CancelledError and sends nothing more", async () => {
-    const daemon = new ScriptedDaemon((request) => (request.method === "ping" || request.method === "tools/call" ? overloaded : { result: {} }));
+    const daemon = new ScriptedDaemon((request) =>
+      request.method === "ping" || request.method === "tools/call" ? overloaded : { result: {} },
+    );
     const glass = await Glass.connect(daemon, { retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
     const aborting = new AbortController();
     const ping = glass.ping({ signal: aborting.signal });
@@ -281,11 +405,15 @@ describe("retries", () => {
 
 describe("retries after a failure to write", () => {
   function flakyWriter(failures: number): ScriptedDaemon {
-    const daemon = answeringTools({ observe: () => textResult(semanticObservation(2)), click: () => textResult({ executionId: "e-1" }) });
+    const daemon = answeringTools({
+      observe: () => textResult(semanticObservation(2)),
+      click: () => textResult({ executionId: "e-1" }),
+    });
     const send = daemon.send.bind(daemon);
     let left = failures;
     daemon.send = async (message) => {
-      if ("method" in message && message.method === "tools/call" && left-- > 0) throw new TransportClosedError({ message: "EPIPE: write failed" });
+      if ("method" in message && message.method === "tools/call" && left-- > 0)
+        throw new TransportClosedError({ message: "EPIPE: write failed" });
       return send(message);
     };
     return daemon;
@@ -332,13 +460,20 @@ describe("flow control", () => {
 describe("logging", () => {
   it("logs queued calls and numbers retry attempts, without payloads or tokens", async () => {
     let calls = 0;
-    const daemon = answeringTools({ observe: () => (++calls === 1 ? { error: { code: -32000, message: "busy" } } : textResult(semanticObservation(1))) });
+    const daemon = answeringTools({
+      observe: () =>
+        ++calls === 1 ? { error: { code: -32000, message: "busy" } } : textResult(semanticObservation(1)),
+    });
     const events: { type: string; attempt?: number }[] = [];
-    const glass = await Glass.connect(daemon, { maxInFlight: 1, retry: { baseDelayMs: 1 }, logger: (event) => events.push(event) });
+    const glass = await Glass.connect(daemon, {
+      maxInFlight: 1,
+      retry: { baseDelayMs: 1 },
+      logger: (event) => events.push(event),
+    });
     await Promise.all([glass.browser.observe({ level: "summary" }), glass.browser.observe({ level: "summary" })]);
     expect(events.some((e) => e.type === "queued")).toBe(true);
     expect(events.filter((e) => e.type === "request").map((e) => e.attempt)).toEqual(expect.arrayContaining([0, 1]));
-    expect(JSON.stringify(events)).not.toContain("summary\"");
+    expect(JSON.stringify(events)).not.toContain('summary"');
     await glass.close();
   });
 });
@@ -347,17 +482,30 @@ describe("server-to-client requests", () => {
   it("answers a daemon request with -32601 unless a handler is registered", async () => {
     const daemon = answeringTools({});
     const glass = await Glass.connect(daemon);
-    daemon.push({ jsonrpc: "2.0", id: "glass-server-1", method: "elicitation/create", params: { message: "Confirm?" } });
+    daemon.push({
+      jsonrpc: "2.0",
+      id: "glass-server-1",
+      method: "elicitation/create",
+      params: { message: "Confirm?" },
+    });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(daemon.received.find((m) => "id" in m && m.id === "glass-server-1")).toMatchObject({ error: { code: -32601 } });
+    expect(daemon.received.find((m) => "id" in m && m.id === "glass-server-1")).toMatchObject({
+      error: { code: -32601 },
+    });
     await glass.close();
 
     const handled = answeringTools({});
-    const withHandler = await Glass.connect(handled, { serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) } });
+    const withHandler = await Glass.connect(handled, {
+      serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) },
+    });
     handled.push({ jsonrpc: "2.0", id: "glass-server-2", method: "elicitation/create", params: {} });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(handled.received.find((m) => "id" in m && m.id === "glass-server-2")).toMatchObject({ result: { action: "decline" } });
-    expect((handled.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({ capabilities: { elicitation: {} } });
+    expect(handled.received.find((m) => "id" in m && m.id === "glass-server-2")).toMatchObject({
+      result: { action: "decline" },
+    });
+    expect((handled.sent("initialize")[0] as JsonRpcRequest).params).toMatchObject({
+      capabilities: { elicitation: {} },
+    });
     await withHandler.close();
   });
 });
@@ -383,9 +531,13 @@ describe("leases", () => {
     return new ScriptedDaemon((request) => {
       switch (request.method) {
         case "glass/lease/acquire":
-          return { result: { sessionId: "s-1", ownerId: "o-1", token: "sekrit-token-1", expiresAtMs: expiry(request) } };
+          return {
+            result: { sessionId: "s-1", ownerId: "o-1", token: "sekrit-token-1", expiresAtMs: expiry(request) },
+          };
         case "glass/lease/renew":
-          return { result: { sessionId: "s-1", ownerId: "o-1", token: "sekrit-token-1", expiresAtMs: expiry(request) } };
+          return {
+            result: { sessionId: "s-1", ownerId: "o-1", token: "sekrit-token-1", expiresAtMs: expiry(request) },
+          };
         case "glass/lease/release":
           return { result: { sessionId: "s-1", released: true } };
         default:
@@ -416,9 +568,12 @@ describe("leases", () => {
   it("withLease renews before expiry and releases afterwards", async () => {
     const daemon = leasingDaemon();
     const glass = await Glass.connect(daemon);
-    await glass.withLease(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }, { ttlMs: 1000, renewBeforeMs: 990 });
+    await glass.withLease(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      },
+      { ttlMs: 1000, renewBeforeMs: 990 },
+    );
     expect(daemon.sent("glass/lease/renew").length).toBeGreaterThanOrEqual(1);
     expect(daemon.sent("glass/lease/release")).toHaveLength(1);
     expect(glass.lease).toBeUndefined();
@@ -427,7 +582,19 @@ describe("leases", () => {
 
   it("maps a -32003 lease error to a LeaseError with the daemon's code", async () => {
     const daemon = answeringTools({
-      click: () => ({ error: { code: -32003, message: "lease expired", data: { code: "policy.mutationLease", phase: "preflight", message: "lease expired", mutationPossible: false, details: { code: "leaseExpired", retryable: true } } } }),
+      click: () => ({
+        error: {
+          code: -32003,
+          message: "lease expired",
+          data: {
+            code: "policy.mutationLease",
+            phase: "preflight",
+            message: "lease expired",
+            mutationPossible: false,
+            details: { code: "leaseExpired", retryable: true },
+          },
+        },
+      }),
     });
     const glass = await Glass.connect(daemon);
     const error = await glass.browser.click({ target: "ref=1" }).catch((e: unknown) => e);

@@ -17,7 +17,10 @@ afterEach(() => {
 });
 
 /** An attempt that always fails as refused, asking for `retryAfterMs`; counts its tries. */
-function refused(retryAfterMs: number | undefined): { tries: number[]; attempt: (n: number) => Promise<AttemptResult<string>> } {
+function refused(retryAfterMs: number | undefined): {
+  tries: number[];
+  attempt: (n: number) => Promise<AttemptResult<string>>;
+} {
   const tries: number[] = [];
   return {
     tries,
@@ -32,7 +35,11 @@ describe("retrying with the server's Retry-After", () => {
   it("waits the server's time when it is longer than the backoff: no retry before it", async () => {
     const { tries, attempt } = refused(5_000);
     const log = vi.fn();
-    const done = retrying({ retryPolicy: policy, log }, { operation: "browser.observe", maxRetries: 2, deadlineAt: Date.now() + 60_000 }, attempt);
+    const done = retrying(
+      { retryPolicy: policy, log },
+      { operation: "browser.observe", maxRetries: 2, deadlineAt: Date.now() + 60_000 },
+      attempt,
+    );
 
     await vi.advanceTimersByTimeAsync(4_999);
     expect(tries).toHaveLength(1);
@@ -46,7 +53,11 @@ describe("retrying with the server's Retry-After", () => {
 
   it("a call whose deadline ends before the server's time is not retried: its refusal is the outcome at once", async () => {
     const { tries, attempt } = refused(60_000);
-    const outcome = await retrying({ retryPolicy: policy }, { operation: "browser.observe", maxRetries: 2, deadlineAt: Date.now() + 10_000 }, attempt);
+    const outcome = await retrying(
+      { retryPolicy: policy },
+      { operation: "browser.observe", maxRetries: 2, deadlineAt: Date.now() + 10_000 },
+      attempt,
+    );
     expect(outcome).toBe("refused 0");
     expect(tries).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
@@ -54,7 +65,11 @@ describe("retrying with the server's Retry-After", () => {
 
   it("without a server time, the backoff alone decides (100 ms doubling, half jittered)", async () => {
     const { tries, attempt } = refused(undefined);
-    const done = retrying({ retryPolicy: policy }, { operation: "ping", maxRetries: 1, deadlineAt: Date.now() + 10_000 }, attempt);
+    const done = retrying(
+      { retryPolicy: policy },
+      { operation: "ping", maxRetries: 1, deadlineAt: Date.now() + 10_000 },
+      attempt,
+    );
     await vi.advanceTimersByTimeAsync(49);
     expect(tries).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(51);
@@ -62,7 +77,9 @@ describe("retrying with the server's Retry-After", () => {
   });
 
   it("reads retryAfterMs from a refusal's details, and nothing else", () => {
-    expect(retryAfterOf(new TransportUnavailableError({ message: "full", details: { status: 503, retryAfterMs: 2_000 } }))).toBe(2_000);
+    expect(
+      retryAfterOf(new TransportUnavailableError({ message: "full", details: { status: 503, retryAfterMs: 2_000 } })),
+    ).toBe(2_000);
     for (const details of [undefined, null, { status: 503 }, { retryAfterMs: -1 }, { retryAfterMs: "2000" }, [2_000]]) {
       expect(retryAfterOf(new TransportUnavailableError({ message: "full", details }))).toBeUndefined();
     }

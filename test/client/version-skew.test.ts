@@ -24,7 +24,12 @@ describe("the daemon's tool list, read at connect", () => {
       code: "capability.unavailable",
       mutationPossible: false,
       operation: "browser.screenshot",
-      details: { kind: "toolNotListed", tool: "screenshot", operation: "browser.screenshot", daemon: "glass-browser 0.3.14" },
+      details: {
+        kind: "toolNotListed",
+        tool: "screenshot",
+        operation: "browser.screenshot",
+        daemon: "glass-browser 0.3.14",
+      },
     });
     expect((failure as Error).message).toContain("glass-browser 0.3.14 does not list the screenshot tool");
     expect((failure as Error).message).toContain("nothing was sent");
@@ -43,7 +48,9 @@ describe("the daemon's tool list, read at connect", () => {
   });
 
   it("sends calls to the tools the daemon lists", async () => {
-    const daemon = new ScriptedDaemon((request) => (request.method === "tools/call" ? { result: { content: [{ type: "text", text: "Hello" }] } } : { result: {} }));
+    const daemon = new ScriptedDaemon((request) =>
+      request.method === "tools/call" ? { result: { content: [{ type: "text", text: "Hello" }] } } : { result: {} },
+    );
     daemon.listedTools = ["getText"];
     const glass = await Glass.connect(daemon, { negotiation: false });
     expect(await glass.browser.getText({})).toEqual({ text: "Hello" });
@@ -54,7 +61,10 @@ describe("the daemon's tool list, read at connect", () => {
   it("refuses an untyped call to a tool that is neither in the catalog nor listed, and sends one the daemon lists", async () => {
     const daemon = daemonListing(["observe", "project.inspect"]);
     const glass = await Glass.connect(daemon, { negotiation: false });
-    await expect(glass.requestUntyped("browser.noSuchTool", {})).rejects.toMatchObject({ code: "capability.unavailable", details: { tool: "noSuchTool" } });
+    await expect(glass.requestUntyped("browser.noSuchTool", {})).rejects.toMatchObject({
+      code: "capability.unavailable",
+      details: { tool: "noSuchTool" },
+    });
     expect(toolCalls(daemon)).toHaveLength(0);
     expect(await glass.requestUntyped("project.inspect", {})).toEqual({ revision: 1 });
     expect(toolCalls(daemon).map((call) => (call.params as { name: string }).name)).toEqual(["project.inspect"]);
@@ -89,7 +99,10 @@ describe("the daemon's tool list, read at connect", () => {
     expect(glass.supports("browser.screenshot")).toBe(true);
     await glass.requestUntyped("browser.anything", {});
     expect(toolCalls(daemon)).toHaveLength(1);
-    expect(events).toContainEqual({ type: "connection", detail: expect.stringContaining("the daemon did not list its tools: method not found: tools/list") });
+    expect(events).toContainEqual({
+      type: "connection",
+      detail: expect.stringContaining("the daemon did not list its tools: method not found: tools/list"),
+    });
     await glass.close();
   });
 
@@ -97,17 +110,28 @@ describe("the daemon's tool list, read at connect", () => {
     const daemon = new ScriptedDaemon((request) => {
       if (request.method !== "tools/list") return textResult({ revision: 1 });
       const { cursor } = request.params as { cursor?: string };
-      return cursor === undefined ? { result: { tools: [{ name: "observe" }], nextCursor: "page-2" } } : { result: { tools: [{ name: "getText" }] } };
+      return cursor === undefined
+        ? { result: { tools: [{ name: "observe" }], nextCursor: "page-2" } }
+        : { result: { tools: [{ name: "getText" }] } };
     });
     daemon.listedTools = "handler";
     const glass = await Glass.connect(daemon, { negotiation: false });
-    expect(daemon.sent("tools/list").map((message) => (message as JsonRpcRequest).params)).toEqual([{}, { cursor: "page-2" }]);
-    expect([glass.supports("browser.observe"), glass.supports("browser.getText"), glass.supports("browser.click")]).toEqual([true, true, false]);
+    expect(daemon.sent("tools/list").map((message) => (message as JsonRpcRequest).params)).toEqual([
+      {},
+      { cursor: "page-2" },
+    ]);
+    expect([
+      glass.supports("browser.observe"),
+      glass.supports("browser.getText"),
+      glass.supports("browser.click"),
+    ]).toEqual([true, true, false]);
     await glass.close();
   });
 
   it("fails the connection when the tool list does not come within the deadline, as a stalled initialize would", async () => {
-    const daemon = new ScriptedDaemon((request) => (request.method === "tools/list" ? { stall: true } : textResult({})));
+    const daemon = new ScriptedDaemon((request) =>
+      request.method === "tools/list" ? { stall: true } : textResult({}),
+    );
     daemon.listedTools = "handler";
     const glass = Glass.create(daemon, { negotiation: false, deadlineMs: 200 });
     await expect(glass.connect()).rejects.toMatchObject({ code: "deadlineExceeded" });

@@ -23,7 +23,15 @@ const samples = [
 
 /** Recorded screenshot results (lifted: metadata plus the image), with values quicktype likes to guess formats for. */
 const screenshots = [
-  { format: "png", width: 1280, height: 720, full_page: false, target_id: "tab-1", taken: "2026-12-03T08:00:00Z", image: { data: "iVBORw0KGgo=", mimeType: "image/png" } },
+  {
+    format: "png",
+    width: 1280,
+    height: 720,
+    full_page: false,
+    target_id: "tab-1",
+    taken: "2026-12-03T08:00:00Z",
+    image: { data: "iVBORw0KGgo=", mimeType: "image/png" },
+  },
   {
     format: "jpeg",
     width: 800,
@@ -56,7 +64,10 @@ afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: tr
 describe("codegen infer (quicktype-core)", () => {
   it("infers a draft JSON Schema from recorded result samples", async () => {
     const draft = await inferSchema(samples, "BrowserNavigateResult");
-    const definitions = draft.$defs as Record<string, { properties: Record<string, { type: string }>; required: string[] }>;
+    const definitions = draft.$defs as Record<
+      string,
+      { properties: Record<string, { type: string }>; required: string[] }
+    >;
     const result = definitions.BrowserNavigateResult!;
     expect(draft.$ref).toBe("#/$defs/BrowserNavigateResult");
     expect(result.properties.executionId!.type).toBe("string");
@@ -79,12 +90,17 @@ describe("codegen infer (quicktype-core)", () => {
       if (Array.isArray(node)) return node.flatMap(keywords);
       if (node === null || typeof node !== "object") return [];
       return Object.entries(node).flatMap(([key, value]) =>
-        key === "properties" || key === "$defs" ? [key, ...Object.values(value as object).flatMap(keywords)] : key === "required" || key === "enum" ? [key] : [key, ...keywords(value)],
+        key === "properties" || key === "$defs"
+          ? [key, ...Object.values(value as object).flatMap(keywords)]
+          : key === "required" || key === "enum"
+            ? [key]
+            : [key, ...keywords(value)],
       );
     };
     const unsupported = keywords(draft).filter((keyword) => !SUPPORTED_KEYWORDS.has(keyword));
     expect(unsupported).toEqual([]);
-    const screenshot = (draft.$defs as Record<string, { properties: Record<string, unknown> }>).BrowserScreenshotResult!;
+    const screenshot = (draft.$defs as Record<string, { properties: Record<string, unknown> }>)
+      .BrowserScreenshotResult!;
     expect(screenshot.properties.format).toEqual({ type: "string" });
     expect(screenshot.properties.taken).toEqual({ type: "string" });
     expect(screenshot.properties.target_id).toEqual({ type: "string" });
@@ -107,7 +123,10 @@ describe("codegen infer (quicktype-core)", () => {
     expect(typeText).toMatch(/export interface Image \{/);
     expect(typeText).toMatch(/\[k: string\]: unknown;/); // open objects
 
-    const files = [...emitValidators(registry, noOperations, entries), ...emitCompactValidators(registry, noOperations, entries)];
+    const files = [
+      ...emitValidators(registry, noOperations, entries),
+      ...emitCompactValidators(registry, noOperations, entries),
+    ];
     for (const [path, text] of files) {
       mkdirSync(dirname(join(dir, "generated", path)), { recursive: true });
       writeFileSync(join(dir, "generated", path), text.replace(/from "(?:\.\.\/)+src\//g, `from "${ROOT}src/`));
@@ -116,7 +135,10 @@ describe("codegen infer (quicktype-core)", () => {
       const { validateInferred } = (await import(join(dir, module))) as Record<string, GeneratedValidator>;
       for (const value of screenshots) {
         expect(validateInferred!(value, "", null), module).toBe(true);
-        expect(validateInferred!({ ...value, futureField: 1, image: { ...value.image, alt: "page" } }, "", null), module).toBe(true);
+        expect(
+          validateInferred!({ ...value, futureField: 1, image: { ...value.image, alt: "page" } }, "", null),
+          module,
+        ).toBe(true);
       }
       const issues: { path: string; reason: string }[] = [];
       expect(validateInferred!({ ...screenshots[0], width: "wide" }, "", issues)).toBe(false);
@@ -129,7 +151,10 @@ describe("codegen infer (quicktype-core)", () => {
     scratch.push(dir);
     const file = join(dir, "samples.json");
     writeFileSync(file, JSON.stringify({ samples }));
-    const run = spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["codegen/main.ts", "infer", file, "NavigateResult"], { cwd: ROOT, encoding: "utf8" });
+    const run = spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["codegen/main.ts", "infer", file, "NavigateResult"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(run.status).toBe(0);
     const draft = JSON.parse(run.stdout) as { $defs: Record<string, { properties: Record<string, { type: string }> }> };
     expect(draft.$defs.NavigateResult!.properties.url!.type).toBe("string");

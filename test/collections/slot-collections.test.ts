@@ -62,7 +62,7 @@ describe("SlotList: values in reusable slots", () => {
 });
 
 describe("SlotTable: keyed short-lived entries", () => {
-  it("keeps 1 and \"1\" apart, like a Map", () => {
+  it('keeps 1 and "1" apart, like a Map', () => {
     const table = new SlotTable<string | number, { v: string }>();
     table.set(1, { v: "number" });
     table.set("1", { v: "string" });
@@ -93,7 +93,12 @@ describe("SlotTable: keyed short-lived entries", () => {
       if (i >= 4) expect(table.take(i - 4)).toEqual({ v: i - 4 });
     }
     expect(table.size).toBe(4);
-    expect(table.clear().map((entry) => entry.v).sort((x, y) => x - y)).toEqual([996, 997, 998, 999]);
+    expect(
+      table
+        .clear()
+        .map((entry) => entry.v)
+        .sort((x, y) => x - y),
+    ).toEqual([996, 997, 998, 999]);
     expect(table.size).toBe(0);
     expect(table.get(999)).toBeUndefined();
   });

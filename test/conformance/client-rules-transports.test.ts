@@ -18,7 +18,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-async function connect(transport: Parameters<typeof Glass.connect>[0], options: Parameters<typeof Glass.connect>[1] = {}): Promise<Glass> {
+async function connect(
+  transport: Parameters<typeof Glass.connect>[0],
+  options: Parameters<typeof Glass.connect>[1] = {},
+): Promise<Glass> {
   const glass = await Glass.connect(transport, { retry: false, ...options });
   cleanups.push(() => glass.close());
   return glass;
@@ -27,7 +30,8 @@ async function connect(transport: Parameters<typeof Glass.connect>[0], options: 
 /** A client of the plain MCP server (official SDK, McpServer over StdioServerTransport) as a child process. */
 const plainServer = () => stdioTransport({ command: process.execPath, args: [plainMcpServer] });
 /** A client of the echo peer, which answers tools/call with the framing the request arrived in; `--glass` makes it identify itself as Glass. */
-const framingReporter = (glass: boolean) => stdioTransport({ command: process.execPath, args: [echoPeer, ...(glass ? ["--glass"] : [])] });
+const framingReporter = (glass: boolean) =>
+  stdioTransport({ command: process.execPath, args: [echoPeer, ...(glass ? ["--glass"] : [])] });
 /** How a tools/call reached the echo peer. */
 type Arrival = { framing: "newline" | "content-length"; bytes: number };
 
@@ -48,7 +52,11 @@ describe("§5 framing by who the server is", () => {
     const error = await Glass.connect(plainServer(), { negotiation: { requires: ["webIr"] } }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(error).toBeInstanceOf(GlassError);
-    expect(error).toMatchObject({ code: "initialize.failed", retry: { classification: "notRetryable" }, details: { required: ["webIr"] } });
+    expect(error).toMatchObject({
+      code: "initialize.failed",
+      retry: { classification: "notRetryable" },
+      details: { required: ["webIr"] },
+    });
     expect((error as GlassError).rawMessage).toContain("`negotiation: false`");
     const without = await connect(plainServer(), { negotiation: false });
     expect(await without.requestUntyped("browser.measure", { text: "ok" })).toEqual({ length: 2 });
@@ -68,15 +76,24 @@ describe("§5 framing by who the server is", () => {
   it("§5 sends no Content-Length frame to a server without a glass manifest, even one that answers Glass-sized requests", async () => {
     const glass = await connect(framingReporter(false), { negotiation: false });
     expect(glass.manifest).toBeUndefined();
-    expect(await glass.requestUntyped("browser.frame", { text: "x".repeat(9000) })).toMatchObject({ framing: "newline" });
-    expect(await glass.requestUntyped("browser.frame", { text: "y".repeat(5 * 1024 * 1024) })).toMatchObject({ framing: "newline" });
+    expect(await glass.requestUntyped("browser.frame", { text: "x".repeat(9000) })).toMatchObject({
+      framing: "newline",
+    });
+    expect(await glass.requestUntyped("browser.frame", { text: "y".repeat(5 * 1024 * 1024) })).toMatchObject({
+      framing: "newline",
+    });
   });
 
   it("§5 reaches the daemon socket with Content-Length above 8 KiB after the handshake (the mock daemon refuses longer lines)", async () => {
     const mock: SocketMock = await mockDaemonOnSocket();
     cleanups.push(() => mock.stop());
     const glass = await connect(mock.transport());
-    const big = { protocolVersion: 1, requestId: "big-1", operation: "browser.getText", payload: { pad: "x".repeat(20_000) } } as GlassRequest;
+    const big = {
+      protocolVersion: 1,
+      requestId: "big-1",
+      operation: "browser.getText",
+      payload: { pad: "x".repeat(20_000) },
+    } as GlassRequest;
     const response = await glass.send(big, { validate: false } as never);
     expect(response.ok ? "answered" : response.error.code).not.toMatch(/^(transport|deadline|mcp\.parseError)/);
     expect(mock.daemon.calls.at(-1)).toMatchObject({ tool: "getText", arguments: { pad: "x".repeat(20_000) } });
@@ -84,8 +101,14 @@ describe("§5 framing by who the server is", () => {
 
   it("§5 refuses a request whose body exceeds the Glass daemon's 4 MiB before writing it, and the session goes on", async () => {
     const glass = await connect(framingReporter(true), { negotiation: false });
-    const error = await glass.requestUntyped("browser.frame", { text: "x".repeat(4 * 1024 * 1024) }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: "request.invalid", mutationPossible: false, details: { maxBytes: 4 * 1024 * 1024 } });
+    const error = await glass
+      .requestUntyped("browser.frame", { text: "x".repeat(4 * 1024 * 1024) })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "request.invalid",
+      mutationPossible: false,
+      details: { maxBytes: 4 * 1024 * 1024 },
+    });
     expect(await glass.requestUntyped("browser.frame", { text: "after" })).toMatchObject({ framing: "newline" });
   });
 });
@@ -97,7 +120,9 @@ describe("§5 flow control", () => {
     for (const limit of [8, 4]) {
       const daemon = new ScriptedDaemon(() => ({ stall: true }), limit);
       const glass = await connect(daemon);
-      const calls = Array.from({ length: 12 }, () => glass.browser.getText({}, { deadlineMs: 200 }).catch(() => undefined));
+      const calls = Array.from({ length: 12 }, () =>
+        glass.browser.getText({}, { deadlineMs: 200 }).catch(() => undefined),
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect((daemon.sent("tools/call") as JsonRpcRequest[]).length).toBe(limit);
       expect(glass.stats()).toMatchObject({ inFlight: limit, queued: 12 - limit });

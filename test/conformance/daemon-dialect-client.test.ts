@@ -12,7 +12,10 @@ import { readGoldenFixture } from "../support/golden-fixture.js";
 const fixture = parseFixture(readGoldenFixture());
 const recorded = (requestId: string) => {
   const request = fixture.requests.find((r) => r.requestId === requestId)!;
-  return { args: request.payload as Record<string, unknown>, result: expectedToolResult(fixture.responses.find((r) => r.requestId === requestId)!, request.operation) };
+  return {
+    args: request.payload as Record<string, unknown>,
+    result: expectedToolResult(fixture.responses.find((r) => r.requestId === requestId)!, request.operation),
+  };
 };
 
 let stop: (() => Promise<void>) | undefined;
@@ -38,7 +41,9 @@ describe("a client in the daemon's dialect", () => {
     const click = recorded("click-renew");
     for (let round = 0; round < 3; round++) {
       expect((await client.call("observe", observe.args)).result, `observe, round ${round}`).toEqual(observe.result);
-      expect((await client.call("inspectWebIr", inspect.args)).result, `inspectWebIr, round ${round}`).toEqual(inspect.result);
+      expect((await client.call("inspectWebIr", inspect.args)).result, `inspectWebIr, round ${round}`).toEqual(
+        inspect.result,
+      );
       expect((await client.call("click", click.args)).result, `click, round ${round}`).toEqual(click.result);
       await sleep(60);
     }

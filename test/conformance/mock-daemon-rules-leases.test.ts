@@ -19,7 +19,8 @@ const click = (extra: Record<string, unknown> = {}) => toolCall("click", { ...cl
  * selector that matches nothing. Once the lease gate lets it through it fails as an ordinary tool
  * failure (no recording on the mock, `target_not_found` on the daemon), the same way every time.
  */
-const clickNothing = (extra: Record<string, unknown> = {}) => toolCall("click", { target: "css=#glass-rules-nothing", ...extra });
+const clickNothing = (extra: Record<string, unknown> = {}) =>
+  toolCall("click", { target: "css=#glass-rules-nothing", ...extra });
 
 interface Lease {
   sessionId: string;
@@ -36,7 +37,10 @@ async function acquire(peer: RawPeer, ttlMs = 60_000): Promise<Lease> {
 }
 
 /** The -32003 error of a lease outcome (§2): `data.code` policy.mutationLease, the lease code in `data.details`. */
-const leaseError = (code: string, retryable: boolean) => ({ code: -32003, data: errorData("policy.mutationLease", { code, retryable }) });
+const leaseError = (code: string, retryable: boolean) => ({
+  code: -32003,
+  data: errorData("policy.mutationLease", { code, retryable }),
+});
 
 const SOCKET = { transports: ["socket"] } as const;
 
@@ -46,7 +50,10 @@ describe("§4 lease methods", () => {
     async (target) => {
       const peer = await target.connectReady();
       for (const [i, method] of ["glass/lease/acquire", "glass/lease/renew", "glass/lease/release"].entries()) {
-        expect((await peer.request(i, method, { ttlMs: 1000, token: "lt-x" })).error, method).toMatchObject({ code: -32601, data: errorData("protocol.methodNotFound") });
+        expect((await peer.request(i, method, { ttlMs: 1000, token: "lt-x" })).error, method).toMatchObject({
+          code: -32601,
+          data: errorData("protocol.methodNotFound"),
+        });
       }
       const served = await peer.request(9, "tools/call", clickNothing()); // no lease needed over stdio
       expect(isAccepted(served), JSON.stringify(served)).toBe(true);
@@ -60,12 +67,22 @@ describe("§4 lease methods", () => {
       const peer = await target.connectReady();
       const before = Date.now();
       const lease = await acquire(peer, 5000);
-      expect(lease).toEqual({ sessionId: expect.any(String), ownerId: expect.any(String), token: expect.any(String), expiresAtMs: expect.any(Number) });
+      expect(lease).toEqual({
+        sessionId: expect.any(String),
+        ownerId: expect.any(String),
+        token: expect.any(String),
+        expiresAtMs: expect.any(Number),
+      });
       expect(lease.expiresAtMs).toBeGreaterThanOrEqual(before + 5000);
-      const renewed = (await peer.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 60_000 })).result as unknown as Lease;
+      const renewed = (await peer.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 60_000 }))
+        .result as unknown as Lease;
       expect(renewed).toEqual({ ...lease, expiresAtMs: expect.any(Number) });
       expect(renewed.expiresAtMs).toBeGreaterThan(lease.expiresAtMs);
-      expect(await peer.request(2, "glass/lease/release", { token: lease.token })).toEqual({ jsonrpc: "2.0", id: 2, result: { sessionId: lease.sessionId, released: true } });
+      expect(await peer.request(2, "glass/lease/release", { token: lease.token })).toEqual({
+        jsonrpc: "2.0",
+        id: 2,
+        result: { sessionId: lease.sessionId, released: true },
+      });
     },
     SOCKET,
   );
@@ -74,10 +91,23 @@ describe("§4 lease methods", () => {
     "§4 extra params of the lease methods are ignored",
     async (target) => {
       const peer = await target.connectReady();
-      const lease = (await peer.request(1, "glass/lease/acquire", { ttlMs: 5000, sessionId: "sess-mine", owner: "me", token: "lt-mine" })).result as unknown as Lease;
+      const lease = (
+        await peer.request(1, "glass/lease/acquire", {
+          ttlMs: 5000,
+          sessionId: "sess-mine",
+          owner: "me",
+          token: "lt-mine",
+        })
+      ).result as unknown as Lease;
       expect(lease.token).not.toBe("lt-mine");
-      expect((await peer.request(2, "glass/lease/renew", { token: lease.token, ttlMs: 5000, reason: "still working" })).result).toMatchObject({ token: lease.token });
-      expect((await peer.request(3, "glass/lease/release", { token: lease.token, ttlMs: "not read" })).result).toEqual({ sessionId: lease.sessionId, released: true });
+      expect(
+        (await peer.request(2, "glass/lease/renew", { token: lease.token, ttlMs: 5000, reason: "still working" }))
+          .result,
+      ).toMatchObject({ token: lease.token });
+      expect((await peer.request(3, "glass/lease/release", { token: lease.token, ttlMs: "not read" })).result).toEqual({
+        sessionId: lease.sessionId,
+        released: true,
+      });
     },
     SOCKET,
   );
@@ -86,11 +116,23 @@ describe("§4 lease methods", () => {
     "§4 ttlMs missing or not a non-negative integer gets -32602",
     async (target) => {
       const peer = await target.connectReady();
-      for (const [i, params] of [{}, { ttlMs: 1.5 }, { ttlMs: "60000" }, { ttlMs: -1 }, { ttlMs: null }, undefined].entries()) {
-        expect((await peer.request(i, "glass/lease/acquire", params)).error, JSON.stringify(params)).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
+      for (const [i, params] of [
+        {},
+        { ttlMs: 1.5 },
+        { ttlMs: "60000" },
+        { ttlMs: -1 },
+        { ttlMs: null },
+        undefined,
+      ].entries()) {
+        expect((await peer.request(i, "glass/lease/acquire", params)).error, JSON.stringify(params)).toMatchObject({
+          code: -32602,
+          data: errorData("protocol.invalidParams"),
+        });
       }
       const lease = await acquire(peer);
-      expect((await peer.request(10, "glass/lease/renew", { token: lease.token })).error).toMatchObject({ code: -32602 });
+      expect((await peer.request(10, "glass/lease/renew", { token: lease.token })).error).toMatchObject({
+        code: -32602,
+      });
     },
     SOCKET,
   );
@@ -100,11 +142,17 @@ describe("§4 lease methods", () => {
     async (target) => {
       const peer = await target.connectReady();
       for (const [i, ttlMs] of [0, 99, 900_001].entries()) {
-        expect((await peer.request(i, "glass/lease/acquire", { ttlMs })).error, String(ttlMs)).toMatchObject(leaseError("invalidLease", false));
+        expect((await peer.request(i, "glass/lease/acquire", { ttlMs })).error, String(ttlMs)).toMatchObject(
+          leaseError("invalidLease", false),
+        );
       }
       const shortest = await acquire(peer, 100);
-      expect((await peer.request(10, "glass/lease/renew", { token: shortest.token, ttlMs: 900_000 })).result).toMatchObject({ token: shortest.token });
-      expect((await peer.request(11, "glass/lease/renew", { token: shortest.token, ttlMs: 900_001 })).error).toMatchObject(leaseError("invalidLease", false));
+      expect(
+        (await peer.request(10, "glass/lease/renew", { token: shortest.token, ttlMs: 900_000 })).result,
+      ).toMatchObject({ token: shortest.token });
+      expect(
+        (await peer.request(11, "glass/lease/renew", { token: shortest.token, ttlMs: 900_001 })).error,
+      ).toMatchObject(leaseError("invalidLease", false));
     },
     SOCKET,
   );
@@ -114,9 +162,13 @@ describe("§4 lease methods", () => {
     async (target) => {
       const owner = await target.connectReady();
       await acquire(owner, 150);
-      expect((await owner.request(1, "glass/lease/acquire", { ttlMs: 5000 })).error).toMatchObject(leaseError("leaseHeld", true));
+      expect((await owner.request(1, "glass/lease/acquire", { ttlMs: 5000 })).error).toMatchObject(
+        leaseError("leaseHeld", true),
+      );
       const other = await target.connectReady();
-      expect((await other.request(1, "glass/lease/acquire", { ttlMs: 5000 })).error).toMatchObject(leaseError("leaseHeld", true));
+      expect((await other.request(1, "glass/lease/acquire", { ttlMs: 5000 })).error).toMatchObject(
+        leaseError("leaseHeld", true),
+      );
       await sleep(200);
       const replacement = await acquire(other, 5000);
       expect(target.daemon.activeLeases()).toEqual([replacement]);
@@ -128,11 +180,17 @@ describe("§4 lease methods", () => {
     "§4 renew or release without a lease gets leaseNotFound (retryable)",
     async (target) => {
       const peer = await target.connectReady();
-      expect((await peer.request(1, "glass/lease/renew", { token: "lt-none", ttlMs: 1000 })).error).toMatchObject(leaseError("leaseNotFound", true));
-      expect((await peer.request(2, "glass/lease/release", { token: "lt-none" })).error).toMatchObject(leaseError("leaseNotFound", true));
+      expect((await peer.request(1, "glass/lease/renew", { token: "lt-none", ttlMs: 1000 })).error).toMatchObject(
+        leaseError("leaseNotFound", true),
+      );
+      expect((await peer.request(2, "glass/lease/release", { token: "lt-none" })).error).toMatchObject(
+        leaseError("leaseNotFound", true),
+      );
       const lease = await acquire(peer);
       await peer.request(3, "glass/lease/release", { token: lease.token });
-      expect((await peer.request(4, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(leaseError("leaseNotFound", true));
+      expect((await peer.request(4, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(
+        leaseError("leaseNotFound", true),
+      );
     },
     SOCKET,
   );
@@ -142,12 +200,22 @@ describe("§4 lease methods", () => {
     async (target) => {
       const owner = await target.connectReady();
       const lease = await acquire(owner);
-      expect((await owner.request(1, "glass/lease/renew", { token: "lt-wrong", ttlMs: 1000 })).error).toMatchObject(leaseError("leaseNotOwner", false));
-      expect((await owner.request(2, "tools/call", click({ leaseToken: "lt-wrong" }))).error).toMatchObject(leaseError("leaseNotOwner", false));
+      expect((await owner.request(1, "glass/lease/renew", { token: "lt-wrong", ttlMs: 1000 })).error).toMatchObject(
+        leaseError("leaseNotOwner", false),
+      );
+      expect((await owner.request(2, "tools/call", click({ leaseToken: "lt-wrong" }))).error).toMatchObject(
+        leaseError("leaseNotOwner", false),
+      );
       const other = await target.connectReady();
-      expect((await other.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(leaseError("leaseNotOwner", false));
-      expect((await other.request(2, "glass/lease/release", { token: lease.token })).error).toMatchObject(leaseError("leaseNotOwner", false));
-      expect((await other.request(3, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(leaseError("leaseNotOwner", false));
+      expect((await other.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(
+        leaseError("leaseNotOwner", false),
+      );
+      expect((await other.request(2, "glass/lease/release", { token: lease.token })).error).toMatchObject(
+        leaseError("leaseNotOwner", false),
+      );
+      expect((await other.request(3, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(
+        leaseError("leaseNotOwner", false),
+      );
       expect(target.daemon.activeLeases()).toEqual([lease]);
     },
     SOCKET,
@@ -159,11 +227,20 @@ describe("§4 lease methods", () => {
       const peer = await target.connectReady();
       const lease = await acquire(peer, 100);
       await sleep(150);
-      expect((await peer.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(leaseError("leaseExpired", true));
-      expect((await peer.request(2, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(leaseError("leaseExpired", true));
+      expect((await peer.request(1, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(
+        leaseError("leaseExpired", true),
+      );
+      expect((await peer.request(2, "tools/call", click({ leaseToken: lease.token }))).error).toMatchObject(
+        leaseError("leaseExpired", true),
+      );
       expect(target.daemon.activeLeases()).toEqual([]);
-      expect((await peer.request(3, "glass/lease/release", { token: lease.token })).result).toEqual({ sessionId: lease.sessionId, released: true });
-      expect((await peer.request(4, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(leaseError("leaseNotFound", true));
+      expect((await peer.request(3, "glass/lease/release", { token: lease.token })).result).toEqual({
+        sessionId: lease.sessionId,
+        released: true,
+      });
+      expect((await peer.request(4, "glass/lease/renew", { token: lease.token, ttlMs: 1000 })).error).toMatchObject(
+        leaseError("leaseNotFound", true),
+      );
     },
     SOCKET,
   );
@@ -188,8 +265,18 @@ describe("§4 the lease gate of tool calls", () => {
     async (target) => {
       const peer = await target.connectReady();
       const answer = await peer.request(1, "tools/call", click());
-      expect(answer.error).toEqual({ code: -32003, message: "mutation lease required; call glass/lease/acquire first", data: { ...errorData("policy.mutationLease"), message: "mutation lease required; call glass/lease/acquire first" } });
-      expect((await peer.request(2, "tools/call", click({ leaseToken: 42 }))).error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
+      expect(answer.error).toEqual({
+        code: -32003,
+        message: "mutation lease required; call glass/lease/acquire first",
+        data: {
+          ...errorData("policy.mutationLease"),
+          message: "mutation lease required; call glass/lease/acquire first",
+        },
+      });
+      expect((await peer.request(2, "tools/call", click({ leaseToken: 42 }))).error).toMatchObject({
+        code: -32003,
+        message: "mutation lease required; call glass/lease/acquire first",
+      });
     },
     SOCKET,
   );
@@ -201,9 +288,21 @@ describe("§4 the lease gate of tool calls", () => {
       const lease = await acquire(peer);
       const byLeaseToken = await peer.request(1, "tools/call", clickNothing({ leaseToken: lease.token }));
       expect(isAccepted(byLeaseToken), JSON.stringify(byLeaseToken)).toBe(true);
-      const byMutationLease = await peer.request(2, "tools/call", clickNothing({ mutationLease: { sessionId: lease.sessionId, token: lease.token }, leaseToken: "lt-ignored" }));
+      const byMutationLease = await peer.request(
+        2,
+        "tools/call",
+        clickNothing({ mutationLease: { sessionId: lease.sessionId, token: lease.token }, leaseToken: "lt-ignored" }),
+      );
       expect(byMutationLease.result).toEqual(byLeaseToken.result);
-      expect((await peer.request(3, "tools/call", clickNothing({ mutationLease: { sessionId: lease.sessionId, token: "lt-wrong" }, leaseToken: lease.token }))).error).toMatchObject(leaseError("leaseNotOwner", false));
+      expect(
+        (
+          await peer.request(
+            3,
+            "tools/call",
+            clickNothing({ mutationLease: { sessionId: lease.sessionId, token: "lt-wrong" }, leaseToken: lease.token }),
+          )
+        ).error,
+      ).toMatchObject(leaseError("leaseNotOwner", false));
     },
     SOCKET,
   );
@@ -220,7 +319,10 @@ describe("§4 the lease gate of tool calls", () => {
         { sessionId: "sess-elsewhere", mutationLease: { sessionId: "sess-elsewhere", token: lease.token } },
       ];
       for (const [i, context] of elsewhere.entries()) {
-        expect((await peer.request(2 + i, "tools/call", clickNothing(context))).result, JSON.stringify(context)).toEqual(served.result);
+        expect(
+          (await peer.request(2 + i, "tools/call", clickNothing(context))).result,
+          JSON.stringify(context),
+        ).toEqual(served.result);
       }
     },
     SOCKET,
@@ -233,7 +335,10 @@ describe("§4 the lease gate of tool calls", () => {
       const bare = await peer.request(1, "tools/call", { name: "acceptDialog" });
       expect(bare.error).toBeUndefined();
       expect(bare.result!.isError).toBe(true); // the fixture has no answer for it
-      expect((await peer.request(2, "tools/call", { name: "acceptDialog", arguments: {} })).error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
+      expect((await peer.request(2, "tools/call", { name: "acceptDialog", arguments: {} })).error).toMatchObject({
+        code: -32003,
+        message: "mutation lease required; call glass/lease/acquire first",
+      });
     },
     SOCKET,
   );

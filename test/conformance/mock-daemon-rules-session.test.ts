@@ -14,7 +14,9 @@ const observe = toolCall("observe", { level: "summary" });
  * A daemon whose policy blocks or disables some capabilities and offers workflow authoring as
  * experimental (the daemon's default policy enables all but extensions).
  */
-const RESTRICTED = { capabilities: { workflowAuthoring: "experimental", rawCdp: "disabledByPolicy", extensions: "blockedBySecurityGate" } } as const;
+const RESTRICTED = {
+  capabilities: { workflowAuthoring: "experimental", rawCdp: "disabledByPolicy", extensions: "blockedBySecurityGate" },
+} as const;
 
 interface Agreement {
   protocolVersion: number;
@@ -25,73 +27,128 @@ interface Agreement {
 describe("§3.1 initialize", () => {
   rule("§3.1 accepts the singular glass.protocolVersion", async (target) => {
     const peer = await target.connect();
-    const response = await peer.request(1, "initialize", initializeParams({ protocolVersion: 1, schemas: { webIr: [1], task: [1] } }));
+    const response = await peer.request(
+      1,
+      "initialize",
+      initializeParams({ protocolVersion: 1, schemas: { webIr: [1], task: [1] } }),
+    );
     expect(response.error).toBeUndefined();
     expect(response.result!.glassAgreement).toMatchObject({ protocolVersion: 1, agreedSchemas: { webIr: 1, task: 1 } });
     const other = await target.connect();
-    expect((await other.request(1, "initialize", initializeParams({ protocolVersion: 2 }))).error).toMatchObject({ code: -32602 });
+    expect((await other.request(1, "initialize", initializeParams({ protocolVersion: 2 }))).error).toMatchObject({
+      code: -32602,
+    });
   });
 
-  rule("§3.1 takes protocolVersions (unless empty) before protocolVersion, and accepts a version list that contains 1", async (target) => {
-    const cases: [glass: unknown, accepted: boolean][] = [
-      [{ protocolVersions: [99, 1] }, true],
-      [{ protocolVersions: [1], protocolVersion: 7 }, true],
-      [{ protocolVersions: [2], protocolVersion: 1 }, false],
-      [{ protocolVersions: [] }, true], // an empty list counts as none: [1]
-      [{ protocolVersions: [], protocolVersion: 2 }, false],
-    ];
-    for (const [glass, accepted] of cases) {
-      const peer = await target.connect();
-      const response = await peer.request(1, "initialize", initializeParams(glass));
-      expect(response.result !== undefined, JSON.stringify(glass)).toBe(accepted);
-      if (!accepted) expect(response.error, JSON.stringify(glass)).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
-      await target.hangUp(peer);
-    }
-  });
+  rule(
+    "§3.1 takes protocolVersions (unless empty) before protocolVersion, and accepts a version list that contains 1",
+    async (target) => {
+      const cases: [glass: unknown, accepted: boolean][] = [
+        [{ protocolVersions: [99, 1] }, true],
+        [{ protocolVersions: [1], protocolVersion: 7 }, true],
+        [{ protocolVersions: [2], protocolVersion: 1 }, false],
+        [{ protocolVersions: [] }, true], // an empty list counts as none: [1]
+        [{ protocolVersions: [], protocolVersion: 2 }, false],
+      ];
+      for (const [glass, accepted] of cases) {
+        const peer = await target.connect();
+        const response = await peer.request(1, "initialize", initializeParams(glass));
+        expect(response.result !== undefined, JSON.stringify(glass)).toBe(accepted);
+        if (!accepted)
+          expect(response.error, JSON.stringify(glass)).toMatchObject({
+            code: -32602,
+            data: errorData("protocol.invalidParams"),
+          });
+        await target.hangUp(peer);
+      }
+    },
+  );
 
   rule("§3.1 ignores unknown members of the glass object", async (target) => {
     const peer = await target.connect();
-    const response = await peer.request(1, "initialize", initializeParams({ protocolVersion: 1, schemas: { webIr: [1] }, preferredLocale: "en", future: { nested: [1, 2] } }));
+    const response = await peer.request(
+      1,
+      "initialize",
+      initializeParams({
+        protocolVersion: 1,
+        schemas: { webIr: [1] },
+        preferredLocale: "en",
+        future: { nested: [1, 2] },
+      }),
+    );
     expect(response.result!.glassAgreement).toMatchObject({ agreedSchemas: { webIr: 1 } });
   });
 
-  rule("§3.1 glass: {} agrees to every schema, without experimental capabilities", async (target) => {
-    const peer = await target.connect();
-    const { result } = await peer.request(1, "initialize", initializeParams({}));
-    const manifest = result!.glass as { schemas: Record<string, number[]>; capabilityStatuses: Record<string, string> };
-    const agreement = result!.glassAgreement as Agreement;
-    expect(agreement.agreedSchemas).toEqual(Object.fromEntries(Object.entries(manifest.schemas).map(([name, versions]) => [name, Math.max(...versions)])));
-    expect(manifest.capabilityStatuses.workflowAuthoring).toBe("experimental");
-    expect(agreement.capabilities).not.toHaveProperty("workflowAuthoring");
-    expect(agreement.capabilities).toMatchObject({ webIr: { status: "available" }, taskProtocol: { status: "available" } });
-  }, RESTRICTED);
-
-  rule("§3.1 leaving glass out agrees to everything, experimental capabilities included", async (target) => {
-    const peer = await target.connect();
-    const { result } = await peer.request(1, "initialize", initializeParams());
-    const manifest = result!.glass as { schemas: Record<string, number[]>; capabilityStatuses: Record<string, string> };
-    const agreement = result!.glassAgreement as Agreement;
-    expect(Object.keys(agreement.agreedSchemas).sort()).toEqual(Object.keys(manifest.schemas).sort());
-    expect(agreement.capabilities).toEqual(Object.fromEntries(Object.entries(manifest.capabilityStatuses).map(([name, status]) => [name, { status }])));
-  }, RESTRICTED);
-
-  rule("§3.1 glass: null, or any other non-object, fails initialize with -32602; an array is read as the members in order", async (target) => {
-    for (const glass of [[], [[1]]]) {
+  rule(
+    "§3.1 glass: {} agrees to every schema, without experimental capabilities",
+    async (target) => {
       const peer = await target.connect();
-      expect((await peer.request(1, "initialize", { ...initializeParams(), glass })).result, JSON.stringify(glass)).toMatchObject({ glassAgreement: { protocolVersion: 1 } });
-      await target.hangUp(peer);
-    }
-    for (const glass of [null, [[2]], "glass", 1, true]) {
+      const { result } = await peer.request(1, "initialize", initializeParams({}));
+      const manifest = result!.glass as {
+        schemas: Record<string, number[]>;
+        capabilityStatuses: Record<string, string>;
+      };
+      const agreement = result!.glassAgreement as Agreement;
+      expect(agreement.agreedSchemas).toEqual(
+        Object.fromEntries(Object.entries(manifest.schemas).map(([name, versions]) => [name, Math.max(...versions)])),
+      );
+      expect(manifest.capabilityStatuses.workflowAuthoring).toBe("experimental");
+      expect(agreement.capabilities).not.toHaveProperty("workflowAuthoring");
+      expect(agreement.capabilities).toMatchObject({
+        webIr: { status: "available" },
+        taskProtocol: { status: "available" },
+      });
+    },
+    RESTRICTED,
+  );
+
+  rule(
+    "§3.1 leaving glass out agrees to everything, experimental capabilities included",
+    async (target) => {
       const peer = await target.connect();
-      const response = await peer.request(1, "initialize", { ...initializeParams(), glass });
-      expect(response.result, JSON.stringify(glass)).toBeUndefined();
-      expect(response.error, JSON.stringify(glass)).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
-      await target.hangUp(peer);
-    }
-  });
+      const { result } = await peer.request(1, "initialize", initializeParams());
+      const manifest = result!.glass as {
+        schemas: Record<string, number[]>;
+        capabilityStatuses: Record<string, string>;
+      };
+      const agreement = result!.glassAgreement as Agreement;
+      expect(Object.keys(agreement.agreedSchemas).sort()).toEqual(Object.keys(manifest.schemas).sort());
+      expect(agreement.capabilities).toEqual(
+        Object.fromEntries(Object.entries(manifest.capabilityStatuses).map(([name, status]) => [name, { status }])),
+      );
+    },
+    RESTRICTED,
+  );
+
+  rule(
+    "§3.1 glass: null, or any other non-object, fails initialize with -32602; an array is read as the members in order",
+    async (target) => {
+      for (const glass of [[], [[1]]]) {
+        const peer = await target.connect();
+        expect(
+          (await peer.request(1, "initialize", { ...initializeParams(), glass })).result,
+          JSON.stringify(glass),
+        ).toMatchObject({ glassAgreement: { protocolVersion: 1 } });
+        await target.hangUp(peer);
+      }
+      for (const glass of [null, [[2]], "glass", 1, true]) {
+        const peer = await target.connect();
+        const response = await peer.request(1, "initialize", { ...initializeParams(), glass });
+        expect(response.result, JSON.stringify(glass)).toBeUndefined();
+        expect(response.error, JSON.stringify(glass)).toMatchObject({
+          code: -32602,
+          data: errorData("protocol.invalidParams"),
+        });
+        await target.hangUp(peer);
+      }
+    },
+  );
 
   rule("§3.1 clientInfo and capabilities are optional and never checked", async (target) => {
-    for (const params of [{ protocolVersion: "2024-11-05" }, { protocolVersion: "2024-11-05", clientInfo: 42, capabilities: "none" }]) {
+    for (const params of [
+      { protocolVersion: "2024-11-05" },
+      { protocolVersion: "2024-11-05", clientInfo: 42, capabilities: "none" },
+    ]) {
       const peer = await target.connect();
       const response = await peer.request(1, "initialize", params);
       expect(response.result, JSON.stringify(params)).toMatchObject({ protocolVersion: "2024-11-05" });
@@ -103,48 +160,93 @@ describe("§3.1 initialize", () => {
     for (const protocolVersion of ["2099-01-01", "2025-03-26", 20241105, undefined]) {
       const peer = await target.connect();
       const { protocolVersion: _dropped, ...rest } = initializeParams();
-      const response = await peer.request(1, "initialize", protocolVersion === undefined ? rest : { ...rest, protocolVersion });
+      const response = await peer.request(
+        1,
+        "initialize",
+        protocolVersion === undefined ? rest : { ...rest, protocolVersion },
+      );
       expect(response.result, String(protocolVersion)).toBeUndefined();
-      expect(response.error, String(protocolVersion)).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
+      expect(response.error, String(protocolVersion)).toMatchObject({
+        code: -32602,
+        data: errorData("protocol.invalidParams"),
+      });
       await target.hangUp(peer);
     }
     const newest = await target.connect();
-    expect((await newest.request(1, "initialize", initializeParams(undefined, "2025-11-25"))).result).toMatchObject({ protocolVersion: "2025-11-25" });
+    expect((await newest.request(1, "initialize", initializeParams(undefined, "2025-11-25"))).result).toMatchObject({
+      protocolVersion: "2025-11-25",
+    });
   });
 
   rule("§3.1 a failed initialize may be followed by another on the same connection", async (target) => {
     const peer = await target.connect();
     expect((await peer.request(1, "initialize", initializeParams(undefined, "2099-01-01"))).error?.code).toBe(-32602);
-    expect((await peer.request(2, "initialize", initializeParams({ requires: ["timeTravel"] }))).error?.code).toBe(-32602);
-    expect((await peer.request(3, "initialize", initializeParams({ protocolVersion: 1 }))).result).toMatchObject({ protocolVersion: "2024-11-05" });
+    expect((await peer.request(2, "initialize", initializeParams({ requires: ["timeTravel"] }))).error?.code).toBe(
+      -32602,
+    );
+    expect((await peer.request(3, "initialize", initializeParams({ protocolVersion: 1 }))).result).toMatchObject({
+      protocolVersion: "2024-11-05",
+    });
   });
 
-  rule("§3.1 an unknown schema name, an empty version list or no common version fails initialize with -32602", async (target) => {
-    for (const schemas of [{ teleport: [1] }, { webIr: [] }, { action: [2, 3] }]) {
-      const peer = await target.connect();
-      expect((await peer.request(1, "initialize", initializeParams({ schemas }))).error, JSON.stringify(schemas)).toMatchObject({ code: -32602 });
-      await target.hangUp(peer);
-    }
-  });
+  rule(
+    "§3.1 an unknown schema name, an empty version list or no common version fails initialize with -32602",
+    async (target) => {
+      for (const schemas of [{ teleport: [1] }, { webIr: [] }, { action: [2, 3] }]) {
+        const peer = await target.connect();
+        expect(
+          (await peer.request(1, "initialize", initializeParams({ schemas }))).error,
+          JSON.stringify(schemas),
+        ).toMatchObject({ code: -32602 });
+        await target.hangUp(peer);
+      }
+    },
+  );
 
-  rule("§3.1 an unknown or disabled required capability, or an experimental one not accepted, fails initialize with -32602", async (target) => {
-    for (const glass of [{ requires: ["timeTravel"] }, { requires: ["rawCdp"] }, { requires: ["workflowAuthoring"] }]) {
-      const peer = await target.connect();
-      expect((await peer.request(1, "initialize", initializeParams(glass))).error, JSON.stringify(glass)).toMatchObject({ code: -32602 });
-      await target.hangUp(peer);
-    }
-    const accepting = await target.connect();
-    const { result } = await accepting.request(1, "initialize", initializeParams({ requires: ["workflowAuthoring"], acceptsExperimental: true }));
-    expect((result!.glassAgreement as Agreement).capabilities.workflowAuthoring).toEqual({ status: "experimental" });
-  }, RESTRICTED);
+  rule(
+    "§3.1 an unknown or disabled required capability, or an experimental one not accepted, fails initialize with -32602",
+    async (target) => {
+      for (const glass of [
+        { requires: ["timeTravel"] },
+        { requires: ["rawCdp"] },
+        { requires: ["workflowAuthoring"] },
+      ]) {
+        const peer = await target.connect();
+        expect(
+          (await peer.request(1, "initialize", initializeParams(glass))).error,
+          JSON.stringify(glass),
+        ).toMatchObject({ code: -32602 });
+        await target.hangUp(peer);
+      }
+      const accepting = await target.connect();
+      const { result } = await accepting.request(
+        1,
+        "initialize",
+        initializeParams({ requires: ["workflowAuthoring"], acceptsExperimental: true }),
+      );
+      expect((result!.glassAgreement as Agreement).capabilities.workflowAuthoring).toEqual({ status: "experimental" });
+    },
+    RESTRICTED,
+  );
 
-  rule("§3.1 unknown optional capabilities are dropped silently; a disabled optional one appears with its status", async (target) => {
-    const peer = await target.connect();
-    const { result } = await peer.request(1, "initialize", initializeParams({ optional: ["noSuchThing", "rawCdp", "extensions"] }));
-    const { capabilities } = result!.glassAgreement as Agreement;
-    expect(capabilities).not.toHaveProperty("noSuchThing");
-    expect(capabilities).toMatchObject({ rawCdp: { status: "disabledByPolicy" }, extensions: { status: "blockedBySecurityGate" } });
-  }, RESTRICTED);
+  rule(
+    "§3.1 unknown optional capabilities are dropped silently; a disabled optional one appears with its status",
+    async (target) => {
+      const peer = await target.connect();
+      const { result } = await peer.request(
+        1,
+        "initialize",
+        initializeParams({ optional: ["noSuchThing", "rawCdp", "extensions"] }),
+      );
+      const { capabilities } = result!.glassAgreement as Agreement;
+      expect(capabilities).not.toHaveProperty("noSuchThing");
+      expect(capabilities).toMatchObject({
+        rawCdp: { status: "disabledByPolicy" },
+        extensions: { status: "blockedBySecurityGate" },
+      });
+    },
+    RESTRICTED,
+  );
 });
 
 describe("§3.2 the initialize result", () => {
@@ -161,32 +263,54 @@ describe("§3.2 the initialize result", () => {
         schemas: expect.any(Object),
         capabilities: expect.any(Object),
         capabilityStatuses: expect.any(Object),
-        constraints: { platform: expect.any(String), browserFamily: "chromium", policy: expect.any(String), maxSessions: expect.any(Number) },
+        constraints: {
+          platform: expect.any(String),
+          browserFamily: "chromium",
+          policy: expect.any(String),
+          maxSessions: expect.any(Number),
+        },
       },
-      glassAgreement: { protocolVersion: 1, agreedSchemas: expect.any(Object), capabilities: expect.any(Object), constraints: expect.any(Object) },
+      glassAgreement: {
+        protocolVersion: 1,
+        agreedSchemas: expect.any(Object),
+        capabilities: expect.any(Object),
+        constraints: expect.any(Object),
+      },
     });
     // As the daemon: mcpStdio on both transports, localDaemon enabled only on the socket
     // (over stdio it is listed as availableUncertified and false).
-    const glass = result!.glass as { capabilities: Record<string, boolean>; capabilityStatuses: Record<string, string> };
+    const glass = result!.glass as {
+      capabilities: Record<string, boolean>;
+      capabilityStatuses: Record<string, string>;
+    };
     expect(glass.capabilities.mcpStdio).toBe(true);
     expect(glass.capabilities.localDaemon).toBe(target.transport === "socket");
-    expect(glass.capabilityStatuses.localDaemon).toBe(target.transport === "socket" ? "available" : "availableUncertified");
+    expect(glass.capabilityStatuses.localDaemon).toBe(
+      target.transport === "socket" ? "available" : "availableUncertified",
+    );
   });
 });
 
 describe("§3.3 the handshake", () => {
-  rule("§3.3 every request with an id before notifications/initialized gets -32002, ping, tools/list and the lease methods included", async (target) => {
-    const peer = await target.connect();
-    const early = ["ping", "tools/list", "tools/call", "glass/lease/acquire", "prompts/list"];
-    for (const [i, method] of early.entries()) {
-      const params = method === "tools/call" ? observe : method === "glass/lease/acquire" ? { ttlMs: 1000 } : undefined;
-      expect((await peer.request(`before-${i}`, method, params)).error, method).toMatchObject({ code: -32002, data: errorData("protocol.notInitialized") });
-    }
-    await peer.request("init", "initialize", initializeParams());
-    expect((await peer.request("between", "ping")).error).toMatchObject({ code: -32002 });
-    peer.notify("notifications/initialized");
-    expect((await peer.request("after", "ping")).result).toEqual({});
-  });
+  rule(
+    "§3.3 every request with an id before notifications/initialized gets -32002, ping, tools/list and the lease methods included",
+    async (target) => {
+      const peer = await target.connect();
+      const early = ["ping", "tools/list", "tools/call", "glass/lease/acquire", "prompts/list"];
+      for (const [i, method] of early.entries()) {
+        const params =
+          method === "tools/call" ? observe : method === "glass/lease/acquire" ? { ttlMs: 1000 } : undefined;
+        expect((await peer.request(`before-${i}`, method, params)).error, method).toMatchObject({
+          code: -32002,
+          data: errorData("protocol.notInitialized"),
+        });
+      }
+      await peer.request("init", "initialize", initializeParams());
+      expect((await peer.request("between", "ping")).error).toMatchObject({ code: -32002 });
+      peer.notify("notifications/initialized");
+      expect((await peer.request("after", "ping")).result).toEqual({});
+    },
+  );
 
   rule("§3.3 notifications before notifications/initialized are dropped", async (target) => {
     const peer = await target.connect();
@@ -200,21 +324,30 @@ describe("§3.3 the handshake", () => {
     expect(target.daemon.calls).toEqual([]);
   });
 
-  rule("§3.3 notifications/initialized sent with an id is answered -32002 and does not make the session ready", async (target) => {
-    const peer = await target.connect();
-    await peer.request(1, "initialize", initializeParams());
-    expect((await peer.request(2, "notifications/initialized")).error).toMatchObject({ code: -32002 });
-    expect((await peer.request(3, "tools/list")).error).toMatchObject({ code: -32002 });
-  });
+  rule(
+    "§3.3 notifications/initialized sent with an id is answered -32002 and does not make the session ready",
+    async (target) => {
+      const peer = await target.connect();
+      await peer.request(1, "initialize", initializeParams());
+      expect((await peer.request(2, "notifications/initialized")).error).toMatchObject({ code: -32002 });
+      expect((await peer.request(3, "tools/list")).error).toMatchObject({ code: -32002 });
+    },
+  );
 
-  rule("§3.3 an initialize after a successful one gets -32600, before and after notifications/initialized", async (target) => {
-    const peer = await target.connect();
-    await peer.request(1, "initialize", initializeParams());
-    expect((await peer.request(2, "initialize", initializeParams())).error).toMatchObject({ code: -32600, data: errorData("protocol.invalidRequest") });
-    peer.notify("notifications/initialized");
-    expect((await peer.request(3, "initialize", initializeParams())).error).toMatchObject({ code: -32600 });
-    expect((await peer.request(4, "ping")).result).toEqual({});
-  });
+  rule(
+    "§3.3 an initialize after a successful one gets -32600, before and after notifications/initialized",
+    async (target) => {
+      const peer = await target.connect();
+      await peer.request(1, "initialize", initializeParams());
+      expect((await peer.request(2, "initialize", initializeParams())).error).toMatchObject({
+        code: -32600,
+        data: errorData("protocol.invalidRequest"),
+      });
+      peer.notify("notifications/initialized");
+      expect((await peer.request(3, "initialize", initializeParams())).error).toMatchObject({ code: -32600 });
+      expect((await peer.request(4, "ping")).result).toEqual({});
+    },
+  );
 
   rule("§3.3 an initialize sent without an id is ignored", async (target) => {
     const peer = await target.connect();
@@ -255,17 +388,34 @@ describe("§3.4 the other methods", () => {
       ["resources/read", undefined],
     ];
     for (const [i, [method, params]] of calls.entries()) {
-      expect((await peer.request(i, method, params)).error, `${method} ${JSON.stringify(params)}`).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
+      expect((await peer.request(i, method, params)).error, `${method} ${JSON.stringify(params)}`).toMatchObject({
+        code: -32602,
+        data: errorData("protocol.invalidParams"),
+      });
     }
   });
 
-  rule("§3.4 every other prompts/*, resources/*, completion/* and logging/* method gets -32601, resources/templates/list included", async (target) => {
-    const peer = await target.connectReady();
-    const methods = ["resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/complete", "completion/complete", "logging/setLevel", "browser/teleport"];
-    for (const [i, method] of methods.entries()) {
-      expect((await peer.request(i, method, {})).error, method).toMatchObject({ code: -32601, data: errorData("protocol.methodNotFound") });
-    }
-  });
+  rule(
+    "§3.4 every other prompts/*, resources/*, completion/* and logging/* method gets -32601, resources/templates/list included",
+    async (target) => {
+      const peer = await target.connectReady();
+      const methods = [
+        "resources/templates/list",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "prompts/complete",
+        "completion/complete",
+        "logging/setLevel",
+        "browser/teleport",
+      ];
+      for (const [i, method] of methods.entries()) {
+        expect((await peer.request(i, method, {})).error, method).toMatchObject({
+          code: -32601,
+          data: errorData("protocol.methodNotFound"),
+        });
+      }
+    },
+  );
 
   rule(
     "§3.4 notifications/cancelled ends the call in flight with -32800, whatever its reason, and it is never answered again",
@@ -273,7 +423,11 @@ describe("§3.4 the other methods", () => {
       const peer = await target.connectReady();
       peer.send({ jsonrpc: "2.0", id: 9, method: "tools/call", params: observe });
       peer.notify("notifications/cancelled", { requestId: 9, reason: "the user gave up" });
-      expect(await peer.response(9)).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32800, message: "request cancelled", data: errorData("protocol.cancelled") } });
+      expect(await peer.response(9)).toEqual({
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32800, message: "request cancelled", data: errorData("protocol.cancelled") },
+      });
       await sleep(250);
       expect(peer.responses(9)).toHaveLength(1);
       expect(target.daemon.inFlight()).toBe(0);
@@ -282,7 +436,7 @@ describe("§3.4 the other methods", () => {
   );
 
   rule(
-    "§3.4 notifications/cancelled needs the id's own JSON type: \"7\" does not cancel 7",
+    '§3.4 notifications/cancelled needs the id\'s own JSON type: "7" does not cancel 7',
     async (target) => {
       const peer = await target.connectReady();
       peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: observe });
@@ -312,25 +466,34 @@ describe("§3.4 the other methods", () => {
     async (target) => {
       const peer = await target.connectReady();
       peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: observe });
-      expect((await peer.request(2, "notifications/cancelled", { requestId: 1 })).error).toMatchObject({ code: -32601 });
+      expect((await peer.request(2, "notifications/cancelled", { requestId: 1 })).error).toMatchObject({
+        code: -32601,
+      });
       expect((await peer.response(1)).result).toBeDefined();
     },
     { latencyMs: 100 },
   );
 
-  rule("§2 params._meta is never read, on any method: no progress notifications, and _meta inside arguments is an ordinary argument", async (target) => {
-    const peer = await target.connect();
-    const init = await peer.request(1, "initialize", { ...initializeParams(), _meta: { progressToken: "init" } });
-    expect(init.result).toBeDefined();
-    peer.notify("notifications/initialized");
-    const call = await peer.request(2, "tools/call", { ...observe, _meta: { progressToken: "call" } });
-    expect(call.result!.isError).toBeUndefined();
-    const withMeta = await peer.request(3, "tools/call", toolCall("observe", { level: "summary", _meta: { note: "mine" } }));
-    expect(withMeta.result).toBeDefined();
-    expect(await peer.quietFor(50)).toEqual([]);
-    expect(peer.received.filter((r) => r.message !== undefined && "method" in r.message)).toEqual([]);
-    expect(target.daemon.calls.at(-1)!.arguments).toEqual({ level: "summary", _meta: { note: "mine" } });
-  });
+  rule(
+    "§2 params._meta is never read, on any method: no progress notifications, and _meta inside arguments is an ordinary argument",
+    async (target) => {
+      const peer = await target.connect();
+      const init = await peer.request(1, "initialize", { ...initializeParams(), _meta: { progressToken: "init" } });
+      expect(init.result).toBeDefined();
+      peer.notify("notifications/initialized");
+      const call = await peer.request(2, "tools/call", { ...observe, _meta: { progressToken: "call" } });
+      expect(call.result!.isError).toBeUndefined();
+      const withMeta = await peer.request(
+        3,
+        "tools/call",
+        toolCall("observe", { level: "summary", _meta: { note: "mine" } }),
+      );
+      expect(withMeta.result).toBeDefined();
+      expect(await peer.quietFor(50)).toEqual([]);
+      expect(peer.received.filter((r) => r.message !== undefined && "method" in r.message)).toEqual([]);
+      expect(target.daemon.calls.at(-1)!.arguments).toEqual({ level: "summary", _meta: { note: "mine" } });
+    },
+  );
 });
 
 describe("§2 JSON-RPC ids and messages", () => {
@@ -371,25 +534,34 @@ describe("§2 JSON-RPC ids and messages", () => {
       const before = peer.responses(null).length;
       peer.send({ jsonrpc: "2.0", id, method: "ping" });
       await peer.waitFor(() => peer.responses(null).length === before + 1);
-      expect(peer.responses(null).at(-1)!.error, JSON.stringify(id)).toMatchObject({ code: -32600, data: errorData("protocol.invalidRequest") });
+      expect(peer.responses(null).at(-1)!.error, JSON.stringify(id)).toMatchObject({
+        code: -32600,
+        data: errorData("protocol.invalidRequest"),
+      });
     }
-  });
-
-  rule("§2 a tools/call string id must be an identifier (non-empty, ≤ 128 UTF-8 bytes, no whitespace or control characters), else -32602 before anything else", async (target) => {
-    const peer = await target.connectReady();
-    for (const id of ["", "has space", "tab\tid", "bell\u0007", "c1\u0085", "a".repeat(129), "é".repeat(65)]) {
-      // A mutating call without a lease: on the socket anything but the id check would answer -32003.
-      const answer = await peer.request(id, "tools/call", toolCall("click", { target: "ref=r11:e4" }));
-      expect(answer.error, JSON.stringify(id)).toMatchObject({ code: -32602, data: errorData("protocol.invalidParams") });
-    }
-    for (const id of ["café-猫", "a".repeat(128), "é".repeat(64)]) {
-      expect((await peer.request(id, "tools/call", observe)).result, id).toBeDefined();
-    }
-    expect((await peer.request("a ping may have any string id", "ping")).result).toEqual({});
   });
 
   rule(
-    "§2 duplicate detection keys on the id's JSON text: \"7\" and 7 are different ids",
+    "§2 a tools/call string id must be an identifier (non-empty, ≤ 128 UTF-8 bytes, no whitespace or control characters), else -32602 before anything else",
+    async (target) => {
+      const peer = await target.connectReady();
+      for (const id of ["", "has space", "tab\tid", "bell\u0007", "c1\u0085", "a".repeat(129), "é".repeat(65)]) {
+        // A mutating call without a lease: on the socket anything but the id check would answer -32003.
+        const answer = await peer.request(id, "tools/call", toolCall("click", { target: "ref=r11:e4" }));
+        expect(answer.error, JSON.stringify(id)).toMatchObject({
+          code: -32602,
+          data: errorData("protocol.invalidParams"),
+        });
+      }
+      for (const id of ["café-猫", "a".repeat(128), "é".repeat(64)]) {
+        expect((await peer.request(id, "tools/call", observe)).result, id).toBeDefined();
+      }
+      expect((await peer.request("a ping may have any string id", "ping")).result).toEqual({});
+    },
+  );
+
+  rule(
+    '§2 duplicate detection keys on the id\'s JSON text: "7" and 7 are different ids',
     async (target) => {
       const peer = await target.connectReady();
       peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: observe });
@@ -405,7 +577,10 @@ describe("§2 JSON-RPC ids and messages", () => {
     async (target) => {
       const peer = await target.connectReady();
       peer.send({ jsonrpc: "2.0", id: "dup", method: "tools/call", params: observe });
-      expect((await peer.request("dup", "ping")).error).toMatchObject({ code: -32600, data: errorData("protocol.invalidRequest") });
+      expect((await peer.request("dup", "ping")).error).toMatchObject({
+        code: -32600,
+        data: errorData("protocol.invalidRequest"),
+      });
       await peer.waitFor(() => peer.responses("dup").length === 2);
       expect(peer.responses("dup")[1]!.result).toBeDefined();
       peer.send({ jsonrpc: "2.0", id: "dup", method: "tools/call", params: observe });
@@ -429,7 +604,11 @@ describe("§2 JSON-RPC ids and messages", () => {
 
   rule("§2 a message without jsonrpc or without a method gets -32600 with id null", async (target) => {
     const peer = await target.connectReady();
-    const messages = [{ id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2 }, { jsonrpc: "2.0", id: 3, method: 5 }];
+    const messages = [
+      { id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2 },
+      { jsonrpc: "2.0", id: 3, method: 5 },
+    ];
     for (const [i, message] of messages.entries()) {
       peer.send(message);
       await peer.waitFor(() => peer.responses(null).length === i + 1);
@@ -438,7 +617,7 @@ describe("§2 JSON-RPC ids and messages", () => {
     expect(peer.responses(1)).toEqual([]);
   });
 
-  rule("§2 a jsonrpc other than \"2.0\" gets -32600", async (target) => {
+  rule('§2 a jsonrpc other than "2.0" gets -32600', async (target) => {
     const peer = await target.connectReady();
     peer.send({ jsonrpc: "1.0", id: 4, method: "ping" });
     expect((await peer.response(4)).error).toMatchObject({ code: -32600, data: errorData("protocol.invalidRequest") });
@@ -451,7 +630,8 @@ describe("§2 JSON-RPC ids and messages", () => {
       const expected: [code: number, dataCode: string, answer: () => Promise<unknown>][] = [
         [-32002, "protocol.notInitialized", () => peer.request("early", "ping")],
       ];
-      for (const [code, dataCode, answer] of expected) expect(await answer()).toMatchObject({ error: { code, data: errorData(dataCode) } });
+      for (const [code, dataCode, answer] of expected)
+        expect(await answer()).toMatchObject({ error: { code, data: errorData(dataCode) } });
       await peer.request("init", "initialize", initializeParams());
       peer.notify("notifications/initialized");
       const checks: [code: number, dataCode: string, answer: () => Promise<unknown>][] = [
@@ -459,16 +639,27 @@ describe("§2 JSON-RPC ids and messages", () => {
         [-32601, "protocol.methodNotFound", () => peer.request("m", "no/such/method")],
         [-32602, "protocol.invalidParams", () => peer.request("p", "tools/call", { arguments: {} })],
         [-32700, "protocol.error", () => (peer.sendRaw("{not json}\n"), peer.response(null))],
-        [-32001, "protocol.error", () => peer.request("big", "tools/call", toolCall("observe", { pad: "x".repeat(12_000) }), "content-length")],
+        [
+          -32001,
+          "protocol.error",
+          () => peer.request("big", "tools/call", toolCall("observe", { pad: "x".repeat(12_000) }), "content-length"),
+        ],
       ];
-      for (const [code, dataCode, answer] of checks) expect(await answer(), String(code)).toMatchObject({ error: { code, data: errorData(dataCode) } });
+      for (const [code, dataCode, answer] of checks)
+        expect(await answer(), String(code)).toMatchObject({ error: { code, data: errorData(dataCode) } });
       peer.send({ jsonrpc: "2.0", id: "slow", method: "tools/call", params: observe });
-      expect(await peer.request("busy", "tools/call", observe)).toMatchObject({ error: { code: -32000, data: errorData("resource.busy") } });
+      expect(await peer.request("busy", "tools/call", observe)).toMatchObject({
+        error: { code: -32000, data: errorData("resource.busy") },
+      });
       peer.notify("notifications/cancelled", { requestId: "slow" });
-      expect(await peer.response("slow")).toMatchObject({ error: { code: -32800, data: errorData("protocol.cancelled") } });
+      expect(await peer.response("slow")).toMatchObject({
+        error: { code: -32800, data: errorData("protocol.cancelled") },
+      });
       if (target.transport === "socket") {
         const refused = await peer.request("lease", "glass/lease/renew", { token: "lt-none", ttlMs: 1000 });
-        expect(refused).toMatchObject({ error: { code: -32003, data: errorData("policy.mutationLease", { code: "leaseNotFound", retryable: true }) } });
+        expect(refused).toMatchObject({
+          error: { code: -32003, data: errorData("policy.mutationLease", { code: "leaseNotFound", retryable: true }) },
+        });
       }
     },
     { latencyMs: 150, limits: { maxActivePerSession: 1, maxInFlightPerClient: 1, maxResponseBytes: 8192 } },
@@ -484,7 +675,14 @@ describe("§2 JSON-RPC ids and messages", () => {
 
   it("§2 error details over 16 KiB become {truncated, originalBytes, maxBytes}", () => {
     const details = { blob: "x".repeat(20_000) };
-    expect(rpcError(-32003, "lease", details).data.details).toEqual({ truncated: true, originalBytes: Buffer.byteLength(JSON.stringify(details)), maxBytes: 16_384 });
-    expect(rpcError(-32003, "lease", { code: "leaseHeld", retryable: true }).data.details).toEqual({ code: "leaseHeld", retryable: true });
+    expect(rpcError(-32003, "lease", details).data.details).toEqual({
+      truncated: true,
+      originalBytes: Buffer.byteLength(JSON.stringify(details)),
+      maxBytes: 16_384,
+    });
+    expect(rpcError(-32003, "lease", { code: "leaseHeld", retryable: true }).data.details).toEqual({
+      code: "leaseHeld",
+      retryable: true,
+    });
   });
 });

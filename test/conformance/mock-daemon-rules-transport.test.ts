@@ -54,13 +54,16 @@ describe("§5 framing accepted", () => {
     expect((await peer.response("last")).result).toEqual({});
   });
 
-  rule("§5 a newline message of 8192 bytes with its LF is accepted; one byte more ends the connection without a reply", async (target) => {
-    const peer = await target.connectReady();
-    expect(Buffer.byteLength(pingLine(1, 8192))).toBe(8192);
-    peer.sendRaw(pingLine(1, 8192));
-    expect((await peer.response(1)).result).toEqual({});
-    await expectClosedWithoutReply(target, pingLine(2, 8193), peer);
-  });
+  rule(
+    "§5 a newline message of 8192 bytes with its LF is accepted; one byte more ends the connection without a reply",
+    async (target) => {
+      const peer = await target.connectReady();
+      expect(Buffer.byteLength(pingLine(1, 8192))).toBe(8192);
+      peer.sendRaw(pingLine(1, 8192));
+      expect((await peer.response(1)).result).toEqual({});
+      await expectClosedWithoutReply(target, pingLine(2, 8193), peer);
+    },
+  );
 
   rule("§5 blank lines before a message count toward its 8192-byte budget", async (target) => {
     const peer = await target.connectReady();
@@ -72,19 +75,33 @@ describe("§5 framing accepted", () => {
   rule("§5 a Content-Length body of 4 MiB is accepted", async (target) => {
     const peer = await target.connectReady();
     const bare = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "" } });
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(4 * 1024 * 1024 - bare.length) } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ping",
+      params: { pad: "x".repeat(4 * 1024 * 1024 - bare.length) },
+    });
     expect(Buffer.byteLength(body)).toBe(4 * 1024 * 1024);
     peer.sendRaw(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     expect((await peer.response(1)).result).toEqual({});
   });
 
-  rule("§2 a well-framed message that is not JSON gets -32700 with id null, and the connection goes on", async (target) => {
-    const peer = await target.connectReady();
-    peer.sendRaw("{not json}\nContent-Length: 5\r\n\r\n[1,2,content-length: 2\r\n");
-    peer.send({ jsonrpc: "2.0", id: 1, method: "ping" });
-    expect((await peer.response(1)).result).toEqual({});
-    expect(peer.responses(null)).toEqual([1, 2, 3].map(() => ({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.any(String), data: errorData("protocol.error") } })));
-  });
+  rule(
+    "§2 a well-framed message that is not JSON gets -32700 with id null, and the connection goes on",
+    async (target) => {
+      const peer = await target.connectReady();
+      peer.sendRaw("{not json}\nContent-Length: 5\r\n\r\n[1,2,content-length: 2\r\n");
+      peer.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+      expect((await peer.response(1)).result).toEqual({});
+      expect(peer.responses(null)).toEqual(
+        [1, 2, 3].map(() => ({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: expect.any(String), data: errorData("protocol.error") },
+        })),
+      );
+    },
+  );
 });
 
 describe("§5 framing violations end the connection without a reply", () => {
@@ -157,7 +174,10 @@ describe("§5 flow control and response size", () => {
       const peer = await target.connectReady();
       for (let id = 1; id <= 8; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
       const started = Date.now();
-      expect((await peer.request(9, "tools/call", observe)).error).toMatchObject({ code: -32000, data: errorData("resource.busy") });
+      expect((await peer.request(9, "tools/call", observe)).error).toMatchObject({
+        code: -32000,
+        data: errorData("resource.busy"),
+      });
       expect((await peer.request(10, "ping")).error).toMatchObject({ code: -32000 });
       expect((await peer.request(11, "glass/lease/acquire", { ttlMs: 1000 })).error).toMatchObject({ code: -32601 });
       expect((await peer.request(12, "initialize", {})).error).toMatchObject({ code: -32600 });
@@ -190,7 +210,10 @@ describe("§5 flow control and response size", () => {
     async (target) => {
       const first = await target.connectReady();
       for (let id = 1; id <= 4; id++) first.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
-      expect((await first.request(5, "tools/call", observe)).error).toMatchObject({ code: -32000, data: errorData("resource.busy") });
+      expect((await first.request(5, "tools/call", observe)).error).toMatchObject({
+        code: -32000,
+        data: errorData("resource.busy"),
+      });
       expect((await first.request(6, "glass/lease/acquire", { ttlMs: 1000 })).result).toBeDefined(); // lease methods take no slot
       const second = await target.connectReady();
       for (let id = 1; id <= 4; id++) second.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
@@ -202,10 +225,18 @@ describe("§5 flow control and response size", () => {
   rule(
     "§5 the socket allows 16 requests in flight in all (-32000 beyond)",
     async (target) => {
-      const [first, second, third] = [await target.connectReady(), await target.connectReady(), await target.connectReady()];
-      for (const peer of [first!, second!]) for (let id = 1; id <= 8; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
+      const [first, second, third] = [
+        await target.connectReady(),
+        await target.connectReady(),
+        await target.connectReady(),
+      ];
+      for (const peer of [first!, second!])
+        for (let id = 1; id <= 8; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
       await target.daemon.waitFor((daemon) => daemon.inFlight() === 16);
-      expect((await third!.request(1, "tools/call", observe)).error).toMatchObject({ code: -32000, message: expect.stringContaining("16") });
+      expect((await third!.request(1, "tools/call", observe)).error).toMatchObject({
+        code: -32000,
+        message: expect.stringContaining("16"),
+      });
     },
     { transports: ["socket"], latencyMs: 300, limits: { maxInFlightPerClient: 8 } },
   );
@@ -228,8 +259,17 @@ describe("§5 flow control and response size", () => {
     async (target) => {
       expect(DEFAULT_LIMITS.maxResponseBytes).toBe(32 * 1024 * 1024);
       const peer = await target.connectReady();
-      const answer = await peer.request("big", "tools/call", toolCall("observe", { pad: "x".repeat(12_000) }), "content-length");
-      expect(answer).toEqual({ jsonrpc: "2.0", id: "big", error: { code: -32001, message: expect.any(String), data: errorData("protocol.error") } });
+      const answer = await peer.request(
+        "big",
+        "tools/call",
+        toolCall("observe", { pad: "x".repeat(12_000) }),
+        "content-length",
+      );
+      expect(answer).toEqual({
+        jsonrpc: "2.0",
+        id: "big",
+        error: { code: -32001, message: expect.any(String), data: errorData("protocol.error") },
+      });
       expect((await peer.request("small", "ping")).result).toEqual({});
     },
     { limits: { maxResponseBytes: 8192 } },

@@ -46,7 +46,9 @@ describe("the conformance table", () => {
   it("lists every rule test of the mock daemon and of the client", () => {
     const cited = new Set(citations().map(({ file, title }) => `${file} › ${title}`));
     expect(ruleFiles.length).toBeGreaterThanOrEqual(7);
-    const unlisted = ruleFiles.flatMap((file) => titlesIn(file).map((title) => `${file} › ${title}`)).filter((entry) => !cited.has(entry));
+    const unlisted = ruleFiles
+      .flatMap((file) => titlesIn(file).map((title) => `${file} › ${title}`))
+      .filter((entry) => !cited.has(entry));
     expect(unlisted).toEqual([]);
   });
 });

@@ -14,7 +14,8 @@ import type { GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { TRANSPORTS, startTarget } from "../support/conformance-target.js";
 import { expectedToolResult } from "../support/fixture-calls.js";
 
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
+const referenceDir =
+  process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
 const files = existsSync(referenceDir) ? readdirSync(referenceDir) : [];
 const goldens = files.filter((file) => /^protocol-golden-v1\..*\.json$/.test(file));
 const corpora = files.filter((file) => /^mcp_framing_corpus\..*\.json$/.test(file));
@@ -22,33 +23,42 @@ const corpora = files.filter((file) => /^mcp_framing_corpus\..*\.json$/.test(fil
 const read = (file: string): unknown => JSON.parse(readFileSync(`${referenceDir}/${file}`, "utf8"));
 
 describe.skipIf(goldens.length === 0)(`upstream golden fixtures replayed by the mock daemon (${referenceDir})`, () => {
-  it.each(goldens)("%s: every recorded request is answered with its recorded result or error, session ids in the arguments never compared", async (file) => {
-    const golden = read(file) as { requests: GlassRequest[]; responses: GlassResponse[] };
-    const target = await startTarget("socket", { fixture: golden as unknown as GoldenFixture });
-    try {
-      const peer = await target.connectReady({ protocolVersion: 1 });
-      const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as { token: string };
-      let answered = 0;
-      for (const request of golden.requests) {
-        const response = golden.responses.find((r) => r.requestId === request.requestId);
-        if (response === undefined) continue;
-        const args: Record<string, unknown> = { ...(request.payload as Record<string, unknown>) };
-        if (requiresLease(request.operation, request.payload)) {
-          // The recorded session ids go along untouched; only the token must be this connection's.
-          if (request.sessionId !== undefined) args.sessionId = request.sessionId;
-          if (request.mutationLease !== undefined) args.mutationLease = { sessionId: request.mutationLease.sessionId, token: lease.token };
-          else args.leaseToken = lease.token;
+  it.each(goldens)(
+    "%s: every recorded request is answered with its recorded result or error, session ids in the arguments never compared",
+    async (file) => {
+      const golden = read(file) as { requests: GlassRequest[]; responses: GlassResponse[] };
+      const target = await startTarget("socket", { fixture: golden as unknown as GoldenFixture });
+      try {
+        const peer = await target.connectReady({ protocolVersion: 1 });
+        const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as {
+          token: string;
+        };
+        let answered = 0;
+        for (const request of golden.requests) {
+          const response = golden.responses.find((r) => r.requestId === request.requestId);
+          if (response === undefined) continue;
+          const args: Record<string, unknown> = { ...(request.payload as Record<string, unknown>) };
+          if (requiresLease(request.operation, request.payload)) {
+            // The recorded session ids go along untouched; only the token must be this connection's.
+            if (request.sessionId !== undefined) args.sessionId = request.sessionId;
+            if (request.mutationLease !== undefined)
+              args.mutationLease = { sessionId: request.mutationLease.sessionId, token: lease.token };
+            else args.leaseToken = lease.token;
+          }
+          const answer = await peer.request(request.requestId, "tools/call", {
+            name: toolFor(request.operation),
+            arguments: args,
+          });
+          expect(answer.error, request.requestId).toBeUndefined();
+          expect(answer.result, request.requestId).toEqual(expectedToolResult(response, request.operation));
+          answered++;
         }
-        const answer = await peer.request(request.requestId, "tools/call", { name: toolFor(request.operation), arguments: args });
-        expect(answer.error, request.requestId).toBeUndefined();
-        expect(answer.result, request.requestId).toEqual(expectedToolResult(response, request.operation));
-        answered++;
+        expect(answered).toBe(golden.responses.length);
+      } finally {
+        await target.stop();
       }
-      expect(answered).toBe(golden.responses.length);
-    } finally {
-      await target.stop();
-    }
-  });
+    },
+  );
 });
 
 interface FramingCase {

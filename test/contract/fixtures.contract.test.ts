@@ -54,17 +54,31 @@ interface Target {
 /** The daemon to check, chosen as the quickstart chooses: GLASS_SOCKET, then GLASS_COMMAND, else the mock daemon. */
 function chooseTarget(): Target {
   const socket = variable("GLASS_SOCKET");
-  if (socket !== undefined) return { description: `the daemon socket ${socket} (GLASS_SOCKET)`, mock: false, transport: () => socketTransport({ path: socket }) };
+  if (socket !== undefined)
+    return {
+      description: `the daemon socket ${socket} (GLASS_SOCKET)`,
+      mock: false,
+      transport: () => socketTransport({ path: socket }),
+    };
   const command = variable("GLASS_COMMAND");
   if (command !== undefined) {
     const [executable, ...args] = command.trim().split(/\s+/);
-    return { description: `\`${command}\` over stdio (GLASS_COMMAND)`, mock: false, transport: () => stdioTransport({ command: executable!, args }) };
+    return {
+      description: `\`${command}\` over stdio (GLASS_COMMAND)`,
+      mock: false,
+      transport: () => stdioTransport({ command: executable!, args }),
+    };
   }
   const cli = join(ROOT, "src/cli/main.ts");
   return {
     description: "the mock daemon over stdio",
     mock: true,
-    transport: () => stdioTransport({ command: process.execPath, args: ["--import", "tsx", cli, "mock-daemon", ...GOLDEN_CLI_ARGS], cwd: ROOT }),
+    transport: () =>
+      stdioTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", cli, "mock-daemon", ...GOLDEN_CLI_ARGS],
+        cwd: ROOT,
+      }),
   };
 }
 
@@ -94,7 +108,8 @@ const FIXTURES: readonly ContractFixture[] =
         {
           path: join(ROOT, "fixtures/glass-browser-shop.json"),
           runs: () => !target.mock,
-          skipped: "recorded from glass-browser, whose revisions count DOM changes where the mock's step by one (test/daemon/differential.test.ts compares the rest)",
+          skipped:
+            "recorded from glass-browser, whose revisions count DOM changes where the mock's step by one (test/daemon/differential.test.ts compares the rest)",
           servesShop: true,
         },
       ];
@@ -102,7 +117,10 @@ const FIXTURES: readonly ContractFixture[] =
 /** What a call gave, in the recorded response's terms: its result, or the recorded error's fields of the GlassError it threw. */
 async function call(glass: Glass, request: GlassRequest, recorded: GlassResponse): Promise<unknown> {
   try {
-    const options = { validate: false, ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }) };
+    const options = {
+      validate: false,
+      ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }),
+    };
     return { ok: true, result: await glass.requestUntyped(request.operation, request.payload as never, options) };
   } catch (error) {
     if (!(error instanceof GlassError)) throw error;
@@ -114,7 +132,9 @@ async function call(glass: Glass, request: GlassRequest, recorded: GlassResponse
 
 /** A recorded response in the form {@link call} gives. */
 function recordedOutcome(request: GlassRequest, response: GlassResponse): unknown {
-  return response.ok ? { ok: true, result: response.result } : { ok: false, operation: request.operation, error: response.error };
+  return response.ok
+    ? { ok: true, result: response.result }
+    : { ok: false, operation: request.operation, error: response.error };
 }
 
 /** The first `http://127.0.0.1:<port>` a fixture's requests name: the origin of the site it was recorded on. */
@@ -162,7 +182,9 @@ for (const contract of FIXTURES) {
       it(name, async () => {
         const recorded = responses.get(request.requestId)!;
         const sent = { ...request, payload: replay.payload(request.payload) } as GlassRequest;
-        const outcome = leases ? await glass.withLease(() => call(glass, sent, recorded), { ttlMs: 30_000 }) : await call(glass, sent, recorded);
+        const outcome = leases
+          ? await glass.withLease(() => call(glass, sent, recorded), { ttlMs: 30_000 })
+          : await call(glass, sent, recorded);
         expect(replay.actual(outcome)).toEqual(replay.expected(recordedOutcome(request, recorded)));
       });
     }

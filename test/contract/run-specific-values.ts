@@ -68,7 +68,11 @@ class Side {
 
   /** `value` with its run-specific values named. */
   canonical(value: unknown): unknown {
-    return mapStrings(withLoadingRevisionsNamed(value), (text) => replaceValues(text, (found, kind) => this.name(found, kind)), true);
+    return mapStrings(
+      withLoadingRevisionsNamed(value),
+      (text) => replaceValues(text, (found, kind) => this.name(found, kind)),
+      true,
+    );
   }
 }
 
@@ -78,7 +82,11 @@ const LOADING = "⟨loading⟩";
 function withLoadingRevisionsNamed(outcome: unknown): unknown {
   const result = (outcome as { result?: unknown } | null)?.result;
   if (result === null || typeof result !== "object") return outcome;
-  const action = result as { revision?: unknown; currentRevision?: unknown; verification?: { urlChanged?: unknown; revisionDelta?: unknown } };
+  const action = result as {
+    revision?: unknown;
+    currentRevision?: unknown;
+    verification?: { urlChanged?: unknown; revisionDelta?: unknown };
+  };
   if (action.verification?.urlChanged !== true) return outcome;
   const named = { ...action, verification: { ...action.verification, revisionDelta: LOADING } };
   if ("revision" in action) named.revision = LOADING;
@@ -109,7 +117,9 @@ const ANY_VALUE = new RegExp(KINDS.map((kind) => `(${kind.pattern.source})`).joi
 
 /** `text` with each run-specific value replaced by what `replace` gives for it. */
 function replaceValues(text: string, replace: (found: string, kind: string) => string): string {
-  return text.replace(ANY_VALUE, (found: string, ...groups: unknown[]) => replace(found, KINDS[groups.findIndex((group) => group !== undefined)]!.name));
+  return text.replace(ANY_VALUE, (found: string, ...groups: unknown[]) =>
+    replace(found, KINDS[groups.findIndex((group) => group !== undefined)]!.name),
+  );
 }
 
 /**
@@ -134,13 +144,18 @@ export class SessionReplay {
    *   before it differed).
    */
   payload(recorded: unknown): unknown {
-    return mapStrings(recorded, (text) =>
-      replaceValues(text, (found) => {
-        const name = this.recording.known(found);
-        const current = name === undefined ? undefined : this.live.value(name);
-        if (current === undefined) throw new Error(`the recording sent ${found}, which no earlier answer of this run has a counterpart for: an earlier answer differed`);
-        return current;
-      }),
+    return mapStrings(
+      recorded,
+      (text) =>
+        replaceValues(text, (found) => {
+          const name = this.recording.known(found);
+          const current = name === undefined ? undefined : this.live.value(name);
+          if (current === undefined)
+            throw new Error(
+              `the recording sent ${found}, which no earlier answer of this run has a counterpart for: an earlier answer differed`,
+            );
+          return current;
+        }),
       false,
     );
   }

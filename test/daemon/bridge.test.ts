@@ -12,7 +12,14 @@ import { loadFixture } from "glass-sdk/testing";
 import { type Bridge, startBridge } from "../../src/node/bridge/start-bridge.js";
 import { SessionReplay } from "../contract/run-specific-values.js";
 import { recordJourney, shopSession } from "./support/journeys.js";
-import { DAEMON_EXECUTABLE, daemonState, freePort, globalFlags, requireInstalledDaemon, socketDaemonPerSuite } from "./support/real-daemon.js";
+import {
+  DAEMON_EXECUTABLE,
+  daemonState,
+  freePort,
+  globalFlags,
+  requireInstalledDaemon,
+  socketDaemonPerSuite,
+} from "./support/real-daemon.js";
 import { serveLab } from "./support/lab-server.js";
 
 requireInstalledDaemon();
@@ -32,36 +39,62 @@ afterEach(async () => {
 async function bridgeToDaemonCommand(): Promise<Bridge> {
   const state = daemonState();
   removeState = state.remove;
-  bridge = await startBridge({ port: 0, upstream: { command: DAEMON_EXECUTABLE, args: [...globalFlags(await freePort()), "--mcp"], env: state.env }, log: () => {} });
+  bridge = await startBridge({
+    port: 0,
+    upstream: { command: DAEMON_EXECUTABLE, args: [...globalFlags(await freePort()), "--mcp"], env: state.env },
+    log: () => {},
+  });
   return bridge;
 }
 
 /** An outcome as the replay compares it. */
-const outcome = (response: GlassResponse | undefined): unknown => (response === undefined ? "no answer" : response.ok ? { ok: true, result: response.result } : { ok: false, error: response.error });
+const outcome = (response: GlassResponse | undefined): unknown =>
+  response === undefined
+    ? "no answer"
+    : response.ok
+      ? { ok: true, result: response.result }
+      : { ok: false, error: response.error };
 
 /** Each answer of a recording equals the committed one, run-specific values compared by place. */
 function expectRecordedAnswers(today: Awaited<ReturnType<typeof recordJourney>>): void {
-  expect(today.requests.map((request) => request.operation)).toEqual(recorded.requests.map((request) => request.operation));
+  expect(today.requests.map((request) => request.operation)).toEqual(
+    recorded.requests.map((request) => request.operation),
+  );
   const replay = new SessionReplay();
-  const answers = (fixture: typeof recorded) => new Map(fixture.responses.map((response) => [response.requestId, response]));
+  const answers = (fixture: typeof recorded) =>
+    new Map(fixture.responses.map((response) => [response.requestId, response]));
   const [before, now] = [answers(recorded), answers(today)];
   recorded.requests.forEach((request, index) => {
     const live = today.requests[index]!;
     // Payloads name this run's origin and references: compared by place too.
-    expect(replay.actual({ payload: live.payload }), `${index + 1} ${request.operation}: payload`).toEqual(replay.expected({ payload: request.payload }));
-    expect(replay.actual(outcome(now.get(live.requestId))), `${index + 1} ${request.operation}`).toEqual(replay.expected(outcome(before.get(request.requestId))));
+    expect(replay.actual({ payload: live.payload }), `${index + 1} ${request.operation}: payload`).toEqual(
+      replay.expected({ payload: request.payload }),
+    );
+    expect(replay.actual(outcome(now.get(live.requestId))), `${index + 1} ${request.operation}`).toEqual(
+      replay.expected(outcome(before.get(request.requestId))),
+    );
   });
 }
 
 describe("the bridge in front of the real daemon", () => {
   it("relays the shop session over HTTP exactly as the daemon answers it", async () => {
     const started = await bridgeToDaemonCommand();
-    expectRecordedAnswers(await recordJourney(shopSession, async () => ({ transport: httpTransport({ url: started.url, token: started.token }), close: () => {} })));
+    expectRecordedAnswers(
+      await recordJourney(shopSession, async () => ({
+        transport: httpTransport({ url: started.url, token: started.token }),
+        close: () => {},
+      })),
+    );
   }, 120_000);
 
   it("relays the shop session over WebSocket exactly as the daemon answers it", async () => {
     const started = await bridgeToDaemonCommand();
-    expectRecordedAnswers(await recordJourney(shopSession, async () => ({ transport: webSocketTransport({ url: started.wsUrl, token: started.token }), close: () => {} })));
+    expectRecordedAnswers(
+      await recordJourney(shopSession, async () => ({
+        transport: webSocketTransport({ url: started.wsUrl, token: started.token }),
+        close: () => {},
+      })),
+    );
   }, 120_000);
 
   describe("in front of the socket daemon", () => {

@@ -33,8 +33,19 @@ describe("cancellation on the real daemon", () => {
     const started = Date.now();
     const error = await failure(glass.browser.wait({ condition: "text=this text never appears", timeoutMs: 400 }));
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(error).toMatchObject({ code: "wait.timeout", phase: "preflight", mutationPossible: false, retry: { classification: "safeAfterReobserve" } });
-    expect(error.details).toMatchObject({ condition: "text", deadline_ms: 400, last_state: "present=false", reason: "deadline_exceeded", observed_page: { url: lab.url("/lab") } });
+    expect(error).toMatchObject({
+      code: "wait.timeout",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "safeAfterReobserve" },
+    });
+    expect(error.details).toMatchObject({
+      condition: "text",
+      deadline_ms: 400,
+      last_state: "present=false",
+      reason: "deadline_exceeded",
+      observed_page: { url: lab.url("/lab") },
+    });
     expect(error.rawMessage).toBe("the text condition did not hold within 400 ms (last state: present=false)");
   });
 
@@ -42,7 +53,12 @@ describe("cancellation on the real daemon", () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 300);
-    const error = await failure(glass.browser.wait({ condition: "text=this text never appears", timeoutMs: 20_000 }, { signal: controller.signal }));
+    const error = await failure(
+      glass.browser.wait(
+        { condition: "text=this text never appears", timeoutMs: 20_000 },
+        { signal: controller.signal },
+      ),
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error).toBeInstanceOf(CancelledError);
     // wait counts as a mutating tool in the catalog, and it was written: the SDK cannot rule out an effect
@@ -60,7 +76,12 @@ describe("cancellation on the real daemon", () => {
     expect(took).toBeGreaterThanOrEqual(590);
     expect(took).toBeLessThan(2000);
     expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(error).toMatchObject({ code: "deadlineExceeded", phase: "dispatch", mutationPossible: true, retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } });
+    expect(error).toMatchObject({
+      code: "deadlineExceeded",
+      phase: "dispatch",
+      mutationPossible: true,
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+    });
     // The daemon does not stop a navigation already under way: the next call waits for it, then works.
     const page = await glass.browser.observe({ level: "summary" }, { deadlineMs: 15_000 });
     expect(page.page?.url ?? "").toContain("/slow");

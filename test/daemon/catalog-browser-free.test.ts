@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, operations, type TaskDocument, type WebIrDocument } from "glass-sdk";
 import { webIrSample } from "../support/web-ir-sample.js";
-import { CATALOG_FILES, NOT_RUNNABLE, type RecordedClient, recordCalls, SEEDED_RECORD_ID, seedKnowledge } from "./support/catalog-coverage.js";
+import {
+  CATALOG_FILES,
+  NOT_RUNNABLE,
+  type RecordedClient,
+  recordCalls,
+  SEEDED_RECORD_ID,
+  seedKnowledge,
+} from "./support/catalog-coverage.js";
 import { requireInstalledDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
 
 requireInstalledDaemon();
@@ -24,7 +31,13 @@ function ordersIr(revision: number): WebIrDocument {
     entities: [
       { id: "page", kind: "page", quality: "confirmed", evidenceSources: ["dom"] },
       { id: "orders", kind: "region", name: "Orders", quality: "confirmed", evidenceSources: ["dom", "accessibility"] },
-      { id: "orders-table", kind: "table", name: "Orders", quality: "confirmed", evidenceSources: ["tables", "accessibility"] },
+      {
+        id: "orders-table",
+        kind: "table",
+        name: "Orders",
+        quality: "confirmed",
+        evidenceSources: ["tables", "accessibility"],
+      },
     ],
     relationships: [
       { from: "page", to: "orders", kind: "contains" },
@@ -68,19 +81,39 @@ describe("the browser-free operations of the catalog on the real daemon", () => 
   });
 
   it("webIr.validate accepts a valid document and reports its revision", async () => {
-    expect(await glass.webIr.validate({ ir: webIrSample(1500, 7) })).toEqual({ valid: true, schemaVersion: 1, revision: 7 });
+    expect(await glass.webIr.validate({ ir: webIrSample(1500, 7) })).toEqual({
+      valid: true,
+      schemaVersion: 1,
+      revision: 7,
+    });
   });
 
   it("webIr.inspect counts the document's entities, relationships and entity kinds", async () => {
     const ir = webIrSample(1500, 7);
     const summary = await glass.webIr.inspect({ ir });
-    expect(summary).toMatchObject({ schemaVersion: 1, revision: 7, entityCount: ir.entities.length, relationshipCount: ir.relationships.length, truncated: false, opaqueRegions: 0 });
+    expect(summary).toMatchObject({
+      schemaVersion: 1,
+      revision: 7,
+      entityCount: ir.entities.length,
+      relationshipCount: ir.relationships.length,
+      truncated: false,
+      opaqueRegions: 0,
+    });
     expect(summary.entityKindCounts).toMatchObject({ page: 1, form: 1, field: 1 });
   });
 
   it("webIr.diff counts the entities renamed between two revisions", async () => {
     const diff = await glass.webIr.diff({ before: webIrSample(1500, 7), after: webIrSample(1500, 8, 2) });
-    expect(diff).toMatchObject({ schemaVersion: 1, fromRevision: 7, toRevision: 8, entityAddedCount: 0, entityRemovedCount: 0, entityChangedCount: 2, relationshipAddedCount: 0, relationshipRemovedCount: 0 });
+    expect(diff).toMatchObject({
+      schemaVersion: 1,
+      fromRevision: 7,
+      toRevision: 8,
+      entityAddedCount: 0,
+      entityRemovedCount: 0,
+      entityChangedCount: 2,
+      relationshipAddedCount: 0,
+      relationshipRemovedCount: 0,
+    });
   });
 
   it("webIr.continuity follows an entity that kept its id and one the earlier document never had", async () => {
@@ -89,11 +122,19 @@ describe("the browser-free operations of the catalog on the real daemon", () => 
     const kept = await glass.webIr.continuity({ before, after, entityId: "action-3" });
     expect(kept).toMatchObject({ requestedId: "action-3", status: "unchanged", currentId: "action-3" });
     const unknown = await glass.webIr.continuity({ before, after, entityId: "form-2" });
-    expect(unknown).toEqual({ requestedId: "form-2", status: "removed", reason: "entity was not present in the source revision" });
+    expect(unknown).toEqual({
+      requestedId: "form-2",
+      status: "removed",
+      reason: "entity was not present in the source revision",
+    });
   });
 
   it("task.validate accepts a table extraction scoped to a region", async () => {
-    expect(await glass.task.validate({ task: TABLE_TASK })).toEqual({ valid: true, schemaVersion: 1, task: "table.extract" });
+    expect(await glass.task.validate({ task: TABLE_TASK })).toEqual({
+      valid: true,
+      schemaVersion: 1,
+      task: "table.extract",
+    });
   });
 
   it("task.compile binds the task to the Web IR's revision and its table", async () => {
@@ -127,7 +168,11 @@ describe("the browser-free operations of the catalog on the real daemon", () => 
     const list = await glass.browser.knowledgeList();
     expect(list.schemaVersion).toBe(1);
     expect(list.records.map((record) => record.recordId)).toEqual([SEEDED_RECORD_ID]);
-    expect(list.records[0]).toMatchObject({ kind: "pageFamily", confidence: "verified", scope: { origin: ORIGIN, pathPattern: "/lab" } });
+    expect(list.records[0]).toMatchObject({
+      kind: "pageFamily",
+      confidence: "verified",
+      scope: { origin: ORIGIN, pathPattern: "/lab" },
+    });
     const stats = await glass.browser.knowledgeStats();
     expect(stats).toMatchObject({ recordCount: 1, verifiedCount: 1, staleCount: 0, candidateCount: 0 });
     expect(stats.serializedBytes).toBeGreaterThan(0);
@@ -135,16 +180,26 @@ describe("the browser-free operations of the catalog on the real daemon", () => 
 
   it("knowledgeInvalidate makes the record stale, as knowledgeShow then reports with its history", async () => {
     expect((await glass.browser.knowledgeShow({ recordId: SEEDED_RECORD_ID })).confidence).toBe("verified");
-    const change = await glass.browser.knowledgeInvalidate({ recordId: SEEDED_RECORD_ID, state: "stale", reason: "the lab page changed", observedAt: "2026-12-04T10:00:00Z" });
+    const change = await glass.browser.knowledgeInvalidate({
+      recordId: SEEDED_RECORD_ID,
+      state: "stale",
+      reason: "the lab page changed",
+      observedAt: "2026-12-04T10:00:00Z",
+    });
     expect(change).toEqual({ recordId: SEEDED_RECORD_ID, retained: true, removed: false, prunedRecordIds: [] });
     const record = await glass.browser.knowledgeShow({ recordId: SEEDED_RECORD_ID });
     expect(record.confidence).toBe("stale");
-    expect(record.history).toEqual([{ from: "verified", to: "stale", reason: "the lab page changed", observedAt: "2026-12-04T10:00:00Z" }]);
+    expect(record.history).toEqual([
+      { from: "verified", to: "stale", reason: "the lab page changed", observedAt: "2026-12-04T10:00:00Z" },
+    ]);
     expect((await glass.browser.knowledgeStats()).staleCount).toBe(1);
   });
 
   it("knowledgePurge deletes the origin's records", async () => {
-    expect(await glass.browser.knowledgePurge({ origin: ORIGIN })).toEqual({ removedRecordIds: [SEEDED_RECORD_ID], prunedRecordIds: [] });
+    expect(await glass.browser.knowledgePurge({ origin: ORIGIN })).toEqual({
+      removedRecordIds: [SEEDED_RECORD_ID],
+      prunedRecordIds: [],
+    });
     expect((await glass.browser.knowledgeList()).records).toEqual([]);
   });
 

@@ -21,7 +21,14 @@ import type {
 } from "../../generated/types/operations/browser-experience.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 import { PROFILE, replay, SCENARIO, SCENARIO_HASH } from "../support/experience-samples.js";
-import { CATALOG_FILES, failure, labKnowledgeRecord, type RecordedClient, recordCalls, SEEDED_RECORD_ID } from "./support/catalog-coverage.js";
+import {
+  CATALOG_FILES,
+  failure,
+  labKnowledgeRecord,
+  type RecordedClient,
+  recordCalls,
+  SEEDED_RECORD_ID,
+} from "./support/catalog-coverage.js";
 import {
   type DaemonState,
   daemonState,
@@ -52,7 +59,10 @@ function seedStores(state: DaemonState): void {
   const configHome = state.env.GLASS_CONFIG_HOME ?? "";
   const stale = { ...labKnowledgeRecord(ORIGIN), recordId: STALE_RECORD_ID, confidence: "stale" };
   mkdirSync(join(configHome, "glass", "knowledge"), { recursive: true });
-  writeFileSync(join(configHome, "glass", "knowledge", "default.json"), JSON.stringify({ schemaVersion: 1, records: [labKnowledgeRecord(ORIGIN), stale] }));
+  writeFileSync(
+    join(configHome, "glass", "knowledge", "default.json"),
+    JSON.stringify({ schemaVersion: 1, records: [labKnowledgeRecord(ORIGIN), stale] }),
+  );
   mkdirSync(join(configHome, "glass", "workspaces"), { recursive: true });
   writeFileSync(join(configHome, "glass", "workspaces", "research-desk.json"), JSON.stringify(WORKSPACE));
 }
@@ -64,7 +74,13 @@ const WORKSPACE: BrowserWorkspace = {
   lifecycle: "active",
   snapshotRevision: 3,
   attachments: {
-    "agent-1": { id: "agent-1", actorId: "codex", role: "agent", capabilities: ["observe", "mutate"], scope: { workspaceId: "research-desk", profileId: "research", storage: "durable" } },
+    "agent-1": {
+      id: "agent-1",
+      actorId: "codex",
+      role: "agent",
+      capabilities: ["observe", "mutate"],
+      scope: { workspaceId: "research-desk", profileId: "research", storage: "durable" },
+    },
   },
   lease: { state: { held: { lease_id: "lease-1", holder: "agent-1" } }, revision: 1 },
 };
@@ -92,10 +108,20 @@ const COMPUTED_SCENARIO_HASH = sha256(
 function replayJson(bundle: BrowserReplayBundle): string {
   const { oracleEvidence, artifactsComplete, ...recorded } = bundle.observation;
   // forbiddenOutcomes, absent from the bundle, is written as [] between sideEffectCount and oracleEvidence.
-  return JSON.stringify({ ...bundle, observation: { ...recorded, forbiddenOutcomes: [], oracleEvidence, artifactsComplete } });
+  return JSON.stringify({
+    ...bundle,
+    observation: { ...recorded, forbiddenOutcomes: [], oracleEvidence, artifactsComplete },
+  });
 }
 
-const provenance = { schemaVersion: 1 as const, sourceClass: "liveWebIr" as const, sourceId: "webir-7", sourceRevision: 7, observedAt: "2026-12-01T09:00:00Z", validatedAt: "2026-12-01T09:00:01Z" };
+const provenance = {
+  schemaVersion: 1 as const,
+  sourceClass: "liveWebIr" as const,
+  sourceId: "webir-7",
+  sourceRevision: 7,
+  observedAt: "2026-12-01T09:00:00Z",
+  validatedAt: "2026-12-01T09:00:01Z",
+};
 
 /** A document with a chart canvas nested in it. */
 const SURFACES: BrowserSurfaceSet = {
@@ -121,17 +147,29 @@ const SURFACES: BrowserSurfaceSet = {
       capabilities: ["capture"],
       understanding: "opaque",
       coverage: { structural: "opaque", semantic: "opaque", interaction: "unavailable" },
-      evidence: [{ source: "canvasDetection", quality: "partial", provenance: { ...provenance, validatedAt: provenance.observedAt }, detail: "a chart" }],
+      evidence: [
+        {
+          source: "canvasDetection",
+          quality: "partial",
+          provenance: { ...provenance, validatedAt: provenance.observedAt },
+          detail: "a chart",
+        },
+      ],
       revision: 7,
       diagnostics: [{ severity: "info", code: "opaque-canvas", message: "the chart is a canvas" }],
     },
   ],
 };
 
-
 /** The envelope every experience answer comes in, produced just now. */
 function expectEnvelope(answer: BrowserExperienceEnvelope, calledAt: number): void {
-  expect(answer).toMatchObject({ schemaVersion: 1, status: "ok", operation: "experience", provenance: { source: "mcp", authoritative: false }, resourceRefs: [] });
+  expect(answer).toMatchObject({
+    schemaVersion: 1,
+    status: "ok",
+    operation: "experience",
+    provenance: { source: "mcp", authoritative: false },
+    resourceRefs: [],
+  });
   expect(Object.keys(answer)).toEqual(["schemaVersion", "status", "operation", "provenance", "resourceRefs", "result"]);
   // RFC 3339 in UTC with nanoseconds, as the daemon's clock writes it.
   expect(answer.provenance.observedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{1,9}\+00:00$/);
@@ -168,32 +206,58 @@ describe("the experience and memory operations of the catalog on the real daemon
     expectEnvelope(inspected, calledAt);
     // The daemon sends the stored workspace back with every object's keys sorted.
     expect(inspected.result).toEqual(WORKSPACE);
-    expect(Object.keys(inspected.result)).toEqual(["attachments", "config", "identity", "lease", "lifecycle", "snapshotRevision"]);
+    expect(Object.keys(inspected.result)).toEqual([
+      "attachments",
+      "config",
+      "identity",
+      "lease",
+      "lifecycle",
+      "snapshotRevision",
+    ]);
     expect((await glass.browser.workspaceInspect()).result).toEqual({ workspaces: ["research-desk"] });
     for (const id of ["desk", "nowhere"]) {
-      expect(await failure(glass.browser.workspaceInspect({ id }))).toMatchObject({ code: "tool.failed", details: { tool: "workspaceInspect", text: "browser tool failed" } });
+      expect(await failure(glass.browser.workspaceInspect({ id }))).toMatchObject({
+        code: "tool.failed",
+        details: { tool: "workspaceInspect", text: "browser tool failed" },
+      });
     }
   });
 
   it("replayInspect and replayAttach check the bundle against its scenario and hash the bundle's JSON in the daemon's field order", async () => {
     const bundle = replay();
     expect(COMPUTED_SCENARIO_HASH).toBe(SCENARIO_HASH);
-    const summary = { scenarioId: "submit-once", fixtureId: "adversarial-form", eventCount: 2, contentHash: sha256(replayJson(bundle)) };
+    const summary = {
+      scenarioId: "submit-once",
+      fixtureId: "adversarial-form",
+      eventCount: 2,
+      contentHash: sha256(replayJson(bundle)),
+    };
     const calledAt = Date.now();
     const inspected = await glass.browser.replayInspect({ scenario: SCENARIO, replay: bundle });
     expectEnvelope(inspected, calledAt);
     expect(inspected.result).toEqual({ ...summary, attached: false });
     expect(Object.keys(inspected.result)).toEqual(["attached", "contentHash", "eventCount", "fixtureId", "scenarioId"]);
-    expect((await glass.browser.replayAttach({ scenario: SCENARIO, replay: bundle })).result).toEqual({ ...summary, attached: true, sideEffects: false });
+    expect((await glass.browser.replayAttach({ scenario: SCENARIO, replay: bundle })).result).toEqual({
+      ...summary,
+      attached: true,
+      sideEffects: false,
+    });
     const unbound = { ...bundle, scenarioHash: `sha256:${"0".repeat(64)}` };
-    expect(await failure(glass.browser.replayInspect({ scenario: SCENARIO, replay: unbound }))).toMatchObject({ code: "tool.failed", details: { text: "browser tool failed" } });
+    expect(await failure(glass.browser.replayInspect({ scenario: SCENARIO, replay: unbound }))).toMatchObject({
+      code: "tool.failed",
+      details: { text: "browser tool failed" },
+    });
   });
 
   it("replayDiff names the parts of two bundles that differ, in the daemon's order", async () => {
     const same = await glass.browser.replayDiff({ scenario: SCENARIO, before: replay(), after: replay() });
     expect(same.result).toEqual({ scenarioId: "submit-once", equivalent: true, changedFields: [] });
     const changed = await glass.browser.replayDiff({ scenario: SCENARIO, before: replay(), after: replay("b", 3) });
-    expect(changed.result).toEqual({ scenarioId: "submit-once", equivalent: false, changedFields: ["fixtureHash", "events"] });
+    expect(changed.result).toEqual({
+      scenarioId: "submit-once",
+      equivalent: false,
+      changedFields: ["fixtureHash", "events"],
+    });
   });
 
   it("surfaceInspect sends the validated set back (empty lists left out, keys sorted), or under coverageOnly each surface's coverage", async () => {
@@ -216,9 +280,22 @@ describe("the experience and memory operations of the catalog on the real daemon
     });
     const orphan = { schemaVersion: 1 as const, surfaces: [SURFACES.surfaces[1]!] };
     // An unknown member deep in a surface (the types are open; the daemon decodes strictly).
-    const coloured = { schemaVersion: 1 as const, surfaces: [{ ...SURFACES.surfaces[0]!, evidence: [{ source: "dom" as const, quality: "strong" as const, provenance: { ...provenance, colour: "red" } }] }] };
+    const coloured = {
+      schemaVersion: 1 as const,
+      surfaces: [
+        {
+          ...SURFACES.surfaces[0]!,
+          evidence: [
+            { source: "dom" as const, quality: "strong" as const, provenance: { ...provenance, colour: "red" } },
+          ],
+        },
+      ],
+    };
     for (const surfaces of [orphan, coloured]) {
-      expect(await failure(glass.browser.surfaceInspect({ surfaces }))).toMatchObject({ code: "tool.failed", details: { text: "browser tool failed" } });
+      expect(await failure(glass.browser.surfaceInspect({ surfaces }))).toMatchObject({
+        code: "tool.failed",
+        details: { text: "browser tool failed" },
+      });
     }
   });
 
@@ -230,13 +307,34 @@ describe("the experience and memory operations of the catalog on the real daemon
         backendId: "cdp-chromium",
         version: "0.3.14",
         browser: { family: "chromium", minimum: "120", maximum: null },
-        certification: { level: "experimental", glassVersion: "0.3.14", testedCapabilities: ["navigation"], limitations: [] },
+        certification: {
+          level: "experimental",
+          glassVersion: "0.3.14",
+          testedCapabilities: ["navigation"],
+          limitations: [],
+        },
       },
     });
     const test = await glass.browser.backendTest({ profile: PROFILE });
     expect(test.result.valid).toBe(true);
-    const declared: Record<string, [string, string]> = { navigation: ["available", "semanticPortable"], script: ["available", "browserSpecific"], capture: ["partial", "backendSpecific"] };
-    const order = ["lifecycle", "navigation", "contexts", "evidence", "action", "effects", "script", "capture", "storage", "prompts", "downloads"];
+    const declared: Record<string, [string, string]> = {
+      navigation: ["available", "semanticPortable"],
+      script: ["available", "browserSpecific"],
+      capture: ["partial", "backendSpecific"],
+    };
+    const order = [
+      "lifecycle",
+      "navigation",
+      "contexts",
+      "evidence",
+      "action",
+      "effects",
+      "script",
+      "capture",
+      "storage",
+      "prompts",
+      "downloads",
+    ];
     expect(test.result.gates).toEqual(
       order.map((capability) => {
         const [level, portability] = declared[capability] ?? ["unavailable", "nonPortable"];
@@ -244,7 +342,10 @@ describe("the experience and memory operations of the catalog on the real daemon
       }),
     );
     const untested = { ...PROFILE, capabilities: {} };
-    expect(await failure(glass.browser.backendTest({ profile: untested }))).toMatchObject({ code: "tool.failed", details: { text: "browser tool failed" } });
+    expect(await failure(glass.browser.backendTest({ profile: untested }))).toMatchObject({
+      code: "tool.failed",
+      details: { text: "browser tool failed" },
+    });
   });
 
   it("memoryStatus, memoryReindex and memoryExport report the seeded store; memoryInspect and memoryExplain return a record as it is stored", async () => {
@@ -258,7 +359,10 @@ describe("the experience and memory operations of the catalog on the real daemon
     const record = await glass.browser.memoryInspect({ recordId: SEEDED_RECORD_ID });
     expect(record).toEqual(labKnowledgeRecord(ORIGIN));
     expect(await glass.browser.memoryExplain({ recordId: SEEDED_RECORD_ID })).toEqual(record);
-    for (const call of [() => glass.browser.memoryInspect({ recordId: "kr-unknown" }), () => glass.browser.memoryExplain({ recordId: "kr-unknown" })]) {
+    for (const call of [
+      () => glass.browser.memoryInspect({ recordId: "kr-unknown" }),
+      () => glass.browser.memoryExplain({ recordId: "kr-unknown" }),
+    ]) {
       expect(await failure(call())).toMatchObject({ code: "tool.failed", details: { text: "browser tool failed" } });
     }
   });
@@ -266,11 +370,30 @@ describe("the experience and memory operations of the catalog on the real daemon
   it("memoryPrune removes the stale record, memoryForget the other; forgetting an unknown record is no failure", async () => {
     expect(await glass.browser.memoryPrune()).toEqual({ removedRecordIds: [STALE_RECORD_ID] });
     expect(await glass.browser.memoryPrune()).toEqual({ removedRecordIds: [] });
-    expect(await glass.browser.memoryForget({ recordId: SEEDED_RECORD_ID })).toEqual({ recordId: SEEDED_RECORD_ID, retained: false, removed: true, prunedRecordIds: [] });
-    expect(await glass.browser.memoryForget({ recordId: SEEDED_RECORD_ID })).toEqual({ recordId: SEEDED_RECORD_ID, retained: false, removed: false, prunedRecordIds: [] });
+    expect(await glass.browser.memoryForget({ recordId: SEEDED_RECORD_ID })).toEqual({
+      recordId: SEEDED_RECORD_ID,
+      retained: false,
+      removed: true,
+      prunedRecordIds: [],
+    });
+    expect(await glass.browser.memoryForget({ recordId: SEEDED_RECORD_ID })).toEqual({
+      recordId: SEEDED_RECORD_ID,
+      retained: false,
+      removed: false,
+      prunedRecordIds: [],
+    });
     expect(await glass.browser.memoryExport()).toEqual({ schemaVersion: 1, records: [] });
     // An empty store is `{"schemaVersion":1,"records":[]}`: 32 bytes.
-    expect(await glass.browser.memoryStatus()).toEqual({ recordCount: 0, serializedBytes: 32, candidateCount: 0, observedCount: 0, verifiedCount: 0, staleCount: 0, contradictedCount: 0, quarantinedCount: 0 });
+    expect(await glass.browser.memoryStatus()).toEqual({
+      recordCount: 0,
+      serializedBytes: 32,
+      candidateCount: 0,
+      observedCount: 0,
+      verifiedCount: 0,
+      staleCount: 0,
+      contradictedCount: 0,
+      quarantinedCount: 0,
+    });
   });
 
   it("every result above passes the SDK's result schema", async () => {
@@ -321,7 +444,9 @@ describe("the experience and memory operations on the daemon socket", () => {
     expect((await glass.browser.workspaceInspect({ id: "research-desk" })).result).toEqual(WORKSPACE);
     expect((await glass.browser.replayInspect({ scenario: SCENARIO, replay: replay() })).result.attached).toBe(false);
     expect((await glass.browser.replayAttach({ scenario: SCENARIO, replay: replay() })).result.attached).toBe(true);
-    expect((await glass.browser.replayDiff({ scenario: SCENARIO, before: replay(), after: replay() })).result.equivalent).toBe(true);
+    expect(
+      (await glass.browser.replayDiff({ scenario: SCENARIO, before: replay(), after: replay() })).result.equivalent,
+    ).toBe(true);
   });
 
   it("sends the others without a lease and the daemon refuses each with -32003 leaseRequired; under the lease they answer", async () => {
@@ -330,13 +455,19 @@ describe("the experience and memory operations on the daemon socket", () => {
       expect(refused, tool).toBeInstanceOf(LeaseError);
       expect(refused, tool).toMatchObject({ code: "leaseRequired", phase: "preflight", mutationPossible: false });
       // The daemon's answer, not a refusal of the SDK's own.
-      expect(refused.details, tool).toMatchObject({ jsonRpcCode: -32003, data: { message: "mutation lease required; call glass/lease/acquire first" } });
+      expect(refused.details, tool).toMatchObject({
+        jsonRpcCode: -32003,
+        data: { message: "mutation lease required; call glass/lease/acquire first" },
+      });
     }
-    const answered = await glass.withLease(async () => {
-      const results: unknown[] = [];
-      for (const [, call] of leased) results.push(await call(glass));
-      return results;
-    }, { ttlMs: 30_000 });
+    const answered = await glass.withLease(
+      async () => {
+        const results: unknown[] = [];
+        for (const [, call] of leased) results.push(await call(glass));
+        return results;
+      },
+      { ttlMs: 30_000 },
+    );
     expect(answered).toHaveLength(leased.length);
     expect(answered[3]).toMatchObject({ recordCount: 2 });
     expect(answered[8]).toEqual({ recordId: "kr-unknown", retained: false, removed: false, prunedRecordIds: [] });
@@ -363,7 +494,10 @@ describe("memory tools on a daemon whose policy withholds persistent_profile (--
     const glass = await Glass.connect(daemon.transport);
     try {
       expect(glass.supports("persistentKnowledge")).toBe(false);
-      for (const call of [() => glass.browser.memoryStatus(), () => glass.browser.memoryForget({ recordId: "kr-unknown" })]) {
+      for (const call of [
+        () => glass.browser.memoryStatus(),
+        () => glass.browser.memoryForget({ recordId: "kr-unknown" }),
+      ]) {
         expect(await failure(call())).toMatchObject({ code: "capability.unavailable", mutationPossible: false });
       }
       expect((await glass.browser.workspaceStatus()).result).toEqual({ workspaces: [] });
@@ -380,11 +514,25 @@ describe("memory tools on a daemon whose policy withholds persistent_profile (--
     try {
       await handshake(raw);
       let id = 0;
-      for (const tool of ["memoryStatus", "memoryInspect", "memoryExport", "memoryReindex", "memoryForget", "memoryPrune", "memoryExplain"]) {
+      for (const tool of [
+        "memoryStatus",
+        "memoryInspect",
+        "memoryExport",
+        "memoryReindex",
+        "memoryForget",
+        "memoryPrune",
+        "memoryExplain",
+      ]) {
         id += 1;
-        const args = tool === "memoryInspect" || tool === "memoryExplain" || tool === "memoryForget" ? { recordId: "kr-unknown" } : {};
+        const args =
+          tool === "memoryInspect" || tool === "memoryExplain" || tool === "memoryForget"
+            ? { recordId: "kr-unknown" }
+            : {};
         const response = await raw.request(id, "tools/call", toolCall(tool, args));
-        expect(response.result, tool).toEqual({ content: [{ type: "text", text: JSON.stringify(CI_REFUSAL) }], isError: true });
+        expect(response.result, tool).toEqual({
+          content: [{ type: "text", text: JSON.stringify(CI_REFUSAL) }],
+          isError: true,
+        });
       }
     } finally {
       raw.close();

@@ -11,12 +11,25 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "glass-sdk";
 import { createMockGlass } from "glass-sdk/testing";
-import type { BrowserIntentCandidate, BrowserTargetFingerprint } from "../../generated/types/operations/browser-intents-workflows.js";
+import type {
+  BrowserIntentCandidate,
+  BrowserTargetFingerprint,
+} from "../../generated/types/operations/browser-intents-workflows.js";
 import { createSimulatedSite } from "../../src/mock-daemon/site/index.js";
 import { handshake, RawPeer, toolCall } from "../support/raw-mcp-peer.js";
 import { CATALOG_FILES, failure, type RecordedClient, recordCalls } from "./support/catalog-coverage.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
-import { type DaemonState, daemonState, freePort, globalFlags, killDaemon, requireInstalledDaemon, spawnDaemon, type StdioDaemon, stdioDaemon } from "./support/real-daemon.js";
+import {
+  type DaemonState,
+  daemonState,
+  freePort,
+  globalFlags,
+  killDaemon,
+  requireInstalledDaemon,
+  spawnDaemon,
+  type StdioDaemon,
+  stdioDaemon,
+} from "./support/real-daemon.js";
 
 requireInstalledDaemon();
 
@@ -98,7 +111,13 @@ const DOUBLE_ME = { schemaVersion: 1, intent: "Double me", action: "click", reso
  * compact JSON of its role, name, input type, region kind and purpose, keys sorted.
  */
 function fingerprintDigest(fingerprint: BrowserTargetFingerprint): string {
-  const canonical = { inputType: fingerprint.inputType ?? null, name: fingerprint.name, purpose: fingerprint.purpose, regionKind: fingerprint.regionKind ?? null, role: fingerprint.role };
+  const canonical = {
+    inputType: fingerprint.inputType ?? null,
+    name: fingerprint.name,
+    purpose: fingerprint.purpose,
+    regionKind: fingerprint.regionKind ?? null,
+    role: fingerprint.role,
+  };
   return `sha256:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
 }
 
@@ -107,7 +126,12 @@ function fingerprintDigest(fingerprint: BrowserTargetFingerprint): string {
  * learnt now and validated against the page at `revision`: an eligible record for the candidate it
  * names while the page stays at that revision, which resolveIntentWithKnowledge reads at each call.
  */
-function storeFingerprint(state: DaemonState, origin: string, fingerprint: BrowserTargetFingerprint, revision: number): void {
+function storeFingerprint(
+  state: DaemonState,
+  origin: string,
+  fingerprint: BrowserTargetFingerprint,
+  revision: number,
+): void {
   const configHome = state.env.GLASS_CONFIG_HOME;
   if (configHome === undefined) throw new Error("the daemon state has no GLASS_CONFIG_HOME");
   const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -115,7 +139,14 @@ function storeFingerprint(state: DaemonState, origin: string, fingerprint: Brows
     schemaVersion: 1,
     recordId: "kr-lab-double-me",
     kind: "targetFingerprint",
-    scope: { origin, pathPattern: "/lab", profileScope: "anonymous", browserFamily: "chromium", glassSchemaVersion: 1, policyPreset: "development" },
+    scope: {
+      origin,
+      pathPattern: "/lab",
+      profileScope: "anonymous",
+      browserFamily: "chromium",
+      glassSchemaVersion: 1,
+      policyPreset: "development",
+    },
     source: {
       firstSeenAt: now,
       lastVerifiedAt: now,
@@ -125,10 +156,25 @@ function storeFingerprint(state: DaemonState, origin: string, fingerprint: Brows
       backend: { backend: "cdp", profile: "default", capabilities: ["semanticExtraction", "verification"] },
     },
     confidence: "verified",
-    invalidation: { maxAgeSeconds: 604_800, requiredLandmarks: fingerprint.regionKind === undefined ? [] : [fingerprint.regionKind] },
-    data: { fingerprint: fingerprintDigest(fingerprint), role: fingerprint.role, regionKind: fingerprint.regionKind, purpose: fingerprint.purpose },
+    invalidation: {
+      maxAgeSeconds: 604_800,
+      requiredLandmarks: fingerprint.regionKind === undefined ? [] : [fingerprint.regionKind],
+    },
+    data: {
+      fingerprint: fingerprintDigest(fingerprint),
+      role: fingerprint.role,
+      regionKind: fingerprint.regionKind,
+      purpose: fingerprint.purpose,
+    },
     portability: "semanticPortable",
-    retrieval: { currentValidation: { status: "validated", evidenceQuality: "strong", currentRevision: revision, validatedAt: now } },
+    retrieval: {
+      currentValidation: {
+        status: "validated",
+        evidenceQuality: "strong",
+        currentRevision: revision,
+        validatedAt: now,
+      },
+    },
   };
   const directory = join(configHome, "glass", "knowledge");
   mkdirSync(directory, { recursive: true });
@@ -158,8 +204,12 @@ describe("preflightNavigation and resolveIntentWithKnowledge on the real daemon"
   it("preflightNavigation decides every URL of the table exactly as the mock daemon does", async () => {
     const differences: string[] = [];
     for (const url of URLS) {
-      const [real, mocked] = [await glass.browser.preflightNavigation({ url }), await mock.browser.preflightNavigation({ url })];
-      if (JSON.stringify(real) !== JSON.stringify(mocked)) differences.push(`${JSON.stringify(url)}: daemon ${JSON.stringify(real)}, mock ${JSON.stringify(mocked)}`);
+      const [real, mocked] = [
+        await glass.browser.preflightNavigation({ url }),
+        await mock.browser.preflightNavigation({ url }),
+      ];
+      if (JSON.stringify(real) !== JSON.stringify(mocked))
+        differences.push(`${JSON.stringify(url)}: daemon ${JSON.stringify(real)}, mock ${JSON.stringify(mocked)}`);
     }
     expect(differences).toEqual([]);
   });
@@ -185,9 +235,17 @@ describe("preflightNavigation and resolveIntentWithKnowledge on the real daemon"
 
   it("preflightNavigation takes the URL alone: sent anyway, another argument fails the call on the daemon and on the mock alike", async () => {
     for (const extra of [{ responseMode: "minimal" }, { includeTrace: true }, { leaseToken: "token" }]) {
-      const request = { protocolVersion: 1 as const, requestId: `extra-${Object.keys(extra)[0]}`, operation: "browser.preflightNavigation", payload: { url: "example.com", ...extra } };
+      const request = {
+        protocolVersion: 1 as const,
+        requestId: `extra-${Object.keys(extra)[0]}`,
+        operation: "browser.preflightNavigation",
+        payload: { url: "example.com", ...extra },
+      };
       for (const target of [glass, mock]) {
-        expect(await target.send(request, { validate: false })).toMatchObject({ ok: false, error: { code: "tool.failed", details: { tool: "preflightNavigation" } } });
+        expect(await target.send(request, { validate: false })).toMatchObject({
+          ok: false,
+          error: { code: "tool.failed", details: { tool: "preflightNavigation" } },
+        });
       }
     }
   });
@@ -203,7 +261,15 @@ describe("preflightNavigation and resolveIntentWithKnowledge on the real daemon"
     const plain = await glass.browser.resolveIntent(DOUBLE_ME);
     expect(plain.candidates?.map((candidate) => candidate.name)).toContain("Double me");
     expect(await glass.browser.resolveIntentWithKnowledge(DOUBLE_ME)).toEqual(plain);
-    const scoped = { ...DOUBLE_ME, profileScope: "anonymous", profileKey: "lab", locale: "en", tenantKey: "lab", browserFamily: "chromium", browserVersion: "140" } as const;
+    const scoped = {
+      ...DOUBLE_ME,
+      profileScope: "anonymous",
+      profileKey: "lab",
+      locale: "en",
+      tenantKey: "lab",
+      browserFamily: "chromium",
+      browserVersion: "140",
+    } as const;
     expect(await glass.browser.resolveIntentWithKnowledge(scoped)).toEqual(plain);
   });
 
@@ -211,13 +277,18 @@ describe("preflightNavigation and resolveIntentWithKnowledge on the real daemon"
     await glass.browser.navigate({ url: lab.url("/lab") });
     const plain = await glass.browser.resolveIntent(DOUBLE_ME);
     const doubler = plain.candidates?.find((candidate) => candidate.name === "Double me");
-    if (doubler?.fingerprint === undefined) throw new Error("resolveIntent found no Double me button with a fingerprint");
+    if (doubler?.fingerprint === undefined)
+      throw new Error("resolveIntent found no Double me button with a fingerprint");
     storeFingerprint(daemon.state, lab.origin, doubler.fingerprint, plain.revision ?? 0);
     const withKnowledge = await glass.browser.resolveIntentWithKnowledge({ ...DOUBLE_ME, profileScope: "anonymous" });
-    const historical = { category: "historicalMatch", detail: "eligible scoped knowledge matches this current candidate fingerprint" };
+    const historical = {
+      category: "historicalMatch",
+      detail: "eligible scoped knowledge matches this current candidate fingerprint",
+    };
     const matched = withKnowledge.candidates?.find((candidate) => candidate.id === doubler.id);
     expect(matched?.evidence).toEqual([...(doubler.evidence ?? []), historical]);
-    const others = (candidates: readonly BrowserIntentCandidate[] | undefined) => (candidates ?? []).filter((candidate) => candidate.id !== doubler.id);
+    const others = (candidates: readonly BrowserIntentCandidate[] | undefined) =>
+      (candidates ?? []).filter((candidate) => candidate.id !== doubler.id);
     expect(others(withKnowledge.candidates)).toEqual(others(plain.candidates));
     // The record is scoped to anonymous pages: the default lookup (the daemon's own profile) does not see it.
     expect(JSON.stringify(await glass.browser.resolveIntentWithKnowledge(DOUBLE_ME))).not.toContain("historicalMatch");
@@ -225,9 +296,17 @@ describe("preflightNavigation and resolveIntentWithKnowledge on the real daemon"
 
   it("resolveIntentWithKnowledge is strict like resolveIntent: sent anyway, an argument outside the request and the lookup options fails the call on the daemon and on the mock alike", async () => {
     for (const extra of [{ responseMode: "minimal" }, { includeTrace: true }, { workspaceId: "w" }]) {
-      const request = { protocolVersion: 1 as const, requestId: `extra-${Object.keys(extra)[0]}`, operation: "browser.resolveIntentWithKnowledge", payload: { ...DOUBLE_ME, ...extra } };
+      const request = {
+        protocolVersion: 1 as const,
+        requestId: `extra-${Object.keys(extra)[0]}`,
+        operation: "browser.resolveIntentWithKnowledge",
+        payload: { ...DOUBLE_ME, ...extra },
+      };
       for (const target of [glass, mock]) {
-        expect(await target.send(request, { validate: false })).toMatchObject({ ok: false, error: { code: "tool.failed", details: { tool: "resolveIntentWithKnowledge" } } });
+        expect(await target.send(request, { validate: false })).toMatchObject({
+          ok: false,
+          error: { code: "tool.failed", details: { tool: "resolveIntentWithKnowledge" } },
+        });
       }
     }
   });
@@ -245,7 +324,10 @@ describe("resolveIntentWithKnowledge on a daemon whose policy withholds persiste
     const glass = await Glass.connect(daemon.transport);
     try {
       expect(glass.supports("browser.resolveIntentWithKnowledge")).toBe(false);
-      expect(await failure(glass.browser.resolveIntentWithKnowledge(DOUBLE_ME))).toMatchObject({ code: "capability.unavailable", mutationPossible: false });
+      expect(await failure(glass.browser.resolveIntentWithKnowledge(DOUBLE_ME))).toMatchObject({
+        code: "capability.unavailable",
+        mutationPossible: false,
+      });
       expect((await glass.browser.preflightNavigation({ url: "example.com" })).decision).toBe("allow");
     } finally {
       await glass.close();
@@ -286,7 +368,9 @@ describe("extractWebIr on glass-browser 0.3.14, which is older than the tool", (
       await handshake(raw);
       const listed = await raw.request(1, "tools/list", {});
       const names = ((listed.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(["preflightNavigation", "resolveIntentWithKnowledge", "inspectWebIr"]));
+      expect(names).toEqual(
+        expect.arrayContaining(["preflightNavigation", "resolveIntentWithKnowledge", "inspectWebIr"]),
+      );
       expect(names).not.toContain("extractWebIr");
       expect((await raw.request(2, "tools/call", toolCall("extractWebIr", {}))).result).toEqual(BROWSER_TOOL_FAILED);
       expect((await raw.request(3, "tools/call", toolCall("noSuchTool", {}))).result).toEqual(BROWSER_TOOL_FAILED);
@@ -314,8 +398,14 @@ describe("extractWebIr on glass-browser 0.3.14, which is older than the tool", (
     const glass = await Glass.connect(daemon.transport);
     try {
       const ir = createSimulatedSite().webIr();
-      const projected = { ...ir, detailAvailability: { resultId: "mcp_1700000000000_1", detailsAvailable: true, detailsTruncated: false } };
-      const sent = await glass.send({ protocolVersion: 1, requestId: "projected-ir", operation: "webIr.validate", payload: { ir: projected } }, { validate: false });
+      const projected = {
+        ...ir,
+        detailAvailability: { resultId: "mcp_1700000000000_1", detailsAvailable: true, detailsTruncated: false },
+      };
+      const sent = await glass.send(
+        { protocolVersion: 1, requestId: "projected-ir", operation: "webIr.validate", payload: { ir: projected } },
+        { validate: false },
+      );
       expect(sent).toMatchObject({ ok: true, result: { valid: true, schemaVersion: 1, revision: ir.revision } });
     } finally {
       await glass.close();

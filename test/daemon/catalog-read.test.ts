@@ -37,12 +37,22 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
 
   it("navigate loads the lab page and reports its URL, title and tab", async () => {
     const loaded = await glass.browser.navigate({ url: lab.url("/lab") });
-    expect(loaded).toMatchObject({ url: lab.url("/lab"), title: LAB_TITLE, ready_state: "complete", target_id: tab, frame_id: tab });
+    expect(loaded).toMatchObject({
+      url: lab.url("/lab"),
+      title: LAB_TITLE,
+      ready_state: "complete",
+      target_id: tab,
+      frame_id: tab,
+    });
   });
 
   it("observe at the interactive level lists the consent dialog and the lab's controls; without a level it returns the page's text", async () => {
     const page = await glass.browser.observe({ level: "interactive" });
-    expect(page).toMatchObject({ schemaVersion: 1, level: "interactive", page: { title: LAB_TITLE, url: lab.url("/lab") } });
+    expect(page).toMatchObject({
+      schemaVersion: 1,
+      level: "interactive",
+      page: { title: LAB_TITLE, url: lab.url("/lab") },
+    });
     const dialog = page.regions.find((region) => region.kind === "dialog");
     expect(dialog).toMatchObject({ label: "Cookie consent" });
     const names = page.regions.flatMap((region) => region.targets ?? []).map((target) => target.name);
@@ -64,7 +74,12 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
     await glass.browser.observe({ level: "interactive" });
     const delta = await glass.browser.observeDelta();
     expect(delta.fromRevision).toBe(delta.toRevision);
-    expect(delta).toMatchObject({ added: [], removed: [], changed: [], mutation_summary: { urlChanged: false, titleChanged: false, revisionDelta: 0 } });
+    expect(delta).toMatchObject({
+      added: [],
+      removed: [],
+      changed: [],
+      mutation_summary: { urlChanged: false, titleChanged: false, revisionDelta: 0 },
+    });
   });
 
   it("getDOM returns the document tree with the page's title text", async () => {
@@ -83,7 +98,10 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
     const inspection = await glass.browser.inspectPage();
     expect(inspection.page).toMatchObject({ title: LAB_TITLE, kind: "form" });
     expect(inspection.regions.map((region) => region.kind)).toContain("dialog");
-    expect(inspection.detailAvailability).toMatchObject({ detailsAvailable: true, resultId: expect.stringMatching(/^mcp_\d+_\d+$/) });
+    expect(inspection.detailAvailability).toMatchObject({
+      detailsAvailable: true,
+      resultId: expect.stringMatching(/^mcp_\d+_\d+$/),
+    });
   });
 
   it("screenshot captures the viewport as a PNG", async () => {
@@ -102,7 +120,9 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
 
   it("listTargets lists the one tab and listFrames the page with its iframe", async () => {
     const targets = await glass.browser.listTargets();
-    expect(targets.result).toEqual([expect.objectContaining({ id: tab, url: lab.url("/lab"), title: LAB_TITLE, active: true })]);
+    expect(targets.result).toEqual([
+      expect.objectContaining({ id: tab, url: lab.url("/lab"), title: LAB_TITLE, active: true }),
+    ]);
     const frames = await glass.browser.listFrames();
     expect(frames.result).toEqual([
       expect.objectContaining({ id: tab, url: lab.url("/lab"), active: true }),
@@ -113,9 +133,19 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
   it("cookies lists a cookie the page set; localStorage and sessionStorage hold what the page stored", async () => {
     expect((await glass.browser.cookies()).result).toEqual([]);
     await glass.browser.evaluate({ expression: "document.cookie = 'flavour=oat; path=/'" });
-    expect((await glass.browser.cookies()).result).toEqual([expect.objectContaining({ name: "flavour", value: "oat", domain: "127.0.0.1", path: "/" })]);
-    expect(await glass.browser.localStorage()).toEqual({ items: [{ key: "lab", value: "local" }], truncated: false, count: 1 });
-    expect(await glass.browser.sessionStorage()).toEqual({ items: [{ key: "lab", value: "session" }], truncated: false, count: 1 });
+    expect((await glass.browser.cookies()).result).toEqual([
+      expect.objectContaining({ name: "flavour", value: "oat", domain: "127.0.0.1", path: "/" }),
+    ]);
+    expect(await glass.browser.localStorage()).toEqual({
+      items: [{ key: "lab", value: "local" }],
+      truncated: false,
+      count: 1,
+    });
+    expect(await glass.browser.sessionStorage()).toEqual({
+      items: [{ key: "lab", value: "session" }],
+      truncated: false,
+      count: 1,
+    });
   });
 
   it("preflight finds a unique target for a CSS locator and reports one that does not resolve as data", async () => {
@@ -126,24 +156,46 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
   });
 
   it("verify confirms a predicate that holds; wait returns once the awaited text is on the page", async () => {
-    expect(await glass.browser.verify({ predicate: { titleContains: "Lab" } })).toMatchObject({ status: "satisfied", predicate: { titleContains: "Lab" }, state: `title=${LAB_TITLE}` });
-    expect(await glass.browser.wait({ condition: "text=The bottom", timeoutMs: 5000 })).toMatchObject({ condition: "text", last_state: "present=true", target_id: tab });
+    expect(await glass.browser.verify({ predicate: { titleContains: "Lab" } })).toMatchObject({
+      status: "satisfied",
+      predicate: { titleContains: "Lab" },
+      state: `title=${LAB_TITLE}`,
+    });
+    expect(await glass.browser.wait({ condition: "text=The bottom", timeoutMs: 5000 })).toMatchObject({
+      condition: "text",
+      last_state: "present=true",
+      target_id: tab,
+    });
   });
 
   it("evaluate returns the expression's value", async () => {
-    expect(await glass.browser.evaluate({ expression: "document.querySelectorAll('button').length" })).toEqual({ result: 5 });
+    expect(await glass.browser.evaluate({ expression: "document.querySelectorAll('button').length" })).toEqual({
+      result: 5,
+    });
   });
 
   it("extractStructured reads a field of the current observation", async () => {
-    const extraction = await glass.browser.extractStructured({ fields: [{ name: "title", path: "$.page.title", kind: "string" }] });
+    const extraction = await glass.browser.extractStructured({
+      fields: [{ name: "title", path: "$.page.title", kind: "string" }],
+    });
     expect(extraction.records).toEqual([{ title: LAB_TITLE }]);
     expect(extraction.sourceRoute).toMatchObject({ targetId: tab, url: lab.url("/lab") });
   });
 
   it("resolveIntent and findTarget rank the lab's buttons for an intent", async () => {
-    const request = { schemaVersion: 1 as const, intent: "Double me", action: "click" as const, resolutionPolicy: "reportOnly" as const };
+    const request = {
+      schemaVersion: 1 as const,
+      intent: "Double me",
+      action: "click" as const,
+      resolutionPolicy: "reportOnly" as const,
+    };
     const resolved = await glass.browser.resolveIntent(request);
-    expect(resolved).toMatchObject({ schemaVersion: 1, intent: "Double me", action: "click", policyDecision: "reportOnly" });
+    expect(resolved).toMatchObject({
+      schemaVersion: 1,
+      intent: "Double me",
+      action: "click",
+      policyDecision: "reportOnly",
+    });
     expect(resolved.candidates?.map((candidate) => candidate.name)).toContain("Double me");
     const found = await glass.browser.findTarget(request);
     expect(JSON.stringify(found)).toContain('"name":"Double me"');
@@ -166,8 +218,19 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
     expect(listed.result.map((snapshot) => snapshot.snapshotId)).toEqual([created.snapshotId]);
     const inspected = await glass.browser.sessionSnapshot({ operation: "inspect", from: created.snapshotId });
     expect(inspected.snapshotId).toBe(created.snapshotId);
-    const diffed = await glass.browser.sessionSnapshot({ operation: "diff", from: created.snapshotId, to: created.snapshotId });
-    expect(diffed).toMatchObject({ fromSnapshot: created.snapshotId, toSnapshot: created.snapshotId, sameRoute: true, revisionDelta: 0, changedRegions: 0, changedTargets: 0 });
+    const diffed = await glass.browser.sessionSnapshot({
+      operation: "diff",
+      from: created.snapshotId,
+      to: created.snapshotId,
+    });
+    expect(diffed).toMatchObject({
+      fromSnapshot: created.snapshotId,
+      toSnapshot: created.snapshotId,
+      sameRoute: true,
+      revisionDelta: 0,
+      changedRegions: 0,
+      changedTargets: 0,
+    });
     expect(await glass.browser.sessionSnapshot({ operation: "purge" })).toMatchObject({ removed: 1 });
     expect((await glass.browser.sessionSnapshot({ operation: "list" })).result).toEqual([]);
   });
@@ -175,12 +238,29 @@ describe("the page-reading operations of the catalog on the real daemon", () => 
   it("task.execute inspects the sign-in form read-only, and stops in preflight at a revision that is not the current one", async () => {
     await glass.browser.navigate({ url: lab.url("/login") });
     const { revision } = await glass.browser.observe({ level: "summary" });
-    const task = { schemaVersion: 1 as const, task: "form.inspect" as const, scope: { regionName: "Sign in" }, limits: { maxActions: 4, timeoutMs: 5000, maxItems: 10 }, risk: "readOnly" as const };
+    const task = {
+      schemaVersion: 1 as const,
+      task: "form.inspect" as const,
+      scope: { regionName: "Sign in" },
+      limits: { maxActions: 4, timeoutMs: 5000, maxItems: 10 },
+      risk: "readOnly" as const,
+    };
     const run = await glass.task.execute({ task, expectedRevision: revision });
-    expect(run).toMatchObject({ task: "form.inspect", status: "succeeded", mutationPossible: false, sourceRevision: revision, currentRevision: revision });
+    expect(run).toMatchObject({
+      task: "form.inspect",
+      status: "succeeded",
+      mutationPossible: false,
+      sourceRevision: revision,
+      currentRevision: revision,
+    });
     expect(run.steps.map((step) => step.operation)).toEqual(["observeScope", "inspectForm"]);
     const stale = await glass.task.execute({ task, expectedRevision: revision + 1000 });
-    expect(stale).toMatchObject({ task: "form.inspect", status: "preflight-failed", phase: "preflight", mutationPossible: false });
+    expect(stale).toMatchObject({
+      task: "form.inspect",
+      status: "preflight-failed",
+      phase: "preflight",
+      mutationPossible: false,
+    });
   });
 
   it("called every operation this file covers", () => {

@@ -1,8 +1,18 @@
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "glass-sdk";
 import { socketTransport } from "glass-sdk/node";
-import { daemonState, freePort, globalFlags, requireInstalledDaemon, type SocketDaemon, startSocketDaemon, type StdioDaemon, stdioDaemon, spawnDaemon, killDaemon } from "./support/real-daemon.js";
+import {
+  daemonState,
+  freePort,
+  globalFlags,
+  requireInstalledDaemon,
+  type SocketDaemon,
+  startSocketDaemon,
+  type StdioDaemon,
+  stdioDaemon,
+  spawnDaemon,
+  killDaemon,
+} from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
 import { handshake, RawPeer, type RawResponse, toolCall } from "../support/raw-mcp-peer.js";
 
@@ -49,17 +59,31 @@ describe("stdio: 8 requests in flight", () => {
     const peer = new RawPeer(child.stdout, child.stdin, () => child.stdin.end());
     try {
       await handshake(peer);
-      expect((await peer.request(0, "tools/call", toolCall("navigate", { url: lab.url("/lab") }), "newline")).result?.isError).toBeUndefined();
-      for (let id = 1; id <= 8; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: toolCall("wait", NEVER) });
+      expect(
+        (await peer.request(0, "tools/call", toolCall("navigate", { url: lab.url("/lab") }), "newline")).result
+          ?.isError,
+      ).toBeUndefined();
+      for (let id = 1; id <= 8; id++)
+        peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: toolCall("wait", NEVER) });
       const started = Date.now();
       const ninth = await peer.request(9, "tools/call", toolCall("getText", {}));
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(ninth.error).toMatchObject({ code: -32000, message: "too many concurrent requests", data: { code: "resource.busy", phase: "preflight", mutationPossible: false } });
+      expect(ninth.error).toMatchObject({
+        code: -32000,
+        message: "too many concurrent requests",
+        data: { code: "resource.busy", phase: "preflight", mutationPossible: false },
+      });
       // ping takes a slot too (only initialize, notifications and cancels do not)
-      expect((await peer.request(10, "ping", {})).error).toMatchObject({ code: -32000, message: "too many concurrent requests" });
+      expect((await peer.request(10, "ping", {})).error).toMatchObject({
+        code: -32000,
+        message: "too many concurrent requests",
+      });
       for (let id = 1; id <= 8; id++) peer.notify("notifications/cancelled", { requestId: id, reason: "test" });
-      const answers: RawResponse[] = await Promise.all(Array.from({ length: 8 }, (_, index) => peer.response(index + 1, 10_000)));
-      for (const answer of answers) expect(answer.error).toMatchObject({ code: -32800, data: { code: "protocol.cancelled" } });
+      const answers: RawResponse[] = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => peer.response(index + 1, 10_000)),
+      );
+      for (const answer of answers)
+        expect(answer.error).toMatchObject({ code: -32800, data: { code: "protocol.cancelled" } });
       expect((await peer.request(11, "tools/call", toolCall("getText", {}))).result?.isError).toBeUndefined();
     } finally {
       // not EOF: the daemon lets every accepted request finish before it exits on EOF
@@ -128,7 +152,12 @@ describe("socket: 4 connections, 4 requests in flight each", () => {
         peers.push(peer);
       }
       const fifth = await RawPeer.connect(daemon.path);
-      fifth.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {} } });
+      fifth.send({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: { protocolVersion: "2024-11-05", capabilities: {} },
+      });
       await fifth.closed;
       expect(fifth.received).toEqual([]);
       peers.shift()?.close();
@@ -145,9 +174,14 @@ describe("socket: 4 connections, 4 requests in flight each", () => {
     const peer = await connectOnceFree(daemon.path);
     try {
       // diagnostics is read-only (no lease) and takes durationMs; the session runs them one at a time
-      for (let id = 1; id <= 4; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: toolCall("diagnostics", { durationMs: 300 }) });
+      for (let id = 1; id <= 4; id++)
+        peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: toolCall("diagnostics", { durationMs: 300 }) });
       const fifth = await peer.request(5, "tools/call", toolCall("diagnostics", { durationMs: 300 }));
-      expect(fifth.error).toMatchObject({ code: -32000, message: "too many concurrent requests from this daemon client", data: { code: "resource.busy" } });
+      expect(fifth.error).toMatchObject({
+        code: -32000,
+        message: "too many concurrent requests from this daemon client",
+        data: { code: "resource.busy" },
+      });
       const first = await Promise.all([1, 2, 3, 4].map((id) => peer.response(id, 15_000)));
       for (const answer of first) expect(answer.result?.isError).toBeUndefined();
     } finally {
@@ -178,13 +212,20 @@ describe("socket: 4 connections, 4 requests in flight each", () => {
     const second = await Glass.connect(socketTransport({ path: daemon.path }));
     try {
       await untilBrowserStarts(first);
-      await first.withLease(async (_lease, signal) => void (await first.browser.navigate({ url: lab.url("/lab") }, { signal })), { ttlMs: 30_000 });
+      await first.withLease(
+        async (_lease, signal) => void (await first.browser.navigate({ url: lab.url("/lab") }, { signal })),
+        { ttlMs: 30_000 },
+      );
       const refused = await second.browser.observe({ level: "summary" }).then(
         () => undefined,
         (error: unknown) => error,
       );
       expect(refused).toBeInstanceOf(GlassError);
-      expect(refused).toMatchObject({ code: "tool.failed", mutationPossible: false, details: { kind: "opaqueToolFailure", tool: "observe" } });
+      expect(refused).toMatchObject({
+        code: "tool.failed",
+        mutationPossible: false,
+        details: { kind: "opaqueToolFailure", tool: "observe" },
+      });
       expect((await first.browser.observe({ level: "summary" })).page?.url).toBe(lab.url("/lab"));
       await first.close();
       await untilBrowserStarts(second);

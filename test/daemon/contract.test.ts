@@ -33,33 +33,51 @@ interface ContractReport {
 const REPORT = join(ROOT, "test-results/vitest-contract.json");
 
 /** Runs `npm run test:contract` with `env` and reads its JSON report. */
-function runContractSuite(env: Record<string, string>): Promise<{ code: number | null; output: string; report: ContractReport }> {
+function runContractSuite(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; report: ContractReport }> {
   rmSync(REPORT, { force: true });
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (env.GLASS_COMMAND === undefined) delete childEnv.GLASS_COMMAND;
   if (env.GLASS_SOCKET === undefined) delete childEnv.GLASS_SOCKET;
   return new Promise((resolve, reject) => {
-    execFile("npm", ["run", "test:contract"], { cwd: ROOT, env: childEnv, timeout: 150_000 }, (error, stdout, stderr) => {
-      try {
-        const report = JSON.parse(readFileSync(REPORT, "utf8")) as ContractReport;
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, output: `${stdout}\n${stderr}`, report });
-      } catch (failure) {
-        reject(new Error(`npm run test:contract wrote no report (${(failure as Error).message}): ${stdout}\n${stderr}`));
-      }
-    });
+    execFile(
+      "npm",
+      ["run", "test:contract"],
+      { cwd: ROOT, env: childEnv, timeout: 150_000 },
+      (error, stdout, stderr) => {
+        try {
+          const report = JSON.parse(readFileSync(REPORT, "utf8")) as ContractReport;
+          resolve({
+            code: error === null ? 0 : typeof error.code === "number" ? error.code : null,
+            output: `${stdout}\n${stderr}`,
+            report,
+          });
+        } catch (failure) {
+          reject(
+            new Error(`npm run test:contract wrote no report (${(failure as Error).message}): ${stdout}\n${stderr}`),
+          );
+        }
+      },
+    );
   });
 }
 
 /** What every run against the real daemon reports. */
 function expectAllReplayed(run: { code: number | null; output: string; report: ContractReport }): void {
   const results = run.report.testResults.flatMap((file) => file.assertionResults);
-  expect(results.filter((result) => result.status === "failed").map((result) => result.title), run.output).toEqual([]);
+  expect(
+    results.filter((result) => result.status === "failed").map((result) => result.title),
+    run.output,
+  ).toEqual([]);
   expect(run.code).toBe(0);
   // Two "has requests" checks, the golden fixture's browser-free requests, every request of the shop session.
   expect(run.report.numPassedTests).toBe(2 + golden.requests.length - onLibrarySite.length + shop.requests.length);
-  expect(results.filter((result) => result.status === "skipped" || result.status === "pending").map((result) => result.title.split(" ")[0])).toEqual(
-    onLibrarySite.map((request) => request.requestId),
-  );
+  expect(
+    results
+      .filter((result) => result.status === "skipped" || result.status === "pending")
+      .map((result) => result.title.split(" ")[0]),
+  ).toEqual(onLibrarySite.map((request) => request.requestId));
 }
 
 describe("npm run test:contract against the real daemon", () => {

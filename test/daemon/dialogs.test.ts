@@ -39,8 +39,11 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
 
   /** The account page's status line and display name. */
   const shown = async (): Promise<{ status: string; displayName: string }> => {
-    const status = (await glass.browser.evaluate({ expression: "document.getElementById('outcome').textContent" })).result;
-    const displayName = (await glass.browser.evaluate({ expression: "document.getElementById('display-name').textContent" })).result;
+    const status = (await glass.browser.evaluate({ expression: "document.getElementById('outcome').textContent" }))
+      .result;
+    const displayName = (
+      await glass.browser.evaluate({ expression: "document.getElementById('display-name').textContent" })
+    ).result;
     return { status: String(status), displayName: String(displayName) };
   };
   /** Clicks a button that opens a dialog: the call gets no answer and ends at its deadline. */
@@ -69,7 +72,9 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
   });
 
   it("the client asks for MCP 2025-11-25 with elicitation, is refused, and asks for 2024-11-05 without it", () => {
-    const initializes = sent.filter((message): message is JsonRpcRequest => "method" in message && message.method === "initialize").map((message) => message.params);
+    const initializes = sent
+      .filter((message): message is JsonRpcRequest => "method" in message && message.method === "initialize")
+      .map((message) => message.params);
     expect(initializes).toMatchObject([
       { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } },
       { protocolVersion: "2024-11-05", capabilities: {} },
@@ -78,7 +83,10 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
   });
 
   it("Close account: the click waits on the open confirm until its deadline; acceptDialog then accepts it and the page shows Account closed", async () => {
-    expect(await blockedClick("css=#close-account")).toMatchObject({ code: "deadlineExceeded", mutationPossible: true });
+    expect(await blockedClick("css=#close-account")).toMatchObject({
+      code: "deadlineExceeded",
+      mutationPossible: true,
+    });
     expect(await glass.browser.acceptDialog()).toEqual({ dialog: "accepted" });
     expect((await shown()).status).toBe("Account closed");
   });
@@ -94,7 +102,10 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
     expect(await glass.browser.acceptDialog()).toEqual({ dialog: "accepted" });
     expect(await shown()).toEqual({ status: "Display name unchanged", displayName: "Ada Lovelace" });
     // What the prompt itself returned, read back from one the page opens on its own.
-    await glass.browser.evaluate({ expression: "setTimeout(() => { window.answered = JSON.stringify(prompt('New display name', 'Ada Lovelace')); }, 50); 'scheduled'" });
+    await glass.browser.evaluate({
+      expression:
+        "setTimeout(() => { window.answered = JSON.stringify(prompt('New display name', 'Ada Lovelace')); }, 50); 'scheduled'",
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await glass.browser.acceptDialog()).toEqual({ dialog: "accepted" });
     expect((await glass.browser.evaluate({ expression: "window.answered" })).result).toBe('""');
@@ -104,7 +115,10 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
     await blockedClick("css=#change-name");
     expect(await glass.browser.dismissDialog()).toEqual({ dialog: "dismissed" });
     expect(await shown()).toEqual({ status: "Display name unchanged", displayName: "Ada Lovelace" });
-    await glass.browser.evaluate({ expression: "setTimeout(() => { window.answered = JSON.stringify(prompt('New display name', 'Ada Lovelace')); }, 50); 'scheduled'" });
+    await glass.browser.evaluate({
+      expression:
+        "setTimeout(() => { window.answered = JSON.stringify(prompt('New display name', 'Ada Lovelace')); }, 50); 'scheduled'",
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await glass.browser.dismissDialog()).toEqual({ dialog: "dismissed" });
     expect((await glass.browser.evaluate({ expression: "window.answered" })).result).toBe("null");
@@ -112,7 +126,11 @@ describe("the page's dialogs on glass-browser 0.3.14 (Chromium runtime): acceptD
 
   it("with no dialog open both fail as the DevTools refusal No dialog is showing; the daemon never sent elicitation/create", async () => {
     for (const call of [glass.browser.acceptDialog(), glass.browser.dismissDialog()]) {
-      await expect(call).rejects.toMatchObject({ code: "browser.transport", rawMessage: "No dialog is showing", details: { kind: "transport", code: -32602, message: "No dialog is showing", data: null } });
+      await expect(call).rejects.toMatchObject({
+        code: "browser.transport",
+        rawMessage: "No dialog is showing",
+        details: { kind: "transport", code: -32602, message: "No dialog is showing", data: null },
+      });
     }
     expect(asked).toBe(0);
   });

@@ -27,7 +27,10 @@ const exampleSignIn: Journey = async (glass, origin) => {
 const referenceReused: Journey = async (glass, origin) => {
   await glass.browser.navigate({ url: `${origin}/login` });
   const login = await glass.browser.observe({ level: "interactive" });
-  const email = login.level === "interactive" ? login.regions.flatMap((region) => region.targets ?? []).find((target) => target.name === "Email")?.reference : undefined;
+  const email =
+    login.level === "interactive"
+      ? login.regions.flatMap((region) => region.targets ?? []).find((target) => target.name === "Email")?.reference
+      : undefined;
   if (email === undefined) throw new Error("the sign-in page has no Email field");
   await glass.browser.type({ target: email, text: "ada@example.com" });
   await glass.browser.type({ target: email, text: "again" }).catch(() => undefined);
@@ -43,13 +46,20 @@ const JOURNEYS: Readonly<Record<string, Journey>> = {
  * The steps where the mock answers otherwise than the daemon, as `daemon | mock`, with the reason
  * the difference stays. Keyed by journey, then `<n> <operation>`.
  */
-const JOURNEY_DIFFERENCES: Readonly<Record<string, Readonly<Record<string, { daemon: string; mock: string; reason: string }>>>> = {};
+const JOURNEY_DIFFERENCES: Readonly<
+  Record<string, Readonly<Record<string, { daemon: string; mock: string; reason: string }>>>
+> = {};
 
 describe("journeys on the shop, mock versus daemon", () => {
   for (const [name, journey] of Object.entries(JOURNEYS)) {
     it(`${name} differs only where the list of differences says`, async () => {
       const daemon = journeySteps(await recordJourney(journey));
-      const mock = journeySteps(await recordJourney(journey, async (origin) => ({ transport: createMockGlass({ site: { origin } }).transport(), close: () => {} })));
+      const mock = journeySteps(
+        await recordJourney(journey, async (origin) => ({
+          transport: createMockGlass({ site: { origin } }).transport(),
+          close: () => {},
+        })),
+      );
       expect(mock.map((step) => step.split(":")[0])).toEqual(daemon.map((step) => step.split(":")[0]));
       const found: Record<string, { daemon: string; mock: string }> = {};
       daemon.forEach((step, index) => {
@@ -57,7 +67,12 @@ describe("journeys on the shop, mock versus daemon", () => {
         const mockAnswer = mock[index]!.slice(mock[index]!.indexOf(":") + 2);
         if (answer !== mockAnswer) found[key] = { daemon: answer, mock: mockAnswer };
       });
-      const listed = Object.fromEntries(Object.entries(JOURNEY_DIFFERENCES[name] ?? {}).map(([key, { daemon: d, mock: m }]) => [key, { daemon: d, mock: m }]));
+      const listed = Object.fromEntries(
+        Object.entries(JOURNEY_DIFFERENCES[name] ?? {}).map(([key, { daemon: d, mock: m }]) => [
+          key,
+          { daemon: d, mock: m },
+        ]),
+      );
       expect(found).toEqual(listed);
     }, 120_000);
   }

@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from "vitest";
 import type { Glass } from "glass-sdk";
 import { requireInstalledDaemon, type StdioDaemon, spawnDaemon, killDaemon } from "./support/real-daemon.js";
@@ -49,7 +48,12 @@ describe("bad calls on the real daemon", () => {
 
   it("the SDK refuses missing and ill-typed arguments itself, before sending: payload.invalid, nothing happened", async () => {
     const missing = await failure(glass.browser.click({} as never));
-    expect(missing).toMatchObject({ code: "payload.invalid", phase: "preflight", mutationPossible: false, retry: { classification: "notRetryable" } });
+    expect(missing).toMatchObject({
+      code: "payload.invalid",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "notRetryable" },
+    });
     const illTyped = await failure(glass.browser.click({ target: 5 } as never));
     expect(illTyped).toMatchObject({ code: "payload.invalid", mutationPossible: false });
   });
@@ -74,7 +78,12 @@ describe("bad calls on the real daemon", () => {
 
   it("lifts 'browser tool failed' for a mutating tool as possibly mutated: observe before deciding", async () => {
     const error = await failure(glass.browser.wait({ condition: "unknown=value" }));
-    expect(error).toMatchObject({ code: "tool.failed", phase: "dispatch", mutationPossible: true, retry: { classification: "notRetryable", recommendedOperation: "inspect_page" } });
+    expect(error).toMatchObject({
+      code: "tool.failed",
+      phase: "dispatch",
+      mutationPossible: true,
+      retry: { classification: "notRetryable", recommendedOperation: "inspect_page" },
+    });
   });
 
   it("keeps the connection usable after every failure", async () => {

@@ -6,13 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, type GlassLogEvent, operations } from "glass-sdk";
 import { socketTransport } from "glass-sdk/node";
 import { buildManifest } from "../../src/mock-daemon/manifest.js";
-import { DAEMON_VERSION, requireInstalledDaemon, type SocketDaemon, startSocketDaemon, stdioDaemon } from "./support/real-daemon.js";
+import {
+  DAEMON_VERSION,
+  requireInstalledDaemon,
+  type SocketDaemon,
+  startSocketDaemon,
+  stdioDaemon,
+} from "./support/real-daemon.js";
 import { TYPED_TOOLS_NEWER_THAN_DAEMON, UNTYPED_DAEMON_TOOLS } from "./support/untyped-tools.js";
 
 requireInstalledDaemon();
 
 /** Connects to a fresh stdio daemon with these client options, runs `body`, and closes both. */
-async function withStdioClient<T>(options: Parameters<typeof Glass.connect>[1], body: (glass: Glass) => Promise<T>): Promise<T> {
+async function withStdioClient<T>(
+  options: Parameters<typeof Glass.connect>[1],
+  body: (glass: Glass) => Promise<T>,
+): Promise<T> {
   const daemon = await stdioDaemon();
   try {
     const glass = await Glass.connect(daemon.transport, options);
@@ -33,8 +42,12 @@ describe("the handshake with the real daemon over stdio", () => {
       expect(glass.serverInfo).toEqual({ name: "glass", version: DAEMON_VERSION });
       expect(await glass.ping()).toBeGreaterThanOrEqual(0);
     });
-    const details = events.filter((event) => event.type === "connection").map((event) => (event as { detail: string }).detail);
-    expect(details).toContainEqual(expect.stringMatching(/initialize with MCP 2025-11-25 refused \(JSON-RPC -32602\); asking for 2024-11-05/));
+    const details = events
+      .filter((event) => event.type === "connection")
+      .map((event) => (event as { detail: string }).detail);
+    expect(details).toContainEqual(
+      expect.stringMatching(/initialize with MCP 2025-11-25 refused \(JSON-RPC -32602\); asking for 2024-11-05/),
+    );
   });
 
   it("reports the daemon's manifest: its version, envelope version 1, its schemas and a Chromium on Linux under the development policy", async () => {
@@ -43,9 +56,16 @@ describe("the handshake with the real daemon over stdio", () => {
       expect(manifest.glassVersion).toBe(DAEMON_VERSION);
       expect(manifest.protocolVersion).toBe(1);
       // The mock daemon's manifest offers the same schemas.
-      expect(Object.keys(manifest.schemas).sort()).toEqual(Object.keys(buildManifest("stdio", "linux-x64").schemas).sort());
+      expect(Object.keys(manifest.schemas).sort()).toEqual(
+        Object.keys(buildManifest("stdio", "linux-x64").schemas).sort(),
+      );
       expect(Object.values(manifest.schemas).every((versions) => versions.join() === "1")).toBe(true);
-      expect(manifest.constraints).toEqual({ platform: expect.stringMatching(/^linux-/), browserFamily: "chromium", policy: "development", maxSessions: 4 });
+      expect(manifest.constraints).toEqual({
+        platform: expect.stringMatching(/^linux-/),
+        browserFamily: "chromium",
+        policy: "development",
+        maxSessions: 4,
+      });
       // Every capability it has is listed with a boolean and a status; the two agree as the daemon's rule says.
       for (const [name, enabled] of Object.entries(manifest.capabilities)) {
         const status = manifest.capabilityStatuses?.[name];
@@ -79,9 +99,13 @@ describe("the handshake with the real daemon over stdio", () => {
   it("fails connect with initialize.failed quoting the daemon when a required capability is not enabled", async () => {
     const daemon = await stdioDaemon();
     try {
-      const error = await Glass.connect(daemon.transport, { negotiation: { requires: ["localDaemon"] } }).catch((caught: unknown) => caught);
+      const error = await Glass.connect(daemon.transport, { negotiation: { requires: ["localDaemon"] } }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({ code: "initialize.failed" });
-      expect((error as Error).message).toContain("glass.requires.localDaemon: capability is not enabled (AvailableUncertified)");
+      expect((error as Error).message).toContain(
+        "glass.requires.localDaemon: capability is not enabled (AvailableUncertified)",
+      );
     } finally {
       daemon.state.remove();
     }
@@ -94,7 +118,9 @@ describe("the handshake with the real daemon over stdio", () => {
       expect(listed.filter((tool) => !typed.has(tool) && !Object.hasOwn(UNTYPED_DAEMON_TOOLS, tool))).toEqual([]);
       expect([...typed].filter((tool) => !listed.includes(tool))).toEqual(Object.keys(TYPED_TOOLS_NEWER_THAN_DAEMON));
       expect(Object.keys(UNTYPED_DAEMON_TOOLS).filter((tool) => !listed.includes(tool) || typed.has(tool))).toEqual([]);
-      expect(listed).toHaveLength(typed.size - Object.keys(TYPED_TOOLS_NEWER_THAN_DAEMON).length + Object.keys(UNTYPED_DAEMON_TOOLS).length);
+      expect(listed).toHaveLength(
+        typed.size - Object.keys(TYPED_TOOLS_NEWER_THAN_DAEMON).length + Object.keys(UNTYPED_DAEMON_TOOLS).length,
+      );
     });
   });
 });
@@ -112,8 +138,13 @@ describe("version skew with the real daemon", () => {
         details: { kind: "toolNotListed", tool: "extractWebIr", daemon: `glass ${DAEMON_VERSION}` },
       });
       expect((failure as Error).message).toContain(`glass ${DAEMON_VERSION} does not list the extractWebIr tool`);
-      expect(events.filter((event) => event.type === "request" && event.operation === "browser.extractWebIr")).toEqual([]);
-      await expect(glass.requestUntyped("browser.noSuchTool", {})).rejects.toMatchObject({ code: "capability.unavailable", details: { tool: "noSuchTool" } });
+      expect(events.filter((event) => event.type === "request" && event.operation === "browser.extractWebIr")).toEqual(
+        [],
+      );
+      await expect(glass.requestUntyped("browser.noSuchTool", {})).rejects.toMatchObject({
+        code: "capability.unavailable",
+        details: { tool: "noSuchTool" },
+      });
     });
   });
 });

@@ -66,8 +66,18 @@ describe("large results from the real daemon", () => {
     // The daemon gives an observation about 3 s; past it the reason is dropped ("browser tool failed").
     const outcome = await glass.browser.observe({ level: "summary" }).then(
       (summary) => ({ truncated: summary.limits?.truncated }),
-      (error: unknown) => (error instanceof GlassError ? { code: error.code, mutationPossible: error.mutationPossible, kind: (error.details as { kind?: string }).kind } : { thrown: String(error) }),
+      (error: unknown) =>
+        error instanceof GlassError
+          ? {
+              code: error.code,
+              mutationPossible: error.mutationPossible,
+              kind: (error.details as { kind?: string }).kind,
+            }
+          : { thrown: String(error) },
     );
-    expect([{ truncated: true }, { code: "tool.failed", mutationPossible: false, kind: "opaqueToolFailure" }]).toContainEqual(outcome);
+    expect([
+      { truncated: true },
+      { code: "tool.failed", mutationPossible: false, kind: "opaqueToolFailure" },
+    ]).toContainEqual(outcome);
   });
 });

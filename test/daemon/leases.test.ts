@@ -53,7 +53,12 @@ describe("mutation leases on the real socket daemon", () => {
     expect(glass.supports("localDaemon")).toBe(true);
     const error = await failure(glass.browser.navigate({ url: lab.url("/lab") }));
     expect(error).toBeInstanceOf(LeaseError);
-    expect(error).toMatchObject({ code: "leaseRequired", phase: "preflight", mutationPossible: false, retry: { classification: "safeImmediate", recommendedOperation: "acquire_lease" } });
+    expect(error).toMatchObject({
+      code: "leaseRequired",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "safeImmediate", recommendedOperation: "acquire_lease" },
+    });
     expect(error.details).toEqual({
       jsonRpcCode: -32003,
       data: {
@@ -72,7 +77,10 @@ describe("mutation leases on the real socket daemon", () => {
     const glass = worker;
     const seen = await glass.withLease(
       async (lease, signal) => {
-        expect(lease).toMatchObject({ sessionId: "daemon-default", ownerId: expect.stringMatching(/^daemon-client-\d+$/) });
+        expect(lease).toMatchObject({
+          sessionId: "daemon-default",
+          ownerId: expect.stringMatching(/^daemon-client-\d+$/),
+        });
         expect(lease.token).toMatch(/^lease-\d+$/);
         expect(lease.expiresAtMs - Date.now()).toBeGreaterThan(50_000);
         await glass.browser.navigate({ url: lab.url("/lab") }, { signal });
@@ -96,8 +104,20 @@ describe("mutation leases on the real socket daemon", () => {
     await first.acquireLease({ ttlMs: 30_000 });
     const held = await failure(second.acquireLease({ ttlMs: 30_000 }));
     expect(held).toBeInstanceOf(LeaseError);
-    expect(held).toMatchObject({ code: "leaseHeld", mutationPossible: false, retryable: true, retry: { classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" } });
-    expect(held.details).toMatchObject({ jsonRpcCode: -32003, data: { code: "policy.mutationLease", message: "mutation lease is already held", details: { code: "leaseHeld", retryable: true } } });
+    expect(held).toMatchObject({
+      code: "leaseHeld",
+      mutationPossible: false,
+      retryable: true,
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" },
+    });
+    expect(held.details).toMatchObject({
+      jsonRpcCode: -32003,
+      data: {
+        code: "policy.mutationLease",
+        message: "mutation lease is already held",
+        details: { code: "leaseHeld", retryable: true },
+      },
+    });
     expect(await failure(second.browser.click({ target: "css=#counter" }))).toMatchObject({ code: "leaseRequired" });
     // the holder itself acquiring again is refused by the SDK before sending
     expect(await failure(first.acquireLease({ ttlMs: 30_000 }))).toMatchObject({ code: "leaseHeld", retryable: false });
@@ -120,8 +140,16 @@ describe("mutation leases on the real socket daemon", () => {
     await sleep(300);
     const expired = await failure(glass.browser.click({ target: "css=#counter" }));
     expect(expired).toBeInstanceOf(LeaseError);
-    expect(expired).toMatchObject({ code: "leaseExpired", phase: "preflight", mutationPossible: false, retryable: true, retry: { classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" } });
-    expect(expired.details).toMatchObject({ data: { message: "mutation lease has expired", details: { code: "leaseExpired", retryable: true } } });
+    expect(expired).toMatchObject({
+      code: "leaseExpired",
+      phase: "preflight",
+      mutationPossible: false,
+      retryable: true,
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" },
+    });
+    expect(expired.details).toMatchObject({
+      data: { message: "mutation lease has expired", details: { code: "leaseExpired", retryable: true } },
+    });
     expect(glass.lease).toBeUndefined();
     await glass.acquireLease({ ttlMs: 1000 }); // an expired lease is simply replaced
     await glass.releaseLease();
@@ -160,7 +188,10 @@ describe("mutation leases on the real socket daemon", () => {
   it("answers the lease methods exactly: ttlMs out of range is invalidLease, missing is -32602, no lease is leaseNotFound, another's lease is leaseNotOwner", async () => {
     const glass = await connect();
     // the SDK checks 100..900000 before sending
-    expect(await failure(glass.acquireLease({ ttlMs: 50 }))).toMatchObject({ code: "request.invalid", mutationPossible: false });
+    expect(await failure(glass.acquireLease({ ttlMs: 50 }))).toMatchObject({
+      code: "request.invalid",
+      mutationPossible: false,
+    });
     await glass.close();
     const raw = await RawPeer.connect(daemon.path);
     await handshake(raw);
@@ -169,16 +200,39 @@ describe("mutation leases on the real socket daemon", () => {
       message: "invalid lease input: ttlMs must be 100..=900000",
       data: { code: "policy.mutationLease", details: { code: "invalidLease", retryable: false } },
     });
-    expect((await raw.request(2, "glass/lease/acquire", {})).error).toMatchObject({ code: -32602, message: "glass/lease/acquire requires numeric ttlMs", data: { code: "protocol.invalidParams" } });
-    expect((await raw.request(3, "glass/lease/renew", { token: "lease-999", ttlMs: 1000 })).error).toMatchObject({ code: -32003, message: "mutation lease was not found", data: { details: { code: "leaseNotFound", retryable: true } } });
-    expect((await raw.request(4, "tools/call", toolCall("click", { target: "css=#counter", leaseToken: "lease-999" }))).error).toMatchObject({ code: -32003, data: { details: { code: "leaseNotFound" } } });
+    expect((await raw.request(2, "glass/lease/acquire", {})).error).toMatchObject({
+      code: -32602,
+      message: "glass/lease/acquire requires numeric ttlMs",
+      data: { code: "protocol.invalidParams" },
+    });
+    expect((await raw.request(3, "glass/lease/renew", { token: "lease-999", ttlMs: 1000 })).error).toMatchObject({
+      code: -32003,
+      message: "mutation lease was not found",
+      data: { details: { code: "leaseNotFound", retryable: true } },
+    });
+    expect(
+      (await raw.request(4, "tools/call", toolCall("click", { target: "css=#counter", leaseToken: "lease-999" })))
+        .error,
+    ).toMatchObject({ code: -32003, data: { details: { code: "leaseNotFound" } } });
     // while another connection holds the lease: its token, or a made-up one, from this connection
     const holder = await connect();
     const lease = await holder.acquireLease({ ttlMs: 30_000 });
-    const stolen = await raw.request(5, "tools/call", toolCall("click", { target: "css=#counter", leaseToken: lease.token }));
-    const guessed = await raw.request(6, "tools/call", toolCall("click", { target: "css=#counter", leaseToken: "lease-999" }));
+    const stolen = await raw.request(
+      5,
+      "tools/call",
+      toolCall("click", { target: "css=#counter", leaseToken: lease.token }),
+    );
+    const guessed = await raw.request(
+      6,
+      "tools/call",
+      toolCall("click", { target: "css=#counter", leaseToken: "lease-999" }),
+    );
     const renewed = await raw.request(7, "glass/lease/renew", { token: lease.token, ttlMs: 1000 });
-    const notOwner = { code: -32003, message: "mutation lease is held by another owner", data: { code: "policy.mutationLease", details: { code: "leaseNotOwner", retryable: false } } };
+    const notOwner = {
+      code: -32003,
+      message: "mutation lease is held by another owner",
+      data: { code: "policy.mutationLease", details: { code: "leaseNotOwner", retryable: false } },
+    };
     expect(stolen.error).toMatchObject(notOwner);
     expect(guessed.error).toMatchObject(notOwner);
     expect(renewed.error).toMatchObject(notOwner);

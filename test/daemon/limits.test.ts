@@ -1,10 +1,18 @@
-
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass, GlassError } from "glass-sdk";
 import { stdioTransport } from "glass-sdk/node";
-import { daemonState, DAEMON_EXECUTABLE, freePort, globalFlags, requireInstalledDaemon, type DaemonState, spawnDaemon, killDaemon } from "./support/real-daemon.js";
+import {
+  daemonState,
+  DAEMON_EXECUTABLE,
+  freePort,
+  globalFlags,
+  requireInstalledDaemon,
+  type DaemonState,
+  spawnDaemon,
+  killDaemon,
+} from "./support/real-daemon.js";
 import { type LabServer, serveLab } from "./support/lab-server.js";
 import { handshake, RawPeer } from "../support/raw-mcp-peer.js";
 
@@ -24,7 +32,12 @@ async function recordedDaemon(): Promise<{ glass: Glass; state: DaemonState; inp
   const state = daemonState();
   const log = join(state.directory, "stdin.log");
   const args = [...globalFlags(await freePort()), "--mcp"];
-  const transport = stdioTransport({ command: "sh", args: ["-c", 'tee "$0" | exec "$@"', log, DAEMON_EXECUTABLE, ...args], env: state.env, closeTimeoutMs: 5000 });
+  const transport = stdioTransport({
+    command: "sh",
+    args: ["-c", 'tee "$0" | exec "$@"', log, DAEMON_EXECUTABLE, ...args],
+    env: state.env,
+    closeTimeoutMs: 5000,
+  });
   const glass = await Glass.connect(transport);
   return { glass, state, input: () => readFileSync(log, "latin1") };
 }
@@ -84,7 +97,12 @@ describe("message limits of the real daemon", () => {
   it("a request over 4 MiB is refused by the SDK before sending (request.invalid), and the connection goes on", async () => {
     const { glass } = recorded;
     const error = await failure(glass.browser.evaluate({ expression: `"${"z".repeat(4 * 1024 * 1024)}".length` }));
-    expect(error).toMatchObject({ code: "request.invalid", phase: "preflight", mutationPossible: false, retry: { classification: "notRetryable", recommendedOperation: "fix_request" } });
+    expect(error).toMatchObject({
+      code: "request.invalid",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "notRetryable", recommendedOperation: "fix_request" },
+    });
     expect(error.details).toMatchObject({ maxBytes: 4 * 1024 * 1024 });
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
   });
@@ -101,7 +119,6 @@ describe("message limits of the real daemon", () => {
       state.remove();
     }
   });
-
 });
 
 describe("answers past the daemon's caps", () => {
@@ -120,7 +137,9 @@ describe("answers past the daemon's caps", () => {
   it("an answer under the daemon's 16 MiB DevTools message limit arrives whole: a 12 MiB evaluate result", async () => {
     const { glass } = recorded;
     await glass.browser.navigate({ url: lab.url("/lab") });
-    const { result } = (await glass.browser.evaluate({ expression: `"y".repeat(${12 * 1024 * 1024})` })) as { result: string };
+    const { result } = (await glass.browser.evaluate({ expression: `"y".repeat(${12 * 1024 * 1024})` })) as {
+      result: string;
+    };
     expect(result.length).toBe(12 * 1024 * 1024);
   });
 
@@ -128,14 +147,27 @@ describe("answers past the daemon's caps", () => {
     const { glass } = recorded;
     await glass.browser.navigate({ url: lab.url("/large?n=30000") }, { deadlineMs: 30_000 });
     const error = await failure(glass.browser.getDOM({}, { deadlineMs: 20_000 }));
-    expect(error).toMatchObject({ code: "browser.transport", phase: "preflight", mutationPossible: false, retry: { classification: "safeAfterReobserve" } });
+    expect(error).toMatchObject({
+      code: "browser.transport",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "safeAfterReobserve" },
+    });
     expect(error.rawMessage).toMatch(/^CDP read failed: Space limit exceeded: Message too long: \d+ > 16777216$/);
     expect(error.details).toMatchObject({ kind: "transport", code: -32000 });
     // The daemon's DevTools connection does not come back: every browser tool now fails at once,
     // while the MCP session itself still answers. Only a new daemon process recovers.
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
     const after = await failure(glass.browser.navigate({ url: lab.url("/lab") }, { deadlineMs: 10_000 }));
-    expect(after).toMatchObject({ code: "browser.transport", mutationPossible: true, rawMessage: "CDP connection task is unavailable" });
-    expect(await failure(glass.browser.getText({}, { deadlineMs: 10_000 }))).toMatchObject({ code: "browser.transport", mutationPossible: false, rawMessage: "CDP connection task is unavailable" });
+    expect(after).toMatchObject({
+      code: "browser.transport",
+      mutationPossible: true,
+      rawMessage: "CDP connection task is unavailable",
+    });
+    expect(await failure(glass.browser.getText({}, { deadlineMs: 10_000 }))).toMatchObject({
+      code: "browser.transport",
+      mutationPossible: false,
+      rawMessage: "CDP connection task is unavailable",
+    });
   });
 });

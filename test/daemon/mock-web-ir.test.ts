@@ -26,12 +26,23 @@ describe("the mock's Web IR on the real daemon", () => {
   it.each(Object.entries(PAGES))("validates and inspects the IR of %s", async (_page, ir) => {
     expect(await glass.webIr.validate({ ir })).toEqual({ valid: true, schemaVersion: 1, revision: ir.revision });
     const inspected = await glass.webIr.inspect({ ir });
-    expect(inspected).toMatchObject({ revision: ir.revision, entityCount: ir.entities.length, relationshipCount: ir.relationships.length });
+    expect(inspected).toMatchObject({
+      revision: ir.revision,
+      entityCount: ir.entities.length,
+      relationshipCount: ir.relationships.length,
+    });
   });
 
   it("diffs the two pages' IR", async () => {
     const [before, after] = Object.values(PAGES) as [WebIrDocument, WebIrDocument];
-    const diff = await glass.webIr.diff({ before, after: { ...after, revision: before.revision + 1, document: { ...after.document, revision: before.revision + 1 } } as WebIrDocument });
+    const diff = await glass.webIr.diff({
+      before,
+      after: {
+        ...after,
+        revision: before.revision + 1,
+        document: { ...after.document, revision: before.revision + 1 },
+      } as WebIrDocument,
+    });
     expect(diff).toMatchObject({ fromRevision: before.revision, toRevision: before.revision + 1 });
   });
 });

@@ -14,7 +14,17 @@ import { requireInstalledDaemon, socketDaemonPerSuite, withDaemonCommand } from 
 
 requireInstalledDaemon();
 
-const CALLS = ["navigate", "observe", "fillForm", "observe", "fillForm", "observe", "findTarget", "click", "getText"].map((name) => `browser.${name}`);
+const CALLS = [
+  "navigate",
+  "observe",
+  "fillForm",
+  "observe",
+  "fillForm",
+  "observe",
+  "findTarget",
+  "click",
+  "getText",
+].map((name) => `browser.${name}`);
 
 /** What every run against the real daemon prints and records, whatever the transport. */
 async function expectRecordedAndReplayed(run: ExampleRun, path: string): Promise<void> {
@@ -44,7 +54,9 @@ describe("examples/record-and-replay.ts against the real daemon", () => {
   it("records over stdio (GLASS_COMMAND) and replays the recording", async () => {
     directory = mkdtempSync(join(tmpdir(), "glass-record-"));
     const path = join(directory, "sign-in.json");
-    const run = await withDaemonCommand((env) => runExample("record-and-replay.ts", { args: [path], env, timeoutMs: 90_000 }));
+    const run = await withDaemonCommand((env) =>
+      runExample("record-and-replay.ts", { args: [path], env, timeoutMs: 90_000 }),
+    );
     await expectRecordedAndReplayed(run, path);
   }, 120_000);
 
@@ -54,7 +66,14 @@ describe("examples/record-and-replay.ts against the real daemon", () => {
     it("records under leases and replays the recording", async () => {
       directory = mkdtempSync(join(tmpdir(), "glass-record-"));
       const path = join(directory, "sign-in.json");
-      await expectRecordedAndReplayed(await runExample("record-and-replay.ts", { args: [path], env: { GLASS_SOCKET: daemon().path }, timeoutMs: 90_000 }), path);
+      await expectRecordedAndReplayed(
+        await runExample("record-and-replay.ts", {
+          args: [path],
+          env: { GLASS_SOCKET: daemon().path },
+          timeoutMs: 90_000,
+        }),
+        path,
+      );
     }, 120_000);
   });
 });

@@ -36,7 +36,13 @@ describe("revisions and references on the real daemon", () => {
   it("runs a mutation whose expectedRevision is the current one, and moves the page to the next revision", async () => {
     const { reference, revision } = await targetNamed(glass, "Count");
     const clicked = await glass.browser.click({ target: reference, expectedRevision: revision });
-    expect(clicked).toMatchObject({ status: "succeeded", action: "click", previousRevision: revision, currentRevision: revision + 1, revision: revision + 1 });
+    expect(clicked).toMatchObject({
+      status: "succeeded",
+      action: "click",
+      previousRevision: revision,
+      currentRevision: revision + 1,
+      revision: revision + 1,
+    });
     expect(clicked.executionId).toMatch(/^act_\d+$/);
   });
 
@@ -53,9 +59,18 @@ describe("revisions and references on the real daemon", () => {
       retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
       operation: "browser.click",
     });
-    expect(error.rawMessage).toBe(`expected revision ${revision} but the page is at revision ${revision + 1}; observe again before acting`);
+    expect(error.rawMessage).toBe(
+      `expected revision ${revision} but the page is at revision ${revision + 1}; observe again before acting`,
+    );
     // The daemon's own object: {kind: "stale_revision", phase, recoveryStrategy, executionId, expectedRevision, currentRevision, recovery}.
-    expect(error.details).toMatchObject({ kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", expectedRevision: revision, currentRevision: revision + 1, recovery: "observe" });
+    expect(error.details).toMatchObject({
+      kind: "stale_revision",
+      phase: "preflight",
+      recoveryStrategy: "report",
+      expectedRevision: revision,
+      currentRevision: revision + 1,
+      recovery: "observe",
+    });
     expect((await glass.browser.getText({})).text).toBe(text); // read-only calls keep the revision and the page
   });
 
@@ -64,10 +79,21 @@ describe("revisions and references on the real daemon", () => {
     const before = await glass.browser.evaluate({ expression: "document.getElementById('count').textContent" });
     await glass.browser.click({ target: "css=#counter" });
     const error = await failure(glass.browser.click({ target: reference }));
-    expect(error).toMatchObject({ code: "target.staleReference", phase: "preflight", mutationPossible: false, retry: { classification: "safeAfterReobserve" } });
-    expect(error.details).toMatchObject({ kind: "stale_reference", failureKind: "stale_revision", recovery: { suggestion: "reconcileReferences", staleRef: reference } });
+    expect(error).toMatchObject({
+      code: "target.staleReference",
+      phase: "preflight",
+      mutationPossible: false,
+      retry: { classification: "safeAfterReobserve" },
+    });
+    expect(error.details).toMatchObject({
+      kind: "stale_reference",
+      failureKind: "stale_revision",
+      recovery: { suggestion: "reconcileReferences", staleRef: reference },
+    });
     // the refused click did not count: only the css click did
-    expect(await glass.browser.evaluate({ expression: "document.getElementById('count').textContent" })).not.toEqual(before);
+    expect(await glass.browser.evaluate({ expression: "document.getElementById('count').textContent" })).not.toEqual(
+      before,
+    );
   });
 
   it("refuses a reference from a page navigated away from with target.staleReference, suggesting to observe again", async () => {
@@ -75,12 +101,20 @@ describe("revisions and references on the real daemon", () => {
     await glass.browser.navigate({ url: lab.url("/orders") });
     const error = await failure(glass.browser.click({ target: reference }));
     expect(error).toMatchObject({ code: "target.staleReference", mutationPossible: false });
-    expect(error.details).toMatchObject({ kind: "stale_reference", recovery: { suggestion: "reobserve", staleRef: reference } });
+    expect(error.details).toMatchObject({
+      kind: "stale_reference",
+      recovery: { suggestion: "reobserve", staleRef: reference },
+    });
     await glass.browser.navigate({ url: lab.url("/lab") });
   });
 
   it("reports a target that matches nothing as target.notFound, and nothing happened", async () => {
     const error = await failure(glass.browser.click({ target: "css=#no-such-element" }));
-    expect(error).toMatchObject({ code: "target.notFound", phase: "preflight", mutationPossible: false, details: { kind: "not_found", failureKind: "target_not_found" } });
+    expect(error).toMatchObject({
+      code: "target.notFound",
+      phase: "preflight",
+      mutationPossible: false,
+      details: { kind: "not_found", failureKind: "target_not_found" },
+    });
   });
 });

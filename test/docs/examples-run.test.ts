@@ -3,7 +3,13 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CodeBlock, typeScriptExamples } from "../support/doc-examples.js";
 import { PRELUDES } from "../support/doc-example-preludes.js";
-import { createExampleProject, type ExampleProject, type ExampleRunResult, type ExampleRunUnit, runExamples } from "../support/doc-example-sandbox.js";
+import {
+  createExampleProject,
+  type ExampleProject,
+  type ExampleRunResult,
+  type ExampleRunUnit,
+  runExamples,
+} from "../support/doc-example-sandbox.js";
 
 /**
  * Every example of the documentation runs, not only compiles (examples.test.ts compiles them): each
@@ -65,7 +71,8 @@ function markerOf(block: CodeBlock): { marker: string; after?: string } | undefi
 
 function parseMarker(marker: string): { kind: "compile-only" | "continues"; reason: string } {
   const match = /^(compile-only|continues) \((.+)\)$/.exec(marker);
-  if (match === null) throw new Error(`unknown example marker "${marker}": write "compile-only (why)" or "continues (why)"`);
+  if (match === null)
+    throw new Error(`unknown example marker "${marker}": write "compile-only (why)" or "continues (why)"`);
   return { kind: match[1] as "compile-only" | "continues", reason: match[2]! };
 }
 
@@ -86,8 +93,13 @@ function declaredNames(code: string): string[] {
   const source = ts.createSourceFile("example.ts", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const names: string[] = [];
   for (const statement of source.statements) {
-    if (!ts.canHaveModifiers(statement) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) continue;
-    if (ts.isVariableStatement(statement)) for (const declaration of statement.declarationList.declarations) names.push(declaration.name.getText(source));
+    if (
+      !ts.canHaveModifiers(statement) ||
+      !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)
+    )
+      continue;
+    if (ts.isVariableStatement(statement))
+      for (const declaration of statement.declarationList.declarations) names.push(declaration.name.getText(source));
     else if (ts.isFunctionDeclaration(statement) && statement.name !== undefined) names.push(statement.name.text);
   }
   return names;
@@ -99,10 +111,14 @@ function runUnit(block: CodeBlock): ExampleRunUnit {
   const code = blocks.map((b) => b.code).join("\n");
   const names = [...new Set(blocks.flatMap((b) => declaredNames(b.code)))];
   const missing = names.filter((name) => PRELUDES[name] === undefined);
-  if (missing.length > 0) throw new Error(`${block.name} declares ${missing.join(", ")} without a value and no prelude gives one: add a prelude, or mark it compile-only`);
+  if (missing.length > 0)
+    throw new Error(
+      `${block.name} declares ${missing.join(", ")} without a value and no prelude gives one: add a prelude, or mark it compile-only`,
+    );
   // A vitest test file: it imports `it` or `test` from vitest.
   const vitest = /import\s*\{[^}]*\b(?:it|test)\b[^}]*\}\s*from\s*"vitest"/.test(code);
-  if (vitest && (blocks.length > 1 || names.length > 0)) throw new Error(`${block.name}: a vitest example runs alone, without preludes`);
+  if (vitest && (blocks.length > 1 || names.length > 0))
+    throw new Error(`${block.name}: a vitest example runs alone, without preludes`);
   const leases = /\b(?:withLease|acquireLease)\(/.test(code);
   return {
     id: `r${examples.indexOf(block) + 1}`,
@@ -133,9 +149,14 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 
 /** The run's outcome as one comparable value, and everything it printed as the failure message. */
 function outcomeOf(unit: ExampleRunUnit, result: ExampleRunResult): { outcome: string; message: string } {
-  const outcome = result.timedOut ? `did not end within ${unit.timeoutMs} ms` : `exited with ${result.code ?? result.signal}`;
+  const outcome = result.timedOut
+    ? `did not end within ${unit.timeoutMs} ms`
+    : `exited with ${result.code ?? result.signal}`;
   const ran = unit.blocks.map((b) => b.name).join(" then ");
-  return { outcome, message: `${ran} ${outcome}\n--- stdout ---\n${result.stdout.slice(-4000)}\n--- stderr ---\n${result.stderr.slice(-4000)}` };
+  return {
+    outcome,
+    message: `${ran} ${outcome}\n--- stdout ---\n${result.stdout.slice(-4000)}\n--- stderr ---\n${result.stderr.slice(-4000)}`,
+  };
 }
 
 const compileOnly = examples.flatMap((block) => {
@@ -147,7 +168,13 @@ const runnable = examples.filter((block) => !compileOnly.some((entry) => entry.b
 
 /** A made-up example, for the tests of the harness itself. */
 function madeUp(code: string): CodeBlock {
-  return { name: "test/docs/examples-run.test.ts:0", file: "test/docs/examples-run.test.ts", language: "ts", firstLine: 1, code };
+  return {
+    name: "test/docs/examples-run.test.ts:0",
+    file: "test/docs/examples-run.test.ts",
+    language: "ts",
+    firstLine: 1,
+    code,
+  };
 }
 
 describe("documentation examples run against the mock daemon", () => {
@@ -164,17 +191,33 @@ describe("documentation examples run against the mock daemon", () => {
     for (const block of examples) if (block.marker !== undefined) parseMarker(block.marker);
     for (const entry of TSDOC_MARKERS) {
       parseMarker(entry.marker);
-      expect(examples.filter((block) => block.file === entry.file && block.code.includes(entry.snippet))).toHaveLength(1);
+      expect(examples.filter((block) => block.file === entry.file && block.code.includes(entry.snippet))).toHaveLength(
+        1,
+      );
       if (entry.after !== undefined) expect(examples.filter((block) => block.file === entry.after)).toHaveLength(1);
     }
   });
 
   it("fails an example that throws, and stops one that does not end in time", async () => {
     const base = { preludes: [], bridge: false, vitest: false, webSocketFlag: false };
-    const thrown = await slot(() => runExamples(project, { ...base, id: "t1", blocks: [madeUp('throw new Error("the example broke");')], timeoutMs: RUN_TIMEOUT_MS }));
+    const thrown = await slot(() =>
+      runExamples(project, {
+        ...base,
+        id: "t1",
+        blocks: [madeUp('throw new Error("the example broke");')],
+        timeoutMs: RUN_TIMEOUT_MS,
+      }),
+    );
     expect(thrown.code).toBe(1);
     expect(thrown.stderr).toContain("the example broke");
-    const endless = await slot(() => runExamples(project, { ...base, id: "t2", blocks: [madeUp("await new Promise((resolve) => setInterval(() => {}, 1_000));")], timeoutMs: 1_500 }));
+    const endless = await slot(() =>
+      runExamples(project, {
+        ...base,
+        id: "t2",
+        blocks: [madeUp("await new Promise((resolve) => setInterval(() => {}, 1_000));")],
+        timeoutMs: 1_500,
+      }),
+    );
     expect(endless.timedOut).toBe(true);
   });
 

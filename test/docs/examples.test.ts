@@ -1,7 +1,14 @@
 import { basename, dirname, join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CodeBlock, isTypeScriptExample, markdownBlocks, ROOT, sourceDocComments, tsdocBlocks } from "../support/doc-examples.js";
+import {
+  type CodeBlock,
+  isTypeScriptExample,
+  markdownBlocks,
+  ROOT,
+  sourceDocComments,
+  tsdocBlocks,
+} from "../support/doc-examples.js";
 
 /**
  * The code examples of the documentation compile: every ```ts block of README.md and docs/ and every code
@@ -35,9 +42,16 @@ function exampleFile(example: CodeBlock): string {
 
 /** Compiles every example in one Program; returns each example's diagnostics as `file:line: message`. */
 function compileExamples(): Map<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-    throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-  } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    },
+  );
   if (config === undefined) throw new Error("cannot read tsconfig.json");
   const options: ts.CompilerOptions = {
     ...config.options,
@@ -52,7 +66,9 @@ function compileExamples(): Map<string, string[]> {
   host.readFile = (path) => sources.get(path) ?? readFile.call(host, path);
   host.getSourceFile = (path, languageVersion, onError, shouldCreate) => {
     const source = sources.get(path);
-    return source === undefined ? getSourceFile.call(host, path, languageVersion, onError, shouldCreate) : ts.createSourceFile(path, source, languageVersion, true);
+    return source === undefined
+      ? getSourceFile.call(host, path, languageVersion, onError, shouldCreate)
+      : ts.createSourceFile(path, source, languageVersion, true);
   };
   const program = ts.createProgram({ rootNames: [...sources.keys()], options, host });
   const global = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
@@ -81,9 +97,13 @@ describe("documentation examples", () => {
   }, 120_000);
 
   it("finds the README's TypeScript blocks and the TSDoc examples of src/, the Glass class's included", () => {
-    expect(examples.filter((example) => /^(?:README\.md|docs\/[^:]+\.md):/.test(example.name)).length).toBeGreaterThanOrEqual(20);
+    expect(
+      examples.filter((example) => /^(?:README\.md|docs\/[^:]+\.md):/.test(example.name)).length,
+    ).toBeGreaterThanOrEqual(20);
     expect(examples.some((example) => example.name.startsWith("src/client/glass.ts:"))).toBe(true);
-    expect(exampleFile(examples.find((example) => example.name.startsWith("src/client/glass.ts:"))!)).toMatch(/src\/client\/__example_glass\.ts_\d+\.ts$/);
+    expect(exampleFile(examples.find((example) => example.name.startsWith("src/client/glass.ts:"))!)).toMatch(
+      /src\/client\/__example_glass\.ts_\d+\.ts$/,
+    );
   });
 
   it("names the language of every README code block", () => {
@@ -92,7 +112,13 @@ describe("documentation examples", () => {
 
   it("writes every TSDoc @example of src/ as a fenced code block", () => {
     const bare = comments
-      .filter((comment) => comment.lines.some((line, i) => /^@example\b/.test(line) && !/^\s*```/.test(comment.lines.slice(i + 1).find((next) => next.trim() !== "") ?? "")))
+      .filter((comment) =>
+        comment.lines.some(
+          (line, i) =>
+            /^@example\b/.test(line) &&
+            !/^\s*```/.test(comment.lines.slice(i + 1).find((next) => next.trim() !== "") ?? ""),
+        ),
+      )
       .map((comment) => `${comment.file}:${comment.line}`);
     expect(bare).toEqual([]);
   });

@@ -47,7 +47,8 @@ describe("the documentation's links", () => {
       const [path, anchor] = target!.split("#") as [string, string | undefined];
       const file = join(ROOT, dirname(page), path);
       if (!existsSync(file)) broken.push(`${target} (no ${relative(ROOT, file)})`);
-      else if (anchor !== undefined && file.endsWith(".md") && !anchorsOf(file).has(anchor)) broken.push(`${target} (no heading #${anchor})`);
+      else if (anchor !== undefined && file.endsWith(".md") && !anchorsOf(file).has(anchor))
+        broken.push(`${target} (no heading #${anchor})`);
     }
     expect(broken).toEqual([]);
   });

@@ -37,9 +37,15 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
   expect(stdout).toContain("answered by glass-sdk-mock-daemon");
   expect(stdout).toContain(`${origin}/login — "Sign in · Simulated Shop" (authentication), revision ${r}`);
   // As the daemon lists them: the page itself first, then its controls.
-  expect(stdout).toContain("targets: Sign in · Simulated Shop (RootWebArea), Email (textbox), Password (textbox) and Sign in (button)");
+  expect(stdout).toContain(
+    "targets: Sign in · Simulated Shop (RootWebArea), Email (textbox), Password (textbox) and Sign in (button)",
+  );
   // The daemon's references name the revision, the document and the node: r<revision>:c<document>:b<node>.
-  expect(stdout).toMatch(new RegExp(`findTarget "Email" → Email, reference r${r}:c[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:b3 \\(confidence medium\\)`));
+  expect(stdout).toMatch(
+    new RegExp(
+      `findTarget "Email" → Email, reference r${r}:c[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:b3 \\(confidence medium\\)`,
+    ),
+  );
   // A type with a target clicks it first: the click is act_1, the typing act_2.
   expect(stdout).toContain(`typed ada@example.com at revision ${r}: execution act_2`);
   expect(stdout).toContain(`✗ staleRevision — expected revision ${r} but the page is at revision ${r + 1}`);
@@ -55,11 +61,14 @@ function expectStory(stdout: string, { origin, firstRevision: r }: Story = SIMUL
   expect(stdout).toContain("task.validate: table.extract is valid (task schema v1)");
   expect(stdout).toContain(`task.compile: bound to revision ${r + 4}, steps observeScope and extractTable`);
   expect(stdout).toContain("   entities entity_table_recent-orders; confirmation required: false");
-  expect(stdout).toContain("task.execute: table.extract succeeded, steps observeScope succeeded and extractTable succeeded");
+  expect(stdout).toContain(
+    "task.execute: table.extract succeeded, steps observeScope succeeded and extractTable succeeded",
+  );
   expect(stdout).toContain("9. Close");
   expect(stdout.trimEnd().endsWith("Done.")).toBe(true);
   // Short, readable lines: no raw JSON dumps (a GLASS_COMMAND is echoed as given, however long).
-  for (const line of stdout.split("\n").filter((line) => !line.endsWith("(GLASS_COMMAND)"))) expect(line.length).toBeLessThanOrEqual(120);
+  for (const line of stdout.split("\n").filter((line) => !line.endsWith("(GLASS_COMMAND)")))
+    expect(line.length).toBeLessThanOrEqual(120);
 }
 
 /**
@@ -111,7 +120,9 @@ describe("examples/quickstart.ts (npm start)", () => {
     const mutations = daemon.calls.filter((call) => ["navigate", "type", "fillForm", "click"].includes(call.tool));
     expect(mutations.map((call) => call.tool)).toEqual(["navigate", "type", "type", "type", "type", "click"]);
     expect(mutations[0]?.arguments).toMatchObject({ url: `${origin}/login` });
-    expect(daemon.calls.findIndex((call) => call.tool === "navigate")).toBeLessThan(daemon.calls.findIndex((call) => call.tool === "observe"));
+    expect(daemon.calls.findIndex((call) => call.tool === "navigate")).toBeLessThan(
+      daemon.calls.findIndex((call) => call.tool === "observe"),
+    );
     // Every mutation carried a lease token; read-only calls did not; no token was printed.
     const tokens = mutations.map((call) => call.arguments.leaseToken);
     for (const token of tokens) {
@@ -119,7 +130,9 @@ describe("examples/quickstart.ts (npm start)", () => {
       expect(run.stdout).not.toContain(token as string);
     }
     expect(mutations[0]?.arguments).not.toHaveProperty("mutationLease");
-    expect(daemon.calls.filter((call) => call.tool === "observe").every((call) => call.arguments.leaseToken === undefined)).toBe(true);
+    expect(
+      daemon.calls.filter((call) => call.tool === "observe").every((call) => call.arguments.leaseToken === undefined),
+    ).toBe(true);
     // withLease released it, and the example disconnected.
     expect(daemon.activeLeases()).toEqual([]);
     await daemon.waitFor((d) => d.clientCount() === 0);
@@ -140,7 +153,9 @@ describe("examples/quickstart.ts (npm start)", () => {
   it("exits 1 saying what GLASS_SHOP_PORT must be when it is not a port number", async () => {
     const run = await runQuickstart({ GLASS_SOCKET: "/nowhere/glass.sock", GLASS_SHOP_PORT: "eighty" });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('✗ GLASS_SHOP_PORT must be a port number from 0 to 65535 (0: any free port), not "eighty"');
+    expect(run.stderr).toContain(
+      '✗ GLASS_SHOP_PORT must be a port number from 0 to 65535 (0: any free port), not "eighty"',
+    );
   }, 30_000);
 
   it("exits 1 with the error that says how to fix it when nothing listens at GLASS_SOCKET", async () => {
@@ -152,4 +167,3 @@ describe("examples/quickstart.ts (npm start)", () => {
     expect(run.stderr).toContain("glass daemon start");
   }, 30_000);
 });
-

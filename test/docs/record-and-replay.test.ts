@@ -10,7 +10,16 @@ import { runExample } from "../support/run-example.js";
 /** The document id a daemon reference carries (a UUID). */
 const DOCUMENT = "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}";
 
-const SIGN_IN = ["browser.observe", "browser.fillForm", "browser.observe", "browser.fillForm", "browser.observe", "browser.findTarget", "browser.click", "browser.getText"];
+const SIGN_IN = [
+  "browser.observe",
+  "browser.fillForm",
+  "browser.observe",
+  "browser.fillForm",
+  "browser.observe",
+  "browser.findTarget",
+  "browser.click",
+  "browser.getText",
+];
 
 /** The story of a run against the mock daemon's simulated shop, whatever the transport. */
 function expectStory(stdout: string, fixturePath: string, calls: readonly string[] = SIGN_IN): void {
@@ -23,7 +32,9 @@ function expectStory(stdout: string, fixturePath: string, calls: readonly string
     expect(part).toContain(`observe: /login, revision ${firstRevision}`);
     expect(part).toContain(`fillForm Email, observe, fillForm Password, observe: revision ${firstRevision + 2}`);
     // A daemon reference names the revision, the document and the node (the button is node 5).
-    expect(part).toMatch(new RegExp(`findTarget "Sign in" → r${firstRevision + 2}:c${DOCUMENT}:b5; click: execution act_\\d+`));
+    expect(part).toMatch(
+      new RegExp(`findTarget "Sign in" → r${firstRevision + 2}:c${DOCUMENT}:b5; click: execution act_\\d+`),
+    );
     expect(part).toContain("getText: 3 orders (1001, 1002 and 1003)");
   }
   expect(live.match(/click: execution (act_\d+)/)?.[1]).toBe(replayed.match(/click: execution (act_\d+)/)?.[1]);
@@ -34,10 +45,13 @@ function expectStory(stdout: string, fixturePath: string, calls: readonly string
   expect(stdout).toContain("the same answers as the live session");
   // The deliberate miss, explained.
   expect(stdout).toContain("✗ mock.unmatched (phase preflight, mutationPossible false)");
-  expect(stdout).toMatch(new RegExp(`/target: sent "r${firstRevision}:c${DOCUMENT}:b3", recorded "r${firstRevision + 2}:c${DOCUMENT}:b5"`));
+  expect(stdout).toMatch(
+    new RegExp(`/target: sent "r${firstRevision}:c${DOCUMENT}:b3", recorded "r${firstRevision + 2}:c${DOCUMENT}:b5"`),
+  );
   expect(stdout.trimEnd().endsWith("Done.")).toBe(true);
   // Short, readable lines, a daemon reference (45 characters of ids) counted as one word.
-  for (const line of stdout.split("\n")) expect(line.replace(new RegExp(`r\\d+:c${DOCUMENT}:b\\d+`, "g"), "r…").length).toBeLessThanOrEqual(120);
+  for (const line of stdout.split("\n"))
+    expect(line.replace(new RegExp(`r\\d+:c${DOCUMENT}:b\\d+`, "g"), "r…").length).toBeLessThanOrEqual(120);
 }
 
 describe("examples/record-and-replay.ts", () => {
@@ -76,7 +90,10 @@ describe("examples/record-and-replay.ts", () => {
     daemon = await startMockDaemon({ socket: join(dir, "glass.sock"), site: { origin: `http://127.0.0.1:${port}` } });
     const path = join(dir, "sign-in.json");
 
-    const run = await runExample("record-and-replay.ts", { args: [path], env: { GLASS_SOCKET: daemon.socketPath!, GLASS_SHOP_PORT: String(port) } });
+    const run = await runExample("record-and-replay.ts", {
+      args: [path],
+      env: { GLASS_SOCKET: daemon.socketPath!, GLASS_SHOP_PORT: String(port) },
+    });
 
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);

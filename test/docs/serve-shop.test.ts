@@ -9,9 +9,17 @@ afterEach(async () => {
 });
 
 /** The page at `path` of the shop: its status, content type and HTML. */
-async function get(path: string, init: RequestInit = {}): Promise<{ status: number; type: string | null; html: string; location: string | null }> {
+async function get(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; type: string | null; html: string; location: string | null }> {
   const response = await fetch(`${shop!.origin}${path}`, { redirect: "manual", ...init });
-  return { status: response.status, type: response.headers.get("content-type"), html: await response.text(), location: response.headers.get("location") };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    html: await response.text(),
+    location: response.headers.get("location"),
+  };
 }
 
 /** The input a `<label for>` with this text names, as written in the HTML. */
@@ -44,8 +52,14 @@ describe("examples/support/serve-shop.ts: the shop a daemon's browser opens", ()
     expect(html).toContain("<title>Orders · Simulated Shop</title>");
     expect(html).toMatch(/<nav aria-label="Site navigation">[\s\S]*>Orders<\/a>[\s\S]*>Sign out<\/a>[\s\S]*<\/nav>/);
     expect(html).toMatch(/<h1 id="([\w-]+)">Recent orders<\/h1>\s*<table aria-labelledby="\1">/);
-    const rows = [...html.matchAll(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g)].map((row) => row.slice(1).join(" "));
-    expect(rows).toEqual(["1001 Ada Lovelace €42.00 Shipped", "1002 Alan Turing €17.50 Processing", "1003 Grace Hopper €128.90 Delivered"]);
+    const rows = [...html.matchAll(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g)].map(
+      (row) => row.slice(1).join(" "),
+    );
+    expect(rows).toEqual([
+      "1001 Ada Lovelace €42.00 Shipped",
+      "1002 Alan Turing €17.50 Processing",
+      "1003 Grace Hopper €128.90 Delivered",
+    ]);
   });
 
   it("serves the account page at /account: its buttons ask with the page's own confirm and prompt, and the status line shows the answer", async () => {
@@ -81,8 +95,12 @@ describe("examples/support/serve-shop.ts: the shop a daemon's browser opens", ()
     expect(shopPort(undefined)).toBe(0);
     expect(shopPort(" ")).toBe(0);
     expect(shopPort("8080")).toBe(8080);
-    expect(() => shopPort("65536")).toThrow('GLASS_SHOP_PORT must be a port number from 0 to 65535 (0: any free port), not "65536"');
-    expect(() => shopPort("-1", "PORT")).toThrow('PORT must be a port number from 0 to 65535 (0: any free port), not "-1"');
+    expect(() => shopPort("65536")).toThrow(
+      'GLASS_SHOP_PORT must be a port number from 0 to 65535 (0: any free port), not "65536"',
+    );
+    expect(() => shopPort("-1", "PORT")).toThrow(
+      'PORT must be a port number from 0 to 65535 (0: any free port), not "-1"',
+    );
     expect(() => shopPort("80.5")).toThrow(/^GLASS_SHOP_PORT must be/);
   });
 });

@@ -31,7 +31,14 @@ function issuesOf(error: GlassError): Issue[] {
 
 /** Every text of an error a log line or a crash report might show. */
 function everyTextOf(error: GlassError): string[] {
-  return [error.message, error.rawMessage, String(error), error.stack ?? "", JSON.stringify(error.toJSON()), JSON.stringify(error)];
+  return [
+    error.message,
+    error.rawMessage,
+    String(error),
+    error.stack ?? "",
+    JSON.stringify(error.toJSON()),
+    JSON.stringify(error),
+  ];
 }
 
 describe("createRequest: building", () => {
@@ -74,25 +81,33 @@ describe("createRequest: building", () => {
   });
 
   it("leaves out options given as undefined (no undefined fields in the envelope)", () => {
-    const request = createRequest("browser.click", { target: "#go" }, {
-      correlationId: undefined,
-      sessionId: undefined,
-      mutationLease: undefined,
-      deadlineMs: undefined,
-      requestId: undefined,
-    });
+    const request = createRequest(
+      "browser.click",
+      { target: "#go" },
+      {
+        correlationId: undefined,
+        sessionId: undefined,
+        mutationLease: undefined,
+        deadlineMs: undefined,
+        requestId: undefined,
+      },
+    );
     expect(Object.keys(request).sort()).toEqual(["operation", "payload", "protocolVersion", "requestId"]);
     expect(request.requestId).toMatch(UUID_V4);
   });
 
   it("includes every option together and the result is valid", () => {
-    const request = createRequest("browser.click", { target: "#go", expectedRevision: 4 }, {
-      requestId: "r-1",
-      correlationId: "run-7",
-      sessionId: "session-1",
-      mutationLease: { sessionId: "session-1", token: "lease-token-1" },
-      deadlineMs: 900_000,
-    });
+    const request = createRequest(
+      "browser.click",
+      { target: "#go", expectedRevision: 4 },
+      {
+        requestId: "r-1",
+        correlationId: "run-7",
+        sessionId: "session-1",
+        mutationLease: { sessionId: "session-1", token: "lease-token-1" },
+        deadlineMs: 900_000,
+      },
+    );
     expect(request).toEqual({
       protocolVersion: 1,
       requestId: "r-1",
@@ -107,7 +122,11 @@ describe("createRequest: building", () => {
   });
 
   it("accepts a mutationLease without a top-level sessionId", () => {
-    const request = createRequest("browser.click", { target: "#go" }, { mutationLease: { sessionId: "s", token: "t" } });
+    const request = createRequest(
+      "browser.click",
+      { target: "#go" },
+      { mutationLease: { sessionId: "s", token: "t" } },
+    );
     expect("sessionId" in request).toBe(false);
   });
 
@@ -143,35 +162,52 @@ describe("createRequest: invalid envelopes throw GlassError request.invalid", ()
 
   it("throws for a sessionId that differs from mutationLease.sessionId, at sessionId", () => {
     const error = thrownBy(() =>
-      createRequest("browser.click", { target: "#go" }, { sessionId: "session-1", mutationLease: { sessionId: "session-2", token: "lease-token-1" } }),
+      createRequest(
+        "browser.click",
+        { target: "#go" },
+        { sessionId: "session-1", mutationLease: { sessionId: "session-2", token: "lease-token-1" } },
+      ),
     );
     expect(error.code).toBe("request.invalid");
     expect(issuesOf(error)).toEqual([
-      { path: "sessionId", reason: "must equal mutationLease.sessionId (a mutation lease belongs to the session that acquired it)" },
+      {
+        path: "sessionId",
+        reason: "must equal mutationLease.sessionId (a mutation lease belongs to the session that acquired it)",
+      },
     ]);
   });
 
   it("throws for an invalid requestId, correlationId or operation, with each path", () => {
-    expect(issuesOf(thrownBy(() => createRequest("browser.scroll", {}, { requestId: "r 1" }))).map((issue) => issue.path)).toEqual(["requestId"]);
+    expect(
+      issuesOf(thrownBy(() => createRequest("browser.scroll", {}, { requestId: "r 1" }))).map((issue) => issue.path),
+    ).toEqual(["requestId"]);
     expect(issuesOf(thrownBy(() => createRequest("browser.scroll", {}, { correlationId: "猫".repeat(43) })))).toEqual([
       { path: "correlationId", reason: "must be at most 128 UTF-8 bytes (got 129)" },
     ]);
-    expect(issuesOf(thrownBy(() => createRequest("browser scroll", {}))).map((issue) => issue.path)).toEqual(["operation"]);
+    expect(issuesOf(thrownBy(() => createRequest("browser scroll", {}))).map((issue) => issue.path)).toEqual([
+      "operation",
+    ]);
   });
 
   it("throws for a payload that is not JSON, at its path", () => {
     const error = thrownBy(() => createRequest("browser.project.read", { when: new Date(0) } as never));
-    expect(issuesOf(error)).toEqual([{ path: "payload.when", reason: "is a Date instance; only plain objects are JSON" }]);
+    expect(issuesOf(error)).toEqual([
+      { path: "payload.when", reason: "is a Date instance; only plain objects are JSON" },
+    ]);
   });
 
   it("lists every issue in details.issues", () => {
-    const error = thrownBy(() => createRequest("browser.scroll", {}, { requestId: "", deadlineMs: 900_001, correlationId: "a b" }));
+    const error = thrownBy(() =>
+      createRequest("browser.scroll", {}, { requestId: "", deadlineMs: 900_001, correlationId: "a b" }),
+    );
     const paths = new Set(issuesOf(error).map((issue) => issue.path));
     expect([...paths].sort()).toEqual(["correlationId", "deadlineMs", "requestId"]);
   });
 
   it("carries the SDK's retry advice, the operation and the request id", () => {
-    const error = thrownBy(() => createRequest("browser.click", { target: "#go" }, { requestId: "r-9", deadlineMs: 0 }));
+    const error = thrownBy(() =>
+      createRequest("browser.click", { target: "#go" }, { requestId: "r-9", deadlineMs: 0 }),
+    );
     expect(error.retry).toEqual({ classification: "notRetryable", recommendedOperation: "fix_request" });
     expect(error.phase).toBe("preflight");
     expect(error.mutationPossible).toBe(false);
@@ -184,7 +220,9 @@ describe("createRequest: invalid envelopes throw GlassError request.invalid", ()
 describe("createRequest: the lease token never appears in the error's text", () => {
   it("an invalid token (with a space) is reported at mutationLease.token, but its value is nowhere in the error's text", () => {
     const token = "tok en-SECRET-0f3a9c";
-    const error = thrownBy(() => createRequest("browser.click", { target: "#go" }, { sessionId: "s1", mutationLease: { sessionId: "s1", token } }));
+    const error = thrownBy(() =>
+      createRequest("browser.click", { target: "#go" }, { sessionId: "s1", mutationLease: { sessionId: "s1", token } }),
+    );
     expect(issuesOf(error).map((issue) => issue.path)).toEqual(["mutationLease.token"]);
     for (const text of everyTextOf(error)) {
       expect(text).not.toContain(token);
@@ -194,15 +232,23 @@ describe("createRequest: the lease token never appears in the error's text", () 
 
   it("an over-long token (129 bytes) is reported without its value", () => {
     const token = `SECRET${"猫".repeat(41)}`;
-    const error = thrownBy(() => createRequest("browser.click", { target: "#go" }, { mutationLease: { sessionId: "s1", token } }));
-    expect(issuesOf(error)).toEqual([{ path: "mutationLease.token", reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
+    const error = thrownBy(() =>
+      createRequest("browser.click", { target: "#go" }, { mutationLease: { sessionId: "s1", token } }),
+    );
+    expect(issuesOf(error)).toEqual([
+      { path: "mutationLease.token", reason: "must be at most 128 UTF-8 bytes (got 129)" },
+    ]);
     for (const text of everyTextOf(error)) expect(text).not.toContain(token);
   });
 
   it("a valid token combined with another error (deadlineMs) is not in the message", () => {
     const token = "lease-SECRET-7d41e2b9";
     const error = thrownBy(() =>
-      createRequest("browser.click", { target: "#go" }, { sessionId: "s1", mutationLease: { sessionId: "s1", token }, deadlineMs: 900_001 }),
+      createRequest(
+        "browser.click",
+        { target: "#go" },
+        { sessionId: "s1", mutationLease: { sessionId: "s1", token }, deadlineMs: 900_001 },
+      ),
     );
     expect(issuesOf(error).map((issue) => issue.path)).toEqual(["deadlineMs"]);
     for (const text of everyTextOf(error)) expect(text).not.toContain(token);
@@ -210,7 +256,9 @@ describe("createRequest: the lease token never appears in the error's text", () 
 
   it("a valid token combined with a session mismatch is not in the message", () => {
     const token = "lease-SECRET-aa01";
-    const error = thrownBy(() => createRequest("browser.click", { target: "#go" }, { sessionId: "s1", mutationLease: { sessionId: "s2", token } }));
+    const error = thrownBy(() =>
+      createRequest("browser.click", { target: "#go" }, { sessionId: "s1", mutationLease: { sessionId: "s2", token } }),
+    );
     expect(issuesOf(error).map((issue) => issue.path)).toEqual(["sessionId"]);
     for (const text of everyTextOf(error)) expect(text).not.toContain(token);
   });
@@ -218,7 +266,9 @@ describe("createRequest: the lease token never appears in the error's text", () 
   it("a token that also appears as a payload key with a bad value is redacted from the message", () => {
     const token = "lease-SECRET-key";
     const error = thrownBy(() =>
-      createRequest("browser.project.read", { [token]: undefined } as never, { mutationLease: { sessionId: "s1", token } }),
+      createRequest("browser.project.read", { [token]: undefined } as never, {
+        mutationLease: { sessionId: "s1", token },
+      }),
     );
     expect(error.message).not.toContain(token);
     expect(error.message).toContain("[redacted]");

@@ -119,9 +119,12 @@ describe("request identifiers (requestId, correlationId, sessionId, mutationLeas
       expectAccepted(set(text));
     });
 
-    it.each(ID_129_BYTES)("rejects an identifier of 129 UTF-8 bytes built from %s, naming the 128-byte limit", (_label, text) => {
-      expect(issuesOf(set(text))).toEqual([{ path, reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
-    });
+    it.each(ID_129_BYTES)(
+      "rejects an identifier of 129 UTF-8 bytes built from %s, naming the 128-byte limit",
+      (_label, text) => {
+        expect(issuesOf(set(text))).toEqual([{ path, reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
+      },
+    );
 
     it("counts bytes, not characters: 43 characters of 猫 (129 bytes) are rejected although 43 < 128", () => {
       expect(issuesOf(set("猫".repeat(43)))).toEqual([{ path, reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
@@ -145,10 +148,15 @@ describe("request identifiers (requestId, correlationId, sessionId, mutationLeas
   });
 
   it("reports every bad identifier of one request at its own path", () => {
-    const issues = issuesOf(request({ requestId: "a b", correlationId: "", mutationLease: { sessionId: "猫".repeat(43), token: "t\u0085" } }));
-    expect([...new Set(issues.map((issue) => issue.path))].sort()).toEqual(
-      ["correlationId", "mutationLease.sessionId", "mutationLease.token", "requestId"],
+    const issues = issuesOf(
+      request({ requestId: "a b", correlationId: "", mutationLease: { sessionId: "猫".repeat(43), token: "t\u0085" } }),
     );
+    expect([...new Set(issues.map((issue) => issue.path))].sort()).toEqual([
+      "correlationId",
+      "mutationLease.sessionId",
+      "mutationLease.token",
+      "requestId",
+    ]);
   });
 });
 
@@ -214,7 +222,9 @@ describe("operation", () => {
     ["48 × é + a", `${"é".repeat(48)}a`],
   ])("rejects an operation of 97 UTF-8 bytes built from %s, naming the 96-byte limit", (_label, name) => {
     expect(utf8(name)).toBe(97);
-    expect(issuesOf(request({ operation: name }))).toEqual([{ path: "operation", reason: "must be at most 96 UTF-8 bytes (got 97)" }]);
+    expect(issuesOf(request({ operation: name }))).toEqual([
+      { path: "operation", reason: "must be at most 96 UTF-8 bytes (got 97)" },
+    ]);
   });
 
   it.each([
@@ -226,7 +236,9 @@ describe("operation", () => {
     ["U+2028 line separator", "\u2028"],
     ["U+3000 ideographic space", "\u3000"],
   ])("rejects an operation containing %s (Unicode whitespace)", (_label, ch) => {
-    expect(issuesOf(request({ operation: `browser.${ch}click` }))).toEqual([{ path: "operation", reason: "must not contain whitespace" }]);
+    expect(issuesOf(request({ operation: `browser.${ch}click` }))).toEqual([
+      { path: "operation", reason: "must not contain whitespace" },
+    ]);
   });
 
   it.each([
@@ -237,12 +249,17 @@ describe("operation", () => {
     ["U+0080", "\u0080"],
     ["U+009F", "\u009f"],
     ["U+FEFF", "\ufeff"],
-  ])("accepts an operation containing the non-whitespace character %s (§1 forbids only whitespace in operation)", (_label, ch) => {
-    expectAccepted(request({ operation: `browser.${ch}click` }));
-  });
+  ])(
+    "accepts an operation containing the non-whitespace character %s (§1 forbids only whitespace in operation)",
+    (_label, ch) => {
+      expectAccepted(request({ operation: `browser.${ch}click` }));
+    },
+  );
 
   it("rejects a non-string operation", () => {
-    expect(issuesOf(request({ operation: 42 }))).toEqual([{ path: "operation", reason: "must be a string (got number)" }]);
+    expect(issuesOf(request({ operation: 42 }))).toEqual([
+      { path: "operation", reason: "must be a string (got number)" },
+    ]);
   });
 });
 
@@ -326,7 +343,9 @@ describe("closed request object", () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]?.path).toBe("extra");
     expect(issues[0]?.reason).toContain("is not allowed (unknown field)");
-    expect(issues[0]?.reason).toContain("protocolVersion, requestId, correlationId, sessionId, mutationLease, operation, payload, deadlineMs");
+    expect(issues[0]?.reason).toContain(
+      "protocolVersion, requestId, correlationId, sessionId, mutationLease, operation, payload, deadlineMs",
+    );
   });
 
   it("quotes an unknown field whose name is not a plain identifier", () => {
@@ -348,11 +367,15 @@ describe("closed request object", () => {
   it.each(["sessionId", "token"])("reports a mutationLease without %s at mutationLease.%s", (field) => {
     const lease: Record<string, unknown> = { sessionId: "s", token: "t" };
     delete lease[field];
-    expect(issuesOf(request({ mutationLease: lease }))).toEqual([{ path: `mutationLease.${field}`, reason: "is required" }]);
+    expect(issuesOf(request({ mutationLease: lease }))).toEqual([
+      { path: `mutationLease.${field}`, reason: "is required" },
+    ]);
   });
 
   it("rejects a mutationLease that is not an object", () => {
-    expect(issuesOf(request({ mutationLease: "token" }))).toEqual([{ path: "mutationLease", reason: "must be an object (got string)" }]);
+    expect(issuesOf(request({ mutationLease: "token" }))).toEqual([
+      { path: "mutationLease", reason: "must be an object (got string)" },
+    ]);
   });
 });
 
@@ -370,9 +393,14 @@ describe("sessionId and mutationLease.sessionId", () => {
   });
 
   it("rejects sessionId ≠ mutationLease.sessionId at path sessionId", () => {
-    const issues = issuesOf(request({ sessionId: "session-1", mutationLease: { sessionId: "session-2", token: "lease-token-1" } }));
+    const issues = issuesOf(
+      request({ sessionId: "session-1", mutationLease: { sessionId: "session-2", token: "lease-token-1" } }),
+    );
     expect(issues).toEqual([
-      { path: "sessionId", reason: "must equal mutationLease.sessionId (a mutation lease belongs to the session that acquired it)" },
+      {
+        path: "sessionId",
+        reason: "must equal mutationLease.sessionId (a mutation lease belongs to the session that acquired it)",
+      },
     ]);
   });
 

@@ -52,7 +52,9 @@ describe("ok, result and error agree", () => {
   });
 
   it("rejects ok true with an error at path error", () => {
-    expect(issuesOf(success({ error: { code: "c", message: "m" } }))).toEqual([{ path: "error", reason: "must be absent when ok is true" }]);
+    expect(issuesOf(success({ error: { code: "c", message: "m" } }))).toEqual([
+      { path: "error", reason: "must be absent when ok is true" },
+    ]);
   });
 
   it("requires result when ok is true and neither is present", () => {
@@ -66,11 +68,15 @@ describe("ok, result and error agree", () => {
   });
 
   it("rejects ok false with a result at path result", () => {
-    expect(issuesOf(failure({}, { result: {} }))).toEqual([{ path: "result", reason: "must be absent when ok is false" }]);
+    expect(issuesOf(failure({}, { result: {} }))).toEqual([
+      { path: "result", reason: "must be absent when ok is false" },
+    ]);
   });
 
   it("requires error when ok is false and neither is present", () => {
-    expect(issuesOf({ protocolVersion: 1, requestId: "r", ok: false })).toEqual([{ path: "error", reason: "is required when ok is false" }]);
+    expect(issuesOf({ protocolVersion: 1, requestId: "r", ok: false })).toEqual([
+      { path: "error", reason: "is required when ok is false" },
+    ]);
   });
 
   it("rejects both result and error whatever ok says (ok true: error reported)", () => {
@@ -98,13 +104,20 @@ describe("ok, result and error agree", () => {
   });
 
   it("rejects protocolVersion other than 1", () => {
-    expect(issuesOf(success({ protocolVersion: 2 }))).toEqual([{ path: "protocolVersion", reason: "must be 1 (got 2)" }]);
+    expect(issuesOf(success({ protocolVersion: 2 }))).toEqual([
+      { path: "protocolVersion", reason: "must be 1 (got 2)" },
+    ]);
   });
 
   it("applies the identifier rules to requestId and correlationId", () => {
-    expect(issuesOf(success({ requestId: "猫".repeat(43) }))).toEqual([{ path: "requestId", reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
+    expect(issuesOf(success({ requestId: "猫".repeat(43) }))).toEqual([
+      { path: "requestId", reason: "must be at most 128 UTF-8 bytes (got 129)" },
+    ]);
     expect(issuesOf(success({ correlationId: "run 7" }))).toEqual([
-      { path: "correlationId", reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)" },
+      {
+        path: "correlationId",
+        reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)",
+      },
     ]);
     expectAccepted(success({ requestId: `${"猫".repeat(42)}ab`, correlationId: "café-猫" }));
   });
@@ -124,11 +137,15 @@ describe("error.code (1..64 UTF-8 bytes)", () => {
   it("rejects a code of 65 bytes built from 21 × 猫 + ab, naming the limit", () => {
     const code = `${"猫".repeat(21)}ab`;
     expect(utf8(code)).toBe(65);
-    expect(issuesOf(failure({ code }))).toEqual([{ path: "error.code", reason: "must be at most 64 UTF-8 bytes (got 65)" }]);
+    expect(issuesOf(failure({ code }))).toEqual([
+      { path: "error.code", reason: "must be at most 64 UTF-8 bytes (got 65)" },
+    ]);
   });
 
   it("rejects a code of 65 bytes built from 32 × é + a", () => {
-    expect(issuesOf(failure({ code: `${"é".repeat(32)}a` }))).toEqual([{ path: "error.code", reason: "must be at most 64 UTF-8 bytes (got 65)" }]);
+    expect(issuesOf(failure({ code: `${"é".repeat(32)}a` }))).toEqual([
+      { path: "error.code", reason: "must be at most 64 UTF-8 bytes (got 65)" },
+    ]);
   });
 
   it("rejects an empty code", () => {
@@ -157,7 +174,9 @@ describe("error.message (1..512 UTF-8 bytes)", () => {
   it("rejects a message of 513 bytes built from 170 × 猫 + abc, naming the limit", () => {
     const message = `${"猫".repeat(170)}abc`;
     expect(utf8(message)).toBe(513);
-    expect(issuesOf(failure({ message }))).toEqual([{ path: "error.message", reason: "must be at most 512 UTF-8 bytes (got 513)" }]);
+    expect(issuesOf(failure({ message }))).toEqual([
+      { path: "error.message", reason: "must be at most 512 UTF-8 bytes (got 513)" },
+    ]);
   });
 
   it("rejects a message of 513 bytes built from 128 × 😀 + a", () => {
@@ -178,7 +197,10 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
 
   it("rejects an unknown phase, listing the allowed ones", () => {
     expect(issuesOf(failure({ phase: "execution" }))).toEqual([
-      { path: "error.phase", reason: 'must be one of: preflight, dispatch, postDispatch, verification, reconciliation (got "execution")' },
+      {
+        path: "error.phase",
+        reason: 'must be one of: preflight, dispatch, postDispatch, verification, reconciliation (got "execution")',
+      },
     ]);
   });
 
@@ -187,7 +209,9 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
   });
 
   it("rejects a non-boolean mutationPossible", () => {
-    expect(issuesOf(failure({ mutationPossible: "yes" }))).toEqual([{ path: "error.mutationPossible", reason: "must be a boolean (got string)" }]);
+    expect(issuesOf(failure({ mutationPossible: "yes" }))).toEqual([
+      { path: "error.mutationPossible", reason: "must be a boolean (got string)" },
+    ]);
   });
 
   it.each([
@@ -216,19 +240,23 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
   });
 
   it("applies the identifier rules to retry.recommendedOperation", () => {
-    expect(issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect page" } }))).toEqual([
+    expect(
+      issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect page" } })),
+    ).toEqual([
       {
         path: "error.retry.recommendedOperation",
         reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)",
       },
     ]);
-    expect(issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "猫".repeat(43) } }))).toEqual([
-      { path: "error.retry.recommendedOperation", reason: "must be at most 128 UTF-8 bytes (got 129)" },
-    ]);
+    expect(
+      issuesOf(failure({ retry: { classification: "safeImmediate", recommendedOperation: "猫".repeat(43) } })),
+    ).toEqual([{ path: "error.retry.recommendedOperation", reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
   });
 
   it("rejects a retry advice that is not an object", () => {
-    expect(issuesOf(failure({ retry: "safeImmediate" }))).toEqual([{ path: "error.retry", reason: "must be an object (got string)" }]);
+    expect(issuesOf(failure({ retry: "safeImmediate" }))).toEqual([
+      { path: "error.retry", reason: "must be an object (got string)" },
+    ]);
   });
 
   it.each([true, false])("accepts retryable %s", (retryable) => {
@@ -236,11 +264,18 @@ describe("error.phase, mutationPossible, retry, retryable", () => {
   });
 
   it("rejects a non-boolean retryable", () => {
-    expect(issuesOf(failure({ retryable: "yes" }))).toEqual([{ path: "error.retryable", reason: "must be a boolean (got string)" }]);
+    expect(issuesOf(failure({ retryable: "yes" }))).toEqual([
+      { path: "error.retryable", reason: "must be a boolean (got string)" },
+    ]);
   });
 
   it("accepts the upstream legacy error {code, message, retryable: true} (default and strict)", () => {
-    const legacy = { protocolVersion: 1, requestId: "r-12", ok: false, error: { code: "staleRevision", message: "stale", retryable: true } };
+    const legacy = {
+      protocolVersion: 1,
+      requestId: "r-12",
+      ok: false,
+      error: { code: "staleRevision", message: "stale", retryable: true },
+    };
     expectAccepted(legacy);
     expectAccepted(legacy, true);
   });
@@ -335,7 +370,10 @@ describe("error.details (any JSON, at most 16 KiB serialized)", () => {
     ["null", null],
     ["a number", 3],
     ["an array", [1, [2]]],
-    ["a known kind", { kind: "webIrValidation", path: "entities[2].id", reason: "entity IDs must be unique within one revision" }],
+    [
+      "a known kind",
+      { kind: "webIrValidation", path: "entities[2].id", reason: "entity IDs must be unique within one revision" },
+    ],
   ])("accepts details that are %s", (_label, details) => {
     expectAccepted(failure({ details }));
   });
@@ -352,13 +390,19 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
   });
 
   it("accepts an unknown field inside error.retry by default", () => {
-    expectAccepted(failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect_page", afterMs: 100 } }));
+    expectAccepted(
+      failure({ retry: { classification: "safeImmediate", recommendedOperation: "inspect_page", afterMs: 100 } }),
+    );
   });
 
   it("rejects an unknown top-level field with { strict: true } at its path", () => {
     const issues = issuesOf(success({ hint: "x" }), true);
     expect(issues).toEqual([
-      { path: "hint", reason: "is not allowed (unknown field); allowed fields: protocolVersion, requestId, correlationId, ok, result, error" },
+      {
+        path: "hint",
+        reason:
+          "is not allowed (unknown field); allowed fields: protocolVersion, requestId, correlationId, ok, result, error",
+      },
     ]);
   });
 
@@ -366,7 +410,8 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
     expect(issuesOf(failure({ hint: "x" }), true)).toEqual([
       {
         path: "error.hint",
-        reason: "is not allowed (unknown field); allowed fields: code, message, phase, mutationPossible, retry, retryable, details",
+        reason:
+          "is not allowed (unknown field); allowed fields: code, message, phase, mutationPossible, retry, retryable, details",
       },
     ]);
   });
@@ -380,7 +425,11 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
   });
 
   it("reports unknown fields at both levels together with { strict: true }", () => {
-    expect(issuesOf(failure({ hint: "x" }, { extra: 1 }), true).map((issue) => issue.path).sort()).toEqual(["error.hint", "extra"]);
+    expect(
+      issuesOf(failure({ hint: "x" }, { extra: 1 }), true)
+        .map((issue) => issue.path)
+        .sort(),
+    ).toEqual(["error.hint", "extra"]);
   });
 
   it("still applies every rule in strict mode (a valid response passes)", () => {
@@ -389,8 +438,12 @@ describe("unknown fields (tolerated by default, rejected when strict)", () => {
   });
 
   it("still requires unknown fields to be JSON by default", () => {
-    expect(issuesOf(success({ hint: () => "x" }))).toEqual([{ path: "hint", reason: "is a function, which is not JSON" }]);
-    expect(issuesOf(failure({ hint: Number.NaN }))).toEqual([{ path: "error.hint", reason: "must be a finite number; NaN is not JSON" }]);
+    expect(issuesOf(success({ hint: () => "x" }))).toEqual([
+      { path: "hint", reason: "is a function, which is not JSON" },
+    ]);
+    expect(issuesOf(failure({ hint: Number.NaN }))).toEqual([
+      { path: "error.hint", reason: "must be a finite number; NaN is not JSON" },
+    ]);
   });
 });
 
@@ -406,6 +459,8 @@ describe("non-object responses", () => {
   });
 
   it("rejects an error that is not an object", () => {
-    expect(issuesOf(failure({}, { error: "boom" }))).toEqual([{ path: "error", reason: "must be an object (got string)" }]);
+    expect(issuesOf(failure({}, { error: "boom" }))).toEqual([
+      { path: "error", reason: "must be an object (got string)" },
+    ]);
   });
 });

@@ -29,7 +29,10 @@ async function socketMock(options: Parameters<typeof mockDaemonOnSocket>[0] = {}
   return mock;
 }
 
-async function connect(transport: Parameters<typeof Glass.connect>[0], options: Parameters<typeof Glass.connect>[1] = {}): Promise<Glass> {
+async function connect(
+  transport: Parameters<typeof Glass.connect>[0],
+  options: Parameters<typeof Glass.connect>[1] = {},
+): Promise<Glass> {
   const glass = await Glass.connect(transport, options);
   cleanups.push(() => glass.close());
   return glass;
@@ -51,7 +54,10 @@ describe("client against the mock daemon: session", () => {
     const glass = await connect(mock.transport());
     await glass.browser.observe(observePayload);
     await mock.daemon.waitFor((daemon) => daemon.clientAnswers.length === 1);
-    expect(mock.daemon.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { error: { code: -32601 } } });
+    expect(mock.daemon.clientAnswers[0]).toMatchObject({
+      method: "elicitation/create",
+      response: { error: { code: -32601 } },
+    });
     await expect(glass.browser.observe(observePayload)).resolves.toBeDefined();
   });
 });
@@ -70,7 +76,9 @@ describe("client against the mock daemon: deadlines and cancellation", () => {
     const mock = await socketMock({ faults: { stallAfterCalls: 0 } });
     const glass = await connect(mock.transport());
     const controller = new AbortController();
-    const click = glass.withLease(() => glass.browser.click(clickPayload, { signal: controller.signal }), { ttlMs: 10_000 }).catch((e: unknown) => e);
+    const click = glass
+      .withLease(() => glass.browser.click(clickPayload, { signal: controller.signal }), { ttlMs: 10_000 })
+      .catch((e: unknown) => e);
     await mock.daemon.waitFor((daemon) => daemon.calls.length === 1);
     controller.abort();
     const error = await click;
@@ -115,7 +123,9 @@ describe("client against the mock daemon: leases (socket)", () => {
     await glass.browser.observe(observePayload);
     await glass.webIr.validate(payloadOf("validate-ir-search"));
     await expect(glass.browser.click(clickPayload)).rejects.toMatchObject({ code: "staleRevision" });
-    const tokenCarriers = mock.daemon.calls.filter((call) => "mutationLease" in call.arguments || "leaseToken" in call.arguments).map((call) => call.tool);
+    const tokenCarriers = mock.daemon.calls
+      .filter((call) => "mutationLease" in call.arguments || "leaseToken" in call.arguments)
+      .map((call) => call.tool);
     expect(tokenCarriers).toEqual(["click"]);
     expect(mock.daemon.activeLeases()).toHaveLength(1);
     await glass.close();
@@ -169,7 +179,12 @@ describe("client against the mock daemon: flow control and faults", () => {
 
   it("a request above 8 KiB goes out with Content-Length (the daemon refuses longer newline frames)", async () => {
     const glass = await connect(mockDaemonOverStdio(["--fixture", "fixtures/protocol-golden-v1.json"]));
-    const big = { protocolVersion: 1, requestId: "big-1", operation: "browser.type", payload: { text: "x".repeat(20_000), target: "ref=1" } } as GlassRequest;
+    const big = {
+      protocolVersion: 1,
+      requestId: "big-1",
+      operation: "browser.type",
+      payload: { text: "x".repeat(20_000), target: "ref=1" },
+    } as GlassRequest;
     const response = await glass.send(big, { validate: false, deadlineMs: 5000 } as never);
     expect(response).toMatchObject({ ok: false, error: { code: "mock.unmatched" } });
   });
@@ -180,7 +195,14 @@ describe("client against the mock daemon: flow control and faults", () => {
     const custom: GoldenFixture = {
       ...base,
       requests: [{ protocolVersion: 1, requestId: "dom-1", operation: "browser.getDOM", payload: {} }],
-      responses: [{ protocolVersion: 1, requestId: "dom-1", ok: true, result: { ...domNode("#document", ""), children: [domNode("#text", huge)] } }],
+      responses: [
+        {
+          protocolVersion: 1,
+          requestId: "dom-1",
+          ok: true,
+          result: { ...domNode("#document", ""), children: [domNode("#text", huge)] },
+        },
+      ],
       invalidResponses: [],
     } as unknown as GoldenFixture;
     const mock = await socketMock({ fixture: custom });
@@ -194,12 +216,20 @@ describe("client against the mock daemon: flow control and faults", () => {
     const base = readGoldenFixture();
     const custom = {
       ...base,
-      requests: [{ protocolVersion: 1, requestId: "v-1", operation: "webIr.validate", payload: payloadOf("validate-ir-search") }],
+      requests: [
+        { protocolVersion: 1, requestId: "v-1", operation: "webIr.validate", payload: payloadOf("validate-ir-search") },
+      ],
       responses: [{ protocolVersion: 1, requestId: "v-1", ok: true, result: { valid: false } }],
     } as unknown as GoldenFixture;
     const mock = await socketMock({ fixture: custom });
     const glass = await connect(mock.transport());
     const response: GlassResponse = await glass.send(custom.requests[0] as unknown as GlassRequest);
-    expect(response).toMatchObject({ ok: false, error: { code: "response.invalid", details: { issues: expect.arrayContaining([{ path: "result.valid", reason: "must be true (got false)" }]) } } });
+    expect(response).toMatchObject({
+      ok: false,
+      error: {
+        code: "response.invalid",
+        details: { issues: expect.arrayContaining([{ path: "result.valid", reason: "must be true (got false)" }]) },
+      },
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glass } from "glass-sdk";
-import { callTyped, expectMatchesFixture, fixtureCases, itMatchesTheWholeFixture } from "../support/fixture-outcomes.js";
+import {
+  callTyped,
+  expectMatchesFixture,
+  fixtureCases,
+  itMatchesTheWholeFixture,
+} from "../support/fixture-outcomes.js";
 import { GOLDEN_CLI_ARGS } from "../support/golden-fixture.js";
 import { mockDaemonOnSocket, mockDaemonOverStdio, type SocketMock } from "../support/mock-daemon-transports.js";
 
@@ -36,7 +41,9 @@ describe("the whole golden fixture over the Unix socket (under a mutation lease)
 
   it("sent the lease token with the mutating calls only", () => {
     const withToken = mock.daemon.calls.filter((call) => "leaseToken" in call.arguments).map((call) => call.tool);
-    expect(mock.daemon.calls.filter((call) => "mutationLease" in call.arguments || "sessionId" in call.arguments)).toEqual([]);
+    expect(
+      mock.daemon.calls.filter((call) => "mutationLease" in call.arguments || "sessionId" in call.arguments),
+    ).toEqual([]);
     expect(withToken.sort()).toEqual(["click", "workflow"]);
     expect(mock.daemon.activeLeases()).toEqual([]);
   });

@@ -24,12 +24,22 @@ async function signInScript(glass: Glass): Promise<string[]> {
   const story: string[] = [];
   const page = await glass.browser.observe({ level: "interactive" });
   story.push(`observed ${page.page.url} at revision ${page.revision}`);
-  const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: page.revision });
+  const found = await glass.browser.findTarget({
+    schemaVersion: 1,
+    intent: "Email",
+    action: "type",
+    resolutionPolicy: "reportOnly",
+    expectedRevision: page.revision,
+  });
   // Every target of the page is a candidate, in page order: take the one named Email.
   const email = found.candidates.find((candidate) => candidate.name === "Email");
   if (email === undefined) throw new Error("no Email field");
   story.push(`found ${email.name} (confidence ${email.confidence}) among ${found.candidates.length}`);
-  const typed = await glass.browser.type({ target: email.reference, text: "ada@example.com", expectedRevision: page.revision });
+  const typed = await glass.browser.type({
+    target: email.reference,
+    text: "ada@example.com",
+    expectedRevision: page.revision,
+  });
   story.push(`typed: ${typed.executionId}`);
   // A summary in the middle of the session (the golden fixture has this exact payload): the site answers it.
   const summary = await glass.browser.observe({ level: "summary" });
@@ -75,7 +85,10 @@ describe("the mock daemon serves the simulated site by default", () => {
   it("the same script runs against glass-sdk mock-daemon --socket, holding the lease", async () => {
     const { spawn } = await import("node:child_process");
     const path = join(dir, "cli.sock");
-    const child = spawn(process.execPath, [...CLI, "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...CLI, "--socket", path], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stderr.on("data", (chunk: Buffer) => {
@@ -98,7 +111,9 @@ describe("the mock daemon serves the simulated site by default", () => {
     const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
     try {
       const page = await glass.browser.observe({ level: "interactive" });
-      const error = await glass.browser.click({ target: "ref=1", expectedRevision: page.revision }).catch((caught: unknown) => caught);
+      const error = await glass.browser
+        .click({ target: "ref=1", expectedRevision: page.revision })
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: "leaseRequired" });
       expect((await glass.browser.observe({ level: "interactive" })).revision).toBe(page.revision);
     } finally {
@@ -109,7 +124,10 @@ describe("the mock daemon serves the simulated site by default", () => {
 
   it("with no options, the daemon answers every call from the site, the golden fixture's exact payloads too (one site behind every mock)", async () => {
     const golden = await goldenFixture();
-    const summary = golden.requests.find((request) => request.operation === "browser.observe" && (request.payload as { level?: unknown }).level === "summary");
+    const summary = golden.requests.find(
+      (request) =>
+        request.operation === "browser.observe" && (request.payload as { level?: unknown }).level === "summary",
+    );
     expect(summary?.payload).toEqual({ level: "summary" });
     const daemon = await startMockDaemon({ socket: join(dir, "golden.sock") });
     const memory = createMockGlass();
@@ -127,7 +145,11 @@ describe("the mock daemon serves the simulated site by default", () => {
   });
 
   it("given the golden fixture with site: true, its exact payloads are answered from the fixture and everything else by the site", async () => {
-    const daemon = await startMockDaemon({ socket: join(dir, "golden-site.sock"), fixture: await goldenFixture(), site: true });
+    const daemon = await startMockDaemon({
+      socket: join(dir, "golden-site.sock"),
+      fixture: await goldenFixture(),
+      site: true,
+    });
     const glass = await Glass.connect(socketTransport({ path: daemon.socketPath }));
     try {
       expect((await glass.browser.observe({ level: "summary" })).page.url).toContain("library.example");
@@ -160,7 +182,10 @@ describe("the mock daemon serves the simulated site by default", () => {
     try {
       const extracted = await glass.browser.extractWebIr();
       expect(extracted.detailAvailability).toMatchObject({ detailsAvailable: true, detailsTruncated: false });
-      expect(await glass.webIr.validate({ ir: webIrDocument(extracted) })).toMatchObject({ valid: true, revision: extracted.revision });
+      expect(await glass.webIr.validate({ ir: webIrDocument(extracted) })).toMatchObject({
+        valid: true,
+        revision: extracted.revision,
+      });
     } finally {
       await glass.close();
     }

@@ -14,7 +14,9 @@ import { jsonEqual, webIrDocumentConsistency, webIrRevisionOrder } from "../../s
 
 type Json = any; // fixture data: the tests below check its shape
 
-const fixture: Json = JSON.parse(readFileSync(new URL("../../fixtures/protocol-golden-v1.json", import.meta.url), "utf8"));
+const fixture: Json = JSON.parse(
+  readFileSync(new URL("../../fixtures/protocol-golden-v1.json", import.meta.url), "utf8"),
+);
 const requests: Json[] = fixture.requests;
 const responses: Json[] = fixture.responses;
 const invalidResponses: Json[] = fixture.invalidResponses;
@@ -37,29 +39,58 @@ const isBoundedText = (value: unknown, max: number): boolean =>
 /** The §1 request rules a value breaks (empty when it is a valid request envelope). */
 function requestViolations(request: Json): string[] {
   const broken: string[] = [];
-  const allowed = ["protocolVersion", "requestId", "correlationId", "sessionId", "mutationLease", "operation", "payload", "deadlineMs"];
+  const allowed = [
+    "protocolVersion",
+    "requestId",
+    "correlationId",
+    "sessionId",
+    "mutationLease",
+    "operation",
+    "payload",
+    "deadlineMs",
+  ];
   for (const key of Object.keys(request)) if (!allowed.includes(key)) broken.push(`unknown field ${key}`);
   if (request.protocolVersion !== 1) broken.push("protocolVersion");
   if (!isIdentifier(request.requestId)) broken.push("requestId");
   for (const key of ["correlationId", "sessionId"]) if (key in request && !isIdentifier(request[key])) broken.push(key);
   if ("mutationLease" in request) {
     const lease = request.mutationLease;
-    const closed = typeof lease === "object" && lease !== null && Object.keys(lease).every((k) => k === "sessionId" || k === "token");
+    const closed =
+      typeof lease === "object" &&
+      lease !== null &&
+      Object.keys(lease).every((k) => k === "sessionId" || k === "token");
     if (!closed || !isIdentifier(lease.sessionId) || !isIdentifier(lease.token)) broken.push("mutationLease");
     else if (!leaseSessionMatches(request, "", [])) broken.push("sessionId must match the lease");
   }
-  if (!(typeof request.operation === "string" && isBoundedText(request.operation, 96) && !/\p{White_Space}/u.test(request.operation))) {
+  if (
+    !(
+      typeof request.operation === "string" &&
+      isBoundedText(request.operation, 96) &&
+      !/\p{White_Space}/u.test(request.operation)
+    )
+  ) {
     broken.push("operation");
   }
   if (!("payload" in request)) broken.push("payload");
-  if ("deadlineMs" in request && !(Number.isInteger(request.deadlineMs) && request.deadlineMs >= 1 && request.deadlineMs <= 900000)) {
+  if (
+    "deadlineMs" in request &&
+    !(Number.isInteger(request.deadlineMs) && request.deadlineMs >= 1 && request.deadlineMs <= 900000)
+  ) {
     broken.push("deadlineMs");
   }
   return broken;
 }
 
 const PHASES = ["preflight", "dispatch", "postDispatch", "verification", "reconciliation"];
-const CLASSIFICATIONS = ["safeImmediate", "safeAfterReobserve", "safeAfterReconcile", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
+const CLASSIFICATIONS = [
+  "safeImmediate",
+  "safeAfterReobserve",
+  "safeAfterReconcile",
+  "unsafeUntilReconciled",
+  "requiresUserDecision",
+  "notRetryable",
+  "unknown",
+];
 
 /** The §1 response rules a value breaks (empty when it is a valid response envelope). */
 function responseViolations(response: Json): string[] {
@@ -78,9 +109,13 @@ function responseViolations(response: Json): string[] {
     if (!isBoundedText(error.code, 64)) broken.push("error.code");
     if (!isBoundedText(error.message, 512)) broken.push("error.message");
     if ("phase" in error && !PHASES.includes(error.phase)) broken.push("error.phase");
-    if ("mutationPossible" in error && typeof error.mutationPossible !== "boolean") broken.push("error.mutationPossible");
+    if ("mutationPossible" in error && typeof error.mutationPossible !== "boolean")
+      broken.push("error.mutationPossible");
     if ("retryable" in error && typeof error.retryable !== "boolean") broken.push("error.retryable");
-    if ("retry" in error && !(CLASSIFICATIONS.includes(error.retry.classification) && isIdentifier(error.retry.recommendedOperation))) {
+    if (
+      "retry" in error &&
+      !(CLASSIFICATIONS.includes(error.retry.classification) && isIdentifier(error.retry.recommendedOperation))
+    ) {
       broken.push("error.retry");
     }
     if ("details" in error && bytes(JSON.stringify(error.details)) > 16384) broken.push("error.details");
@@ -106,10 +141,15 @@ function payloadIssues(operation: string, payload: Json): ValidationIssue[] {
 const DETAIL_KINDS: Record<string, { code: string; operations: string[] }> = {
   taskValidation: { code: "task.invalid", operations: ["task.validate"] },
   taskCompilation: { code: "task.invalid", operations: ["task.compile"] },
-  webIrValidation: { code: "webIr.invalid", operations: ["webIr.inspect", "webIr.validate", "webIr.diff", "webIr.continuity"] },
+  webIrValidation: {
+    code: "webIr.invalid",
+    operations: ["webIr.inspect", "webIr.validate", "webIr.diff", "webIr.continuity"],
+  },
 };
 
-const typedErrors = responses.filter((response) => response.ok === false && response.error.details?.kind in DETAIL_KINDS);
+const typedErrors = responses.filter(
+  (response) => response.ok === false && response.error.details?.kind in DETAIL_KINDS,
+);
 const successes = (operation: string) =>
   responses.filter((response) => response.ok === true && requestById.get(response.requestId)?.operation === operation);
 
@@ -125,12 +165,17 @@ describe("golden fixture: envelopes", () => {
   });
 
   it("echoes each request's correlation id", () => {
-    for (const response of responses) expect(response.correlationId, response.requestId).toBe(requestById.get(response.requestId).correlationId);
+    for (const response of responses)
+      expect(response.correlationId, response.requestId).toBe(requestById.get(response.requestId).correlationId);
   });
 
   it("sends only valid request envelopes, one of them with a multibyte identifier", () => {
     for (const request of requests) expect(requestViolations(request), request.requestId).toEqual([]);
-    expect(requests.some((request) => [request.requestId, request.correlationId].some((id) => typeof id === "string" && bytes(id) > id.length))).toBe(true);
+    expect(
+      requests.some((request) =>
+        [request.requestId, request.correlationId].some((id) => typeof id === "string" && bytes(id) > id.length),
+      ),
+    ).toBe(true);
   });
 
   it("answers with valid response envelopes", () => {
@@ -147,12 +192,17 @@ describe("golden fixture: envelopes", () => {
   it("answers the leased click with a retryable staleRevision error", () => {
     const click = requests.find((request) => request.operation === "browser.click");
     expect(click.mutationLease.sessionId).toBe(click.sessionId);
-    expect(responses.find((response) => response.requestId === click.requestId).error).toMatchObject({ code: "staleRevision", retryable: true });
+    expect(responses.find((response) => response.requestId === click.requestId).error).toMatchObject({
+      code: "staleRevision",
+      retryable: true,
+    });
   });
 
   it("answers the workflow with an execution id", () => {
     const workflow = requests.find((request) => request.operation === "browser.workflow");
-    expect(responses.find((response) => response.requestId === workflow.requestId).result.executionId).toEqual(expect.any(String));
+    expect(responses.find((response) => response.requestId === workflow.requestId).result.executionId).toEqual(
+      expect.any(String),
+    );
   });
 });
 
@@ -161,7 +211,9 @@ describe("golden fixture: typed validation errors", () => {
     const kinds = new Set(typedErrors.map((response) => response.error.details.kind));
     expect([...kinds].sort()).toEqual(["taskCompilation", "taskValidation", "webIrValidation"]);
     const irOperations = new Set(
-      typedErrors.filter((response) => response.error.details.kind === "webIrValidation").map((response) => requestById.get(response.requestId).operation),
+      typedErrors
+        .filter((response) => response.error.details.kind === "webIrValidation")
+        .map((response) => requestById.get(response.requestId).operation),
     );
     expect([...irOperations].sort()).toEqual(["webIr.continuity", "webIr.diff", "webIr.validate"]);
   });
@@ -194,7 +246,10 @@ describe("golden fixture: typed validation errors", () => {
       const issues = payloadIssues(request.operation, request.payload);
       // The daemon reports the entity kind (a link, where navigation.follow works on the page) and
       // stops; our rules also find the url input it lacks.
-      const more = request.requestId === "compile-task-follow-nourl" ? [{ path: "inputs.url", reason: "navigation.follow requires a bounded url input" }] : [];
+      const more =
+        request.requestId === "compile-task-follow-nourl"
+          ? [{ path: "inputs.url", reason: "navigation.follow requires a bounded url input" }]
+          : [];
       expect(issues.slice(1), response.requestId).toEqual(more);
     }
   });
@@ -236,7 +291,11 @@ describe("golden fixture: success results match the documents sent", () => {
 
   it("validates with the document's revision", () => {
     for (const response of successes("webIr.validate")) {
-      expect(response.result).toEqual({ valid: true, schemaVersion: 1, revision: requestById.get(response.requestId).payload.ir.revision });
+      expect(response.result).toEqual({
+        valid: true,
+        schemaVersion: 1,
+        revision: requestById.get(response.requestId).payload.ir.revision,
+      });
     }
   });
 
@@ -258,7 +317,10 @@ describe("golden fixture: success results match the documents sent", () => {
         coverageChanged: !jsonEqual(before.coverage, after.coverage),
         limitsChanged: !jsonEqual(before.limits, after.limits),
         diagnosticsChanged: !jsonEqual(before.diagnostics ?? [], after.diagnostics ?? []),
-        relationshipHintDiagnosticsChanged: !jsonEqual(before.relationshipHintDiagnostics ?? [], after.relationshipHintDiagnostics ?? []),
+        relationshipHintDiagnosticsChanged: !jsonEqual(
+          before.relationshipHintDiagnostics ?? [],
+          after.relationshipHintDiagnostics ?? [],
+        ),
       });
       expect(jsonEqual(before.entityDetails, after.entityDetails)).toBe(true); // details changes are not counted
     }
@@ -285,20 +347,40 @@ describe("golden fixture: success results match the documents sent", () => {
     const loans = requestById.get("inspect-ir-loans").payload.ir;
     for (const response of successes("browser.observe")) {
       const observation = response.result;
-      expect(observation).toMatchObject({ schemaVersion: 1, revision: loans.revision, level: requestById.get(response.requestId).payload.level });
+      expect(observation).toMatchObject({
+        schemaVersion: 1,
+        revision: loans.revision,
+        level: requestById.get(response.requestId).payload.level,
+      });
       expect(observation.route.url).toBe(loans.document.url);
-      expect(observation.page).toMatchObject({ url: loans.document.url, title: loans.document.title, targetId: observation.route.targetId, frameId: observation.route.frameId });
+      expect(observation.page).toMatchObject({
+        url: loans.document.url,
+        title: loans.document.title,
+        targetId: observation.route.targetId,
+        frameId: observation.route.frameId,
+      });
       for (const region of observation.regions) {
-        if (region.expansion !== undefined) expect(region.expansion).toEqual({ regionId: region.id, revision: observation.revision, route: observation.route });
+        if (region.expansion !== undefined)
+          expect(region.expansion).toEqual({
+            regionId: region.id,
+            revision: observation.revision,
+            route: observation.route,
+          });
       }
       // A summary names the regions; the elements to act on come from the interactive level up.
-      expect(observation.regions.some((region: Json) => "targets" in region || "structuredRecords" in region)).toBe(false);
+      expect(observation.regions.some((region: Json) => "targets" in region || "structuredRecords" in region)).toBe(
+        false,
+      );
     }
   });
 
   it("validates a task with its family", () => {
     for (const response of successes("task.validate")) {
-      expect(response.result).toEqual({ valid: true, schemaVersion: 1, task: requestById.get(response.requestId).payload.task.task });
+      expect(response.result).toEqual({
+        valid: true,
+        schemaVersion: 1,
+        task: requestById.get(response.requestId).payload.task.task,
+      });
     }
   });
 
@@ -327,25 +409,35 @@ describe("golden fixture: success results match the documents sent", () => {
         const entity = byId.get(id);
         expect(entity, id).toBeDefined();
         if (task.scope.entityKind !== undefined) expect(entity.kind, id).toBe(task.scope.entityKind);
-        if (task.scope.entityName !== undefined) expect(normalized(entity.name), id).toBe(normalized(task.scope.entityName));
+        if (task.scope.entityName !== undefined)
+          expect(normalized(entity.name), id).toBe(normalized(task.scope.entityName));
       }
       // It binds each selected entity by the keys the document gives it.
       expect(plan.entityBindingKeys.map((key: Json) => key.entityId)).toEqual(plan.selectedEntityIds);
       for (const key of plan.entityBindingKeys) {
         const entity = byId.get(key.entityId);
-        expect(key).toEqual({ entityId: entity.id, kind: entity.kind, ...(entity.role === undefined ? {} : { role: entity.role }), ...(entity.name === undefined ? {} : { name: entity.name }) });
+        expect(key).toEqual({
+          entityId: entity.id,
+          kind: entity.kind,
+          ...(entity.role === undefined ? {} : { role: entity.role }),
+          ...(entity.name === undefined ? {} : { name: entity.name }),
+        });
       }
       // Its preconditions: the document's revision, then each selected entity present, with the action the plan takes on it supported.
       expect(plan.preconditions[0]).toEqual({ kind: "revisionEquals", revision: ir.revision });
-      for (const id of plan.selectedEntityIds) expect(plan.preconditions, id).toContainEqual({ kind: "entityPresent", entityId: id });
+      for (const id of plan.selectedEntityIds)
+        expect(plan.preconditions, id).toContainEqual({ kind: "entityPresent", entityId: id });
       for (const precondition of plan.preconditions.filter((p: Json) => p.kind === "actionSupported")) {
         expect(plan.selectedEntityIds).toContain(precondition.entityId);
-        expect(ir.entityDetails?.[precondition.entityId]?.supportedActions ?? [], precondition.entityId).toContain(precondition.action);
+        expect(ir.entityDetails?.[precondition.entityId]?.supportedActions ?? [], precondition.entityId).toContain(
+          precondition.action,
+        );
       }
       // The evidence it requires is the selected entities' own.
       for (const requirement of plan.entityEvidenceRequirements) {
         expect(plan.selectedEntityIds).toContain(requirement.entityId);
-        for (const source of requirement.requiredSources) expect(byId.get(requirement.entityId).evidenceSources).toContain(source);
+        for (const source of requirement.requiredSources)
+          expect(byId.get(requirement.entityId).evidenceSources).toContain(source);
       }
       // Its steps are numbered from 1 and act on selected entities only.
       expect(plan.steps.map((step: Json) => step.ordinal)).toEqual(plan.steps.map((_: Json, i: number) => i + 1));

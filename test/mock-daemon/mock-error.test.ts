@@ -42,10 +42,20 @@ async function wireAnswer(error: MockError): Promise<JsonRpcMessage> {
       deliver = take;
       take();
     });
-  await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  await transport.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+  });
   await next();
   await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  await transport.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "click", arguments: { target: "ref=1" } } });
+  await transport.send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "click", arguments: { target: "ref=1" } },
+  });
   const answer = await next();
   await transport.close();
   return answer;
@@ -66,7 +76,8 @@ async function clientError(error: MockError): Promise<GlassError> {
 /** The text of a tool failure answer. */
 function toolFailureText(answer: JsonRpcMessage): string {
   expect(answer).toMatchObject({ result: { isError: true } });
-  const result = (answer as unknown as { result: { content: { type: string; text: string }[]; _meta?: unknown } }).result;
+  const result = (answer as unknown as { result: { content: { type: string; text: string }[]; _meta?: unknown } })
+    .result;
   expect(result._meta).toBeUndefined();
   return result.content[0]!.text;
 }
@@ -100,7 +111,13 @@ describe("mockError: lease codes are the JSON-RPC error -32003 with data.details
         },
       });
       const error = await clientError(mockError(code, `the lease says ${code}`));
-      expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, retryable: error.retryable }).toEqual({
+      expect({
+        code: error.code,
+        phase: error.phase,
+        mutationPossible: error.mutationPossible,
+        retry: error.retry,
+        retryable: error.retryable,
+      }).toEqual({
         code,
         phase: "preflight",
         mutationPossible: false,
@@ -112,7 +129,13 @@ describe("mockError: lease codes are the JSON-RPC error -32003 with data.details
 
   it("leaseRequired: -32003 with details null, lifted to leaseRequired (safe to send again once the lease is held)", async () => {
     const answer = await wireAnswer(mockError("leaseRequired", "mutation lease required"));
-    expect(answer).toMatchObject({ error: { code: -32003, message: "mutation lease required", data: { code: "policy.mutationLease", details: null } } });
+    expect(answer).toMatchObject({
+      error: {
+        code: -32003,
+        message: "mutation lease required",
+        data: { code: "policy.mutationLease", details: null },
+      },
+    });
     const error = await clientError(mockError("leaseRequired", "mutation lease required"));
     expect(error.code).toBe("leaseRequired");
     expect(error.retry).toEqual({ classification: "safeImmediate", recommendedOperation: "acquire_lease" });
@@ -121,7 +144,9 @@ describe("mockError: lease codes are the JSON-RPC error -32003 with data.details
 
 describe("mockError: other failures are isError tool results, as the daemon sends them (§2)", () => {
   it("tool.failed: the bare text `browser tool failed` (the message dropped), lifted to an opaque tool.failed", async () => {
-    expect(toolFailureText(await wireAnswer(mockError("tool.failed", "target must be a string")))).toBe("browser tool failed");
+    expect(toolFailureText(await wireAnswer(mockError("tool.failed", "target must be a string")))).toBe(
+      "browser tool failed",
+    );
     const error = await clientError(mockError("tool.failed", "target must be a string"));
     expect(error.code).toBe("tool.failed");
     expect(error.retry.classification).toBe("notRetryable");
@@ -132,13 +157,34 @@ describe("mockError: other failures are isError tool results, as the daemon send
 
   it("staleRevision with known revisions: the daemon's revision guard {kind: stale_revision, ...}, lifted to staleRevision with the default advice", async () => {
     const message = "expected revision 3 but the page is at revision 4; observe again before acting";
-    const refusal = { kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", expectedRevision: 3, currentRevision: 4, recovery: "observe" };
+    const refusal = {
+      kind: "stale_revision",
+      phase: "preflight",
+      recoveryStrategy: "report",
+      expectedRevision: 3,
+      currentRevision: 4,
+      recovery: "observe",
+    };
     expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", message))))).toEqual(refusal);
-    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", "the page moved on", { details: { expectedRevision: 3, currentRevision: 4 } }))))).toEqual(refusal);
+    expect(
+      JSON.parse(
+        toolFailureText(
+          await wireAnswer(
+            mockError("staleRevision", "the page moved on", { details: { expectedRevision: 3, currentRevision: 4 } }),
+          ),
+        ),
+      ),
+    ).toEqual(refusal);
     const error = await clientError(mockError("staleRevision", message));
     expect(error.rawMessage).toBe(message);
     expect(error.details).toEqual(refusal);
-    expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, retryable: error.retryable }).toEqual({
+    expect({
+      code: error.code,
+      phase: error.phase,
+      mutationPossible: error.mutationPossible,
+      retry: error.retry,
+      retryable: error.retryable,
+    }).toEqual({
       code: "staleRevision",
       phase: "preflight",
       mutationPossible: false,
@@ -149,9 +195,19 @@ describe("mockError: other failures are isError tool results, as the daemon send
 
   it("staleRevision without known revisions: the older daemons' text {code, message, retryable: true}, lifted the same way", async () => {
     const message = "the page changed since revision 3";
-    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", message))))).toEqual({ code: "staleRevision", message, retryable: true });
+    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("staleRevision", message))))).toEqual({
+      code: "staleRevision",
+      message,
+      retryable: true,
+    });
     const error = await clientError(mockError("staleRevision", message));
-    expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, retryable: error.retryable }).toEqual({
+    expect({
+      code: error.code,
+      phase: error.phase,
+      mutationPossible: error.mutationPossible,
+      retry: error.retry,
+      retryable: error.retryable,
+    }).toEqual({
       code: "staleRevision",
       phase: "preflight",
       mutationPossible: false,
@@ -176,7 +232,13 @@ describe("mockError: other failures are isError tool results, as the daemon send
       details: { target: "ref=1" },
     });
     const error = await clientError(failure);
-    expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry, details: error.details }).toEqual({
+    expect({
+      code: error.code,
+      phase: error.phase,
+      mutationPossible: error.mutationPossible,
+      retry: error.retry,
+      details: error.details,
+    }).toEqual({
       code: "target.notFound",
       phase: "dispatch",
       mutationPossible: true,
@@ -187,7 +249,12 @@ describe("mockError: other failures are isError tool results, as the daemon send
 
   it("another code without init: the protocol's defaults, nothing mutated", async () => {
     const error = await clientError(mockError("target.ambiguous", "two elements match"));
-    expect({ code: error.code, phase: error.phase, mutationPossible: error.mutationPossible, retry: error.retry }).toEqual({
+    expect({
+      code: error.code,
+      phase: error.phase,
+      mutationPossible: error.mutationPossible,
+      retry: error.retry,
+    }).toEqual({
       code: "target.ambiguous",
       phase: "preflight",
       mutationPossible: false,
@@ -196,9 +263,16 @@ describe("mockError: other failures are isError tool results, as the daemon send
   });
 
   it("policy.denied and policy.confirmation_required: the policy refusal {kind, message}, lifted to policy.<kind>", async () => {
-    expect(JSON.parse(toolFailureText(await wireAnswer(mockError("policy.denied", "payments are off limits"))))).toEqual({ kind: "denied", message: "payments are off limits" });
+    expect(
+      JSON.parse(toolFailureText(await wireAnswer(mockError("policy.denied", "payments are off limits")))),
+    ).toEqual({ kind: "denied", message: "payments are off limits" });
     const denied = await clientError(mockError("policy.denied", "payments are off limits"));
-    expect({ code: denied.code, message: denied.rawMessage, mutationPossible: denied.mutationPossible, classification: denied.retry.classification }).toEqual({
+    expect({
+      code: denied.code,
+      message: denied.rawMessage,
+      mutationPossible: denied.mutationPossible,
+      classification: denied.retry.classification,
+    }).toEqual({
       code: "policy.denied",
       message: "payments are off limits",
       mutationPossible: false,
@@ -214,6 +288,10 @@ describe("mockError: other failures are isError tool results, as the daemon send
     const failure = mockError("task.invalid", "form.fill requires at least one bounded input", { details });
     expect(JSON.parse(toolFailureText(await wireAnswer(failure)))).toEqual(details);
     const error = await clientError(failure);
-    expect({ code: error.code, phase: error.phase, details: error.details }).toEqual({ code: "task.invalid", phase: "preflight", details });
+    expect({ code: error.code, phase: error.phase, details: error.details }).toEqual({
+      code: "task.invalid",
+      phase: "preflight",
+      details,
+    });
   });
 });

@@ -17,12 +17,18 @@ function live(request: GlassRequest, overrides: Partial<GlassRequest> = {}): Gla
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
 }
 
 describe("canonicalJson", () => {
   it("sorts object keys at every depth and keeps array order", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it("skips undefined fields like JSON.stringify", () => {
@@ -38,7 +44,9 @@ describe("parseFixture", () => {
   it("names the first invalid request", () => {
     const broken = structuredClone(readGoldenFixture());
     delete (broken.requests[2] as Record<string, unknown>).operation;
-    expect(() => parseFixture(broken)).toThrow(/requests\[2\] \(requestId "workflow-renew-all"\) is not a valid request/);
+    expect(() => parseFixture(broken)).toThrow(
+      /requests\[2\] \(requestId "workflow-renew-all"\) is not a valid request/,
+    );
   });
 
   it("names an invalid response and throws a GlassError with code fixture.invalid", () => {
@@ -52,13 +60,17 @@ describe("parseFixture", () => {
     }
     expect(thrown).toBeInstanceOf(GlassError);
     expect((thrown as GlassError).code).toBe("fixture.invalid");
-    expect((thrown as GlassError).message).toMatch(/responses\[1\] \(requestId "click-renew"\) is not a valid response/);
+    expect((thrown as GlassError).message).toMatch(
+      /responses\[1\] \(requestId "click-renew"\) is not a valid response/,
+    );
   });
 
   it("rejects a response that answers no recorded request, and a repeated request id", () => {
     const orphan = structuredClone(readGoldenFixture());
     (orphan.responses[0] as Record<string, unknown>).requestId = "nobody-asked";
-    expect(() => parseFixture(orphan)).toThrow(/responses\[0\] \(requestId "nobody-asked"\) answers no recorded request/);
+    expect(() => parseFixture(orphan)).toThrow(
+      /responses\[0\] \(requestId "nobody-asked"\) answers no recorded request/,
+    );
     const repeated = structuredClone(readGoldenFixture());
     (repeated.requests[1] as Record<string, unknown>).requestId = "observe-loans";
     expect(() => parseFixture(repeated)).toThrow(/requests\[1\] \(requestId "observe-loans"\) repeats a requestId/);
@@ -97,11 +109,20 @@ describe("createReplayEngine", () => {
     const without = engine.answer(live(click));
     expect("correlationId" in without).toBe(false);
     const observe = fixture.requests.find((r) => r.requestId === "observe-loans")!;
-    expect(engine.answer(live(observe, { correlationId: "c-1" }))).toMatchObject({ requestId: "live-1", correlationId: "c-1", ok: true });
+    expect(engine.answer(live(observe, { correlationId: "c-1" }))).toMatchObject({
+      requestId: "live-1",
+      correlationId: "c-1",
+      ok: true,
+    });
   });
 
   it("answers a recorded operation with an unknown payload with mock.unmatched, counting the recorded answers", () => {
-    const answer = engine.answer({ protocolVersion: 1, requestId: "u-1", operation: "webIr.validate", payload: { ir: { nope: true } } });
+    const answer = engine.answer({
+      protocolVersion: 1,
+      requestId: "u-1",
+      operation: "webIr.validate",
+      payload: { ir: { nope: true } },
+    });
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
     expect(answer.error).toMatchObject({
@@ -111,20 +132,35 @@ describe("createReplayEngine", () => {
       retry: { classification: "notRetryable", recommendedOperation: "record_fixture" },
       details: { operation: "webIr.validate", payload: { ir: { nope: true } }, answersForOperation: 2 },
     });
-    expect(answer.error.message).toMatch(/^no recorded answer for webIr\.validate with this payload; the fixture has 2 answers for webIr\.validate\. The nearest differs at /);
+    expect(answer.error.message).toMatch(
+      /^no recorded answer for webIr\.validate with this payload; the fixture has 2 answers for webIr\.validate\. The nearest differs at /,
+    );
     expect(validateResponse(answer, { strict: true }).ok).toBe(true);
   });
 
   it("answers an operation the fixture never recorded by listing the recorded operations", () => {
-    const answer = engine.answer({ protocolVersion: 1, requestId: "u-2", correlationId: "c-9", operation: "browser.navigate", payload: { url: "https://example.test" } });
+    const answer = engine.answer({
+      protocolVersion: 1,
+      requestId: "u-2",
+      correlationId: "c-9",
+      operation: "browser.navigate",
+      payload: { url: "https://example.test" },
+    });
     expect(answer).toMatchObject({ requestId: "u-2", correlationId: "c-9", ok: false });
     if (answer.ok) return;
-    expect(answer.error.message).toBe(`no answers for browser.navigate at all; recorded operations: ${engine.operations().join(", ")}`);
+    expect(answer.error.message).toBe(
+      `no answers for browser.navigate at all; recorded operations: ${engine.operations().join(", ")}`,
+    );
     expect(engine.operations()).toEqual([...new Set(fixture.requests.map((r) => r.operation))].sort());
   });
 
   it("treats a recorded request without a recorded response as unmatched", () => {
-    const extra: GlassRequest = { protocolVersion: 1, requestId: "unanswered", operation: "browser.getText", payload: {} };
+    const extra: GlassRequest = {
+      protocolVersion: 1,
+      requestId: "unanswered",
+      operation: "browser.getText",
+      payload: {},
+    };
     const withGap: GoldenFixture = { ...fixture, requests: [...fixture.requests, extra] };
     const gapEngine = createReplayEngine(parseFixture(withGap));
     const answer = gapEngine.answer(live(extra));
@@ -137,10 +173,20 @@ describe("createReplayEngine", () => {
     const many: GoldenFixture = { schemaVersion: 1, requests: [], responses: [] };
     for (let i = 0; i < 40; i++) {
       const requestId = `r-${i}`;
-      many.requests.push({ protocolVersion: 1, requestId, operation: `browser.someRatherLongOperationName${i}`, payload: {} });
+      many.requests.push({
+        protocolVersion: 1,
+        requestId,
+        operation: `browser.someRatherLongOperationName${i}`,
+        payload: {},
+      });
       many.responses.push({ protocolVersion: 1, requestId, ok: true, result: null });
     }
-    const big = createReplayEngine(many).answer({ protocolVersion: 1, requestId: "x", operation: "browser.other", payload: { blob: "x".repeat(20_000) } });
+    const big = createReplayEngine(many).answer({
+      protocolVersion: 1,
+      requestId: "x",
+      operation: "browser.other",
+      payload: { blob: "x".repeat(20_000) },
+    });
     expect(big.ok).toBe(false);
     if (big.ok) return;
     expect(Buffer.byteLength(big.error.message)).toBeLessThanOrEqual(512);
@@ -151,15 +197,27 @@ describe("createReplayEngine", () => {
 
   it("uses the fallback for unmatched requests when it gives an answer", () => {
     const withFallback = createReplayEngine(fixture, {
-      fallback: (request) => (request.operation === "browser.navigate" ? { protocolVersion: 1, requestId: "ignored", ok: true, result: { executionId: "e-1" } } : undefined),
+      fallback: (request) =>
+        request.operation === "browser.navigate"
+          ? { protocolVersion: 1, requestId: "ignored", ok: true, result: { executionId: "e-1" } }
+          : undefined,
     });
-    expect(withFallback.answer({ protocolVersion: 1, requestId: "n-1", operation: "browser.navigate", payload: { url: "https://a.test" } })).toEqual({
+    expect(
+      withFallback.answer({
+        protocolVersion: 1,
+        requestId: "n-1",
+        operation: "browser.navigate",
+        payload: { url: "https://a.test" },
+      }),
+    ).toEqual({
       protocolVersion: 1,
       requestId: "n-1",
       ok: true,
       result: { executionId: "e-1" },
     });
-    expect(withFallback.answer({ protocolVersion: 1, requestId: "n-2", operation: "browser.hover", payload: {} }).ok).toBe(false);
+    expect(
+      withFallback.answer({ protocolVersion: 1, requestId: "n-2", operation: "browser.hover", payload: {} }).ok,
+    ).toBe(false);
   });
 
   it("is not affected by later changes to the fixture it was built from", () => {
@@ -175,8 +233,18 @@ describe("a payload recorded several times", () => {
   /** A session that observed the same page three times, the page moving on in between. */
   const session: GoldenFixture = {
     schemaVersion: 1,
-    requests: [1, 2, 3].map((n) => ({ protocolVersion: 1 as const, requestId: `observe-${n}`, operation: "browser.getText", payload: {} })),
-    responses: [1, 2, 3].map((n) => ({ protocolVersion: 1 as const, requestId: `observe-${n}`, ok: true as const, result: { text: `page ${n}` } })),
+    requests: [1, 2, 3].map((n) => ({
+      protocolVersion: 1 as const,
+      requestId: `observe-${n}`,
+      operation: "browser.getText",
+      payload: {},
+    })),
+    responses: [1, 2, 3].map((n) => ({
+      protocolVersion: 1 as const,
+      requestId: `observe-${n}`,
+      ok: true as const,
+      result: { text: `page ${n}` },
+    })),
   };
   const ask = (replay: ReturnType<typeof createReplayEngine>, id: string) => {
     const response = replay.answer({ protocolVersion: 1, requestId: id, operation: "browser.getText", payload: {} });
@@ -185,7 +253,13 @@ describe("a payload recorded several times", () => {
 
   it("is answered in recorded order, then the last recording again", () => {
     const replay = createReplayEngine(session);
-    expect(["a", "b", "c", "d", "e"].map((id) => ask(replay, id))).toEqual([{ text: "page 1" }, { text: "page 2" }, { text: "page 3" }, { text: "page 3" }, { text: "page 3" }]);
+    expect(["a", "b", "c", "d", "e"].map((id) => ask(replay, id))).toEqual([
+      { text: "page 1" },
+      { text: "page 2" },
+      { text: "page 3" },
+      { text: "page 3" },
+      { text: "page 3" },
+    ]);
   });
 
   it("keeps its order per engine, and has() uses no answer up", () => {
@@ -201,7 +275,11 @@ describe("a payload recorded several times", () => {
     const replay = createReplayEngine(
       {
         ...session,
-        requests: session.requests.map((request, index) => ({ ...request, operation: "browser.observe", payload: { level: "summary", expectedRevision: index + 1 } })),
+        requests: session.requests.map((request, index) => ({
+          ...request,
+          operation: "browser.observe",
+          payload: { level: "summary", expectedRevision: index + 1 },
+        })),
       },
       { match: { ignore: ["expectedRevision"] } },
     );

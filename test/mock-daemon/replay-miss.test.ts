@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Glass, GlassError, validateResponse, type GlassRequest, type GlassResponse } from "glass-sdk";
-import { createReplayEngine, inMemoryTransport, parseFixture, type GoldenFixture, type ReplayEngineOptions } from "glass-sdk/testing";
+import {
+  createReplayEngine,
+  inMemoryTransport,
+  parseFixture,
+  type GoldenFixture,
+  type ReplayEngineOptions,
+} from "glass-sdk/testing";
 import { payloadDifferences } from "../../src/mock-daemon/payload-difference.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
 
@@ -16,8 +22,18 @@ function fixtureOf(operation: string, payloads: Record<string, unknown>): Golden
   return parseFixture(fixture);
 }
 
-function send(fixture: GoldenFixture, operation: string, payload: unknown, options?: ReplayEngineOptions): GlassResponse {
-  return createReplayEngine(fixture, options).answer({ protocolVersion: 1, requestId: "live", operation, payload } as GlassRequest);
+function send(
+  fixture: GoldenFixture,
+  operation: string,
+  payload: unknown,
+  options?: ReplayEngineOptions,
+): GlassResponse {
+  return createReplayEngine(fixture, options).answer({
+    protocolVersion: 1,
+    requestId: "live",
+    operation,
+    payload,
+  } as GlassRequest);
 }
 
 function missOf(response: GlassResponse): { message: string; details: Record<string, unknown> } {
@@ -38,8 +54,13 @@ describe("a replay miss explains itself", () => {
     expect(miss.details).toEqual({
       operation: "browser.click",
       answersForOperation: 1,
-      differences: [{ path: "/expectedRevision", sent: 7, recorded: 11 }, { path: "/timeoutMs", sent: 5000 }],
-      nearest: [{ requestId: "click-renew", differenceCount: 2, payload: { target: "ref=r11:e4", expectedRevision: 11 } }],
+      differences: [
+        { path: "/expectedRevision", sent: 7, recorded: 11 },
+        { path: "/timeoutMs", sent: 5000 },
+      ],
+      nearest: [
+        { requestId: "click-renew", differenceCount: 2, payload: { target: "ref=r11:e4", expectedRevision: 11 } },
+      ],
       payload: { target: "ref=r11:e4", expectedRevision: 7, timeoutMs: 5000 },
     });
   });
@@ -53,13 +74,20 @@ describe("a replay miss explains itself", () => {
       alsoTwo: { target: "other", text: "Ada", clear: false },
     });
     const miss = missOf(send(fixture, "browser.type", { target: "name", text: "Ada" }));
-    expect((miss.details.nearest as { requestId: string; differenceCount: number }[]).map((n) => [n.requestId, n.differenceCount])).toEqual([
+    expect(
+      (miss.details.nearest as { requestId: string; differenceCount: number }[]).map((n) => [
+        n.requestId,
+        n.differenceCount,
+      ]),
+    ).toEqual([
       ["one", 1],
       ["alsoOne", 1],
       ["two", 2],
     ]);
     expect(miss.message).toContain("The nearest differs at /clear: not sent, recorded true. Nearest recorded: ");
-    expect(miss.message).toContain('{"target":"name","text":"Ada","clear":true} | {"target":"email","text":"Ada"} | {"target":"name","text":"Bob","clear":true}');
+    expect(miss.message).toContain(
+      '{"target":"name","text":"Ada","clear":true} | {"target":"email","text":"Ada"} | {"target":"name","text":"Bob","clear":true}',
+    );
   });
 
   it("points into nested objects and arrays with JSON pointers, escaping / and ~ in keys", () => {
@@ -72,34 +100,55 @@ describe("a replay miss explains itself", () => {
       { path: "/target/name", sent: "Save", recorded: "Submit" },
     ]);
     const miss = missOf(send(fixtureOf("browser.click", { save: recorded }), "browser.click", sent));
-    expect(miss.message).toContain('It differs at /a~1b~0c: sent 1, recorded 2; /steps/1: sent 2, recorded 5; /steps/2: sent 3, not recorded; /target/name: sent "Save", recorded "Submit"');
+    expect(miss.message).toContain(
+      'It differs at /a~1b~0c: sent 1, recorded 2; /steps/1: sent 2, recorded 5; /steps/2: sent 3, not recorded; /target/name: sent "Save", recorded "Submit"',
+    );
   });
 
   it("counts a field missing on one side once, and a value of another kind as one difference", () => {
-    expect(payloadDifferences({ scope: "page" }, { scope: { region: "main", kind: "form" } })).toEqual([{ path: "/scope", sent: "page", recorded: { region: "main", kind: "form" } }]);
-    expect(payloadDifferences({}, { scope: { region: "main", kind: "form" } })).toEqual([{ path: "/scope", recorded: { region: "main", kind: "form" } }]);
-    expect(payloadDifferences({ a: { b: [1, { c: 2 }] } }, { b: 1, a: { b: [1, { c: 2 }] } })).toEqual([{ path: "/b", recorded: 1 }]);
+    expect(payloadDifferences({ scope: "page" }, { scope: { region: "main", kind: "form" } })).toEqual([
+      { path: "/scope", sent: "page", recorded: { region: "main", kind: "form" } },
+    ]);
+    expect(payloadDifferences({}, { scope: { region: "main", kind: "form" } })).toEqual([
+      { path: "/scope", recorded: { region: "main", kind: "form" } },
+    ]);
+    expect(payloadDifferences({ a: { b: [1, { c: 2 }] } }, { b: 1, a: { b: [1, { c: 2 }] } })).toEqual([
+      { path: "/b", recorded: 1 },
+    ]);
   });
 
   it("keeps the message within 512 bytes and details within 16 KiB however large and different the payloads are", () => {
-    const wide = (value: string): Record<string, string> => Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`field-${"é".repeat(30)}-${i}`, value.repeat(300)]));
+    const wide = (value: string): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`field-${"é".repeat(30)}-${i}`, value.repeat(300)]));
     const recordings: Record<string, unknown> = {};
-    for (let i = 0; i < 5; i++) recordings[`r-${"ü".repeat(40)}-${i}`] = { ...wide(`recorded-${i}-`), blob: "y".repeat(40_000) };
-    const miss = missOf(send(fixtureOf("webIr.validate", recordings), "webIr.validate", { ...wide("sent-"), extra: "z".repeat(40_000) }));
+    for (let i = 0; i < 5; i++)
+      recordings[`r-${"ü".repeat(40)}-${i}`] = { ...wide(`recorded-${i}-`), blob: "y".repeat(40_000) };
+    const miss = missOf(
+      send(fixtureOf("webIr.validate", recordings), "webIr.validate", { ...wide("sent-"), extra: "z".repeat(40_000) }),
+    );
     expect(Buffer.byteLength(miss.message)).toBeLessThanOrEqual(512);
-    expect(miss.message).toMatch(/^no recorded answer for webIr\.validate with this payload; the fixture has 5 answers for webIr\.validate\. The nearest differs at \/blob: not sent, recorded "y+…; /);
+    expect(miss.message).toMatch(
+      /^no recorded answer for webIr\.validate with this payload; the fixture has 5 answers for webIr\.validate\. The nearest differs at \/blob: not sent, recorded "y+…; /,
+    );
     expect(Buffer.byteLength(JSON.stringify(miss.details))).toBeLessThanOrEqual(16 * 1024);
-    expect(miss.details).toMatchObject({ operation: "webIr.validate", payloadOmitted: expect.any(String), differencesOmitted: expect.any(Number) });
+    expect(miss.details).toMatchObject({
+      operation: "webIr.validate",
+      payloadOmitted: expect.any(String),
+      differencesOmitted: expect.any(Number),
+    });
     const differences = miss.details.differences as Record<string, unknown>[];
     expect(differences.length).toBeGreaterThan(0);
     expect(differences[0]).toMatchObject({ path: "/blob", recordedPreview: expect.stringMatching(/^"y+…$/) });
     expect(miss.details.nearest).toHaveLength(3);
-    for (const nearest of miss.details.nearest as Record<string, unknown>[]) expect(nearest.payloadPreview).toMatch(/^\{"field-é+-0":"recorded-\d-recorded/);
+    for (const nearest of miss.details.nearest as Record<string, unknown>[])
+      expect(nearest.payloadPreview).toMatch(/^\{"field-é+-0":"recorded-\d-recorded/);
   });
 
   it("still lists the recorded operations when the operation was never recorded", () => {
     const miss = missOf(send(golden, "browser.getText", { target: "ref=1" }));
-    expect(miss.message).toBe(`no answers for browser.getText at all; recorded operations: ${createReplayEngine(golden).operations().join(", ")}`);
+    expect(miss.message).toBe(
+      `no answers for browser.getText at all; recorded operations: ${createReplayEngine(golden).operations().join(", ")}`,
+    );
     expect(miss.details).toEqual({ operation: "browser.getText", payload: { target: "ref=1" } });
   });
 });
@@ -109,19 +158,35 @@ describe("matching options", () => {
 
   it("ignores a field by name wherever it occurs, so any expectedRevision gets the recorded answer", () => {
     const engine = createReplayEngine(golden, { match: { ignore: ["expectedRevision"] } });
-    const answer = engine.answer({ protocolVersion: 1, requestId: "live", operation: "browser.click", payload: { target: "ref=r11:e4", expectedRevision: 99 } });
+    const answer = engine.answer({
+      protocolVersion: 1,
+      requestId: "live",
+      operation: "browser.click",
+      payload: { target: "ref=r11:e4", expectedRevision: 99 },
+    });
     expect(answer).toMatchObject({ requestId: "live", ok: false, error: { code: "staleRevision" } });
     expect(engine.has("browser.click", { target: "ref=r11:e4" })).toBe(true);
     expect(engine.has("browser.click", { target: "ref=r99:e1", expectedRevision: 11 })).toBe(false);
     const nested = fixtureOf("task.execute", { run: { task: { id: "t", expectedRevision: 3 }, expectedRevision: 3 } });
-    expect(send(nested, "task.execute", { task: { id: "t", expectedRevision: 8 } }, { match: { ignore: ["expectedRevision"] } }).ok).toBe(true);
+    expect(
+      send(
+        nested,
+        "task.execute",
+        { task: { id: "t", expectedRevision: 8 } },
+        { match: { ignore: ["expectedRevision"] } },
+      ).ok,
+    ).toBe(true);
   });
 
   it("ignores one field by JSON pointer and leaves fields of the same name elsewhere compared", () => {
     const fixture = fixtureOf("task.execute", { run: { task: { id: "t", expectedRevision: 3 }, expectedRevision: 3 } });
     const options: ReplayEngineOptions = { match: { ignore: ["/expectedRevision"] } };
-    expect(send(fixture, "task.execute", { task: { id: "t", expectedRevision: 3 }, expectedRevision: 8 }, options).ok).toBe(true);
-    const miss = missOf(send(fixture, "task.execute", { task: { id: "t", expectedRevision: 8 }, expectedRevision: 8 }, options));
+    expect(
+      send(fixture, "task.execute", { task: { id: "t", expectedRevision: 3 }, expectedRevision: 8 }, options).ok,
+    ).toBe(true);
+    const miss = missOf(
+      send(fixture, "task.execute", { task: { id: "t", expectedRevision: 8 }, expectedRevision: 8 }, options),
+    );
     expect(miss.details.differences).toEqual([{ path: "/task/expectedRevision", sent: 8, recorded: 3 }]);
   });
 
@@ -135,20 +200,38 @@ describe("matching options", () => {
         },
       },
     });
-    expect(engine.answer({ protocolVersion: 1, requestId: "a", operation: "browser.click", payload: { target: "ref=r11:e4", expectedRevision: 40 } })).toMatchObject({ error: { code: "staleRevision" } });
+    expect(
+      engine.answer({
+        protocolVersion: 1,
+        requestId: "a",
+        operation: "browser.click",
+        payload: { target: "ref=r11:e4", expectedRevision: 40 },
+      }),
+    ).toMatchObject({ error: { code: "staleRevision" } });
     expect(asked).toEqual([["browser.click", { target: "ref=r11:e4", expectedRevision: 40 }, click]]);
-    expect(missOf(engine.answer({ protocolVersion: 1, requestId: "b", operation: "browser.click", payload: { target: "ref=r1:e1", expectedRevision: 11 } })).message).toContain(
-      'It differs at /target: sent "ref=r1:e1", recorded "ref=r11:e4"',
-    );
+    expect(
+      missOf(
+        engine.answer({
+          protocolVersion: 1,
+          requestId: "b",
+          operation: "browser.click",
+          payload: { target: "ref=r1:e1", expectedRevision: 11 },
+        }),
+      ).message,
+    ).toContain('It differs at /target: sent "ref=r1:e1", recorded "ref=r11:e4"');
   });
 
   it("reaches the client through the in-memory transport", async () => {
     const glass = await Glass.connect(inMemoryTransport(golden, { match: { ignore: ["expectedRevision"] } }));
     try {
-      const error = await glass.browser.click({ target: "ref=r11:e4", expectedRevision: 12 }).catch((caught: unknown) => caught);
+      const error = await glass.browser
+        .click({ target: "ref=r11:e4", expectedRevision: 12 })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(GlassError);
       expect((error as GlassError).code).toBe("staleRevision");
-      const miss = await glass.browser.click({ target: "ref=r12:e4", expectedRevision: 12 }).catch((caught: unknown) => caught);
+      const miss = await glass.browser
+        .click({ target: "ref=r12:e4", expectedRevision: 12 })
+        .catch((caught: unknown) => caught);
       expect((miss as GlassError).code).toBe("mock.unmatched");
       expect((miss as GlassError).message).toContain('/target: sent "ref=r12:e4", recorded "ref=r11:e4"');
     } finally {
@@ -159,14 +242,28 @@ describe("matching options", () => {
 
 describe("a recording that hides a secret matches whatever stands in its place", () => {
   it("answers a payload that differs from the recording only where it has [redacted], with no fields ignored", () => {
-    const fixture = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" }, email: { target: "r3:b8", text: "ada@example.com" } });
-    expect(send(fixture, "browser.type", { target: "r3:b9", text: "s3cret-pw" })).toMatchObject({ ok: true, result: { id: "password" } });
-    expect(send(fixture, "browser.type", { text: "another-secret", target: "r3:b9" })).toMatchObject({ ok: true, result: { id: "password" } });
+    const fixture = fixtureOf("browser.type", {
+      password: { target: "r3:b9", text: "[redacted]" },
+      email: { target: "r3:b8", text: "ada@example.com" },
+    });
+    expect(send(fixture, "browser.type", { target: "r3:b9", text: "s3cret-pw" })).toMatchObject({
+      ok: true,
+      result: { id: "password" },
+    });
+    expect(send(fixture, "browser.type", { text: "another-secret", target: "r3:b9" })).toMatchObject({
+      ok: true,
+      result: { id: "password" },
+    });
   });
 
   it("keeps the text around the marker compared, and the other fields", () => {
-    const fixture = fixtureOf("browser.navigate", { signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" } });
-    expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=hunter2&step=1" })).toMatchObject({ ok: true, result: { id: "signIn" } });
+    const fixture = fixtureOf("browser.navigate", {
+      signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" },
+    });
+    expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=hunter2&step=1" })).toMatchObject({
+      ok: true,
+      result: { id: "signIn" },
+    });
     expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=hunter2&step=2" }).ok).toBe(false);
     expect(send(fixture, "browser.navigate", { url: "https://shop.example/login?pw=&step=1" }).ok).toBe(false);
     const typed = fixtureOf("browser.type", { password: { target: "r3:b9", text: "[redacted]" } });
@@ -175,10 +272,21 @@ describe("a recording that hides a secret matches whatever stands in its place",
   });
 
   it("gives the answers of a payload recorded several times in recorded order", () => {
-    const fixture = fixtureOf("browser.type", { first: { target: "r3:b9", text: "[redacted]" }, second: { target: "r3:b9", text: "[redacted]" } });
+    const fixture = fixtureOf("browser.type", {
+      first: { target: "r3:b9", text: "[redacted]" },
+      second: { target: "r3:b9", text: "[redacted]" },
+    });
     const replay = createReplayEngine(fixture);
-    const answer = (requestId: string) => replay.answer({ protocolVersion: 1, requestId, operation: "browser.type", payload: { target: "r3:b9", text: "pw" } } as GlassRequest);
-    expect([answer("a"), answer("b"), answer("c")].map((response) => (response.ok ? response.result : undefined))).toEqual([{ id: "first" }, { id: "second" }, { id: "second" }]);
+    const answer = (requestId: string) =>
+      replay.answer({
+        protocolVersion: 1,
+        requestId,
+        operation: "browser.type",
+        payload: { target: "r3:b9", text: "pw" },
+      } as GlassRequest);
+    expect(
+      [answer("a"), answer("b"), answer("c")].map((response) => (response.ok ? response.result : undefined)),
+    ).toEqual([{ id: "first" }, { id: "second" }, { id: "second" }]);
   });
 });
 
@@ -198,7 +306,9 @@ describe("a replay miss never shows a secret the recorder hid", () => {
 
   it("finds a secret inside a longer text by the recorded text around it, even where the message shortens values", () => {
     const long = `${SECRET}-and-then-some-more-characters-to-pass-the-preview-length`;
-    const fixture = fixtureOf("browser.navigate", { signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" } });
+    const fixture = fixtureOf("browser.navigate", {
+      signIn: { url: "https://shop.example/login?pw=[redacted]&step=1" },
+    });
     const response = send(fixture, "browser.navigate", { url: `https://shop.example/login?pw=${long}&step=2` });
     // Not the whole secret, and no beginning of it cut off by a preview either.
     expect(shown(response)).not.toContain(SECRET.slice(0, 6));
@@ -209,7 +319,9 @@ describe("a replay miss never shows a secret the recorder hid", () => {
     const response = send(fixture, "browser.navigate", { url: `https://other.example/login?password=${SECRET}` });
     expect(shown(response)).not.toContain(SECRET);
     const miss = missOf(response);
-    expect(miss.details.differences).toEqual([{ path: "/url", sent: "[redacted]", recorded: "https://shop.example/login?pw=[redacted]" }]);
+    expect(miss.details.differences).toEqual([
+      { path: "/url", sent: "[redacted]", recorded: "https://shop.example/login?pw=[redacted]" },
+    ]);
     expect(miss.details.payloadOmitted).toContain("hides a secret");
     expect(miss.details.payload).toBeUndefined();
   });

@@ -17,7 +17,15 @@ describe("the mock daemon's tools/list", () => {
     expect(listed.filter((tool) => !typed.includes(tool) && !Object.hasOwn(DELIBERATELY_UNTYPED, tool))).toEqual([]);
     expect(typed.filter((tool) => !listed.includes(tool))).toEqual([]);
     expect(listed).toHaveLength(typed.length);
-    for (const tool of ["extractWebIr", "preflightNavigation", "resolveIntentWithKnowledge", "workspaceStatus", "memoryPrune", "backendTest", "replayDiff"]) {
+    for (const tool of [
+      "extractWebIr",
+      "preflightNavigation",
+      "resolveIntentWithKnowledge",
+      "workspaceStatus",
+      "memoryPrune",
+      "backendTest",
+      "replayDiff",
+    ]) {
       expect(listed, tool).toContain(tool);
     }
     await glass.close();

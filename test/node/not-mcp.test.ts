@@ -8,14 +8,19 @@ import { stdioTransport } from "glass-sdk/node";
 
 /** Connects over stdio to `command` with a deadline far beyond the test's own timeout. */
 async function connectFailure(command: string, args: string[]): Promise<GlassError> {
-  const error = await Glass.connect(stdioTransport({ command, args }), { deadlineMs: 120_000 }).catch((thrown: unknown) => thrown);
+  const error = await Glass.connect(stdioTransport({ command, args }), { deadlineMs: 120_000 }).catch(
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(GlassError);
   return error as GlassError;
 }
 
 describe("a stdio command that does not speak MCP", () => {
   it("printing ordinary text (a daemon started without its MCP mode): the connection ends at once, quoting what it printed", async () => {
-    const error = await connectFailure(process.execPath, ["-e", "console.log('Usage: glass-browser [OPTIONS] <COMMAND>'); setInterval(() => {}, 1000)"]);
+    const error = await connectFailure(process.execPath, [
+      "-e",
+      "console.log('Usage: glass-browser [OPTIONS] <COMMAND>'); setInterval(() => {}, 1000)",
+    ]);
     expect(error.code).toBe("transport.closed");
     expect(error.rawMessage).toContain('printed "Usage: glass-browser [OPTIONS] <COMMAND>" where MCP was expected');
     expect(error.rawMessage).toContain("`--mcp`");
@@ -25,7 +30,9 @@ describe("a stdio command that does not speak MCP", () => {
   it("echoing its input (cat): the connection ends at once, saying the client's own initialize came back, not blaming the daemon's refusal", async () => {
     const error = await connectFailure("cat", []);
     expect(error.code).toBe("transport.closed");
-    expect(error.rawMessage).toContain("the daemon sent the client's own initialize back: it echoes what it reads (like cat)");
+    expect(error.rawMessage).toContain(
+      "the daemon sent the client's own initialize back: it echoes what it reads (like cat)",
+    );
     expect(error.rawMessage).not.toContain("the client does not handle initialize");
   }, 20_000);
 
@@ -42,7 +49,10 @@ describe("a stdio command that does not speak MCP", () => {
       "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n' + (message.method === 'initialize' ? 'a stray log line\\n' : ''));",
       "});",
     ].join("\n");
-    const glass = await Glass.connect(stdioTransport({ command: process.execPath, args: ["-e", script] }), { negotiation: false, deadlineMs: 10_000 });
+    const glass = await Glass.connect(stdioTransport({ command: process.execPath, args: ["-e", script] }), {
+      negotiation: false,
+      deadlineMs: 10_000,
+    });
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
     await glass.close();
   }, 20_000);

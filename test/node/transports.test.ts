@@ -1,5 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,7 +123,8 @@ describe("stdio transport", () => {
     const recorder = new Recorder();
     await transport.start(recorder);
     await Promise.all([1, 2, 3].map((id) => transport.send(request(id, "echo", { n: id, text: "héllo" }))));
-    for (const id of [1, 2, 3]) expect(await recorder.result(id)).toMatchObject({ framing: "newline", params: { n: id, text: "héllo" } });
+    for (const id of [1, 2, 3])
+      expect(await recorder.result(id)).toMatchObject({ framing: "newline", params: { n: id, text: "héllo" } });
     expect(recorder.errors).toEqual([]);
     expect(recorder.closes).toEqual([]);
   });
@@ -159,9 +170,15 @@ describe("stdio transport", () => {
     await transport.start(recorder);
     await transport.send(request(0, "initialize", {}));
     await recorder.result(0);
-    const refused = await transport.send(request(1, "echo", { text: "x".repeat(4 * 1024 * 1024) })).catch((error: unknown) => error);
+    const refused = await transport
+      .send(request(1, "echo", { text: "x".repeat(4 * 1024 * 1024) }))
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(GlassError);
-    expect(refused).toMatchObject({ code: "request.invalid", mutationPossible: false, details: { maxBytes: 4 * 1024 * 1024 } });
+    expect(refused).toMatchObject({
+      code: "request.invalid",
+      mutationPossible: false,
+      details: { maxBytes: 4 * 1024 * 1024 },
+    });
     await transport.send(request(2, "echo", { text: "after" }));
     expect(await recorder.result(2)).toMatchObject({ params: { text: "after" } });
     expect(recorder.messages.some((message) => "id" in message && message.id === 1)).toBe(false);
@@ -203,7 +220,11 @@ describe("stdio transport", () => {
     const transport = echoTransport();
     const recorder = new Recorder();
     await transport.start(recorder);
-    await transport.send({ jsonrpc: "2.0", method: "exit", params: { code: 3, stderr: "panic: the browser went away\n" } });
+    await transport.send({
+      jsonrpc: "2.0",
+      method: "exit",
+      params: { code: 3, stderr: "panic: the browser went away\n" },
+    });
     await recorder.until(() => recorder.closes.length > 0);
     await delay(100);
     expect(recorder.closes).toHaveLength(1);
@@ -257,7 +278,9 @@ describe("stdio transport", () => {
     const binary = join(dir, "glass");
     writeFileSync(binary, "#!/bin/sh\necho hi\n", { mode: 0o644 });
     try {
-      const error = await stdioTransport({ command: binary }).start(new Recorder()).catch((caught: unknown) => caught);
+      const error = await stdioTransport({ command: binary })
+        .start(new Recorder())
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransportUnavailableError);
       expect((error as Error).message).toMatch(/is not executable \(permission denied\)/);
       expect((error as Error).message).toMatch(/chmod \+x/);
@@ -320,7 +343,9 @@ describe("stdio transport", () => {
     await expect(transport.send(request(1, "echo"))).rejects.toThrow(/is not running: call start\(\) first/);
     await expect(transport.send(request(1, "echo"))).rejects.toBeInstanceOf(TransportClosedError);
     await transport.close();
-    await expect(transport.send(request(2, "echo"))).rejects.toThrow(/the transport is closed; the message was not sent/);
+    await expect(transport.send(request(2, "echo"))).rejects.toThrow(
+      /the transport is closed; the message was not sent/,
+    );
   });
 });
 
@@ -337,7 +362,10 @@ function startEchoServer(path: string, glass = false): Promise<{ server: Server;
     socket.on("data", (chunk: Buffer) => {
       for (const { message, framing, bytes } of reader.pushFrames(chunk)) {
         const { id, method, params } = message as JsonRpcRequest;
-        const result = glass && method === "initialize" ? { framing, bytes, params, glass: { protocolVersion: 1 } } : { framing, bytes, params };
+        const result =
+          glass && method === "initialize"
+            ? { framing, bytes, params, glass: { protocolVersion: 1 } }
+            : { framing, bytes, params };
         socket.write(encodeFrame({ jsonrpc: "2.0", id, result }, { framing }));
       }
     });
@@ -392,13 +420,17 @@ describe("socket transport", () => {
     servers.push(server);
     const transport = socketTransport({ path });
     openTransports.push(transport);
-    await expect(transport.send(request(1, "echo"))).rejects.toThrow(/not connected to the Glass daemon at .*: call start\(\) first/);
+    await expect(transport.send(request(1, "echo"))).rejects.toThrow(
+      /not connected to the Glass daemon at .*: call start\(\) first/,
+    );
     await transport.start(new Recorder());
     await expect(transport.start(new Recorder())).rejects.toBeInstanceOf(TransportUnavailableError);
     const closedFirst = socketTransport({ path });
     await closedFirst.close();
     await expect(closedFirst.start(new Recorder())).rejects.toBeInstanceOf(TransportClosedError);
-    await expect(closedFirst.send(request(2, "echo"))).rejects.toThrow(/the transport is closed; the message was not sent/);
+    await expect(closedFirst.send(request(2, "echo"))).rejects.toThrow(
+      /the transport is closed; the message was not sent/,
+    );
   });
 
   it("reports the daemon closing the connection with exactly one onClose(TransportClosedError)", async () => {
@@ -423,7 +455,9 @@ describe("socket transport", () => {
   it("rejects start() with a TransportUnavailableError when nothing listens at the path", async () => {
     const dir = tempDir();
     const missing = join(dir, "missing.sock");
-    const error = await socketTransport({ path: missing }).start(new Recorder()).catch((caught: unknown) => caught);
+    const error = await socketTransport({ path: missing })
+      .start(new Recorder())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportUnavailableError);
     const message = (error as Error).message;
     expect(message).toContain(`no Glass daemon is listening at ${missing}`);
@@ -440,7 +474,9 @@ describe("socket transport", () => {
       [plain, "a regular file"],
       [dir, "a directory"],
     ] as const) {
-      const error = await socketTransport({ path }).start(new Recorder()).catch((caught: unknown) => caught);
+      const error = await socketTransport({ path })
+        .start(new Recorder())
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransportUnavailableError);
       const message = (error as Error).message;
       expect(message).toContain(`${path} is ${kind}, not a socket: nothing was sent`);
@@ -478,28 +514,37 @@ describe("socket transport", () => {
     });
   // Only root can switch users, and `nobody` must be able to run this Node (no stdout when it cannot
   // even start it: EACCES for a binary in a directory only its owner may enter) and read this checkout.
-  const canRunAsNobody = bypassesPermissions && process.getuid?.() === 0 && (runAsNobody("--probe").stdout ?? "").includes('"probe":true');
+  const canRunAsNobody =
+    bypassesPermissions && process.getuid?.() === 0 && (runAsNobody("--probe").stdout ?? "").includes('"probe":true');
 
-  it.skipIf(bypassesPermissions)("rejects start() with a permission message for a socket it may not reach (EACCES)", async () => {
-    const error = await socketTransport({ path: join(lockedDir, "glass.sock") })
-      .start(new Recorder())
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect((error as Error).message).toMatch(/permission denied connecting to .*accepts only the user who started the daemon/);
-  });
+  it.skipIf(bypassesPermissions)(
+    "rejects start() with a permission message for a socket it may not reach (EACCES)",
+    async () => {
+      const error = await socketTransport({ path: join(lockedDir, "glass.sock") })
+        .start(new Recorder())
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TransportUnavailableError);
+      expect((error as Error).message).toMatch(
+        /permission denied connecting to .*accepts only the user who started the daemon/,
+      );
+    },
+  );
 
-  it.skipIf(!canRunAsNobody)("rejects start() with a permission message for a socket it may not reach (EACCES, as user nobody)", async () => {
-    const path = join(lockedDir, "glass.sock");
-    chmodSync(lockedDir, 0o700);
-    const { server } = await startEchoServer(path);
-    servers.push(server);
-    chmodSync(lockedDir, 0o000);
-    const run = runAsNobody(path);
-    expect(run.stderr).toBe("");
-    const outcome = JSON.parse(run.stdout) as { name?: string; code?: string; message?: string };
-    expect(outcome).toMatchObject({ name: "TransportUnavailableError", code: "transport.unavailable" });
-    expect(outcome.message).toMatch(/permission denied connecting to .*accepts only the user who started the daemon/);
-  });
+  it.skipIf(!canRunAsNobody)(
+    "rejects start() with a permission message for a socket it may not reach (EACCES, as user nobody)",
+    async () => {
+      const path = join(lockedDir, "glass.sock");
+      chmodSync(lockedDir, 0o700);
+      const { server } = await startEchoServer(path);
+      servers.push(server);
+      chmodSync(lockedDir, 0o000);
+      const run = runAsNobody(path);
+      expect(run.stderr).toBe("");
+      const outcome = JSON.parse(run.stdout) as { name?: string; code?: string; message?: string };
+      expect(outcome).toMatchObject({ name: "TransportUnavailableError", code: "transport.unavailable" });
+      expect(outcome.message).toMatch(/permission denied connecting to .*accepts only the user who started the daemon/);
+    },
+  );
 });
 
 /**
@@ -549,21 +594,26 @@ describe("socket transport: sockets whose owner cannot be vouched for", () => {
     );
   }
 
-  it.skipIf(process.platform !== "linux")("refuses a Linux abstract socket name before connecting, unless allowAbstractSocket is set", async () => {
-    const name = `\0glass-sdk-test-${process.pid}-${Date.now()}`;
-    const squat = await listener(name);
-    const error = await startError(socketTransport({ path: name }));
-    expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect((error as TransportUnavailableError).rawMessage).toMatch(/is a Linux abstract socket name: it has no file, so no owner or permissions, and any local user can bind it/);
-    expect((error as TransportUnavailableError).rawMessage).toContain("allowAbstractSocket: true");
-    expect(error).toMatchObject({ mutationPossible: false });
-    await delay(50);
-    expect(squat.connections()).toBe(0);
-    const allowed = socketTransport({ path: name, allowAbstractSocket: true, closeTimeoutMs: 100 });
-    await allowed.start(new Recorder());
-    await allowed.close();
-    expect(squat.connections()).toBe(1);
-  });
+  it.skipIf(process.platform !== "linux")(
+    "refuses a Linux abstract socket name before connecting, unless allowAbstractSocket is set",
+    async () => {
+      const name = `\0glass-sdk-test-${process.pid}-${Date.now()}`;
+      const squat = await listener(name);
+      const error = await startError(socketTransport({ path: name }));
+      expect(error).toBeInstanceOf(TransportUnavailableError);
+      expect((error as TransportUnavailableError).rawMessage).toMatch(
+        /is a Linux abstract socket name: it has no file, so no owner or permissions, and any local user can bind it/,
+      );
+      expect((error as TransportUnavailableError).rawMessage).toContain("allowAbstractSocket: true");
+      expect(error).toMatchObject({ mutationPossible: false });
+      await delay(50);
+      expect(squat.connections()).toBe(0);
+      const allowed = socketTransport({ path: name, allowAbstractSocket: true, closeTimeoutMs: 100 });
+      await allowed.start(new Recorder());
+      await allowed.close();
+      expect(squat.connections()).toBe(1);
+    },
+  );
 
   for (const [mode, who] of [
     [0o777, "any user"],
@@ -577,10 +627,17 @@ describe("socket transport: sockets whose owner cannot be vouched for", () => {
       const error = await startError(socketTransport({ path }));
       expect(error).toBeInstanceOf(TransportUnavailableError);
       const message = (error as TransportUnavailableError).rawMessage;
-      expect(message).toContain(`the socket at ${path} is in a directory another user could swap it in: ${dir} (mode 0${mode.toString(8)}) may be written by ${who} and has no sticky bit`);
-      expect(message).toContain("Nothing was sent. Move the socket to a directory only you can write to (the daemon's default, or $XDG_RUNTIME_DIR)");
+      expect(message).toContain(
+        `the socket at ${path} is in a directory another user could swap it in: ${dir} (mode 0${mode.toString(8)}) may be written by ${who} and has no sticky bit`,
+      );
+      expect(message).toContain(
+        "Nothing was sent. Move the socket to a directory only you can write to (the daemon's default, or $XDG_RUNTIME_DIR)",
+      );
       expect(message).toContain("allowSharedDirectory: true");
-      expect(error).toMatchObject({ mutationPossible: false, details: { path, directory: dir, directoryMode: `0${mode.toString(8)}` } });
+      expect(error).toMatchObject({
+        mutationPossible: false,
+        details: { path, directory: dir, directoryMode: `0${mode.toString(8)}` },
+      });
       await delay(50);
       expect(squat.received()).toBe(0);
     });
@@ -594,7 +651,9 @@ describe("socket transport: sockets whose owner cannot be vouched for", () => {
     await listener(path);
     const error = await startError(socketTransport({ path }));
     expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect((error as Error).message).toContain(`${shared} (mode 0777) may be written by any user and has no sticky bit`);
+    expect((error as Error).message).toContain(
+      `${shared} (mode 0777) may be written by any user and has no sticky bit`,
+    );
   });
 
   it("refuses a socket reached through a link into a shared directory", async () => {
@@ -630,26 +689,35 @@ describe("socket transport: sockets whose owner cannot be vouched for", () => {
   });
 
   // Only root can give a directory to another user.
-  it.skipIf(!isRoot)("refuses a socket in a directory that belongs to another user (not root), unless allowForeignOwner is set", async () => {
-    const dir = tempDir();
-    const path = join(dir, "glass.sock");
-    const peer = await listener(path);
-    chownSync(dir, 65534, 65534);
-    const error = await startError(socketTransport({ path }));
-    expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect((error as Error).message).toContain(`${dir} belongs to another user (uid 65534; this process runs as uid 0), who may replace anything in it`);
-    expect(error).toMatchObject({ details: { directory: dir, directoryUid: 65534 } });
-    const allowed = socketTransport({ path, allowForeignOwner: true, closeTimeoutMs: 100 });
-    await allowed.start(new Recorder());
-    await allowed.close();
-    expect(peer.connections()).toBe(2);
-  });
+  it.skipIf(!isRoot)(
+    "refuses a socket in a directory that belongs to another user (not root), unless allowForeignOwner is set",
+    async () => {
+      const dir = tempDir();
+      const path = join(dir, "glass.sock");
+      const peer = await listener(path);
+      chownSync(dir, 65534, 65534);
+      const error = await startError(socketTransport({ path }));
+      expect(error).toBeInstanceOf(TransportUnavailableError);
+      expect((error as Error).message).toContain(
+        `${dir} belongs to another user (uid 65534; this process runs as uid 0), who may replace anything in it`,
+      );
+      expect(error).toMatchObject({ details: { directory: dir, directoryUid: 65534 } });
+      const allowed = socketTransport({ path, allowForeignOwner: true, closeTimeoutMs: 100 });
+      await allowed.start(new Recorder());
+      await allowed.close();
+      expect(peer.connections()).toBe(2);
+    },
+  );
 });
 
 describe("defaultSocketPath", () => {
   it("is ~/.local/share/glass/glass.sock on Linux, under XDG_DATA_HOME when that is an absolute path", () => {
-    expect(defaultSocketPath({ platform: "linux", env: {}, homeDir: "/home/ada" })).toBe("/home/ada/.local/share/glass/glass.sock");
-    expect(defaultSocketPath({ platform: "linux", env: { XDG_DATA_HOME: "/data/ada" }, homeDir: "/home/ada" })).toBe("/data/ada/glass/glass.sock");
+    expect(defaultSocketPath({ platform: "linux", env: {}, homeDir: "/home/ada" })).toBe(
+      "/home/ada/.local/share/glass/glass.sock",
+    );
+    expect(defaultSocketPath({ platform: "linux", env: { XDG_DATA_HOME: "/data/ada" }, homeDir: "/home/ada" })).toBe(
+      "/data/ada/glass/glass.sock",
+    );
     expect(defaultSocketPath({ platform: "linux", env: { XDG_DATA_HOME: "relative" }, homeDir: "/home/ada" })).toBe(
       "/home/ada/.local/share/glass/glass.sock",
     );

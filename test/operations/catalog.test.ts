@@ -18,7 +18,8 @@ setGeolocation setTimezone printToPdf clipboardWrite knowledgeList knowledgeStat
 knowledgePurge extractWebIr preflightNavigation resolveIntentWithKnowledge workspaceStatus workspaceInspect
 replayInspect replayDiff replayAttach surfaceInspect backendStatus backendTest memoryStatus memoryInspect memoryExplain
 memoryExport memoryReindex memoryForget memoryPrune`.split(/\s+/);
-const EXPECTED_REVISION = `navigate click clickExpectPopup doubleClick hover clear check uncheck drag type key keyDown keyUp
+const EXPECTED_REVISION =
+  `navigate click clickExpectPopup doubleClick hover clear check uncheck drag type key keyDown keyUp
 shortcut select upload fillForm scroll batch`.split(/\s+/);
 /** The browser-free tools of §2 and their canonical operations. */
 const BROWSER_FREE: Record<string, string> = {
@@ -54,7 +55,18 @@ describe("the operation catalog", () => {
         expect(op.lease).toEqual({ requiredWhen: { field: "operation", in: ["create", "purge"] } });
       } else if (op.tool === "executeTask") {
         expect(op.lease).toEqual({
-          requiredUnless: { field: "task.task", in: ["form.inspect", "form.validate", "field.read", "table.extract", "collection.extract", "region.extract", "dialog.inspect"] },
+          requiredUnless: {
+            field: "task.task",
+            in: [
+              "form.inspect",
+              "form.validate",
+              "field.read",
+              "table.extract",
+              "collection.extract",
+              "region.extract",
+              "dialog.inspect",
+            ],
+          },
         });
       } else {
         expect(op.lease, op.tool).toBe(leaseExemptTools.has(op.tool) ? "none" : "required");
@@ -64,11 +76,18 @@ describe("the operation catalog", () => {
   });
 
   it("flags exactly the tools that accept expectedRevision", () => {
-    expect(table.filter((op) => op.expectedRevision).map((op) => op.tool).sort()).toEqual([...EXPECTED_REVISION].sort());
+    expect(
+      table
+        .filter((op) => op.expectedRevision)
+        .map((op) => op.tool)
+        .sort(),
+    ).toEqual([...EXPECTED_REVISION].sort());
   });
 
   it("lists every read-only tool of §4, including those outside the catalog, for the generic request path", () => {
-    for (const tool of ["observe", "inspectWebIr", "project.read", "agent.hello", "workspaceStatus", "replayDiff"]) expect(leaseExemptTools.has(tool)).toBe(true);
-    for (const tool of ["click", "navigate", "executeTask", "evaluate", "project.edit"]) expect(leaseExemptTools.has(tool)).toBe(false);
+    for (const tool of ["observe", "inspectWebIr", "project.read", "agent.hello", "workspaceStatus", "replayDiff"])
+      expect(leaseExemptTools.has(tool)).toBe(true);
+    for (const tool of ["click", "navigate", "executeTask", "evaluate", "project.edit"])
+      expect(leaseExemptTools.has(tool)).toBe(false);
   });
 });

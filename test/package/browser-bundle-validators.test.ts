@@ -7,7 +7,8 @@ const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const bundlePath = `${dist}browser/glass-sdk.browser.min.js`;
 
 /** Text only the compiled validators contain (the compact ones build this reason from the field list). */
-const COMPILED_ONLY = "allowed fields: protocolVersion, requestId, correlationId, sessionId, mutationLease, operation, payload, deadlineMs";
+const COMPILED_ONLY =
+  "allowed fields: protocolVersion, requestId, correlationId, sessionId, mutationLease, operation, payload, deadlineMs";
 
 describe.skipIf(!existsSync(bundlePath))("validators in the builds (run `npm run build` first)", () => {
   it("the browser bundle validates with the compact validators, not the compiled ones", () => {
@@ -36,7 +37,12 @@ describe.skipIf(!existsSync(bundlePath))("validators in the builds (run `npm run
       compared++;
     };
     for (const request of fixture.requests) {
-      const broken: Record<string, unknown> = { ...request, requestId: " ", extra: 1, payload: { ...(request.payload as object), unknownField: true } };
+      const broken: Record<string, unknown> = {
+        ...request,
+        requestId: " ",
+        extra: 1,
+        payload: { ...(request.payload as object), unknownField: true },
+      };
       for (const value of [request, broken]) {
         same((v) => v.validateRequest(value));
         same((v) => v.validatePayload(String(value.operation), value.payload));

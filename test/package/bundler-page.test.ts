@@ -47,23 +47,33 @@ async function bundle(name: string, source: string): Promise<{ minified: number;
     logLevel: "silent",
   });
   const output = result.outputFiles[0]!.contents;
-  return { minified: output.byteLength, gzip: gzipSync(output, { level: 9 }).byteLength, inputs: Object.keys(result.metafile.inputs) };
+  return {
+    minified: output.byteLength,
+    gzip: gzipSync(output, { level: 9 }).byteLength,
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
-describe.skipIf(!existsSync(PREBUILT) || !existsSync(BUNDLER_BUILD))("a page bundled from glass-sdk for the browser (run `npm run build` first)", () => {
-  it("resolves glass-sdk to the browser build, whose validators are the compact ones", async () => {
-    const { inputs } = await bundle("resolves", page("glass-sdk", "httpTransport", "http://127.0.0.1:8787/mcp"));
-    expect(inputs.some((input) => input.endsWith("dist/browser/index.js"))).toBe(true);
-    expect(inputs.filter((input) => /dist\/(index|chunk-[^/]*)\.js$/.test(input))).toEqual([]);
-  });
-
-  for (const transport of ["httpTransport", "webSocketTransport"] as const) {
-    const url = transport === "httpTransport" ? "http://127.0.0.1:8787/mcp" : "ws://127.0.0.1:8787/mcp";
-    it(`with ${transport}, ships at most 10 % more than the same page on the prebuilt file`, async () => {
-      const bundled = await bundle(`bundled-${transport}`, page("glass-sdk", transport, url));
-      const prebuilt = await bundle(`prebuilt-${transport}`, page(PREBUILT, transport, url));
-      expect(bundled.gzip, `bundled ${bundled.minified} B minified / ${bundled.gzip} B gzip; prebuilt ${prebuilt.minified} / ${prebuilt.gzip}`).toBeLessThanOrEqual(prebuilt.gzip * 1.1);
-      expect(bundled.minified).toBeLessThanOrEqual(prebuilt.minified * 1.1);
+describe.skipIf(!existsSync(PREBUILT) || !existsSync(BUNDLER_BUILD))(
+  "a page bundled from glass-sdk for the browser (run `npm run build` first)",
+  () => {
+    it("resolves glass-sdk to the browser build, whose validators are the compact ones", async () => {
+      const { inputs } = await bundle("resolves", page("glass-sdk", "httpTransport", "http://127.0.0.1:8787/mcp"));
+      expect(inputs.some((input) => input.endsWith("dist/browser/index.js"))).toBe(true);
+      expect(inputs.filter((input) => /dist\/(index|chunk-[^/]*)\.js$/.test(input))).toEqual([]);
     });
-  }
-});
+
+    for (const transport of ["httpTransport", "webSocketTransport"] as const) {
+      const url = transport === "httpTransport" ? "http://127.0.0.1:8787/mcp" : "ws://127.0.0.1:8787/mcp";
+      it(`with ${transport}, ships at most 10 % more than the same page on the prebuilt file`, async () => {
+        const bundled = await bundle(`bundled-${transport}`, page("glass-sdk", transport, url));
+        const prebuilt = await bundle(`prebuilt-${transport}`, page(PREBUILT, transport, url));
+        expect(
+          bundled.gzip,
+          `bundled ${bundled.minified} B minified / ${bundled.gzip} B gzip; prebuilt ${prebuilt.minified} / ${prebuilt.gzip}`,
+        ).toBeLessThanOrEqual(prebuilt.gzip * 1.1);
+        expect(bundled.minified).toBeLessThanOrEqual(prebuilt.minified * 1.1);
+      });
+    }
+  },
+);

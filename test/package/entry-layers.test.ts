@@ -28,7 +28,9 @@ function moduleGraph(entry: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]!);
+    const specifiers = [
+      ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g),
+    ].map((m) => m[1]!);
     for (const specifier of specifiers) visit(join(dirname(file), specifier));
   };
   visit(join(DIST, entry));
@@ -39,7 +41,9 @@ function moduleGraph(entry: string): string[] {
 function builtInputs(): Map<string, string[]> {
   const inputs = new Map<string, string[]>();
   for (const metafile of METAFILES) {
-    const { outputs } = JSON.parse(readFileSync(join(DIST, metafile), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const { outputs } = JSON.parse(readFileSync(join(DIST, metafile), "utf8")) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
     for (const [output, { inputs: of }] of Object.entries(outputs)) inputs.set(output, Object.keys(of));
   }
   return inputs;
@@ -58,7 +62,9 @@ function sourcesOf(entry: string): string[] {
 /** The package names (not relative files) that the modules of `entry`'s graph import. */
 function packagesOf(entry: string): string[] {
   return moduleGraph(entry).flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g)].map((m) => m[1]!),
+    [
+      ...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g),
+    ].map((m) => m[1]!),
   );
 }
 
@@ -83,12 +89,22 @@ async function runWithoutMsw(format: "esm" | "cjs", code: string): Promise<strin
       if (request === "msw" || request.startsWith("msw/")) throw Object.assign(new Error("Cannot find module 'msw' (not installed)"), { code: "MODULE_NOT_FOUND" });
       return resolve.call(this, request, ...rest);
     };`;
-  const args = format === "esm" ? ["--import", register, "--input-type=module", "-e", code] : ["-e", `${cjsHook}\n${code}`];
+  const args =
+    format === "esm" ? ["--import", register, "--input-type=module", "-e", code] : ["-e", `${cjsHook}\n${code}`];
   const { stdout } = await run(process.execPath, args, { cwd: ROOT, timeout: 20_000 });
   return stdout.trim();
 }
 
-const built = ["index.js", "node.js", "node.cjs", "testing.js", "testing.cjs", "testing/msw.js", "testing/node.js", ...METAFILES].every((file) => existsSync(join(DIST, file)));
+const built = [
+  "index.js",
+  "node.js",
+  "node.cjs",
+  "testing.js",
+  "testing.cjs",
+  "testing/msw.js",
+  "testing/node.js",
+  ...METAFILES,
+].every((file) => existsSync(join(DIST, file)));
 
 describe.skipIf(!built)("the built entry points load only their own layer (run `npm run build` first)", () => {
   it("glass-sdk/node (ESM and CJS) loads no replay, fixture or mock-daemon code", () => {
@@ -112,7 +128,15 @@ describe.skipIf(!built)("the built entry points load only their own layer (run `
   });
 
   it("only glass-sdk/testing/msw imports msw", () => {
-    for (const entry of ["index.js", "protocol.js", "node.js", "testing.js", "testing.cjs", "testing/node.js", "testing/node.cjs"]) {
+    for (const entry of [
+      "index.js",
+      "protocol.js",
+      "node.js",
+      "testing.js",
+      "testing.cjs",
+      "testing/node.js",
+      "testing/node.cjs",
+    ]) {
       expect(packagesOf(entry).filter((name) => name === "msw" || name.startsWith("msw/"))).toEqual([]);
     }
     expect(packagesOf("testing/msw.js")).toContain("msw");

@@ -24,7 +24,10 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 /** Runs a script in the user's project and returns what it printed as JSON. */
 function runInProject(file: string, source: string): Record<string, unknown> {
   writeFileSync(join(project, file), source);
-  return JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" })) as Record<string, unknown>;
+  return JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" })) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe("the golden fixture in a user's project", () => {
@@ -63,7 +66,10 @@ const path = createRequire(import.meta.url).resolve("glass-sdk/fixtures/protocol
 console.log(JSON.stringify({ requests: parseFixture(golden).requests.length, path }));
 `,
     );
-    expect(out).toEqual({ requests: 16, path: join(project, "node_modules", "glass-sdk", "fixtures", "protocol-golden-v1.json") });
+    expect(out).toEqual({
+      requests: 16,
+      path: join(project, "node_modules", "glass-sdk", "fixtures", "protocol-golden-v1.json"),
+    });
   });
 
   it("is found from CommonJS too", () => {
@@ -102,18 +108,27 @@ function readmeExample(heading: string): string {
   const section = readme.slice(start + heading.length + 2).split(/\n## /)[0]!;
   const block = /```ts\n([\s\S]*?)\n```/.exec(section);
   if (block === null) throw new Error(`README.md has no ts block under ${heading}`);
-  return ts.transpileModule(block[1]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  return ts.transpileModule(block[1]!, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
 }
 
 /** Runs a script in the user's project (bounded in time: a hung daemon fails the test) and returns what it printed. */
 function runScript(file: string, source: string): string {
   writeFileSync(join(project, file), source);
-  return execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "inherit"] });
+  return execFileSync(process.execPath, [file], {
+    cwd: project,
+    encoding: "utf8",
+    timeout: 30_000,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
 }
 
 describe("the README's examples in a user's project that installed the packed package", () => {
   it("runs the usage example as written: it starts the package's mock daemon (npx glass-sdk mock-daemon), observes, types with the observed revision and closes", () => {
-    expect(runScript("usage.mjs", readmeExample("## Usage"))).toMatch(/^typed into Email at revision 1: execution act_\d+\n$/);
+    expect(runScript("usage.mjs", readmeExample("## Usage"))).toMatch(
+      /^typed into Email at revision 1: execution act_\d+\n$/,
+    );
   }, 40_000);
 
   it("runs the testing example as written: a mock with a typed handler, no daemon and no test framework", () => {
@@ -131,7 +146,10 @@ describe("a folder install (npm install <folder>) of a checkout that was never b
   it("builds dist/ with the package's prepare script, and the project imports glass-sdk and runs its command", () => {
     // The repository's files as a clone has them (tracked, and new files not ignored), without dist/.
     checkout = mkdtempSync(join(tmpdir(), "glass-checkout-"));
-    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0");
+    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).split("\0");
     for (const file of files.filter((name) => name !== "" && name !== "node_modules" && existsSync(join(ROOT, name)))) {
       mkdirSync(dirname(join(checkout, file)), { recursive: true });
       cpSync(join(ROOT, file), join(checkout, file));
@@ -140,7 +158,11 @@ describe("a folder install (npm install <folder>) of a checkout that was never b
     expect(existsSync(join(checkout, "dist"))).toBe(false);
 
     user = newProject("glass-folder-install-");
-    execFileSync("npm", [...NPM_INSTALL, checkout], { cwd: user, stdio: ["ignore", "ignore", "pipe"], timeout: 240_000 });
+    execFileSync("npm", [...NPM_INSTALL, checkout], {
+      cwd: user,
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 240_000,
+    });
     expect(existsSync(join(checkout, "dist", "index.js"))).toBe(true);
 
     writeFileSync(
@@ -155,7 +177,11 @@ console.log(JSON.stringify(await glass.browser.getText({})));
 await glass.close();
 `,
     );
-    expect(execFileSync(process.execPath, ["folder.mjs"], { cwd: user, encoding: "utf8", timeout: 30_000 })).toBe('{"text":"from a folder install"}\n');
-    expect(execFileSync("npx", ["--no-install", "glass-sdk", "--help"], { cwd: user, encoding: "utf8", timeout: 30_000 })).toContain("Usage: glass-sdk <command>");
+    expect(execFileSync(process.execPath, ["folder.mjs"], { cwd: user, encoding: "utf8", timeout: 30_000 })).toBe(
+      '{"text":"from a folder install"}\n',
+    );
+    expect(
+      execFileSync("npx", ["--no-install", "glass-sdk", "--help"], { cwd: user, encoding: "utf8", timeout: 30_000 }),
+    ).toContain("Usage: glass-sdk <command>");
   }, 300_000);
 });

@@ -45,28 +45,98 @@ const OLD_LAYOUT: Tree = {
 
 /** One forbidden edge per file, beside the edges of LAYOUT; the rule each must be reported by. */
 const FORBIDDEN: { file: string; text: string; rule: string }[] = [
-  { file: "src/errors/uses-node.ts", text: `import { encodeFrame } from "../node/framing.js";\nexport const x = encodeFrame;\n`, rule: "core-imports-core" },
-  { file: "src/transport/uses-testing.ts", text: `export const x = () => import("../testing/index.js");\n`, rule: "core-imports-core" },
+  {
+    file: "src/errors/uses-node.ts",
+    text: `import { encodeFrame } from "../node/framing.js";\nexport const x = encodeFrame;\n`,
+    rule: "core-imports-core",
+  },
+  {
+    file: "src/transport/uses-testing.ts",
+    text: `export const x = () => import("../testing/index.js");\n`,
+    rule: "core-imports-core",
+  },
   { file: "src/client/uses-fs.ts", text: `export const x = () => import("node:fs");\n`, rule: "core-no-node-builtins" },
-  { file: "generated/uses-path.ts", text: `import { join } from "node:path";\nexport const x = join;\n`, rule: "core-no-node-builtins" },
-  { file: "src/transport/static-ws.ts", text: `import WebSocket from "ws";\nexport const x = WebSocket;\n`, rule: "core-packages-on-demand" },
-  { file: "src/mock-daemon/uses-testing.ts", text: `import { loadFixture } from "../testing/index.js";\nexport const x = loadFixture;\n`, rule: "mock-daemon-imports-core" },
-  { file: "src/mock-daemon/uses-fs.ts", text: `export const x = () => import("node:fs");\n`, rule: "mock-daemon-imports-core" },
-  { file: "src/testing/uses-node.ts", text: `import type { encodeFrame } from "../node/framing.js";\nexport type X = typeof encodeFrame;\n`, rule: "testing-kit-platform-free" },
-  { file: "src/testing/uses-server.ts", text: `import { server } from "./node/server.js";\nexport const x = server;\n`, rule: "testing-kit-platform-free" },
-  { file: "src/testing/static-fs.ts", text: `import { readFileSync } from "node:fs";\nexport const x = readFileSync;\n`, rule: "testing-kit-node-builtins-on-demand" },
-  { file: "src/testing/uses-msw.ts", text: `import { http } from "msw";\nexport const x = http;\n`, rule: "msw-only-in-testing-msw" },
-  { file: "src/testing/msw/uses-node.ts", text: `import { encodeFrame } from "../../node/framing.js";\nexport const x = encodeFrame;\n`, rule: "testing-msw-layers" },
-  { file: "src/testing/node/uses-cli.ts", text: `import { cli } from "../../cli/main.js";\nexport const x = cli;\n`, rule: "testing-node-not-cli" },
-  { file: "src/node/uses-testing.ts", text: `import { loadFixture } from "../testing/index.js";\nexport const x = loadFixture;\n`, rule: "node-imports-core" },
-  { file: "src/node/uses-mock-daemon.ts", text: `import { daemon } from "../mock-daemon/daemon.js";\nexport const x = daemon;\n`, rule: "node-imports-core" },
-  { file: "src/cli/uses-codegen.ts", text: `import { generate } from "../../codegen/main.js";\nexport const x = generate;\n`, rule: "no-codegen-at-run-time" },
-  { file: "src/operations/missing.ts", text: `import { gone } from "./gone.js";\nexport const x = gone;\n`, rule: "no-unresolvable" },
-  { file: "src/collections/ping.ts", text: `import { pong } from "./pong.js";\nexport const ping = (): string => pong();\n`, rule: "no-cycles" },
+  {
+    file: "generated/uses-path.ts",
+    text: `import { join } from "node:path";\nexport const x = join;\n`,
+    rule: "core-no-node-builtins",
+  },
+  {
+    file: "src/transport/static-ws.ts",
+    text: `import WebSocket from "ws";\nexport const x = WebSocket;\n`,
+    rule: "core-packages-on-demand",
+  },
+  {
+    file: "src/mock-daemon/uses-testing.ts",
+    text: `import { loadFixture } from "../testing/index.js";\nexport const x = loadFixture;\n`,
+    rule: "mock-daemon-imports-core",
+  },
+  {
+    file: "src/mock-daemon/uses-fs.ts",
+    text: `export const x = () => import("node:fs");\n`,
+    rule: "mock-daemon-imports-core",
+  },
+  {
+    file: "src/testing/uses-node.ts",
+    text: `import type { encodeFrame } from "../node/framing.js";\nexport type X = typeof encodeFrame;\n`,
+    rule: "testing-kit-platform-free",
+  },
+  {
+    file: "src/testing/uses-server.ts",
+    text: `import { server } from "./node/server.js";\nexport const x = server;\n`,
+    rule: "testing-kit-platform-free",
+  },
+  {
+    file: "src/testing/static-fs.ts",
+    text: `import { readFileSync } from "node:fs";\nexport const x = readFileSync;\n`,
+    rule: "testing-kit-node-builtins-on-demand",
+  },
+  {
+    file: "src/testing/uses-msw.ts",
+    text: `import { http } from "msw";\nexport const x = http;\n`,
+    rule: "msw-only-in-testing-msw",
+  },
+  {
+    file: "src/testing/msw/uses-node.ts",
+    text: `import { encodeFrame } from "../../node/framing.js";\nexport const x = encodeFrame;\n`,
+    rule: "testing-msw-layers",
+  },
+  {
+    file: "src/testing/node/uses-cli.ts",
+    text: `import { cli } from "../../cli/main.js";\nexport const x = cli;\n`,
+    rule: "testing-node-not-cli",
+  },
+  {
+    file: "src/node/uses-testing.ts",
+    text: `import { loadFixture } from "../testing/index.js";\nexport const x = loadFixture;\n`,
+    rule: "node-imports-core",
+  },
+  {
+    file: "src/node/uses-mock-daemon.ts",
+    text: `import { daemon } from "../mock-daemon/daemon.js";\nexport const x = daemon;\n`,
+    rule: "node-imports-core",
+  },
+  {
+    file: "src/cli/uses-codegen.ts",
+    text: `import { generate } from "../../codegen/main.js";\nexport const x = generate;\n`,
+    rule: "no-codegen-at-run-time",
+  },
+  {
+    file: "src/operations/missing.ts",
+    text: `import { gone } from "./gone.js";\nexport const x = gone;\n`,
+    rule: "no-unresolvable",
+  },
+  {
+    file: "src/collections/ping.ts",
+    text: `import { pong } from "./pong.js";\nexport const ping = (): string => pong();\n`,
+    rule: "no-cycles",
+  },
 ];
 
 /** The other half of the cycle (a type-only import counts): depcruise reports a cycle once, from where it finds it. */
-const PONG: Tree = { "src/collections/pong.ts": `import type { ping } from "./ping.js";\nexport const pong = (): string => "" as ReturnType<typeof ping>;\n` };
+const PONG: Tree = {
+  "src/collections/pong.ts": `import type { ping } from "./ping.js";\nexport const pong = (): string => "" as ReturnType<typeof ping>;\n`,
+};
 
 const scratch: string[] = [];
 afterAll(() => {
@@ -77,8 +147,14 @@ afterAll(() => {
 function project(tree: Tree): string {
   const dir = mkdtempSync(join(tmpdir(), "glass-layers-"));
   scratch.push(dir);
-  const tsconfig = { compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true } };
-  const files: Tree = { ...tree, "tsconfig.json": JSON.stringify(tsconfig), "package.json": JSON.stringify({ type: "module" }) };
+  const tsconfig = {
+    compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true },
+  };
+  const files: Tree = {
+    ...tree,
+    "tsconfig.json": JSON.stringify(tsconfig),
+    "package.json": JSON.stringify({ type: "module" }),
+  };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
@@ -97,13 +173,20 @@ interface Violation {
 async function cruise(tree: Tree): Promise<Violation[]> {
   const cwd = project(tree);
   const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, [DEPCRUISE, "--config", CONFIG, "--output-type", "json", "src", "generated"], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
-      // depcruise exits non-zero when it reports an error-level violation; the JSON is on stdout either way.
-      if (out.trim().startsWith("{")) resolve(out);
-      else reject(new Error(`depcruise gave no report: ${error?.message ?? ""}\n${err}`));
-    });
+    execFile(
+      process.execPath,
+      [DEPCRUISE, "--config", CONFIG, "--output-type", "json", "src", "generated"],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, out, err) => {
+        // depcruise exits non-zero when it reports an error-level violation; the JSON is on stdout either way.
+        if (out.trim().startsWith("{")) resolve(out);
+        else reject(new Error(`depcruise gave no report: ${error?.message ?? ""}\n${err}`));
+      },
+    );
   });
-  const report = JSON.parse(stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  const report = JSON.parse(stdout) as {
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
   return report.summary.violations
     .map(({ rule, from, to }) => ({ rule: rule.name, from, to }))
     .sort((a, b) => (`${a.from}: ${a.rule}` < `${b.from}: ${b.rule}` ? -1 : 1));
@@ -116,8 +199,16 @@ describe("layer rules (npm run lint:deps)", () => {
 
   it("fail on the old layout: src/node importing the testing kit, and the testing kit a type from src/node", async () => {
     expect(await cruise(OLD_LAYOUT)).toEqual([
-      { rule: "node-imports-core", from: "src/node/mock-daemon/start-mock-daemon.ts", to: "src/testing/daemon/mcp-server-session.ts" },
-      { rule: "testing-kit-platform-free", from: "src/testing/daemon/mcp-server-session.ts", to: "src/node/framing/encode-frame.ts" },
+      {
+        rule: "node-imports-core",
+        from: "src/node/mock-daemon/start-mock-daemon.ts",
+        to: "src/testing/daemon/mcp-server-session.ts",
+      },
+      {
+        rule: "testing-kit-platform-free",
+        from: "src/testing/daemon/mcp-server-session.ts",
+        to: "src/node/framing/encode-frame.ts",
+      },
     ]);
   }, 60_000);
 

@@ -21,12 +21,28 @@ import { installPackedPackage, newProject } from "../support/packed-package.js";
  */
 
 const ROOT = new URL("../..", import.meta.url);
-const ENTRIES = ["glass-sdk", "glass-sdk/protocol", "glass-sdk/node", "glass-sdk/testing", "glass-sdk/testing/msw", "glass-sdk/testing/node"];
+const ENTRIES = [
+  "glass-sdk",
+  "glass-sdk/protocol",
+  "glass-sdk/node",
+  "glass-sdk/testing",
+  "glass-sdk/testing/msw",
+  "glass-sdk/testing/node",
+];
 /** The optional peer dependency `glass-sdk/testing/msw` imports, at the version the package is tested with. */
 const MSW = `msw@${(JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.msw}`;
 
 /** The compiler options of the user's project, as its tsconfig.json says them. */
-const USER_TSCONFIG = { target: "es2022", module: "nodenext", moduleResolution: "nodenext", strict: true, noEmit: true, types: [] as string[], lib: ["es2022", "dom"], skipLibCheck: false };
+const USER_TSCONFIG = {
+  target: "es2022",
+  module: "nodenext",
+  moduleResolution: "nodenext",
+  strict: true,
+  noEmit: true,
+  types: [] as string[],
+  lib: ["es2022", "dom"],
+  skipLibCheck: false,
+};
 
 /** Every entry point, imported as ESM (its .d.ts), and uses of the mock daemon's stdio options that must not compile. */
 const ESM_CONSUMER = `${ENTRIES.map((entry, i) => `import * as entry${i} from "${entry}";`).join("\n")}
@@ -54,12 +70,18 @@ beforeAll(() => {
   installPackedPackage(project, [MSW]);
   writeFileSync(join(project, "consumer.ts"), ESM_CONSUMER);
   writeFileSync(join(project, "consumer.cts"), CJS_CONSUMER);
-  writeFileSync(join(project, "node-entry.ts"), `import * as node from "glass-sdk/node";\n\nexport const entry = node;\n`);
+  writeFileSync(
+    join(project, "node-entry.ts"),
+    `import * as node from "glass-sdk/node";\n\nexport const entry = node;\n`,
+  );
 }, 120_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** What the compiler says of `files` in the user's project with its tsconfig changed by `changes`, and which files of @types/node it read. */
-function compile(files: readonly string[], changes: Partial<typeof USER_TSCONFIG>): { errors: string[]; nodeTypeFiles: string[] } {
+function compile(
+  files: readonly string[],
+  changes: Partial<typeof USER_TSCONFIG>,
+): { errors: string[]; nodeTypeFiles: string[] } {
   const converted = ts.convertCompilerOptionsFromJson({ ...USER_TSCONFIG, ...changes }, project);
   expect(converted.errors).toEqual([]);
   const program = ts.createProgram(

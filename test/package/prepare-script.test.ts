@@ -26,8 +26,20 @@ function clone(): string {
   mkdirSync(join(dir, "scripts"));
   cpSync(PREPARE, join(dir, "scripts", "prepare.mjs"));
   const build = `node -e "require('node:fs').mkdirSync('dist'); require('node:fs').writeFileSync('dist/built', '')"`;
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "glass-sdk", version: "0.0.0", private: true, scripts: { build } }));
-  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "glass-sdk", version: "0.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "glass-sdk", version: "0.0.0" } } }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "glass-sdk", version: "0.0.0", private: true, scripts: { build } }),
+  );
+  writeFileSync(
+    join(dir, "package-lock.json"),
+    JSON.stringify({
+      name: "glass-sdk",
+      version: "0.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "glass-sdk", version: "0.0.0" } },
+    }),
+  );
   return dir;
 }
 
@@ -36,8 +48,20 @@ function clone(): string {
  * npm's settings passed on in the environment, which the script's own npm must not follow.
  */
 function prepare(dir: string): { status: number | null; stderr: string } {
-  const env = { ...process.env, npm_config_global: "true", npm_config_omit: "dev", npm_config_loglevel: "error", npm_config_audit: "false", npm_config_fund: "false" };
-  const result = spawnSync(process.execPath, [join(dir, "scripts", "prepare.mjs")], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+  const env = {
+    ...process.env,
+    npm_config_global: "true",
+    npm_config_omit: "dev",
+    npm_config_loglevel: "error",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+  };
+  const result = spawnSync(process.execPath, [join(dir, "scripts", "prepare.mjs")], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, stderr: result.stderr };
 }
 
@@ -46,7 +70,9 @@ describe("the prepare script", () => {
     const dir = clone();
     const { status, stderr } = prepare(dir);
     expect(status, stderr).toBe(0);
-    expect(stderr).toContain(`glass-sdk: ${dir} has no node_modules/ (a fresh clone): installing its dependencies with \`npm ci\` to build dist/`);
+    expect(stderr).toContain(
+      `glass-sdk: ${dir} has no node_modules/ (a fresh clone): installing its dependencies with \`npm ci\` to build dist/`,
+    );
     expect(existsSync(join(dir, "dist", "built"))).toBe(true);
   }, 60_000);
 
@@ -64,7 +90,10 @@ describe("the prepare script", () => {
   it("with the build tools installed, only builds", () => {
     const dir = clone();
     mkdirSync(join(dir, "node_modules", "tsup"), { recursive: true });
-    writeFileSync(join(dir, "node_modules", "tsup", "package.json"), JSON.stringify({ name: "tsup", version: "0.0.0" }));
+    writeFileSync(
+      join(dir, "node_modules", "tsup", "package.json"),
+      JSON.stringify({ name: "tsup", version: "0.0.0" }),
+    );
     const { status, stderr } = prepare(dir);
     expect(status, stderr).toBe(0);
     expect(stderr).not.toContain("npm ci");

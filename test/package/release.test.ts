@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Glass, type GlassTransport, type TransportHandlers } from "glass-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { changelogEntry, changelogProblems, PACKAGE_SIZE_LIMITS, type PackedPackage, packageVersion, packDryRun, sizeProblems } from "../../scripts/release-check.js";
+import {
+  changelogEntry,
+  changelogProblems,
+  PACKAGE_SIZE_LIMITS,
+  type PackedPackage,
+  packageVersion,
+  packDryRun,
+  sizeProblems,
+} from "../../scripts/release-check.js";
 
 /**
  * What a release publishes, held to what `npm run release:check` checks (scripts/release-check.ts,
@@ -36,7 +44,11 @@ describe("the published package (npm pack of the built dist/)", () => {
     paths = new Set(pack.files.map((file) => file.path));
   }, 60_000);
 
-  const largest = (): string => pack.files.slice(0, 5).map(({ path, bytes }) => `${path} ${bytes} B`).join(", ");
+  const largest = (): string =>
+    pack.files
+      .slice(0, 5)
+      .map(({ path, bytes }) => `${path} ${bytes} B`)
+      .join(", ");
 
   it(`packs to under ${PACKAGE_SIZE_LIMITS.packedBytes / 1e6} MB and unpacks to under ${PACKAGE_SIZE_LIMITS.unpackedBytes / 1e6} MB`, () => {
     expect(paths.has("dist/index.js"), "dist/ is built (npm test builds it first)").toBe(true);
@@ -46,16 +58,27 @@ describe("the published package (npm pack of the built dist/)", () => {
   });
 
   it("ships dist/, fixtures/ and the package's own files, and no source maps or build metadata", () => {
-    const outside = [...paths].filter((path) => !/^(dist|fixtures)\//.test(path) && !["package.json", "README.md", "CHANGELOG.md", "LICENSE"].includes(path));
+    const outside = [...paths].filter(
+      (path) =>
+        !/^(dist|fixtures)\//.test(path) && !["package.json", "README.md", "CHANGELOG.md", "LICENSE"].includes(path),
+    );
     expect(outside).toEqual([]);
     expect([...paths].filter((path) => path.endsWith(".map") || /^dist\/metafile-/.test(path))).toEqual([]);
   });
 
   it("ships every file package.json names (exports, main, module, types, bin) and the fixture the mock daemon reads", () => {
-    const named = [...exportTargets(manifest.exports), manifest.main, manifest.module, manifest.types, ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ""));
+    const named = [
+      ...exportTargets(manifest.exports),
+      manifest.main,
+      manifest.module,
+      manifest.types,
+      ...Object.values(manifest.bin),
+    ].map((target) => target.replace(/^\.\//, ""));
     const missing = named.filter((target) => {
       const [before, after] = target.split("*");
-      return after === undefined ? !paths.has(target) : ![...paths].some((path) => path.startsWith(before!) && path.endsWith(after));
+      return after === undefined
+        ? !paths.has(target)
+        : ![...paths].some((path) => path.startsWith(before!) && path.endsWith(after));
     });
     expect(missing).toEqual([]);
     expect(paths.has("fixtures/protocol-golden-v1.json")).toBe(true);
@@ -81,7 +104,10 @@ describe("the release's version", () => {
   });
 
   it("is package-lock.json's too", () => {
-    const lock = JSON.parse(readFileSync(`${ROOT}package-lock.json`, "utf8")) as { version: string; packages: Record<string, { version?: string }> };
+    const lock = JSON.parse(readFileSync(`${ROOT}package-lock.json`, "utf8")) as {
+      version: string;
+      packages: Record<string, { version?: string }>;
+    };
     expect([lock.version, lock.packages[""]?.version]).toEqual([version, version]);
   });
 
@@ -108,7 +134,8 @@ describe("the release's version", () => {
 });
 
 describe("changelogEntry", () => {
-  const changelog = "# Changelog\n\n## [Unreleased]\n\n## [1.2.0] - 2026-01-02\n\n### Added\n\n- a thing\n\n## [1.1.0] - 2025-12-01\n\n- older\n";
+  const changelog =
+    "# Changelog\n\n## [Unreleased]\n\n## [1.2.0] - 2026-01-02\n\n### Added\n\n- a thing\n\n## [1.1.0] - 2025-12-01\n\n- older\n";
 
   it("finds a version's dated section and its text up to the next section", () => {
     expect(changelogEntry(changelog, "1.2.0")).toEqual({ date: "2026-01-02", body: "### Added\n\n- a thing" });
@@ -117,7 +144,11 @@ describe("changelogEntry", () => {
 
   it("does not take another version, an undated heading or an empty entry for the version", () => {
     expect(changelogEntry(changelog, "1.2")).toBeUndefined();
-    expect(changelogProblems("## [2.0.0]\n\n- no date\n", "2.0.0")).toEqual(['CHANGELOG.md has no entry for 2.0.0 (a heading "## [2.0.0] - YYYY-MM-DD")']);
-    expect(changelogProblems("## [2.0.0] - 2026-01-01\n\n## [1.0.0] - 2025-01-01\n", "2.0.0")).toEqual(["CHANGELOG.md's entry for 2.0.0 is empty"]);
+    expect(changelogProblems("## [2.0.0]\n\n- no date\n", "2.0.0")).toEqual([
+      'CHANGELOG.md has no entry for 2.0.0 (a heading "## [2.0.0] - YYYY-MM-DD")',
+    ]);
+    expect(changelogProblems("## [2.0.0] - 2026-01-01\n\n## [1.0.0] - 2025-01-01\n", "2.0.0")).toEqual([
+      "CHANGELOG.md's entry for 2.0.0 is empty",
+    ]);
   });
 });

@@ -49,7 +49,8 @@ export function summaryLine(area: string, counts: AreaCounts): string {
   const parts = [`${count(counts.tests)} test${counts.tests === 1 ? "" : "s"}`, `${count(counts.passed)} passed`];
   if (counts.failed > 0) parts.push(`${count(counts.failed)} failed`);
   if (counts.skipped > 0) parts.push(`${count(counts.skipped)} skipped`);
-  if (counts.filesNotRun > 0) parts.push(`${count(counts.filesNotRun)} file${counts.filesNotRun === 1 ? "" : "s"} with errors outside tests`);
+  if (counts.filesNotRun > 0)
+    parts.push(`${count(counts.filesNotRun)} file${counts.filesNotRun === 1 ? "" : "s"} with errors outside tests`);
   const generated = counts.withGenerated ? ` (${count(counts.generated)} generated cases)` : "";
   return `reliability: ${area} — ${parts.join(", ")}${generated}`;
 }
@@ -69,7 +70,16 @@ export default class AreaSummaryReporter implements Reporter {
       const path = relative(this.#root, module.moduleId).split(sep).join("/");
       if (!path.startsWith(FOLDER)) continue;
       const area = areaOf(basename(path));
-      const counts = areas.get(area) ?? { files: 0, filesNotRun: 0, tests: 0, passed: 0, failed: 0, skipped: 0, generated: 0, withGenerated: false };
+      const counts = areas.get(area) ?? {
+        files: 0,
+        filesNotRun: 0,
+        tests: 0,
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        generated: 0,
+        withGenerated: false,
+      };
       areas.set(area, counts);
       counts.files++;
       if (module.errors().length > 0) counts.filesNotRun++;

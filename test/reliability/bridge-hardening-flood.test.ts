@@ -11,7 +11,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Glass } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
-import { httpCall, INITIALIZE_PARAMS, mcpHeaders, startBridgeHarness, tryWebSocket, WsPeer, type BridgeHarness } from "../support/bridge-harness.js";
+import {
+  httpCall,
+  INITIALIZE_PARAMS,
+  mcpHeaders,
+  startBridgeHarness,
+  tryWebSocket,
+  WsPeer,
+  type BridgeHarness,
+} from "../support/bridge-harness.js";
 import { delay, latencyStats, rawClient, rawStatus, sampleMax, type RawClient } from "./support/bridge-raw-http.js";
 import { findSecrets } from "./support/secrets-scan.js";
 
@@ -30,7 +38,12 @@ let harness: BridgeHarness;
 const measured: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  harness = await startBridgeHarness({ token: TOKEN, maxClients: MAX_CLIENTS, headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: HEADERS_TIMEOUT_MS });
+  harness = await startBridgeHarness({
+    token: TOKEN,
+    maxClients: MAX_CLIENTS,
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: HEADERS_TIMEOUT_MS,
+  });
 });
 afterAll(async () => {
   await harness.stop();
@@ -86,7 +99,9 @@ describe("bridge hardening: a flood of connections", () => {
     // Everything else at once.
     const { Authorization: _, ...noToken } = mcpHeaders(TOKEN);
     const [unauthenticated, overCapUpgrades, overCapInitializes] = await Promise.all([
-      Promise.all(Array.from({ length: UNAUTHENTICATED }, () => httpCall(bridge.url, { headers: noToken, body: initialize }))),
+      Promise.all(
+        Array.from({ length: UNAUTHENTICATED }, () => httpCall(bridge.url, { headers: noToken, body: initialize })),
+      ),
       Promise.all(
         Array.from({ length: OVER_CAP_UPGRADES }, async () => {
           const outcome = await tryWebSocket(bridge.wsUrl, ["mcp", `glass-bearer.${TOKEN}`]);
@@ -97,7 +112,11 @@ describe("bridge hardening: a flood of connections", () => {
           return outcome.status;
         }),
       ),
-      Promise.all(Array.from({ length: OVER_CAP_INITIALIZES }, () => httpCall(bridge.url, { headers: mcpHeaders(TOKEN), body: initialize }))),
+      Promise.all(
+        Array.from({ length: OVER_CAP_INITIALIZES }, () =>
+          httpCall(bridge.url, { headers: mcpHeaders(TOKEN), body: initialize }),
+        ),
+      ),
     ]);
     const floodAnsweredMs = performance.now() - floodStarted;
     // Let the client go on a little with the 200 idle connections still open.
@@ -156,13 +175,23 @@ describe("bridge hardening: a flood of connections", () => {
     filler.socket.close();
     await fillerPeer.closed;
 
-    expect(findSecrets(logs.map((text, i) => ({ source: `log ${i}`, text })), [{ label: "bridge token", value: TOKEN }])).toEqual([]);
+    expect(
+      findSecrets(
+        logs.map((text, i) => ({ source: `log ${i}`, text })),
+        [{ label: "bridge token", value: TOKEN }],
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("bridge hardening: a flood past the connection cap", () => {
   it("never holds more than maxConnections (newcomers evict the oldest that showed no token) while an established client keeps working", async () => {
-    const capped = await startBridgeHarness({ token: TOKEN, maxConnections: 16, headersTimeoutMs: 4000, requestTimeoutMs: 4000 });
+    const capped = await startBridgeHarness({
+      token: TOKEN,
+      maxConnections: 16,
+      headersTimeoutMs: 4000,
+      requestTimeoutMs: 4000,
+    });
     try {
       const glass = await Glass.connect(httpTransport({ url: capped.bridge.url, token: TOKEN }));
       await glass.browser.observe({ level: "summary" });

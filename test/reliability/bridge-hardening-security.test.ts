@@ -28,13 +28,23 @@ const ALLOWED_ORIGIN = "http://localhost:5173";
 const MAX_BODY = 1024;
 
 const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS });
-const oversized = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { ...INITIALIZE_PARAMS, padding: "x".repeat(MAX_BODY * 2) } });
+const oversized = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { ...INITIALIZE_PARAMS, padding: "x".repeat(MAX_BODY * 2) },
+});
 
 let harness: BridgeHarness;
 let sessionId: string;
 
 beforeAll(async () => {
-  harness = await startBridgeHarness({ token: TOKEN, maxClients: 1, maxBodyBytes: MAX_BODY, allowedOrigins: [ALLOWED_ORIGIN] });
+  harness = await startBridgeHarness({
+    token: TOKEN,
+    maxClients: 1,
+    maxBodyBytes: MAX_BODY,
+    allowedOrigins: [ALLOWED_ORIGIN],
+  });
   sessionId = await openHttpSession(harness.bridge); // takes the only place
 });
 afterAll(async () => {
@@ -57,7 +67,11 @@ const withoutToken = (): Record<string, string> => {
   return rest;
 };
 
-async function upgrade(target: string, protocols: string[], options: Parameters<typeof tryWebSocket>[2] = {}): Promise<{ status: number; body: string }> {
+async function upgrade(
+  target: string,
+  protocols: string[],
+  options: Parameters<typeof tryWebSocket>[2] = {},
+): Promise<{ status: number; body: string }> {
   const outcome = await tryWebSocket(target, protocols, options);
   if ("socket" in outcome) {
     outcome.socket.close();
@@ -68,32 +82,115 @@ async function upgrade(target: string, protocols: string[], options: Parameters<
 
 const HTTP_CASES: Case[] = [
   { name: "no token", status: 401, send: () => httpCall(url(), { headers: withoutToken(), body: initialize }) },
-  { name: "wrong token of the same length", status: 401, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Authorization: `Bearer ${WRONG_SAME_LENGTH}` }, body: initialize }) },
-  { name: "the token with a suffix", status: 401, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Authorization: `Bearer ${TOKEN}x` }, body: initialize }) },
-  { name: "the token as Basic credentials", status: 401, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString("base64")}` }, body: initialize }) },
-  { name: "the token only as ?token= (HTTP takes no query token)", status: 401, send: () => httpCall(`${url()}?token=${TOKEN}`, { headers: withoutToken(), body: initialize }) },
-  { name: "a foreign Origin (with the right token)", status: 403, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Origin: "http://evil.example" }, body: initialize }) },
-  { name: "Origin: null", status: 403, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Origin: "null" }, body: initialize }) },
-  { name: "a non-loopback Host", status: 403, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Host: `evil.example:${port()}` }, body: initialize }) },
-  { name: "a loopback Host on another port", status: 403, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Host: `127.0.0.1:${port() + 1}` }, body: initialize }) },
-  { name: "a rebinding Host that starts like loopback", status: 403, send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Host: `127.0.0.1.evil.example:${port()}` }, body: initialize }) },
-  { name: "an oversized body (declared Content-Length)", status: 413, send: () => httpCall(url(), { headers: mcpHeaders(TOKEN), body: oversized }) },
+  {
+    name: "wrong token of the same length",
+    status: 401,
+    send: () =>
+      httpCall(url(), {
+        headers: { ...mcpHeaders(TOKEN), Authorization: `Bearer ${WRONG_SAME_LENGTH}` },
+        body: initialize,
+      }),
+  },
+  {
+    name: "the token with a suffix",
+    status: 401,
+    send: () =>
+      httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Authorization: `Bearer ${TOKEN}x` }, body: initialize }),
+  },
+  {
+    name: "the token as Basic credentials",
+    status: 401,
+    send: () =>
+      httpCall(url(), {
+        headers: { ...mcpHeaders(TOKEN), Authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString("base64")}` },
+        body: initialize,
+      }),
+  },
+  {
+    name: "the token only as ?token= (HTTP takes no query token)",
+    status: 401,
+    send: () => httpCall(`${url()}?token=${TOKEN}`, { headers: withoutToken(), body: initialize }),
+  },
+  {
+    name: "a foreign Origin (with the right token)",
+    status: 403,
+    send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Origin: "http://evil.example" }, body: initialize }),
+  },
+  {
+    name: "Origin: null",
+    status: 403,
+    send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Origin: "null" }, body: initialize }),
+  },
+  {
+    name: "a non-loopback Host",
+    status: 403,
+    send: () =>
+      httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Host: `evil.example:${port()}` }, body: initialize }),
+  },
+  {
+    name: "a loopback Host on another port",
+    status: 403,
+    send: () =>
+      httpCall(url(), { headers: { ...mcpHeaders(TOKEN), Host: `127.0.0.1:${port() + 1}` }, body: initialize }),
+  },
+  {
+    name: "a rebinding Host that starts like loopback",
+    status: 403,
+    send: () =>
+      httpCall(url(), {
+        headers: { ...mcpHeaders(TOKEN), Host: `127.0.0.1.evil.example:${port()}` },
+        body: initialize,
+      }),
+  },
+  {
+    name: "an oversized body (declared Content-Length)",
+    status: 413,
+    send: () => httpCall(url(), { headers: mcpHeaders(TOKEN), body: oversized }),
+  },
   {
     name: "an oversized body (chunked, no Content-Length)",
     status: 413,
     send: () => httpCall(url(), { headers: { ...mcpHeaders(TOKEN), "Transfer-Encoding": "chunked" }, body: oversized }),
   },
-  { name: "a new session over the client cap", status: 503, send: () => httpCall(url(), { headers: mcpHeaders(TOKEN), body: initialize }) },
+  {
+    name: "a new session over the client cap",
+    status: 503,
+    send: () => httpCall(url(), { headers: mcpHeaders(TOKEN), body: initialize }),
+  },
 ];
 
 const WS_CASES: Case[] = [
   { name: "WebSocket: no token", status: 401, send: () => upgrade(wsUrl(), ["mcp"]) },
-  { name: "WebSocket: wrong glass-bearer token", status: 401, send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${WRONG_SAME_LENGTH}`]) },
-  { name: "WebSocket: wrong ?token=", status: 401, send: () => upgrade(`${wsUrl()}?token=${WRONG_SAME_LENGTH}`, ["mcp"]) },
-  { name: "WebSocket: right and wrong token together", status: 401, send: () => upgrade(`${wsUrl()}?token=${WRONG_SAME_LENGTH}`, ["mcp", `glass-bearer.${TOKEN}`]) },
-  { name: "WebSocket: a foreign Origin", status: 403, send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`], { origin: "http://evil.example" }) },
-  { name: "WebSocket: a non-loopback Host", status: 403, send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`], { headers: { Host: `evil.example:${port()}` } }) },
-  { name: "WebSocket: a new session over the client cap", status: 503, send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`]) },
+  {
+    name: "WebSocket: wrong glass-bearer token",
+    status: 401,
+    send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${WRONG_SAME_LENGTH}`]),
+  },
+  {
+    name: "WebSocket: wrong ?token=",
+    status: 401,
+    send: () => upgrade(`${wsUrl()}?token=${WRONG_SAME_LENGTH}`, ["mcp"]),
+  },
+  {
+    name: "WebSocket: right and wrong token together",
+    status: 401,
+    send: () => upgrade(`${wsUrl()}?token=${WRONG_SAME_LENGTH}`, ["mcp", `glass-bearer.${TOKEN}`]),
+  },
+  {
+    name: "WebSocket: a foreign Origin",
+    status: 403,
+    send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`], { origin: "http://evil.example" }),
+  },
+  {
+    name: "WebSocket: a non-loopback Host",
+    status: 403,
+    send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`], { headers: { Host: `evil.example:${port()}` } }),
+  },
+  {
+    name: "WebSocket: a new session over the client cap",
+    status: 503,
+    send: () => upgrade(wsUrl(), ["mcp", `glass-bearer.${TOKEN}`]),
+  },
 ];
 
 describe("bridge hardening: the security cases, end to end", () => {
@@ -103,7 +200,11 @@ describe("bridge hardening: the security cases, end to end", () => {
     const answer = await testCase.send(port());
     expect(answer.status).toBe(testCase.status);
     const body = JSON.parse(answer.body) as Record<string, unknown>;
-    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: expect.any(Number), message: expect.any(String) } });
+    expect(body).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: expect.any(Number), message: expect.any(String) },
+    });
     expect(answer.body).not.toContain(TOKEN);
     // Nothing reached the daemon: only the well-behaved session's connection exists, and the cap holds.
     expect(daemon.clientCount()).toBe(1);
@@ -117,7 +218,11 @@ describe("bridge hardening: the security cases, end to end", () => {
   it("still serves the well-behaved session after every refusal", async () => {
     const fixture = readGoldenFixture();
     const response = fixture.responses.find((r) => r.requestId === "observe-loans")!;
-    const call = await post(harness.bridge, { jsonrpc: "2.0", id: 1, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, sessionId);
+    const call = await post(
+      harness.bridge,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) },
+      sessionId,
+    );
     expect(call.status).toBe(200);
     expect(await call.json()).toEqual({ jsonrpc: "2.0", id: 1, result: expectedToolResult(response as never) });
     expect(harness.daemon.calls).toHaveLength(1);

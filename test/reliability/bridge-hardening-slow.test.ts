@@ -6,7 +6,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { fixtureToolCall } from "../support/fixture-calls.js";
-import { fixtureRequest, INITIALIZE_PARAMS, mcpHeaders, openHttpSession, post, startBridgeHarness, type BridgeHarness } from "../support/bridge-harness.js";
+import {
+  fixtureRequest,
+  INITIALIZE_PARAMS,
+  mcpHeaders,
+  openHttpSession,
+  post,
+  startBridgeHarness,
+  type BridgeHarness,
+} from "../support/bridge-harness.js";
 import { delay, rawClient, rawPost, rawResponses, rawStatus } from "./support/bridge-raw-http.js";
 import { findSecrets } from "./support/secrets-scan.js";
 
@@ -22,12 +30,22 @@ afterEach(async () => {
 });
 
 async function harness(): Promise<BridgeHarness> {
-  const started = await startBridgeHarness({ token: TOKEN, headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  const started = await startBridgeHarness({
+    token: TOKEN,
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   harnesses.push(started);
   return started;
 }
 
-const toolCall = (id: number | string): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) });
+const toolCall = (id: number | string): string =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: fixtureToolCall(fixtureRequest("observe-loans")),
+  });
 
 /** Records the measured timings, so the report can quote them. */
 const measured: Record<string, unknown> = {};
@@ -47,7 +65,11 @@ describe("bridge hardening: slow and partial requests", () => {
 
     const outcomes = await Promise.all(clients.map((client) => client.outcome));
     const times = outcomes.map((outcome) => outcome.closedAfterMs);
-    measured.slowHeaders = { headersTimeoutMs: HEADERS_TIMEOUT_MS, minCloseMs: Math.min(...times), maxCloseMs: Math.max(...times) };
+    measured.slowHeaders = {
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      minCloseMs: Math.min(...times),
+      maxCloseMs: Math.max(...times),
+    };
     for (const outcome of outcomes) {
       expect(rawStatus(outcome.text)).toBe(408);
       expect(outcome.closedByPeer).toBe(true);
@@ -58,7 +80,12 @@ describe("bridge hardening: slow and partial requests", () => {
     expect(logs.filter((line) => line.startsWith("closed a slow request"))).toHaveLength(20);
     expect(daemon.calls).toHaveLength(1); // only the well-behaved call
     expect(bridge.sessionCount()).toBe(1);
-    expect(findSecrets(logs.map((text, i) => ({ source: `log ${i}`, text })), [{ label: "bridge token", value: TOKEN }])).toEqual([]);
+    expect(
+      findSecrets(
+        logs.map((text, i) => ({ source: `log ${i}`, text })),
+        [{ label: "bridge token", value: TOKEN }],
+      ),
+    ).toEqual([]);
   });
 
   it("a connection that sends nothing at all is closed at the headers timeout too", async () => {
@@ -76,7 +103,11 @@ describe("bridge hardening: slow and partial requests", () => {
     const { bridge, daemon, logs } = await harness();
     const sessionId = await openHttpSession(bridge);
     const body = toolCall("partial");
-    const request = rawPost(bridge.port, { ...mcpHeaders(TOKEN, sessionId), "Content-Length": String(Buffer.byteLength(body)) }, body);
+    const request = rawPost(
+      bridge.port,
+      { ...mcpHeaders(TOKEN, sessionId), "Content-Length": String(Buffer.byteLength(body)) },
+      body,
+    );
     const stalled = rawClient(bridge.port, { initial: request.head + body.slice(0, Math.floor(body.length / 2)) });
     await stalled.connected;
 
@@ -91,7 +122,9 @@ describe("bridge hardening: slow and partial requests", () => {
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 20);
     expect(outcome.closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + SLACK_MS);
     expect(daemon.calls.map((c) => c.id)).toEqual([2]); // "partial" never arrived
-    expect(logs.some((line) => /^closed a slow request from 127\.0\.0\.1: .*request 600 ms\) \(408\)$/.test(line))).toBe(true);
+    expect(
+      logs.some((line) => /^closed a slow request from 127\.0\.0\.1: .*request 600 ms\) \(408\)$/.test(line)),
+    ).toBe(true);
 
     // The session survives the stalled request.
     const after = await post(bridge, JSON.parse(toolCall(3)), sessionId);
@@ -103,10 +136,18 @@ describe("bridge hardening: slow and partial requests", () => {
     const { bridge, daemon } = await harness();
     const sessionId = await openHttpSession(bridge);
     const body = toolCall("drip");
-    const request = rawPost(bridge.port, { ...mcpHeaders(TOKEN, sessionId), "Content-Length": String(Buffer.byteLength(body)) }, body);
+    const request = rawPost(
+      bridge.port,
+      { ...mcpHeaders(TOKEN, sessionId), "Content-Length": String(Buffer.byteLength(body)) },
+      body,
+    );
     const dripping = rawClient(bridge.port, { initial: request.head, drip: body, dripEveryMs: 40 });
     const outcome = await dripping.outcome;
-    measured.drippingBody = { closeMs: outcome.closedAfterMs, bodyBytesSent: outcome.bytesWritten - Buffer.byteLength(request.head), bodyBytes: Buffer.byteLength(body) };
+    measured.drippingBody = {
+      closeMs: outcome.closedAfterMs,
+      bodyBytesSent: outcome.bytesWritten - Buffer.byteLength(request.head),
+      bodyBytes: Buffer.byteLength(body),
+    };
     expect(rawStatus(outcome.text)).toBe(408);
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 20);
     expect(outcome.closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + SLACK_MS);
@@ -120,7 +161,16 @@ describe("bridge hardening: slow and partial requests", () => {
     const sessionId = await openHttpSession(bridge);
     const first = toolCall(10);
     const second = toolCall(11);
-    const head = (body: string): string => rawPost(bridge.port, { ...mcpHeaders(TOKEN, sessionId), Connection: "keep-alive", "Content-Length": String(Buffer.byteLength(body)) }, body).head;
+    const head = (body: string): string =>
+      rawPost(
+        bridge.port,
+        {
+          ...mcpHeaders(TOKEN, sessionId),
+          Connection: "keep-alive",
+          "Content-Length": String(Buffer.byteLength(body)),
+        },
+        body,
+      ).head;
     const client = rawClient(bridge.port, { initial: head(first) + first });
     await client.connected;
     // Wait for the first answer, then idle past half the request timeout before starting the second.
@@ -144,8 +194,14 @@ describe("bridge hardening: slow and partial requests", () => {
   it("a slow initialize never opens a daemon connection or takes a client place", async () => {
     const { bridge, daemon } = await harness();
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS });
-    const request = rawPost(bridge.port, { ...mcpHeaders(TOKEN), "Content-Length": String(Buffer.byteLength(body)) }, body);
-    const stalled = Array.from({ length: 10 }, () => rawClient(bridge.port, { initial: request.head + body.slice(0, 30) }));
+    const request = rawPost(
+      bridge.port,
+      { ...mcpHeaders(TOKEN), "Content-Length": String(Buffer.byteLength(body)) },
+      body,
+    );
+    const stalled = Array.from({ length: 10 }, () =>
+      rawClient(bridge.port, { initial: request.head + body.slice(0, 30) }),
+    );
     await Promise.all(stalled.map((client) => client.connected));
     await delay(100);
     expect(bridge.sessionCount()).toBe(0);

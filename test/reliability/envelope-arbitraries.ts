@@ -59,13 +59,37 @@ const PRINTABLE = [...ASCII, ...TWO_BYTE, ...THREE_BYTE, ...FOUR_BYTE];
 
 /** Every Unicode White_Space character. */
 export const WHITESPACE = [
-  " ", "\t", "\n", "\u000b", "\f", "\r", "\u0085", "\u00a0", "\u1680",
-  "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u2009", "\u200a",
-  "\u2028", "\u2029", "\u202f", "\u205f", "\u3000",
+  " ",
+  "\t",
+  "\n",
+  "\u000b",
+  "\f",
+  "\r",
+  "\u0085",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u2001",
+  "\u2002",
+  "\u2003",
+  "\u2004",
+  "\u2005",
+  "\u2006",
+  "\u2007",
+  "\u2008",
+  "\u2009",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
 ];
 
 /** A control character (U+0000–U+001F or U+007F–U+009F), every one reachable. */
-const controlChar = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c));
+const controlChar = fc
+  .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((c) => String.fromCharCode(c));
 
 /** Lone low surrogates: they cannot pair with any piece they follow (pieces never end in a high surrogate). */
 const LONE_SURROGATES = ["\udc00", "\udfff"];
@@ -101,17 +125,22 @@ function insertAt(text: string, char: string, at: number): string {
  * Printable text of up to `maxLength` characters with one character `c` from `chars` inserted
  * anywhere (ends included), tagged with that character's `tag`.
  */
-const withCharInserted = (maxLength: number, chars: fc.Arbitrary<{ c: string; tag: string }>): fc.Arbitrary<Part<string>> =>
+const withCharInserted = (
+  maxLength: number,
+  chars: fc.Arbitrary<{ c: string; tag: string }>,
+): fc.Arbitrary<Part<string>> =>
   fc
     .tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 0, maxLength }), chars, fc.nat())
     .map(([printable, { c, tag }, at]) => ({ value: insertAt(printable.join(""), c, at), tags: [tag] }));
 
 /** Text of exactly `target` UTF-8 bytes from a random mix of 1- to 4-byte characters. */
 const textOfBytes = (targets: fc.Arbitrary<number>): fc.Arbitrary<Part<string>> =>
-  fc.tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 1, maxLength: 8 }), targets).map(([pieces, target]) => ({
-    value: fillToBytes(pieces, target),
-    tags: [],
-  }));
+  fc
+    .tuple(fc.array(fc.constantFrom(...PRINTABLE), { minLength: 1, maxLength: 8 }), targets)
+    .map(([pieces, target]) => ({
+      value: fillToBytes(pieces, target),
+      tags: [],
+    }));
 
 /** Values of the wrong type for a string, number, boolean or object field. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
@@ -163,7 +192,21 @@ export const jsonValue = (maxDepth = 3): fc.Arbitrary<unknown> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth, stringUnit: "binary" }) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth }) },
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 0, -0, 1e21, 5e-324, "", "猫😀", [], {}, JSON.parse('{"__proto__":{"a":1}}') as unknown) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<unknown>(
+        null,
+        0,
+        -0,
+        1e21,
+        5e-324,
+        "",
+        "猫😀",
+        [],
+        {},
+        JSON.parse('{"__proto__":{"a":1}}') as unknown,
+      ),
+    },
   );
 
 // ---------------------------------------------------------------------------------------------
@@ -179,14 +222,21 @@ const identifierValid: fc.Arbitrary<Part> = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: textOfBytes(fc.oneof(fc.constantFrom(1, 2, 64, 126, 127, 128, 128), fc.integer({ min: 1, max: 128 }))).map((part) => ({
+    arbitrary: textOfBytes(
+      fc.oneof(fc.constantFrom(1, 2, 64, 126, 127, 128, 128), fc.integer({ min: 1, max: 128 })),
+    ).map((part) => ({
       value: part.value,
       tags: [bytesOf(part.value) === 128 ? "id:128bytes" : "id:≤128bytes"],
     })),
   },
   {
     weight: 1,
-    arbitrary: withCharInserted(30, fc.constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad", "\u2060").map((c) => ({ c, tag: "id:allowedOddChar" }))),
+    arbitrary: withCharInserted(
+      30,
+      fc
+        .constantFrom("\ufeff", "\u200b", "\u180e", "\u00a1", "\u00ad", "\u2060")
+        .map((c) => ({ c, tag: "id:allowedOddChar" })),
+    ),
   },
 );
 
@@ -206,12 +256,15 @@ const identifierAny: fc.Arbitrary<Part> = fc.oneof(
         { weight: 1, arbitrary: fc.constantFrom(1, 2, 3, 4, 64, 125, 126, 131, 132) },
         { weight: 1, arbitrary: fc.integer({ min: 100, max: 140 }) },
       ),
-    ).map(
-      (part) => {
-        const bytes = bytesOf(part.value);
-        return { value: part.value, tags: [bytes === 128 ? "id:128bytes" : bytes === 129 ? "id:129bytes" : bytes > 128 ? "id:>128bytes" : "id:≤128bytes"] };
-      },
-    ),
+    ).map((part) => {
+      const bytes = bytesOf(part.value);
+      return {
+        value: part.value,
+        tags: [
+          bytes === 128 ? "id:128bytes" : bytes === 129 ? "id:129bytes" : bytes > 128 ? "id:>128bytes" : "id:≤128bytes",
+        ],
+      };
+    }),
   },
   {
     weight: 3,
@@ -229,7 +282,9 @@ const identifierAny: fc.Arbitrary<Part> = fc.oneof(
   { weight: 1, arbitrary: wrongType.map((value) => ({ value, tags: ["id:wrongType"] })) },
   {
     weight: 1,
-    arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map((value) => ({ value, tags: ["id:anyUnicode"] })),
+    arbitrary: fc
+      .string({ unit: "binary", minLength: 1, maxLength: 40 })
+      .map((value) => ({ value, tags: ["id:anyUnicode"] })),
   },
 );
 
@@ -239,7 +294,9 @@ export const identifier: fc.Arbitrary<Part> = mostly(identifierValid, identifier
 const operationValid: fc.Arbitrary<Part> = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom("browser.click", "webIr.diff", "task.compile", "glass/lease/acquire", "x", "猫.é").map((value) => ({ value, tags: ["op:plain"] })),
+    arbitrary: fc
+      .constantFrom("browser.click", "webIr.diff", "task.compile", "glass/lease/acquire", "x", "猫.é")
+      .map((value) => ({ value, tags: ["op:plain"] })),
   },
   {
     weight: 2,
@@ -251,7 +308,10 @@ const operationValid: fc.Arbitrary<Part> = fc.oneof(
   {
     weight: 1,
     // U+001C–U+001F and the C1 controls other than U+0085 are not White_Space: allowed.
-    arbitrary: withCharInserted(20, controlChar.filter((c) => !WHITESPACE.includes(c)).map((c) => ({ c, tag: "op:controlAllowed" }))),
+    arbitrary: withCharInserted(
+      20,
+      controlChar.filter((c) => !WHITESPACE.includes(c)).map((c) => ({ c, tag: "op:controlAllowed" })),
+    ),
   },
 );
 
@@ -259,7 +319,9 @@ const operationValid: fc.Arbitrary<Part> = fc.oneof(
 const operationAny: fc.Arbitrary<Part> = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.constantFrom("browser.click", "webIr.diff", "task.compile", "glass/lease/acquire", "x", "猫.é").map((value) => ({ value, tags: ["op:plain"] })),
+    arbitrary: fc
+      .constantFrom("browser.click", "webIr.diff", "task.compile", "glass/lease/acquire", "x", "猫.é")
+      .map((value) => ({ value, tags: ["op:plain"] })),
   },
   {
     weight: 4,
@@ -271,7 +333,10 @@ const operationAny: fc.Arbitrary<Part> = fc.oneof(
       ),
     ).map((part) => {
       const bytes = bytesOf(part.value);
-      return { value: part.value, tags: [bytes === 96 ? "op:96bytes" : bytes === 97 ? "op:97bytes" : bytes > 96 ? "op:>96bytes" : "op:≤96bytes"] };
+      return {
+        value: part.value,
+        tags: [bytes === 96 ? "op:96bytes" : bytes === 97 ? "op:97bytes" : bytes > 96 ? "op:>96bytes" : "op:≤96bytes"],
+      };
     }),
   },
   {
@@ -300,12 +365,36 @@ const deadlineAny: fc.Arbitrary<Part> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .constantFrom<unknown>(1, 900_000, 2, 899_999, 900_002, -1, -0, 0.5, 1.5, 899_999.5, 900_000.5, 1e21, 2 ** 53 + 2, 5e-324, 1 + Number.EPSILON)
+      .constantFrom<unknown>(
+        1,
+        900_000,
+        2,
+        899_999,
+        900_002,
+        -1,
+        -0,
+        0.5,
+        1.5,
+        899_999.5,
+        900_000.5,
+        1e21,
+        2 ** 53 + 2,
+        5e-324,
+        1 + Number.EPSILON,
+      )
       .map((value) => ({ value, tags: [`deadline:${Object.is(value, -0) ? "-0" : String(value)}`] })),
   },
-  { weight: 2, arbitrary: fc.integer({ min: -5, max: 1_000_000 }).map((value) => ({ value, tags: ["deadline:integer"] })) },
+  {
+    weight: 2,
+    arbitrary: fc.integer({ min: -5, max: 1_000_000 }).map((value) => ({ value, tags: ["deadline:integer"] })),
+  },
   { weight: 1, arbitrary: fc.double().map((value) => ({ value, tags: ["deadline:double"] })) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>("900000", "1", null, true, [], {}).map((value) => ({ value, tags: ["deadline:wrongType"] })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom<unknown>("900000", "1", null, true, [], {})
+      .map((value) => ({ value, tags: ["deadline:wrongType"] })),
+  },
 );
 
 export const deadline: fc.Arbitrary<Part> = mostly(
@@ -347,7 +436,11 @@ const leaseAndSession: fc.Arbitrary<Part<Record<string, unknown>>> = fc
     if (shape <= 1) return { value: {}, tags: ["lease:none"] };
     if (shape <= 3) return { value: { sessionId: session.value }, tags: ["lease:sessionOnly", ...session.tags] };
     if (shape <= 6) return { value: { mutationLease: lease(session.value) }, tags: ["lease:leaseOnly", ...tags] };
-    if (shape <= 10) return { value: { sessionId: session.value, mutationLease: lease(session.value) }, tags: ["lease:bothEqual", ...tags] };
+    if (shape <= 10)
+      return {
+        value: { sessionId: session.value, mutationLease: lease(session.value) },
+        tags: ["lease:bothEqual", ...tags],
+      };
     const other = typeof session.value === "string" ? otherSession(session.value, how) : "s-1";
     return { value: { sessionId: session.value, mutationLease: lease(other) }, tags: ["lease:mismatch", ...tags] };
   });
@@ -365,7 +458,18 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
 }
 
-const UNKNOWN_FIELD_NAMES = ["leaseToken", "extra", "Payload", "requestID", "protocol_version", "__proto__", "", "x-debug", "resultat", "😀"];
+const UNKNOWN_FIELD_NAMES = [
+  "leaseToken",
+  "extra",
+  "Payload",
+  "requestID",
+  "protocol_version",
+  "__proto__",
+  "",
+  "x-debug",
+  "resultat",
+  "😀",
+];
 
 const unknownField = (values: fc.Arbitrary<unknown>, tag: string): fc.Arbitrary<Mutation> =>
   fc.tuple(fc.constantFrom(...UNKNOWN_FIELD_NAMES), values).map(([key, value]) => ({
@@ -377,12 +481,29 @@ const dropField = (fields: string[]): fc.Arbitrary<Mutation> =>
   fc.constantFrom(...fields).map((key) => ({ tag: `drop:${key}`, apply: (target) => void delete target[key] }));
 
 const replaceField = (fields: string[], values: fc.Arbitrary<unknown>, tag: string): fc.Arbitrary<Mutation> =>
-  fc.tuple(fc.constantFrom(...fields), values).map(([key, value]) => ({ tag: `${tag}:${key}`, apply: (target) => define(target, key, value) }));
+  fc
+    .tuple(fc.constantFrom(...fields), values)
+    .map(([key, value]) => ({ tag: `${tag}:${key}`, apply: (target) => define(target, key, value) }));
 
-const protocolVersion: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(0, 2, -1, "1", 1.5, true, null, [1], { v: 1 }, 1 + Number.EPSILON);
+const protocolVersion: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
+  0,
+  2,
+  -1,
+  "1",
+  1.5,
+  true,
+  null,
+  [1],
+  { v: 1 },
+  1 + Number.EPSILON,
+);
 
 /** Applies mutations to a copy of the envelope's top level; the root may also become a non-plain object. */
-function withMutations(base: Record<string, unknown>, mutations: Mutation[], root: number): { value: unknown; tags: string[] } {
+function withMutations(
+  base: Record<string, unknown>,
+  mutations: Mutation[],
+  root: number,
+): { value: unknown; tags: string[] } {
   const target: Record<string, unknown> = { ...base };
   for (const mutation of mutations) mutation.apply(target);
   const tags = mutations.map((mutation) => mutation.tag);
@@ -401,12 +522,24 @@ function withMutations(base: Record<string, unknown>, mutations: Mutation[], roo
   return { value: target, tags };
 }
 
-const rootShape = fc.oneof({ weight: 30, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 3) });
+const rootShape = fc.oneof(
+  { weight: 30, arbitrary: fc.constant(0) },
+  { weight: 1, arbitrary: fc.constantFrom(1, 2, 3) },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Requests.
 
-const REQUEST_FIELDS = ["protocolVersion", "requestId", "correlationId", "sessionId", "mutationLease", "operation", "payload", "deadlineMs"];
+const REQUEST_FIELDS = [
+  "protocolVersion",
+  "requestId",
+  "correlationId",
+  "sessionId",
+  "mutationLease",
+  "operation",
+  "payload",
+  "deadlineMs",
+];
 
 const leaseMutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant<Mutation>({
@@ -453,7 +586,10 @@ export const requestCase: fc.Arbitrary<EnvelopeCase> = fc.oneof(
         operation,
         payload,
         deadlineMs: fc.option(deadline, { freq: 2 }),
-        mutations: fc.oneof({ weight: 4, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 1, arbitrary: fc.array(requestMutation, { minLength: 1, maxLength: 2 }) }),
+        mutations: fc.oneof(
+          { weight: 4, arbitrary: fc.constant<Mutation[]>([]) },
+          { weight: 1, arbitrary: fc.array(requestMutation, { minLength: 1, maxLength: 2 }) },
+        ),
         root: rootShape,
       })
       .map((parts) => {
@@ -488,11 +624,23 @@ export const requestCase: fc.Arbitrary<EnvelopeCase> = fc.oneof(
 /** Text of exactly `target` bytes from any characters (whitespace and controls are allowed in a code or message). */
 const anyTextOfBytes = (name: string, limit: number, targets: fc.Arbitrary<number>): fc.Arbitrary<Part> =>
   fc
-    .tuple(fc.array(fc.oneof(fc.constantFrom(...PRINTABLE, ...WHITESPACE), controlChar), { minLength: 1, maxLength: 8 }), targets)
+    .tuple(
+      fc.array(fc.oneof(fc.constantFrom(...PRINTABLE, ...WHITESPACE), controlChar), { minLength: 1, maxLength: 8 }),
+      targets,
+    )
     .map(([pieces, target]) => {
       const value = fillToBytes(pieces, target);
       const bytes = bytesOf(value);
-      return { value, tags: [bytes === limit ? `${name}:${limit}bytes` : bytes === limit + 1 ? `${name}:${limit + 1}bytes` : `${name}:sized`] };
+      return {
+        value,
+        tags: [
+          bytes === limit
+            ? `${name}:${limit}bytes`
+            : bytes === limit + 1
+              ? `${name}:${limit + 1}bytes`
+              : `${name}:sized`,
+        ],
+      };
     });
 
 /** An error code or message: mostly 1..limit bytes (the limit included), sometimes a near miss. */
@@ -501,15 +649,31 @@ const boundedText = (name: string, limit: number): fc.Arbitrary<Part> =>
     fc.oneof(
       {
         weight: 3,
-        arbitrary: fc.constantFrom("staleRevision", "task.invalid", "webIr.invalid", "mutation lease required", "猫 failed: é").map((value) => ({
-          value,
-          tags: [`${name}:plain`],
-        })),
+        arbitrary: fc
+          .constantFrom("staleRevision", "task.invalid", "webIr.invalid", "mutation lease required", "猫 failed: é")
+          .map((value) => ({
+            value,
+            tags: [`${name}:plain`],
+          })),
       },
-      { weight: 3, arbitrary: anyTextOfBytes(name, limit, fc.oneof(fc.constantFrom(1, limit - 1, limit), fc.integer({ min: 1, max: limit }))) },
+      {
+        weight: 3,
+        arbitrary: anyTextOfBytes(
+          name,
+          limit,
+          fc.oneof(fc.constantFrom(1, limit - 1, limit), fc.integer({ min: 1, max: limit })),
+        ),
+      },
     ),
     fc.oneof(
-      { weight: 4, arbitrary: anyTextOfBytes(name, limit, fc.oneof(fc.constantFrom(limit + 1, limit + 2, limit + 3), fc.integer({ min: 1, max: limit + 40 }))) },
+      {
+        weight: 4,
+        arbitrary: anyTextOfBytes(
+          name,
+          limit,
+          fc.oneof(fc.constantFrom(limit + 1, limit + 2, limit + 3), fc.integer({ min: 1, max: limit + 40 })),
+        ),
+      },
       { weight: 1, arbitrary: fc.constant<Part>({ value: "", tags: [`${name}:empty`] }) },
       { weight: 1, arbitrary: wrongType.map((value) => ({ value, tags: [`${name}:wrongType`] })) },
     ),
@@ -517,7 +681,21 @@ const boundedText = (name: string, limit: number): fc.Arbitrary<Part> =>
   );
 
 /** Characters of a details blob and what each costs inside a JSON string (escapes included). */
-const DETAIL_PIECES = [...ASCII, ...TWO_BYTE, ...THREE_BYTE, ...FOUR_BYTE, '"', "\\", "\n", "\t", "\u0001", "\u001f", "\u007f", "\u2028", ...LONE_SURROGATES];
+const DETAIL_PIECES = [
+  ...ASCII,
+  ...TWO_BYTE,
+  ...THREE_BYTE,
+  ...FOUR_BYTE,
+  '"',
+  "\\",
+  "\n",
+  "\t",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\u2028",
+  ...LONE_SURROGATES,
+];
 const jsonCostCache = new Map<string, number>();
 const jsonCost = (piece: string): number => {
   let cost = jsonCostCache.get(piece);
@@ -543,26 +721,38 @@ function blobOfJsonBytes(pieces: string[], target: number): string {
 }
 
 /** details of `targets` bytes of compact JSON, in several shapes. */
-const sizedDetails = (targets: fc.Arbitrary<number>): fc.Arbitrary<Part> => fc
-  .tuple(
-    fc.array(fc.constantFrom(...DETAIL_PIECES), { minLength: 1, maxLength: 10 }),
-    targets,
-    fc.constantFrom("object", "string", "array"),
-  )
-  .map(([pieces, target, shape]) => {
-    let value: unknown;
-    if (shape === "string") {
-      value = blobOfJsonBytes(pieces, target - 2);
-    } else if (shape === "array") {
-      const overhead = bytesOf(JSON.stringify([1, ""]));
-      value = [1, blobOfJsonBytes(pieces, target - overhead)];
-    } else {
-      const wrap = (reason: string): unknown => ({ kind: "taskValidation", path: "inputs.猫", reason });
-      value = wrap(blobOfJsonBytes(pieces, target - bytesOf(JSON.stringify(wrap("")))));
-    }
-    const size = bytesOf(JSON.stringify(value));
-    return { value, tags: [size === 16_384 ? "details:16384bytes" : size === 16_385 ? "details:16385bytes" : size > 16_384 ? "details:>16KiB" : "details:≤16KiB"] };
-  });
+const sizedDetails = (targets: fc.Arbitrary<number>): fc.Arbitrary<Part> =>
+  fc
+    .tuple(
+      fc.array(fc.constantFrom(...DETAIL_PIECES), { minLength: 1, maxLength: 10 }),
+      targets,
+      fc.constantFrom("object", "string", "array"),
+    )
+    .map(([pieces, target, shape]) => {
+      let value: unknown;
+      if (shape === "string") {
+        value = blobOfJsonBytes(pieces, target - 2);
+      } else if (shape === "array") {
+        const overhead = bytesOf(JSON.stringify([1, ""]));
+        value = [1, blobOfJsonBytes(pieces, target - overhead)];
+      } else {
+        const wrap = (reason: string): unknown => ({ kind: "taskValidation", path: "inputs.猫", reason });
+        value = wrap(blobOfJsonBytes(pieces, target - bytesOf(JSON.stringify(wrap("")))));
+      }
+      const size = bytesOf(JSON.stringify(value));
+      return {
+        value,
+        tags: [
+          size === 16_384
+            ? "details:16384bytes"
+            : size === 16_385
+              ? "details:16385bytes"
+              : size > 16_384
+                ? "details:>16KiB"
+                : "details:≤16KiB",
+        ],
+      };
+    });
 
 const details: fc.Arbitrary<Part> = fc.oneof(
   { weight: 6, arbitrary: jsonValue(2).map((value) => ({ value, tags: ["details:json"] })) },
@@ -572,12 +762,30 @@ const details: fc.Arbitrary<Part> = fc.oneof(
       .tuple(fc.constantFrom("taskValidation", "taskCompilation", "webIrValidation"), fc.string(), fc.string())
       .map(([kind, path, reason]) => ({ value: { kind, path, reason }, tags: ["details:known"] })),
   },
-  { weight: 2, arbitrary: sizedDetails(fc.oneof(fc.constantFrom(16_383, 16_384, 16_384), fc.integer({ min: 15_000, max: 16_384 }))) },
-  { weight: 1, arbitrary: sizedDetails(fc.oneof(fc.constantFrom(16_385, 16_385, 16_386), fc.integer({ min: 16_385, max: 17_000 }))) },
+  {
+    weight: 2,
+    arbitrary: sizedDetails(
+      fc.oneof(fc.constantFrom(16_383, 16_384, 16_384), fc.integer({ min: 15_000, max: 16_384 })),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: sizedDetails(
+      fc.oneof(fc.constantFrom(16_385, 16_385, 16_386), fc.integer({ min: 16_385, max: 17_000 })),
+    ),
+  },
   { weight: 1, arbitrary: notJson.map((value) => ({ value, tags: ["details:notJson"] })) },
 );
 
-const CLASSIFICATIONS = ["safeImmediate", "safeAfterReobserve", "safeAfterReconcile", "unsafeUntilReconciled", "requiresUserDecision", "notRetryable", "unknown"];
+const CLASSIFICATIONS = [
+  "safeImmediate",
+  "safeAfterReobserve",
+  "safeAfterReconcile",
+  "unsafeUntilReconciled",
+  "requiresUserDecision",
+  "notRetryable",
+  "unknown",
+];
 const PHASES = ["preflight", "dispatch", "postDispatch", "verification", "reconciliation"];
 
 const retry: fc.Arbitrary<Part> = fc.oneof(
@@ -586,10 +794,17 @@ const retry: fc.Arbitrary<Part> = fc.oneof(
     arbitrary: fc
       .tuple(
         fc.oneof(
-          { weight: 8, arbitrary: fc.constantFrom(...CLASSIFICATIONS).map((value) => ({ value: value as unknown, tags: ["retry:classification"] })) },
+          {
+            weight: 8,
+            arbitrary: fc
+              .constantFrom(...CLASSIFICATIONS)
+              .map((value) => ({ value: value as unknown, tags: ["retry:classification"] })),
+          },
           {
             weight: 1,
-            arbitrary: fc.constantFrom<unknown>("SafeToRetry", "safe_to_retry", "", "unknown ", null, 1).map((value) => ({ value, tags: ["retry:badClassification"] })),
+            arbitrary: fc
+              .constantFrom<unknown>("SafeToRetry", "safe_to_retry", "", "unknown ", null, 1)
+              .map((value) => ({ value, tags: ["retry:badClassification"] })),
           },
         ),
         identifier,
@@ -597,7 +812,10 @@ const retry: fc.Arbitrary<Part> = fc.oneof(
         fc.constantFrom("", "", "", "", "", "", "", "", "classification", "recommendedOperation"),
       )
       .map(([classification, recommended, extra, drop]) => {
-        const value: Record<string, unknown> = { classification: classification.value, recommendedOperation: recommended.value };
+        const value: Record<string, unknown> = {
+          classification: classification.value,
+          recommendedOperation: recommended.value,
+        };
         const tags = [...classification.tags, ...recommended.tags.map((tag) => `retry.${tag}`)];
         if (extra !== null) {
           define(value, extra[0], extra[1]);
@@ -617,7 +835,12 @@ const optionalBoolean = (name: string): fc.Arbitrary<Part | null> =>
   fc.option(
     fc.oneof(
       { weight: 8, arbitrary: fc.boolean().map((value) => ({ value: value as unknown, tags: [`${name}:boolean`] })) },
-      { weight: 1, arbitrary: fc.constantFrom<unknown>("true", 0, 1, null).map((value) => ({ value, tags: [`${name}:wrongType`] })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom<unknown>("true", 0, 1, null)
+          .map((value) => ({ value, tags: [`${name}:wrongType`] })),
+      },
     ),
     { freq: 2 },
   );
@@ -632,8 +855,18 @@ export const errorObject: fc.Arbitrary<Part> = fc.oneof(
         message: boundedText("message", 512),
         phase: fc.option(
           fc.oneof(
-            { weight: 8, arbitrary: fc.constantFrom(...PHASES).map((value) => ({ value: value as unknown, tags: ["phase:valid"] })) },
-            { weight: 1, arbitrary: fc.constantFrom<unknown>("Preflight", "pre-flight", "", "dispatch ", 1, null).map((value) => ({ value, tags: ["phase:bad"] })) },
+            {
+              weight: 8,
+              arbitrary: fc
+                .constantFrom(...PHASES)
+                .map((value) => ({ value: value as unknown, tags: ["phase:valid"] })),
+            },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom<unknown>("Preflight", "pre-flight", "", "dispatch ", 1, null)
+                .map((value) => ({ value, tags: ["phase:bad"] })),
+            },
           ),
           { freq: 2 },
         ),
@@ -641,7 +874,13 @@ export const errorObject: fc.Arbitrary<Part> = fc.oneof(
         retry: fc.option(retry, { freq: 2 }),
         retryable: optionalBoolean("retryable"),
         details: fc.option(details, { freq: 2 }),
-        extra: sometimes(fc.tuple(fc.constantFrom("hint", "cause", "Code", "__proto__"), fc.oneof({ weight: 8, arbitrary: jsonValue(1) }, { weight: 1, arbitrary: notJson })), 4),
+        extra: sometimes(
+          fc.tuple(
+            fc.constantFrom("hint", "cause", "Code", "__proto__"),
+            fc.oneof({ weight: 8, arbitrary: jsonValue(1) }, { weight: 1, arbitrary: notJson }),
+          ),
+          4,
+        ),
         drop: fc.constantFrom("", "", "", "", "", "", "", "", "", "", "code", "message"),
       })
       .map((parts) => {
@@ -665,7 +904,13 @@ export const errorObject: fc.Arbitrary<Part> = fc.oneof(
         return { value, tags };
       }),
   },
-  { weight: 1, arbitrary: fc.constant<Part>({ value: { code: "staleRevision", message: "stale", retryable: true }, tags: ["error:legacy"] }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Part>({
+      value: { code: "staleRevision", message: "stale", retryable: true },
+      tags: ["error:legacy"],
+    }),
+  },
   { weight: 1, arbitrary: wrongType.map((value) => ({ value, tags: ["error:notObject"] })) },
 );
 
@@ -676,8 +921,20 @@ const result: fc.Arbitrary<Part> = fc.oneof(
 
 /** ok/result/error: the two valid combinations, and every disagreement. */
 const outcome: fc.Arbitrary<Part<Record<string, unknown>>> = fc.oneof(
-  { weight: 8, arbitrary: result.map((res) => ({ value: { ok: true, result: res.value }, tags: ["outcome:success", ...res.tags] })) },
-  { weight: 8, arbitrary: errorObject.map((err) => ({ value: { ok: false, error: err.value }, tags: ["outcome:failure", ...err.tags] })) },
+  {
+    weight: 8,
+    arbitrary: result.map((res) => ({
+      value: { ok: true, result: res.value },
+      tags: ["outcome:success", ...res.tags],
+    })),
+  },
+  {
+    weight: 8,
+    arbitrary: errorObject.map((err) => ({
+      value: { ok: false, error: err.value },
+      tags: ["outcome:failure", ...err.tags],
+    })),
+  },
   fc
     .tuple(fc.integer({ min: 0, max: 6 }), result, errorObject, fc.constantFrom<unknown>("true", 1, 0, null, "false"))
     .map(([shape, res, err, badOk]) => {
@@ -688,9 +945,15 @@ const outcome: fc.Arbitrary<Part<Record<string, unknown>>> = fc.oneof(
         case 1:
           return { value: { ok: false, result: res.value }, tags: ["outcome:okFalseWithResult", ...res.tags] };
         case 2:
-          return { value: { ok: true, result: res.value, error: err.value }, tags: ["outcome:okTrueWithBoth", ...tags] };
+          return {
+            value: { ok: true, result: res.value, error: err.value },
+            tags: ["outcome:okTrueWithBoth", ...tags],
+          };
         case 3:
-          return { value: { ok: false, result: res.value, error: err.value }, tags: ["outcome:okFalseWithBoth", ...tags] };
+          return {
+            value: { ok: false, result: res.value, error: err.value },
+            tags: ["outcome:okFalseWithBoth", ...tags],
+          };
         case 4:
           return { value: { ok: true }, tags: ["outcome:okTrueNeither"] };
         case 5:
@@ -721,7 +984,10 @@ export const responseCase: fc.Arbitrary<EnvelopeCase> = fc.oneof(
         requestId: identifier,
         correlationId: fc.option(identifier, { freq: 2 }),
         outcome,
-        mutations: fc.oneof({ weight: 4, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 1, arbitrary: fc.array(responseMutation, { minLength: 1, maxLength: 2 }) }),
+        mutations: fc.oneof(
+          { weight: 4, arbitrary: fc.constant<Mutation[]>([]) },
+          { weight: 1, arbitrary: fc.array(responseMutation, { minLength: 1, maxLength: 2 }) },
+        ),
         root: rootShape,
       })
       .map((parts) => {
@@ -732,7 +998,12 @@ export const responseCase: fc.Arbitrary<EnvelopeCase> = fc.oneof(
           ...parts.outcome.value,
         };
         const mutated = withMutations(base, parts.mutations, parts.root);
-        const tags = [...parts.requestId.tags, ...(parts.correlationId?.tags ?? []), ...parts.outcome.tags, ...mutated.tags];
+        const tags = [
+          ...parts.requestId.tags,
+          ...(parts.correlationId?.tags ?? []),
+          ...parts.outcome.tags,
+          ...mutated.tags,
+        ];
         return { value: mutated.value, tags };
       }),
   },

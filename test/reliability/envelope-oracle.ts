@@ -151,7 +151,9 @@ function has(object: Record<string, unknown>, key: string): boolean {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,20 +197,24 @@ export function oracleResponse(value: unknown, strict: boolean): OracleVerdict {
     identifierBroken(response["requestId"], "requestId", broken);
     identifierBroken(response["correlationId"], "correlationId", broken);
     // §1: exactly one of result/error, agreeing with ok (also in the schema; checked again here).
-    if (response["ok"] === true && (!has(response, "result") || has(response, "error"))) broken.push("ok true needs result and no error");
-    if (response["ok"] === false && (!has(response, "error") || has(response, "result"))) broken.push("ok false needs error and no result");
+    if (response["ok"] === true && (!has(response, "result") || has(response, "error")))
+      broken.push("ok true needs result and no error");
+    if (response["ok"] === false && (!has(response, "error") || has(response, "result")))
+      broken.push("ok false needs error and no result");
     const error = asRecord(response["error"]);
     if (error !== undefined) {
       const code = error["code"];
       const message = error["message"];
       if (typeof code === "string" && utf8Bytes(code) > 64) broken.push(`error.code: ${utf8Bytes(code)} bytes > 64`);
-      if (typeof message === "string" && utf8Bytes(message) > 512) broken.push(`error.message: ${utf8Bytes(message)} bytes > 512`);
+      if (typeof message === "string" && utf8Bytes(message) > 512)
+        broken.push(`error.message: ${utf8Bytes(message)} bytes > 512`);
       if (has(error, "details") && notJsonBecause(error["details"]) === undefined) {
         const size = jsonBytes(error["details"]);
         if (size > 16384) broken.push(`error.details: ${size} bytes of JSON > 16384`);
       }
       const retry = asRecord(error["retry"]);
-      if (retry !== undefined) identifierBroken(retry["recommendedOperation"], "error.retry.recommendedOperation", broken);
+      if (retry !== undefined)
+        identifierBroken(retry["recommendedOperation"], "error.retry.recommendedOperation", broken);
     }
   }
   return { ok: broken.length === 0, broken };

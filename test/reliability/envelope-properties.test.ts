@@ -92,17 +92,26 @@ function callValidator(name: string, validate: Validate, value: unknown): Valida
 
 /** The result has the documented shape: the value itself, or a non-empty list of {path, reason}. */
 function expectWellFormed(name: string, result: ValidationResult<unknown>, value: unknown): void {
-  if (typeof result !== "object" || result === null || typeof result.ok !== "boolean") throw new Error(`${name} returned ${String(result)}`);
+  if (typeof result !== "object" || result === null || typeof result.ok !== "boolean")
+    throw new Error(`${name} returned ${String(result)}`);
   if (result.ok) {
     if (result.value !== value) throw new Error(`${name} accepted the value but returned another one`);
     return;
   }
-  if (!Array.isArray(result.issues) || result.issues.length === 0) throw new Error(`${name} rejected the value without issues`);
+  if (!Array.isArray(result.issues) || result.issues.length === 0)
+    throw new Error(`${name} rejected the value without issues`);
   for (const issue of result.issues) {
-    if (typeof issue !== "object" || issue === null || typeof issue.path !== "string" || typeof issue.reason !== "string" || issue.reason === "") {
+    if (
+      typeof issue !== "object" ||
+      issue === null ||
+      typeof issue.path !== "string" ||
+      typeof issue.reason !== "string" ||
+      issue.reason === ""
+    ) {
       throw new Error(`${name} returned a malformed issue: ${JSON.stringify(issue)}`);
     }
-    if (!isWellFormedPath(issue.path)) throw new Error(`${name} returned an issue path that is not dotted/[i]/["name"]: ${JSON.stringify(issue.path)}`);
+    if (!isWellFormedPath(issue.path))
+      throw new Error(`${name} returned an issue path that is not dotted/[i]/["name"]: ${JSON.stringify(issue.path)}`);
   }
 }
 
@@ -131,7 +140,10 @@ class Coverage {
     const total = this.valid + this.invalid;
     expect(this.valid / total, "share of valid cases").toBeGreaterThan(0.2);
     expect(this.invalid / total, "share of invalid cases").toBeGreaterThan(0.2);
-    expect(required.filter((tag) => !this.tags.has(tag)), "near misses never generated").toEqual([]);
+    expect(
+      required.filter((tag) => !this.tags.has(tag)),
+      "near misses never generated",
+    ).toEqual([]);
   }
 }
 
@@ -151,16 +163,22 @@ function agreeWithOracle(
   const actual = callValidator(name, validate, envelope.value);
   expectWellFormed(name, actual, envelope.value);
   if (actual.ok !== expected.ok) {
-    throw new Error(`${name} says ${describeResult(actual)}; the oracle says ${describeVerdict(expected)} (tags: ${envelope.tags.join(", ")})`);
+    throw new Error(
+      `${name} says ${describeResult(actual)}; the oracle says ${describeVerdict(expected)} (tags: ${envelope.tags.join(", ")})`,
+    );
   }
   const issues: ValidationIssue[] = [];
   const verdictOnly = generated(envelope.value, "", null);
   const collecting = generated(envelope.value, "", issues);
   if (verdictOnly !== expected.ok || collecting !== expected.ok) {
-    throw new Error(`generated validator paths disagree: verdict-only ${verdictOnly}, collecting ${collecting}, oracle ${expected.ok}`);
+    throw new Error(
+      `generated validator paths disagree: verdict-only ${verdictOnly}, collecting ${collecting}, oracle ${expected.ok}`,
+    );
   }
-  if (!collecting && issues.length === 0) throw new Error(`${name}: the collecting path rejected the value without naming an issue`);
-  if (collecting && issues.length > 0) throw new Error(`${name}: the collecting path accepted the value but reported ${JSON.stringify(issues)}`);
+  if (!collecting && issues.length === 0)
+    throw new Error(`${name}: the collecting path rejected the value without naming an issue`);
+  if (collecting && issues.length > 0)
+    throw new Error(`${name}: the collecting path accepted the value but reported ${JSON.stringify(issues)}`);
   coverage.add(envelope, expected.ok);
 }
 
@@ -184,14 +202,55 @@ describe("envelope validators agree with the independent oracle", () => {
       { seed: SEED, numRuns: RUNS.request },
     );
     coverage.expectReached([
-      "id:short", "id:128bytes", "id:129bytes", "id:>128bytes", "id:whitespace", "id:control", "id:allowedOddChar", "id:loneSurrogate", "id:empty", "id:wrongType",
-      "op:plain", "op:96bytes", "op:97bytes", "op:whitespace", "op:controlAllowed", "op:empty", "op:wrongType",
-      "deadline:0", "deadline:1", "deadline:900000", "deadline:900001", "deadline:1.5", "deadline:-0", "deadline:wrongType", "deadline:double",
-      "lease:none", "lease:sessionOnly", "lease:leaseOnly", "lease:bothEqual", "lease:mismatch",
-      "lease:dropToken", "lease:dropSession", "lease:extraField", "lease:notObject",
-      "drop:protocolVersion", "drop:requestId", "drop:operation", "drop:payload",
-      "request:unknownField", "request:undefinedField:payload", "request:wrongType:operation", "request:protocolVersion:protocolVersion", "request:payloadNotJson:payload",
-      "payload:json", "payload:notJson", "root:nullPrototype", "root:classInstance", "root:array", "junk",
+      "id:short",
+      "id:128bytes",
+      "id:129bytes",
+      "id:>128bytes",
+      "id:whitespace",
+      "id:control",
+      "id:allowedOddChar",
+      "id:loneSurrogate",
+      "id:empty",
+      "id:wrongType",
+      "op:plain",
+      "op:96bytes",
+      "op:97bytes",
+      "op:whitespace",
+      "op:controlAllowed",
+      "op:empty",
+      "op:wrongType",
+      "deadline:0",
+      "deadline:1",
+      "deadline:900000",
+      "deadline:900001",
+      "deadline:1.5",
+      "deadline:-0",
+      "deadline:wrongType",
+      "deadline:double",
+      "lease:none",
+      "lease:sessionOnly",
+      "lease:leaseOnly",
+      "lease:bothEqual",
+      "lease:mismatch",
+      "lease:dropToken",
+      "lease:dropSession",
+      "lease:extraField",
+      "lease:notObject",
+      "drop:protocolVersion",
+      "drop:requestId",
+      "drop:operation",
+      "drop:payload",
+      "request:unknownField",
+      "request:undefinedField:payload",
+      "request:wrongType:operation",
+      "request:protocolVersion:protocolVersion",
+      "request:payloadNotJson:payload",
+      "payload:json",
+      "payload:notJson",
+      "root:nullPrototype",
+      "root:classInstance",
+      "root:array",
+      "junk",
     ]);
   });
 
@@ -200,7 +259,14 @@ describe("envelope validators agree with the independent oracle", () => {
     checkProperty(
       context,
       fc.property(responseCase, (envelope) => {
-        agreeWithOracle("validateResponse", (value) => validateResponse(value), validateGlassResponse, (value) => oracleResponse(value, false), envelope, coverage);
+        agreeWithOracle(
+          "validateResponse",
+          (value) => validateResponse(value),
+          validateGlassResponse,
+          (value) => oracleResponse(value, false),
+          envelope,
+          coverage,
+        );
       }),
       { seed: SEED + 1, numRuns: RUNS.response },
     );
@@ -232,16 +298,54 @@ describe("envelope validators agree with the independent oracle", () => {
 });
 
 const RESPONSE_TAGS = [
-  "id:128bytes", "id:129bytes", "id:whitespace", "id:control",
-  "outcome:success", "outcome:failure", "outcome:okTrueWithError", "outcome:okFalseWithResult", "outcome:okTrueWithBoth", "outcome:okFalseWithBoth",
-  "outcome:okTrueNeither", "outcome:okFalseNeither", "outcome:okNotBoolean",
-  "code:64bytes", "code:65bytes", "code:empty", "code:wrongType", "message:512bytes", "message:513bytes", "message:empty",
-  "details:16384bytes", "details:16385bytes", "details:json", "details:known", "details:notJson",
-  "phase:valid", "phase:bad", "mutationPossible:wrongType", "retryable:wrongType",
-  "retry:classification", "retry:badClassification", "retry:extraField", "retry:notObject", "retry:drop:recommendedOperation",
-  "error:extraField", "error:legacy", "error:notObject", "error:drop:code",
-  "drop:protocolVersion", "drop:ok", "response:unknownField", "response:unknownFieldNotJson", "response:undefinedField:result",
-  "result:json", "result:notJson", "root:nullPrototype", "root:classInstance", "junk",
+  "id:128bytes",
+  "id:129bytes",
+  "id:whitespace",
+  "id:control",
+  "outcome:success",
+  "outcome:failure",
+  "outcome:okTrueWithError",
+  "outcome:okFalseWithResult",
+  "outcome:okTrueWithBoth",
+  "outcome:okFalseWithBoth",
+  "outcome:okTrueNeither",
+  "outcome:okFalseNeither",
+  "outcome:okNotBoolean",
+  "code:64bytes",
+  "code:65bytes",
+  "code:empty",
+  "code:wrongType",
+  "message:512bytes",
+  "message:513bytes",
+  "message:empty",
+  "details:16384bytes",
+  "details:16385bytes",
+  "details:json",
+  "details:known",
+  "details:notJson",
+  "phase:valid",
+  "phase:bad",
+  "mutationPossible:wrongType",
+  "retryable:wrongType",
+  "retry:classification",
+  "retry:badClassification",
+  "retry:extraField",
+  "retry:notObject",
+  "retry:drop:recommendedOperation",
+  "error:extraField",
+  "error:legacy",
+  "error:notObject",
+  "error:drop:code",
+  "drop:protocolVersion",
+  "drop:ok",
+  "response:unknownField",
+  "response:unknownFieldNotJson",
+  "response:undefinedField:result",
+  "result:json",
+  "result:notJson",
+  "root:nullPrototype",
+  "root:classInstance",
+  "junk",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -251,9 +355,25 @@ const RESPONSE_TAGS = [
 type ThrowKind = (typeof ORDINARY_THROWS)[number] | (typeof UNPRINTABLE_THROWS)[number];
 
 /** Thrown values `String()` can print. */
-const ORDINARY_THROWS = ["Error", "RangeError", "TypeError", "string", "number", "undefined", "null", "symbol", "plainObject"] as const;
+const ORDINARY_THROWS = [
+  "Error",
+  "RangeError",
+  "TypeError",
+  "string",
+  "number",
+  "undefined",
+  "null",
+  "symbol",
+  "plainObject",
+] as const;
 /** Thrown values that cannot be turned into a string, or whose reading throws again. */
-const UNPRINTABLE_THROWS = ["nullPrototypeObject", "toStringThrows", "toPrimitiveThrows", "errorMessageGetterThrows", "proxyGetPrototypeOfThrows"] as const;
+const UNPRINTABLE_THROWS = [
+  "nullPrototypeObject",
+  "toStringThrows",
+  "toPrimitiveThrows",
+  "errorMessageGetterThrows",
+  "proxyGetPrototypeOfThrows",
+] as const;
 
 function thrown(kind: ThrowKind): unknown {
   switch (kind) {
@@ -311,8 +431,19 @@ function thrown(kind: ThrowKind): unknown {
 }
 
 const HOSTILE_KINDS = [
-  "cycleObject", "cycleArray", "throwingGetter", "proxyThrowingTrap", "transparentProxy", "revokedProxy",
-  "deepArray", "deepObject", "function", "symbol", "bigint", "flakyGetter", "anything",
+  "cycleObject",
+  "cycleArray",
+  "throwingGetter",
+  "proxyThrowingTrap",
+  "transparentProxy",
+  "revokedProxy",
+  "deepArray",
+  "deepObject",
+  "function",
+  "symbol",
+  "bigint",
+  "flakyGetter",
+  "anything",
 ] as const;
 type HostileKind = (typeof HOSTILE_KINDS)[number];
 
@@ -320,8 +451,20 @@ const PROXY_TRAPS = ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPr
 
 /** Where the hostile value goes: the root itself, or a field of an otherwise valid envelope. */
 const POSITIONS = [
-  "root", "request.requestId", "request.payload", "request.payload.nested", "request.mutationLease", "request.mutationLease.token", "request.unknown",
-  "response.result", "response.result.nested", "response.error", "response.error.details", "response.error.retry", "response.error.unknown", "response.unknown",
+  "root",
+  "request.requestId",
+  "request.payload",
+  "request.payload.nested",
+  "request.mutationLease",
+  "request.mutationLease.token",
+  "request.unknown",
+  "response.result",
+  "response.result.nested",
+  "response.error",
+  "response.error.details",
+  "response.error.retry",
+  "response.error.unknown",
+  "response.unknown",
 ] as const;
 type Position = (typeof POSITIONS)[number];
 
@@ -405,7 +548,14 @@ function hostileValue(recipe: HostileRecipe): unknown {
 }
 
 function validRequest(): Record<string, unknown> {
-  return { protocolVersion: 1, requestId: "req-1", sessionId: "s-1", mutationLease: { sessionId: "s-1", token: "tok-1" }, operation: "browser.click", payload: { target: "#go" } };
+  return {
+    protocolVersion: 1,
+    requestId: "req-1",
+    sessionId: "s-1",
+    mutationLease: { sessionId: "s-1", token: "tok-1" },
+    operation: "browser.click",
+    payload: { target: "#go" },
+  };
 }
 
 function validResponse(): Record<string, unknown> {
@@ -413,7 +563,12 @@ function validResponse(): Record<string, unknown> {
     protocolVersion: 1,
     requestId: "req-1",
     ok: false,
-    error: { code: "staleRevision", message: "stale", retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }, details: { kind: "x" } },
+    error: {
+      code: "staleRevision",
+      message: "stale",
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+      details: { kind: "x" },
+    },
   };
 }
 
@@ -437,7 +592,15 @@ function hostileInput(recipe: HostileRecipe): unknown {
 }
 
 /** Kinds that are never JSON (and never valid), wherever they are read. */
-const NEVER_VALID: ReadonlySet<HostileKind> = new Set(["cycleObject", "cycleArray", "throwingGetter", "revokedProxy", "function", "symbol", "bigint"]);
+const NEVER_VALID: ReadonlySet<HostileKind> = new Set([
+  "cycleObject",
+  "cycleArray",
+  "throwingGetter",
+  "revokedProxy",
+  "function",
+  "symbol",
+  "bigint",
+]);
 
 const hostileRecipe = (throws: readonly ThrowKind[]): fc.Arbitrary<HostileRecipe> =>
   fc.record({
@@ -455,13 +618,17 @@ function neverThrows(recipe: HostileRecipe): void {
     const result = callValidator(name, validate, input);
     expectWellFormed(name, result, input);
     // The root positions of the other envelope kind are rejected anyway; only judge clear cases.
-    if (NEVER_VALID.has(recipe.kind) && result.ok) throw new Error(`${name} accepted a ${recipe.kind} at ${recipe.position}`);
+    if (NEVER_VALID.has(recipe.kind) && result.ok)
+      throw new Error(`${name} accepted a ${recipe.kind} at ${recipe.position}`);
   }
 }
 
 describe("envelope validators never throw", () => {
   it(`on ${RUNS.hostile} hostile inputs: cycles, throwing getters and proxy traps, revoked proxies, deep nesting, functions, symbols, bigints, fc.anything()`, (context: TaskWithMeta) => {
-    checkProperty(context, fc.property(hostileRecipe(ORDINARY_THROWS), neverThrows), { seed: SEED + 3, numRuns: RUNS.hostile });
+    checkProperty(context, fc.property(hostileRecipe(ORDINARY_THROWS), neverThrows), {
+      seed: SEED + 3,
+      numRuns: RUNS.hostile,
+    });
   });
 });
 
@@ -470,6 +637,9 @@ describe("the validators do not throw even when a getter or proxy trap throws a 
   // whose toString throws, an Error whose message getter throws, a Proxy whose getPrototypeOf trap
   // throws.
   it(`on ${RUNS.hostileThrows} hostile inputs whose reads throw unprintable values`, (context: TaskWithMeta) => {
-    checkProperty(context, fc.property(hostileRecipe(UNPRINTABLE_THROWS), neverThrows), { seed: SEED + 4, numRuns: RUNS.hostileThrows });
+    checkProperty(context, fc.property(hostileRecipe(UNPRINTABLE_THROWS), neverThrows), {
+      seed: SEED + 4,
+      numRuns: RUNS.hostileThrows,
+    });
   });
 });

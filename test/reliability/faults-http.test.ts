@@ -43,7 +43,12 @@ describe("faults over HTTP (via the bridge): the daemon dies", () => {
     await rig.untilCalls(2);
     const trigger = read(rig);
     const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
-    failedWith(clicked, GlassError, { code: "mcp.internalError", mutationPossible: true, phase: "dispatch", rawMessage: "the daemon connection closed" });
+    failedWith(clicked, GlassError, {
+      code: "mcp.internalError",
+      mutationPossible: true,
+      phase: "dispatch",
+      rawMessage: "the daemon connection closed",
+    });
     failedWith(observed, GlassError, { code: "mcp.internalError", mutationPossible: false });
     failedWith(triggered, GlassError, { code: "mcp.internalError", mutationPossible: false });
     expect(rig.daemon!.crashed).toBe(true);
@@ -56,7 +61,10 @@ describe("faults over HTTP (via the bridge): the daemon dies", () => {
     expect(rig.wire.sent.filter((m) => "method" in m && m.method === "initialize")).toHaveLength(1); // the replay is the transport's own
     // The lease died with the daemon connection and the client forgot it with the new session: a
     // mutation now fails with a LeaseError (leaseRequired), and is not retried.
-    failedWith(await mutate(rig), LeaseError, { code: expect.stringMatching(/^lease(NotFound|Required)$/), mutationPossible: false });
+    failedWith(await mutate(rig), LeaseError, {
+      code: expect.stringMatching(/^lease(NotFound|Required)$/),
+      mutationPossible: false,
+    });
     expect(expectNoRepeatedMutation(rig)).toBe(2);
     await expectIdle(rig.glass, false);
   });
@@ -75,8 +83,14 @@ describe("over HTTP, after the daemon connection behind the session dies, the ne
     succeeded(await read(rig));
     failedWith(await mutate(rig), GlassError, { code: "mcp.internalError", mutationPossible: true }); // call 2 crashes the daemon
     succeeded(await read(rig)); // a new session
-    const block = await settle(rig.glass.withLease(async () => "ran", { ttlMs: 10_000 }), 5_000, "withLease");
-    expect(block.ok ? block.value : `${(block.error as GlassError).code}: ${(block.error as GlassError).rawMessage}`).toBe("ran");
+    const block = await settle(
+      rig.glass.withLease(async () => "ran", { ttlMs: 10_000 }),
+      5_000,
+      "withLease",
+    );
+    expect(
+      block.ok ? block.value : `${(block.error as GlassError).code}: ${(block.error as GlassError).rawMessage}`,
+    ).toBe("ran");
   });
 });
 
@@ -111,8 +125,14 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
     const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 200 }), mutate(rig, { deadlineMs: 200 })]);
     failedWith(observed, DeadlineExceededError, { mutationPossible: false });
     failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
-    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled calls", 1_000).catch(() => undefined);
-    expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
+    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled calls", 1_000).catch(
+      () => undefined,
+    );
+    expect({
+      cancelsSent: rig.wire.cancelled().length,
+      daemonInFlight: rig.daemon!.inFlight(),
+      awaitingAnswer: rig.glass.stats().awaitingAnswer,
+    }).toEqual({
       cancelsSent: 2,
       daemonInFlight: 0,
       awaitingAnswer: 0,
@@ -127,8 +147,14 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
     await rig.untilCalls(1);
     controller.abort();
     failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true });
-    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled call", 1_000).catch(() => undefined);
-    expect({ cancelsSent: rig.wire.cancelled().length, daemonInFlight: rig.daemon!.inFlight(), awaitingAnswer: rig.glass.stats().awaitingAnswer }).toEqual({
+    await waitUntil(() => rig.daemon!.inFlight() === 0, "the daemon ended the cancelled call", 1_000).catch(
+      () => undefined,
+    );
+    expect({
+      cancelsSent: rig.wire.cancelled().length,
+      daemonInFlight: rig.daemon!.inFlight(),
+      awaitingAnswer: rig.glass.stats().awaitingAnswer,
+    }).toEqual({
       cancelsSent: 1,
       daemonInFlight: 0,
       awaitingAnswer: 0,
@@ -138,10 +164,15 @@ describe("over HTTP, a call cut off by its deadline or an abort sends notificati
 
   it("consequence: after 4 timed-out calls the daemon still runs them, so the session's next read is refused -32000 (over the socket it succeeds)", async () => {
     const rig = await suite.start({ latencyMs: 2_000 }); // long enough to outlast the four timeouts even on a busy machine
-    for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    for (let i = 0; i < 4; i++)
+      failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
     await waitUntil(() => rig.glass.stats().inFlight === 0, "the client released its slots");
     const next = await read(rig, { deadlineMs: 4_000 }, 6_000);
-    expect(next.ok ? "answered" : `${(next.error as GlassError).name} ${(next.error as GlassError).code} after ${retries(rig.events, "browser.observe").length} retries`).toBe("answered");
+    expect(
+      next.ok
+        ? "answered"
+        : `${(next.error as GlassError).name} ${(next.error as GlassError).code} after ${retries(rig.events, "browser.observe").length} retries`,
+    ).toBe("answered");
   });
 });
 
@@ -177,8 +208,15 @@ describe("faults over HTTP (via the bridge): the daemon answers what was not ask
     const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
-    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the answer");
-    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { id: "glass-server-1", error: { code: -32601, message: expect.stringContaining("HTTP endpoint") } } });
+    await settle(
+      rig.daemon!.waitFor((d) => d.clientAnswers.length === 1),
+      2_000,
+      "the daemon receiving the answer",
+    );
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({
+      method: "elicitation/create",
+      response: { id: "glass-server-1", error: { code: -32601, message: expect.stringContaining("HTTP endpoint") } },
+    });
     expect(rig.wire.received.some((m) => "method" in m)).toBe(false);
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);

@@ -16,7 +16,12 @@ import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-tran
 import { observePayload, observeResult, waitUntil } from "./support/fault-rig.js";
 
 const LIMIT = FrameLimits.maxResponseBytes; // 32 MiB
-const observeCall = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "observe", arguments: observePayload } });
+const observeCall = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "observe", arguments: observePayload },
+});
 
 /**
  * A raw client that splits what arrives into frames (newline or Content-Length) and keeps each
@@ -34,7 +39,11 @@ class ByteCountingPeer {
 
   send(message: unknown, framing: "newline" | "content-length"): void {
     const body = Buffer.from(JSON.stringify(message));
-    this.socket.write(framing === "newline" ? Buffer.concat([body, Buffer.from("\n")]) : Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+    this.socket.write(
+      framing === "newline"
+        ? Buffer.concat([body, Buffer.from("\n")])
+        : Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]),
+    );
   }
 
   #take(chunk: Buffer): void {
@@ -142,34 +151,50 @@ async function connectPeer(): Promise<ByteCountingPeer> {
 describe("the oversizedFrameAfterCalls fault of the mock daemon", () => {
   it("is a known fault option (--faults / startMockDaemon), a whole number", () => {
     expect(parseFaults({ oversizedFrameAfterCalls: 1 })).toEqual({ oversizedFrameAfterCalls: 1 });
-    expect(() => parseFaults({ oversizedFrameAfterCalls: -1 })).toThrow(/oversizedFrameAfterCalls must be a whole number/);
+    expect(() => parseFaults({ oversizedFrameAfterCalls: -1 })).toThrow(
+      /oversizedFrameAfterCalls must be a whole number/,
+    );
   });
 
-  it.each(["newline", "content-length"] as const)("after answering call N, writes one %s frame a byte over 32 MiB (valid JSON for an id nobody used), then answers on", async (framing) => {
-    const peer = await connectPeer();
-    peer.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, framing);
-    peer.send({ jsonrpc: "2.0", method: "notifications/initialized" }, framing);
-    peer.send(observeCall(1), framing);
-    await waitUntil(() => peer.frames.length >= 3, "the answer to call 1 and the oversized frame", 10_000);
-    peer.send(observeCall(2), framing);
-    await waitUntil(() => peer.frames.length >= 4, "the answer to call 2", 10_000);
+  it.each(["newline", "content-length"] as const)(
+    "after answering call N, writes one %s frame a byte over 32 MiB (valid JSON for an id nobody used), then answers on",
+    async (framing) => {
+      const peer = await connectPeer();
+      peer.send(
+        {
+          jsonrpc: "2.0",
+          id: "init",
+          method: "initialize",
+          params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        },
+        framing,
+      );
+      peer.send({ jsonrpc: "2.0", method: "notifications/initialized" }, framing);
+      peer.send(observeCall(1), framing);
+      await waitUntil(() => peer.frames.length >= 3, "the answer to call 1 and the oversized frame", 10_000);
+      peer.send(observeCall(2), framing);
+      await waitUntil(() => peer.frames.length >= 4, "the answer to call 2", 10_000);
 
-    const [init, first, oversized, second] = peer.frames;
-    expect(JSON.parse(init!.text!)).toMatchObject({ id: "init", result: expect.any(Object) });
-    expect(JSON.parse(first!.text!)).toMatchObject({ id: 1, result: expect.any(Object) });
-    expect(oversized).toMatchObject({ framing, bytes: LIMIT + 1 });
-    expect(oversized!.text).toMatch(/^\{"jsonrpc":"2.0","id":"mock-oversized","result":/);
-    expect(JSON.parse(second!.text!)).toMatchObject({ id: 2, result: expect.any(Object) });
-    expect(peer.frames).toHaveLength(4);
-  });
+      const [init, first, oversized, second] = peer.frames;
+      expect(JSON.parse(init!.text!)).toMatchObject({ id: "init", result: expect.any(Object) });
+      expect(JSON.parse(first!.text!)).toMatchObject({ id: 1, result: expect.any(Object) });
+      expect(oversized).toMatchObject({ framing, bytes: LIMIT + 1 });
+      expect(oversized!.text).toMatch(/^\{"jsonrpc":"2.0","id":"mock-oversized","result":/);
+      expect(JSON.parse(second!.text!)).toMatchObject({ id: 2, result: expect.any(Object) });
+      expect(peer.frames).toHaveLength(4);
+    },
+  );
 
   it("in memory (no bytes): it reaches the client as one BadFrameError and the connection goes on", async () => {
     const errors: string[] = [];
-    const transport = inMemoryTransport(readGoldenFixture() as unknown as GoldenFixture, { faults: { oversizedFrameAfterCalls: 1 } });
+    const transport = inMemoryTransport(readGoldenFixture() as unknown as GoldenFixture, {
+      faults: { oversizedFrameAfterCalls: 1 },
+    });
     const watched = {
       kind: transport.kind,
       maxInFlight: transport.maxInFlight,
-      start: (handlers: TransportHandlers) => transport.start({ ...handlers, onError: (error) => (errors.push(error.message), handlers.onError?.(error)) }),
+      start: (handlers: TransportHandlers) =>
+        transport.start({ ...handlers, onError: (error) => (errors.push(error.message), handlers.onError?.(error)) }),
       send: transport.send.bind(transport),
       close: transport.close.bind(transport),
     };

@@ -41,7 +41,12 @@ describe("faults over the socket: the daemon dies", () => {
     await rig.untilCalls(2);
     const trigger = read(rig); // call 3: the daemon drops every client and forgets its lease
     const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
-    failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch", operation: "browser.click" });
+    failedWith(clicked, TransportClosedError, {
+      code: "transport.closed",
+      mutationPossible: true,
+      phase: "dispatch",
+      operation: "browser.click",
+    });
     failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false });
     failedWith(triggered, TransportClosedError, { code: "transport.closed", mutationPossible: false });
     expect(rig.daemon!.crashed).toBe(true);
@@ -65,7 +70,8 @@ describeDaemonStallsAndCancels(suite, "the written mutation");
 describe("faults over the socket: a slow daemon and deadlines", () => {
   it("after 4 timed-out calls the cancels have freed the daemon's slots: the next read is answered", async () => {
     const rig = await suite.start({ latencyMs: 1_000 });
-    for (let i = 0; i < 4; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    for (let i = 0; i < 4; i++)
+      failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
     expect(rig.wire.cancelled()).toHaveLength(4);
     expect(succeeded(await read(rig, { deadlineMs: 3_000 }, 5_000))).toEqual(observeResult);
     expect(retries(rig.events, "browser.observe")).toEqual([]);
@@ -84,7 +90,9 @@ describe("faults over the socket: the daemon sends half a frame and goes silent"
     expect(rig.received("click")).toBe(1);
     await waitUntil(() => rig.wire.badFrames.length === 1, "the half frame was dropped");
     expect(rig.wire.badFrames[0]!.message).toMatch(/no complete frame from .* within 300 ms of its first byte/);
-    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, {
+      mutationPossible: false,
+    });
     expect(rig.glass.stats()).toMatchObject({ closed: false });
 
     const fresh = await Glass.connect(rig.newTransport());
@@ -135,8 +143,15 @@ describe("faults over the socket: the daemon answers what was not asked", () => 
     const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
-    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
-    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { id: "glass-server-1", error: { code: -32601 } } });
+    await settle(
+      rig.daemon!.waitFor((d) => d.clientAnswers.length === 1),
+      2_000,
+      "the daemon receiving the client's answer",
+    );
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({
+      method: "elicitation/create",
+      response: { id: "glass-server-1", error: { code: -32601 } },
+    });
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
     failedWith(clicked, GlassError, { code: "staleRevision" });
@@ -161,7 +176,8 @@ describe("a cut-off call the daemon never answers stops being awaited after the 
   it("after the cancel grace, glass.stats().awaitingAnswer is back to 0", async () => {
     const rig = await suite.start({ faults: { partialFrameAfterCalls: 1 } });
     succeeded(await read(rig));
-    for (let i = 0; i < 3; i++) failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
+    for (let i = 0; i < 3; i++)
+      failedWith(await read(rig, { deadlineMs: 100 }), DeadlineExceededError, { mutationPossible: false });
     await waitUntil(() => rig.glass.stats().inFlight === 0, "the cancel grace released the slots");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(rig.glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed: false });
@@ -185,6 +201,8 @@ describe("after the daemon says the lease expired, the client drops it and can a
     const expired = failedWith(await mutate(rig), LeaseError, { code: "leaseExpired", mutationPossible: false });
     expect(expired.retry).toEqual({ classification: "safeAfterReobserve", recommendedOperation: "acquire_lease" });
     const again = await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, "acquireLease");
-    expect(again.ok ? "granted" : `${(again.error as GlassError).code}: ${(again.error as GlassError).rawMessage}`).toBe("granted");
+    expect(
+      again.ok ? "granted" : `${(again.error as GlassError).code}: ${(again.error as GlassError).rawMessage}`,
+    ).toBe("granted");
   });
 });

@@ -18,7 +18,12 @@ import {
   waitUntil,
   wireEvents,
 } from "./support/fault-rig.js";
-import { describeCrashWithCallsQueued, describeOverloadBurst, describeOversizedFrameEndsConnection, faultSuite } from "./support/shared-fault-scenarios.js";
+import {
+  describeCrashWithCallsQueued,
+  describeOverloadBurst,
+  describeOversizedFrameEndsConnection,
+  faultSuite,
+} from "./support/shared-fault-scenarios.js";
 
 const suite = faultSuite("stdio", "faults over stdio");
 
@@ -31,7 +36,12 @@ describe("faults over stdio: the daemon dies", () => {
     await rig.untilCalls(2);
     const trigger = read(rig); // call 3 crashes the daemon (the CLI exits with 1)
     const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
-    const error = failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch", operation: "browser.click" });
+    const error = failedWith(clicked, TransportClosedError, {
+      code: "transport.closed",
+      mutationPossible: true,
+      phase: "dispatch",
+      operation: "browser.click",
+    });
     expect(error.message).toMatch(/exited with code 1/);
     expect(error.message).toMatch(/observe before deciding/);
     failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false });
@@ -61,8 +71,13 @@ describe("faults over stdio: the daemon stalls", () => {
     expect(rig.received("observe")).toBe(1);
     const ids = [...rig.wire.toolCallIds("observe"), ...rig.wire.toolCallIds("click")];
     expect(rig.wire.cancelled().sort()).toEqual([...ids].sort());
-    await waitUntil(() => ids.every((id) => rig.wire.answersTo(id).length === 1), "the daemon answered both cancelled calls");
-    expect(ids.map((id) => (rig.wire.answersTo(id)[0] as { error?: { code: number } }).error?.code)).toEqual([-32800, -32800]);
+    await waitUntil(
+      () => ids.every((id) => rig.wire.answersTo(id).length === 1),
+      "the daemon answered both cancelled calls",
+    );
+    expect(ids.map((id) => (rig.wire.answersTo(id)[0] as { error?: { code: number } }).error?.code)).toEqual([
+      -32800, -32800,
+    ]);
 
     succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
     await expectIdle(rig.glass, false);
@@ -80,7 +95,9 @@ describe("faults over stdio: the daemon sends half a frame and goes silent", () 
     await waitUntil(() => rig.wire.badFrames.length === 1, "the half frame was dropped");
     expect(rig.wire.badFrames[0]!.message).toMatch(/no complete frame from .* within 300 ms of its first byte/);
     expect(wireEvents(rig.events)).toContain("badFrame");
-    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+    failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, {
+      mutationPossible: false,
+    });
     expect(rig.glass.stats()).toMatchObject({ closed: false });
   });
 });
@@ -125,8 +142,13 @@ describe("faults over stdio: the daemon answers what was not asked", () => {
   it("a request of its own: the client answers -32601 (no handler) so the daemon never waits, and goes on", async () => {
     const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     succeeded(await read(rig));
-    await waitUntil(() => rig.wire.sent.some((m) => (m as { id?: unknown }).id === "glass-server-1"), "the client answered the daemon's request");
-    expect(rig.wire.sent.find((m) => (m as { id?: unknown }).id === "glass-server-1")).toMatchObject({ error: { code: -32601 } });
+    await waitUntil(
+      () => rig.wire.sent.some((m) => (m as { id?: unknown }).id === "glass-server-1"),
+      "the client answered the daemon's request",
+    );
+    expect(rig.wire.sent.find((m) => (m as { id?: unknown }).id === "glass-server-1")).toMatchObject({
+      error: { code: -32601 },
+    });
     expect(wireEvents(rig.events)).toContain("daemon request elicitation/create answered (methodNotFound)");
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);

@@ -42,7 +42,12 @@ describe("faults over WebSocket (via the bridge): the daemon dies", () => {
     await rig.untilCalls(2);
     const trigger = read(rig);
     const [clicked, observed, triggered] = await Promise.all([click, observe, trigger]);
-    failedWith(clicked, GlassError, { code: "mcp.internalError", mutationPossible: true, phase: "dispatch", rawMessage: "the daemon connection closed" });
+    failedWith(clicked, GlassError, {
+      code: "mcp.internalError",
+      mutationPossible: true,
+      phase: "dispatch",
+      rawMessage: "the daemon connection closed",
+    });
     failedWith(observed, GlassError, { code: "mcp.internalError", mutationPossible: false });
     failedWith(triggered, GlassError, { code: "mcp.internalError", mutationPossible: false });
     expect(rig.received("click")).toBe(1);
@@ -93,8 +98,18 @@ describe("faults over WebSocket (via the bridge): the daemon answers what was no
     const rig = await suite.start({ faults: { serverRequestAfterCalls: 1 } });
     await leaseIfAny(rig);
     succeeded(await read(rig));
-    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
-    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ method: "elicitation/create", response: { id: "glass-server-1", error: { code: -32601, message: "the client does not handle elicitation/create" } } });
+    await settle(
+      rig.daemon!.waitFor((d) => d.clientAnswers.length === 1),
+      2_000,
+      "the daemon receiving the client's answer",
+    );
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({
+      method: "elicitation/create",
+      response: {
+        id: "glass-server-1",
+        error: { code: -32601, message: "the client does not handle elicitation/create" },
+      },
+    });
     expect(wireEvents(rig.events)).toContain("daemon request elicitation/create answered (methodNotFound)");
     const [observed, clicked] = await Promise.all([read(rig), mutate(rig)]);
     expect(succeeded(observed)).toEqual(observeResult);
@@ -108,8 +123,14 @@ describe("faults over WebSocket (via the bridge): the daemon answers what was no
       client: { serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) } },
     });
     succeeded(await read(rig));
-    await settle(rig.daemon!.waitFor((d) => d.clientAnswers.length === 1), 2_000, "the daemon receiving the client's answer");
-    expect(rig.daemon!.clientAnswers[0]).toMatchObject({ response: { id: "glass-server-1", result: { action: "decline" } } });
+    await settle(
+      rig.daemon!.waitFor((d) => d.clientAnswers.length === 1),
+      2_000,
+      "the daemon receiving the client's answer",
+    );
+    expect(rig.daemon!.clientAnswers[0]).toMatchObject({
+      response: { id: "glass-server-1", result: { action: "decline" } },
+    });
     await expectIdle(rig.glass, false);
   });
 });

@@ -24,7 +24,12 @@ import { BadFrameError } from "../../src/errors/error-classes.js";
 import type { Framing } from "../../src/mcp/json-rpc.js";
 import { encodeFrame } from "../../src/node/framing/encode-frame.js";
 import { FrameLimits } from "../../src/node/framing/frame-limits.js";
-import { createFrameReader, type DecodedFrame, type FrameReader, type FrameReaderOptions } from "../../src/node/framing/frame-reader.js";
+import {
+  createFrameReader,
+  type DecodedFrame,
+  type FrameReader,
+  type FrameReaderOptions,
+} from "../../src/node/framing/frame-reader.js";
 
 /** A single push (or end()) taking longer than this counts as a hang. */
 export const PUSH_BUDGET_MS = 1_000;
@@ -67,7 +72,8 @@ function timed<T>(what: string, action: () => T): T {
   } finally {
     const elapsed = performance.now() - started;
     // biome-ignore lint/correctness/noUnsafeFinally: over budget fails the case whatever the action did
-    if (elapsed > PUSH_BUDGET_MS) throw new Error(`${what} took ${Math.round(elapsed)} ms (budget ${PUSH_BUDGET_MS} ms)`);
+    if (elapsed > PUSH_BUDGET_MS)
+      throw new Error(`${what} took ${Math.round(elapsed)} ms (budget ${PUSH_BUDGET_MS} ms)`);
   }
 }
 
@@ -83,12 +89,14 @@ export function feed(reader: FrameReader, chunks: Iterable<Uint8Array>, discardE
   for (const chunk of chunks) {
     let input = chunk;
     for (let attempt = 0; ; attempt++) {
-      if (attempt > chunk.length + 2) throw new Error(`push keeps throwing after ${attempt} drains of a ${chunk.length}-byte chunk: no progress`);
+      if (attempt > chunk.length + 2)
+        throw new Error(`push keeps throwing after ${attempt} drains of a ${chunk.length}-byte chunk: no progress`);
       try {
         frames.push(...timed("push", () => reader.pushFrames(input)));
         break;
       } catch (error) {
-        if (!(error instanceof BadFrameError)) throw new Error(`push threw ${describeThrown(error)}, not a BadFrameError`);
+        if (!(error instanceof BadFrameError))
+          throw new Error(`push threw ${describeThrown(error)}, not a BadFrameError`);
         errors.push(error);
         input = EMPTY;
       }
@@ -97,7 +105,8 @@ export function feed(reader: FrameReader, chunks: Iterable<Uint8Array>, discardE
     if (discardEvery > 0 && count % discardEvery === 0) {
       // What a transport does when a frame stalls for 10 s.
       const dropped = reader.discardPartial("stalled");
-      if (dropped !== undefined && !(dropped instanceof BadFrameError)) throw new Error("discardPartial returned something other than a BadFrameError");
+      if (dropped !== undefined && !(dropped instanceof BadFrameError))
+        throw new Error("discardPartial returned something other than a BadFrameError");
     }
   }
   return { frames, errors };
@@ -161,8 +170,17 @@ export const message: fc.Arbitrary<unknown> = fc.oneof(
       params: fc.jsonValue({ maxDepth: 2, stringUnit: "grapheme" }),
     }),
   },
-  { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 4 }) },
-  { weight: 1, arbitrary: bigText.map((text) => ({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text }] } })) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+      maxLength: 4,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: bigText.map((text) => ({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text }] } })),
+  },
 );
 
 type FramingChoice = "auto" | Framing;
@@ -188,7 +206,12 @@ export function encodeStream(items: EncodedMessage[]): { stream: Uint8Array; exp
     const json = JSON.stringify(item.message);
     const body = utf8.encode(json).length;
     parts.push(encodeFrame(item.message, { framing: item.framing }), utf8.encode(item.separator));
-    const framing: Framing = item.framing === "auto" ? (body <= FrameLimits.maxNewlineRequestBytes ? "newline" : "content-length") : item.framing;
+    const framing: Framing =
+      item.framing === "auto"
+        ? body <= FrameLimits.maxNewlineRequestBytes
+          ? "newline"
+          : "content-length"
+        : item.framing;
     expected.push({ message: JSON.parse(json) as unknown, framing, bytes: body });
   }
   return { stream: concat(parts), expected };
@@ -202,20 +225,50 @@ const NEXT_FRAME = encodeFrame(NEXT, { framing: "newline" });
 // Junk.
 
 const FRAGMENTS = [
-  "Content-Length: ", "content-length:", "CONTENT-LENGTH:\t", "Content-Length:  ", "Content-Lengthy: 3", "Content-Type: json",
-  "\r\n", "\r", "\n", "\r\n\r\n", "{", "}", "[", "]", '"', "\\", "null", "true", "12", " ", "\t", "é", "😀",
-  '{"jsonrpc":"2.0","id":1}', "C", "c",
+  "Content-Length: ",
+  "content-length:",
+  "CONTENT-LENGTH:\t",
+  "Content-Length:  ",
+  "Content-Lengthy: 3",
+  "Content-Type: json",
+  "\r\n",
+  "\r",
+  "\n",
+  "\r\n\r\n",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  "\\",
+  "null",
+  "true",
+  "12",
+  " ",
+  "\t",
+  "é",
+  "😀",
+  '{"jsonrpc":"2.0","id":1}',
+  "C",
+  "c",
 ].map((text) => utf8.encode(text));
 
 /** Bytes that are not valid UTF-8 (lone continuation, truncated sequences, an encoded surrogate, overlong). */
-const BAD_UTF8 = [[0xff], [0x80], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80]].map((bytes) => Uint8Array.from(bytes));
+const BAD_UTF8 = [[0xff], [0x80], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80]].map(
+  (bytes) => Uint8Array.from(bytes),
+);
 
 /** Header fragments, lengths, JSON pieces, raw and invalid UTF-8 bytes, in any order. */
 const tokenSoup: fc.Arbitrary<Uint8Array> = fc
   .array(
     fc.oneof(
       { weight: 4, arbitrary: fc.constantFrom(...FRAGMENTS) },
-      { weight: 2, arbitrary: fc.oneof(fc.nat({ max: 64 }), fc.nat({ max: 70_000 }), fc.constant(Number.MAX_SAFE_INTEGER)).map((n) => utf8.encode(String(n))) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .oneof(fc.nat({ max: 64 }), fc.nat({ max: 70_000 }), fc.constant(Number.MAX_SAFE_INTEGER))
+          .map((n) => utf8.encode(String(n))),
+      },
       { weight: 1, arbitrary: fc.uint8Array({ maxLength: 8 }) },
       { weight: 1, arbitrary: fc.constantFrom(...BAD_UTF8) },
     ),
@@ -231,7 +284,11 @@ type Corruption =
   | { op: "truncate"; at: number };
 
 const corruption: fc.Arbitrary<Corruption> = fc.oneof(
-  fc.record({ op: fc.constant("insert" as const), at: fc.nat(), bytes: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 16 }), fc.constantFrom(...FRAGMENTS, ...BAD_UTF8)) }),
+  fc.record({
+    op: fc.constant("insert" as const),
+    at: fc.nat(),
+    bytes: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 16 }), fc.constantFrom(...FRAGMENTS, ...BAD_UTF8)),
+  }),
   fc.record({ op: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 64 }) }),
   fc.record({ op: fc.constant("overwrite" as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ op: fc.constant("duplicate" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 64 }) }),
@@ -362,28 +419,42 @@ function roundTrip(stats: Stats): fc.IProperty<[EncodedMessage[], Chunking, Fram
       const { stream, expected } = encodeStream(items);
       const reader = createFrameReader(options);
       const out = feed(reader, chunk(stream, how));
-      assert.deepStrictEqual(out.errors.map((error) => error.message), [], "a valid stream produced bad frames");
+      assert.deepStrictEqual(
+        out.errors.map((error) => error.message),
+        [],
+        "a valid stream produced bad frames",
+      );
       assert.deepStrictEqual(out.frames, expected);
       assert.equal(reader.partialSince(), undefined, "the reader thinks a frame is incomplete after a complete stream");
       assert.equal(endStream(reader), undefined, "end() threw after a complete stream");
       assert.deepStrictEqual(reader.push(EMPTY), []);
       stats["messages"] = (stats["messages"] ?? 0) + items.length;
       if (expected.some((frame) => frame.bytes > 8_192)) count(stats, "streams with a message above 8 KiB");
-      if (expected.some((frame) => frame.framing === "content-length") && expected.some((frame) => frame.framing === "newline")) count(stats, "mixed framings");
+      if (
+        expected.some((frame) => frame.framing === "content-length") &&
+        expected.some((frame) => frame.framing === "newline")
+      )
+        count(stats, "mixed framings");
     },
   );
 }
 
 /** (b) Junk pushed in random chunks: only BadFrameError, no push over budget, no endless error loop; end() too. */
 function junkNeverBreaks(stats: Stats): fc.IProperty<[Uint8Array, Chunking, FrameReaderOptions, number]> {
-  return fc.property(junkBytes, chunking, readerOptions, fc.constantFrom(0, 0, 3, 7), (junk, how, options, discardEvery) => {
-    const reader = createFrameReader(options);
-    const out = feed(reader, chunk(junk, how), discardEvery);
-    const endError = endStream(reader);
-    timed("push after end()", () => reader.push(EMPTY));
-    if (out.errors.length > 0 || endError !== undefined) count(stats, "streams with bad frames");
-    if (out.frames.length > 0) count(stats, "streams with good frames");
-  });
+  return fc.property(
+    junkBytes,
+    chunking,
+    readerOptions,
+    fc.constantFrom(0, 0, 3, 7),
+    (junk, how, options, discardEvery) => {
+      const reader = createFrameReader(options);
+      const out = feed(reader, chunk(junk, how), discardEvery);
+      const endError = endStream(reader);
+      timed("push after end()", () => reader.push(EMPTY));
+      if (out.errors.length > 0 || endError !== undefined) count(stats, "streams with bad frames");
+      if (out.frames.length > 0) count(stats, "streams with good frames");
+    },
+  );
 }
 
 /** (b) After junk and a line feed, the next valid frame is decoded exactly as {@link readerStateAfter} says. */
@@ -403,10 +474,18 @@ function resync(stats: Stats): fc.IProperty<[Uint8Array, Chunking, Chunking, Fra
     } else if (state.kind === "separator") {
       count(stats, "expecting the blank line after a header");
       const discarded = feed(reader, chunk(NEXT_FRAME, howNext));
-      assert.deepStrictEqual(frameSummary(discarded.frames), [], "a frame in place of the header's blank line was decoded");
+      assert.deepStrictEqual(
+        frameSummary(discarded.frames),
+        [],
+        "a frame in place of the header's blank line was decoded",
+      );
       assert.equal(discarded.errors.length, 1, "a missing blank line after a header is one bad frame");
       const out = feed(reader, [NEXT_FRAME]);
-      assert.deepStrictEqual(frameSummary(out.frames), [NEXT], "the frame after the bad separator's line was not decoded");
+      assert.deepStrictEqual(
+        frameSummary(out.frames),
+        [NEXT],
+        "the frame after the bad separator's line was not decoded",
+      );
     } else if (state.remaining <= 70_000) {
       count(stats, "inside a Content-Length body");
       feed(reader, [new Uint8Array(state.remaining).fill(0x20)]);
@@ -435,7 +514,10 @@ function endAfterComplete(stats: Stats): fc.IProperty<[Uint8Array, EncodedMessag
       const { stream, expected } = encodeStream(items);
       const reader = createFrameReader();
       const out = feed(reader, chunk(concat([prefix, stream, utf8.encode(tail.join(""))]), how));
-      assert.deepStrictEqual(frameSummary(out.frames).slice(out.frames.length - expected.length), frameSummary(expected));
+      assert.deepStrictEqual(
+        frameSummary(out.frames).slice(out.frames.length - expected.length),
+        frameSummary(expected),
+      );
       assert.equal(endStream(reader), undefined, "end() threw after a complete stream with a blank tail");
       assert.deepStrictEqual(reader.push(EMPTY), []);
       count(stats, tail.length > 0 && !tail.includes("\n") ? "unterminated blank tail" : "complete");
@@ -454,7 +536,11 @@ export interface ReaderPropertyOutcome {
 }
 
 /** Runs one property; `onCase` is told each case's index before it runs (so a hang can be located). */
-export function runReaderProperty(name: ReaderPropertyName, run: { seed: number; numRuns: number }, onCase: (index: number) => void): ReaderPropertyOutcome {
+export function runReaderProperty(
+  name: ReaderPropertyName,
+  run: { seed: number; numRuns: number },
+  onCase: (index: number) => void,
+): ReaderPropertyOutcome {
   const stats: Stats = {};
   const property = READER_PROPERTIES[name](stats) as fc.IProperty<unknown[]>;
   let index = 0;

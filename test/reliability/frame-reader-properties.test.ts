@@ -29,7 +29,12 @@ const CASE_DEADLINE_MS = 15_000;
 const WORKER = new URL("./frame-reader-worker.mjs", import.meta.url);
 
 /** Runs a property of frame-reader-cases.ts in a worker; fails on a hang, a crash or a counterexample. */
-async function checkInWorker(context: TaskWithMeta, property: ReaderPropertyName, seed: number, numRuns: number): Promise<ReaderPropertyOutcome> {
+async function checkInWorker(
+  context: TaskWithMeta,
+  property: ReaderPropertyName,
+  seed: number,
+  numRuns: number,
+): Promise<ReaderPropertyOutcome> {
   const worker = new Worker(WORKER, { workerData: { property, seed, numRuns } });
   let lastCase = -1;
   try {
@@ -73,29 +78,45 @@ const RUNS = { roundTrip: 600, junkNeverBreaks: 1_500, resync: 2_000, endAfterCo
 const TIMEOUT = 120_000; // the whole property; a single stuck case fails after CASE_DEADLINE_MS
 
 describe("frame reader properties", () => {
-  it(`(a) decodes ${RUNS.roundTrip} random valid streams identically however they are chunked`, async (context: TaskWithMeta) => {
-    const { stats } = await checkInWorker(context, "roundTrip", SEED, RUNS.roundTrip);
-    expect(stats["streams with a message above 8 KiB"] ?? 0).toBeGreaterThan(20);
-    expect(stats["mixed framings"] ?? 0).toBeGreaterThan(50);
-  }, TIMEOUT);
+  it(
+    `(a) decodes ${RUNS.roundTrip} random valid streams identically however they are chunked`,
+    async (context: TaskWithMeta) => {
+      const { stats } = await checkInWorker(context, "roundTrip", SEED, RUNS.roundTrip);
+      expect(stats["streams with a message above 8 KiB"] ?? 0).toBeGreaterThan(20);
+      expect(stats["mixed framings"] ?? 0).toBeGreaterThan(50);
+    },
+    TIMEOUT,
+  );
 
-  it(`(b) never throws anything but BadFrameError, hangs or loops on ${RUNS.junkNeverBreaks} junk streams`, async (context: TaskWithMeta) => {
-    const { stats } = await checkInWorker(context, "junkNeverBreaks", SEED + 1, RUNS.junkNeverBreaks);
-    expect(stats["streams with bad frames"] ?? 0).toBeGreaterThan(RUNS.junkNeverBreaks / 2);
-    expect(stats["streams with good frames"] ?? 0).toBeGreaterThan(20);
-  }, TIMEOUT);
+  it(
+    `(b) never throws anything but BadFrameError, hangs or loops on ${RUNS.junkNeverBreaks} junk streams`,
+    async (context: TaskWithMeta) => {
+      const { stats } = await checkInWorker(context, "junkNeverBreaks", SEED + 1, RUNS.junkNeverBreaks);
+      expect(stats["streams with bad frames"] ?? 0).toBeGreaterThan(RUNS.junkNeverBreaks / 2);
+      expect(stats["streams with good frames"] ?? 0).toBeGreaterThan(20);
+    },
+    TIMEOUT,
+  );
 
-  it(`(b) decodes the next valid frame after ${RUNS.resync} junk streams plus a line feed, as the resync rule says`, async (context: TaskWithMeta) => {
-    const { stats } = await checkInWorker(context, "resync", SEED + 2, RUNS.resync);
-    // Every state the rule distinguishes is reached, not only "between frames".
-    expect(stats["between frames"] ?? 0).toBeGreaterThan(RUNS.resync / 2);
-    expect(stats["expecting the blank line after a header"] ?? 0).toBeGreaterThan(10);
-    expect(stats["inside a Content-Length body"] ?? 0).toBeGreaterThan(20);
-    expect(stats["inside a huge Content-Length body"] ?? 0).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it(
+    `(b) decodes the next valid frame after ${RUNS.resync} junk streams plus a line feed, as the resync rule says`,
+    async (context: TaskWithMeta) => {
+      const { stats } = await checkInWorker(context, "resync", SEED + 2, RUNS.resync);
+      // Every state the rule distinguishes is reached, not only "between frames".
+      expect(stats["between frames"] ?? 0).toBeGreaterThan(RUNS.resync / 2);
+      expect(stats["expecting the blank line after a header"] ?? 0).toBeGreaterThan(10);
+      expect(stats["inside a Content-Length body"] ?? 0).toBeGreaterThan(20);
+      expect(stats["inside a huge Content-Length body"] ?? 0).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it(`(c) end() after ${RUNS.endAfterComplete} complete streams (after junk, before a blank tail) does not throw`, async (context: TaskWithMeta) => {
-    const { stats } = await checkInWorker(context, "endAfterComplete", SEED + 3, RUNS.endAfterComplete);
-    expect(stats["unterminated blank tail"] ?? 0).toBeGreaterThan(10);
-  }, TIMEOUT);
+  it(
+    `(c) end() after ${RUNS.endAfterComplete} complete streams (after junk, before a blank tail) does not throw`,
+    async (context: TaskWithMeta) => {
+      const { stats } = await checkInWorker(context, "endAfterComplete", SEED + 3, RUNS.endAfterComplete);
+      expect(stats["unterminated blank tail"] ?? 0).toBeGreaterThan(10);
+    },
+    TIMEOUT,
+  );
 });

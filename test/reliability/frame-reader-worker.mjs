@@ -8,5 +8,7 @@ import { register } from "tsx/esm/api";
 register();
 const { runReaderProperty } = await import("./frame-reader-cases.ts");
 const { property, seed, numRuns } = workerData;
-const outcome = runReaderProperty(property, { seed, numRuns }, (index) => parentPort.postMessage({ type: "case", index }));
+const outcome = runReaderProperty(property, { seed, numRuns }, (index) =>
+  parentPort.postMessage({ type: "case", index }),
+);
 parentPort.postMessage({ type: "done", ...outcome });

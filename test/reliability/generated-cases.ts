@@ -31,7 +31,8 @@ export function baseSeed(fallback: number): number {
   const text = process.env["GLASS_PROPERTY_SEED"];
   if (text === undefined || text === "") return fallback;
   const seed = Number(text);
-  if (!Number.isSafeInteger(seed)) throw new Error(`GLASS_PROPERTY_SEED must be an integer (got ${JSON.stringify(text)})`);
+  if (!Number.isSafeInteger(seed))
+    throw new Error(`GLASS_PROPERTY_SEED must be an integer (got ${JSON.stringify(text)})`);
   return seed;
 }
 

@@ -29,7 +29,13 @@ afterEach(async () => {
 
 async function bridgeFor(daemon: HostileDaemon, maxBufferedBytes: number): Promise<{ bridge: Bridge; logs: string[] }> {
   const logs: string[] = [];
-  const bridge = await startBridge({ port: 0, token: TOKEN, upstream: { socket: daemon.path }, maxBufferedBytes, log: (line) => logs.push(line) });
+  const bridge = await startBridge({
+    port: 0,
+    token: TOKEN,
+    upstream: { socket: daemon.path },
+    maxBufferedBytes,
+    log: (line) => logs.push(line),
+  });
   cleanups.push(() => bridge.close());
   return { bridge, logs };
 }
@@ -48,7 +54,8 @@ async function rawSession(bridge: Bridge): Promise<RawWebSocket> {
   return raw;
 }
 
-const toolCall = (id: number | string, extra = ""): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "observe", arguments: { pad: extra } } });
+const toolCall = (id: number | string, extra = ""): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "observe", arguments: { pad: extra } } });
 
 /** The numbers of the bridge's end-of-session line: the most that waited for the client and for the daemon. */
 function peaks(logs: readonly string[]): { toClient: number; toDaemon: number } | undefined {
@@ -86,7 +93,11 @@ describe("hostile bridge: a WebSocket client that never reads", () => {
     const daemon = await hostileDaemon((message, connection) => {
       if (!("id" in message) || !("method" in message)) return;
       answered++;
-      connection.send({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "x".repeat(ANSWER_TEXT) }] } });
+      connection.send({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { content: [{ type: "text", text: "x".repeat(ANSWER_TEXT) }] },
+      });
     });
     const { bridge, logs } = await bridgeFor(daemon, SOFT);
     const raw = await rawSession(bridge);
@@ -95,12 +106,21 @@ describe("hostile bridge: a WebSocket client that never reads", () => {
 
     const fellBehind = (): boolean => logs.some((line) => /the client reads slower than it asks/.test(line));
     // Either the bridge stops reading the client, or (without backpressure) every request reaches the daemon.
-    await eventually(() => fellBehind() || answered >= REQUESTS, "the bridge stopped reading the client or forwarded everything", 15_000);
+    await eventually(
+      () => fellBehind() || answered >= REQUESTS,
+      "the bridge stopped reading the client or forwarded everything",
+      15_000,
+    );
     const forwarded = await settled(() => answered);
     raw.destroy();
-    await eventually(() => peaks(logs) !== undefined || (bridge.sessionCount() === 0 && !fellBehind()), "the session ended");
+    await eventually(
+      () => peaks(logs) !== undefined || (bridge.sessionCount() === 0 && !fellBehind()),
+      "the session ended",
+    );
     const peak = peaks(logs);
-    console.info(`a client that never reads: ${forwarded} of ${REQUESTS} requests forwarded; the bridge held at most ${peak?.toClient ?? "?"} bytes for it`);
+    console.info(
+      `a client that never reads: ${forwarded} of ${REQUESTS} requests forwarded; the bridge held at most ${peak?.toClient ?? "?"} bytes for it`,
+    );
 
     expect(fellBehind()).toBe(true);
     // The bound, counted by the bridge: what it held for the client never passed the point where
@@ -123,10 +143,15 @@ describe("hostile bridge: a WebSocket client that never reads", () => {
     const held: { id: unknown; connection: HostileConnection }[] = [];
     const daemon = await hostileDaemon((message, connection) => {
       if (!("id" in message) || !("method" in message)) return;
-      if (message.method === "tools/list") return connection.send({ jsonrpc: "2.0", id: message.id, result: { tools: [] } });
+      if (message.method === "tools/list")
+        return connection.send({ jsonrpc: "2.0", id: message.id, result: { tools: [] } });
       held.push({ id: message.id, connection });
       // Hold every answer until all are asked, then send them at once: 48 MiB for a client that reads nothing.
-      if (held.length === CALLS) for (const call of held) call.connection.send(`{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":{"content":[{"type":"text","text":"${ANSWER}"}]}}`);
+      if (held.length === CALLS)
+        for (const call of held)
+          call.connection.send(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":{"content":[{"type":"text","text":"${ANSWER}"}]}}`,
+          );
     });
     const { bridge, logs } = await bridgeFor(daemon, SOFT);
     const other = await rawSession(bridge);
@@ -134,12 +159,17 @@ describe("hostile bridge: a WebSocket client that never reads", () => {
     raw.stopReading();
     raw.sendTexts(Array.from({ length: CALLS }, (_, i) => toolCall(i)));
 
-    const closedLine = (): string | undefined => logs.find((line) => /ended \(websocket\): the WebSocket closed \(1008\)/.test(line));
+    const closedLine = (): string | undefined =>
+      logs.find((line) => /ended \(websocket\): the WebSocket closed \(1008\)/.test(line));
     await eventually(() => closedLine() !== undefined, "the bridge closed the socket that does not read", 15_000);
-    expect(closedLine()).toMatch(/the client does not read its messages: \d+ bytes wait to be sent to it and \d+ more would pass the limit of 34603008/);
+    expect(closedLine()).toMatch(
+      /the client does not read its messages: \d+ bytes wait to be sent to it and \d+ more would pass the limit of 34603008/,
+    );
     const peak = peaks(logs);
     expect(peak).toBeDefined();
-    console.info(`answers larger than the client reads: the bridge held at most ${peak!.toClient} bytes for it, then closed it with 1008`);
+    console.info(
+      `answers larger than the client reads: the bridge held at most ${peak!.toClient} bytes for it, then closed it with 1008`,
+    );
     expect(peak!.toClient).toBeLessThanOrEqual(SOFT + MAX_ANSWER);
     await eventually(() => daemon.connections() === 1, "the closed session's daemon connection closed");
     // The other session is untouched.
@@ -163,11 +193,23 @@ describe("hostile bridge: a daemon that stops reading", () => {
     const raw = await rawSession(bridge);
     // 32 MB of notifications (no answer expected, so no in-flight cap applies).
     const pad = "z".repeat(16 * KiB);
-    raw.sendTexts(Array.from({ length: 2000 }, () => JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1, message: pad } })));
+    raw.sendTexts(
+      Array.from({ length: 2000 }, () =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: 1, progress: 1, message: pad },
+        }),
+      ),
+    );
 
     const fellBehind = (): boolean => logs.some((line) => /the daemon reads slower than the client sends/.test(line));
     // Either the bridge stops reading the client, or (without backpressure) it takes all 32 MB in.
-    await eventually(() => fellBehind() || raw.socket.writableLength === 0, "the bridge stopped reading or took everything", 15_000);
+    await eventually(
+      () => fellBehind() || raw.socket.writableLength === 0,
+      "the bridge stopped reading or took everything",
+      15_000,
+    );
     expect(fellBehind()).toBe(true);
     // The client's writes stay in its own socket: the bridge is not reading them.
     expect(raw.socket.writableLength).toBeGreaterThan(8 * MiB);
@@ -188,23 +230,42 @@ describe("hostile bridge: a daemon that stops reading", () => {
       if (message.method === "notifications/initialized") connection.stopReading();
     });
     const { bridge } = await bridgeFor(daemon, SOFT);
-    const initialize = await fetch(bridge.url, { method: "POST", headers: mcpHeaders(TOKEN), body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE_PARAMS }) });
+    const initialize = await fetch(bridge.url, {
+      method: "POST",
+      headers: mcpHeaders(TOKEN),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE_PARAMS }),
+    });
     const sessionId = initialize.headers.get("mcp-session-id")!;
     await initialize.text();
-    expect((await fetch(bridge.url, { method: "POST", headers: mcpHeaders(TOKEN, sessionId), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).status).toBe(202);
+    expect(
+      (
+        await fetch(bridge.url, {
+          method: "POST",
+          headers: mcpHeaders(TOKEN, sessionId),
+          body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        })
+      ).status,
+    ).toBe(202);
 
     const aborter = new AbortController();
     const pad = "w".repeat(512 * KiB);
     const answers: Record<string, unknown>[] = [];
     // 60 requests of 512 KiB (30 MiB): the kernel takes a few MiB, then the bound applies.
     for (let i = 1; i <= 60; i++) {
-      void fetch(bridge.url, { method: "POST", headers: mcpHeaders(TOKEN, sessionId), body: toolCall(i, pad), signal: aborter.signal })
+      void fetch(bridge.url, {
+        method: "POST",
+        headers: mcpHeaders(TOKEN, sessionId),
+        body: toolCall(i, pad),
+        signal: aborter.signal,
+      })
         .then(async (response) => answers.push((await response.json()) as Record<string, unknown>))
         .catch(() => undefined);
       await delay(5);
     }
     await eventually(() => answers.length > 0, "a request was answered while the daemon is not reading", 15_000);
-    expect(answers[0]).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/the daemon is not reading/) as unknown as string } });
+    expect(answers[0]).toMatchObject({
+      error: { code: -32000, message: expect.stringMatching(/the daemon is not reading/) as unknown as string },
+    });
     aborter.abort();
   }, 20_000);
 });

@@ -82,7 +82,13 @@ describe("hostile bridge: a local process that holds every connection", () => {
       await expect(glass.browser.observe({ level: "summary" }, { deadlineMs: 5000 })).resolves.toBeDefined();
       await glass.close();
     }
-    expect(logs.some((line) => /^evicted a connection from 127\.0\.0\.1 that had not presented the token, to admit a new one \(maxConnections 8\)$/.test(line))).toBe(true);
+    expect(
+      logs.some((line) =>
+        /^evicted a connection from 127\.0\.0\.1 that had not presented the token, to admit a new one \(maxConnections 8\)$/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
     // The hog was evicted and came back: it never held the client out.
     expect(hog.reopened()).toBeGreaterThan(0);
     hog.stop();
@@ -104,9 +110,16 @@ describe("hostile bridge: a local process that holds every connection", () => {
     sessions.push(await webSocketSession(bridge.wsUrl));
     const refused = rawClient(bridge.port);
     expect((await refused.outcome).closedByPeer).toBe(true);
-    expect(logs.some((line) => /^refused a connection from 127\.0\.0\.1: all 3 connections have presented the token \(maxConnections\)$/.test(line))).toBe(true);
+    expect(
+      logs.some((line) =>
+        /^refused a connection from 127\.0\.0\.1: all 3 connections have presented the token \(maxConnections\)$/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
     // All three sessions still work.
-    for (const [i, peer] of sessions.entries()) expect(await peer.request(`after-${i}`, "tools/list")).toHaveProperty("result");
+    for (const [i, peer] of sessions.entries())
+      expect(await peer.request(`after-${i}`, "tools/list")).toHaveProperty("result");
   });
 
   it("a connection that sends no byte is closed after firstByteTimeoutMs; one that has started its request is left to the request timeouts", async () => {
@@ -120,20 +133,35 @@ describe("hostile bridge: a local process that holds every connection", () => {
     expect(outcome.closedByPeer).toBe(true);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(started.isOpen()).toBe(true);
-    expect(logs.some((line) => /^closed a connection from 127\.0\.0\.1: no byte within 300 ms \(408\)$/.test(line))).toBe(true);
+    expect(
+      logs.some((line) => /^closed a connection from 127\.0\.0\.1: no byte within 300 ms \(408\)$/.test(line)),
+    ).toBe(true);
     started.destroy();
   });
 });
 
 describe("hostile bridge: listening beyond loopback", () => {
   it("--host 0.0.0.0 --allow-remote prints the real address and every interface it answers at, with a warning", async () => {
-    const cli = runCli(["bridge", "--port", "0", "--host", "0.0.0.0", "--allow-remote", "--token", TOKEN, "--socket", "/nonexistent/glass.sock"]);
+    const cli = runCli([
+      "bridge",
+      "--port",
+      "0",
+      "--host",
+      "0.0.0.0",
+      "--allow-remote",
+      "--token",
+      TOKEN,
+      "--socket",
+      "/nonexistent/glass.sock",
+    ]);
     cleanups.push(async () => void (await cli.stop()));
     await cli.waitFor(/browser pages: /);
     const stderr = cli.stderr();
     const port = /listening on 0\.0\.0\.0:(\d+) \(every IPv4 interface\): /.exec(stderr)?.[1];
     expect(port, stderr).toBeDefined();
-    expect(stderr).toMatch(/^glass-sdk bridge: warning: the bridge is reachable from the network: it listens on 0\.0\.0\.0:\d+ \(every IPv4 interface\)/m);
+    expect(stderr).toMatch(
+      /^glass-sdk bridge: warning: the bridge is reachable from the network: it listens on 0\.0\.0\.0:\d+ \(every IPv4 interface\)/m,
+    );
     expect(stderr).not.toMatch(/listening on http:\/\/127\.0\.0\.1/);
     const ipv4 = Object.values(networkInterfaces())
       .flatMap((entries) => entries ?? [])
@@ -148,7 +176,9 @@ describe("hostile bridge: listening beyond loopback", () => {
     const cli = runCli(["bridge", "--port", "0", "--token", TOKEN, "--socket", "/nonexistent/glass.sock"]);
     cleanups.push(async () => void (await cli.stop()));
     await cli.waitFor(/browser pages: /);
-    expect(cli.stderr()).toMatch(/^glass-sdk bridge: listening on http:\/\/127\.0\.0\.1:\d+\/mcp \(and ws:\/\/127\.0\.0\.1:\d+\/mcp\) — token: the one you gave/m);
+    expect(cli.stderr()).toMatch(
+      /^glass-sdk bridge: listening on http:\/\/127\.0\.0\.1:\d+\/mcp \(and ws:\/\/127\.0\.0\.1:\d+\/mcp\) — token: the one you gave/m,
+    );
     expect(cli.stderr()).not.toMatch(/warning/);
   });
 });

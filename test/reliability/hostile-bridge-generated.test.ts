@@ -16,7 +16,15 @@ import { startBridge, type Bridge } from "../../src/node/bridge/start-bridge.js"
 import { INITIALIZE_PARAMS, mcpHeaders, tryWebSocket, WsPeer } from "../support/bridge-harness.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
 import { startHostileDaemon, type HostileDaemon } from "./support/hostile-daemon.js";
-import { answerLine, caseArbitrary, extraLines, isUnrelayable, type DaemonCase, type Extra, type Answer } from "./support/hostile-messages.js";
+import {
+  answerLine,
+  caseArbitrary,
+  extraLines,
+  isUnrelayable,
+  type DaemonCase,
+  type Extra,
+  type Answer,
+} from "./support/hostile-messages.js";
 
 const TOKEN = "PrOpErTiEs-bridge-token.Kc5Wq1Xn8Lz3Rv7Mb2_Td6~Hj4";
 const SEED = baseSeed(20261203);
@@ -24,7 +32,8 @@ const RUNS = 60;
 /** How much the whole process may grow over the run (generous: transient parse and serialise buffers). */
 const MEMORY_BOUND_BYTES = 256 * 1024 * 1024;
 
-const answerRelayable = (answer: Answer): boolean => !((answer.kind === "deep" || answer.kind === "errorWithData") && isUnrelayable(answer.levels));
+const answerRelayable = (answer: Answer): boolean =>
+  !((answer.kind === "deep" || answer.kind === "errorWithData") && isUnrelayable(answer.levels));
 const closesSocket = (extra: Extra): boolean => extra.kind === "notification" && isUnrelayable(extra.levels);
 
 /** The cases the daemon plays, by the call's id. */
@@ -60,7 +69,11 @@ async function webSocketSession(): Promise<WsPeer> {
 }
 
 async function httpSession(): Promise<string> {
-  const response = await fetch(bridge.url, { method: "POST", headers: mcpHeaders(TOKEN), body: JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: INITIALIZE_PARAMS }) });
+  const response = await fetch(bridge.url, {
+    method: "POST",
+    headers: mcpHeaders(TOKEN),
+    body: JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: INITIALIZE_PARAMS }),
+  });
   await response.text();
   return response.headers.get("mcp-session-id")!;
 }
@@ -70,7 +83,9 @@ function expectAnswer(played: DaemonCase, id: string, answer: Record<string, unk
   expect(answer, `the answer to ${id}`).toBeDefined();
   expect(answer!.id).toBe(id);
   if (!answerRelayable(played.answer)) {
-    expect(answer).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/could not be relayed/) as unknown as string } });
+    expect(answer).toMatchObject({
+      error: { code: -32603, message: expect.stringMatching(/could not be relayed/) as unknown as string },
+    });
   } else if (played.answer.kind === "errorWithData") {
     expect(answer).toMatchObject({ error: { code: -32603, message: "tool failed" } });
   } else {
@@ -92,7 +107,12 @@ describe("hostile bridge: generated daemon messages", () => {
         const response = await fetch(bridge.url, {
           method: "POST",
           headers: mcpHeaders(TOKEN, sessionId),
-          body: JSON.stringify({ jsonrpc: "2.0", id: httpId, method: "tools/call", params: { name: "observe", arguments: {} } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: httpId,
+            method: "tools/call",
+            params: { name: "observe", arguments: {} },
+          }),
         });
         expect(response.status).toBe(200);
         expectAnswer(played, httpId, (await response.json()) as Record<string, unknown>);
@@ -121,7 +141,11 @@ describe("hostile bridge: generated daemon messages", () => {
           expect(await peer.request(`ping-${wsId}`, "tools/list")).toHaveProperty("result");
         }
         // HTTP: the session still serves.
-        const ping = await fetch(bridge.url, { method: "POST", headers: mcpHeaders(TOKEN, sessionId), body: JSON.stringify({ jsonrpc: "2.0", id: `ping-${httpId}`, method: "tools/list" }) });
+        const ping = await fetch(bridge.url, {
+          method: "POST",
+          headers: mcpHeaders(TOKEN, sessionId),
+          body: JSON.stringify({ jsonrpc: "2.0", id: `ping-${httpId}`, method: "tools/list" }),
+        });
         expect(ping.status).toBe(200);
         await ping.text();
       }),
@@ -132,7 +156,9 @@ describe("hostile bridge: generated daemon messages", () => {
     // Nothing of the cases is kept: the process (bridge, daemon and test together) grew by less
     // than a generous bound, far below what keeping every answer would cost.
     const grownBy = process.memoryUsage().rss - rssBefore;
-    console.info(`${details.numRuns} generated daemon cases through the bridge: RSS grew by ${Math.round(grownBy / 1024 / 1024)} MB`);
+    console.info(
+      `${details.numRuns} generated daemon cases through the bridge: RSS grew by ${Math.round(grownBy / 1024 / 1024)} MB`,
+    );
     expect(grownBy).toBeLessThan(MEMORY_BOUND_BYTES);
     peer.socket.close();
     await peer.closed;

@@ -28,7 +28,9 @@ let url: string;
 let port: number;
 
 beforeAll(async () => {
-  cli = runCli(["bridge", "--port", "0", "--token", TOKEN, "--", process.execPath, "-e", daemonScript], { HOSTILE_STDERR });
+  cli = runCli(["bridge", "--port", "0", "--token", TOKEN, "--", process.execPath, "-e", daemonScript], {
+    HOSTILE_STDERR,
+  });
   await cli.waitFor(/browser pages: /);
   url = startupLine(cli.stderr()).url;
   port = Number(new URL(url).port);
@@ -60,14 +62,18 @@ describe("hostile bridge: escape sequences in the log", () => {
     expect(ended[0]).not.toMatch(ACTIVE);
     // The sequences are there to read, as text (one escape form, \u00XX, from the transport's error and the log alike).
     expect(ended[0]).toContain("\\u001b]0;pwned-title\\u0007\\u001b[2J\\u001b[31mred\\u001b[0m");
-    expect(ended[0]).toContain("\\u009b31mc1-csi \\u009d0;c1-osc\\u009c \\u202eevil\\u2028after-separator \\u0008\\u007f");
+    expect(ended[0]).toContain(
+      "\\u009b31mc1-csi \\u009d0;c1-osc\\u009c \\u202eevil\\u2028after-separator \\u0008\\u007f",
+    );
     // The daemon's forged line is indented under the bridge's, never a line of its own.
     expect(cli.stderr()).not.toMatch(/^glass-sdk bridge: session 00000000 started/m);
     expect(cli.stderr()).toMatch(/^ +glass-sdk bridge: session 00000000 started/m);
   });
 
   it("an Origin or Host with C1 controls is quoted in the refusal's log line as visible text", async () => {
-    await rawRequest(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\x9b2J\x9d0;title\x9c\r\nContent-Length: 0\r\n\r\n`);
+    await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\x9b2J\x9d0;title\x9c\r\nContent-Length: 0\r\n\r\n`,
+    );
     await rawRequest(`POST /mcp HTTP/1.1\r\nHost: evil\x9b31m.example\r\nContent-Length: 0\r\n\r\n`);
     const origin = await cli.waitFor(/refused POST \/mcp from 127\.0\.0\.1: Origin [^\n]*\n/);
     const host = await cli.waitFor(/refused POST \/mcp from 127\.0\.0\.1: Host [^\n]*\n/);

@@ -36,9 +36,13 @@ beforeAll(async () => {
         return connection.send(responseLineWith(message.id, deep));
       case "deep-notification":
         connection.send(ok);
-        return connection.send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${deep}}}`);
+        return connection.send(
+          `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${deep}}}`,
+        );
       case "deep-request":
-        connection.send(`{"jsonrpc":"2.0","id":"from-daemon","method":"elicitation/create","params":{"message":"?","requestedSchema":${deep}}}`);
+        connection.send(
+          `{"jsonrpc":"2.0","id":"from-daemon","method":"elicitation/create","params":{"message":"?","requestedSchema":${deep}}}`,
+        );
         return connection.send(ok);
       default:
         return connection.send(ok);
@@ -72,7 +76,11 @@ const headers = (sessionId?: string): Record<string, string> => ({
 });
 
 async function httpSession(): Promise<string> {
-  const response = await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE_PARAMS }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE_PARAMS }),
+  });
   expect(response.status).toBe(200);
   await response.text();
   return response.headers.get("mcp-session-id")!;
@@ -107,12 +115,18 @@ describe("hostile bridge: messages that cannot be relayed", () => {
 
   it("over HTTP the same answer is a JSON-RPC -32603 for that request (200, not a 500), and the session goes on", async () => {
     const sessionId = await httpSession();
-    const failed = await httpPost(sessionId, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: call("deep-answer") }));
+    const failed = await httpPost(
+      sessionId,
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: call("deep-answer") }),
+    );
     expect(failed.status).toBe(200);
     expect(failed.json).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32603 } });
     expect((failed.json.error as { message: string }).message).toMatch(/could not be relayed/);
     expectAlive();
-    const ok = await httpPost(sessionId, JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: call("ok") }));
+    const ok = await httpPost(
+      sessionId,
+      JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: call("ok") }),
+    );
     expect(ok).toMatchObject({ status: 200, json: { id: 8, result: {} } });
     await fetch(url, { method: "DELETE", headers: headers(sessionId) });
   });
@@ -121,7 +135,10 @@ describe("hostile bridge: messages that cannot be relayed", () => {
     const peer = await webSocketSession();
     const other = await webSocketSession();
     expect(await peer.request(1, "tools/call", call("deep-notification"))).toMatchObject({ id: 1, result: {} });
-    expect(await peer.closed).toEqual({ code: 1011, reason: expect.stringMatching(/could not be relayed/) as unknown as string });
+    expect(await peer.closed).toEqual({
+      code: 1011,
+      reason: expect.stringMatching(/could not be relayed/) as unknown as string,
+    });
     expectAlive();
     expect(await other.request(2, "tools/call", call("ok"))).toMatchObject({ id: 2, result: {} });
     const fresh = await webSocketSession();
@@ -133,7 +150,9 @@ describe("hostile bridge: messages that cannot be relayed", () => {
   it("a daemon request that cannot be relayed is answered -32603 to the daemon; the socket goes on", async () => {
     const peer = await webSocketSession();
     expect(await peer.request(1, "tools/call", call("deep-request"))).toMatchObject({ id: 1, result: {} });
-    await expect.poll(() => answersToDaemon.get("from-daemon")).toMatchObject({ id: "from-daemon", error: { code: -32603 } });
+    await expect
+      .poll(() => answersToDaemon.get("from-daemon"))
+      .toMatchObject({ id: "from-daemon", error: { code: -32603 } });
     expect(peer.received.some((message) => message.method === "elicitation/create")).toBe(false);
     expect(await peer.request(2, "tools/call", call("ok"))).toMatchObject({ id: 2, result: {} });
     expectAlive();
@@ -142,8 +161,10 @@ describe("hostile bridge: messages that cannot be relayed", () => {
   });
 
   it("a client that sends 50,000 levels (and an unterminated 4 MiB nesting) gets an error for that message; the bridge serves on", async () => {
-    const deepRequest = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"ok","arguments":{"a":${deep}}}}`;
-    const deepObjects = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"ok","arguments":${'{"a":'.repeat(LEVELS)}1${"}".repeat(LEVELS)}}}`;
+    const deepRequest = (id: number): string =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"ok","arguments":{"a":${deep}}}}`;
+    const deepObjects = (id: number): string =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"ok","arguments":${'{"a":'.repeat(LEVELS)}1${"}".repeat(LEVELS)}}}`;
     const unterminated = "[".repeat(4 * 1024 * 1024 - 16);
 
     const peer = await webSocketSession();
@@ -156,10 +177,18 @@ describe("hostile bridge: messages that cannot be relayed", () => {
     expect(await peer.request(3, "tools/call", call("ok"))).toMatchObject({ id: 3, result: {} });
 
     const sessionId = await httpSession();
-    expect(await httpPost(sessionId, deepRequest(4))).toMatchObject({ status: 200, json: { id: 4, error: { code: -32603 } } });
-    expect(await httpPost(sessionId, deepObjects(5))).toMatchObject({ status: 200, json: { id: 5, error: { code: -32603 } } });
+    expect(await httpPost(sessionId, deepRequest(4))).toMatchObject({
+      status: 200,
+      json: { id: 4, error: { code: -32603 } },
+    });
+    expect(await httpPost(sessionId, deepObjects(5))).toMatchObject({
+      status: 200,
+      json: { id: 5, error: { code: -32603 } },
+    });
     expect((await httpPost(sessionId, unterminated)).status).toBe(400);
-    expect(await httpPost(sessionId, JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: call("ok") }))).toMatchObject({ status: 200, json: { id: 6, result: {} } });
+    expect(
+      await httpPost(sessionId, JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: call("ok") })),
+    ).toMatchObject({ status: 200, json: { id: 6, result: {} } });
     expectAlive();
     peer.socket.close();
     await peer.closed;

@@ -8,7 +8,14 @@
  * most 16 requests at once (more get -32000, as the daemon answers its clients).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport, type TransportHandlers } from "glass-sdk";
+import {
+  Glass,
+  type GlassError,
+  TransportClosedError,
+  type GlassLogEvent,
+  type GlassTransport,
+  type TransportHandlers,
+} from "glass-sdk";
 import type { JsonRpcMessage } from "glass-sdk/protocol";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { MAX_BUFFERED_BYTES, MAX_HANDLED_REQUESTS, MAX_UNWRITTEN_ANSWER_BYTES } from "../../src/mcp/mcp-session.js";
@@ -27,19 +34,33 @@ describe("daemon requests with 1 MiB method names, sent to a client whose peer s
     const COUNT = 128;
     daemon = await startHostileSocketDaemon();
     const wire: string[] = [];
-    const glass = await Glass.connect(socketTransport({ path: daemon.path }), { negotiation: false, logger: (event: GlassLogEvent) => event.type === "wire" && wire.push(event.detail) });
+    const glass = await Glass.connect(socketTransport({ path: daemon.path }), {
+      negotiation: false,
+      logger: (event: GlassLogEvent) => event.type === "wire" && wire.push(event.detail),
+    });
     const peer = await daemon.firstPeer();
     await peer.until(() => peer.received.some((message) => message.method === "notifications/initialized"));
     const before = peer.bytesRead;
     peer.stopReading();
-    for (let i = 0; i < COUNT; i++) await peer.send({ jsonrpc: "2.0", id: `glass-server-${i}`, method: `${String(i).padStart(4, "0")}${"m".repeat(MiB)}` });
+    for (let i = 0; i < COUNT; i++)
+      await peer.send({
+        jsonrpc: "2.0",
+        id: `glass-server-${i}`,
+        method: `${String(i).padStart(4, "0")}${"m".repeat(MiB)}`,
+      });
     // The client answered every one of them (its log says so, each line short)...
     await peer.until(() => wire.filter((line) => line.startsWith("daemon request")).length === COUNT, 15_000);
     expect(Math.max(...wire.map((line) => line.length))).toBeLessThan(200);
     // ...and what it wrote, read once the daemon reads again, is COUNT small answers.
     peer.resumeReading();
-    await peer.until(() => peer.received.filter((message) => typeof message.id === "string" && message.id.startsWith("glass-server-")).length === COUNT);
-    const answers = peer.received.filter((message) => typeof message.id === "string" && message.id.startsWith("glass-server-"));
+    await peer.until(
+      () =>
+        peer.received.filter((message) => typeof message.id === "string" && message.id.startsWith("glass-server-"))
+          .length === COUNT,
+    );
+    const answers = peer.received.filter(
+      (message) => typeof message.id === "string" && message.id.startsWith("glass-server-"),
+    );
     for (const answer of answers) {
       expect(answer).toMatchObject({ error: { code: -32601 } });
       expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThan(256);
@@ -55,7 +76,13 @@ function transportTo(kind: "socket" | "stdio", path: string): GlassTransport {
   if (kind === "socket") return socketTransport({ path });
   const relay =
     'const s = require("node:net").connect(process.env.HOSTILE_SOCKET); process.stdin.pipe(s); s.pipe(process.stdout); s.on("close", () => process.exit(0)); s.on("error", () => process.exit(1));';
-  return stdioTransport({ command: process.execPath, args: ["-e", relay], env: { HOSTILE_SOCKET: path }, stderr: "ignore", closeTimeoutMs: 200 });
+  return stdioTransport({
+    command: process.execPath,
+    args: ["-e", relay],
+    env: { HOSTILE_SOCKET: path },
+    stderr: "ignore",
+    closeTimeoutMs: 200,
+  });
 }
 
 describe("a daemon that keeps sending requests and never reads the answers", () => {
@@ -70,7 +97,10 @@ describe("a daemon that keeps sending requests and never reads the answers", () 
       expect(transport.bufferedBytes).toBe(0);
       // A call the daemon never answers, then the flood.
       let settled = false;
-      const call = glass.browser.observe({ level: "summary" }, { deadlineMs: 10_000 }).catch((error: unknown) => error).finally(() => (settled = true));
+      const call = glass.browser
+        .observe({ level: "summary" }, { deadlineMs: 10_000 })
+        .catch((error: unknown) => error)
+        .finally(() => (settled = true));
       await peer.until(() => peer.received.some((message) => message.method === "tools/call"));
       peer.stopReading();
       const method = `elicitation/${"x".repeat(200)}`;
@@ -83,11 +113,17 @@ describe("a daemon that keeps sending requests and never reads the answers", () 
       expect(sent, "the client never gave up on a peer that does not read").toBeLessThan(200_000);
       const error = await call;
       expect(error).toBeInstanceOf(TransportClosedError);
-      expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false, details: { reason: "peerNotReading" } });
+      expect(error).toMatchObject({
+        code: "transport.closed",
+        mutationPossible: false,
+        details: { reason: "peerNotReading" },
+      });
       const details = (error as GlassError).details as { unwrittenAnswerBytes: number; bufferedBytes?: number };
       expect(details.unwrittenAnswerBytes).toBeLessThanOrEqual(MAX_UNWRITTEN_ANSWER_BYTES);
       // The transport reported what waited for the peer: most of the answers the bound counted (the rest sat in the kernel's buffers).
-      console.info(`${kind}: ${sent} daemon requests; bufferedBytes reached ${mostBuffered} bytes; at the bound ${details.bufferedBytes} bytes buffered, ${details.unwrittenAnswerBytes} bytes of answers unwritten`);
+      console.info(
+        `${kind}: ${sent} daemon requests; bufferedBytes reached ${mostBuffered} bytes; at the bound ${details.bufferedBytes} bytes buffered, ${details.unwrittenAnswerBytes} bytes of answers unwritten`,
+      );
       expect(details.bufferedBytes).toBeGreaterThan(MiB);
       expect(mostBuffered).toBeGreaterThan(MiB);
       expect(mostBuffered).toBeLessThanOrEqual(MAX_UNWRITTEN_ANSWER_BYTES + 64 * 1024);
@@ -114,13 +150,25 @@ class StuckPeer implements GlassTransport {
 
   send(message: JsonRpcMessage): Promise<void> {
     if ("method" in message && message.method === "initialize") {
-      queueMicrotask(() => this.handlers?.onMessage({ jsonrpc: "2.0", id: (message as { id: number }).id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "stuck", version: "1" } } }));
+      queueMicrotask(() =>
+        this.handlers?.onMessage({
+          jsonrpc: "2.0",
+          id: (message as { id: number }).id,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "stuck", version: "1" } },
+        }),
+      );
       return Promise.resolve();
     }
     // The connect-time tools/list: these tests make no tool call, so the tool list is beside the
     // point; answered -32601 (a server without the method), the client checks no call.
     if ("method" in message && message.method === "tools/list" && "id" in message) {
-      queueMicrotask(() => this.handlers?.onMessage({ jsonrpc: "2.0", id: (message as { id: string }).id, error: { code: -32601, message: "method not found: tools/list" } }));
+      queueMicrotask(() =>
+        this.handlers?.onMessage({
+          jsonrpc: "2.0",
+          id: (message as { id: string }).id,
+          error: { code: -32601, message: "method not found: tools/list" },
+        }),
+      );
       return Promise.resolve();
     }
     if (!this.stuck) return Promise.resolve();
@@ -140,7 +188,8 @@ describe("the bound holds on any transport", () => {
     transport.stuck = true;
     const big = "y".repeat(1024);
     let sent = 0;
-    while (!transport.closed && sent < 100_000) transport.handlers!.onMessage({ jsonrpc: "2.0", id: `${big}-${sent++}`, method: "sampling/createMessage" });
+    while (!transport.closed && sent < 100_000)
+      transport.handlers!.onMessage({ jsonrpc: "2.0", id: `${big}-${sent++}`, method: "sampling/createMessage" });
     expect(transport.closed).toBe(true);
     // About 4 MiB of ~1.1 KB answers, not 100,000 of them.
     expect(transport.unsent.length).toBeLessThan((MAX_UNWRITTEN_ANSWER_BYTES / 1024) * 1.1);
@@ -155,7 +204,10 @@ describe("the bound holds on any transport", () => {
     const call = glass.ping({ deadlineMs: 5000 }).catch((error: unknown) => error);
     transport.handlers!.onMessage({ jsonrpc: "2.0", id: "glass-server-1", method: "x" });
     expect(transport.closed).toBe(true);
-    expect(await call).toMatchObject({ code: "transport.closed", details: { reason: "peerNotReading", bufferedBytes: MAX_BUFFERED_BYTES + 1 } });
+    expect(await call).toMatchObject({
+      code: "transport.closed",
+      details: { reason: "peerNotReading", bufferedBytes: MAX_BUFFERED_BYTES + 1 },
+    });
     await glass.close();
   });
 
@@ -168,8 +220,14 @@ describe("the bound holds on any transport", () => {
       return original(message);
     };
     const release: (() => void)[] = [];
-    const glass = await Glass.connect(transport, { negotiation: false, serverRequestHandlers: { "elicitation/create": () => new Promise((resolve) => release.push(() => resolve({ action: "decline" }))) } });
-    for (let i = 0; i < MAX_HANDLED_REQUESTS + 4; i++) transport.handlers!.onMessage({ jsonrpc: "2.0", id: `e-${i}`, method: "elicitation/create", params: {} });
+    const glass = await Glass.connect(transport, {
+      negotiation: false,
+      serverRequestHandlers: {
+        "elicitation/create": () => new Promise((resolve) => release.push(() => resolve({ action: "decline" }))),
+      },
+    });
+    for (let i = 0; i < MAX_HANDLED_REQUESTS + 4; i++)
+      transport.handlers!.onMessage({ jsonrpc: "2.0", id: `e-${i}`, method: "elicitation/create", params: {} });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(answers.filter((answer) => (answer as { error?: { code: number } }).error?.code === -32000)).toHaveLength(4);
     for (const done of release) done();

@@ -13,7 +13,16 @@ import { Glass, operations, validatePayload, validateResult } from "glass-sdk";
 import { payloadValidators, resultValidators } from "../../generated/validators/index.js";
 import { ScriptedDaemon } from "../support/scripted-daemon.js";
 
-const INHERITED = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__", "toLocaleString"];
+const INHERITED = [
+  "constructor",
+  "toString",
+  "__proto__",
+  "hasOwnProperty",
+  "valueOf",
+  "isPrototypeOf",
+  "__defineGetter__",
+  "toLocaleString",
+];
 
 /** Values `Object` (the inherited `constructor`) would have let through as "valid". */
 function notJson(): unknown[] {
@@ -29,9 +38,12 @@ describe("daemon requests named after Object.prototype's members", () => {
   ] as const)("with %s: each is answered -32601, never by an inherited member", async (_, handlers) => {
     const daemon = new ScriptedDaemon(() => ({ result: {} }));
     const glass = await Glass.connect(daemon, handlers === undefined ? {} : { serverRequestHandlers: handlers });
-    for (const [i, method] of INHERITED.entries()) daemon.push({ jsonrpc: "2.0", id: `glass-server-${i}`, method, params: { secret: "echo me" } } as JsonRpcMessage);
+    for (const [i, method] of INHERITED.entries())
+      daemon.push({ jsonrpc: "2.0", id: `glass-server-${i}`, method, params: { secret: "echo me" } } as JsonRpcMessage);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const answers = daemon.received.filter((message) => "id" in message && typeof message.id === "string" && message.id.startsWith("glass-server-"));
+    const answers = daemon.received.filter(
+      (message) => "id" in message && typeof message.id === "string" && message.id.startsWith("glass-server-"),
+    );
     expect(answers).toHaveLength(INHERITED.length);
     for (const answer of answers) {
       expect(answer).toMatchObject({ error: { code: -32601 } });
@@ -42,13 +54,16 @@ describe("daemon requests named after Object.prototype's members", () => {
 });
 
 describe("validators looked up by an operation name", () => {
-  it.each(INHERITED)("validatePayload(%j, …) and validateResult check JSON like any operation outside the catalog", (name) => {
-    for (const value of notJson()) {
-      expect(validatePayload(name, value).ok, `${name}: ${String(typeof value)}`).toBe(false);
-      expect(validateResult(name, value).ok, `${name}: ${String(typeof value)}`).toBe(false);
-    }
-    expect(validatePayload(name, { any: ["json"] }).ok).toBe(true);
-  });
+  it.each(INHERITED)(
+    "validatePayload(%j, …) and validateResult check JSON like any operation outside the catalog",
+    (name) => {
+      for (const value of notJson()) {
+        expect(validatePayload(name, value).ok, `${name}: ${String(typeof value)}`).toBe(false);
+        expect(validateResult(name, value).ok, `${name}: ${String(typeof value)}`).toBe(false);
+      }
+      expect(validatePayload(name, { any: ["json"] }).ok).toBe(true);
+    },
+  );
 
   it("the validator tables have no prototype and are frozen", () => {
     for (const table of [payloadValidators, resultValidators]) {
@@ -77,14 +92,19 @@ describe("the operation table", () => {
 });
 
 describe("a JSON-RPC error whose code is an inherited name", () => {
-  it.each(INHERITED)("code %j: a GlassError with a string code, never a function (even with answer checks off)", async (code) => {
-    const daemon = new ScriptedDaemon(() => ({ error: { code: code as unknown as number, message: "odd" } }));
-    const glass = await Glass.connect(daemon, { validate: { responses: false } });
-    const error = await glass.requestUntyped("browser.project.read", { path: "x" }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: "response.invalid" });
-    expect(typeof (error as { code: unknown }).code).toBe("string");
-    await glass.close();
-  });
+  it.each(INHERITED)(
+    "code %j: a GlassError with a string code, never a function (even with answer checks off)",
+    async (code) => {
+      const daemon = new ScriptedDaemon(() => ({ error: { code: code as unknown as number, message: "odd" } }));
+      const glass = await Glass.connect(daemon, { validate: { responses: false } });
+      const error = await glass
+        .requestUntyped("browser.project.read", { path: "x" })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "response.invalid" });
+      expect(typeof (error as { code: unknown }).code).toBe("string");
+      await glass.close();
+    },
+  );
 
   it("a capability named after an inherited member is not usable", async () => {
     const glass = await Glass.connect(new ScriptedDaemon(() => ({ result: {} })));

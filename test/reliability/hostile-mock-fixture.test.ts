@@ -28,7 +28,11 @@ function file(name: string, content: string): string {
 /** Runs `glass-sdk mock-daemon --fixture <path>` to completion (at most 20 s). */
 function runCli(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--fixture", path], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: 20_000 });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--fixture", path], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 20_000,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,19 +50,42 @@ async function loadError(path: string): Promise<{ error: GlassError; shown: stri
   expect(error).toBeInstanceOf(GlassError);
   const glassError = error as GlassError;
   expect(glassError.code).toBe("fixture.invalid");
-  return { error: glassError, shown: [glassError.message, JSON.stringify(glassError.toJSON()), inspect(glassError, { depth: 8 })].join("\n") };
+  return {
+    error: glassError,
+    shown: [glassError.message, JSON.stringify(glassError.toJSON()), inspect(glassError, { depth: 8 })].join("\n"),
+  };
 }
 
 const WHERE_TO_FIND_ONE = /fixtures\/protocol-golden-v1\.json/;
 
 /** Files that are not golden fixtures, each with the secret in it and what the error must say. */
 const NOT_FIXTURES: [string, () => string, RegExp][] = [
-  ["a password file (not JSON)", () => file("passwd", `root:x:0:0:${SECRET}:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n`), /is not JSON/],
-  ["a file that is almost JSON", () => file("almost.json", `{"schemaVersion": 1, "requests": [], "responses": [], "note": "${SECRET}",}`), /is not JSON/],
-  ["a credentials file in JSON", () => file("config.json", JSON.stringify({ auths: { "registry.example": { auth: SECRET } } })), /is not a golden fixture/],
-  ["JSON with a schemaVersion that is a secret", () => file("version.json", JSON.stringify({ schemaVersion: SECRET, requests: [], responses: [] })), /is not a golden fixture: schemaVersion must be 1 \(got a string\)/],
+  [
+    "a password file (not JSON)",
+    () => file("passwd", `root:x:0:0:${SECRET}:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n`),
+    /is not JSON/,
+  ],
+  [
+    "a file that is almost JSON",
+    () => file("almost.json", `{"schemaVersion": 1, "requests": [], "responses": [], "note": "${SECRET}",}`),
+    /is not JSON/,
+  ],
+  [
+    "a credentials file in JSON",
+    () => file("config.json", JSON.stringify({ auths: { "registry.example": { auth: SECRET } } })),
+    /is not a golden fixture/,
+  ],
+  [
+    "JSON with a schemaVersion that is a secret",
+    () => file("version.json", JSON.stringify({ schemaVersion: SECRET, requests: [], responses: [] })),
+    /is not a golden fixture: schemaVersion must be 1 \(got a string\)/,
+  ],
   ["JSON that is a string", () => file("string.json", JSON.stringify(SECRET)), /is not a golden fixture/],
-  ["JSON whose requests are not a list", () => file("requests.json", JSON.stringify({ schemaVersion: 1, requests: { token: SECRET }, responses: [] })), /is not a golden fixture/],
+  [
+    "JSON whose requests are not a list",
+    () => file("requests.json", JSON.stringify({ schemaVersion: 1, requests: { token: SECRET }, responses: [] })),
+    /is not a golden fixture/,
+  ],
 ];
 
 describe("a file that is not a golden fixture: the error says what is wrong and where to find a valid one, and quotes nothing of the file", () => {

@@ -103,14 +103,19 @@ describe("the mock daemon's socket under umask 000 is never connectable by anoth
    * such as /root: spawning it as `nobody` fails with EACCES).
    */
   const isRoot = process.getuid?.() === 0;
-  const nobodyRunsProber = isRoot && spawnSync(process.execPath, ["--check", PROBER], { uid: NOBODY, gid: NOBODY, timeout: 20_000 }).status === 0;
-  it.skipIf(!nobodyRunsProber)("another user trying all along to connect while the daemon starts 8 times never gets in", () => {
-    const report = runRace("8", PROBER, String(NOBODY));
-    expect(report.probe).toBeDefined();
-    expect(report.probe!.attempts).toBeGreaterThan(0);
-    expect(report.probe!.connected).toBe(0);
-    expect(report.probe!.errors.EACCES ?? 0).toBeGreaterThan(0);
-  });
+  const nobodyRunsProber =
+    isRoot &&
+    spawnSync(process.execPath, ["--check", PROBER], { uid: NOBODY, gid: NOBODY, timeout: 20_000 }).status === 0;
+  it.skipIf(!nobodyRunsProber)(
+    "another user trying all along to connect while the daemon starts 8 times never gets in",
+    () => {
+      const report = runRace("8", PROBER, String(NOBODY));
+      expect(report.probe).toBeDefined();
+      expect(report.probe!.attempts).toBeGreaterThan(0);
+      expect(report.probe!.connected).toBe(0);
+      expect(report.probe!.errors.EACCES ?? 0).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("refused and silent clients cost the mock daemon nothing, and close() always resolves", () => {
@@ -131,7 +136,10 @@ describe("refused and silent clients cost the mock daemon nothing, and close() a
     for (let i = 0; i < 200; i++) refused.push(await silentClient(mock.path));
     // The test holds its 200 ends (and the 4 served clients' two ends each); the daemon should hold none of the refused ones.
     const bound = 200 + 8 + 2;
-    await within(until(() => openFds() - before <= bound), 5_000);
+    await within(
+      until(() => openFds() - before <= bound),
+      5_000,
+    );
     expect(openFds() - before).toBeLessThanOrEqual(bound);
     expect(mock.daemon.clientCount()).toBe(4);
 
@@ -156,10 +164,15 @@ describe("refused and silent clients cost the mock daemon nothing, and close() a
     halfClosed!.end(flood);
     // The daemon reads up to the client's EOF (answering each ping), or stops reading once its answers back up.
     await within(flushed, 1_000);
-    await within(mock.daemon.waitFor((daemon) => daemon.clientCount() === 2), 1_000);
+    await within(
+      mock.daemon.waitFor((daemon) => daemon.clientCount() === 2),
+      1_000,
+    );
 
     expect(await within(mock.daemon.close(), 5_000)).not.toBe("pending");
-    const closed = connected.map((socket) => new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once("close", () => resolve()))));
+    const closed = connected.map(
+      (socket) => new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once("close", () => resolve()))),
+    );
     connected.forEach((socket) => socket.resume());
     expect(await within(Promise.all(closed), 5_000)).not.toBe("pending");
     expect(openFds() - before).toBeLessThanOrEqual(2);
@@ -177,9 +190,15 @@ describe("refused and silent clients cost the mock daemon nothing, and close() a
     const message = (value: Record<string, unknown>): string => `${JSON.stringify({ jsonrpc: "2.0", ...value })}\n`;
     const calls = 20_000;
     const requests = [
-      message({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hostile", version: "1" } } }),
+      message({
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hostile", version: "1" } },
+      }),
       message({ method: "notifications/initialized" }),
-      ...Array.from({ length: calls }, (_, i) => message({ id: i + 1, method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } })),
+      ...Array.from({ length: calls }, (_, i) =>
+        message({ id: i + 1, method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } }),
+      ),
     ];
     client.write(requests.join(""));
     // Wait until the daemon has read all it will read (the count of calls it saw stops growing).
@@ -210,7 +229,10 @@ describe("the CLI on a socket in a directory other users may write to", () => {
     chmodSync(dir, 0o1777);
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, "glass.sock");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", "--socket", path], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     cleanups.push(() => void child.kill("SIGKILL"));
     let stderr = "";
@@ -225,9 +247,12 @@ describe("the CLI on a socket in a directory other users may write to", () => {
     );
     const [listening, warning] = stderr.split("\n");
     expect(listening).toBe(`mock daemon listening on ${path}`);
-    expect(warning).toMatch(new RegExp(`^mock daemon: warning: ${dir} is writable by other users: .*prefer a directory only you can write to`));
+    expect(warning).toMatch(
+      new RegExp(
+        `^mock daemon: warning: ${dir} is writable by other users: .*prefer a directory only you can write to`,
+      ),
+    );
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
 });
-

@@ -45,8 +45,11 @@ class HostileDaemon implements GlassTransport {
     const reply = (answer: Record<string, unknown>): void => {
       queueMicrotask(() => this.#handlers?.onMessage({ jsonrpc: "2.0", id: request.id, ...answer } as JsonRpcMessage));
     };
-    const text = (value: unknown): Record<string, unknown> => ({ result: { content: [{ type: "text", text: JSON.stringify(value) }] } });
-    if (request.method === "glass/lease/acquire") return reply({ result: { sessionId: "sess-1", ownerId: "c1", token: LEASE, expiresAtMs: 1 } });
+    const text = (value: unknown): Record<string, unknown> => ({
+      result: { content: [{ type: "text", text: JSON.stringify(value) }] },
+    });
+    if (request.method === "glass/lease/acquire")
+      return reply({ result: { sessionId: "sess-1", ownerId: "c1", token: LEASE, expiresAtMs: 1 } });
     if (request.method !== "tools/call") return;
     const tool = (request.params as { name?: string } | undefined)?.name;
     switch (tool) {
@@ -62,13 +65,19 @@ class HostileDaemon implements GlassTransport {
           }),
         );
       case "observe":
-        return reply(text({ revision: 3, text: `link "sign in" -> https://user:${PASSWORD}@mail.example/inbox?sid=1` }));
+        return reply(
+          text({ revision: 3, text: `link "sign in" -> https://user:${PASSWORD}@mail.example/inbox?sid=1` }),
+        );
       case "click":
         return reply({
           error: {
             code: -32003,
             message: `lease token ${LEASE} is not yours (see http://127.0.0.1:8787/mcp?token=${BRIDGE})`,
-            data: { glass: { details: { token: LEASE, echoed: JSON.stringify({ request: JSON.stringify({ leaseToken: LEASE }) }) } } },
+            data: {
+              glass: {
+                details: { token: LEASE, echoed: JSON.stringify({ request: JSON.stringify({ leaseToken: LEASE }) }) },
+              },
+            },
           },
         });
       default:
@@ -87,10 +96,25 @@ async function recordHostileSession(): Promise<GoldenFixture> {
   await recorder.start({ onMessage: (message) => arrived.push(message), onClose: () => {} });
   const calls: JsonRpcRequest[] = [
     { jsonrpc: "2.0", id: "l1", method: "glass/lease/acquire", params: { ttlMs: 5000 } },
-    { jsonrpc: "2.0", id: "n1", method: "tools/call", params: { name: "navigate", arguments: { url: `https://app.example/login?next=%2F&token=${SITE}` } } },
-    { jsonrpc: "2.0", id: "n2", method: "tools/call", params: { name: "navigate", arguments: { url: `https://admin:${PASSWORD}@intranet.example/` } } },
+    {
+      jsonrpc: "2.0",
+      id: "n1",
+      method: "tools/call",
+      params: { name: "navigate", arguments: { url: `https://app.example/login?next=%2F&token=${SITE}` } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: "n2",
+      method: "tools/call",
+      params: { name: "navigate", arguments: { url: `https://admin:${PASSWORD}@intranet.example/` } },
+    },
     { jsonrpc: "2.0", id: "o1", method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } },
-    { jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "click", arguments: { target: "ref=r1:b2", leaseToken: LEASE } } },
+    {
+      jsonrpc: "2.0",
+      id: "c1",
+      method: "tools/call",
+      params: { name: "click", arguments: { target: "ref=r1:b2", leaseToken: LEASE } },
+    },
   ];
   for (const call of calls) await recorder.send(call);
   while (arrived.length < calls.length) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -127,8 +151,14 @@ describe("a recording keeps no secret a hostile daemon or page plants, wherever 
         ws: "ws://127.0.0.1:8787/mcp?token=[redacted]",
       },
     });
-    expect(observed).toMatchObject({ ok: true, result: { text: 'link "sign in" -> https://[redacted]@mail.example/inbox?sid=1' } });
-    expect(clicked).toMatchObject({ ok: false, error: { message: expect.stringContaining("lease token [redacted] is not yours") } });
+    expect(observed).toMatchObject({
+      ok: true,
+      result: { text: 'link "sign in" -> https://[redacted]@mail.example/inbox?sid=1' },
+    });
+    expect(clicked).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining("lease token [redacted] is not yours") },
+    });
   });
 
   it("the fixture stays valid: saveFixture writes it, with no secret in the file, and loadFixture reads it back", async () => {
@@ -149,7 +179,10 @@ describe("a recording keeps no secret a hostile daemon or page plants, wherever 
     const recorder = recordingTransport(new HostileDaemon());
     const arrived: JsonRpcMessage[] = [];
     await recorder.start({ onMessage: (message) => arrived.push(message), onClose: () => {} });
-    const args = { target: "ref=r1:b2", text: "mail bob@example.com about https://example.com/a//b?page=2&sort=asc; the bearer of this card" };
+    const args = {
+      target: "ref=r1:b2",
+      text: "mail bob@example.com about https://example.com/a//b?page=2&sort=asc; the bearer of this card",
+    };
     await recorder.send({ jsonrpc: "2.0", id: "t1", method: "tools/call", params: { name: "type", arguments: args } });
     while (arrived.length < 1) await new Promise((resolve) => setTimeout(resolve, 1));
     expect(recorder.fixture().requests[0]!.payload).toEqual(args);
@@ -157,7 +190,15 @@ describe("a recording keeps no secret a hostile daemon or page plants, wherever 
 
   it("strings built to make a scrubber backtrack (1 MiB each: runs after //, &, ?, bearer) are scrubbed in one pass each", () => {
     const size = 1024 * 1024;
-    const hostile = [`//${"a".repeat(size)}`, `&${"a".repeat(size)}`, "&a".repeat(size / 2), `bearer${" ".repeat(size)}`, "//a".repeat(size / 3), `?${"k.".repeat(size / 2)}`, `${"a".repeat(size)}://`];
+    const hostile = [
+      `//${"a".repeat(size)}`,
+      `&${"a".repeat(size)}`,
+      "&a".repeat(size / 2),
+      `bearer${" ".repeat(size)}`,
+      "//a".repeat(size / 3),
+      `?${"k.".repeat(size / 2)}`,
+      `${"a".repeat(size)}://`,
+    ];
     const scrubbed = redactSecrets({ strings: hostile }, [LEASE]);
     expect(scrubbed.strings).toEqual(hostile);
   });

@@ -25,10 +25,17 @@ afterEach(async () => {
 
 /** A transport to the hostile daemon that stops reading after the handshake. */
 async function deafDaemon(kind: "stdio" | "socket"): Promise<GlassTransport> {
-  if (kind === "stdio") return stdioTransport({ command: process.execPath, args: [HOSTILE_DAEMON, "--behaviour", "deaf"], closeTimeoutMs: 100 });
+  if (kind === "stdio")
+    return stdioTransport({
+      command: process.execPath,
+      args: [HOSTILE_DAEMON, "--behaviour", "deaf"],
+      closeTimeoutMs: 100,
+    });
   const dir = mkdtempSync(join(tmpdir(), "glass-hostile-"));
   const path = join(dir, "glass.sock");
-  const child = spawn(process.execPath, [HOSTILE_DAEMON, "--behaviour", "deaf", "--socket", path], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [HOSTILE_DAEMON, "--behaviour", "deaf", "--socket", path], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   cleanups.push(() => {
     child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
@@ -41,39 +48,61 @@ async function deafDaemon(kind: "stdio" | "socket"): Promise<GlassTransport> {
 async function handshake(transport: GlassTransport): Promise<void> {
   let answered!: () => void;
   const initialized = new Promise<void>((resolve) => (answered = resolve));
-  await transport.start({ onMessage: (message) => "id" in message && message.id === 1 && answered(), onClose: () => undefined });
+  await transport.start({
+    onMessage: (message) => "id" in message && message.id === 1 && answered(),
+    onClose: () => undefined,
+  });
   cleanups.push(() => transport.close());
-  await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  await transport.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   await initialized;
   await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 }
 
 describe("hostile daemon: it stops reading", () => {
-  it.each(["stdio", "socket"] as const)("over %s: at most 32 MiB wait for it; every send past that fails at once with OverloadedError, and nothing piles up", async (kind) => {
-    const transport = await deafDaemon(kind);
-    await handshake(transport);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the daemon stop reading
-    const pad = "x".repeat(MIB);
-    const message: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/message", params: { pad } };
-    const messageBytes = JSON.stringify(message).length + 1;
-    const outcomes: ("written" | "pending" | OverloadedError | Error)[] = [];
-    for (let index = 0; index < 64; index++) {
-      const slot = outcomes.push("pending") - 1;
-      transport.send(message).then(
-        () => (outcomes[slot] = "written"),
-        (error: Error) => (outcomes[slot] = error),
+  it.each(["stdio", "socket"] as const)(
+    "over %s: at most 32 MiB wait for it; every send past that fails at once with OverloadedError, and nothing piles up",
+    async (kind) => {
+      const transport = await deafDaemon(kind);
+      await handshake(transport);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let the daemon stop reading
+      const pad = "x".repeat(MIB);
+      const message: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/message", params: { pad } };
+      const messageBytes = JSON.stringify(message).length + 1;
+      const outcomes: ("written" | "pending" | OverloadedError | Error)[] = [];
+      for (let index = 0; index < 64; index++) {
+        const slot = outcomes.push("pending") - 1;
+        transport.send(message).then(
+          () => (outcomes[slot] = "written"),
+          (error: Error) => (outcomes[slot] = error),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const refused = outcomes.filter((outcome): outcome is OverloadedError => outcome instanceof OverloadedError);
+      const accepted = outcomes.length - refused.length;
+      // What was taken fits the bound (the kernel's pipe or socket buffer took a little of it).
+      expect(accepted * messageBytes).toBeLessThanOrEqual(TransportLimits.maxQueuedSendBytes + 8 * MIB);
+      expect(refused.length).toBeGreaterThanOrEqual(
+        64 - Math.ceil((TransportLimits.maxQueuedSendBytes + 8 * MIB) / messageBytes),
       );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const refused = outcomes.filter((outcome): outcome is OverloadedError => outcome instanceof OverloadedError);
-    const accepted = outcomes.length - refused.length;
-    // What was taken fits the bound (the kernel's pipe or socket buffer took a little of it).
-    expect(accepted * messageBytes).toBeLessThanOrEqual(TransportLimits.maxQueuedSendBytes + 8 * MIB);
-    expect(refused.length).toBeGreaterThanOrEqual(64 - Math.ceil((TransportLimits.maxQueuedSendBytes + 8 * MIB) / messageBytes));
-    expect(outcomes.filter((outcome) => outcome instanceof Error && !(outcome instanceof OverloadedError))).toEqual([]);
-    for (const error of refused) {
-      expect(error).toMatchObject({ code: "overloaded", mutationPossible: false, phase: "preflight", details: { maxQueuedBytes: TransportLimits.maxQueuedSendBytes } });
-      expect(error.rawMessage).toMatch(/is not reading what it is sent: \d+ bytes already wait to be written to it, and at most 33554432 may; the message was NOT sent/);
-    }
-  });
+      expect(outcomes.filter((outcome) => outcome instanceof Error && !(outcome instanceof OverloadedError))).toEqual(
+        [],
+      );
+      for (const error of refused) {
+        expect(error).toMatchObject({
+          code: "overloaded",
+          mutationPossible: false,
+          phase: "preflight",
+          details: { maxQueuedBytes: TransportLimits.maxQueuedSendBytes },
+        });
+        expect(error.rawMessage).toMatch(
+          /is not reading what it is sent: \d+ bytes already wait to be written to it, and at most 33554432 may; the message was NOT sent/,
+        );
+      }
+    },
+  );
 });

@@ -18,7 +18,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BadFrameError, Glass, type GlassError, TransportClosedError, type GlassLogEvent, type GlassTransport } from "glass-sdk";
+import {
+  BadFrameError,
+  Glass,
+  type GlassError,
+  TransportClosedError,
+  type GlassLogEvent,
+  type GlassTransport,
+} from "glass-sdk";
 import { createFrameReader, type FrameReaderOptions } from "../../src/node/framing/frame-reader.js";
 import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { clickPayload } from "./support/fault-rig.js";
@@ -39,23 +46,29 @@ describe("hostile daemon: a Content-Length header padded with whitespace", () =>
   it.each<[string, FrameReaderOptions]>([
     ["the client's reader", {}],
     ["the mock daemon's reader (side: daemon)", { side: "daemon" }],
-  ])("%s rejects it in time linear in its length (8x the bytes cost < 24x, where a quadratic trim costs 64x)", (_name, options) => {
-    const reader = createFrameReader({ ...options, maxHeaderBytes: 64 * 1024 });
-    const headers = new Map([2048, 16 * 1024].map((size) => [size, paddedHeader(size)]));
-    const parse = (size: number): unknown => {
-      try {
-        reader.push(headers.get(size)!);
-        return undefined;
-      } catch (error) {
-        return error;
-      }
-    };
-    for (const size of headers.keys()) expect((parse(size) as Error).message).toMatch(/Content-Length value '1 +…' is not a decimal number/);
-    const ratio = growth(parse, 2048, 16 * 1024);
-    console.info(`${_name}: a 16 KiB padded header costs ${ratio.toFixed(1)}x a 2 KiB one`);
-    expect(ratio).toBeLessThan(24);
-    expect(reader.push(utf8.encode('{"jsonrpc":"2.0","id":1,"result":{}}\n'))).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
-  });
+  ])(
+    "%s rejects it in time linear in its length (8x the bytes cost < 24x, where a quadratic trim costs 64x)",
+    (_name, options) => {
+      const reader = createFrameReader({ ...options, maxHeaderBytes: 64 * 1024 });
+      const headers = new Map([2048, 16 * 1024].map((size) => [size, paddedHeader(size)]));
+      const parse = (size: number): unknown => {
+        try {
+          reader.push(headers.get(size)!);
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      };
+      for (const size of headers.keys())
+        expect((parse(size) as Error).message).toMatch(/Content-Length value '1 +…' is not a decimal number/);
+      const ratio = growth(parse, 2048, 16 * 1024);
+      console.info(`${_name}: a 16 KiB padded header costs ${ratio.toFixed(1)}x a 2 KiB one`);
+      expect(ratio).toBeLessThan(24);
+      expect(reader.push(utf8.encode('{"jsonrpc":"2.0","id":1,"result":{}}\n'))).toEqual([
+        { jsonrpc: "2.0", id: 1, result: {} },
+      ]);
+    },
+  );
 
   it("200 of them in a row, then an answer: each is one bad frame, and the answer is decoded", () => {
     const reader = createFrameReader();
@@ -98,7 +111,12 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
     }
     expect(tooLarge).toBeInstanceOf(BadFrameError);
     expect((tooLarge as BadFrameError).rawMessage).toMatch(/over the 33554432-byte limit/);
-    expect((tooLarge as BadFrameError).details).toEqual({ framing: "content-length", tooLarge: true, declaredBytes: 2 ** 40, maxBytes: 33_554_432 });
+    expect((tooLarge as BadFrameError).details).toEqual({
+      framing: "content-length",
+      tooLarge: true,
+      declaredBytes: 2 ** 40,
+      maxBytes: 33_554_432,
+    });
     expect(reader.partialSince()).toBeUndefined();
     expect(reader.skippingSince()).toBe(1000);
     clock = 5000;
@@ -106,7 +124,9 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
     const lost = reader.discardPartial("late");
     expect(lost).toBeInstanceOf(BadFrameError);
     expect(lost?.details).toEqual({ framing: "content-length", framingLost: true });
-    expect(lost?.rawMessage).toMatch(/^late: still skipping the rest of a Content-Length frame \(1099511627739 bytes it declared are still to come\)/);
+    expect(lost?.rawMessage).toMatch(
+      /^late: still skipping the rest of a Content-Length frame \(1099511627739 bytes it declared are still to come\)/,
+    );
   });
 
   it("a skip that ends in time is no loss: an oversized frame that does arrive whole is skipped and reading goes on", () => {
@@ -119,12 +139,27 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   });
 
   /** The hostile daemon as a child process: over its stdio, or listening on a Unix socket. */
-  async function hostileTransport(kind: "stdio" | "socket", frameTimeoutMs: number, length: number, heartbeatMs?: number): Promise<GlassTransport> {
-    const args = [HOSTILE_DAEMON, "--behaviour", "lying-length", "--length", String(length), ...(heartbeatMs === undefined ? [] : ["--heartbeat-ms", String(heartbeatMs)])];
-    if (kind === "stdio") return stdioTransport({ command: process.execPath, args, frameTimeoutMs, closeTimeoutMs: 200 });
+  async function hostileTransport(
+    kind: "stdio" | "socket",
+    frameTimeoutMs: number,
+    length: number,
+    heartbeatMs?: number,
+  ): Promise<GlassTransport> {
+    const args = [
+      HOSTILE_DAEMON,
+      "--behaviour",
+      "lying-length",
+      "--length",
+      String(length),
+      ...(heartbeatMs === undefined ? [] : ["--heartbeat-ms", String(heartbeatMs)]),
+    ];
+    if (kind === "stdio")
+      return stdioTransport({ command: process.execPath, args, frameTimeoutMs, closeTimeoutMs: 200 });
     const dir = mkdtempSync(join(tmpdir(), "glass-hostile-"));
     const path = join(dir, "glass.sock");
-    const child: ChildProcess = spawn(process.execPath, [...args, "--socket", path], { stdio: ["ignore", "pipe", "inherit"] });
+    const child: ChildProcess = spawn(process.execPath, [...args, "--socket", path], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     cleanups.push(() => {
       child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
@@ -137,9 +172,15 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   }
 
   /** A ping and a click against the lying daemon; both outcomes and how long they took. */
-  async function callsAgainst(transport: GlassTransport): Promise<{ outcomes: GlassError[]; elapsed: number; events: GlassLogEvent[]; glass: Glass }> {
+  async function callsAgainst(
+    transport: GlassTransport,
+  ): Promise<{ outcomes: GlassError[]; elapsed: number; events: GlassLogEvent[]; glass: Glass }> {
     const events: GlassLogEvent[] = [];
-    const glass = await Glass.connect(transport, { logger: (event) => events.push(event), retry: false, negotiation: false });
+    const glass = await Glass.connect(transport, {
+      logger: (event) => events.push(event),
+      retry: false,
+      negotiation: false,
+    });
     cleanups.push(() => glass.close());
     const started = Date.now();
     const outcomes = await Promise.all([
@@ -164,10 +205,19 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
     async (kind) => {
       const { outcomes, elapsed, events, glass } = await callsAgainst(await hostileTransport(kind, 20_000, 2 ** 40));
       for (const outcome of outcomes) {
-        expect(outcome.rawMessage).toMatch(/sent a frame that declared 1099511627776 bytes, past the 33554432-byte bound on an answer .*: the connection was closed/);
-        expect(outcome.details).toMatchObject({ reason: "frameTooLarge", framing: "content-length", declaredBytes: 2 ** 40, maxBytes: 33_554_432 });
+        expect(outcome.rawMessage).toMatch(
+          /sent a frame that declared 1099511627776 bytes, past the 33554432-byte bound on an answer .*: the connection was closed/,
+        );
+        expect(outcome.details).toMatchObject({
+          reason: "frameTooLarge",
+          framing: "content-length",
+          declaredBytes: 2 ** 40,
+          maxBytes: 33_554_432,
+        });
       }
-      console.info(`${kind}: a Content-Length of 2^40 failed both calls after ${elapsed} ms (frame timeout 20 000 ms, deadlines 20 000 ms)`);
+      console.info(
+        `${kind}: a Content-Length of 2^40 failed both calls after ${elapsed} ms (frame timeout 20 000 ms, deadlines 20 000 ms)`,
+      );
       // Far from the 20 s frame timeout and deadlines.
       expect(elapsed).toBeLessThan(10_000);
       expect(glass.stats()).toMatchObject({ closed: true, awaitingAnswer: 0 });
@@ -178,9 +228,13 @@ describe("hostile daemon: a lying Content-Length the reader would skip forever",
   it.each(["stdio", "socket"] as const)(
     "over %s, a length under 32 MiB that never ends while bytes keep coming: the calls fail with TransportClosedError (framingLost) soon after the frame timeout, not at their deadlines",
     async (kind) => {
-      const { outcomes, elapsed, events, glass } = await callsAgainst(await hostileTransport(kind, 300, 1024 * 1024, 50));
+      const { outcomes, elapsed, events, glass } = await callsAgainst(
+        await hostileTransport(kind, 300, 1024 * 1024, 50),
+      );
       for (const outcome of outcomes) {
-        expect(outcome.rawMessage).toMatch(/still skipping the rest of a Content-Length frame .* the frames after it cannot be told apart: the connection to .* was closed/);
+        expect(outcome.rawMessage).toMatch(
+          /still skipping the rest of a Content-Length frame .* the frames after it cannot be told apart: the connection to .* was closed/,
+        );
         expect(outcome.details).toMatchObject({ framingLost: true });
       }
       // Bounded by the frame timeout (300 ms, twice: the stalled frame, then its skip), far from the 20 s deadlines.

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Glass, } from "glass-sdk";
+import { Glass } from "glass-sdk";
 import { httpTransport } from "../../src/transport/http-transport.js";
 import { TransportLimits } from "../../src/transport/transport.js";
 import { createSseParser, SseTooLargeError } from "../../src/transport/sse-parser.js";
@@ -82,17 +82,32 @@ class HostileServer {
     if (req.method === "DELETE") return void res.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
+    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      id?: number | string;
+      method?: string;
+      params?: { protocolVersion?: string };
+    };
     if (message.method === undefined) return void this.heldAnswers.push(res); // an answer to one of the server's requests
     if (message.id === undefined) return void res.writeHead(202).end();
     if (message.method === "initialize") {
-      const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST };
-      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "hostile-session" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      const result = {
+        protocolVersion: message.params?.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "hostile", version: "1" },
+        glass: MANIFEST,
+      };
+      res
+        .writeHead(200, { "content-type": "application/json", "mcp-session-id": "hostile-session" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
       return;
     }
     const hostility = this.next;
     this.next = undefined;
-    const answer = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: message.method === "tools/call" ? { content: [{ type: "text", text: "{}" }] } : {} });
+    const answer = JSON.stringify({
+      jsonrpc: "2.0",
+      id: message.id,
+      result: message.method === "tools/call" ? { content: [{ type: "text", text: "{}" }] } : {},
+    });
     if (hostility === undefined) return void res.writeHead(200, { "content-type": "application/json" }).end(answer);
     const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"pad":"`;
     const spaces = Buffer.alloc(MIB, 0x20);
@@ -109,7 +124,14 @@ class HostileServer {
       case "sseEvent": {
         res.writeHead(200, { "content-type": "text/event-stream" });
         const line = Buffer.concat([Buffer.from("data: "), Buffer.alloc(MIB - 7, 0x20), Buffer.from("\n")]);
-        served = await pump(res, hostility, [Buffer.from(`data: ${prefix}\n`)], line, OFFERED, Buffer.from(`data: "}}\n\n`));
+        served = await pump(
+          res,
+          hostility,
+          [Buffer.from(`data: ${prefix}\n`)],
+          line,
+          OFFERED,
+          Buffer.from(`data: "}}\n\n`),
+        );
         break;
       }
       case "sseLine":
@@ -122,7 +144,10 @@ class HostileServer {
         break;
       case "serverRequests": {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        for (let index = 0; index < 300; index++) res.write(`data: {"jsonrpc":"2.0","id":"glass-server-${index}","method":"elicitation/create","params":{}}\n\n`);
+        for (let index = 0; index < 300; index++)
+          res.write(
+            `data: {"jsonrpc":"2.0","id":"glass-server-${index}","method":"elicitation/create","params":{}}\n\n`,
+          );
         res.end(`data: ${answer}\n\n`);
         served = { hostility, written: 0, cutOff: false };
         break;
@@ -140,7 +165,14 @@ class HostileServer {
  * Writes `head`, then `filler` until `total` bytes went out, then `tail`, respecting backpressure;
  * stops as soon as the client hangs up. Returns what was written.
  */
-async function pump(res: ServerResponse, hostility: Hostility, head: Buffer[], filler: Buffer, total: number, tail: Buffer | undefined): Promise<Served> {
+async function pump(
+  res: ServerResponse,
+  hostility: Hostility,
+  head: Buffer[],
+  filler: Buffer,
+  total: number,
+  tail: Buffer | undefined,
+): Promise<Served> {
   let written = 0;
   let cutOff = false;
   const closed = once(res, "close").then(() => (cutOff = written < total));
@@ -177,30 +209,51 @@ async function connect(): Promise<{ server: HostileServer; glass: Glass }> {
 
 describe("hostile HTTP server: answers past the 32 MiB bound", () => {
   it.each<[Hostility, RegExp]>([
-    ["jsonBody", /the HTTP answer to ping from http:\/\/127\.0\.0\.1:\d+\/mcp is over the 33554432-byte limit per message \(its JSON body passed 33554432 bytes\); the transport stopped reading it and closed its stream/],
-    ["declaredLength", /the HTTP answer to ping .* is over the 33554432-byte limit per message \(its Content-Length declared 1073741824 bytes\)/],
-    ["sseEvent", /the HTTP answer to ping .* is over the 33554432-byte limit per message \(an event of its SSE stream passed 33554432 bytes\)/],
-    ["sseLine", /the HTTP answer to ping .* is over the 33554432-byte limit per message \(a line of its SSE stream passed \d+ bytes\)/],
-  ])("%s: the call fails with response.tooLarge naming the bound, the server was cut off, and the session goes on", async (hostility, said) => {
-    const { server, glass } = await connect();
-    server.next = hostility;
-    const error = await failure(glass.ping({ deadlineMs: 20_000 }));
-    expect(error).toMatchObject({ code: "response.tooLarge", mutationPossible: false, details: { jsonRpcCode: -32001, data: { maxBytes: LIMIT } } });
-    expect(error.rawMessage).toMatch(/ask for less/);
-    expect(error.rawMessage).toMatch(said);
-    await expect.poll(() => server.served.length).toBe(1);
-    const [served] = server.served;
-    expect(served!.cutOff).toBe(true);
-    expect(served!.written).toBeLessThanOrEqual(WRITTEN_AT_MOST);
-    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
-  });
+    [
+      "jsonBody",
+      /the HTTP answer to ping from http:\/\/127\.0\.0\.1:\d+\/mcp is over the 33554432-byte limit per message \(its JSON body passed 33554432 bytes\); the transport stopped reading it and closed its stream/,
+    ],
+    [
+      "declaredLength",
+      /the HTTP answer to ping .* is over the 33554432-byte limit per message \(its Content-Length declared 1073741824 bytes\)/,
+    ],
+    [
+      "sseEvent",
+      /the HTTP answer to ping .* is over the 33554432-byte limit per message \(an event of its SSE stream passed 33554432 bytes\)/,
+    ],
+    [
+      "sseLine",
+      /the HTTP answer to ping .* is over the 33554432-byte limit per message \(a line of its SSE stream passed \d+ bytes\)/,
+    ],
+  ])(
+    "%s: the call fails with response.tooLarge naming the bound, the server was cut off, and the session goes on",
+    async (hostility, said) => {
+      const { server, glass } = await connect();
+      server.next = hostility;
+      const error = await failure(glass.ping({ deadlineMs: 20_000 }));
+      expect(error).toMatchObject({
+        code: "response.tooLarge",
+        mutationPossible: false,
+        details: { jsonRpcCode: -32001, data: { maxBytes: LIMIT } },
+      });
+      expect(error.rawMessage).toMatch(/ask for less/);
+      expect(error.rawMessage).toMatch(said);
+      await expect.poll(() => server.served.length).toBe(1);
+      const [served] = server.served;
+      expect(served!.cutOff).toBe(true);
+      expect(served!.written).toBeLessThanOrEqual(WRITTEN_AT_MOST);
+      expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    },
+  );
 
   it("a mutation whose answer is too large fails with mutationPossible: the action may have run", async () => {
     const { server, glass } = await connect();
     server.next = "jsonBody";
     const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 20_000 }));
     expect(error).toMatchObject({ code: "response.tooLarge", mutationPossible: true, operation: "browser.click" });
-    expect(error.rawMessage).toMatch(/the action ran, but its answer would exceed .* observe the page before deciding \(the HTTP answer to tools\/call click .* is over the 33554432-byte limit per message/);
+    expect(error.rawMessage).toMatch(
+      /the action ran, but its answer would exceed .* observe the page before deciding \(the HTTP answer to tools\/call click .* is over the 33554432-byte limit per message/,
+    );
     await expect.poll(() => server.served[0]?.cutOff).toBe(true);
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
   });
@@ -240,7 +293,12 @@ describe("the SSE parser under a hostile stream", () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(SseTooLargeError);
-    expect(thrown).toMatchObject({ part: "event", bytes: 1203, maxBytes: 1024, completed: [{ type: "message", data: '{"b":2}', lastEventId: "" }] });
+    expect(thrown).toMatchObject({
+      part: "event",
+      bytes: 1203,
+      maxBytes: 1024,
+      completed: [{ type: "message", data: '{"b":2}', lastEventId: "" }],
+    });
   });
 
   it("holds at most one line: a line that never ends throws once it passes the bound, however it is split", () => {
@@ -253,11 +311,18 @@ describe("the SSE parser under a hostile stream", () => {
 
   it("a comment line past the bound is no exception: it is held like any line", () => {
     const parser = createSseParser({ maxEventBytes: 1024 });
-    expect(() => parser.push(`:${" ".repeat(2048)}`)).toThrow(/a line of the SSE stream passed 2049 bytes \(at most 1088 are read\)/);
+    expect(() => parser.push(`:${" ".repeat(2048)}`)).toThrow(
+      /a line of the SSE stream passed 2049 bytes \(at most 1088 are read\)/,
+    );
   });
 
   it("parses a long line split into small chunks in linear time (8x the bytes cost < 24x)", () => {
-    const chunks = new Map([256 * 1024, 2 * 1024 * 1024].map((size) => [size, Array.from({ length: size / 256 }, () => utf8.encode("z".repeat(256)))]));
+    const chunks = new Map(
+      [256 * 1024, 2 * 1024 * 1024].map((size) => [
+        size,
+        Array.from({ length: size / 256 }, () => utf8.encode("z".repeat(256))),
+      ]),
+    );
     const parse = (size: number): number => {
       const parser = createSseParser();
       parser.push("data: ");

@@ -57,7 +57,10 @@ describe.skipIf(!isRoot)("hostile local process: a socket owned by another user 
       .start(handlers)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect(error).toMatchObject({ mutationPossible: false, details: { path: squat.path, socketUid: NOBODY, processUid: 0 } });
+    expect(error).toMatchObject({
+      mutationPossible: false,
+      details: { path: squat.path, socketUid: NOBODY, processUid: 0 },
+    });
     expect((error as TransportUnavailableError).rawMessage).toMatch(
       /^the socket at .*glass\.sock belongs to another user \(uid 65534; this process runs as uid 0\), so it is not your Glass daemon's: .* Nothing was sent\. .*glass daemon start.* pass socketTransport\(\{ path, allowForeignOwner: true \}\)$/,
     );
@@ -68,7 +71,9 @@ describe.skipIf(!isRoot)("hostile local process: a socket owned by another user 
 
   it("Glass.connect fails the same way, and the squatter never sees the initialize", async () => {
     const squat = await squatter();
-    const error = await Glass.connect(socketTransport({ path: squat.path }), { deadlineMs: 3_000 }).catch((caught: unknown) => caught);
+    const error = await Glass.connect(socketTransport({ path: squat.path }), { deadlineMs: 3_000 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(TransportUnavailableError);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(squat.received()).toBe("");

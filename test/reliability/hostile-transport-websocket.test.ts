@@ -17,7 +17,11 @@ import { WebSocket as WsWebSocket, WebSocketServer, type WebSocket as ServerSock
 import { Glass, OverloadedError, TransportClosedError, type GlassError } from "glass-sdk";
 import type { JsonRpcMessage } from "glass-sdk/protocol";
 import { TransportLimits } from "../../src/transport/transport.js";
-import { webSocketTransport, type WebSocketConstructor, type WebSocketLike } from "../../src/transport/websocket-transport.js";
+import {
+  webSocketTransport,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from "../../src/transport/websocket-transport.js";
 
 const MIB = 1024 * 1024;
 const MANIFEST = {
@@ -68,14 +72,23 @@ class HostileWebSocketServer {
   #serve(socket: ServerSocket, hostility: Hostility): void {
     socket.on("error", () => undefined);
     socket.on("message", (data) => {
-      const message = JSON.parse(String(data)) as { id?: number | string; method: string; params?: { protocolVersion?: string } };
+      const message = JSON.parse(String(data)) as {
+        id?: number | string;
+        method: string;
+        params?: { protocolVersion?: string };
+      };
       if (message.method === "notifications/initialized" && hostility === "deaf") {
         (socket as unknown as { _socket: { pause(): void } })._socket.pause(); // stops reading the TCP stream
         return;
       }
       if (message.id === undefined) return;
       if (message.method === "initialize") {
-        const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST };
+        const result = {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "hostile", version: "1" },
+          glass: MANIFEST,
+        };
         socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
         return;
       }
@@ -115,7 +128,8 @@ class BrowserLikeWebSocket implements WebSocketLike {
     this.#inner.send(data);
   }
   close(code?: number, reason?: string): void {
-    if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999)) throw new Error("InvalidAccessError: a browser sends no other close code");
+    if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999))
+      throw new Error("InvalidAccessError: a browser sends no other close code");
     this.#inner.close(code, reason);
   }
   addEventListener(type: "open" | "message" | "error" | "close", listener: (event: unknown) => void): void {
@@ -149,60 +163,92 @@ describe("hostile WebSocket server: a message past the 32 MiB bound", () => {
   it("the ws package offers no permessage-deflate, so the server can only send the message as it is", async () => {
     const server = await new HostileWebSocketServer("hugeAnswer").listen();
     servers.push(server);
-    const glass = await Glass.connect(webSocketTransport({ url: server.url, WebSocket: RecordingWsWebSocket as unknown as WebSocketConstructor }), { negotiation: false, retry: false });
+    const glass = await Glass.connect(
+      webSocketTransport({ url: server.url, WebSocket: RecordingWsWebSocket as unknown as WebSocketConstructor }),
+      { negotiation: false, retry: false },
+    );
     clients.push(glass);
     expect(server.offeredExtensions).toEqual([""]);
   });
 
-  it.each(SOCKETS)("%s: the connection is closed and the call fails at once with a TransportClosedError naming the bound", async (_name, WebSocket) => {
-    const server = await new HostileWebSocketServer("hugeAnswer").listen();
-    servers.push(server);
-    const glass = await Glass.connect(webSocketTransport({ url: server.url, WebSocket }), { negotiation: false, retry: false });
-    clients.push(glass);
-    const error = (await glass.ping({ deadlineMs: 20_000 }).then(
-      () => {
-        throw new Error("a 40 MiB answer was accepted");
-      },
-      (caught: unknown) => caught,
-    )) as GlassError;
-    expect(error).toBeInstanceOf(TransportClosedError);
-    expect(error.rawMessage).toMatch(/the WebSocket peer at ws:\/\/127\.0\.0\.1:\d+\/mcp sent a message over the 33554432-byte limit per message.*so the connection was closed; calls in flight may have been carried out\. Ask for less/);
-    expect(error.details).toMatchObject({ maxBytes: TransportLimits.maxMessageBytes });
-    expect(server.hugeAnswers).toEqual([{ compressed: false, characters: expect.any(Number) }]);
-    expect(glass.stats()).toMatchObject({ closed: true, awaitingAnswer: 0 });
-  });
+  it.each(SOCKETS)(
+    "%s: the connection is closed and the call fails at once with a TransportClosedError naming the bound",
+    async (_name, WebSocket) => {
+      const server = await new HostileWebSocketServer("hugeAnswer").listen();
+      servers.push(server);
+      const glass = await Glass.connect(webSocketTransport({ url: server.url, WebSocket }), {
+        negotiation: false,
+        retry: false,
+      });
+      clients.push(glass);
+      const error = (await glass.ping({ deadlineMs: 20_000 }).then(
+        () => {
+          throw new Error("a 40 MiB answer was accepted");
+        },
+        (caught: unknown) => caught,
+      )) as GlassError;
+      expect(error).toBeInstanceOf(TransportClosedError);
+      expect(error.rawMessage).toMatch(
+        /the WebSocket peer at ws:\/\/127\.0\.0\.1:\d+\/mcp sent a message over the 33554432-byte limit per message.*so the connection was closed; calls in flight may have been carried out\. Ask for less/,
+      );
+      expect(error.details).toMatchObject({ maxBytes: TransportLimits.maxMessageBytes });
+      expect(server.hugeAnswers).toEqual([{ compressed: false, characters: expect.any(Number) }]);
+      expect(glass.stats()).toMatchObject({ closed: true, awaitingAnswer: 0 });
+    },
+  );
 });
 
 describe("hostile WebSocket server: it stops reading", () => {
-  it.each(SOCKETS)("%s: at most 32 MiB wait in bufferedAmount; every send past that fails at once with OverloadedError", async (_name, WebSocket) => {
-    const server = await new HostileWebSocketServer("deaf").listen();
-    servers.push(server);
-    const transport = webSocketTransport({ url: server.url, WebSocket });
-    const answers: JsonRpcMessage[] = [];
-    await transport.start({ onMessage: (message) => answers.push(message), onClose: () => undefined });
-    clients.push(transport);
-    await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-    await expect.poll(() => answers.length).toBe(1);
-    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the server stop reading
+  it.each(SOCKETS)(
+    "%s: at most 32 MiB wait in bufferedAmount; every send past that fails at once with OverloadedError",
+    async (_name, WebSocket) => {
+      const server = await new HostileWebSocketServer("deaf").listen();
+      servers.push(server);
+      const transport = webSocketTransport({ url: server.url, WebSocket });
+      const answers: JsonRpcMessage[] = [];
+      await transport.start({ onMessage: (message) => answers.push(message), onClose: () => undefined });
+      clients.push(transport);
+      await transport.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      await expect.poll(() => answers.length).toBe(1);
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let the server stop reading
 
-    const message: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/message", params: { pad: "x".repeat(MIB) } };
-    const outcomes: unknown[] = [];
-    for (let index = 0; index < 64; index++) {
-      const slot = outcomes.push("pending") - 1;
-      transport.send(message).then(
-        () => (outcomes[slot] = "written"),
-        (error: unknown) => (outcomes[slot] = error),
+      const message: JsonRpcMessage = {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { pad: "x".repeat(MIB) },
+      };
+      const outcomes: unknown[] = [];
+      for (let index = 0; index < 64; index++) {
+        const slot = outcomes.push("pending") - 1;
+        transport.send(message).then(
+          () => (outcomes[slot] = "written"),
+          (error: unknown) => (outcomes[slot] = error),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = outcomes.filter((outcome): outcome is OverloadedError => outcome instanceof OverloadedError);
+      expect(refused.length).toBeGreaterThanOrEqual(20);
+      expect(outcomes.filter((outcome) => outcome instanceof Error && !(outcome instanceof OverloadedError))).toEqual(
+        [],
       );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const refused = outcomes.filter((outcome): outcome is OverloadedError => outcome instanceof OverloadedError);
-    expect(refused.length).toBeGreaterThanOrEqual(20);
-    expect(outcomes.filter((outcome) => outcome instanceof Error && !(outcome instanceof OverloadedError))).toEqual([]);
-    for (const error of refused) {
-      expect(error).toMatchObject({ code: "overloaded", mutationPossible: false, details: { maxQueuedBytes: TransportLimits.maxQueuedSendBytes } });
-      expect(error.rawMessage).toMatch(/the WebSocket peer at ws:\/\/.* is not reading what it is sent: \d+ bytes already wait .* the message was NOT sent/);
-    }
-    if (opened.length > 0) expect(opened[0]!.bufferedAmount).toBeLessThanOrEqual(TransportLimits.maxQueuedSendBytes + 2 * MIB);
-  });
+      for (const error of refused) {
+        expect(error).toMatchObject({
+          code: "overloaded",
+          mutationPossible: false,
+          details: { maxQueuedBytes: TransportLimits.maxQueuedSendBytes },
+        });
+        expect(error.rawMessage).toMatch(
+          /the WebSocket peer at ws:\/\/.* is not reading what it is sent: \d+ bytes already wait .* the message was NOT sent/,
+        );
+      }
+      if (opened.length > 0)
+        expect(opened[0]!.bufferedAmount).toBeLessThanOrEqual(TransportLimits.maxQueuedSendBytes + 2 * MIB);
+    },
+  );
 });

@@ -30,8 +30,21 @@ import { Glass, GlassError, httpTransport, webSocketTransport, type GlassTranspo
 import { socketTransport, stdioTransport } from "glass-sdk/node";
 import { TransportLimits } from "../../src/transport/transport.js";
 import { baseSeed, recordGeneratedCases } from "./generated-cases.js";
-import { answerArbitrary, answerLine, extraArbitrary, extraLines, nested, type Answer, type Extra } from "./support/hostile-messages.js";
-import { initializeResult, startHostileSocketDaemon, toolsListResult, type HostileSocketDaemon } from "./support/hostile-socket-daemon.js";
+import {
+  answerArbitrary,
+  answerLine,
+  extraArbitrary,
+  extraLines,
+  nested,
+  type Answer,
+  type Extra,
+} from "./support/hostile-messages.js";
+import {
+  initializeResult,
+  startHostileSocketDaemon,
+  toolsListResult,
+  type HostileSocketDaemon,
+} from "./support/hostile-socket-daemon.js";
 
 const SEED = baseSeed(20261213);
 /** Generated cases per transport. */
@@ -92,10 +105,21 @@ const INVALID_FORMS: readonly number[] = [0, 1, 2, 3];
 const clientAnswerArbitrary: fc.Arbitrary<ClientAnswer> = fc.oneof(
   { arbitrary: answerArbitrary, weight: 4 },
   {
-    arbitrary: fc.record({ kind: fc.constant("text" as const), shape: fc.constantFrom("deep" as const, "wide" as const, "long" as const), size: fc.integer({ min: 1, max: 60_000 }), isError: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("text" as const),
+      shape: fc.constantFrom("deep" as const, "wide" as const, "long" as const),
+      size: fc.integer({ min: 1, max: 60_000 }),
+      isError: fc.boolean(),
+    }),
     weight: 3,
   },
-  { arbitrary: fc.record({ kind: fc.constant("malformed" as const), form: fc.integer({ min: 0, max: MALFORMED.length - 1 }) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant("malformed" as const),
+      form: fc.integer({ min: 0, max: MALFORMED.length - 1 }),
+    }),
+    weight: 3,
+  },
   // No answer at all: the call ends at its deadline (kept rare: each costs DEADLINE_MS).
   { arbitrary: fc.constant<ClientAnswer>({ kind: "none" }), weight: 1 },
 );
@@ -138,7 +162,9 @@ function clientAnswerLine(id: unknown, answer: ClientAnswer): string | undefined
 function linesOf(id: unknown, played: TransportCase): string[] {
   const answer = clientAnswerLine(id, played.answer);
   const around = (extra: ClientExtra): string[] =>
-    extra.kind === "wrongId" ? [`{"jsonrpc":"2.0","id":${extra.id},"result":{"content":[]}}`] : extraLines(id, extra, answer ?? `{"jsonrpc":"2.0","id":"late-${String(id)}","result":{}}`);
+    extra.kind === "wrongId"
+      ? [`{"jsonrpc":"2.0","id":${extra.id},"result":{"content":[]}}`]
+      : extraLines(id, extra, answer ?? `{"jsonrpc":"2.0","id":"late-${String(id)}","result":{}}`);
   return [...played.before.flatMap(around), ...(answer === undefined ? [] : [answer]), ...played.after.flatMap(around)];
 }
 
@@ -154,8 +180,14 @@ const OVERSIZE_DEADLINE_MS = 20_000;
  * call and goes on, WebSocket closes the connection (its message limit).
  */
 const OVERSIZE_OUTCOME: Record<string, { code: string; details?: Record<string, unknown> }> = {
-  stdio: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
-  socket: { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes } },
+  stdio: {
+    code: "transport.closed",
+    details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes },
+  },
+  socket: {
+    code: "transport.closed",
+    details: { reason: "frameTooLarge", framing: "newline", maxBytes: TransportLimits.maxMessageBytes },
+  },
   http: { code: "response.tooLarge" },
   websocket: { code: "transport.closed" },
 };
@@ -165,7 +197,8 @@ function oversizeLine(id: unknown): string {
 
 /** What the daemon plays for the next `tools/call`: lines, in order. */
 const queue: ((id: unknown) => string[])[] = [];
-const nextLines = (id: unknown): string[] => (queue.shift() ?? (() => [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`]))(id);
+const nextLines = (id: unknown): string[] =>
+  (queue.shift() ?? (() => [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`]))(id);
 
 /** The tools the daemon lists to the client's connect-time `tools/list`: those the cases call. */
 const TOOLS = ["observe", "click"];
@@ -188,7 +221,8 @@ function answerTo(message: Record<string, unknown>, write: (line: string) => voi
     );
     return;
   }
-  if (message.method === "tools/list") return write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: toolsListResult(TOOLS) }));
+  if (message.method === "tools/list")
+    return write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: toolsListResult(TOOLS) }));
   if (message.method === "tools/call") for (const line of nextLines(message.id)) write(line);
   else write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
 }
@@ -269,7 +303,9 @@ async function webSocketRig(): Promise<Rig> {
   await new Promise<void>((resolve) => server.once("listening", resolve));
   server.on("connection", (socket) => {
     socket.on("error", () => undefined);
-    socket.on("message", (data) => answerTo(JSON.parse(String(data)) as Record<string, unknown>, (line) => socket.send(line)));
+    socket.on("message", (data) =>
+      answerTo(JSON.parse(String(data)) as Record<string, unknown>, (line) => socket.send(line)),
+    );
   });
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   return {
@@ -299,11 +335,20 @@ interface Settled {
  * Makes the call of `played`, sampling what the transport holds until it settles. A call that has
  * not settled within a generous guard fails the test (a hang), rather than hanging the run.
  */
-async function callThrough(glass: Glass, transport: GlassTransport, call: "observe" | "click", held: { max: number }, deadlineMs = DEADLINE_MS): Promise<Settled> {
+async function callThrough(
+  glass: Glass,
+  transport: GlassTransport,
+  call: "observe" | "click",
+  held: { max: number },
+  deadlineMs = DEADLINE_MS,
+): Promise<Settled> {
   let settlements = 0;
   let outcome: Settled["outcome"] | undefined;
   const sample = setInterval(() => (held.max = Math.max(held.max, transport.bufferedBytes ?? 0)), 2);
-  const made = call === "click" ? glass.request("browser.click", { target: "ref=r1:e1" }, { deadlineMs }) : glass.request("browser.observe", {}, { deadlineMs });
+  const made =
+    call === "click"
+      ? glass.request("browser.click", { target: "ref=r1:e1" }, { deadlineMs })
+      : glass.request("browser.observe", {}, { deadlineMs });
   const settled = made.then(
     (value: unknown) => {
       settlements++;
@@ -359,7 +404,8 @@ function expectSettledOnce(settled: Settled, call: "observe" | "click", failing:
   expect(typeof glassError.code, what).toBe("string");
   expect(["preflight", "dispatch", "postDispatch"], `${what}: phase ${glassError.phase}`).toContain(glassError.phase);
   expect(typeof glassError.mutationPossible, what).toBe("boolean");
-  if (call === "click") expect(glassError.mutationPossible, `${what}: ${glassError.code} ${glassError.message.slice(0, 200)}`).toBe(true);
+  if (call === "click")
+    expect(glassError.mutationPossible, `${what}: ${glassError.code} ${glassError.message.slice(0, 200)}`).toBe(true);
   return glassError.code;
 }
 
@@ -370,7 +416,10 @@ let rssBefore = 0;
 let oversizeCases = 0;
 
 beforeAll(async () => {
-  socketDaemon = await startHostileSocketDaemon((message, peer) => answerTo(message, (line) => void peer.write(`${line}\n`)), { tools: TOOLS });
+  socketDaemon = await startHostileSocketDaemon(
+    (message, peer) => answerTo(message, (line) => void peer.write(`${line}\n`)),
+    { tools: TOOLS },
+  );
   rigs.stdio = stdioRig();
   rigs.socket = socketRig();
   rigs.http = await httpRig();
@@ -403,7 +452,8 @@ describe("hostile transports: generated daemon messages through each transport",
           const settled = await callThrough(client.glass, client.transport, played.call, held);
           const what = `${kind} ${played.call} ${played.answer.kind}`;
           const code = expectSettledOnce(settled, played.call, mustFail(played.answer), what);
-          if (played.answer.kind === "malformed" && INVALID_FORMS.includes(played.answer.form)) expect(code, `${what} form ${played.answer.form}`).toBe("response.invalid");
+          if (played.answer.kind === "malformed" && INVALID_FORMS.includes(played.answer.form))
+            expect(code, `${what} form ${played.answer.form}`).toBe("response.invalid");
           codes.set(code, (codes.get(code) ?? 0) + 1);
           expect(queue).toHaveLength(0); // the daemon received the call
           await next();
@@ -418,7 +468,9 @@ describe("hostile transports: generated daemon messages through each transport",
       const settled = await callThrough(client.glass, client.transport, "click", held, OVERSIZE_DEADLINE_MS);
       const oversize = expectSettledOnce(settled, "click", true, `${kind} oversize`);
       expect(oversize, `${kind} oversize`).not.toBe("deadlineExceeded");
-      expect("error" in settled.outcome ? settled.outcome.error : undefined, `${kind} oversize`).toMatchObject(OVERSIZE_OUTCOME[kind]!);
+      expect("error" in settled.outcome ? settled.outcome.error : undefined, `${kind} oversize`).toMatchObject(
+        OVERSIZE_OUTCOME[kind]!,
+      );
       oversizeCases++;
       await next();
       const after = await callThrough(client.glass, client.transport, "observe", held);
@@ -437,7 +489,9 @@ describe("hostile transports: generated daemon messages through each transport",
   it("the whole process grew by less than the stated bound over the four runs", () => {
     expect(oversizeCases).toBe(4);
     const grownBy = process.memoryUsage().rss - rssBefore;
-    console.info(`RSS grew by ${Math.round(grownBy / 1024 / 1024)} MB over the four transports (bound ${MEMORY_BOUND_BYTES / 1024 / 1024} MB)`);
+    console.info(
+      `RSS grew by ${Math.round(grownBy / 1024 / 1024)} MB over the four transports (bound ${MEMORY_BOUND_BYTES / 1024 / 1024} MB)`,
+    );
     expect(grownBy).toBeLessThan(MEMORY_BOUND_BYTES);
   });
 });

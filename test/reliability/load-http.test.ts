@@ -8,7 +8,10 @@ describe("load over HTTP (via the bridge)", () => {
   it("10,000 calls from 64 concurrent callers over one session: each settles once, nothing is left, the heap comes back", async () => {
     await runLoad("http", async () => {
       const harness = await startBridgeHarness();
-      return { transport: httpTransport({ url: harness.bridge.url, token: harness.bridge.token }), stop: () => harness.stop() };
+      return {
+        transport: httpTransport({ url: harness.bridge.url, token: harness.bridge.token }),
+        stop: () => harness.stop(),
+      };
     });
   }, 120_000);
 });

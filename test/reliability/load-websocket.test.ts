@@ -8,7 +8,10 @@ describe("load over WebSocket (via the bridge)", () => {
   it("10,000 calls from 64 concurrent callers over one WebSocket: each settles once, nothing is left, the heap comes back", async () => {
     await runLoad("websocket", async () => {
       const harness = await startBridgeHarness();
-      return { transport: webSocketTransport({ url: harness.bridge.wsUrl, token: harness.bridge.token }), stop: () => harness.stop() };
+      return {
+        transport: webSocketTransport({ url: harness.bridge.wsUrl, token: harness.bridge.token }),
+        stop: () => harness.stop(),
+      };
     });
   }, 120_000);
 });

@@ -47,7 +47,11 @@ describe("httpTransport never puts a token carried in the URL (?token=) into its
     const harness = await startBridgeHarness({ token: TOKEN });
     harnesses.push(harness);
     const corpus = new OutputCorpus();
-    addError(corpus, "HTTP, ?token= URL refused", await thrown(() => Glass.connect(httpTransport({ url: `${harness.bridge.url}?token=${TOKEN}` }))));
+    addError(
+      corpus,
+      "HTTP, ?token= URL refused",
+      await thrown(() => Glass.connect(httpTransport({ url: `${harness.bridge.url}?token=${TOKEN}` }))),
+    );
     expectNoToken(corpus, TOKEN);
   });
 
@@ -88,7 +92,11 @@ describe("webSocketTransport never puts a token carried in the URL (?token=) int
     const harness = await startBridgeHarness({ token: TOKEN });
     harnesses.push(harness);
     const corpus = new OutputCorpus();
-    addError(corpus, "WebSocket, stale ?token= refused", await thrown(() => Glass.connect(webSocketTransport({ url: `${harness.bridge.wsUrl}?token=${OLD_TOKEN}` }))));
+    addError(
+      corpus,
+      "WebSocket, stale ?token= refused",
+      await thrown(() => Glass.connect(webSocketTransport({ url: `${harness.bridge.wsUrl}?token=${OLD_TOKEN}` }))),
+    );
     expectNoToken(corpus, OLD_TOKEN);
   });
 });
@@ -109,9 +117,16 @@ class QuotingDaemon implements GlassTransport {
   async send(message: JsonRpcMessage): Promise<void> {
     if (!("method" in message) || !("id" in message)) return;
     const request = message as JsonRpcRequest;
-    const answer = (result: Record<string, unknown>): void => queueMicrotask(() => this.#handlers?.onMessage({ jsonrpc: "2.0", id: request.id, result }));
-    if (request.method === "glass/lease/acquire") return answer({ sessionId: "sess-q", ownerId: "c1", token: this.grant, expiresAtMs: Date.now() + 60_000 });
-    if (request.method === "tools/call") return answer({ content: [{ type: "text", text: JSON.stringify({ quotedRequest: JSON.stringify(request.params?.arguments ?? {}) }) }] });
+    const answer = (result: Record<string, unknown>): void =>
+      queueMicrotask(() => this.#handlers?.onMessage({ jsonrpc: "2.0", id: request.id, result }));
+    if (request.method === "glass/lease/acquire")
+      return answer({ sessionId: "sess-q", ownerId: "c1", token: this.grant, expiresAtMs: Date.now() + 60_000 });
+    if (request.method === "tools/call")
+      return answer({
+        content: [
+          { type: "text", text: JSON.stringify({ quotedRequest: JSON.stringify(request.params?.arguments ?? {}) }) },
+        ],
+      });
   }
   async close(): Promise<void> {
     this.#handlers?.onClose();
@@ -134,7 +149,10 @@ describe("recordingTransport redacts a lease token even when it appears JSON-esc
       jsonrpc: "2.0",
       id: "click",
       method: "tools/call",
-      params: { name: "click", arguments: { target: "ref=r1:b2", sessionId: "sess-q", mutationLease: { sessionId: "sess-q", token: grant } } },
+      params: {
+        name: "click",
+        arguments: { target: "ref=r1:b2", sessionId: "sess-q", mutationLease: { sessionId: "sess-q", token: grant } },
+      },
     });
     while (arrived.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
     await recorder.close();
@@ -142,7 +160,10 @@ describe("recordingTransport redacts a lease token even when it appears JSON-esc
     expect(recorded.requests[0]?.mutationLease?.token).toBe("[redacted]"); // the obvious place is handled
     const corpus = new OutputCorpus();
     corpus.text("recorded fixture", JSON.stringify(recorded, null, 2));
-    corpus.text("recorded result string", String((recorded.responses[0] as { result?: { quotedRequest?: string } }).result?.quotedRequest));
+    corpus.text(
+      "recorded result string",
+      String((recorded.responses[0] as { result?: { quotedRequest?: string } }).result?.quotedRequest),
+    );
     expectNoToken(corpus, grant);
   });
 });

@@ -57,7 +57,16 @@ import {
 import { rawClient } from "./support/bridge-raw-http.js";
 import { ScriptedHttpServer, sseEvent } from "../transport/support/scripted-http-server.js";
 import { runCli, startupLine } from "./support/secrets-cli.js";
-import { describeHits, findSecrets, OutputCorpus, occurrences, secretForms, thrown, type Output, type Secret } from "./support/secrets-scan.js";
+import {
+  describeHits,
+  findSecrets,
+  OutputCorpus,
+  occurrences,
+  secretForms,
+  thrown,
+  type Output,
+  type Secret,
+} from "./support/secrets-scan.js";
 
 // Distinctive secrets: a hit cannot be an accident.
 const BRIDGE_TOKEN = "SwEeP-bridge-token.Kq7Wz3Xv9Pm2Lr8Tn4Bc6_Hd1~Yf5";
@@ -68,11 +77,18 @@ const OTHER_WRONG_TOKEN = "SwEeP-other-wrong.Bt8Lx3Wq6Nz1Kv9Rc4Mp7_Hf2~Sd5";
 /** A lease token with characters JSON escapes, granted by a scripted daemon. */
 const SCRIPTED_LEASE_TOKEN = 'SwEeP-lease"quoted\\back/slash-Kq7Wz3Xv9Pm2';
 /** Token strings the transports and the bridge must refuse without repeating them. */
-const INVALID_TOKENS = ["SwEeP invalid token with spaces Qx7", "SwEeP/invalid+token=with:colon Lm3", "SwEeP-invalid-token\u0007bell-Rv9"];
+const INVALID_TOKENS = [
+  "SwEeP invalid token with spaces Qx7",
+  "SwEeP/invalid+token=with:colon Lm3",
+  "SwEeP-invalid-token\u0007bell-Rv9",
+];
 
 const fixture = readGoldenFixture();
 const clickStale = { target: "ref=r11:e4", expectedRevision: 11 } as const;
-const workflowPayload = fixtureRequest("workflow-renew-all").payload as { workflow: string; inputs: Record<string, unknown> };
+const workflowPayload = fixtureRequest("workflow-renew-all").payload as {
+  workflow: string;
+  inputs: Record<string, unknown>;
+};
 
 const corpus = new OutputCorpus();
 /** Lease tokens learned from the daemons (random `lt-…` values), added to the final scan. */
@@ -133,7 +149,12 @@ describe("secrets: the scanner", () => {
       [{ label: "self-test", value: secret }],
     );
     expect(hits.map((hit) => hit.source)).toEqual(planted.map((_, i) => `planted ${i}`));
-    expect(findSecrets([{ source: "clean", text: `[redacted] ${"x".repeat(100)} Lease(sess-1, expires …)` }], [{ label: "self-test", value: secret }])).toEqual([]);
+    expect(
+      findSecrets(
+        [{ source: "clean", text: `[redacted] ${"x".repeat(100)} Lease(sess-1, expires …)` }],
+        [{ label: "self-test", value: secret }],
+      ),
+    ).toEqual([]);
     expect(secretForms(secret).length).toBeGreaterThan(20);
   });
 });
@@ -142,7 +163,10 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
   it("lease errors, lease-required, a stale click and an unmatched click under a lease never show the token", async () => {
     const a = await Glass.connect(daemon.transport());
     const b = await Glass.connect(daemon.transport());
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const lease = remember(await a.acquireLease({ ttlMs: 30_000 }));
 
     const heldHere = await thrown(() => a.acquireLease({ ttlMs: 30_000 }));
@@ -159,12 +183,18 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     corpus.error("LeaseError leaseRequired", required);
 
     // Client B presents client A's token by hand: the daemon refuses it, and B's answer must not repeat it.
-    const notOwner = await b.send(createRequest("browser.click", clickStale, { sessionId: lease.sessionId, mutationLease: lease.mutationLease }));
+    const notOwner = await b.send(
+      createRequest("browser.click", clickStale, { sessionId: lease.sessionId, mutationLease: lease.mutationLease }),
+    );
     expect(notOwner).toMatchObject({ ok: false, error: { code: "leaseNotOwner" } });
     corpus.value("leaseNotOwner response envelope", notOwner);
 
     // Only the token travels (§2) and the daemon checks it with the connection, never a session id: this click runs (and is stale).
-    const wrongSession = await a.send(createRequest("browser.click", clickStale, { mutationLease: { sessionId: "sess-elsewhere", token: lease.token } }));
+    const wrongSession = await a.send(
+      createRequest("browser.click", clickStale, {
+        mutationLease: { sessionId: "sess-elsewhere", token: lease.token },
+      }),
+    );
     expect(wrongSession).toMatchObject({ ok: false, error: { code: "staleRevision" } });
     corpus.value("response envelope of a click naming another session", wrongSession);
 
@@ -189,7 +219,9 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     corpus.error("LeaseError leaseNotFound (client side)", notHeld);
 
     // A's old token after release: the daemon no longer knows it.
-    const released = await a.send(createRequest("browser.click", clickStale, { sessionId: lease.sessionId, mutationLease: lease.mutationLease }));
+    const released = await a.send(
+      createRequest("browser.click", clickStale, { sessionId: lease.sessionId, mutationLease: lease.mutationLease }),
+    );
     expect(released).toMatchObject({ ok: false, error: { code: "leaseNotFound" } });
     corpus.value("leaseNotFound response envelope", released);
     corpus.value("the released Lease", lease);
@@ -201,7 +233,11 @@ describe("secrets: GlassErrors under leases (daemon socket)", () => {
     const expiring = await mockDaemonOnSocket({ faults: { leaseExpiresAfterMs: 50 } });
     const stalling = await mockDaemonOnSocket({ faults: { stallAfterCalls: 0 } });
     const crashing = await mockDaemonOnSocket({ faults: { crashAfterCalls: 0 } });
-    cleanups.push(() => expiring.stop(), () => stalling.stop(), () => crashing.stop());
+    cleanups.push(
+      () => expiring.stop(),
+      () => stalling.stop(),
+      () => crashing.stop(),
+    );
 
     const e = await Glass.connect(expiring.transport());
     remember(await e.acquireLease({ ttlMs: 30_000 }));
@@ -260,34 +296,55 @@ describe("secrets: createRequest with invalid lease fields", () => {
     ["a session id that is not the lease's", { sessionId: "sess-2", mutationLease: { sessionId: "sess-1", token } }],
     ["a lease given as the bare token", { mutationLease: token }],
     ["the token in an array", { mutationLease: { sessionId: "sess-1", token: [token] } }],
-    ["the JSON-special scripted token with a mismatched session", { sessionId: "sess-2", mutationLease: { sessionId: "sess-1", token: SCRIPTED_LEASE_TOKEN } }],
-    ["the JSON-special scripted token with whitespace", { mutationLease: { sessionId: "sess-1", token: `${SCRIPTED_LEASE_TOKEN} x` } }],
+    [
+      "the JSON-special scripted token with a mismatched session",
+      { sessionId: "sess-2", mutationLease: { sessionId: "sess-1", token: SCRIPTED_LEASE_TOKEN } },
+    ],
+    [
+      "the JSON-special scripted token with whitespace",
+      { mutationLease: { sessionId: "sess-1", token: `${SCRIPTED_LEASE_TOKEN} x` } },
+    ],
   ];
 
-  it.each(cases)("%s: request.invalid without the token, from createRequest and from glass.send", async (name, options) => {
-    const error = await thrown(() => createRequest("browser.click", clickStale, options as never));
-    expect(error).toBeInstanceOf(GlassError);
-    expect(error).toMatchObject({ code: "request.invalid" });
-    const outputs = new OutputCorpus();
-    outputs.error(`createRequest (${name})`, error);
-    // The same envelope handed to glass.send (which validates it itself).
-    const glass = Glass.create(daemon.transport());
-    const envelope = { protocolVersion: 1, requestId: "r-1", operation: "browser.click", payload: clickStale, ...options } as unknown as GlassRequest;
-    const answer = await glass.send(envelope);
-    expect(answer).toMatchObject({ ok: false, error: { code: "request.invalid" } });
-    outputs.value(`glass.send (${name})`, answer);
-    await glass.close();
-    corpus.outputs.push(...outputs.outputs);
-    expectClean(outputs.outputs, [{ label: "createRequest token", value: token }]);
-  });
+  it.each(cases)(
+    "%s: request.invalid without the token, from createRequest and from glass.send",
+    async (name, options) => {
+      const error = await thrown(() => createRequest("browser.click", clickStale, options as never));
+      expect(error).toBeInstanceOf(GlassError);
+      expect(error).toMatchObject({ code: "request.invalid" });
+      const outputs = new OutputCorpus();
+      outputs.error(`createRequest (${name})`, error);
+      // The same envelope handed to glass.send (which validates it itself).
+      const glass = Glass.create(daemon.transport());
+      const envelope = {
+        protocolVersion: 1,
+        requestId: "r-1",
+        operation: "browser.click",
+        payload: clickStale,
+        ...options,
+      } as unknown as GlassRequest;
+      const answer = await glass.send(envelope);
+      expect(answer).toMatchObject({ ok: false, error: { code: "request.invalid" } });
+      outputs.value(`glass.send (${name})`, answer);
+      await glass.close();
+      corpus.outputs.push(...outputs.outputs);
+      expectClean(outputs.outputs, [{ label: "createRequest token", value: token }]);
+    },
+  );
 });
 
 describe("secrets: the client's logger and Lease objects", () => {
   it("logger events of a whole leased session (acquire, calls, retries, cancels, renewals, release) carry no token", async () => {
-    const overloaded = await mockDaemonOnSocket({ latencyMs: 20, faults: { overloadBurst: { afterCalls: 0, count: 1 } } });
+    const overloaded = await mockDaemonOnSocket({
+      latencyMs: 20,
+      faults: { overloadBurst: { afterCalls: 0, count: 1 } },
+    });
     cleanups.push(() => overloaded.stop());
     const events: GlassLogEvent[] = [];
-    const glass = await Glass.connect(overloaded.transport(), { logger: (event) => events.push(event), retry: { baseDelayMs: 1 } });
+    const glass = await Glass.connect(overloaded.transport(), {
+      logger: (event) => events.push(event),
+      retry: { baseDelayMs: 1 },
+    });
     const held = await glass.withLease(
       async (lease) => {
         remember(lease);
@@ -295,7 +352,9 @@ describe("secrets: the client's logger and Lease objects", () => {
         await thrown(() => glass.browser.click(clickStale));
         await glass.browser.workflow(workflowPayload as never);
         const controller = new AbortController();
-        const aborted = glass.browser.observe({ level: "summary" }, { signal: controller.signal }).catch((error: unknown) => error);
+        const aborted = glass.browser
+          .observe({ level: "summary" }, { signal: controller.signal })
+          .catch((error: unknown) => error);
         await new Promise((resolve) => setTimeout(resolve, 5)); // written, not answered yet (20 ms latency)
         controller.abort();
         corpus.error("CancelledError (aborted observe)", await aborted);
@@ -305,12 +364,16 @@ describe("secrets: the client's logger and Lease objects", () => {
       { ttlMs: 1000, renewBeforeMs: 800 },
     );
     await glass.close();
-    const actions = events.filter((event) => event.type === "lease").map((event) => (event as { action: string }).action);
+    const actions = events
+      .filter((event) => event.type === "lease")
+      .map((event) => (event as { action: string }).action);
     expect(actions[0]).toBe("acquired");
     expect(actions.filter((action) => action === "renewed").length).toBeGreaterThanOrEqual(1);
     expect(actions.at(-1)).toBe("released");
     // connection: the handshake ("initialized: …") and the end of the connection
-    expect(new Set(events.map((event) => event.type))).toEqual(new Set(["request", "response", "retry", "cancel", "lease", "connection"]));
+    expect(new Set(events.map((event) => event.type))).toEqual(
+      new Set(["request", "response", "retry", "cancel", "lease", "connection"]),
+    );
     expect(overloaded.daemon.calls.some((call) => JSON.stringify(call.arguments).includes(held.token))).toBe(true);
 
     corpus.text("logger events (JSON)", JSON.stringify(events));
@@ -323,12 +386,28 @@ describe("secrets: the client's logger and Lease objects", () => {
     const leases: [string, Lease][] = [];
     const glass = await Glass.connect(daemon.transport());
     leases.push(["a granted lease", remember(await glass.acquireLease({ ttlMs: 30_000 }))]);
-    leases.push(["a lease with a JSON-special token", new Lease({ sessionId: "sess-scripted", ownerId: "client-9", token: SCRIPTED_LEASE_TOKEN, expiresAtMs: Date.parse("2030-01-01T00:00:00Z") })]);
+    leases.push([
+      "a lease with a JSON-special token",
+      new Lease({
+        sessionId: "sess-scripted",
+        ownerId: "client-9",
+        token: SCRIPTED_LEASE_TOKEN,
+        expiresAtMs: Date.parse("2030-01-01T00:00:00Z"),
+      }),
+    ]);
     for (const [name, lease] of leases) {
       corpus.value(`Lease (${name})`, lease);
       corpus.value(`Lease inside a client (${name})`, { glassLease: lease, nested: { deeper: [lease] } });
-      corpus.text(`Lease (${name}): spread, keys, entries, structuredClone`, JSON.stringify([{ ...lease }, Object.keys(lease), Object.entries(lease), structuredClone({ ...lease })]));
-      corpus.text(`Lease (${name}): Object.getOwnPropertyNames`, JSON.stringify(Object.getOwnPropertyNames(lease).map((key) => [key, (lease as unknown as Record<string, unknown>)[key]])));
+      corpus.text(
+        `Lease (${name}): spread, keys, entries, structuredClone`,
+        JSON.stringify([{ ...lease }, Object.keys(lease), Object.entries(lease), structuredClone({ ...lease })]),
+      );
+      corpus.text(
+        `Lease (${name}): Object.getOwnPropertyNames`,
+        JSON.stringify(
+          Object.getOwnPropertyNames(lease).map((key) => [key, (lease as unknown as Record<string, unknown>)[key]]),
+        ),
+      );
       corpus.text(
         `Lease (${name}): console.table`,
         (await import("./support/secrets-scan.js")).captureConsole((console) => console.table([lease])),
@@ -346,13 +425,24 @@ describe("secrets: the client's logger and Lease objects", () => {
   it("a scripted daemon with a JSON-special lease token: lease errors, logger events and the Lease stay clean", async () => {
     const events: GlassLogEvent[] = [];
     const scripted = new ScriptedDaemon((request) => {
-      const grant = { sessionId: "sess-scripted", ownerId: "client-1", token: SCRIPTED_LEASE_TOKEN, expiresAtMs: Date.now() + 60_000 };
+      const grant = {
+        sessionId: "sess-scripted",
+        ownerId: "client-1",
+        token: SCRIPTED_LEASE_TOKEN,
+        expiresAtMs: Date.now() + 60_000,
+      };
       if (request.method === "glass/lease/acquire" || request.method === "glass/lease/renew") return { result: grant };
       if (request.method === "glass/lease/release") return { result: { sessionId: "sess-scripted", released: true } };
       const args = (request.params?.arguments ?? {}) as Record<string, unknown>;
       if (args.leaseToken !== undefined) {
         const message = "the mutation lease belongs to another client";
-        return { error: { code: -32003, message, data: daemonErrorData("policy.mutationLease", message, { code: "leaseNotOwner", retryable: false }) } };
+        return {
+          error: {
+            code: -32003,
+            message,
+            data: daemonErrorData("policy.mutationLease", message, { code: "leaseNotOwner", retryable: false }),
+          },
+        };
       }
       return textResult({ revision: 12 });
     });
@@ -393,24 +483,51 @@ describe("secrets: transport errors", () => {
     await connectError(socketTransport({ path: join(tmpdir(), "glass-sweep-absent.sock") }), "no daemon at the socket");
     await connectError(httpTransport({ url: bridge.url, token: WRONG_TOKEN }), "HTTP, wrong token");
     await connectError(httpTransport({ url: bridge.url }), "HTTP, no token");
-    await connectError(httpTransport({ url: bridge.url.replace(/\/mcp$/, "/elsewhere"), token: BRIDGE_TOKEN }), "HTTP, wrong path with the right token");
+    await connectError(
+      httpTransport({ url: bridge.url.replace(/\/mcp$/, "/elsewhere"), token: BRIDGE_TOKEN }),
+      "HTTP, wrong path with the right token",
+    );
     await connectError(webSocketTransport({ url: bridge.wsUrl, token: WRONG_TOKEN }), "WebSocket, wrong token");
     await connectError(webSocketTransport({ url: bridge.wsUrl }), "WebSocket, no token");
-    await connectError(httpTransport({ url: "http://127.0.0.1:9/mcp", token: BRIDGE_TOKEN }), "HTTP, nothing listening");
-    await connectError(webSocketTransport({ url: "ws://127.0.0.1:9/mcp", token: BRIDGE_TOKEN }), "WebSocket, nothing listening");
+    await connectError(
+      httpTransport({ url: "http://127.0.0.1:9/mcp", token: BRIDGE_TOKEN }),
+      "HTTP, nothing listening",
+    );
+    await connectError(
+      webSocketTransport({ url: "ws://127.0.0.1:9/mcp", token: BRIDGE_TOKEN }),
+      "WebSocket, nothing listening",
+    );
 
     // A server that selects the token's subprotocol entry instead of mcp.
-    const rogue = new WebSocketServer({ port: 0, host: "127.0.0.1", handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith("glass-bearer.")) ?? false });
+    const rogue = new WebSocketServer({
+      port: 0,
+      host: "127.0.0.1",
+      handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith("glass-bearer.")) ?? false,
+    });
     cleanups.push(() => new Promise<void>((resolve) => rogue.close(() => resolve())));
     await new Promise<void>((resolve) => rogue.once("listening", () => resolve()));
     const roguePort = (rogue.address() as { port: number }).port;
-    await connectError(webSocketTransport({ url: `ws://127.0.0.1:${roguePort}/mcp`, token: BRIDGE_TOKEN }), "WebSocket, server selected the token subprotocol");
+    await connectError(
+      webSocketTransport({ url: `ws://127.0.0.1:${roguePort}/mcp`, token: BRIDGE_TOKEN }),
+      "WebSocket, server selected the token subprotocol",
+    );
 
     // Unusable token options: refused without being repeated.
     for (const [i, invalid] of INVALID_TOKENS.entries()) {
-      corpus.error(`httpTransport invalid token ${i}`, await thrown(() => httpTransport({ url: bridge.url, token: invalid })));
-      corpus.error(`webSocketTransport invalid token ${i}`, await thrown(() => webSocketTransport({ url: bridge.wsUrl, token: invalid })));
-      corpus.error(`startBridge invalid token ${i}`, await thrown(() => startBridge({ upstream: { socket: "/nonexistent.sock" }, token: invalid, log: () => undefined })));
+      corpus.error(
+        `httpTransport invalid token ${i}`,
+        await thrown(() => httpTransport({ url: bridge.url, token: invalid })),
+      );
+      corpus.error(
+        `webSocketTransport invalid token ${i}`,
+        await thrown(() => webSocketTransport({ url: bridge.wsUrl, token: invalid })),
+      );
+      corpus.error(
+        `startBridge invalid token ${i}`,
+        await thrown(() =>
+          startBridge({ upstream: { socket: "/nonexistent.sock" }, token: invalid, log: () => undefined }),
+        ),
+      );
     }
 
     // A stdio daemon child that crashes mid-call: the error quotes its stderr.
@@ -427,8 +544,14 @@ describe("secrets: transport errors", () => {
     await glass.browser.observe({ level: "summary" });
     await ws.browser.observe({ level: "summary" });
     await harness.stop();
-    corpus.error("transport error: HTTP after the bridge closed", await thrown(() => glass.browser.observe({ level: "summary" })));
-    corpus.error("transport error: WebSocket after the bridge closed", await thrown(() => ws.browser.observe({ level: "summary" })));
+    corpus.error(
+      "transport error: HTTP after the bridge closed",
+      await thrown(() => glass.browser.observe({ level: "summary" })),
+    );
+    corpus.error(
+      "transport error: WebSocket after the bridge closed",
+      await thrown(() => ws.browser.observe({ level: "summary" })),
+    );
     await glass.close();
     await ws.close();
 
@@ -459,13 +582,24 @@ class EchoingRefuser extends ScriptedHttpServer<{ what: string }> {
       return void res.writeHead(this.getStatus, { "content-type": "application/json" }).end(this.body);
     }
     if (req.method === "DELETE") return void res.writeHead(200).end();
-    const body = JSON.parse(posted.toString("utf8")) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
+    const body = JSON.parse(posted.toString("utf8")) as {
+      id?: number | string;
+      method?: string;
+      params?: { protocolVersion?: string };
+    };
     this.seen.push({ what: body.method ?? "answer" });
-    if (body.method === "initialize" && this.status !== undefined) return void res.writeHead(this.status, { "content-type": "application/json" }).end(this.body);
+    if (body.method === "initialize" && this.status !== undefined)
+      return void res.writeHead(this.status, { "content-type": "application/json" }).end(this.body);
     if (body.id === undefined) return void res.writeHead(202).end();
     if (body.method === "initialize") {
-      const result = { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "echoing", version: "1" } };
-      return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+      const result = {
+        protocolVersion: body.params?.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "echoing", version: "1" },
+      };
+      return void res
+        .writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.write(sseEvent({ id: "p-1", retry: 10 }));
@@ -479,7 +613,11 @@ describe("secrets: a token cut in half where a refusal is quoted", () => {
    * it kept and fewer; and JSON-RPC errors whose message the client cuts inside it (512 bytes).
    */
   const bodies = [150, 160, 180, 480, 500].flatMap((pad) => [
-    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: `${"r".repeat(pad - 7)}Bearer ${BRIDGE_TOKEN}` } }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32001, message: `${"r".repeat(pad - 7)}Bearer ${BRIDGE_TOKEN}` },
+    }),
     `${"x".repeat(pad)}${BRIDGE_TOKEN}`,
   ]);
 
@@ -490,7 +628,13 @@ describe("secrets: a token cut in half where a refusal is quoted", () => {
       for (const status of [400, 401, 403, 409, 429, 500, 502, 503, 504]) {
         server.status = status;
         const events: GlassLogEvent[] = [];
-        const error = await thrown(() => Glass.connect(httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0 }), { negotiation: false, retry: false, logger: (event) => events.push(event) }));
+        const error = await thrown(() =>
+          Glass.connect(httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0 }), {
+            negotiation: false,
+            retry: false,
+            logger: (event) => events.push(event),
+          }),
+        );
         expect(error).toBeInstanceOf(GlassError);
         corpus.error(`cut quote: HTTP ${status}, body ${b}`, error);
         corpus.text(`cut quote: HTTP ${status}, body ${b}: logger events`, JSON.stringify(events));
@@ -504,13 +648,19 @@ describe("secrets: a token cut in half where a refusal is quoted", () => {
       const server = await new EchoingRefuser(body).listen();
       cleanups.push(() => server.close());
       const events: GlassLogEvent[] = [];
-      const glass = await Glass.connect(httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0, serverStream: true }), {
-        negotiation: false,
-        retry: false,
-        validate: { responses: false },
-        logger: (event) => events.push(event),
-      });
-      await eventually(() => events.some((event) => event.type === "connection" && event.detail.includes("serverStream")), "the refused server-stream GET was logged");
+      const glass = await Glass.connect(
+        httpTransport({ url: server.url, token: BRIDGE_TOKEN, maxRetries: 0, serverStream: true }),
+        {
+          negotiation: false,
+          retry: false,
+          validate: { responses: false },
+          logger: (event) => events.push(event),
+        },
+      );
+      await eventually(
+        () => events.some((event) => event.type === "connection" && event.detail.includes("serverStream")),
+        "the refused server-stream GET was logged",
+      );
       const error = await thrown(() => glass.browser.observe({ level: "summary" }, { deadlineMs: 10_000 }));
       expect(String((error as GlassError).rawMessage)).toContain("HTTP 404");
       await glass.close();
@@ -528,18 +678,29 @@ describe("secrets: a token cut in half where a refusal is quoted", () => {
     const answers: Output[] = [];
     for (const pad of [200, 213, 230, 250]) {
       const origin = `http://${"o".repeat(pad)}.test/${BRIDGE_TOKEN}`;
-      const refused = await httpCall(bridge.url, { method: "POST", headers: { ...mcpHeaders(BRIDGE_TOKEN), origin }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }) });
+      const refused = await httpCall(bridge.url, {
+        method: "POST",
+        headers: { ...mcpHeaders(BRIDGE_TOKEN), origin },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }),
+      });
       expect(refused.status).toBe(403);
       answers.push({ source: `cut quote: bridge answer to Origin ${pad}`, text: refused.body });
     }
     const sessionId = await openHttpSession(bridge);
     for (const pad of [10, 20, 30]) {
       const version = `${"v".repeat(pad)}${BRIDGE_TOKEN}`;
-      const refused = await httpCall(bridge.url, { method: "POST", headers: { ...mcpHeaders(BRIDGE_TOKEN, sessionId), "mcp-protocol-version": version }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+      const refused = await httpCall(bridge.url, {
+        method: "POST",
+        headers: { ...mcpHeaders(BRIDGE_TOKEN, sessionId), "mcp-protocol-version": version },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
       expect(refused.status).toBe(400);
       answers.push({ source: `cut quote: bridge answer to MCP-Protocol-Version ${pad}`, text: refused.body });
     }
-    await eventually(() => logs.filter((line) => /MCP-Protocol-Version/.test(line)).length >= 3, "the version refusals were logged");
+    await eventually(
+      () => logs.filter((line) => /MCP-Protocol-Version/.test(line)).length >= 3,
+      "the version refusals were logged",
+    );
     expect(logs.filter((line) => /Origin/.test(line)).length).toBeGreaterThanOrEqual(4);
     for (const [i, line] of logs.entries()) corpus.text(`cut quote: bridge log line ${i}`, line);
     expectClean(corpus.from("cut quote: bridge log"));
@@ -551,13 +712,20 @@ describe("secrets: a token cut in half where a refusal is quoted", () => {
 describe("secrets: the bridge's log lines and recorded fixtures through it", () => {
   it("HTTP and WebSocket sessions under leases, ?token= clients, refusals, slow, malformed and oversized requests, crashed and unreachable daemons: no token in any log line, answer or fixture", async () => {
     const harness = await startBridgeHarness(
-      { token: BRIDGE_TOKEN, headersTimeoutMs: 300, requestTimeoutMs: 400, maxMessageBytes: 8192, allowedOrigins: ["http://localhost:5173"] },
+      {
+        token: BRIDGE_TOKEN,
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 400,
+        maxMessageBytes: 8192,
+        allowedOrigins: ["http://localhost:5173"],
+      },
       { faults: { crashAfterCalls: 40 } },
     );
     cleanups.push(() => harness.stop());
     const { bridge, logs } = harness;
     const answers: Output[] = [];
-    const keep = (source: string, answer: { status: number; body: string }): void => void answers.push({ source: `bridge answer: ${source} (${answer.status})`, text: answer.body });
+    const keep = (source: string, answer: { status: number; body: string }): void =>
+      void answers.push({ source: `bridge answer: ${source} (${answer.status})`, text: answer.body });
 
     // HTTP: Glass over the HTTP transport, recorded, under a lease.
     const httpRecorder = recordingTransport(httpTransport({ url: bridge.url, token: BRIDGE_TOKEN }));
@@ -593,7 +761,10 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
       if (!("socket" in upgrade)) throw new Error(`${how} upgrade refused: ${upgrade.status}`);
       const peer = new WsPeer(upgrade.socket);
       await peer.handshake();
-      answers.push({ source: `bridge answer: WebSocket ${how} tools/call`, text: JSON.stringify(await peer.request(1, "tools/call", fixtureToolCall(fixtureRequest("observe-loans")))) });
+      answers.push({
+        source: `bridge answer: WebSocket ${how} tools/call`,
+        text: JSON.stringify(await peer.request(1, "tools/call", fixtureToolCall(fixtureRequest("observe-loans")))),
+      });
       upgrade.socket.close();
       await peer.closed;
     }
@@ -604,21 +775,63 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
     keep("no token", await httpCall(bridge.url, { headers: noToken, body: initialize }));
     keep("wrong token", await httpCall(bridge.url, { headers: mcpHeaders(WRONG_TOKEN), body: initialize }));
     keep("other wrong token", await httpCall(bridge.url, { headers: mcpHeaders(OTHER_WRONG_TOKEN), body: initialize }));
-    keep("token with a suffix", await httpCall(bridge.url, { headers: { ...mcpHeaders(BRIDGE_TOKEN), Authorization: `Bearer ${BRIDGE_TOKEN}-and-more` }, body: initialize }));
-    keep("token as Basic", await httpCall(bridge.url, { headers: { ...mcpHeaders(BRIDGE_TOKEN), Authorization: `Basic ${Buffer.from(`x:${BRIDGE_TOKEN}`).toString("base64")}` }, body: initialize }));
-    keep("?token= on HTTP", await httpCall(`${bridge.url}?token=${BRIDGE_TOKEN}`, { headers: noToken, body: initialize }));
-    keep("foreign Origin", await httpCall(`${bridge.url}?token=${BRIDGE_TOKEN}`, { headers: { ...mcpHeaders(BRIDGE_TOKEN), Origin: "http://evil.example" }, body: initialize }));
+    keep(
+      "token with a suffix",
+      await httpCall(bridge.url, {
+        headers: { ...mcpHeaders(BRIDGE_TOKEN), Authorization: `Bearer ${BRIDGE_TOKEN}-and-more` },
+        body: initialize,
+      }),
+    );
+    keep(
+      "token as Basic",
+      await httpCall(bridge.url, {
+        headers: {
+          ...mcpHeaders(BRIDGE_TOKEN),
+          Authorization: `Basic ${Buffer.from(`x:${BRIDGE_TOKEN}`).toString("base64")}`,
+        },
+        body: initialize,
+      }),
+    );
+    keep(
+      "?token= on HTTP",
+      await httpCall(`${bridge.url}?token=${BRIDGE_TOKEN}`, { headers: noToken, body: initialize }),
+    );
+    keep(
+      "foreign Origin",
+      await httpCall(`${bridge.url}?token=${BRIDGE_TOKEN}`, {
+        headers: { ...mcpHeaders(BRIDGE_TOKEN), Origin: "http://evil.example" },
+        body: initialize,
+      }),
+    );
     // A token the client itself put in its Host or Origin header comes back to that client in the
     // 403 body (the refusal quotes the header); that is no exposure, so those two bodies are not
     // scanned — the log lines of these refusals are.
     const echoedToSender = [
-      await httpCall(bridge.url, { headers: { ...mcpHeaders(BRIDGE_TOKEN), Host: `${BRIDGE_TOKEN}.evil.example:${bridge.port}` }, body: initialize }),
-      await httpCall(bridge.url, { headers: { ...mcpHeaders(BRIDGE_TOKEN), Origin: `http://${BRIDGE_TOKEN}.evil.example` }, body: initialize }),
+      await httpCall(bridge.url, {
+        headers: { ...mcpHeaders(BRIDGE_TOKEN), Host: `${BRIDGE_TOKEN}.evil.example:${bridge.port}` },
+        body: initialize,
+      }),
+      await httpCall(bridge.url, {
+        headers: { ...mcpHeaders(BRIDGE_TOKEN), Origin: `http://${BRIDGE_TOKEN}.evil.example` },
+        body: initialize,
+      }),
     ];
     expect(echoedToSender.map((answer) => answer.status)).toEqual([403, 403]);
-    keep("token in the path", await httpCall(`${bridge.url.replace(/\/mcp$/, `/${BRIDGE_TOKEN}`)}?token=${BRIDGE_TOKEN}`, { headers: mcpHeaders(BRIDGE_TOKEN), body: initialize }));
+    keep(
+      "token in the path",
+      await httpCall(`${bridge.url.replace(/\/mcp$/, `/${BRIDGE_TOKEN}`)}?token=${BRIDGE_TOKEN}`, {
+        headers: mcpHeaders(BRIDGE_TOKEN),
+        body: initialize,
+      }),
+    );
     keep("GET", await httpCall(bridge.url, { method: "GET", headers: mcpHeaders(BRIDGE_TOKEN) }));
-    keep("unknown session", await httpCall(bridge.url, { headers: mcpHeaders(BRIDGE_TOKEN, "00000000-0000-4000-8000-000000000000"), body: initialize.replace('"initialize"', '"ping"') }));
+    keep(
+      "unknown session",
+      await httpCall(bridge.url, {
+        headers: mcpHeaders(BRIDGE_TOKEN, "00000000-0000-4000-8000-000000000000"),
+        body: initialize.replace('"initialize"', '"ping"'),
+      }),
+    );
     for (const [how, target, protocols] of [
       ["wrong glass-bearer", bridge.wsUrl, ["mcp", `glass-bearer.${WRONG_TOKEN}`]],
       ["wrong ?token=", `${bridge.wsUrl}?token=${OTHER_WRONG_TOKEN}`, ["mcp"]],
@@ -629,27 +842,54 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
       if ("socket" in outcome) throw new Error(`${how} was accepted`);
       keep(`WebSocket ${how}`, outcome);
     }
-    const foreign = await tryWebSocket(`${bridge.wsUrl}?token=${BRIDGE_TOKEN}`, ["mcp"], { origin: "http://evil.example" });
+    const foreign = await tryWebSocket(`${bridge.wsUrl}?token=${BRIDGE_TOKEN}`, ["mcp"], {
+      origin: "http://evil.example",
+    });
     if ("socket" in foreign) throw new Error("foreign origin accepted");
     keep("WebSocket foreign Origin with ?token=", foreign);
 
     // A slow request carrying the token, a malformed one carrying it in a bad header, an oversized WebSocket message.
-    const slow = rawClient(bridge.port, { initial: `POST /mcp?token=${BRIDGE_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\nAuthorization: Bearer ${BRIDGE_TOKEN}\r\n` });
-    const malformed = rawClient(bridge.port, { initial: `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\nBad Header ${BRIDGE_TOKEN}: x\r\n\r\n` });
+    const slow = rawClient(bridge.port, {
+      initial: `POST /mcp?token=${BRIDGE_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\nAuthorization: Bearer ${BRIDGE_TOKEN}\r\n`,
+    });
+    const malformed = rawClient(bridge.port, {
+      initial: `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\nBad Header ${BRIDGE_TOKEN}: x\r\n\r\n`,
+    });
     const [slowOutcome, malformedOutcome] = await Promise.all([slow.outcome, malformed.outcome]);
-    answers.push({ source: "bridge answer: slow request", text: slowOutcome.text }, { source: "bridge answer: malformed request", text: malformedOutcome.text });
+    answers.push(
+      { source: "bridge answer: slow request", text: slowOutcome.text },
+      { source: "bridge answer: malformed request", text: malformedOutcome.text },
+    );
     const big = await tryWebSocket(bridge.wsUrl, ["mcp", `glass-bearer.${BRIDGE_TOKEN}`]);
     if (!("socket" in big)) throw new Error("upgrade refused");
     const bigPeer = new WsPeer(big.socket);
-    bigPeer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "type", arguments: { text: BRIDGE_TOKEN.repeat(400) } } });
+    bigPeer.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "type", arguments: { text: BRIDGE_TOKEN.repeat(400) } },
+    });
     expect((await bigPeer.closed).code).toBe(1009);
     expect(logs.some((line) => line.startsWith("closed a slow request"))).toBe(true);
     expect(logs.some((line) => line.startsWith("refused a malformed HTTP request"))).toBe(true);
 
     // The daemon crashes under a session (its 41st call), and an HTTP session is ended by DELETE.
     const sessionId = await openHttpSession(bridge);
-    while (!harness.daemon.crashed) await post(bridge, { jsonrpc: "2.0", id: harness.daemon.calls.length + 1000, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, sessionId);
-    await eventually(() => logs.some((line) => /ended \(http\): the daemon connection closed/.test(line)), "the crash was logged");
+    while (!harness.daemon.crashed)
+      await post(
+        bridge,
+        {
+          jsonrpc: "2.0",
+          id: harness.daemon.calls.length + 1000,
+          method: "tools/call",
+          params: fixtureToolCall(fixtureRequest("observe-loans")),
+        },
+        sessionId,
+      );
+    await eventually(
+      () => logs.some((line) => /ended \(http\): the daemon connection closed/.test(line)),
+      "the crash was logged",
+    );
     const fresh = await openHttpSession(bridge);
     await fetch(bridge.url, { method: "DELETE", headers: mcpHeaders(BRIDGE_TOKEN, fresh) });
 
@@ -657,14 +897,31 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
     const dir = await mkdtemp(join(tmpdir(), "glass-sweep-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const unreachableLogs: string[] = [];
-    const unreachable = await startBridge({ port: 0, token: BRIDGE_TOKEN, upstream: { socket: join(dir, "absent.sock") }, log: (line) => unreachableLogs.push(line) });
-    keep("unreachable daemon", await httpCall(unreachable.url, { headers: mcpHeaders(BRIDGE_TOKEN), body: initialize }));
-    keep("unreachable daemon, WebSocket", await tryWebSocket(unreachable.wsUrl, ["mcp", `glass-bearer.${BRIDGE_TOKEN}`]).then((o) => ("socket" in o ? { status: 101, body: "" } : o)));
+    const unreachable = await startBridge({
+      port: 0,
+      token: BRIDGE_TOKEN,
+      upstream: { socket: join(dir, "absent.sock") },
+      log: (line) => unreachableLogs.push(line),
+    });
+    keep(
+      "unreachable daemon",
+      await httpCall(unreachable.url, { headers: mcpHeaders(BRIDGE_TOKEN), body: initialize }),
+    );
+    keep(
+      "unreachable daemon, WebSocket",
+      await tryWebSocket(unreachable.wsUrl, ["mcp", `glass-bearer.${BRIDGE_TOKEN}`]).then((o) =>
+        "socket" in o ? { status: 101, body: "" } : o,
+      ),
+    );
     await unreachable.close();
     const stalling = await startBridgeHarness({ token: BRIDGE_TOKEN }, { faults: { stallAfterCalls: 0 } });
     cleanups.push(() => stalling.stop());
     const pendingSession = await openHttpSession(stalling.bridge);
-    const pending = post(stalling.bridge, { jsonrpc: "2.0", id: 1, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, pendingSession);
+    const pending = post(
+      stalling.bridge,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) },
+      pendingSession,
+    );
     await stalling.daemon.waitFor((d) => d.calls.length === 1);
     await stalling.bridge.close();
     answers.push({ source: "bridge answer: pending call at shutdown", text: await (await pending).text() });
@@ -680,7 +937,9 @@ describe("secrets: the bridge's log lines and recorded fixtures through it", () 
       ["recorded over WebSocket through the bridge", wsRecorder.fixture()],
     ];
     for (const [name, recorded] of fixtures) {
-      expect(recorded.requests.map((r) => r.operation)).toEqual(expect.arrayContaining(["browser.click", "browser.workflow"]));
+      expect(recorded.requests.map((r) => r.operation)).toEqual(
+        expect.arrayContaining(["browser.click", "browser.workflow"]),
+      );
       const click = recorded.requests.find((r) => r.operation === "browser.click");
       expect(click?.payload).not.toHaveProperty("leaseToken");
       if (click?.mutationLease !== undefined) expect(click.mutationLease.token).toBe("[redacted]");
@@ -749,7 +1008,14 @@ describe("secrets: the CLI's stderr", () => {
         // Each run has its own daemon, which crashes on its third call (so the log has an error).
         const mock = await mockDaemonOnSocket({ faults: { crashAfterCalls: 2 } });
         cleanups.push(() => mock.stop());
-        const args = ["bridge", "--port", "0", "--socket", mock.path, ...(how === "--token" ? ["--token", CLI_TOKEN] : [])];
+        const args = [
+          "bridge",
+          "--port",
+          "0",
+          "--socket",
+          mock.path,
+          ...(how === "--token" ? ["--token", CLI_TOKEN] : []),
+        ];
         const cli = runCli(args, how === "GLASS_BRIDGE_TOKEN" ? { GLASS_BRIDGE_TOKEN: ENV_TOKEN } : {});
         cleanups.push(() => cli.stop());
         await cli.waitFor(/browser pages: /);
@@ -769,11 +1035,19 @@ describe("secrets: the CLI's stderr", () => {
         expect(printed).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(occurrences(stderr, token)).toBe(1);
         const line = stderr.split("\n").find((l) => l.includes(token))!;
-        expect(line).toMatch(/^glass-sdk bridge: listening on http:\/\/127\.0\.0\.1:\d+\/mcp .* — token: \S+ \(shown once;/);
+        expect(line).toMatch(
+          /^glass-sdk bridge: listening on http:\/\/127\.0\.0\.1:\d+\/mcp .* — token: \S+ \(shown once;/,
+        );
         // Apart from that one line, no form of it anywhere.
-        const rest = stderr.split("\n").filter((l) => l !== line).join("\n");
+        const rest = stderr
+          .split("\n")
+          .filter((l) => l !== line)
+          .join("\n");
         corpus.text(`CLI stderr (${how}, without the startup line)`, rest);
-        expectClean([{ source: `CLI stderr (${how})`, text: rest }], [{ label: "generated bridge token", value: token }]);
+        expectClean(
+          [{ source: `CLI stderr (${how})`, text: rest }],
+          [{ label: "generated bridge token", value: token }],
+        );
       } else {
         expect(printed, how).toBeUndefined();
         expect(stderr, how).toMatch(/token: the one you gave/);
@@ -785,16 +1059,25 @@ describe("secrets: the CLI's stderr", () => {
 
   it("never repeats an unusable --token, and does not hand GLASS_BRIDGE_TOKEN to a daemon child", async () => {
     const invalid = runCli(["bridge", "--port", "0", "--token", INVALID_TOKENS[0]!, "--socket", daemon.path]);
-    const script = 'process.stderr.write("child sees GLASS_BRIDGE_TOKEN=" + process.env.GLASS_BRIDGE_TOKEN + "\\n"); process.exit(1)';
-    const echoing = runCli(["bridge", "--port", "0", "--", process.execPath, "-e", script], { GLASS_BRIDGE_TOKEN: ENV_TOKEN });
-    cleanups.push(() => invalid.stop(), () => echoing.stop());
+    const script =
+      'process.stderr.write("child sees GLASS_BRIDGE_TOKEN=" + process.env.GLASS_BRIDGE_TOKEN + "\\n"); process.exit(1)';
+    const echoing = runCli(["bridge", "--port", "0", "--", process.execPath, "-e", script], {
+      GLASS_BRIDGE_TOKEN: ENV_TOKEN,
+    });
+    cleanups.push(
+      () => invalid.stop(),
+      () => echoing.stop(),
+    );
     expect(await invalid.exited).toBe(1);
     expect(invalid.stderr()).toMatch(/^glass-sdk: startBridge: the token may only contain/);
     corpus.text("CLI stderr (unusable --token)", invalid.stderr());
 
     await echoing.waitFor(/browser pages: /);
     const { url } = startupLine(echoing.stderr());
-    const answer = await httpCall(url, { headers: mcpHeaders(ENV_TOKEN), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }) });
+    const answer = await httpCall(url, {
+      headers: mcpHeaders(ENV_TOKEN),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE_PARAMS }),
+    });
     corpus.text("CLI bridge answer (daemon child exited)", answer.body);
     await echoing.waitFor(/ended \(http\)/);
     expect(await echoing.stop()).toBe(0);
@@ -807,12 +1090,31 @@ describe("secrets: the CLI's stderr", () => {
 
 describe("secrets: the whole sweep", () => {
   it("covered every kind of output, and no secret appears anywhere in any form", () => {
-    const kinds = ["LeaseError", "staleRevision", "createRequest", "glass.send", "logger", "Lease", "transport error", "bridge log line", "bridge answer", "fixture", "CLI stderr", "CLI bridge"];
-    for (const kind of kinds) expect(corpus.outputs.some((output) => output.source.startsWith(kind) || output.source.includes(kind)), kind).toBe(true);
+    const kinds = [
+      "LeaseError",
+      "staleRevision",
+      "createRequest",
+      "glass.send",
+      "logger",
+      "Lease",
+      "transport error",
+      "bridge log line",
+      "bridge answer",
+      "fixture",
+      "CLI stderr",
+      "CLI bridge",
+    ];
+    for (const kind of kinds)
+      expect(
+        corpus.outputs.some((output) => output.source.startsWith(kind) || output.source.includes(kind)),
+        kind,
+      ).toBe(true);
     expect(leaseTokens.size).toBeGreaterThanOrEqual(20);
     for (const token of leaseTokens) expect(token).toMatch(/^lt-[0-9a-f]{24}$/);
     const hits = findSecrets(corpus.outputs, allSecrets());
-    console.info(`redaction sweep: ${corpus.outputs.length} outputs, ${allSecrets().length} secrets, ${hits.length} hits`);
+    console.info(
+      `redaction sweep: ${corpus.outputs.length} outputs, ${allSecrets().length} secrets, ${hits.length} hits`,
+    );
     expect(hits, describeHits(hits)).toEqual([]);
   });
 });

@@ -38,9 +38,19 @@ export async function startBridgeHarness(
 ): Promise<BridgeHarness> {
   const dir = mkdtempSync(join(tmpdir(), "glass-bridge-"));
   const socketPath = join(dir, "glass.sock");
-  const daemon = await startMockDaemon({ fixture: GOLDEN_FIXTURE_PATH, site: true, ...daemonOptions, socket: socketPath });
+  const daemon = await startMockDaemon({
+    fixture: GOLDEN_FIXTURE_PATH,
+    site: true,
+    ...daemonOptions,
+    socket: socketPath,
+  });
   const logs: string[] = [];
-  const bridge = await startBridge({ port: 0, ...bridgeOptions, upstream: { socket: socketPath }, log: (line) => logs.push(line) });
+  const bridge = await startBridge({
+    port: 0,
+    ...bridgeOptions,
+    upstream: { socket: socketPath },
+    log: (line) => logs.push(line),
+  });
   return {
     daemon,
     socketPath,
@@ -94,15 +104,24 @@ export interface HttpCallOptions {
 /** One HTTP request with full control over its headers (fetch does not let tests set Host). */
 export function httpCall(url: string, options: HttpCallOptions = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequestRaw(url, { method: options.method ?? "POST", headers: options.headers ?? {}, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, json: () => JSON.parse(body) as Record<string, unknown> });
-      });
-      response.on("error", reject);
-    });
+    const request = httpRequestRaw(
+      url,
+      { method: options.method ?? "POST", headers: options.headers ?? {}, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const body = Buffer.concat(chunks).toString("utf8");
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body,
+            json: () => JSON.parse(body) as Record<string, unknown>,
+          });
+        });
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(options.body);
   });
@@ -119,11 +138,25 @@ export function mcpHeaders(token: string, sessionId?: string): Record<string, st
 }
 
 /** The params of a plain initialize. */
-export const INITIALIZE_PARAMS = { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "bridge-test", version: "1.0.0" } };
+export const INITIALIZE_PARAMS = {
+  protocolVersion: "2024-11-05",
+  capabilities: {},
+  clientInfo: { name: "bridge-test", version: "1.0.0" },
+};
 
 /** POSTs one JSON-RPC message with fetch. */
-export async function post(bridge: Bridge, message: unknown, sessionId?: string, signal?: AbortSignal): Promise<Response> {
-  return fetch(bridge.url, { method: "POST", headers: mcpHeaders(bridge.token, sessionId), body: JSON.stringify(message), ...(signal === undefined ? {} : { signal }) });
+export async function post(
+  bridge: Bridge,
+  message: unknown,
+  sessionId?: string,
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(bridge.url, {
+    method: "POST",
+    headers: mcpHeaders(bridge.token, sessionId),
+    body: JSON.stringify(message),
+    ...(signal === undefined ? {} : { signal }),
+  });
 }
 
 /** initialize + notifications/initialized over HTTP; resolves with the session id. */
@@ -142,14 +175,23 @@ export async function openHttpSession(bridge: Bridge): Promise<string> {
 export type UpgradeOutcome = { socket: WebSocket } | { status: number; body: string };
 
 /** Tries a WebSocket upgrade; resolves with the open socket or the refusal. */
-export function tryWebSocket(url: string, protocols: string[], options: { headers?: Record<string, string>; origin?: string } = {}): Promise<UpgradeOutcome> {
+export function tryWebSocket(
+  url: string,
+  protocols: string[],
+  options: { headers?: Record<string, string>; origin?: string } = {},
+): Promise<UpgradeOutcome> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, protocols, { headers: options.headers ?? {}, ...(options.origin === undefined ? {} : { origin: options.origin }) });
+    const socket = new WebSocket(url, protocols, {
+      headers: options.headers ?? {},
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
+    });
     socket.once("open", () => resolve({ socket }));
     socket.once("unexpected-response", (_request, response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+      );
     });
     socket.once("error", (error) => reject(error));
   });
@@ -166,7 +208,9 @@ export class WsPeer {
       this.received.push(JSON.parse(data.toString("utf8")) as Record<string, unknown>);
       for (const wake of [...this.#waiters]) wake();
     });
-    this.closed = new Promise((resolve) => socket.once("close", (code: number, reason: Buffer) => resolve({ code, reason: reason.toString("utf8") })));
+    this.closed = new Promise((resolve) =>
+      socket.once("close", (code: number, reason: Buffer) => resolve({ code, reason: reason.toString("utf8") })),
+    );
   }
 
   send(message: unknown): void {
@@ -174,13 +218,20 @@ export class WsPeer {
   }
 
   /** Sends a request and resolves with the response that has its id. */
-  async request(id: string | number, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async request(
+    id: string | number,
+    method: string,
+    params?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     this.send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
     return this.waitFor((m) => m.id === id && !("method" in m));
   }
 
   /** The first message matching `predicate`, waiting up to 5 s. */
-  waitFor(predicate: (message: Record<string, unknown>) => boolean, timeoutMs = 5000): Promise<Record<string, unknown>> {
+  waitFor(
+    predicate: (message: Record<string, unknown>) => boolean,
+    timeoutMs = 5000,
+  ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
         const found = this.received.find(predicate);
@@ -190,7 +241,11 @@ export class WsPeer {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no matching WebSocket message within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 1000)}`));
+        reject(
+          new Error(
+            `no matching WebSocket message within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 1000)}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);

@@ -6,5 +6,7 @@
 import { payloadValidators, validateGlassRequest } from "../../generated/validators/index.js";
 
 if (validateGlassRequest.name !== "" || payloadValidators["browser.click"]?.name !== "") {
-  throw new Error("compact-validators project: generated/validators/index.js was not replaced by generated/validators-compact/index.ts");
+  throw new Error(
+    "compact-validators project: generated/validators/index.js was not replaced by generated/validators-compact/index.ts",
+  );
 }

@@ -35,7 +35,10 @@ export interface Target {
 }
 
 /** Starts the daemon(s) of a target; `stop` closes every peer and daemon. */
-export async function startTarget(transport: TransportName, options: TargetOptions = {}): Promise<Target & { stop(): Promise<void> }> {
+export async function startTarget(
+  transport: TransportName,
+  options: TargetOptions = {},
+): Promise<Target & { stop(): Promise<void> }> {
   const peers: RawPeer[] = [];
   const daemons: MockDaemon[] = [];
   const daemonOf = new Map<RawPeer, MockDaemon>();
@@ -99,7 +102,8 @@ export interface RuleOptions extends TargetOptions {
  */
 export function rule(title: string, body: (target: Target) => Promise<void>, options: RuleOptions = {}): void {
   const { transports = TRANSPORTS, timeout, ...daemonOptions } = options;
-  if (process.env.GLASS_RULES_TARGET === "daemon") return realDaemonRule(title, body, transports, Object.keys(daemonOptions).length > 0, timeout);
+  if (process.env.GLASS_RULES_TARGET === "daemon")
+    return realDaemonRule(title, body, transports, Object.keys(daemonOptions).length > 0, timeout);
   it(
     title,
     async () => {
@@ -129,7 +133,13 @@ export function rule(title: string, body: (target: Target) => Promise<void>, opt
 /** How long one rule may take over one transport against the real daemon. */
 const REAL_RULE_MS = 15_000;
 
-function realDaemonRule(title: string, body: (target: Target) => Promise<void>, transports: readonly TransportName[], configured: boolean, timeout: number | undefined): void {
+function realDaemonRule(
+  title: string,
+  body: (target: Target) => Promise<void>,
+  transports: readonly TransportName[],
+  configured: boolean,
+  timeout: number | undefined,
+): void {
   if (configured) return void it.skip(`${title} (needs a mock daemon configured otherwise than the daemon)`, () => {});
   it(
     title,
@@ -156,13 +166,23 @@ function realDaemonRule(title: string, body: (target: Target) => Promise<void>, 
         try {
           // A rule that waits for what the daemon never does fails here rather than at the test's timeout.
           const noVerdict = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no verdict within ${REAL_RULE_MS / 1000} s: the rule waited for something the daemon did not do`)), REAL_RULE_MS);
+            timer = setTimeout(
+              () =>
+                reject(
+                  new Error(
+                    `no verdict within ${REAL_RULE_MS / 1000} s: the rule waited for something the daemon did not do`,
+                  ),
+                ),
+              REAL_RULE_MS,
+            );
           });
           await Promise.race([body(target), noVerdict]);
         } catch (error) {
           if (error instanceof MockOnlyError) return context.skip(error.message);
           const { actual } = error as { actual?: unknown };
-          failures.push(`[over ${transport}] ${error instanceof Error ? error.message : String(error)}${actual === undefined ? "" : ` (got ${JSON.stringify(actual)?.slice(0, 600)})`}`);
+          failures.push(
+            `[over ${transport}] ${error instanceof Error ? error.message : String(error)}${actual === undefined ? "" : ` (got ${JSON.stringify(actual)?.slice(0, 600)})`}`,
+          );
         } finally {
           clearTimeout(timer);
           await real.stop();
@@ -170,7 +190,10 @@ function realDaemonRule(title: string, body: (target: Target) => Promise<void>, 
       }
       const known = RULE_DIFFERENCES[title];
       if (known !== undefined) {
-        expect(failures, `listed as a difference (${known}), yet the daemon follows the rule: remove it from rule-differences.ts`).not.toEqual([]);
+        expect(
+          failures,
+          `listed as a difference (${known}), yet the daemon follows the rule: remove it from rule-differences.ts`,
+        ).not.toEqual([]);
         return;
       }
       expect(failures).toEqual([]);
@@ -199,7 +222,9 @@ export function texts(response: RawResponse): string[] {
 
 /** Whether a response is the tool failure `browser tool failed` (an isError result, never a JSON-RPC error). */
 export function isBrowserToolFailed(response: RawResponse): boolean {
-  return response.error === undefined && response.result?.isError === true && texts(response)[0] === "browser tool failed";
+  return (
+    response.error === undefined && response.result?.isError === true && texts(response)[0] === "browser tool failed"
+  );
 }
 
 /**

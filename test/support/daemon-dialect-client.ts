@@ -59,7 +59,10 @@ export class DialectClient {
 
   /** Calls a tool, with `leaseToken` added while a lease is held. */
   call(name: string, args: Record<string, unknown>): Promise<RawResponse> {
-    return this.#request("tools/call", { name, arguments: this.#token === undefined ? args : { ...args, leaseToken: this.#token } });
+    return this.#request("tools/call", {
+      name,
+      arguments: this.#token === undefined ? args : { ...args, leaseToken: this.#token },
+    });
   }
 
   #request(method: string, params: Record<string, unknown>): Promise<RawResponse> {

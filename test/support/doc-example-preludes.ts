@@ -32,9 +32,12 @@ let irs: Promise<{ before: WebIrDocument; after: WebIrDocument }> | undefined;
 /** The answer a daemon gives to `browser.observe({ level: "summary" })`, as the golden fixture recorded it. */
 async function observeSummaryResult(): Promise<unknown> {
   const fixture = await goldenFixture();
-  const request = fixture.requests.find((r) => r.operation === "browser.observe" && JSON.stringify(r.payload) === '{"level":"summary"}');
+  const request = fixture.requests.find(
+    (r) => r.operation === "browser.observe" && JSON.stringify(r.payload) === '{"level":"summary"}',
+  );
   const response = fixture.responses.find((r) => r.requestId === request?.requestId);
-  if (response === undefined || !response.ok) throw new Error("the golden fixture has no answer to observe({ level: \"summary\" })");
+  if (response === undefined || !response.ok)
+    throw new Error('the golden fixture has no answer to observe({ level: "summary" })');
   return response;
 }
 
@@ -44,10 +47,17 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
     what:
       "a Glass connected to the example's mock daemon, at the simulated shop's sign-in page: over stdio (`glass --mcp`), or over the daemon's socket " +
       "(`socketTransport()`, leases) when the example takes a lease",
-    make: ({ leases }) => Glass.connect(leases ? socketTransport() : stdioTransport({ command: "glass", args: ["--mcp"] })),
+    make: ({ leases }) =>
+      Glass.connect(leases ? socketTransport() : stdioTransport({ command: "glass", args: ["--mcp"] })),
   },
-  before: { what: "the Web IR of the simulated shop's sign-in page", make: async () => (await (irs ??= signInPageIrs())).before },
-  after: { what: "the same page's Web IR after typing into Email", make: async () => (await (irs ??= signInPageIrs())).after },
+  before: {
+    what: "the Web IR of the simulated shop's sign-in page",
+    make: async () => (await (irs ??= signInPageIrs())).before,
+  },
+  after: {
+    what: "the same page's Web IR after typing into Email",
+    make: async () => (await (irs ??= signInPageIrs())).after,
+  },
   task: {
     what: "a form.fill task for the sign-in form (it compiles against the sign-in page's Web IR)",
     make: async (): Promise<TaskDocument> => ({
@@ -59,8 +69,14 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
       risk: "localMutation",
     }),
   },
-  token: { what: "the token of the bridge the harness runs (GLASS_BRIDGE_TOKEN)", make: async () => process.env.GLASS_BRIDGE_TOKEN },
-  line: { what: "a response envelope as JSON text: the golden fixture's answer to observe({ level: \"summary\" })", make: async () => JSON.stringify(await observeSummaryResult()) },
+  token: {
+    what: "the token of the bridge the harness runs (GLASS_BRIDGE_TOKEN)",
+    make: async () => process.env.GLASS_BRIDGE_TOKEN,
+  },
+  line: {
+    what: 'a response envelope as JSON text: the golden fixture\'s answer to observe({ level: "summary" })',
+    make: async () => JSON.stringify(await observeSummaryResult()),
+  },
   answer: {
     what: "a JSON-RPC answer to a tools/call of observe: the golden fixture's summary of its page, as a text item",
     make: async (): Promise<JsonRpcResponse> => {
@@ -68,18 +84,30 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
       return { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: JSON.stringify(result) }] } };
     },
   },
-  json: { what: "the package's golden fixture, as parsed JSON", make: async () => JSON.parse(JSON.stringify(await goldenFixture())) as unknown },
+  json: {
+    what: "the package's golden fixture, as parsed JSON",
+    make: async () => JSON.parse(JSON.stringify(await goldenFixture())) as unknown,
+  },
   chunks: {
     what: "a text/event-stream body in three chunks, cut mid-line: two message events",
     make: async () => {
-      const text = 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n';
+      const text =
+        'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n';
       const bytes = new TextEncoder().encode(text);
       return (async function* () {
-        for (const [from, to] of [[0, 20], [20, 61], [61, bytes.length]] as const) yield bytes.slice(from, to);
+        for (const [from, to] of [
+          [0, 20],
+          [20, 61],
+          [61, bytes.length],
+        ] as const)
+          yield bytes.slice(from, to);
       })();
     },
   },
-  handle: { what: "a function that prints the message it is given", make: async () => (message: unknown) => console.log(message) },
+  handle: {
+    what: "a function that prints the message it is given",
+    make: async () => (message: unknown) => console.log(message),
+  },
 };
 
 /**

@@ -1,5 +1,14 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -42,9 +51,13 @@ export interface ExampleProject {
 /** Creates the project; throws when dist/ has not been built (`npm run build`; `npm test` does it first). */
 export function createExampleProject(): ExampleProject {
   const cli = join(ROOT, "dist", "cli.js");
-  if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build` first (`npm test` builds dist/ before it runs)");
+  if (!existsSync(cli))
+    throw new Error("dist/cli.js is missing: run `npm run build` first (`npm test` builds dist/ before it runs)");
   const dir = mkdtempSync(join(tmpdir(), "glass-doc-examples-"));
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "glass-doc-examples", private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: "glass-doc-examples", private: true, type: "module" }, null, 2)}\n`,
+  );
   const modules = join(dir, "node_modules");
   mkdirSync(join(modules, ".bin"), { recursive: true });
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
@@ -133,10 +146,19 @@ function exampleEnv(project: ExampleProject, home: string, extra: Record<string,
  */
 function compileRelativeImports(block: CodeBlock, dir: string): void {
   for (const [, specifier] of block.code.matchAll(/from\s+"(\.[^"]*)"/g)) {
-    if (!/^\.\/[\w.-]+\.js$/.test(specifier!)) throw new Error(`${block.name}: only ./module.js imports can be resolved, not ${specifier}`);
+    if (!/^\.\/[\w.-]+\.js$/.test(specifier!))
+      throw new Error(`${block.name}: only ./module.js imports can be resolved, not ${specifier}`);
     const source = join(ROOT, dirname(block.file), specifier!.replace(/\.js$/, ".ts"));
     if (!existsSync(source)) throw new Error(`${block.name}: ${specifier} is not a file next to ${block.file}`);
-    buildSync({ entryPoints: [source], outfile: join(dir, basename(specifier!)), bundle: true, platform: "node", format: "esm", target: TARGET, logLevel: "silent" });
+    buildSync({
+      entryPoints: [source],
+      outfile: join(dir, basename(specifier!)),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: TARGET,
+      logLevel: "silent",
+    });
   }
 }
 
@@ -144,8 +166,15 @@ function compileRelativeImports(block: CodeBlock, dir: string): void {
 let bridgeTurn: Promise<void> = Promise.resolve();
 
 /** Starts `glass-sdk bridge` (port 8787, upstream the default socket) and resolves once it listens. */
-async function startBridgeProcess(env: NodeJS.ProcessEnv, cwd: string): Promise<{ stop(): Promise<void>; log(): string }> {
-  const child = spawn(process.execPath, [join(ROOT, "dist", "cli.js"), "bridge", "--port", String(BRIDGE_PORT)], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+async function startBridgeProcess(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ stop(): Promise<void>; log(): string }> {
+  const child = spawn(process.execPath, [join(ROOT, "dist", "cli.js"), "bridge", "--port", String(BRIDGE_PORT)], {
+    cwd,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let log = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const listening = new Promise<void>((resolve, reject) => {
@@ -171,7 +200,12 @@ async function startBridgeProcess(env: NodeJS.ProcessEnv, cwd: string): Promise<
   };
 }
 
-function runProcess(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Omit<ExampleRunResult, "ms">> {
+function runProcess(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<Omit<ExampleRunResult, "ms">> {
   return new Promise((resolve) => {
     let child: ChildProcess | undefined;
     let timedOut = false;
@@ -206,13 +240,17 @@ export async function runExamples(project: ExampleProject, unit: ExampleRunUnit)
   const files = unit.vitest ? ["example.test.ts"] : unit.blocks.map((_, i) => `example-${i + 1}.mjs`);
   // node_modules/glass-sdk is a link: vitest keeps the link's path, so it loads the package as a
   // dependency in node_modules (as from an installed copy) instead of transforming dist/ as sources.
-  if (unit.vitest) writeFileSync(join(dir, "vitest.config.mjs"), "export default { resolve: { preserveSymlinks: true } };\n");
+  if (unit.vitest)
+    writeFileSync(join(dir, "vitest.config.mjs"), "export default { resolve: { preserveSymlinks: true } };\n");
   for (const [i, block] of unit.blocks.entries()) {
-    const code = unit.vitest ? block.code : (await transform(block.code, { loader: "ts", format: "esm", target: TARGET, sourcefile: block.name })).code;
+    const code = unit.vitest
+      ? block.code
+      : (await transform(block.code, { loader: "ts", format: "esm", target: TARGET, sourcefile: block.name })).code;
     writeFileSync(join(dir, files[i]!), `${code}\n`);
     compileRelativeImports(block, dir);
   }
-  const node = unit.webSocketFlag && Number(process.versions.node.split(".")[0]) < 22 ? ["--experimental-websocket"] : [];
+  const node =
+    unit.webSocketFlag && Number(process.versions.node.split(".")[0]) < 22 ? ["--experimental-websocket"] : [];
   const args = unit.vitest
     ? [...node, join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "dot"]
     : [...node, join(project.dir, "runner.mjs"), ...files];

@@ -47,7 +47,10 @@ export function fencedBlocks(file: string, lines: readonly string[], lineNumbers
       file,
       language: open[2]!,
       firstLine: lineNumbers[i]! + 1,
-      code: lines.slice(i + 1, end).map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length))).join("\n"),
+      code: lines
+        .slice(i + 1, end)
+        .map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length)))
+        .join("\n"),
       ...(marker === undefined ? {} : { marker }),
     });
     i = end;
@@ -57,14 +60,24 @@ export function fencedBlocks(file: string, lines: readonly string[], lineNumbers
 
 /** README.md and the pages of docs/, relative to the root. */
 export function markdownPages(): string[] {
-  return ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).sort().map((name) => `docs/${name}`)];
+  return [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
 }
 
 /** The fenced blocks of README.md and of the pages in docs/, whatever their language. */
 export function markdownBlocks(): CodeBlock[] {
   return markdownPages().flatMap((page) => {
     const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
-    return fencedBlocks(page, lines, lines.map((_, i) => i + 1));
+    return fencedBlocks(
+      page,
+      lines,
+      lines.map((_, i) => i + 1),
+    );
   });
 }
 
@@ -95,7 +108,12 @@ function docComments(path: string): DocComment[] {
     comments.push({
       file,
       line,
-      lines: raw.map((l) => l.replace(/^\s*\/\*\*\s?/, "").replace(/\s*\*\/$/, "").replace(/^\s*\* ?/, "")),
+      lines: raw.map((l) =>
+        l
+          .replace(/^\s*\/\*\*\s?/, "")
+          .replace(/\s*\*\/$/, "")
+          .replace(/^\s*\* ?/, ""),
+      ),
       lineNumbers: raw.map((_, i) => line + i),
     });
   }

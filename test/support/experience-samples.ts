@@ -17,7 +17,11 @@ export const SCENARIO: BrowserReliabilityScenario = {
   category: "idempotence",
   fixture: "adversarial-form",
   setup: { browser: "chromium", policy: "development" },
-  steps: [{ applyControl: "reset" }, { runWorkflow: "submit-form" }, { inject: { afterDispatch: "submit", fault: "loseResponse" } }],
+  steps: [
+    { applyControl: "reset" },
+    { runWorkflow: "submit-form" },
+    { inject: { afterDispatch: "submit", fault: "loseResponse" } },
+  ],
   expect: { terminalState: "submitted", sideEffectCount: { submit: 1 } },
   forbid: ["nonIdempotentMutationDuplicated", "wrongTargetExecuted"],
   budgets: { maxDurationMs: 60_000, maxBrowserActions: 20 },
@@ -37,11 +41,21 @@ export function replay(fixtureDigit = "a", eventCount = 2): BrowserReplayBundle 
     scenarioHash: SCENARIO_HASH,
     fixtureId: "adversarial-form",
     fixtureHash: `sha256:${fixtureDigit.repeat(64)}`,
-    events: Array.from({ length: eventCount }, (_, sequence) => ({ sequence, operation: sequence === 0 ? "applyControl" : "runWorkflow", result: "ok" })),
+    events: Array.from({ length: eventCount }, (_, sequence) => ({
+      sequence,
+      operation: sequence === 0 ? "applyControl" : "runWorkflow",
+      result: "ok",
+    })),
     observation: {
       scenarioId: SCENARIO.id,
       scenarioHash: SCENARIO_HASH,
-      metadata: { platform: "linux-x86-64", browser: "chromium", browserVersion: "131.0", durationMs: 1200, browserActions: 4 },
+      metadata: {
+        platform: "linux-x86-64",
+        browser: "chromium",
+        browserVersion: "131.0",
+        durationMs: 1200,
+        browserActions: 4,
+      },
       classification: "passed",
       terminalState: "submitted",
       sideEffectCount: { submit: 1 },
@@ -52,7 +66,14 @@ export function replay(fixtureDigit = "a", eventCount = 2): BrowserReplayBundle 
 }
 
 /** The provenance of the sample surfaces' evidence. */
-export const provenance = { schemaVersion: 1 as const, sourceClass: "liveWebIr" as const, sourceId: "webir-7", sourceRevision: 7, observedAt: "2026-12-01T09:00:00Z", validatedAt: "2026-12-01T09:00:01Z" };
+export const provenance = {
+  schemaVersion: 1 as const,
+  sourceClass: "liveWebIr" as const,
+  sourceId: "webir-7",
+  sourceRevision: 7,
+  observedAt: "2026-12-01T09:00:00Z",
+  validatedAt: "2026-12-01T09:00:01Z",
+};
 
 /** A surface set of two surfaces: a document and a canvas inside it. */
 export const SURFACES: BrowserSurfaceSet = {
@@ -98,6 +119,10 @@ export const PROFILE: BrowserBackendProfile = {
   capabilities: {
     navigation: { level: "available", portability: "semanticPortable" },
     capture: { level: "partial", portability: "backendSpecific", limitations: ["no full-page capture"] },
-    script: { level: "available", portability: "browserSpecific", dependencies: [{ capability: "navigation", minimum: "available", reason: "a page must be loaded" }] },
+    script: {
+      level: "available",
+      portability: "browserSpecific",
+      dependencies: [{ capability: "navigation", minimum: "available", reason: "a page must be loaded" }],
+    },
   },
 };

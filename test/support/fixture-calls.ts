@@ -4,7 +4,10 @@ import type { GlassRequest, GlassResponse } from "glass-sdk";
 const catalog: Record<string, { tool: string }> = operations;
 
 /** The tools/call params that carry a fixture request (§2): its tool, its payload plus its lease context. */
-export function fixtureToolCall(request: GlassRequest, lease?: { sessionId: string; token: string }): { name: string; arguments: Record<string, unknown> } {
+export function fixtureToolCall(
+  request: GlassRequest,
+  lease?: { sessionId: string; token: string },
+): { name: string; arguments: Record<string, unknown> } {
   const name = catalog[request.operation]?.tool ?? request.operation.replace(/^browser\./, "");
   const args: Record<string, unknown> = { ...(request.payload as Record<string, unknown>) };
   const mutationLease = lease ?? request.mutationLease;
@@ -29,15 +32,26 @@ export function expectedToolResult(response: GlassResponse, operation?: string):
   if (!response.ok) {
     const details = response.error.details as { kind?: string } | undefined;
     const documentFailure = ["taskValidation", "taskCompilation", "webIrValidation"].includes(details?.kind ?? "");
-    return { content: [{ type: "text", text: JSON.stringify(documentFailure ? details : response.error) }], isError: true };
+    return {
+      content: [{ type: "text", text: JSON.stringify(documentFailure ? details : response.error) }],
+      isError: true,
+    };
   }
   const result = response.result as Record<string, unknown>;
   const content: Record<string, unknown>[] = [];
   if (operation === "browser.getText") {
     content.push({ type: "text", text: result.text });
   } else {
-    const { image, extraContent, ...rest } = result as { image?: { data: string; mimeType: string }; extraContent?: Record<string, unknown>[] };
-    const body = Object.keys(rest).length === 1 && "result" in rest ? rest.result : image === undefined && extraContent === undefined ? result : rest;
+    const { image, extraContent, ...rest } = result as {
+      image?: { data: string; mimeType: string };
+      extraContent?: Record<string, unknown>[];
+    };
+    const body =
+      Object.keys(rest).length === 1 && "result" in rest
+        ? rest.result
+        : image === undefined && extraContent === undefined
+          ? result
+          : rest;
     content.push({ type: "text", text: JSON.stringify(body) });
     if (image !== undefined) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
     content.push(...(extraContent ?? []));

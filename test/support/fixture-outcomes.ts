@@ -22,9 +22,17 @@ export function recordedResponses(fixture: GoldenFixture = goldenFixture): Map<s
 /** Calls a fixture request through the typed namespace method of its operation (`glass.browser.click(...)`). */
 export async function callTyped(glass: Glass, request: GlassRequest, validate: boolean): Promise<CallOutcome> {
   const [namespace, method] = request.operation.split(".") as [string, string];
-  const api = (glass as unknown as Record<string, Record<string, (payload: unknown, options: object) => Promise<unknown>>>)[namespace]!;
+  const api = (
+    glass as unknown as Record<string, Record<string, (payload: unknown, options: object) => Promise<unknown>>>
+  )[namespace]!;
   try {
-    return { ok: true, result: await api[method]!(request.payload, { validate, ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }) }) };
+    return {
+      ok: true,
+      result: await api[method]!(request.payload, {
+        validate,
+        ...(request.correlationId === undefined ? {} : { correlationId: request.correlationId }),
+      }),
+    };
   } catch (error) {
     if (!(error instanceof GlassError)) throw error;
     return { ok: false, error };
@@ -36,7 +44,11 @@ export async function callTyped(glass: Glass, request: GlassRequest, validate: b
  * same result, or a GlassError whose wire fields equal the recorded error object and that names
  * the operation.
  */
-export function expectMatchesFixture(outcome: CallOutcome, request: GlassRequest, responses: Map<string, GlassResponse> = recordedResponses()): void {
+export function expectMatchesFixture(
+  outcome: CallOutcome,
+  request: GlassRequest,
+  responses: Map<string, GlassResponse> = recordedResponses(),
+): void {
   const response = responses.get(request.requestId);
   expect(response, `the fixture has an answer for ${request.requestId}`).toBeDefined();
   if (response === undefined) return;
@@ -65,11 +77,17 @@ export function itMatchesTheWholeFixture(glass: () => Glass): void {
     expect(await glass().send(request, { validate: false })).toEqual(recorded.get(request.requestId));
   });
 
-  it.each(fixtureCases())("typed call %s: result or GlassError equals the fixture (preflight on)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass(), request, true), request);
-  });
+  it.each(fixtureCases())(
+    "typed call %s: result or GlassError equals the fixture (preflight on)",
+    async (_id, request) => {
+      expectMatchesFixture(await callTyped(glass(), request, true), request);
+    },
+  );
 
-  it.each(fixtureCases())("typed call %s: the daemon's own answer equals the fixture (preflight off)", async (_id, request) => {
-    expectMatchesFixture(await callTyped(glass(), request, false), request);
-  });
+  it.each(fixtureCases())(
+    "typed call %s: the daemon's own answer equals the fixture (preflight off)",
+    async (_id, request) => {
+      expectMatchesFixture(await callTyped(glass(), request, false), request);
+    },
+  );
 }

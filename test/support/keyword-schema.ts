@@ -14,7 +14,13 @@ export const KEYWORD_SCHEMA = {
       minLength: 2,
       maxLength: 4,
       pattern: "^a",
-      "x-reason": { minLength: "too short", maxLength: "too long", pattern: "must start with a", type: "want text", items: "never used" },
+      "x-reason": {
+        minLength: "too short",
+        maxLength: "too long",
+        pattern: "must start with a",
+        type: "want text",
+        items: "never used",
+      },
     },
     strOne: { type: "string", minLength: 1, pattern: "^[^\\p{White_Space}]+$" },
     identifier: { type: "string", minLength: 1, pattern: "^[^\\p{White_Space}\\u0000-\\u001F\\u007F-\\u009F]+$" },
@@ -23,7 +29,12 @@ export const KEYWORD_SCHEMA = {
     untypedString: { minLength: 2, pattern: "^[0-9]+$", "x-maxBytes": 5, "x-minBytes": 3 },
     num: { type: "number", minimum: -1.5, maximum: 10, multipleOf: 0.5 },
     int: { type: "integer", exclusiveMinimum: 0, exclusiveMaximum: 100, multipleOf: 3 },
-    intReasons: { type: "integer", minimum: 1, maximum: 3, "x-reason": { minimum: "at least one", maximum: "at most three", multipleOf: "unused" } },
+    intReasons: {
+      type: "integer",
+      minimum: 1,
+      maximum: 3,
+      "x-reason": { minimum: "at least one", maximum: "at most three", multipleOf: "unused" },
+    },
     intOrStr: { type: ["integer", "string"], minimum: 2, maxLength: 3 },
     numTypes: { type: ["integer", "number"], maximum: 5 },
     nullOrBool: { type: ["null", "boolean", "integer"] },
@@ -92,9 +103,17 @@ export const KEYWORD_SCHEMA = {
       ],
     },
     anyOfReason: { anyOf: [{ type: "string" }, { type: "integer" }], "x-reason": { anyOf: "string or integer" } },
-    oneOfOverlap: { oneOf: [{ type: "integer" }, { type: "number", minimum: 0 }, { $ref: "#/$defs/str", title: "Wrapped" }] },
+    oneOfOverlap: {
+      oneOf: [{ type: "integer" }, { type: "number", minimum: 0 }, { $ref: "#/$defs/str", title: "Wrapped" }],
+    },
     oneOfReason: { oneOf: [{ type: "integer" }, { type: "number" }], "x-reason": { oneOf: "exactly one please" } },
-    allOfs: { allOf: [{ type: "object", properties: { a: { type: "integer" } } }, { required: ["a", "b"] }, { $ref: "#/$defs/closedObj" }] },
+    allOfs: {
+      allOf: [
+        { type: "object", properties: { a: { type: "integer" } } },
+        { required: ["a", "b"] },
+        { $ref: "#/$defs/closedObj" },
+      ],
+    },
     boolTrue: true,
     boolFalse: false,
     anyJson: { description: "anything JSON" },
@@ -123,10 +142,21 @@ export const KEYWORD_SCHEMA = {
       type: "object",
       additionalProperties: false,
       "x-maxBytes": 24,
-      properties: { a: true, b: { type: "string" }, constructor: { type: "integer" }, u: { minLength: 1 }, n: { $ref: "#/$defs/sizedLoose" } },
+      properties: {
+        a: true,
+        b: { type: "string" },
+        constructor: { type: "integer" },
+        u: { minLength: 1 },
+        n: { $ref: "#/$defs/sizedLoose" },
+      },
       required: ["u"],
     },
-    sizedList: { type: ["object"], additionalProperties: false, "x-maxBytes": 20, properties: { a: true, b: { type: "string" } } },
+    sizedList: {
+      type: ["object"],
+      additionalProperties: false,
+      "x-maxBytes": 20,
+      properties: { a: true, b: { type: "string" } },
+    },
     sizedArray: { type: "array", "x-maxBytes": 40, items: { $ref: "#/$defs/sizedLoose" } },
     sizedItems: { type: "array", "x-maxBytes": 12, items: true },
     // The sizer of a closed object reads every listed field as `x[name]`, so a name Object.prototype
@@ -143,12 +173,33 @@ export const KEYWORD_SCHEMA = {
           ["inheritedBoolean", "propertyIsEnumerable", { type: "boolean" }],
           ["inheritedString", "toString", { type: "string" }],
           ["inheritedInteger", "valueOf", { type: "integer" }],
-          ["inheritedObject", "toLocaleString", { type: "object", additionalProperties: false, properties: { length: { type: "integer" }, name: { type: "string" } } }],
+          [
+            "inheritedObject",
+            "toLocaleString",
+            {
+              type: "object",
+              additionalProperties: false,
+              properties: { length: { type: "integer" }, name: { type: "string" } },
+            },
+          ],
         ] as const
-      ).map(([def, name, schema]) => [def, { type: "object", additionalProperties: false, "x-maxBytes": 24, properties: { [name]: schema, v: { type: "string" } } }]),
+      ).map(([def, name, schema]) => [
+        def,
+        {
+          type: "object",
+          additionalProperties: false,
+          "x-maxBytes": 24,
+          properties: { [name]: schema, v: { type: "string" } },
+        },
+      ]),
     ),
     // Measured exactly only past the cheap bound (which reads no characters): here the exact count would throw.
-    inheritedStringBound: { type: "object", additionalProperties: false, "x-maxBytes": 40, properties: { hasOwnProperty: { type: "string" }, v: { type: "string" } } },
+    inheritedStringBound: {
+      type: "object",
+      additionalProperties: false,
+      "x-maxBytes": 40,
+      properties: { hasOwnProperty: { type: "string" }, v: { type: "string" } },
+    },
     sizedOpen: { type: "object", "x-maxBytes": 20, properties: { a: { type: "string" } } },
     gated: {
       type: "object",
@@ -174,12 +225,19 @@ export const KEYWORD_SCHEMA = {
         first: { type: "integer" },
         pair: {
           type: "object",
-          properties: { sessionId: { type: "string" }, mutationLease: { type: "object", properties: { sessionId: { type: "string" } }, required: ["sessionId"] } },
+          properties: {
+            sessionId: { type: "string" },
+            mutationLease: { type: "object", properties: { sessionId: { type: "string" } }, required: ["sessionId"] },
+          },
           "x-rule": ["leaseSessionMatches"],
         },
       },
     },
-    recursive: { type: "object", properties: { child: { $ref: "#/$defs/recursive" }, v: { type: "integer" } }, required: ["v"] },
+    recursive: {
+      type: "object",
+      properties: { child: { $ref: "#/$defs/recursive" }, v: { type: "integer" } },
+      required: ["v"],
+    },
     strictMe: {
       type: "object",
       properties: {

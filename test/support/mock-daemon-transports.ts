@@ -12,7 +12,11 @@ const CLI = join(ROOT, "src/cli/main.ts");
 
 /** A stdio transport to a mock daemon child process (the CLI, run from source). */
 export function mockDaemonOverStdio(args: string[] = []): GlassTransport {
-  return stdioTransport({ command: process.execPath, args: ["--import", "tsx", CLI, "mock-daemon", ...args], cwd: ROOT });
+  return stdioTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", CLI, "mock-daemon", ...args],
+    cwd: ROOT,
+  });
 }
 
 /** An in-process mock daemon on a Unix socket in a fresh temp directory. */

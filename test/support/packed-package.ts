@@ -31,7 +31,14 @@ export function newProject(prefix: string): string {
 export function installPackedPackage(project: string, alongside: readonly string[] = []): void {
   const packed = join(project, "packed");
   mkdirSync(packed);
-  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", packed, "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", packed, "--silent"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const tarball = readdirSync(packed).find((name) => name.endsWith(".tgz"))!;
-  execFileSync("npm", [...NPM_INSTALL, join(packed, tarball), ...alongside], { cwd: project, stdio: ["ignore", "ignore", "inherit"], timeout: 60_000 });
+  execFileSync("npm", [...NPM_INSTALL, join(packed, tarball), ...alongside], {
+    cwd: project,
+    stdio: ["ignore", "ignore", "inherit"],
+    timeout: 60_000,
+  });
 }

@@ -10,9 +10,13 @@ import * as z from "zod";
 
 const server = new McpServer({ name: "plain-mcp-server", version: "1.0.0" });
 
-server.registerTool("measure", { description: "Measures a text", inputSchema: { text: z.string() } }, async ({ text }) => ({
-  content: [{ type: "text", text: JSON.stringify({ length: text.length }) }],
-}));
+server.registerTool(
+  "measure",
+  { description: "Measures a text", inputSchema: { text: z.string() } },
+  async ({ text }) => ({
+    content: [{ type: "text", text: JSON.stringify({ length: text.length }) }],
+  }),
+);
 
 server.registerTool("hello", { description: "Says hello" }, async () => ({
   content: [{ type: "text", text: "hello from a plain MCP server" }],

@@ -68,9 +68,17 @@ export class RawPeer {
   }
 
   /** Spawns the CLI (`node --import tsx src/cli/main.ts ...args`) and talks to it over stdio. */
-  static spawnCli(args: readonly string[]): { peer: RawPeer; child: ChildProcessWithoutNullStreams; stderr: () => string; exit: Promise<number | null> } {
+  static spawnCli(args: readonly string[]): {
+    peer: RawPeer;
+    child: ChildProcessWithoutNullStreams;
+    stderr: () => string;
+    exit: Promise<number | null>;
+  } {
     const root = fileURLToPath(new URL("../../", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: root, stdio: "pipe" });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: root,
+      stdio: "pipe",
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -91,7 +99,12 @@ export class RawPeer {
   }
 
   /** Sends a request and resolves with the (first) response that has its id. */
-  request(id: string | number | null, method: string, params?: unknown, framing: "newline" | "content-length" = "newline"): Promise<RawResponse> {
+  request(
+    id: string | number | null,
+    method: string,
+    params?: unknown,
+    framing: "newline" | "content-length" = "newline",
+  ): Promise<RawResponse> {
     this.send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, framing);
     return this.response(id);
   }
@@ -103,13 +116,18 @@ export class RawPeer {
 
   /** The first response (received so far or later) with this id. */
   async response(id: string | number | null, timeoutMs = 5000): Promise<RawResponse> {
-    const item = await this.waitFor((r) => r.message !== undefined && !("method" in r.message) && r.message.id === id, timeoutMs);
+    const item = await this.waitFor(
+      (r) => r.message !== undefined && !("method" in r.message) && r.message.id === id,
+      timeoutMs,
+    );
     return item.message as unknown as RawResponse;
   }
 
   /** Every response with this id received so far. */
   responses(id: string | number | null): RawResponse[] {
-    return this.received.filter((r) => r.message !== undefined && !("method" in r.message) && r.message.id === id).map((r) => r.message as unknown as RawResponse);
+    return this.received
+      .filter((r) => r.message !== undefined && !("method" in r.message) && r.message.id === id)
+      .map((r) => r.message as unknown as RawResponse);
   }
 
   /** The first received item matching `predicate`, waiting up to `timeoutMs`. */
@@ -127,7 +145,14 @@ export class RawPeer {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no matching message within ${timeoutMs} ms; received: ${this.received.map((r) => r.text).join(" | ").slice(0, 2000)}`));
+        reject(
+          new Error(
+            `no matching message within ${timeoutMs} ms; received: ${this.received
+              .map((r) => r.text)
+              .join(" | ")
+              .slice(0, 2000)}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -157,7 +182,8 @@ export class RawPeer {
 
   private parse(): void {
     for (;;) {
-      while (this.buffer.length > 0 && (this.buffer[0] === 0x0a || this.buffer[0] === 0x0d)) this.buffer = this.buffer.subarray(1);
+      while (this.buffer.length > 0 && (this.buffer[0] === 0x0a || this.buffer[0] === 0x0d))
+        this.buffer = this.buffer.subarray(1);
       if (this.buffer.length === 0) break;
       const head = this.buffer.subarray(0, Math.min(this.buffer.length, 64)).toString("latin1");
       const header = HEADER.exec(head);

@@ -38,8 +38,21 @@ function sample<Op extends OperationName>(
 const LOANS_URL = "https://library.example/account/loans";
 const route = { targetId: "tab-1", frameId: "frame-main", url: LOANS_URL };
 const detailAvailability = { resultId: "mcp_1764754000123_7", detailsAvailable: true, detailsTruncated: false };
-const pageInfo = { url: LOANS_URL, title: "My loans · City Library", ready_state: "complete", target_id: "tab-1", frame_id: "frame-main" };
-const consistency = { consistent: true, attempts: 1, start_revision: 12, end_revision: 12, start_mutation_revision: 40, end_mutation_revision: 40 };
+const pageInfo = {
+  url: LOANS_URL,
+  title: "My loans · City Library",
+  ready_state: "complete",
+  target_id: "tab-1",
+  frame_id: "frame-main",
+};
+const consistency = {
+  consistent: true,
+  attempts: 1,
+  start_revision: 12,
+  end_revision: 12,
+  start_mutation_revision: 40,
+  end_mutation_revision: 40,
+};
 const boundaries = {
   scanned_elements: 412,
   scan_limit: 5000,
@@ -60,8 +73,20 @@ const boundaries = {
 };
 
 /** A DOM node as getDOM reports it (snake_case keys), with no attributes unless given. */
-export function domNode(name: string, value: string, children: ResultOf<"browser.getDOM">[] = [], attributes: string[] = []): ResultOf<"browser.getDOM"> {
-  return { node_id: name.length + children.length, node_name: name, node_value: value, children, attributes, bounding_box: null };
+export function domNode(
+  name: string,
+  value: string,
+  children: ResultOf<"browser.getDOM">[] = [],
+  attributes: string[] = [],
+): ResultOf<"browser.getDOM"> {
+  return {
+    node_id: name.length + children.length,
+    node_name: name,
+    node_value: value,
+    children,
+    attributes,
+    bounding_box: null,
+  };
 }
 
 /**
@@ -69,7 +94,10 @@ export function domNode(name: string, value: string, children: ResultOf<"browser
  * answers when it is given a `level` (targets from `interactive` up, records and text from
  * `structured` up).
  */
-export function semanticObservation(revision = 12, level: "summary" | "interactive" | "structured" = "interactive"): BrowserSemanticObservation {
+export function semanticObservation(
+  revision = 12,
+  level: "summary" | "interactive" | "structured" = "interactive",
+): BrowserSemanticObservation {
   const interactive = level !== "summary";
   const structured = level === "structured";
   const expansion = (regionId: string) => ({ regionId, revision, route });
@@ -78,9 +106,23 @@ export function semanticObservation(revision = 12, level: "summary" | "interacti
     revision,
     level,
     route,
-    page: { kind: "listing", title: "My loans · City Library", url: LOANS_URL, targetId: "tab-1", frameId: "frame-main", confidence: "high", evidence: ["a table lists the borrowed items"] },
+    page: {
+      kind: "listing",
+      title: "My loans · City Library",
+      url: LOANS_URL,
+      targetId: "tab-1",
+      frameId: "frame-main",
+      confidence: "high",
+      evidence: ["a table lists the borrowed items"],
+    },
     regions: [
-      { id: "region_navigation", label: "Library navigation", kind: "navigation", interactiveCount: 5, confidence: "high" },
+      {
+        id: "region_navigation",
+        label: "Library navigation",
+        kind: "navigation",
+        interactiveCount: 5,
+        confidence: "high",
+      },
       {
         id: "region_renew",
         label: "Renew loans",
@@ -115,8 +157,18 @@ export function semanticObservation(revision = 12, level: "summary" | "interacti
         expansion: expansion("region_loans"),
       },
     ],
-    ...(structured ? { text: "My loans\nRenew loans\nBorrowed items\nThe Left Hand of Darkness 2026-12-17\nA Wizard of Earthsea 2026-12-20" } : {}),
-    limits: { truncated: false, omittedRegions: 0, omittedTargets: 0, omittedStructuredRecords: 0, ...(structured ? { structuredBytes: 118, textBytes: 96 } : {}) },
+    ...(structured
+      ? {
+          text: "My loans\nRenew loans\nBorrowed items\nThe Left Hand of Darkness 2026-12-17\nA Wizard of Earthsea 2026-12-20",
+        }
+      : {}),
+    limits: {
+      truncated: false,
+      omittedRegions: 0,
+      omittedTargets: 0,
+      omittedStructuredRecords: 0,
+      ...(structured ? { structuredBytes: 118, textBytes: 96 } : {}),
+    },
   };
 }
 
@@ -127,9 +179,27 @@ const pageContext: ResultOf<"browser.observe"> = {
   accessibility: {
     page: pageInfo,
     revision: 12,
-    roots: [{ role: "main", name: "My loans", children: [{ role: "textbox", name: "Library card number", interactive: true }, { role: "button", name: "Renew selected", interactive: true }] }],
+    roots: [
+      {
+        role: "main",
+        name: "My loans",
+        children: [
+          { role: "textbox", name: "Library card number", interactive: true },
+          { role: "button", name: "Renew selected", interactive: true },
+        ],
+      },
+    ],
     interactive: [
-      { reference: "r12:b41", role: "textbox", backend_dom_node_id: 41, name: "Library card number", input_type: "text", autocomplete: "off", empty: true, required: true },
+      {
+        reference: "r12:b41",
+        role: "textbox",
+        backend_dom_node_id: 41,
+        name: "Library card number",
+        input_type: "text",
+        autocomplete: "off",
+        empty: true,
+        required: true,
+      },
       { reference: "r12:b42", role: "button", backend_dom_node_id: 42, name: "Renew selected" },
     ],
     ranking_applied: true,
@@ -137,7 +207,15 @@ const pageContext: ResultOf<"browser.observe"> = {
       score: 0.92,
       confidence: "high",
       suggest_escalation: "none",
-      signals: { interactive_discovered: 2, interactive_returned: 2, shadow_hosts: 0, shadow_hosts_pierced: 0, canvases: 0, child_frames: 1, mutation_race: false },
+      signals: {
+        interactive_discovered: 2,
+        interactive_returned: 2,
+        shadow_hosts: 0,
+        shadow_hosts_pierced: 0,
+        canvases: 0,
+        child_frames: 1,
+        mutation_race: false,
+      },
     },
   },
   consistency,
@@ -148,7 +226,13 @@ const pageContext: ResultOf<"browser.observe"> = {
 
 /** A stored snapshot: its observation is taken at the structured level and loses its text. */
 const { text: _droppedText, ...snapshotObservation } = semanticObservation(12, "structured");
-const sessionSnapshot = { schemaVersion: 1 as const, snapshotId: "snap-12-3f9a0c1d2e4b", createdAt: 1_764_754_000, profile: "default", observation: snapshotObservation };
+const sessionSnapshot = {
+  schemaVersion: 1 as const,
+  snapshotId: "snap-12-3f9a0c1d2e4b",
+  createdAt: 1_764_754_000,
+  profile: "default",
+  observation: snapshotObservation,
+};
 
 const candidate = {
   id: "candidate_1",
@@ -201,7 +285,12 @@ const knowledgeRecord: ResultOf<"browser.knowledgeShow"> = {
   portability: "semanticPortable",
   retrieval: {
     signals: [{ kind: "originMatch", detail: "same origin", scoreMillis: 1000 }],
-    currentValidation: { status: "validated", evidenceQuality: "strong", currentRevision: 12, validatedAt: "2026-12-03T08:00:00Z" },
+    currentValidation: {
+      status: "validated",
+      evidenceQuality: "strong",
+      currentRevision: 12,
+      validatedAt: "2026-12-03T08:00:00Z",
+    },
   },
   history: [{ from: "observed", to: "verified", reason: "landmarks seen again", observedAt: "2026-12-01T16:40:00Z" }],
 };
@@ -251,17 +340,54 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     ["image"],
     { path: ["image", "mimeType"], issuePath: "image.mimeType" },
   ),
-  sample("browser.observe", "semantic observation, summary level", semanticObservation(12, "summary"), ["page"], { path: ["regions", 1, "kind"], value: "sidebar-left", issuePath: "regions[1].kind" }, { level: "summary" }),
-  sample("browser.observe", "semantic observation, interactive level", semanticObservation(12, "interactive"), ["regions", 1, "targets", 0], { path: ["regions", 1, "targets", 0, "reference"], issuePath: "regions[1].targets[0].reference" }, { level: "interactive" }),
-  sample("browser.observe", "semantic observation, structured level", semanticObservation(12, "structured"), ["regions", 2, "structuredRecords", 0], { path: ["limits", "omittedStructuredRecords"], value: "0", issuePath: "limits.omittedStructuredRecords" }, { level: "structured", region: "region_loans" }),
-  sample("browser.observe", "page context with a screenshot (no level)", pageContext, ["accessibility", "interactive", 0], { path: ["accessibility", "interactive", 1, "backend_dom_node_id"], value: "42", issuePath: "accessibility.interactive[1].backend_dom_node_id" }, { includeDom: true, includeScreenshot: true }),
+  sample(
+    "browser.observe",
+    "semantic observation, summary level",
+    semanticObservation(12, "summary"),
+    ["page"],
+    { path: ["regions", 1, "kind"], value: "sidebar-left", issuePath: "regions[1].kind" },
+    { level: "summary" },
+  ),
+  sample(
+    "browser.observe",
+    "semantic observation, interactive level",
+    semanticObservation(12, "interactive"),
+    ["regions", 1, "targets", 0],
+    { path: ["regions", 1, "targets", 0, "reference"], issuePath: "regions[1].targets[0].reference" },
+    { level: "interactive" },
+  ),
+  sample(
+    "browser.observe",
+    "semantic observation, structured level",
+    semanticObservation(12, "structured"),
+    ["regions", 2, "structuredRecords", 0],
+    { path: ["limits", "omittedStructuredRecords"], value: "0", issuePath: "limits.omittedStructuredRecords" },
+    { level: "structured", region: "region_loans" },
+  ),
+  sample(
+    "browser.observe",
+    "page context with a screenshot (no level)",
+    pageContext,
+    ["accessibility", "interactive", 0],
+    {
+      path: ["accessibility", "interactive", 1, "backend_dom_node_id"],
+      value: "42",
+      issuePath: "accessibility.interactive[1].backend_dom_node_id",
+    },
+    { includeDom: true, includeScreenshot: true },
+  ),
   sample(
     "browser.observeBootstrap",
     "baseline observation",
     {
       page: pageInfo,
       text: "My loans\nRenew loans\nBorrowed items",
-      classification: { state: "normal", confidence: "high", evidence: [{ signal: "readyState", detail: "complete" }], next_step: "inspect" },
+      classification: {
+        state: "normal",
+        confidence: "high",
+        evidence: [{ signal: "readyState", detail: "complete" }],
+        next_step: "inspect",
+      },
       revision: 12,
       context_id: 3,
       page_context_id: "ctx-12-tab-1",
@@ -296,14 +422,30 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     {
       observation: semanticObservation(12, "summary"),
       mode: "assessed",
-      assessments: [{ recordId: "kr-loans-page-family", status: "eligible", signals: [{ kind: "originMatch", detail: "same origin" }], ageSeconds: 86_400 }],
+      assessments: [
+        {
+          recordId: "kr-loans-page-family",
+          status: "eligible",
+          signals: [{ kind: "originMatch", detail: "same origin" }],
+          ageSeconds: 86_400,
+        },
+      ],
       eligibleRecordIds: ["kr-loans-page-family"],
     },
     ["assessments", 0],
     { path: ["assessments", 0, "status"], value: "fresh", issuePath: "assessments[0].status" },
   ),
-  sample("browser.getDOM", "document tree", domNode("#document", "", [domNode("HTML", "", [], ["lang", "en"])]), ["children", 0], { path: ["children", 0, "attributes"], value: "lang=en", issuePath: "children[0].attributes" }),
-  sample("browser.getText", "page text", { text: "My loans\nRenew loans\nBorrowed items\n[truncated]" }, [], { path: ["text"], issuePath: "text" }),
+  sample(
+    "browser.getDOM",
+    "document tree",
+    domNode("#document", "", [domNode("HTML", "", [], ["lang", "en"])]),
+    ["children", 0],
+    { path: ["children", 0, "attributes"], value: "lang=en", issuePath: "children[0].attributes" },
+  ),
+  sample("browser.getText", "page text", { text: "My loans\nRenew loans\nBorrowed items\n[truncated]" }, [], {
+    path: ["text"],
+    issuePath: "text",
+  }),
   sample(
     "browser.inspectPage",
     "page overview",
@@ -319,11 +461,22 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     ["limits"],
     { path: ["focusedTarget"], issuePath: "focusedTarget" },
   ),
-  sample("browser.extractStructured", "two records, truncated", { ...extraction, detailAvailability }, ["continuation"], { path: ["continuation", "contractHash"], value: "sha256:abc", issuePath: "continuation.contractHash" }),
+  sample(
+    "browser.extractStructured",
+    "two records, truncated",
+    { ...extraction, detailAvailability },
+    ["continuation"],
+    { path: ["continuation", "contractHash"], value: "sha256:abc", issuePath: "continuation.contractHash" },
+  ),
   sample(
     "browser.verify",
     "title predicate satisfied",
-    { status: "satisfied", predicate: { titleContains: "My loans" }, elapsedMs: 37, state: "title is \"My loans · City Library\"" },
+    {
+      status: "satisfied",
+      predicate: { titleContains: "My loans" },
+      elapsedMs: 37,
+      state: 'title is "My loans · City Library"',
+    },
     ["predicate"],
     { path: ["elapsedMs"], value: 37.5, issuePath: "elapsedMs" },
   ),
@@ -333,12 +486,27 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     {
       action: "click",
       unique: true,
-      element: { node_id: 118, backend_dom_node_id: 42, label: "button \"Renew selected\"", reference: "r12:b42", role: "button", input_type: null },
+      element: {
+        node_id: 118,
+        backend_dom_node_id: 42,
+        label: 'button "Renew selected"',
+        reference: "r12:b42",
+        role: "button",
+        input_type: null,
+      },
       actionable: true,
       revision: 12,
       geometry: { x: 412, y: 388, width: 140, height: 36 },
       hints: { likely_navigation: false, likely_popup: false, likely_form_submit: true },
-      diagnostics: { matchedCount: 1, tag: "button", role: "button", name: "Renew selected", outsideViewport: false, hidden: false, recommendation: "reobserve" },
+      diagnostics: {
+        matchedCount: 1,
+        tag: "button",
+        role: "button",
+        name: "Renew selected",
+        outsideViewport: false,
+        hidden: false,
+        recommendation: "reobserve",
+      },
       target_id: "tab-1",
       frame_id: "frame-main",
     },
@@ -352,7 +520,7 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
       action: "click",
       unique: false,
       actionable: false,
-      candidates: [{ label: "button \"Renew\"", reference: "r12:b42" }, { label: "link \"Renew all\"" }],
+      candidates: [{ label: 'button "Renew"', reference: "r12:b42" }, { label: 'link "Renew all"' }],
       error_kind: "ambiguous",
       revision: 12,
       hints: { likely_navigation: false, likely_popup: false, likely_form_submit: false },
@@ -369,13 +537,34 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
       target_id: "tab-1",
       frame_id: "frame-main",
       duration_ms: 1000,
-      console: [{ level: "warning", text: "Cookie \"session\" will soon be rejected" }],
+      console: [{ level: "warning", text: 'Cookie "session" will soon be rejected' }],
       network: [
-        { request_id: "1000.41", method: "GET", url: "https://library.example/api/loans?card=[redacted]", status: 200, safe_header_names: ["content-type"], redirect_count: 0 },
-        { request_id: "1000.42", method: "GET", url: "https://ads.example/slot.js", failure: "net::ERR_BLOCKED_BY_CLIENT", redirect_count: 0 },
+        {
+          request_id: "1000.41",
+          method: "GET",
+          url: "https://library.example/api/loans?card=[redacted]",
+          status: 200,
+          safe_header_names: ["content-type"],
+          redirect_count: 0,
+        },
+        {
+          request_id: "1000.42",
+          method: "GET",
+          url: "https://ads.example/slot.js",
+          failure: "net::ERR_BLOCKED_BY_CLIENT",
+          redirect_count: 0,
+        },
       ],
       dropped_events: 0,
-      startupDiagnostics: { launch_endpoint_ms: 412, page_target_wait_ms: 35, cdp_connect_ms: 12, target_attach_ms: 8, event_setup_ms: 4, policy_arm_ms: 2, total_startup_ms: 473 },
+      startupDiagnostics: {
+        launch_endpoint_ms: 412,
+        page_target_wait_ms: 35,
+        cdp_connect_ms: 12,
+        target_attach_ms: 8,
+        event_setup_ms: 4,
+        policy_arm_ms: 2,
+        total_startup_ms: 473,
+      },
       lifecycle: { browserReady: true, navigationStarted: true, evidenceReady: true, actionVerified: false },
     },
     ["network", 0],
@@ -394,12 +583,21 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
       route,
       revision: 12,
       candidates: [candidate],
-      excludedCandidates: [{ id: "candidate_2", reason: { category: "negativeConflict", detail: "renews every loan, not the selected ones" } }],
+      excludedCandidates: [
+        {
+          id: "candidate_2",
+          reason: { category: "negativeConflict", detail: "renews every loan, not the selected ones" },
+        },
+      ],
       excludedCount: 1,
       selectedCandidate: "candidate_1",
     },
     ["candidates", 0, "fingerprint"],
-    { path: ["candidates", 0, "fingerprint", "purpose"], value: "renew", issuePath: "candidates[0].fingerprint.purpose" },
+    {
+      path: ["candidates", 0, "fingerprint", "purpose"],
+      value: "renew",
+      issuePath: "candidates[0].fingerprint.purpose",
+    },
   ),
   sample(
     "browser.findTarget",
@@ -407,7 +605,10 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     {
       normalizedIntent: "renew",
       revision: 12,
-      candidates: [candidate, { ...candidate, id: "candidate_2", reference: "r12:b44", name: "Renew all", confidence: "medium" }],
+      candidates: [
+        candidate,
+        { ...candidate, id: "candidate_2", reference: "r12:b44", name: "Renew all", confidence: "medium" },
+      ],
       ambiguity: "ambiguous",
       suggestedConstraints: [{ regionKind: "form", nameContains: "selected" }],
       detailAvailability,
@@ -430,23 +631,70 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     ["retry"],
     { path: ["retry", "classification"], value: "safeToRetry", issuePath: "retry.classification" },
   ),
-  sample("browser.sessionSnapshot", "list (the default operation)", { result: [sessionSnapshot], detailAvailability }, ["result", 0, "observation"], { path: ["result", 0, "createdAt"], value: "2026-12-03", issuePath: "result[0].createdAt" }, {}),
-  sample("browser.sessionSnapshot", "create or inspect: one snapshot", { ...sessionSnapshot, detailAvailability }, ["observation", "page"], { path: ["detailAvailability"], issuePath: "detailAvailability" }, { operation: "inspect", from: "snap-12-3f9a0c1d2e4b" }),
+  sample(
+    "browser.sessionSnapshot",
+    "list (the default operation)",
+    { result: [sessionSnapshot], detailAvailability },
+    ["result", 0, "observation"],
+    { path: ["result", 0, "createdAt"], value: "2026-12-03", issuePath: "result[0].createdAt" },
+    {},
+  ),
+  sample(
+    "browser.sessionSnapshot",
+    "create or inspect: one snapshot",
+    { ...sessionSnapshot, detailAvailability },
+    ["observation", "page"],
+    { path: ["detailAvailability"], issuePath: "detailAvailability" },
+    { operation: "inspect", from: "snap-12-3f9a0c1d2e4b" },
+  ),
   sample(
     "browser.sessionSnapshot",
     "diff of two snapshots",
-    { fromSnapshot: "snap-12-3f9a0c1d2e4b", toSnapshot: "snap-14-77b2e9a0c4d1", sameRoute: true, revisionDelta: 2, changedRegions: 1, changedTargets: 3, detailAvailability },
+    {
+      fromSnapshot: "snap-12-3f9a0c1d2e4b",
+      toSnapshot: "snap-14-77b2e9a0c4d1",
+      sameRoute: true,
+      revisionDelta: 2,
+      changedRegions: 1,
+      changedTargets: 3,
+      detailAvailability,
+    },
     ["detailAvailability"],
     { path: ["sameRoute"], value: "yes", issuePath: "sameRoute" },
     { operation: "diff", from: "snap-12-3f9a0c1d2e4b", to: "snap-14-77b2e9a0c4d1" },
   ),
-  sample("browser.sessionSnapshot", "purge", { removed: 4, detailAvailability }, ["detailAvailability"], { path: ["detailAvailability", "resultId"], issuePath: "detailAvailability.resultId" }, { operation: "purge" }),
-  sample("browser.knowledgeList", "one record", { schemaVersion: 1, records: [knowledgeRecord] }, ["records", 0, "scope"], { path: ["records", 0, "scope", "profileScope"], value: "signedIn", issuePath: "records[0].scope.profileScope" }),
-  sample("browser.knowledgeShow", "a verified page family", knowledgeRecord, ["source", "surface"], { path: ["invalidation"], issuePath: "invalidation" }),
+  sample(
+    "browser.sessionSnapshot",
+    "purge",
+    { removed: 4, detailAvailability },
+    ["detailAvailability"],
+    { path: ["detailAvailability", "resultId"], issuePath: "detailAvailability.resultId" },
+    { operation: "purge" },
+  ),
+  sample(
+    "browser.knowledgeList",
+    "one record",
+    { schemaVersion: 1, records: [knowledgeRecord] },
+    ["records", 0, "scope"],
+    { path: ["records", 0, "scope", "profileScope"], value: "signedIn", issuePath: "records[0].scope.profileScope" },
+  ),
+  sample("browser.knowledgeShow", "a verified page family", knowledgeRecord, ["source", "surface"], {
+    path: ["invalidation"],
+    issuePath: "invalidation",
+  }),
   sample(
     "browser.knowledgeStats",
     "store statistics",
-    { recordCount: 5, serializedBytes: 6120, candidateCount: 1, observedCount: 1, verifiedCount: 3, staleCount: 0, contradictedCount: 0, quarantinedCount: 0 },
+    {
+      recordCount: 5,
+      serializedBytes: 6120,
+      candidateCount: 1,
+      observedCount: 1,
+      verifiedCount: 3,
+      staleCount: 0,
+      contradictedCount: 0,
+      quarantinedCount: 0,
+    },
     [],
     { path: ["staleCount"], value: -1, issuePath: "staleCount" },
   ),
@@ -456,7 +704,13 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     {
       result: [
         { id: "tab-1", url: LOANS_URL, title: "My loans · City Library", active: true },
-        { id: "tab-2", url: "https://library.example/search?q=[redacted]", title: "Search · City Library", opener_id: "tab-1", active: false },
+        {
+          id: "tab-2",
+          url: "https://library.example/search?q=[redacted]",
+          title: "Search · City Library",
+          opener_id: "tab-1",
+          active: false,
+        },
       ],
     },
     ["result", 1],
@@ -468,7 +722,13 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     {
       result: [
         { id: "frame-main", url: LOANS_URL, active: true, out_of_process: false },
-        { id: "frame-ad", parent_id: "frame-main", url: "https://ads.example/slot", active: false, out_of_process: true },
+        {
+          id: "frame-ad",
+          parent_id: "frame-main",
+          url: "https://ads.example/slot",
+          active: false,
+          out_of_process: true,
+        },
       ],
     },
     ["result", 0],
@@ -479,15 +739,58 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
     "a session cookie",
     {
       result: [
-        { name: "session", value: "c2Vzc2lvbg", domain: "library.example", path: "/", expires: 0, httpOnly: true, secure: true, sameSite: "Lax", session: true, size: 17, priority: "Medium" },
-        { name: "lang", value: "en", domain: ".library.example", path: "/", expires: 1_796_290_000.5, httpOnly: false, secure: false, sameSite: null, session: false, size: null, priority: null },
+        {
+          name: "session",
+          value: "c2Vzc2lvbg",
+          domain: "library.example",
+          path: "/",
+          expires: 0,
+          httpOnly: true,
+          secure: true,
+          sameSite: "Lax",
+          session: true,
+          size: 17,
+          priority: "Medium",
+        },
+        {
+          name: "lang",
+          value: "en",
+          domain: ".library.example",
+          path: "/",
+          expires: 1_796_290_000.5,
+          httpOnly: false,
+          secure: false,
+          sameSite: null,
+          session: false,
+          size: null,
+          priority: null,
+        },
       ],
     },
     ["result", 0],
     { path: ["result", 1, "sameSite"], issuePath: "result[1].sameSite" },
   ),
-  sample("browser.localStorage", "two entries", { items: [{ key: "theme", value: "dark" }, { key: "lastSearch", value: "earthsea" }], truncated: false, count: 2 }, ["items", 0], { path: ["count"], value: "2", issuePath: "count" }),
-  sample("browser.sessionStorage", "one entry, cut", { items: [{ key: "draft", value: `${"x".repeat(1024)}…` }], truncated: true, count: 70 }, ["items", 0], { path: ["items", 0, "value"], issuePath: "items[0].value" }),
+  sample(
+    "browser.localStorage",
+    "two entries",
+    {
+      items: [
+        { key: "theme", value: "dark" },
+        { key: "lastSearch", value: "earthsea" },
+      ],
+      truncated: false,
+      count: 2,
+    },
+    ["items", 0],
+    { path: ["count"], value: "2", issuePath: "count" },
+  ),
+  sample(
+    "browser.sessionStorage",
+    "one entry, cut",
+    { items: [{ key: "draft", value: `${"x".repeat(1024)}…` }], truncated: true, count: 70 },
+    ["items", 0],
+    { path: ["items", 0, "value"], issuePath: "items[0].value" },
+  ),
   sample(
     "task.execute",
     "form fill with its receipt",
@@ -520,7 +823,13 @@ export const RESULT_SAMPLES: readonly ResultSample[] = [
         fields: [{ target: "r12:b41", action: "type", label: "Library card number", success: true }],
         previousRevision: 12,
         currentRevision: 13,
-        verification: { revisionDelta: 1, urlChanged: false, titleChanged: false, targetChanged: false, frameChanged: false },
+        verification: {
+          revisionDelta: 1,
+          urlChanged: false,
+          titleChanged: false,
+          targetChanged: false,
+          frameChanged: false,
+        },
       },
       detailAvailability,
     },

@@ -28,7 +28,14 @@ export function unsupportedVersion(version: unknown): { error: { code: number; m
 
 /** The `error.data` wrapper the daemon puts on every JSON-RPC error (§2). */
 export function daemonErrorData(code: string, message: string, details: unknown = null): Record<string, unknown> {
-  return { code, phase: "preflight", message, mutationPossible: false, retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" }, details };
+  return {
+    code,
+    phase: "preflight",
+    message,
+    mutationPossible: false,
+    retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+    details,
+  };
 }
 
 /**
@@ -77,7 +84,12 @@ export class ScriptedDaemon implements GlassTransport {
     this.received.push(message);
     if (!("method" in message) || !("id" in message)) return;
     const request = message as JsonRpcRequest;
-    const answer = request.method === "initialize" ? this.initialize(request) : isConnectToolsList(request) && this.listedTools !== "handler" ? this.connectToolsList(this.listedTools) : this.handler(request, this);
+    const answer =
+      request.method === "initialize"
+        ? this.initialize(request)
+        : isConnectToolsList(request) && this.listedTools !== "handler"
+          ? this.connectToolsList(this.listedTools)
+          : this.handler(request, this);
     void Promise.resolve(answer).then((settled) => {
       if (this.closed || "stall" in settled) return;
       this.push({ jsonrpc: "2.0", id: request.id, ...settled } as JsonRpcMessage);

@@ -9,10 +9,21 @@ export function webIrSample(targetBytes: number, revision = 7, renamed = 0): Web
   const doc: WebIrDocument = {
     schemaVersion: 1,
     revision,
-    document: { revision, url: "https://shop.example/checkout", title: "Checkout — Zahlung & Lieferung", readyState: "complete" },
+    document: {
+      revision,
+      url: "https://shop.example/checkout",
+      title: "Checkout — Zahlung & Lieferung",
+      readyState: "complete",
+    },
     entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: ["dom", "accessibility"] }],
     relationships: [],
-    coverage: { structural: "strong", semantic: "partial", interactiveEntitiesObserved: 0, opaqueRegions: 0, reasons: [] },
+    coverage: {
+      structural: "strong",
+      semantic: "partial",
+      interactiveEntitiesObserved: 0,
+      opaqueRegions: 0,
+      reasons: [],
+    },
     limits: { truncated: false, omittedFacts: 0, textBytes: 0, missingSources: [] },
   };
   let region = "page";
@@ -34,7 +45,9 @@ export function webIrSample(targetBytes: number, revision = 7, renamed = 0): Web
     bytes += JSON.stringify(entity).length + JSON.stringify(relationship).length + 2;
     if (kind === "region") region = id;
   }
-  doc.coverage.interactiveEntitiesObserved = doc.entities.filter((e) => ["field", "action", "link"].includes(e.kind)).length;
+  doc.coverage.interactiveEntitiesObserved = doc.entities.filter((e) =>
+    ["field", "action", "link"].includes(e.kind),
+  ).length;
   return doc;
 }
 

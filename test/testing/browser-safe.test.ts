@@ -5,7 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The only modules of the kit that may load `node:` modules, and only through `import()`. */
-const NODE_ONLY = new Set(["src/testing/load-fixture.ts", "src/testing/golden-fixture-file.ts", "src/testing/save-fixture.ts"]);
+const NODE_ONLY = new Set([
+  "src/testing/load-fixture.ts",
+  "src/testing/golden-fixture-file.ts",
+  "src/testing/save-fixture.ts",
+]);
 
 describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts for the browser)", () => {
   let metafile: Metafile;
@@ -26,7 +30,9 @@ describe("glass-sdk/testing is browser-safe (bundled from src/testing/index.ts f
 
   it("no module of the kit imports a node: module statically", () => {
     const offenders = Object.entries(metafile.inputs).flatMap(([file, input]) =>
-      input.imports.filter((entry) => entry.path.startsWith("node:") && entry.kind !== "dynamic-import").map((entry) => `${file} → ${entry.path}`),
+      input.imports
+        .filter((entry) => entry.path.startsWith("node:") && entry.kind !== "dynamic-import")
+        .map((entry) => `${file} → ${entry.path}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -18,7 +18,9 @@ const responses = recordedResponses(fixture);
 describe("the fixture recorded from the real daemon (fixtures/glass-browser-shop.json)", () => {
   it("holds the shop's sign-in, answers and a staleRevision refusal, and not the password", () => {
     expect(fixture.requests.map((request) => request.operation)).toContain("browser.click");
-    expect(fixture.responses.filter((response) => !response.ok).map((response) => (response.ok ? "" : response.error.code))).toEqual(["staleRevision"]);
+    expect(
+      fixture.responses.filter((response) => !response.ok).map((response) => (response.ok ? "" : response.error.code)),
+    ).toEqual(["staleRevision"]);
     const text = readFileSync(PATH, "utf8");
     expect(text).not.toContain("correct horse");
     expect(text).toContain("[redacted]");

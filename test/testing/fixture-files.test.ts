@@ -29,7 +29,9 @@ async function loadError(path: string): Promise<GlassError> {
 describe("loadFixture(path)", () => {
   it("reads and checks our golden fixture, from a path or a file URL", async () => {
     expect(await loadFixture(GOLDEN_FIXTURE_PATH)).toEqual(goldenFixture);
-    expect(await loadFixture(new URL("../../fixtures/protocol-golden-v1.json", import.meta.url))).toEqual(goldenFixture);
+    expect(await loadFixture(new URL("../../fixtures/protocol-golden-v1.json", import.meta.url))).toEqual(
+      goldenFixture,
+    );
   });
 
   it("names the file that cannot be read", async () => {
@@ -53,8 +55,13 @@ describe("loadFixture(path)", () => {
 
   it("names the file and the bad entry of an invalid fixture", async () => {
     const path = join(dir, "invalid.json");
-    await writeFile(path, JSON.stringify({ ...goldenFixture, responses: [{ ...goldenFixture.responses[0], requestId: "nobody-asked" }] }));
-    expect((await loadError(path)).rawMessage).toMatch(new RegExp(`^${path}: .*responses\\[0\\] \\(requestId "nobody-asked"\\) answers no recorded request`));
+    await writeFile(
+      path,
+      JSON.stringify({ ...goldenFixture, responses: [{ ...goldenFixture.responses[0], requestId: "nobody-asked" }] }),
+    );
+    expect((await loadError(path)).rawMessage).toMatch(
+      new RegExp(`^${path}: .*responses\\[0\\] \\(requestId "nobody-asked"\\) answers no recorded request`),
+    );
   });
 });
 

@@ -4,14 +4,27 @@ import type { JsonRpcMessage } from "../../src/mcp/json-rpc.js";
 import { createReplayEngine } from "../../src/mock-daemon/replay-engine.js";
 import { inMemoryTransport } from "../../src/testing/in-memory-transport.js";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../support/fixture-outcomes.js";
+import {
+  callTyped,
+  expectMatchesFixture,
+  fixtureCases,
+  goldenFixture,
+  itMatchesTheWholeFixture,
+  recordedResponses,
+} from "../support/fixture-outcomes.js";
 
 const recorded = recordedResponses();
 const observe = { level: "summary" } as const;
 
 /** Starts a transport with handlers that collect what arrives. */
-async function started(transport: GlassTransport): Promise<{ messages: JsonRpcMessage[]; closes: (GlassError | undefined)[]; errors: GlassError[] }> {
-  const seen = { messages: [] as JsonRpcMessage[], closes: [] as (GlassError | undefined)[], errors: [] as GlassError[] };
+async function started(
+  transport: GlassTransport,
+): Promise<{ messages: JsonRpcMessage[]; closes: (GlassError | undefined)[]; errors: GlassError[] }> {
+  const seen = {
+    messages: [] as JsonRpcMessage[],
+    closes: [] as (GlassError | undefined)[],
+    errors: [] as GlassError[],
+  };
   const handlers: TransportHandlers = {
     onMessage: (message) => seen.messages.push(message),
     onClose: (error) => seen.closes.push(error),
@@ -83,17 +96,28 @@ describe("inMemoryTransport options", () => {
 
   it("smaller daemon limits: the transport advertises them, so concurrent calls queue instead of being refused", async () => {
     expect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 } }).maxInFlight).toBe(2);
-    expect(inMemoryTransport(goldenFixture, { mode: "socket", limits: { maxInFlightPerClient: 3 } }).maxInFlight).toBe(3);
+    expect(inMemoryTransport(goldenFixture, { mode: "socket", limits: { maxInFlightPerClient: 3 } }).maxInFlight).toBe(
+      3,
+    );
     expect(inMemoryTransport(goldenFixture, { mode: "socket", limits: { maxInFlightTotal: 1 } }).maxInFlight).toBe(1);
-    const glass = await Glass.connect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 5 }));
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => glass.browser.observe(observe, { retry: false })));
+    const glass = await Glass.connect(
+      inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 5 }),
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => glass.browser.observe(observe, { retry: false })),
+    );
     expect(results.filter((result) => result.status === "rejected")).toEqual([]);
     await glass.close();
   });
 
   it("a client's own maxInFlight above the daemon's limit still provokes overloaded (-32000)", async () => {
-    const glass = await Glass.connect(inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 20 }), { maxInFlight: 8 });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => glass.browser.observe(observe, { retry: false })));
+    const glass = await Glass.connect(
+      inMemoryTransport(goldenFixture, { limits: { maxActivePerSession: 2 }, latencyMs: 20 }),
+      { maxInFlight: 8 },
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => glass.browser.observe(observe, { retry: false })),
+    );
     const codes = results.map((result) => (result.status === "rejected" ? (result.reason as GlassError).code : "ok"));
     expect(codes.filter((code) => code === "ok")).toHaveLength(2);
     expect(codes.filter((code) => code === "overloaded")).toHaveLength(4);
@@ -107,7 +131,9 @@ describe("inMemoryTransport options", () => {
   });
 
   it("capabilities: a capability switched off shows in the manifest and its tools fail", async () => {
-    const glass = await Glass.connect(inMemoryTransport(goldenFixture, { capabilities: { webIr: "disabledByPolicy" } }));
+    const glass = await Glass.connect(
+      inMemoryTransport(goldenFixture, { capabilities: { webIr: "disabledByPolicy" } }),
+    );
     expect(glass.supports("webIr")).toBe(false);
     const inspect = goldenFixture.requests.find((request) => request.operation === "webIr.inspect")!;
     const outcome = await callTyped(glass, inspect, false);
@@ -126,7 +152,9 @@ describe("inMemoryTransport options", () => {
   it("faults: a stalled call ends with its deadline, and the daemon sees the cancel", async () => {
     const transport = inMemoryTransport(goldenFixture, { faults: { stallAfterCalls: 0 } });
     const glass = await Glass.connect(transport);
-    await expect(glass.browser.observe(observe, { deadlineMs: 50 })).rejects.toMatchObject({ code: "deadlineExceeded" });
+    await expect(glass.browser.observe(observe, { deadlineMs: 50 })).rejects.toMatchObject({
+      code: "deadlineExceeded",
+    });
     expect(transport.calls).toHaveLength(1);
     await glass.close();
   });
@@ -159,7 +187,12 @@ describe("inMemoryTransport as a GlassTransport", () => {
   it("enforces the session rules of the daemon (tools/call before initialize is -32002)", async () => {
     const transport = inMemoryTransport(goldenFixture);
     const seen = await started(transport);
-    await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "observe", arguments: observe } });
+    await transport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "observe", arguments: observe },
+    });
     await settle();
     expect(seen.messages).toEqual([{ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32002 }) }]);
     await transport.close();
@@ -171,7 +204,9 @@ describe("inMemoryTransport as a GlassTransport", () => {
     await transport.close();
     await transport.close();
     expect(seen.closes).toEqual([undefined]);
-    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({ code: "transport.closed" });
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({
+      code: "transport.closed",
+    });
   });
 
   it("is started once", async () => {
@@ -184,7 +219,9 @@ describe("inMemoryTransport as a GlassTransport", () => {
   it("reports the malformed-frame fault through onError and goes on", async () => {
     const wire: string[] = [];
     const transport = inMemoryTransport(goldenFixture, { faults: { malformedFrameAfterCalls: 1 } });
-    const glass = await Glass.connect(transport, { logger: (event) => event.type === "wire" && wire.push(event.detail) });
+    const glass = await Glass.connect(transport, {
+      logger: (event) => event.type === "wire" && wire.push(event.detail),
+    });
     await glass.browser.observe(observe);
     await glass.browser.observe(observe);
     await glass.close();

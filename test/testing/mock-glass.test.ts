@@ -34,12 +34,19 @@ async function failure(promise: Promise<unknown>): Promise<GlassError> {
 
 describe("createMockGlass: typed handlers answer their operations", () => {
   it("answers observe with the handler's result, and records the call with its payload, request id and outcome", async () => {
-    const mock = createMockGlass({ handlers: { "browser.observe": (payload) => semanticObservation(payload.level === "summary" ? 4 : 5, "summary") } });
+    const mock = createMockGlass({
+      handlers: { "browser.observe": (payload) => semanticObservation(payload.level === "summary" ? 4 : 5, "summary") },
+    });
     const glass = await connect(mock);
     const page = await glass.browser.observe({ level: "summary" }, { requestId: "observe-1" });
     expect(page).toEqual(semanticObservation(4, "summary"));
     expect(mock.calls).toHaveLength(1);
-    expect(mock.calls[0]).toMatchObject({ operation: "browser.observe", tool: "observe", requestId: "observe-1", payload: { level: "summary" } });
+    expect(mock.calls[0]).toMatchObject({
+      operation: "browser.observe",
+      tool: "observe",
+      requestId: "observe-1",
+      payload: { level: "summary" },
+    });
     expect(mock.calls[0]?.outcome).toEqual({ ok: true, result: semanticObservation(4, "summary") });
   });
 
@@ -62,7 +69,12 @@ describe("createMockGlass: typed handlers answer their operations", () => {
     const mock = createMockGlass({
       handlers: {
         "browser.getText": async (_payload, ctx) => {
-          seen.push({ operation: ctx.operation, requestId: ctx.requestId, leased: ctx.leased, aborted: ctx.signal.aborted });
+          seen.push({
+            operation: ctx.operation,
+            requestId: ctx.requestId,
+            leased: ctx.leased,
+            aborted: ctx.signal.aborted,
+          });
           await new Promise((resolve) => setTimeout(resolve, 5));
           return { text: "Welcome back" };
         },
@@ -74,19 +86,30 @@ describe("createMockGlass: typed handlers answer their operations", () => {
   });
 
   it("refuses a result that breaks the result schema: mock.invalidResult names the operation and the JSON path", async () => {
-    const mock = createMockGlass({ handlers: { "browser.observe": () => ({ ...semanticObservation(3, "summary"), revision: "three" as unknown as number }) } });
+    const mock = createMockGlass({
+      handlers: {
+        "browser.observe": () => ({ ...semanticObservation(3, "summary"), revision: "three" as unknown as number }),
+      },
+    });
     const glass = await connect(mock);
     const error = await failure(glass.browser.observe({ level: "summary" }));
     expect(error.code).toBe("mock.invalidResult");
-    expect(error.rawMessage).toBe("handler for browser.observe returned an invalid result at /revision: must be an integer (got string)");
+    expect(error.rawMessage).toBe(
+      "handler for browser.observe returned an invalid result at /revision: must be an integer (got string)",
+    );
     expect(error.retry.classification).toBe("notRetryable");
     expect(error.mutationPossible).toBe(false);
-    expect(error.details).toEqual({ operation: "browser.observe", issues: [{ path: "/revision", reason: "must be an integer (got string)" }] });
+    expect(error.details).toEqual({
+      operation: "browser.observe",
+      issues: [{ path: "/revision", reason: "must be an integer (got string)" }],
+    });
     expect(mock.calls[0]?.outcome).toMatchObject({ ok: false, error: { code: "mock.invalidResult" } });
   });
 
   it("refuses a result that is not JSON, even in an open object", async () => {
-    const mock = createMockGlass({ handlers: { "browser.click": () => ({ executionId: "exec-1", when: new Date(0) }) } });
+    const mock = createMockGlass({
+      handlers: { "browser.click": () => ({ executionId: "exec-1", when: new Date(0) }) },
+    });
     const glass = await connect(mock);
     const error = await failure(glass.browser.click({ target: "ref=1" }));
     expect(error.code).toBe("mock.invalidResult");
@@ -118,10 +141,16 @@ describe("createMockGlass: typed handlers answer their operations", () => {
       },
     });
     const glass = await connect(mock);
-    const response = await glass.send({ protocolVersion: 1, requestId: "bad-click", operation: "browser.click", payload: { target: 42 } }, { validate: false });
+    const response = await glass.send(
+      { protocolVersion: 1, requestId: "bad-click", operation: "browser.click", payload: { target: 42 } },
+      { validate: false },
+    );
     expect(response).toMatchObject({ ok: false, error: { code: "tool.failed" } });
     expect(called).toBe(0);
-    expect(mock.calls[0]?.outcome).toMatchObject({ ok: false, error: { code: "tool.failed", message: "browser tool failed" } });
+    expect(mock.calls[0]?.outcome).toMatchObject({
+      ok: false,
+      error: { code: "tool.failed", message: "browser tool failed" },
+    });
   });
 
   it("hands each handler its own copy of the payload", async () => {
@@ -141,7 +170,10 @@ describe("createMockGlass: typed handlers answer their operations", () => {
 
 describe("createMockGlass: precedence and fallback", () => {
   it("falls back to the fixture's exact matches for operations without a handler, then to mock.unmatched", async () => {
-    const mock = createMockGlass({ fixture: goldenFixture, handlers: { "browser.getText": () => ({ text: "from the handler" }) } });
+    const mock = createMockGlass({
+      fixture: goldenFixture,
+      handlers: { "browser.getText": () => ({ text: "from the handler" }) },
+    });
     const glass = await connect(mock);
     const recorded = goldenFixture.requests.find((request) => request.operation === "browser.observe")!;
     const response = await glass.send(recorded, { validate: false });
@@ -153,50 +185,80 @@ describe("createMockGlass: precedence and fallback", () => {
 
   it("lets a handler answer its operation even where the fixture has an exact match", async () => {
     const recorded = goldenFixture.requests.find((request) => request.operation === "browser.observe")!;
-    const mock = createMockGlass({ fixture: goldenFixture, handlers: { "browser.observe": () => semanticObservation(99, "summary") } });
+    const mock = createMockGlass({
+      fixture: goldenFixture,
+      handlers: { "browser.observe": () => semanticObservation(99, "summary") },
+    });
     const glass = await connect(mock);
     const response = await glass.send(recorded, { validate: false });
     expect(response).toMatchObject({ ok: true, result: { revision: 99 } });
   });
 
   it("without a fixture, the simulated site answers the operations without a handler", async () => {
-    const glass = await connect(createMockGlass({ handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }));
+    const glass = await connect(
+      createMockGlass({ handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }),
+    );
     expect((await glass.browser.getText({})).text).toContain("Sign in");
     expect(await glass.browser.click({ target: "ref=1" })).toEqual({ executionId: "exec-handler" });
   });
 
   it("with the site off, an operation without a handler is mock.unmatched, saying no handler answers it", async () => {
-    const glass = await connect(createMockGlass({ site: false, handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }));
+    const glass = await connect(
+      createMockGlass({ site: false, handlers: { "browser.click": () => ({ executionId: "exec-handler" }) } }),
+    );
     const error = await failure(glass.browser.getText({}));
     expect(error.code).toBe("mock.unmatched");
-    expect(error.rawMessage).toBe("no handler for browser.getText; no answers for browser.getText at all; recorded operations: none");
+    expect(error.rawMessage).toBe(
+      "no handler for browser.getText; no answers for browser.getText at all; recorded operations: none",
+    );
   });
 
   it("serves the site at the origin, start page and sign-in its options give", async () => {
-    const glass = await connect(createMockGlass({ site: { origin: "http://127.0.0.1:8080", signedIn: true, startPath: "/orders" } }));
+    const glass = await connect(
+      createMockGlass({ site: { origin: "http://127.0.0.1:8080", signedIn: true, startPath: "/orders" } }),
+    );
     const page = await glass.browser.observe({ level: "interactive" });
     expect(page.page).toMatchObject({ url: "http://127.0.0.1:8080/orders", title: "Orders · Simulated Shop" });
     // A navigation to the origin stays on the site; the default origin is now another site's.
     await glass.browser.navigate({ url: "http://127.0.0.1:8080/login" });
-    expect((await glass.browser.observe({ level: "interactive" })).page).toMatchObject({ url: "http://127.0.0.1:8080/login", title: "Sign in · Simulated Shop" });
+    expect((await glass.browser.observe({ level: "interactive" })).page).toMatchObject({
+      url: "http://127.0.0.1:8080/login",
+      title: "Sign in · Simulated Shop",
+    });
     await glass.browser.navigate({ url: "https://shop.example/login" });
     expect((await glass.browser.observe({ level: "interactive" })).page.kind).toBe("error");
   });
 
   it("lists the orders its site options give, and puts the site under a fixture when given options", async () => {
     const orders = [{ id: "2001", customer: "Edsger Dijkstra", total: "€9.99", status: "Cancelled" }];
-    const glass = await connect(createMockGlass({ fixture: goldenFixture, site: { signedIn: true, startPath: "/orders", orders } }));
+    const glass = await connect(
+      createMockGlass({ fixture: goldenFixture, site: { signedIn: true, startPath: "/orders", orders } }),
+    );
     const { text } = await glass.browser.getText({});
     expect(text).toContain("2001\tEdsger Dijkstra\t€9.99\tCancelled"); // innerText: a table's cells are separated by tabs
     expect(text).not.toContain("1001");
   });
 
   it("refuses site options the site cannot serve with a TypeError saying what they must be", () => {
-    expect(() => createMockGlass({ site: { origin: "shop.example" } })).toThrow(new TypeError('the simulated site\'s origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not "shop.example"'));
-    expect(() => createMockGlass({ site: { origin: "http://127.0.0.1:8080/shop" } })).toThrow(/origin must be an http: or https: origin/);
-    expect(() => createMockGlass({ site: { origin: "file:///tmp" } })).toThrow(/origin must be an http: or https: origin/);
-    expect(() => createMockGlass({ site: { startPath: "orders" } })).toThrow(new TypeError('the simulated site\'s startPath must be a path starting with "/", such as "/orders", not "orders"'));
-    expect(() => createMockGlass({ site: { revision: -1 } })).toThrow(/revision must be a whole number of 0 or more, not -1/);
+    expect(() => createMockGlass({ site: { origin: "shop.example" } })).toThrow(
+      new TypeError(
+        'the simulated site\'s origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not "shop.example"',
+      ),
+    );
+    expect(() => createMockGlass({ site: { origin: "http://127.0.0.1:8080/shop" } })).toThrow(
+      /origin must be an http: or https: origin/,
+    );
+    expect(() => createMockGlass({ site: { origin: "file:///tmp" } })).toThrow(
+      /origin must be an http: or https: origin/,
+    );
+    expect(() => createMockGlass({ site: { startPath: "orders" } })).toThrow(
+      new TypeError(
+        'the simulated site\'s startPath must be a path starting with "/", such as "/orders", not "orders"',
+      ),
+    );
+    expect(() => createMockGlass({ site: { revision: -1 } })).toThrow(
+      /revision must be a whole number of 0 or more, not -1/,
+    );
   });
 
   it("with a fixture and no handlers, the message of a miss is replay's alone", async () => {
@@ -216,8 +278,12 @@ describe("createMockGlass: precedence and fallback", () => {
   });
 
   it("refuses handlers for operations outside the catalog, and handlers that are not functions", () => {
-    expect(() => createMockGlass({ handlers: { "browser.observ": () => ({}) } as unknown as MockHandlers })).toThrow(/"browser\.observ" is not an operation of the catalog/);
-    expect(() => createMockGlass({ handlers: { "browser.observe": { level: "summary" } } as unknown as MockHandlers })).toThrow(/handler for browser\.observe must be a function/);
+    expect(() => createMockGlass({ handlers: { "browser.observ": () => ({}) } as unknown as MockHandlers })).toThrow(
+      /"browser\.observ" is not an operation of the catalog/,
+    );
+    expect(() =>
+      createMockGlass({ handlers: { "browser.observe": { level: "summary" } } as unknown as MockHandlers }),
+    ).toThrow(/handler for browser\.observe must be a function/);
   });
 });
 
@@ -228,7 +294,9 @@ describe("createMockGlass: cancellation, leases, limits", () => {
       handlers: {
         "browser.getText": (_payload, ctx) => {
           start(ctx.signal);
-          return new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+          return new Promise((_resolve, reject) =>
+            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+          );
         },
       },
     });
@@ -241,7 +309,11 @@ describe("createMockGlass: cancellation, leases, limits", () => {
     expect((await failure(call)).code).toBe("cancelled");
     await mock.waitFor((m) => m.calls[0]?.outcome !== undefined);
     expect(signal.aborted).toBe(true);
-    expect(mock.calls[0]?.outcome).toMatchObject({ ok: false, jsonRpcCode: -32800, error: { code: "protocol.cancelled" } });
+    expect(mock.calls[0]?.outcome).toMatchObject({
+      ok: false,
+      jsonRpcCode: -32800,
+      error: { code: "protocol.cancelled" },
+    });
   });
 
   it("aborts ctx.signal when the client disconnects", async () => {
@@ -277,7 +349,9 @@ describe("createMockGlass: cancellation, leases, limits", () => {
     const glass = await connect(mock);
     expect((await failure(glass.browser.click({ target: "ref=1" }))).code).toBe("leaseRequired");
     expect(leased).toEqual([]);
-    expect(await glass.withLease(() => glass.browser.click({ target: "ref=1" }), { ttlMs: 10_000 })).toEqual({ executionId: "exec-1" });
+    expect(await glass.withLease(() => glass.browser.click({ target: "ref=1" }), { ttlMs: 10_000 })).toEqual({
+      executionId: "exec-1",
+    });
     expect(leased).toEqual([true]);
   });
 
@@ -316,7 +390,10 @@ describe("createMockGlass: cancellation, leases, limits", () => {
   });
 
   it("a crash fault closes every transport of the mock", async () => {
-    const mock = createMockGlass({ faults: { crashAfterCalls: 1 }, handlers: { "browser.getText": () => ({ text: "x" }) } });
+    const mock = createMockGlass({
+      faults: { crashAfterCalls: 1 },
+      handlers: { "browser.getText": () => ({ text: "x" }) },
+    });
     const first = await connect(mock);
     const second = await connect(mock);
     expect(await first.browser.getText({})).toEqual({ text: "x" });

@@ -10,7 +10,13 @@ import { loadFixture } from "../../src/testing/load-fixture.js";
 import { recordingTransport } from "../../src/testing/recording-transport.js";
 import { saveFixture } from "../../src/testing/save-fixture.js";
 import type { GlassTransport, TransportHandlers } from "../../src/transport/transport.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, recordedResponses } from "../support/fixture-outcomes.js";
+import {
+  callTyped,
+  expectMatchesFixture,
+  fixtureCases,
+  goldenFixture,
+  recordedResponses,
+} from "../support/fixture-outcomes.js";
 import { mockDaemonOnSocket, type SocketMock } from "../support/mock-daemon-transports.js";
 
 /** A fixture request without the lease context it was recorded with (the live client adds its own). */
@@ -50,8 +56,12 @@ describe("recording the golden fixture against the mock daemon over its Unix soc
     expect(() => parseFixture(recorded)).not.toThrow();
     expect(recorded.schemaVersion).toBe(1);
     expect(recorded.invalidResponses).toEqual([]);
-    expect(recorded.requests.map((request) => request.requestId)).toEqual(goldenFixture.requests.map((request) => request.requestId));
-    expect(recorded.requests.map((request) => [request.operation, request.payload])).toEqual(goldenFixture.requests.map((request) => [request.operation, request.payload]));
+    expect(recorded.requests.map((request) => request.requestId)).toEqual(
+      goldenFixture.requests.map((request) => request.requestId),
+    );
+    expect(recorded.requests.map((request) => [request.operation, request.payload])).toEqual(
+      goldenFixture.requests.map((request) => [request.operation, request.payload]),
+    );
     // The correlation id does not travel over MCP, so a recording cannot hold it.
     const withoutCorrelation = goldenFixture.responses.map(({ correlationId: _correlation, ...response }) => response);
     expect(recorded.responses).toEqual(withoutCorrelation);
@@ -120,10 +130,13 @@ class EchoingDaemon implements GlassTransport {
     const answer = (result: Record<string, unknown>): void => {
       queueMicrotask(() => this.#handlers?.onMessage({ jsonrpc: "2.0", id: request.id, result }));
     };
-    if (request.method === "glass/lease/acquire") return answer({ sessionId: "sess-1", ownerId: "c1", token: this.grantToken, expiresAtMs: 1 });
+    if (request.method === "glass/lease/acquire")
+      return answer({ sessionId: "sess-1", ownerId: "c1", token: this.grantToken, expiresAtMs: 1 });
     if (request.method === "tools/call") {
       const args = JSON.stringify(request.params?.arguments ?? {});
-      return answer({ content: [{ type: "text", text: JSON.stringify({ echoed: args, note: `granted ${this.grantToken}` }) }] });
+      return answer({
+        content: [{ type: "text", text: JSON.stringify({ echoed: args, note: `granted ${this.grantToken}` }) }],
+      });
     }
   }
 
@@ -135,7 +148,10 @@ class EchoingDaemon implements GlassTransport {
 describe("recordingTransport redaction and bookkeeping", () => {
   const GRANT = "grant-token-abcdef123456";
 
-  async function record(calls: JsonRpcRequest[], redact?: string[]): Promise<{ fixture: GoldenFixture; inner: EchoingDaemon }> {
+  async function record(
+    calls: JsonRpcRequest[],
+    redact?: string[],
+  ): Promise<{ fixture: GoldenFixture; inner: EchoingDaemon }> {
     const inner = new EchoingDaemon(GRANT);
     const recorder = recordingTransport(inner, redact === undefined ? {} : { redact });
     const arrived: JsonRpcMessage[] = [];
@@ -147,7 +163,12 @@ describe("recordingTransport redaction and bookkeeping", () => {
   }
 
   const acquire: JsonRpcRequest = { jsonrpc: "2.0", id: "l1", method: "glass/lease/acquire", params: { ttlMs: 5000 } };
-  const click = (id: string, args: Record<string, unknown>): JsonRpcRequest => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "click", arguments: { target: "ref=r1:b2", ...args } } });
+  const click = (id: string, args: Record<string, unknown>): JsonRpcRequest => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "click", arguments: { target: "ref=r1:b2", ...args } },
+  });
 
   it("passes every message through unchanged (the token still reaches the daemon)", async () => {
     const call = click("c1", { sessionId: "sess-1", mutationLease: { sessionId: "sess-1", token: GRANT } });
@@ -156,10 +177,20 @@ describe("recordingTransport redaction and bookkeeping", () => {
   });
 
   it("redacts a granted lease token wherever it occurs, and mutationLease.token always", async () => {
-    const { fixture } = await record([acquire, click("c1", { sessionId: "sess-1", mutationLease: { sessionId: "sess-1", token: GRANT } })]);
+    const { fixture } = await record([
+      acquire,
+      click("c1", { sessionId: "sess-1", mutationLease: { sessionId: "sess-1", token: GRANT } }),
+    ]);
     expect(JSON.stringify(fixture)).not.toContain(GRANT);
     expect(fixture.requests).toEqual([
-      { protocolVersion: 1, requestId: "c1", operation: "browser.click", payload: { target: "ref=r1:b2" }, sessionId: "sess-1", mutationLease: { sessionId: "sess-1", token: "[redacted]" } },
+      {
+        protocolVersion: 1,
+        requestId: "c1",
+        operation: "browser.click",
+        payload: { target: "ref=r1:b2" },
+        sessionId: "sess-1",
+        mutationLease: { sessionId: "sess-1", token: "[redacted]" },
+      },
     ]);
     expect(fixture.responses[0]).toMatchObject({ ok: true, result: { note: "granted [redacted]" } });
   });
@@ -177,12 +208,28 @@ describe("recordingTransport redaction and bookkeeping", () => {
   });
 
   it("redacts a secret of options.redact form-urlencoded (URLSearchParams) and HTML-escaped (named and numeric references), also inside JSON text", async () => {
-    const secret = "p&ss<w0rd \"it's\" (ok)!~";
+    const secret = 'p&ss<w0rd "it\'s" (ok)!~';
     const form = new URLSearchParams({ q: secret }).toString();
-    const named = secret.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
-    const numeric = secret.replaceAll("&", "&#38;").replaceAll("<", "&#x3C;").replaceAll('"', "&#34;").replaceAll("'", "&#x27;");
-    const texts = [`https://shop.test/search?${form}`, `<input value="${named}">`, `<p>${numeric}</p>`, JSON.stringify({ html: `<b title='${secret.replaceAll("&", "&amp;")}'>` })];
-    const { fixture } = await record(texts.map((text, i) => click(`c${i}`, { text })), [secret]);
+    const named = secret
+      .replaceAll("&", "&amp;")
+      .replaceAll("<", "&lt;")
+      .replaceAll('"', "&quot;")
+      .replaceAll("'", "&#39;");
+    const numeric = secret
+      .replaceAll("&", "&#38;")
+      .replaceAll("<", "&#x3C;")
+      .replaceAll('"', "&#34;")
+      .replaceAll("'", "&#x27;");
+    const texts = [
+      `https://shop.test/search?${form}`,
+      `<input value="${named}">`,
+      `<p>${numeric}</p>`,
+      JSON.stringify({ html: `<b title='${secret.replaceAll("&", "&amp;")}'>` }),
+    ];
+    const { fixture } = await record(
+      texts.map((text, i) => click(`c${i}`, { text })),
+      [secret],
+    );
     const saved = JSON.stringify(fixture);
     for (const leaked of [form.slice(2), named, numeric, "p&amp;ss", "w0rd"]) expect(saved).not.toContain(leaked);
     expect(fixture.requests.map((request) => (request.payload as { text: string }).text)).toEqual([
@@ -194,12 +241,19 @@ describe("recordingTransport redaction and bookkeeping", () => {
   });
 
   it("records only tool calls (not lease or other methods), with a numeric JSON-RPC id as its decimal text", async () => {
-    const { fixture } = await record([acquire, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } }]);
-    expect(fixture.requests.map((request) => [request.requestId, request.operation])).toEqual([["7", "browser.observe"]]);
+    const { fixture } = await record([
+      acquire,
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } },
+    ]);
+    expect(fixture.requests.map((request) => [request.requestId, request.operation])).toEqual([
+      ["7", "browser.observe"],
+    ]);
   });
 
   it("keeps a retried call once, with its last answer", async () => {
-    const recorder = recordingTransport(inMemoryTransport(goldenFixture, { faults: { overloadBurst: { afterCalls: 0, count: 1 } } }));
+    const recorder = recordingTransport(
+      inMemoryTransport(goldenFixture, { faults: { overloadBurst: { afterCalls: 0, count: 1 } } }),
+    );
     const glass = await Glass.connect(recorder, { retry: { baseDelayMs: 1 } });
     const request = goldenFixture.requests[0]!;
     expect(await glass.send(request)).toEqual(recordedResponses().get(request.requestId));

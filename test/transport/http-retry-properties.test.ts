@@ -13,7 +13,8 @@ const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const LONG_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const two = (n: number): string => String(n).padStart(2, "0");
-const clock = (date: Date): string => `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+const clock = (date: Date): string =>
+  `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
 
 /** A date with whole seconds, as an HTTP-date can say it. */
 const wholeSeconds = (from: string, to: string) =>
@@ -36,7 +37,11 @@ const notAWait = fc
     fc.date({ noInvalidDate: true }).map((date) => date.toUTCString().replace("GMT", "UTC")),
     fc.date({ noInvalidDate: true }).map((date) => date.toUTCString().toLowerCase()),
   )
-  .filter((text) => !/^[ \t]*[0-9]+[ \t]*$/.test(text) && !/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text));
+  .filter(
+    (text) =>
+      !/^[ \t]*[0-9]+[ \t]*$/.test(text) &&
+      !/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text),
+  );
 
 describe("Retry-After, read as RFC 9110 has it", () => {
   it("a value that is no delay-seconds or HTTP-date never shortens the wait: the backoff applies", () => {
@@ -51,9 +56,14 @@ describe("Retry-After, read as RFC 9110 has it", () => {
 
   it("delay-seconds (with the field's optional spaces and tabs) is that many seconds", () => {
     fc.assert(
-      fc.property(fc.nat({ max: 1_000_000_000 }), fc.stringMatching(/^[ \t]{0,2}$/), fc.stringMatching(/^[ \t]{0,2}$/), (seconds, before, after) => {
-        expect(retryWaitMs(`${before}${seconds}${after}`, 1, NOW)).toBe(seconds * 1000);
-      }),
+      fc.property(
+        fc.nat({ max: 1_000_000_000 }),
+        fc.stringMatching(/^[ \t]{0,2}$/),
+        fc.stringMatching(/^[ \t]{0,2}$/),
+        (seconds, before, after) => {
+          expect(retryWaitMs(`${before}${seconds}${after}`, 1, NOW)).toBe(seconds * 1000);
+        },
+      ),
     );
   });
 
@@ -76,9 +86,13 @@ describe("Retry-After, read as RFC 9110 has it", () => {
 
   it("a date-shaped value naming no real time (31 Nov, 29 Feb of a common year, hour 24) is ignored", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1970, max: 9999 }), fc.constantFrom("31 Nov", "31 Apr", "32 Jan", "00 Mar"), (year, day) => {
-        expect(parseRetryAfter(`Mon, ${day} ${year} 12:00:00 GMT`, NOW)).toBeUndefined();
-      }),
+      fc.property(
+        fc.integer({ min: 1970, max: 9999 }),
+        fc.constantFrom("31 Nov", "31 Apr", "32 Jan", "00 Mar"),
+        (year, day) => {
+          expect(parseRetryAfter(`Mon, ${day} ${year} 12:00:00 GMT`, NOW)).toBeUndefined();
+        },
+      ),
     );
     expect(parseRetryAfter("Mon, 29 Feb 2027 12:00:00 GMT", NOW)).toBeUndefined();
     expect(parseRetryAfter("Tue, 29 Feb 2028 12:00:00 GMT", NOW)).toBe(Date.parse("2028-02-29T12:00:00Z") - NOW);

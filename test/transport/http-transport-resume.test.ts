@@ -14,7 +14,7 @@ import { ScriptedHttpServer, sseEvent as event } from "./support/scripted-http-s
 import fc from "fast-check";
 import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { DeadlineExceededError, Glass, } from "glass-sdk";
+import { DeadlineExceededError, Glass } from "glass-sdk";
 import { httpTransport, type HttpTransportOptions } from "../../src/transport/http-transport.js";
 import { reconnectWaitMs, SseResumeLimits } from "../../src/transport/sse-resume.js";
 import { clickPayload } from "../reliability/support/fault-rig.js";
@@ -52,7 +52,11 @@ interface Script {
 }
 
 /** The answer of a tool call, as the tool's JSON text. */
-const toolAnswer = (id: string | number | undefined, value: unknown) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: JSON.stringify(value) }] } });
+const toolAnswer = (id: string | number | undefined, value: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text: JSON.stringify(value) }] },
+});
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "mcp-session-id": SESSION };
 
@@ -68,26 +72,44 @@ class ResumingServer extends ScriptedHttpServer<Seen> {
   protected handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     const at = Date.now();
     const { script } = this;
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"no token"}}');
+    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+      return void res
+        .writeHead(401, { "content-type": "application/json" })
+        .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"no token"}}');
     if (req.method === "GET" || req.method === "DELETE") {
       this.seen.push({ what: req.method, at, headers: req.headers });
-      if (req.method === "DELETE" || script.get === undefined) return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
+      if (req.method === "DELETE" || script.get === undefined)
+        return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
       return script.get(res, this.count("GET"), this.#callId, this);
     }
     const message = JSON.parse(body.toString("utf8")) as Posted;
     const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
     this.seen.push({ what, at, headers: req.headers });
-    if (message.id === undefined) return void (script.notification === undefined ? res.writeHead(202).end() : script.notification(res, message.method));
+    if (message.id === undefined)
+      return void (script.notification === undefined
+        ? res.writeHead(202).end()
+        : script.notification(res, message.method));
     if (message.method === "initialize") {
-      const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "resuming", version: "1" } };
-      return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      const result = {
+        protocolVersion: message.params?.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "resuming", version: "1" },
+      };
+      return void res
+        .writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
     }
     if (message.method === "tools/list") {
       // The client's connect-time tool list: the tools these tests call.
       const result = { tools: ["observe", "click"].map((name) => ({ name, inputSchema: { type: "object" } })) };
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
     }
-    if (message.method !== "tools/call") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
+    if (message.method !== "tools/call")
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
     this.#callId = message.id;
     script.post(res, message, this);
   }
@@ -114,7 +136,11 @@ async function serve(script: Script): Promise<ResumingServer> {
 
 /** A client over httpTransport with the token; the client's own retries are off. */
 async function connect(server: ResumingServer, options: Omit<HttpTransportOptions, "url"> = {}): Promise<Glass> {
-  const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, ...options }), { negotiation: false, retry: false, validate: { responses: false } });
+  const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, ...options }), {
+    negotiation: false,
+    retry: false,
+    validate: { responses: false },
+  });
   clients.push(glass);
   return glass;
 }
@@ -137,32 +163,49 @@ const answerOnGet: Script["get"] = (res, nth, callId) => {
 
 describe("httpTransport resumes a call's SSE stream that the server closed after an event id", () => {
   it.each([
-    { kind: "a read", what: "tools/call observe", call: (glass: Glass) => glass.browser.observe({}, { deadlineMs: 10_000 }) },
-    { kind: "a mutation", what: "tools/call click", call: (glass: Glass) => glass.browser.click(clickPayload, { deadlineMs: 10_000 }) },
-  ])("$kind is answered on the GET that resumes it: POSTed once, the GET after the stream's retry time with Last-Event-ID and the session's headers", async ({ what, call }) => {
-    const server = await serve({ post: primeAndClose(200), get: answerOnGet });
-    const hooked: string[] = [];
-    const instance = ky.create({ hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } });
-    const glass = await connect(server, { ky: instance });
+    {
+      kind: "a read",
+      what: "tools/call observe",
+      call: (glass: Glass) => glass.browser.observe({}, { deadlineMs: 10_000 }),
+    },
+    {
+      kind: "a mutation",
+      what: "tools/call click",
+      call: (glass: Glass) => glass.browser.click(clickPayload, { deadlineMs: 10_000 }),
+    },
+  ])(
+    "$kind is answered on the GET that resumes it: POSTed once, the GET after the stream's retry time with Last-Event-ID and the session's headers",
+    async ({ what, call }) => {
+      const server = await serve({ post: primeAndClose(200), get: answerOnGet });
+      const hooked: string[] = [];
+      const instance = ky.create({ hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } });
+      const glass = await connect(server, { ky: instance });
 
-    expect(await call(glass)).toEqual({ resumed: 1 });
-    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "tools/list", what, "GET"]);
-    const [get] = server.of("GET");
-    expect(get!.headers).toMatchObject({
-      "last-event-id": "p-1",
-      accept: "text/event-stream",
-      "mcp-session-id": SESSION,
-      "mcp-protocol-version": "2025-11-25",
-      authorization: `Bearer ${TOKEN}`,
-    });
-    // The wait began when the stream closed: a lower bound only (a loaded machine can only make it longer).
-    expect(get!.at - server.streamClosedAt[0]!).toBeGreaterThanOrEqual(190);
-    // The caller's ky hooks see the GET like every other request.
-    expect(hooked).toEqual(["POST", "POST", "POST", "POST", "GET"]);
-    await sleep(100);
-    expect(server.count(what)).toBe(1);
-    expect(server.count("GET")).toBe(1);
-  });
+      expect(await call(glass)).toEqual({ resumed: 1 });
+      expect(server.seen.map((seen) => seen.what)).toEqual([
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+        what,
+        "GET",
+      ]);
+      const [get] = server.of("GET");
+      expect(get!.headers).toMatchObject({
+        "last-event-id": "p-1",
+        accept: "text/event-stream",
+        "mcp-session-id": SESSION,
+        "mcp-protocol-version": "2025-11-25",
+        authorization: `Bearer ${TOKEN}`,
+      });
+      // The wait began when the stream closed: a lower bound only (a loaded machine can only make it longer).
+      expect(get!.at - server.streamClosedAt[0]!).toBeGreaterThanOrEqual(190);
+      // The caller's ky hooks see the GET like every other request.
+      expect(hooked).toEqual(["POST", "POST", "POST", "POST", "GET"]);
+      await sleep(100);
+      expect(server.count(what)).toBe(1);
+      expect(server.count("GET")).toBe(1);
+    },
+  );
 
   it("a resumed stream that closes again with a newer id is resumed from that id, after the retry time it set", async () => {
     const server = await serve({
@@ -192,7 +235,16 @@ describe("httpTransport resumes a call's SSE stream that the server closed after
       post: (res, request) => {
         res.writeHead(200, SSE_HEADERS);
         res.write(event({ id: "p-1", retry: 100 }));
-        res.write(event({ id: "p-2", data: { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: request.id, progress: 1 } } }));
+        res.write(
+          event({
+            id: "p-2",
+            data: {
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: request.id, progress: 1 },
+            },
+          }),
+        );
         // The answer's event is cut off after its id: the connection drops.
         res.write(`id: p-3\ndata: {"jsonrpc":"2.0","id":`);
         setTimeout(() => res.destroy(), 20);
@@ -214,7 +266,13 @@ describe("httpTransport resumes a call's SSE stream that the server closed after
     expect(server.of("GET")[0]!.at - server.streamClosedAt[0]!).toBeGreaterThanOrEqual(950);
 
     // `retry: 99…9` (400 digits) reads as Infinity.
-    expect([reconnectWaitMs(undefined), reconnectWaitMs(0), reconnectWaitMs(500), reconnectWaitMs(10 ** 12), reconnectWaitMs(Number("9".repeat(400)))]).toEqual([
+    expect([
+      reconnectWaitMs(undefined),
+      reconnectWaitMs(0),
+      reconnectWaitMs(500),
+      reconnectWaitMs(10 ** 12),
+      reconnectWaitMs(Number("9".repeat(400))),
+    ]).toEqual([
       SseResumeLimits.defaultWaitMs,
       SseResumeLimits.minWaitMs,
       500,
@@ -229,7 +287,12 @@ describe("httpTransport when a stream cannot be resumed", () => {
     const server = await serve({
       post: (res, _request, self) => {
         res.writeHead(200, SSE_HEADERS);
-        res.write(event({ retry: 100, data: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } } }));
+        res.write(
+          event({
+            retry: 100,
+            data: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } },
+          }),
+        );
         setTimeout(() => self.closeStream(res), 20);
       },
       get: answerOnGet,
@@ -238,36 +301,62 @@ describe("httpTransport when a stream cannot be resumed", () => {
 
     const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
     expect(error).toMatchObject({ code: "mcp.internalError", mutationPossible: true, phase: "dispatch" });
-    expect(error.rawMessage).toMatch(/ended before the daemon answered \(the daemon sent no answer\); the request may have been carried out/);
+    expect(error.rawMessage).toMatch(
+      /ended before the daemon answered \(the daemon sent no answer\); the request may have been carried out/,
+    );
     await sleep(300);
     expect(server.count("GET")).toBe(0);
     expect(server.count("tools/call click")).toBe(1);
   });
 
   it.each([
-    { status: 405, meaning: /resumed with GET once, the last from event "p-1": the GET was answered HTTP 405 \(the server offers no stream to resume\): refused with 405\)/ },
-    { status: 404, meaning: /resumed with GET once, the last from event "p-1": the GET was answered HTTP 404 \(the session has expired, and the answer with it\): refused with 404\)/ },
-  ])("a GET answered $status ends the call with a clear error; the mutation is not POSTed again", async ({ status, meaning }) => {
-    const server = await serve({
-      post: primeAndClose(100),
-      get: (res) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${status}` } })),
-    });
-    const glass = await connect(server);
+    {
+      status: 405,
+      meaning:
+        /resumed with GET once, the last from event "p-1": the GET was answered HTTP 405 \(the server offers no stream to resume\): refused with 405\)/,
+    },
+    {
+      status: 404,
+      meaning:
+        /resumed with GET once, the last from event "p-1": the GET was answered HTTP 404 \(the session has expired, and the answer with it\): refused with 404\)/,
+    },
+  ])(
+    "a GET answered $status ends the call with a clear error; the mutation is not POSTed again",
+    async ({ status, meaning }) => {
+      const server = await serve({
+        post: primeAndClose(100),
+        get: (res) =>
+          void res
+            .writeHead(status, { "content-type": "application/json" })
+            .end(
+              JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${status}` } }),
+            ),
+      });
+      const glass = await connect(server);
 
-    const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
-    expect(error).toMatchObject({ code: "mcp.internalError", mutationPossible: true, phase: "dispatch", details: { data: { httpStatus: status, lastEventId: "p-1", reconnects: 1 } } });
-    expect(error.rawMessage).toMatch(meaning);
-    expect(error.rawMessage).toMatch(/the request may have been carried out/);
-    expect(server.count("GET")).toBe(1);
-    expect(server.count("tools/call click")).toBe(1);
-    // The session goes on for the next call.
-    expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
-  });
+      const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
+      expect(error).toMatchObject({
+        code: "mcp.internalError",
+        mutationPossible: true,
+        phase: "dispatch",
+        details: { data: { httpStatus: status, lastEventId: "p-1", reconnects: 1 } },
+      });
+      expect(error.rawMessage).toMatch(meaning);
+      expect(error.rawMessage).toMatch(/the request may have been carried out/);
+      expect(server.count("GET")).toBe(1);
+      expect(server.count("tools/call click")).toBe(1);
+      // The session goes on for the next call.
+      expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
+    },
+  );
 
   it("a GET refused with 401 ends the transport with the token's error, which the call fails with", async () => {
     const server = await serve({
       post: primeAndClose(100),
-      get: (res) => void res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"token revoked"}}'),
+      get: (res) =>
+        void res
+          .writeHead(401, { "content-type": "application/json" })
+          .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"token revoked"}}'),
     });
     const glass = await connect(server);
 
@@ -275,18 +364,30 @@ describe("httpTransport when a stream cannot be resumed", () => {
     expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 401 } });
     expect(error.rawMessage).toMatch(/HTTP 401: token revoked: the token was refused/);
     // The transport is over: later calls fail with the same error, without a request.
-    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable", details: { status: 401 } });
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({
+      code: "transport.unavailable",
+      details: { status: 401 },
+    });
     expect(server.count("ping")).toBe(0);
     expect(server.count("GET")).toBe(1);
   });
 
   it("gives up after three reconnections in a row that bring no new event (each GET refused with 503)", async () => {
-    const server = await serve({ post: primeAndClose(100), get: (res) => void res.writeHead(503, { "content-type": "text/plain" }).end("busy") });
+    const server = await serve({
+      post: primeAndClose(100),
+      get: (res) => void res.writeHead(503, { "content-type": "text/plain" }).end("busy"),
+    });
     const glass = await connect(server);
 
     const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
-    expect(error).toMatchObject({ code: "mcp.internalError", mutationPossible: false, details: { data: { lastEventId: "p-1", reconnects: SseResumeLimits.maxIdleReconnects } } });
-    expect(error.rawMessage).toMatch(/resumed with GET 3 times, the last from event "p-1": the GET was answered HTTP 503: busy; 3 reconnections in a row brought no new event/);
+    expect(error).toMatchObject({
+      code: "mcp.internalError",
+      mutationPossible: false,
+      details: { data: { lastEventId: "p-1", reconnects: SseResumeLimits.maxIdleReconnects } },
+    });
+    expect(error.rawMessage).toMatch(
+      /resumed with GET 3 times, the last from event "p-1": the GET was answered HTTP 503: busy; 3 reconnections in a row brought no new event/,
+    );
     expect(server.count("GET")).toBe(SseResumeLimits.maxIdleReconnects);
     expect(server.of("GET").map((get) => get.headers["last-event-id"])).toEqual(["p-1", "p-1", "p-1"]);
   });
@@ -308,7 +409,8 @@ describe("httpTransport when a stream cannot be resumed", () => {
     const gets = server.of("GET");
     expect(gets.length).toBeGreaterThanOrEqual(2);
     expect(gets.length).toBeLessThanOrEqual(1_000 / SseResumeLimits.minWaitMs + 1);
-    for (const [index, get] of gets.entries()) expect(get.at - server.streamClosedAt[index]!).toBeGreaterThanOrEqual(SseResumeLimits.minWaitMs - 5);
+    for (const [index, get] of gets.entries())
+      expect(get.at - server.streamClosedAt[index]!).toBeGreaterThanOrEqual(SseResumeLimits.minWaitMs - 5);
     expect(gets.at(-1)!.headers["last-event-id"]).toBe(`poll-${gets.length - 1}`);
   });
 
@@ -364,7 +466,8 @@ class OpenStreams {
 }
 
 /** The requests that belong to calls (their POSTs and the GETs that resume them): none may come once every call settled. */
-const callRequests = (server: ResumingServer): number => server.seen.filter((seen) => seen.what === "GET" || seen.what.startsWith("tools/call")).length;
+const callRequests = (server: ResumingServer): number =>
+  server.seen.filter((seen) => seen.what === "GET" || seen.what.startsWith("tools/call")).length;
 
 /** What the server does with `notifications/cancelled`: accepts it (and does nothing), refuses it with 500, or never answers its POST. */
 type CancelBehaviour = "accepted" | "refused" | "held";
@@ -383,35 +486,38 @@ describe("httpTransport holds nothing open for a settled call", () => {
     { cancel: "accepted" as const, get: "polls" },
     { cancel: "refused" as const, get: "holds" },
     { cancel: "held" as const, get: "holds" },
-  ])("four resumed calls past their deadline, the cancel $cancel, each GET $get: no GET once they settled, and no stream left open", async ({ cancel, get }) => {
-    const streams = new OpenStreams();
-    let nth = 0;
-    const server = await serve({
-      post: (res) => {
-        streams.track(res).writeHead(200, SSE_HEADERS);
-        res.write(event({ id: `p-${++nth}`, retry: 100 }));
-        res.end(); // closed at once after the priming event: the client resumes with GET
-      },
-      get: (res, count, _callId, self) => {
-        streams.track(res).writeHead(200, SSE_HEADERS);
-        // A new id each time, so the client never gives up on its own: only the call's end stops it.
-        res.write(event({ id: `g-${count}`, retry: 100 }));
-        if (get === "polls") self.closeStream(res); // else held open, never answered
-      },
-      notification: onCancel(cancel),
-    });
-    const glass = await connect(server);
+  ])(
+    "four resumed calls past their deadline, the cancel $cancel, each GET $get: no GET once they settled, and no stream left open",
+    async ({ cancel, get }) => {
+      const streams = new OpenStreams();
+      let nth = 0;
+      const server = await serve({
+        post: (res) => {
+          streams.track(res).writeHead(200, SSE_HEADERS);
+          res.write(event({ id: `p-${++nth}`, retry: 100 }));
+          res.end(); // closed at once after the priming event: the client resumes with GET
+        },
+        get: (res, count, _callId, self) => {
+          streams.track(res).writeHead(200, SSE_HEADERS);
+          // A new id each time, so the client never gives up on its own: only the call's end stops it.
+          res.write(event({ id: `g-${count}`, retry: 100 }));
+          if (get === "polls") self.closeStream(res); // else held open, never answered
+        },
+        notification: onCancel(cancel),
+      });
+      const glass = await connect(server);
 
-    const calls = Array.from({ length: 4 }, () => failure(glass.browser.observe({}, { deadlineMs: 600 })));
-    for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(DeadlineExceededError);
-    await expect.poll(() => server.count("notifications/cancelled")).toBe(4);
-    await sleep(100); // a GET sent just before the call settled may still be on its way
-    const settled = callRequests(server);
-    await expect.poll(() => streams.size).toBe(0);
-    await sleep(600); // six retry times: a resumption still polling would have sent GETs
-    expect(callRequests(server)).toBe(settled);
-    expect(server.count("tools/call observe")).toBe(4);
-  });
+      const calls = Array.from({ length: 4 }, () => failure(glass.browser.observe({}, { deadlineMs: 600 })));
+      for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(DeadlineExceededError);
+      await expect.poll(() => server.count("notifications/cancelled")).toBe(4);
+      await sleep(100); // a GET sent just before the call settled may still be on its way
+      const settled = callRequests(server);
+      await expect.poll(() => streams.size).toBe(0);
+      await sleep(600); // six retry times: a resumption still polling would have sent GETs
+      expect(callRequests(server)).toBe(settled);
+      expect(server.count("tools/call observe")).toBe(4);
+    },
+  );
 
   it("a cancel before the POST's status aborts the POST: the stream that comes later is not read or resumed", async () => {
     const streams = new OpenStreams();
@@ -451,7 +557,8 @@ describe("httpTransport holds nothing open for a settled call", () => {
     });
     const glass = await connect(server);
 
-    for (let call = 0; call < 24; call++) expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toMatchObject({ answered: expect.anything() });
+    for (let call = 0; call < 24; call++)
+      expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toMatchObject({ answered: expect.anything() });
     await expect.poll(() => streams.size).toBe(0);
     expect(server.count("tools/call observe")).toBe(24);
     expect(server.count("GET")).toBe(0);
@@ -469,7 +576,8 @@ describe("httpTransport holds nothing open for a settled call", () => {
     });
     const glass = await connect(server);
 
-    for (let call = 0; call < 3; call++) expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toEqual({ resumed: call + 1 });
+    for (let call = 0; call < 3; call++)
+      expect(await glass.browser.observe({}, { deadlineMs: 5_000 })).toEqual({ resumed: call + 1 });
     await expect.poll(() => streams.size).toBe(0);
   });
 
@@ -492,22 +600,29 @@ describe("httpTransport holds nothing open for a settled call", () => {
               const index = calls.push(request.id) - 1;
               const kind = posts[index % posts.length]!;
               streams.track(res).writeHead(200, SSE_HEADERS);
-              if (kind === "answers and holds the stream") return void res.write(event({ id: `c${index}.a`, data: toolAnswer(request.id, { index }) }));
+              if (kind === "answers and holds the stream")
+                return void res.write(event({ id: `c${index}.a`, data: toolAnswer(request.id, { index }) }));
               res.write(event({ id: `c${index}`, retry: 100 }));
               if (kind === "primes and closes") self.closeStream(res);
             },
             get: (res, count, _callId, self) => {
               const from = String(res.req.headers["last-event-id"] ?? "");
               const index = Number(from.slice(1).split(".")[0]);
-              if (getKind === "refuses with 500") return void res.writeHead(500, { "content-type": "text/plain" }).end("no");
+              if (getKind === "refuses with 500")
+                return void res.writeHead(500, { "content-type": "text/plain" }).end("no");
               streams.track(res).writeHead(200, SSE_HEADERS);
-              if (getKind === "answers and holds") return void res.write(event({ id: `c${index}.${count}`, data: toolAnswer(calls[index], { index }) }));
+              if (getKind === "answers and holds")
+                return void res.write(event({ id: `c${index}.${count}`, data: toolAnswer(calls[index], { index }) }));
               res.write(event({ id: `c${index}.${count}`, retry: 100 }));
               if (getKind === "polls with a new id") self.closeStream(res);
             },
             notification: onCancel(cancel),
           }).listen();
-          const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN }), { negotiation: false, retry: false, validate: { responses: false } });
+          const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN }), {
+            negotiation: false,
+            retry: false,
+            validate: { responses: false },
+          });
           try {
             await Promise.allSettled(posts.map(() => glass.browser.observe({}, { deadlineMs: 500 })));
             await sleep(100); // a GET sent just before its call settled may still be on its way

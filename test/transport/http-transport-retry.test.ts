@@ -51,27 +51,43 @@ class RefusingServer extends ScriptedHttpServer<Seen> {
       if (this.script("DELETE", this.count("DELETE")) === "hold") return; // never answered: close() ends it
       return void res.writeHead(200).end();
     }
-    const message = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string; protocolVersion?: string } };
+    const message = JSON.parse(text) as {
+      id?: unknown;
+      method?: string;
+      params?: { name?: string; protocolVersion?: string };
+    };
     const what = message.method === "tools/call" ? `tools/call ${message.params?.name}` : String(message.method);
     this.seen.push({ what, at, headers: req.headers, text });
     const scripted = this.script(what, this.count(what));
     if (scripted === "hold") return;
     if (scripted === "drop") return void req.socket.destroy();
     if (scripted !== undefined) {
-      const refusal = scripted.text ?? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `refused with ${scripted.status}` } });
+      const refusal =
+        scripted.text ??
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32000, message: `refused with ${scripted.status}` },
+        });
       const type = scripted.text === undefined ? "application/json" : "text/plain";
       return void res.writeHead(scripted.status, { "content-type": type, ...scripted.headers }).end(refusal);
     }
     if (message.id === undefined) return void res.writeHead(202).end();
     const result =
       message.method === "initialize"
-        ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "refusing", version: "1" } }
+        ? {
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: "refusing", version: "1" },
+          }
         : message.method === "tools/call"
           ? { content: [{ type: "text", text: JSON.stringify({ answered: what }) }] }
           : message.method === "tools/list"
             ? { tools: ["observe", "click"].map((name) => ({ name, inputSchema: { type: "object" } })) } // the client's connect-time list: the tools these tests call
             : {};
-    res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    res
+      .writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
   }
 }
 
@@ -98,14 +114,26 @@ async function serve(script: Script): Promise<RefusingServer> {
 
 /** A client over httpTransport; the client's own retries are off, so every repeat seen is the transport's. */
 async function connect(server: RefusingServer, options: Omit<HttpTransportOptions, "url"> = {}): Promise<Glass> {
-  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), { negotiation: false, retry: false, validate: { responses: false } });
+  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), {
+    negotiation: false,
+    retry: false,
+    validate: { responses: false },
+  });
   clients.push(glass);
   return glass;
 }
 
 /** A client over httpTransport with the client's retries (by default its default policy: two retries of a read). */
-async function connectRetrying(server: RefusingServer, options: Omit<HttpTransportOptions, "url"> = {}, retry?: RetryOptions): Promise<Glass> {
-  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), { negotiation: false, validate: { responses: false }, ...(retry === undefined ? {} : { retry }) });
+async function connectRetrying(
+  server: RefusingServer,
+  options: Omit<HttpTransportOptions, "url"> = {},
+  retry?: RetryOptions,
+): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url: server.url, ...options }), {
+    negotiation: false,
+    validate: { responses: false },
+    ...(retry === undefined ? {} : { retry }),
+  });
   clients.push(glass);
   return glass;
 }
@@ -119,7 +147,13 @@ describe("httpTransport when the connection drops after the daemon took a POST",
     const glass = await connect(server);
 
     const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
-    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: true, phase: "dispatch", operation: "browser.click", retry: { classification: "safeAfterReobserve" } });
+    expect(error).toMatchObject({
+      code: "transport.closed",
+      mutationPossible: true,
+      phase: "dispatch",
+      operation: "browser.click",
+      retry: { classification: "safeAfterReobserve" },
+    });
     expect(error.rawMessage).toMatch(/the action may have happened — observe before deciding/);
     await sleep(300);
     expect(server.count(CLICK)).toBe(1);
@@ -154,15 +188,24 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
 
     const error = await failure(glass.browser.click(clickPayload, { deadlineMs: 10_000 }));
     expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, operation: "browser.click", details: { status: 503, retryAfterMs: 1_000 } });
-    expect(error.rawMessage).toMatch(/is at its client limit \(HTTP 503\): refused with 503; retry later or raise its --max-clients/);
+    expect(error).toMatchObject({
+      code: "transport.unavailable",
+      mutationPossible: false,
+      operation: "browser.click",
+      details: { status: 503, retryAfterMs: 1_000 },
+    });
+    expect(error.rawMessage).toMatch(
+      /is at its client limit \(HTTP 503\): refused with 503; retry later or raise its --max-clients/,
+    );
     await sleep(1_300);
     expect(server.count(CLICK)).toBe(1);
   });
 
   it("a 429 with an HTTP-date Retry-After is waited for until that date", async () => {
     // An HTTP date has whole seconds: two seconds ahead is a wait of more than one.
-    const server = await serve(refuseFirst("ping", { status: 429, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } }));
+    const server = await serve(
+      refuseFirst("ping", { status: 429, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } }),
+    );
     const glass = await connectRetrying(server);
 
     expect(await glass.ping({ deadlineMs: 10_000 })).toBeGreaterThanOrEqual(0);
@@ -173,7 +216,9 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
 
   it("a read refused with 503 and Retry-After: 60 is POSTed once: its deadline ends before the server's time, so it fails at once saying so", async () => {
     // Before one retry budget: the transport declined the wait, then the client's retry sent it twice more within 200 ms.
-    const server = await serve((what) => (what === OBSERVE ? { status: 503, headers: { "retry-after": "60" } } : undefined));
+    const server = await serve((what) =>
+      what === OBSERVE ? { status: 503, headers: { "retry-after": "60" } } : undefined,
+    );
     const glass = await connectRetrying(server);
 
     const started = Date.now();
@@ -181,13 +226,19 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
     expect(Date.now() - started).toBeLessThan(5_000); // at once, not at the deadline
     await sleep(300);
     expect(server.count(OBSERVE)).toBe(1);
-    expect(error).toMatchObject({ code: "transport.unavailable", mutationPossible: false, details: { status: 503, retryAfterMs: 60_000 } });
+    expect(error).toMatchObject({
+      code: "transport.unavailable",
+      mutationPossible: false,
+      details: { status: 503, retryAfterMs: 60_000 },
+    });
     expect(error.rawMessage).toMatch(/the server asks for no retry before 60 s \(Retry-After\)$/);
   });
 
   it("a read refused again and again with Retry-After: 1 is POSTed three times in all (the client's two retries), each after the server's wait", async () => {
     // Before one retry budget: three POSTs by the transport for each of the client's three tries, nine in all.
-    const server = await serve((what) => (what === OBSERVE ? { status: 503, headers: { "retry-after": "1" } } : undefined));
+    const server = await serve((what) =>
+      what === OBSERVE ? { status: 503, headers: { "retry-after": "1" } } : undefined,
+    );
     const glass = await connectRetrying(server);
 
     const error = await failure(glass.browser.observe({}, { deadlineMs: 20_000 }));
@@ -198,7 +249,9 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
   });
 
   it("a Retry-After past maxRetryWaitMs is not waited for by the transport: a notification refused so is POSTed once", async () => {
-    const server = await serve(refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "120" } }));
+    const server = await serve(
+      refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "120" } }),
+    );
     const error = await failure(connect(server));
     expect(error).toMatchObject({ code: "transport.unavailable", details: { status: 503, retryAfterMs: 120_000 } });
     expect(server.count("notifications/initialized")).toBe(1);
@@ -230,7 +283,11 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
     "a Retry-After of %j is no valid delay-seconds or HTTP-date: it is ignored, and the retries wait the backoff (300 ms, then 600 ms)",
     async (retryAfter) => {
       // Before: Date.parse read "1.5" as a date in 2001, so the wait was 0 — three POSTs a few ms apart.
-      const server = await serve((what, nth) => (what === "notifications/initialized" && nth <= 2 ? { status: 503, headers: { "retry-after": retryAfter } } : undefined));
+      const server = await serve((what, nth) =>
+        what === "notifications/initialized" && nth <= 2
+          ? { status: 503, headers: { "retry-after": retryAfter } }
+          : undefined,
+      );
       await connect(server);
 
       expect(server.count("notifications/initialized")).toBe(3);
@@ -241,7 +298,9 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
   );
 
   it("a read refused with an invalid Retry-After carries no retryAfterMs: the client's own backoff applies", async () => {
-    const server = await serve((what) => (what === OBSERVE ? { status: 429, headers: { "retry-after": "1.5" } } : undefined));
+    const server = await serve((what) =>
+      what === OBSERVE ? { status: 429, headers: { "retry-after": "1.5" } } : undefined,
+    );
     const glass = await connectRetrying(server, {}, { maxRetries: 1, baseDelayMs: 400, maxDelayMs: 400 });
 
     const error = await failure(glass.browser.observe({}, { deadlineMs: 10_000 }));
@@ -263,9 +322,13 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
   });
 
   it("the transport's maxRetries bounds its own retries (initialize), and maxRetries: 0 turns them off", async () => {
-    const always: Script = (what) => (what === "initialize" ? { status: 503, headers: { "retry-after": "0" } } : undefined);
+    const always: Script = (what) =>
+      what === "initialize" ? { status: 503, headers: { "retry-after": "0" } } : undefined;
     const server = await serve(always);
-    expect(await failure(connect(server, { maxRetries: 1 }))).toMatchObject({ code: "transport.unavailable", details: { status: 503, retryAfterMs: 0 } });
+    expect(await failure(connect(server, { maxRetries: 1 }))).toMatchObject({
+      code: "transport.unavailable",
+      details: { status: 503, retryAfterMs: 0 },
+    });
     expect(server.count("initialize")).toBe(2);
 
     const once = await serve(always);
@@ -277,7 +340,10 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
     const always: Script = (what) => (what === "ping" ? { status: 503, headers: { "retry-after": "0" } } : undefined);
     const server = await serve(always);
     const glass = await connectRetrying(server, { maxRetries: 10 }, { maxRetries: 1 });
-    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({
+      code: "transport.unavailable",
+      details: { status: 503 },
+    });
     expect(server.count("ping")).toBe(2);
 
     const once = await serve(always);
@@ -290,8 +356,11 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
     const url = "http://127.0.0.1:1/mcp";
     expect(() => httpTransport({ url, maxRetries: -1 })).toThrow(/maxRetries must be an integer from 0 to 10/);
     expect(() => httpTransport({ url, maxRetryWaitMs: 0 })).toThrow(/maxRetryWaitMs must be a positive integer/);
-    expect(() => httpTransport({ url, requestTimeoutMs: Number.NaN })).toThrow(/requestTimeoutMs must be a positive integer/);
-    for (const notKy of ["ky", 3, [], new Map(), () => undefined]) expect(() => httpTransport({ url, ky: notKy as never })).toThrow(/ky must be a ky instance .* or ky options/);
+    expect(() => httpTransport({ url, requestTimeoutMs: Number.NaN })).toThrow(
+      /requestTimeoutMs must be a positive integer/,
+    );
+    for (const notKy of ["ky", 3, [], new Map(), () => undefined])
+      expect(() => httpTransport({ url, ky: notKy as never })).toThrow(/ky must be a ky instance .* or ky options/);
   });
 
   it("reads Retry-After as RFC 9110 has it (delay-seconds, or an HTTP-date in any of its three forms), and backs off without one", () => {
@@ -306,7 +375,25 @@ describe("a refused POST is retried by one layer, after Retry-After", () => {
     expect(parseRetryAfter("Friday, 03-Dec-60 12:00:00 GMT", now)).toBe(Date.parse("2060-12-03T12:00:00Z") - now);
     expect([retryWaitMs(null, 1, now), retryWaitMs("soon", 2, now)]).toEqual([300, 600]);
     // Anything else is ignored — never read as "at once" — so the backoff applies.
-    for (const invalid of ["", "1.5", "-1", "+5", "1e3", "0x10", "٣", "3 s", "\u00a03", "2026-12-03T12:00:05Z", "Thu, 3 Dec 2026 12:00:05 GMT", "Thu, 03 Dec 2026 12:00:05 UTC", "thu, 03 dec 2026 12:00:05 GMT", "Thu, 31 Nov 2026 12:00:05 GMT", "Thu, 03 Dec 2026 24:00:00 GMT", "Thu Dec 3 12:00:05 2026", "Thu, 03-Dec-26 12:00:05 GMT"]) {
+    for (const invalid of [
+      "",
+      "1.5",
+      "-1",
+      "+5",
+      "1e3",
+      "0x10",
+      "٣",
+      "3 s",
+      "\u00a03",
+      "2026-12-03T12:00:05Z",
+      "Thu, 3 Dec 2026 12:00:05 GMT",
+      "Thu, 03 Dec 2026 12:00:05 UTC",
+      "thu, 03 dec 2026 12:00:05 GMT",
+      "Thu, 31 Nov 2026 12:00:05 GMT",
+      "Thu, 03 Dec 2026 24:00:00 GMT",
+      "Thu Dec 3 12:00:05 2026",
+      "Thu, 03-Dec-26 12:00:05 GMT",
+    ]) {
       expect(parseRetryAfter(invalid, now), invalid).toBeUndefined();
       expect(retryWaitMs(invalid, 1, now), invalid).toBe(300);
     }
@@ -321,12 +408,22 @@ describe("httpTransport's per-request timeout", () => {
 
     const read = await failure(glass.ping({ deadlineMs: 10_000 }));
     expect(read).toBeInstanceOf(DeadlineExceededError);
-    expect(read).toMatchObject({ code: "deadlineExceeded", mutationPossible: false, details: { requestTimeoutMs: 200 } });
-    expect(read.rawMessage).toMatch(/the HTTP status of ping did not come from http:\/\/127\.0\.0\.1:\d+\/mcp within requestTimeoutMs \(200 ms\)/);
+    expect(read).toMatchObject({
+      code: "deadlineExceeded",
+      mutationPossible: false,
+      details: { requestTimeoutMs: 200 },
+    });
+    expect(read.rawMessage).toMatch(
+      /the HTTP status of ping did not come from http:\/\/127\.0\.0\.1:\d+\/mcp within requestTimeoutMs \(200 ms\)/,
+    );
 
     // The mutation is left to the client's deadline, which knows the daemon may have acted.
     const mutation = await failure(glass.browser.click(clickPayload, { deadlineMs: 600 }));
-    expect(mutation).toMatchObject({ code: "deadlineExceeded", mutationPossible: true, rawMessage: expect.stringMatching(/^no answer within the deadline; the action may have happened/) });
+    expect(mutation).toMatchObject({
+      code: "deadlineExceeded",
+      mutationPossible: true,
+      rawMessage: expect.stringMatching(/^no answer within the deadline; the action may have happened/),
+    });
   });
 
   it("close() gives up on a DELETE the server does not answer", async () => {
@@ -341,7 +438,12 @@ describe("httpTransport with the caller's ky instance", () => {
   it("takes ky options as well as an instance: their hooks see every request and their headers reach the server", async () => {
     const hooked: string[] = [];
     const server = await serve(() => undefined);
-    const glass = await connect(server, { ky: { headers: { "x-caller": "options" }, hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } } });
+    const glass = await connect(server, {
+      ky: {
+        headers: { "x-caller": "options" },
+        hooks: { beforeRequest: [(request) => void hooked.push(request.method)] },
+      },
+    });
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
     await glass.close();
     expect(hooked).toEqual(["POST", "POST", "POST", "POST", "DELETE"]);
@@ -359,7 +461,14 @@ describe("httpTransport with the caller's ky instance", () => {
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
     await glass.close();
-    expect(server.seen.map((seen) => seen.what)).toEqual(["initialize", "notifications/initialized", "tools/list", "ping", "ping", "DELETE"]);
+    expect(server.seen.map((seen) => seen.what)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "ping",
+      "ping",
+      "DELETE",
+    ]);
     expect(hooked).toEqual(["POST", "POST", "POST", "POST", "POST", "DELETE"]);
     for (const seen of server.seen) {
       expect(seen.headers["x-caller"]).toBe("mine");
@@ -374,7 +483,9 @@ describe("httpTransport with the caller's ky instance", () => {
           (request) => void request.headers.set("x-signed", "yes"),
           async (request) => {
             const text = await request.clone().text();
-            return text.includes('"ping"') ? new Request(request, { body: text.replace("{", '{"hooked":true,') }) : undefined;
+            return text.includes('"ping"')
+              ? new Request(request, { body: text.replace("{", '{"hooked":true,') })
+              : undefined;
           },
         ],
       },
@@ -383,7 +494,10 @@ describe("httpTransport with the caller's ky instance", () => {
     const glass = await connectRetrying(server, { ky: instance });
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
-    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { hooked?: boolean }).hooked)).toEqual([true, true]);
+    expect(server.of("ping").map((seen) => (JSON.parse(seen.text) as { hooked?: boolean }).hooked)).toEqual([
+      true,
+      true,
+    ]);
     expect(server.of("initialize")[0]!.text).toMatch(/^\{"jsonrpc":"2\.0","id":.*"method":"initialize"/);
     for (const seen of server.seen) expect(seen.headers["x-signed"]).toBe("yes");
   });
@@ -399,16 +513,26 @@ describe("httpTransport with the caller's ky instance", () => {
         ],
       },
     });
-    const server = await serve(refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "0" } }));
+    const server = await serve(
+      refuseFirst("notifications/initialized", { status: 503, headers: { "retry-after": "0" } }),
+    );
     const glass = await connect(server, { ky: instance });
 
     expect(await glass.ping({ deadlineMs: 5_000 })).toBeGreaterThanOrEqual(0);
-    expect(server.of("notifications/initialized").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried)).toEqual([undefined, true]);
+    expect(
+      server.of("notifications/initialized").map((seen) => (JSON.parse(seen.text) as { retried?: boolean }).retried),
+    ).toEqual([undefined, true]);
   });
 
   it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {
-    const instance = ky.create({ timeout: 50, retry: { limit: 5, methods: ["post"], statusCodes: [500] }, prefixUrl: "http://elsewhere.invalid/" });
-    const server = await serve((what, nth) => (what === "ping" && nth === 1 ? { status: 500, text: "boom" } : what === OBSERVE && nth === 1 ? "hold" : undefined));
+    const instance = ky.create({
+      timeout: 50,
+      retry: { limit: 5, methods: ["post"], statusCodes: [500] },
+      prefixUrl: "http://elsewhere.invalid/",
+    });
+    const server = await serve((what, nth) =>
+      what === "ping" && nth === 1 ? { status: 500, text: "boom" } : what === OBSERVE && nth === 1 ? "hold" : undefined,
+    );
     const glass = await connect(server, { ky: instance });
 
     // No 50 ms timeout: the held observe waits for the client's deadline.
@@ -416,7 +540,10 @@ describe("httpTransport with the caller's ky instance", () => {
     expect(held).toMatchObject({ code: "deadlineExceeded" });
     expect(held.rawMessage).not.toMatch(/requestTimeoutMs/);
     // No retry after 500 (the instance asked for it; the transport decides).
-    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({ code: "transport.http", details: { status: 500 } });
+    expect(await failure(glass.ping({ deadlineMs: 5_000 }))).toMatchObject({
+      code: "transport.http",
+      details: { status: 500 },
+    });
     expect(server.count("ping")).toBe(1);
   });
 });

@@ -30,7 +30,12 @@ interface Seen {
 /** What the server does with each GET (`nth`: how many came so far, this one included). */
 type OnGet = (res: ServerResponse, nth: number, server: StreamServer) => void;
 
-const elicit = (id: string) => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: {} } } });
+const elicit = (id: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "elicitation/create",
+  params: { message: "name?", requestedSchema: { type: "object", properties: {} } },
+});
 
 class StreamServer extends ScriptedHttpServer<Seen> {
   /** The GET responses the server wrote, in order. */
@@ -65,9 +70,20 @@ class StreamServer extends ScriptedHttpServer<Seen> {
       return void res.writeHead(404).end();
     }
     if (body.id === undefined || body.method === undefined) return void res.writeHead(202).end();
-    const result = body.method === "initialize" ? { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "streaming", version: "1" } } : { tools: [] };
-    const answer = (): void => void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
-    if (this.answerAfterGet && body.method !== "initialize" && this.count("GET") === 0) return void this.#held.push(answer);
+    const result =
+      body.method === "initialize"
+        ? {
+            protocolVersion: body.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: "streaming", version: "1" },
+          }
+        : { tools: [] };
+    const answer = (): void =>
+      void res
+        .writeHead(200, { "content-type": "application/json", "mcp-session-id": this.session })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }));
+    if (this.answerAfterGet && body.method !== "initialize" && this.count("GET") === 0)
+      return void this.#held.push(answer);
     answer();
   }
 }
@@ -87,8 +103,17 @@ async function serve(onGet: OnGet): Promise<StreamServer> {
   return server;
 }
 
-async function connect(server: StreamServer, options: Omit<HttpTransportOptions, "url"> = { serverStream: true }, glassOptions: GlassClientOptions = {}): Promise<Glass> {
-  const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, ...options }), { negotiation: false, retry: false, validate: { responses: false }, ...glassOptions });
+async function connect(
+  server: StreamServer,
+  options: Omit<HttpTransportOptions, "url"> = { serverStream: true },
+  glassOptions: GlassClientOptions = {},
+): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, ...options }), {
+    negotiation: false,
+    retry: false,
+    validate: { responses: false },
+    ...glassOptions,
+  });
   clients.push(glass);
   return glass;
 }
@@ -112,14 +137,22 @@ describe("httpTransport's server stream (serverStream: true)", () => {
   it("a request the server pushes on the GET stream is answered by POST, and its notifications reach the client; the GET carries the session's headers and goes through ky", async () => {
     const server = await serve((res) => {
       res.writeHead(200, SSE_HEADERS);
-      res.write(event({ id: "e-1", data: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } } }));
+      res.write(
+        event({
+          id: "e-1",
+          data: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } },
+        }),
+      );
       res.write(event({ id: "e-2", data: elicit("srv-1") }));
     });
     const hooked: string[] = [];
     const wire: string[] = [];
     const glass = await connect(
       server,
-      { serverStream: true, ky: ky.create({ hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } }) },
+      {
+        serverStream: true,
+        ky: ky.create({ hooks: { beforeRequest: [(request) => void hooked.push(request.method)] } }),
+      },
       {
         serverRequestHandlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }) },
         logger: (entry) => {
@@ -136,7 +169,12 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     // The GET follows notifications/initialized; the client's connect-time tools/list, POSTed at the same time, may reach the server first.
     expect(whats.slice(2, 4).sort()).toEqual(["GET", "tools/list"]);
     const get = server.of("GET")[0]!;
-    expect(get.headers).toMatchObject({ accept: "text/event-stream", "mcp-session-id": "s-1", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${TOKEN}` });
+    expect(get.headers).toMatchObject({
+      accept: "text/event-stream",
+      "mcp-session-id": "s-1",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${TOKEN}`,
+    });
     expect(get.headers["last-event-id"]).toBeUndefined();
     expect(hooked).toContain("GET");
     // Calls go on by POST meanwhile.
@@ -145,28 +183,39 @@ describe("httpTransport's server stream (serverStream: true)", () => {
   });
 
   it.each([
-    { answer: "405", reply: (res: ServerResponse) => void res.writeHead(405, { allow: "POST, DELETE" }).end(), logged: "refused: the GET was answered HTTP 405 (the server offers no stream to resume)" },
+    {
+      answer: "405",
+      reply: (res: ServerResponse) => void res.writeHead(405, { allow: "POST, DELETE" }).end(),
+      logged: "refused: the GET was answered HTTP 405 (the server offers no stream to resume)",
+    },
     {
       answer: "a JSON body",
       reply: (res: ServerResponse) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"),
       logged: 'refused: the GET was answered with content type "application/json", not an SSE stream',
     },
-  ])("a GET answered with $answer is never tried again in the session, calls go on, and the client's log says why", async ({ reply, logged }) => {
-    const server = await serve(reply);
-    const log = connectionLog();
-    const glass = await connect(server, { serverStream: true }, log.options);
+  ])(
+    "a GET answered with $answer is never tried again in the session, calls go on, and the client's log says why",
+    async ({ reply, logged }) => {
+      const server = await serve(reply);
+      const log = connectionLog();
+      const glass = await connect(server, { serverStream: true }, log.options);
 
-    await expect.poll(() => server.count("GET")).toBe(1);
-    expect(await glass.listTools()).toEqual([]);
-    // Longer than the wait before any reconnection (1 s without a retry field).
-    await sleep(SseResumeLimits.defaultWaitMs + 300);
-    expect(server.count("GET")).toBe(1);
-    expect(await glass.listTools()).toEqual([]);
-    expect(log.lines).toEqual([`the server's standalone SSE stream (serverStream) ended for this session, ${logged}; what the server sends outside a call will not arrive until a new session`]);
-  });
+      await expect.poll(() => server.count("GET")).toBe(1);
+      expect(await glass.listTools()).toEqual([]);
+      // Longer than the wait before any reconnection (1 s without a retry field).
+      await sleep(SseResumeLimits.defaultWaitMs + 300);
+      expect(server.count("GET")).toBe(1);
+      expect(await glass.listTools()).toEqual([]);
+      expect(log.lines).toEqual([
+        `the server's standalone SSE stream (serverStream) ended for this session, ${logged}; what the server sends outside a call will not arrive until a new session`,
+      ]);
+    },
+  );
 
   it("a refusal that quotes the token reaches the client's log with the token redacted", async () => {
-    const server = await serve((res) => void res.writeHead(500, { "content-type": "text/plain" }).end(`no stream for Bearer ${TOKEN}`));
+    const server = await serve(
+      (res) => void res.writeHead(500, { "content-type": "text/plain" }).end(`no stream for Bearer ${TOKEN}`),
+    );
     const log = connectionLog();
     await connect(server, { serverStream: true }, log.options);
 
@@ -199,7 +248,11 @@ describe("httpTransport's server stream (serverStream: true)", () => {
       }
       res.write(event({ id: "e-8", data: elicit("srv-2") }));
     });
-    await connect(server, { serverStream: true }, { serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) } });
+    await connect(
+      server,
+      { serverStream: true },
+      { serverRequestHandlers: { "elicitation/create": () => ({ action: "decline" }) } },
+    );
 
     await expect.poll(() => server.count("answer srv-2")).toBe(1);
     const [first, second] = server.of("GET");
@@ -212,7 +265,13 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     // The refusal is held until the client has connected: the GET opens beside the client's
     // connect-time tools/list, and a refusal at once could end the transport before that is answered.
     let refuse: (() => void) | undefined;
-    const server = await serve((res) => void (refuse = () => res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"bad token"}}')));
+    const server = await serve(
+      (res) =>
+        void (refuse = () =>
+          res
+            .writeHead(401, { "content-type": "application/json" })
+            .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"bad token"}}')),
+    );
     const glass = await connect(server);
 
     await expect.poll(() => server.count("GET")).toBe(1);
@@ -233,7 +292,9 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(server.of("GET")[1]!.headers["mcp-session-id"]).toBe("s-1-renewed");
     await expect.poll(() => server.streams[0]!.destroyed || server.streams[0]!.closed).toBe(true);
     expect(server.streams[1]!.closed).toBe(false);
-    expect(log.lines).toEqual(["the daemon session expired and the transport started a new one (a lease held in the old one is gone)"]);
+    expect(log.lines).toEqual([
+      "the daemon session expired and the transport started a new one (a lease held in the old one is gone)",
+    ]);
   });
 
   it("close() aborts the open GET, and no GET follows", async () => {
@@ -259,7 +320,9 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     expect(server.count("GET")).toBe(1 + SseResumeLimits.maxIdleReconnects);
     expect(await glass.listTools()).toEqual([]);
     expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]).toContain(`ended for this session, given up: its SSE stream ended early and was resumed with GET ${SseResumeLimits.maxIdleReconnects} times`);
+    expect(log.lines[0]).toContain(
+      `ended for this session, given up: its SSE stream ended early and was resumed with GET ${SseResumeLimits.maxIdleReconnects} times`,
+    );
     expect(log.lines[0]).toContain("reconnections in a row brought no new event");
   });
 
@@ -290,12 +353,16 @@ describe("httpTransport's server stream (serverStream: true)", () => {
     const server = await serve(holdOpen);
     server.answerAfterGet = true;
     const script = fileURLToPath(new URL("./support/server-stream-exit.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", script, server.url, TOKEN], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, server.url, TOKEN], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
     const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     clearTimeout(killer);
 
     expect(out).toBe("closed\n");
@@ -320,6 +387,8 @@ describe("httpTransport without serverStream", () => {
   });
 
   it("rejects a serverStream that is not a boolean", () => {
-    expect(() => httpTransport({ url: "http://127.0.0.1:1/mcp", serverStream: "yes" as unknown as boolean })).toThrow(/serverStream must be true or false/);
+    expect(() => httpTransport({ url: "http://127.0.0.1:1/mcp", serverStream: "yes" as unknown as boolean })).toThrow(
+      /serverStream must be true or false/,
+    );
   });
 });

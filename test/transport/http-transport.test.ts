@@ -116,7 +116,9 @@ class OfficialServer {
   #mcpServer(): McpServer {
     const server = new McpServer({ name: "official-reference", version: "1.0.0" });
     this.#servers.add(server);
-    const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
+    const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({
+      content: [{ type: "text", text: JSON.stringify(value) }],
+    });
     server.registerTool("project.inspect", { description: "read-only: how often it was called" }, (extra) => {
       this.counts.readOnly += 1;
       return text({ calls: this.counts.readOnly, session: extra.sessionId ?? null });
@@ -131,7 +133,12 @@ class OfficialServer {
     });
     server.registerTool("broken", { description: "always fails" }, () => ({
       isError: true,
-      content: [{ type: "text", text: JSON.stringify({ code: "staleRevision", message: "the observation revision is no longer current" }) }],
+      content: [
+        {
+          type: "text",
+          text: JSON.stringify({ code: "staleRevision", message: "the observation revision is no longer current" }),
+        },
+      ],
     }));
     server.registerTool("askClient", { description: "pings the client before answering" }, async (extra) => {
       await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
@@ -164,7 +171,11 @@ function recordingFetch(): { fetch: typeof globalThis.fetch; log: Exchange[]; fa
   const recording = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const text = request.method === "POST" ? await request.clone().text() : "";
-    const entry: Exchange = { method: request.method, headers: request.headers, body: text === "" ? undefined : (JSON.parse(text) as JsonRpcMessage) };
+    const entry: Exchange = {
+      method: request.method,
+      headers: request.headers,
+      body: text === "" ? undefined : (JSON.parse(text) as JsonRpcMessage),
+    };
     log.push(entry);
     if (fail) {
       fail = false;
@@ -178,8 +189,10 @@ function recordingFetch(): { fetch: typeof globalThis.fetch; log: Exchange[]; fa
   return { fetch: recording, log, failNext: () => void (fail = true) };
 }
 
-const methodOf = (exchange: Exchange): string | undefined => (exchange.body !== undefined && "method" in exchange.body ? exchange.body.method : undefined);
-const toolOf = (exchange: Exchange): unknown => (exchange.body !== undefined && "params" in exchange.body ? exchange.body.params?.name : undefined);
+const methodOf = (exchange: Exchange): string | undefined =>
+  exchange.body !== undefined && "method" in exchange.body ? exchange.body.method : undefined;
+const toolOf = (exchange: Exchange): unknown =>
+  exchange.body !== undefined && "params" in exchange.body ? exchange.body.params?.name : undefined;
 
 /** Transport handlers that record what arrives. */
 class Recorder implements TransportHandlers {
@@ -233,8 +246,16 @@ async function officialServer(options: OfficialServerOptions): Promise<OfficialS
   return server;
 }
 
-async function connect(url: string, extra: { fetch?: typeof globalThis.fetch; token?: string } = {}, options: GlassClientOptions = {}): Promise<Glass> {
-  const glass = await Glass.connect(httpTransport({ url, ...extra }), { negotiation: false, serverRequestHandlers: { ping: () => ({}) }, ...options });
+async function connect(
+  url: string,
+  extra: { fetch?: typeof globalThis.fetch; token?: string } = {},
+  options: GlassClientOptions = {},
+): Promise<Glass> {
+  const glass = await Glass.connect(httpTransport({ url, ...extra }), {
+    negotiation: false,
+    serverRequestHandlers: { ping: () => ({}) },
+    ...options,
+  });
   clients.push(glass);
   return glass;
 }
@@ -259,7 +280,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const envelope = await glass.send(createRequest("browser.slow", {}));
     expect(envelope).toMatchObject({ ok: true, result: { slept: 200 } });
     expect(await glass.ping()).toBeGreaterThanOrEqual(0);
-    await expect(glass.requestUntyped("browser.broken", {})).rejects.toMatchObject({ code: "staleRevision", message: expect.stringContaining("no longer current") });
+    await expect(glass.requestUntyped("browser.broken", {})).rejects.toMatchObject({
+      code: "staleRevision",
+      message: expect.stringContaining("no longer current"),
+    });
 
     const answered = recording.log.filter((exchange) => exchange.status === 200 && methodOf(exchange) !== undefined);
     expect(answered.length).toBeGreaterThanOrEqual(6);
@@ -279,7 +303,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
   it("sends the session id and negotiated protocol version after initialize (never before), the token, and DELETEs the session on close", async () => {
     const server = await officialServer({ json: false, token: TOKEN });
     const recording = recordingFetch();
-    const glass = await Glass.connect(httpTransport({ url: server.url, token: TOKEN, fetch: recording.fetch, headers: { "X-Trace": "t-1" } }), { negotiation: false });
+    const glass = await Glass.connect(
+      httpTransport({ url: server.url, token: TOKEN, fetch: recording.fetch, headers: { "X-Trace": "t-1" } }),
+      { negotiation: false },
+    );
     await glass.requestUntyped("project.inspect", {});
     const [sessionId] = [...server.sessions.keys()];
     expect(sessionId).toBeDefined();
@@ -295,7 +322,12 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     }
     expect(initialize!.headers.get("Content-Type")).toBe("application/json");
     expect(initialize!.headers.get("Accept")).toBe("application/json, text/event-stream");
-    expect(later.map((exchange) => exchange.method === "DELETE" ? "DELETE" : methodOf(exchange))).toEqual(["notifications/initialized", "tools/list", "tools/call", "DELETE"]);
+    expect(later.map((exchange) => (exchange.method === "DELETE" ? "DELETE" : methodOf(exchange)))).toEqual([
+      "notifications/initialized",
+      "tools/list",
+      "tools/call",
+      "DELETE",
+    ]);
     for (const exchange of later) {
       expect(exchange.headers.get("Mcp-Session-Id")).toBe(sessionId);
       expect(exchange.headers.get("MCP-Protocol-Version")).toBe("2025-11-25");
@@ -320,7 +352,9 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     expect(await glass.listTools()).toHaveLength(5);
 
     const afterExpiry = recording.log.slice(recording.log.findIndex((exchange) => exchange.status === 404));
-    expect(afterExpiry.map((exchange) => [methodOf(exchange), exchange.status, exchange.headers.get("Mcp-Session-Id")])).toEqual([
+    expect(
+      afterExpiry.map((exchange) => [methodOf(exchange), exchange.status, exchange.headers.get("Mcp-Session-Id")]),
+    ).toEqual([
       ["tools/call", 404, first],
       ["initialize", 200, null],
       ["notifications/initialized", 202, second],
@@ -351,16 +385,30 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     await handshakeByHand(transport, recorder);
     await server.forget([...server.sessions.keys()][0]!);
 
-    const touch: JsonRpcRequest = { jsonrpc: "2.0", id: "m-1", method: "tools/call", params: { name: "touch", arguments: {} } };
+    const touch: JsonRpcRequest = {
+      jsonrpc: "2.0",
+      id: "m-1",
+      method: "tools/call",
+      params: { name: "touch", arguments: {} },
+    };
     const failed = await transport.send(touch).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failed).toBeInstanceOf(TransportClosedError);
-    expect(failed).toMatchObject({ code: "transport.closed", details: { sessionExpired: true }, rawMessage: expect.stringContaining("NOT sent again") });
+    expect(failed).toMatchObject({
+      code: "transport.closed",
+      details: { sessionExpired: true },
+      rawMessage: expect.stringContaining("NOT sent again"),
+    });
     expect(server.counts.touch).toBe(0);
 
-    await transport.send({ jsonrpc: "2.0", id: "r-1", method: "tools/call", params: { name: "project.inspect", arguments: {} } });
+    await transport.send({
+      jsonrpc: "2.0",
+      id: "r-1",
+      method: "tools/call",
+      params: { name: "project.inspect", arguments: {} },
+    });
     expect(await recorder.answer("r-1")).toMatchObject({ result: { content: [{ type: "text" }] } });
     expect(recorder.messages.filter((message) => "id" in message && message.id === 0)).toHaveLength(1); // the replayed initialize's answer is not delivered
     await transport.close();
@@ -369,7 +417,9 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
 
   it("refuses a wrong or missing token with a TransportUnavailableError that says where the token comes from, and ends the transport", async () => {
     const server = await officialServer({ json: false, token: TOKEN });
-    await expect(Glass.connect(httpTransport({ url: server.url, token: "wrong-token" }), { negotiation: false })).rejects.toMatchObject({
+    await expect(
+      Glass.connect(httpTransport({ url: server.url, token: "wrong-token" }), { negotiation: false }),
+    ).rejects.toMatchObject({
       code: "transport.unavailable",
       message: expect.stringMatching(/HTTP 401: wrong token: the token was refused.*startup line/),
     });
@@ -382,7 +432,11 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(TransportUnavailableError);
-    expect(refused).toMatchObject({ retry: { classification: "notRetryable" }, details: { status: 401 }, rawMessage: expect.stringContaining("no token was sent") });
+    expect(refused).toMatchObject({
+      retry: { classification: "notRetryable" },
+      details: { status: 401 },
+      rawMessage: expect.stringContaining("no token was sent"),
+    });
     expect(recorder.closes).toEqual([refused]);
     await expect(transport.send(INITIALIZE)).rejects.toBeInstanceOf(TransportClosedError);
     await transport.close();
@@ -408,7 +462,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const recorder = new Recorder();
     await handshakeByHand(transport, recorder);
     recording.failNext();
-    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("ECONNRESET") });
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({
+      code: "transport.closed",
+      rawMessage: expect.stringContaining("ECONNRESET"),
+    });
     await transport.send({ jsonrpc: "2.0", id: 2, method: "ping" });
     expect(await recorder.answer(2)).toMatchObject({ result: {} });
     expect(recorder.closes).toEqual([]);
@@ -420,9 +477,26 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
       json: false,
       intercept: (body) => {
         const name = (body as { params?: { name?: unknown } }).params?.name;
-        if (name === "rpcFailure") return { status: 500, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the bridge lost the daemon" } }) };
-        if (name === "htmlFailure") return { status: 500, body: "<html><body>Internal Server Error</body></html>", contentType: "text/html" };
-        if (name === "gatewayFailure") return { status: 502, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the daemon is unreachable" } }) };
+        if (name === "rpcFailure")
+          return {
+            status: 500,
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: null,
+              error: { code: -32603, message: "the bridge lost the daemon" },
+            }),
+          };
+        if (name === "htmlFailure")
+          return { status: 500, body: "<html><body>Internal Server Error</body></html>", contentType: "text/html" };
+        if (name === "gatewayFailure")
+          return {
+            status: 502,
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: null,
+              error: { code: -32603, message: "the daemon is unreachable" },
+            }),
+          };
         return undefined;
       },
     });
@@ -430,15 +504,35 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const recorder = new Recorder();
     await handshakeByHand(transport, recorder);
 
-    await transport.send({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "rpcFailure", arguments: {} } });
-    expect(await recorder.answer("a")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32603, message: "the bridge lost the daemon" } });
-    await expect(transport.send({ jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "htmlFailure", arguments: {} } })).rejects.toMatchObject({
+    await transport.send({
+      jsonrpc: "2.0",
+      id: "a",
+      method: "tools/call",
+      params: { name: "rpcFailure", arguments: {} },
+    });
+    expect(await recorder.answer("a")).toEqual({
+      jsonrpc: "2.0",
+      id: "a",
+      error: { code: -32603, message: "the bridge lost the daemon" },
+    });
+    await expect(
+      transport.send({ jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "htmlFailure", arguments: {} } }),
+    ).rejects.toMatchObject({
       code: "transport.http",
       details: { status: 500 },
-      rawMessage: expect.stringContaining("HTTP 500 Internal Server Error: <html><body>Internal Server Error</body></html>"),
+      rawMessage: expect.stringContaining(
+        "HTTP 500 Internal Server Error: <html><body>Internal Server Error</body></html>",
+      ),
     });
     // A gateway error means the daemon behind the bridge is unreachable: nothing was sent to it.
-    await expect(transport.send({ jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "gatewayFailure", arguments: {} } })).rejects.toMatchObject({
+    await expect(
+      transport.send({
+        jsonrpc: "2.0",
+        id: "c",
+        method: "tools/call",
+        params: { name: "gatewayFailure", arguments: {} },
+      }),
+    ).rejects.toMatchObject({
       code: "transport.unavailable",
       details: { status: 502 },
       rawMessage: expect.stringContaining("cannot reach the Glass daemon behind it"),
@@ -452,7 +546,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     // One slot, and a grace period far beyond the test: only the closed stream can free the slot in time.
     const glass = await connect(server.url, { fetch: recording.fetch }, { maxInFlight: 1, cancelGraceMs: 20_000 });
 
-    await expect(glass.requestUntyped("browser.slow", {}, { deadlineMs: 50 })).rejects.toMatchObject({ code: "deadlineExceeded", mutationPossible: true });
+    await expect(glass.requestUntyped("browser.slow", {}, { deadlineMs: 50 })).rejects.toMatchObject({
+      code: "deadlineExceeded",
+      mutationPossible: true,
+    });
     const started = Date.now();
     expect(await glass.requestUntyped("project.inspect", {}, { deadlineMs: 2000 })).toMatchObject({ calls: 1 });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -469,26 +566,42 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
         if (params?.name === "emptyJson") return { status: 200, body: "" };
         if (params?.name === "badJson") return { status: 200, body: "{oops" };
         if (params?.name === "plainText") return { status: 200, body: "hello", contentType: "text/plain" };
-        if (params?.name === "sseNoAnswer") return { status: 200, body: `event: message\ndata: ${JSON.stringify(note)}\n\n`, contentType: "text/event-stream" };
-        if (params?.name === "batch") return { status: 200, body: JSON.stringify([note, 7, { jsonrpc: "2.0", id, result: { content: [] } }]) };
+        if (params?.name === "sseNoAnswer")
+          return {
+            status: 200,
+            body: `event: message\ndata: ${JSON.stringify(note)}\n\n`,
+            contentType: "text/event-stream",
+          };
+        if (params?.name === "batch")
+          return { status: 200, body: JSON.stringify([note, 7, { jsonrpc: "2.0", id, result: { content: [] } }]) };
         return undefined;
       },
     });
     const transport = httpTransport({ url: server.url });
     const recorder = new Recorder();
     await handshakeByHand(transport, recorder);
-    const call = (id: string, name: string) => transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+    const call = (id: string, name: string) =>
+      transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
     const unanswered = (id: string, why: string) => ({
       jsonrpc: "2.0",
       id,
-      error: { code: -32603, message: expect.stringMatching(new RegExp(`answer from ${server.url} ended before the daemon answered \\(.*${why}.*\\); the request may have been carried out`)) },
+      error: {
+        code: -32603,
+        message: expect.stringMatching(
+          new RegExp(
+            `answer from ${server.url} ended before the daemon answered \\(.*${why}.*\\); the request may have been carried out`,
+          ),
+        ),
+      },
     });
 
     await call("e", "emptyJson");
     expect(await recorder.answer("e")).toEqual(unanswered("e", "the daemon sent no answer"));
     await call("j", "badJson");
     expect(await recorder.answer("j")).toEqual(unanswered("j", "the daemon sent no answer"));
-    expect(recorder.errors.map((error) => [error.code, error.rawMessage])).toEqual([["transport.badFrame", expect.stringContaining("not valid JSON")]]);
+    expect(recorder.errors.map((error) => [error.code, error.rawMessage])).toEqual([
+      ["transport.badFrame", expect.stringContaining("not valid JSON")],
+    ]);
     await call("t", "plainText");
     expect(await recorder.answer("t")).toEqual(unanswered("t", 'content type "text/plain"'));
     await call("s", "sseNoAnswer");
@@ -497,13 +610,17 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     await call("b", "batch");
     expect(await recorder.answer("b")).toEqual({ jsonrpc: "2.0", id: "b", result: { content: [] } });
     expect(recorder.messages.filter((message) => "method" in message)).toEqual([note, note]);
-    expect(recorder.errors.map((error) => error.rawMessage)).toEqual([expect.stringContaining("not valid JSON"), expect.stringContaining("not a JSON-RPC 2.0 message")]);
+    expect(recorder.errors.map((error) => error.rawMessage)).toEqual([
+      expect.stringContaining("not valid JSON"),
+      expect.stringContaining("not a JSON-RPC 2.0 message"),
+    ]);
     expect(recorder.closes).toEqual([]);
     await transport.close();
   });
 
   it("does not take -32000 in an HTTP 4xx answer for the daemon's overload, fails a 429 as overloaded, and reports a bridge at its client limit (503) as unavailable", async () => {
-    const busy = (message: string) => JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { why: "busy" } } });
+    const busy = (message: string) =>
+      JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { why: "busy" } } });
     const server = await officialServer({
       json: true,
       intercept: (body) => {
@@ -517,21 +634,33 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const transport = httpTransport({ url: server.url });
     const recorder = new Recorder();
     await handshakeByHand(transport, recorder);
-    const call = (id: string, name: string) => transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+    const call = (id: string, name: string) =>
+      transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
 
     await call("c", "conflict");
     expect(await recorder.answer("c")).toEqual({
       jsonrpc: "2.0",
       id: "c",
-      error: { code: -32600, message: "Conflict: the session is busy", data: { httpStatus: 409, jsonRpcCode: -32000, data: { why: "busy" } } },
+      error: {
+        code: -32600,
+        message: "Conflict: the session is busy",
+        data: { httpStatus: 409, jsonRpcCode: -32000, data: { why: "busy" } },
+      },
     });
     // 429 is the HTTP server's own overload: the send fails (for the client's retry, with the server's Retry-After), not an answer.
     const tooMany = await call("m", "tooMany").catch((error: unknown) => error);
     expect(tooMany).toBeInstanceOf(OverloadedError);
-    expect(tooMany).toMatchObject({ code: "overloaded", details: { status: 429 }, rawMessage: expect.stringMatching(/\(HTTP 429\): Too many requests$/) });
+    expect(tooMany).toMatchObject({
+      code: "overloaded",
+      details: { status: 429 },
+      rawMessage: expect.stringMatching(/\(HTTP 429\): Too many requests$/),
+    });
     const full = await call("f", "full").catch((error: unknown) => error);
     expect(full).toBeInstanceOf(TransportUnavailableError);
-    expect(full).toMatchObject({ details: { status: 503 }, rawMessage: expect.stringMatching(/HTTP 503\): the bridge serves 8 clients at most; .*--max-clients/) });
+    expect(full).toMatchObject({
+      details: { status: 503 },
+      rawMessage: expect.stringMatching(/HTTP 503\): the bridge serves 8 clients at most; .*--max-clients/),
+    });
     expect(recorder.closes).toEqual([]);
     await transport.close();
   });
@@ -545,12 +674,23 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
       calls.push({ request, body: text });
       const body = text === undefined ? undefined : (JSON.parse(text) as { id?: number; method?: string });
       if (body === undefined) return new Response(null, { status: 200 });
-      if (body.method === "initialize") return Response.json({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-06-18" } }, { headers: { "Mcp-Session-Id": "s-1" } });
+      if (body.method === "initialize")
+        return Response.json(
+          { jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-06-18" } },
+          { headers: { "Mcp-Session-Id": "s-1" } },
+        );
       if (body.id === undefined) return new Response(null, { status: 202 });
       if (body.method !== "hang") return Response.json({ jsonrpc: "2.0", id: body.id, result: {} });
-      return new Promise<Response>((_resolve, reject) => request.signal.addEventListener("abort", () => reject(new Error("aborted"))));
+      return new Promise<Response>((_resolve, reject) =>
+        request.signal.addEventListener("abort", () => reject(new Error("aborted"))),
+      );
     };
-    const transport = httpTransport({ url: "http://glass.test/mcp", token: TOKEN, fetch, headers: { "content-type": "text/plain", ACCEPT: "*/*", "X-Trace": "t-1" } });
+    const transport = httpTransport({
+      url: "http://glass.test/mcp",
+      token: TOKEN,
+      fetch,
+      headers: { "content-type": "text/plain", ACCEPT: "*/*", "X-Trace": "t-1" },
+    });
     const recorder = new Recorder();
     await handshakeByHand(transport, recorder);
     await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
@@ -561,12 +701,12 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
       expect(request.url).toBe("http://glass.test/mcp");
       expect(typeof body).toBe("string");
       const { headers } = request;
-      expect([headers.get("content-type"), headers.get("accept"), headers.get("authorization"), headers.get("x-trace")]).toEqual([
-        "application/json",
-        "application/json, text/event-stream",
-        `Bearer ${TOKEN}`,
-        "t-1",
-      ]);
+      expect([
+        headers.get("content-type"),
+        headers.get("accept"),
+        headers.get("authorization"),
+        headers.get("x-trace"),
+      ]).toEqual(["application/json", "application/json, text/event-stream", `Bearer ${TOKEN}`, "t-1"]);
     }
     expect(calls[0]!.request.headers.get("mcp-session-id")).toBeNull();
     expect(calls[2]!.request.headers.get("mcp-session-id")).toBe("s-1");
@@ -575,7 +715,10 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
     const hanging = transport.send({ jsonrpc: "2.0", id: 2, method: "hang" }).catch((error: unknown) => error);
     await until(() => calls.length === 4);
     await transport.close();
-    expect(await hanging).toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("closed before the daemon answered") });
+    expect(await hanging).toMatchObject({
+      code: "transport.closed",
+      rawMessage: expect.stringContaining("closed before the daemon answered"),
+    });
     expect(calls[3]!.request.signal.aborted).toBe(true);
     expect(calls.at(-1)!.request.method).toBe("DELETE");
     expect(calls.at(-1)!.request.headers.get("mcp-session-id")).toBe("s-1");
@@ -592,11 +735,15 @@ describe("httpTransport against the official MCP Streamable HTTP server", () => 
 });
 
 /** A node:http server on 127.0.0.1 whose every POST is handed to `handle` (which may keep the response open); a DELETE gets 200. */
-async function rawServer(handle: (body: string, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+async function rawServer(
+  handle: (body: string, res: ServerResponse) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const http = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => (req.method === "POST" ? handle(Buffer.concat(chunks).toString("utf8"), res) : res.writeHead(200).end()));
+    req.on("end", () =>
+      req.method === "POST" ? handle(Buffer.concat(chunks).toString("utf8"), res) : res.writeHead(200).end(),
+    );
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
@@ -615,7 +762,16 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     const held: { res?: ServerResponse; body?: string } = {};
     const server = await rawServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
-      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } } }));
+      if (method === "initialize")
+        return res
+          .writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
+          .end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id,
+              result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
+            }),
+          );
       if (method === "notifications/initialized") return res.writeHead(202).end();
       // A tools/call: held without a status first, then half an SSE event.
       Object.assign(held, { res, body });
@@ -625,7 +781,12 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     try {
       await handshakeByHand(transport, recorder);
       expect(transport.bufferedBytes).toBe(0);
-      const call: JsonRpcRequest = { jsonrpc: "2.0", id: "big", method: "tools/call", params: { name: "observe", arguments: { text: "é".repeat(1000) } } };
+      const call: JsonRpcRequest = {
+        jsonrpc: "2.0",
+        id: "big",
+        method: "tools/call",
+        params: { name: "observe", arguments: { text: "é".repeat(1000) } },
+      };
       const sent = transport.send(call);
       await until(() => held.res !== undefined);
       // The body (2-byte characters counted as bytes) is held until the server gives its status.
@@ -651,7 +812,10 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     const open: ServerResponse[] = [];
     const server = await rawServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
-      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: {} }));
+      if (method === "initialize")
+        return res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id, result: {} }));
       if (method === "notifications/initialized") return res.writeHead(202).end();
       res.writeHead(200, { "content-type": "application/json" });
       res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"text":"${"y".repeat(PART)}`);
@@ -662,7 +826,11 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     try {
       await handshakeByHand(transport, recorder);
       const ids = ["j1", "j2", "j3"];
-      await Promise.all(ids.map((id) => transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "observe", arguments: {} } })));
+      await Promise.all(
+        ids.map((id) =>
+          transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "observe", arguments: {} } }),
+        ),
+      );
       await until(() => open.length === ids.length);
       // 6 MiB of answers are being read, none of it for the peer to take.
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -677,26 +845,52 @@ describe("httpTransport: what it holds and what it scrubs", () => {
   });
 
   it("redact scrubs the bearer token, the URL's password and ?token= value wherever a server echoes them, and leaves other text alone", () => {
-    const transport = httpTransport({ url: "http://glass:Url-Passw0rd@127.0.0.1:1/mcp?token=Qu3ry-T0ken&x=1", token: TOKEN });
+    const transport = httpTransport({
+      url: "http://glass:Url-Passw0rd@127.0.0.1:1/mcp?token=Qu3ry-T0ken&x=1",
+      token: TOKEN,
+    });
     const echoed = `refused ${TOKEN} (${JSON.stringify(JSON.stringify(TOKEN))}), password Url-Passw0rd, query value Qu3ry-T0ken, Authorization: Bearer someone-elses-token-123`;
     const scrubbed = transport.redact!(echoed);
-    for (const secret of [TOKEN, "Url-Passw0rd", "Qu3ry-T0ken", "someone-elses-token-123"]) expect(scrubbed).not.toContain(secret);
+    for (const secret of [TOKEN, "Url-Passw0rd", "Qu3ry-T0ken", "someone-elses-token-123"])
+      expect(scrubbed).not.toContain(secret);
     expect(scrubbed).toContain("[redacted]");
-    expect(transport.redact!("the page at http://example.com/a?b=c has 3 buttons")).toBe("the page at http://example.com/a?b=c has 3 buttons");
+    expect(transport.redact!("the page at http://example.com/a?b=c has 3 buttons")).toBe(
+      "the page at http://example.com/a?b=c has 3 buttons",
+    );
   });
 
   it("a token and a ?token= value a server echoes in a call's error never reach the Glass error", async () => {
     const server = await rawServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
-      if (method === "initialize") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } } }));
+      if (method === "initialize")
+        return res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id,
+              result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
+            }),
+          );
       if (method === "notifications/initialized") return res.writeHead(202).end();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `bad credentials ${TOKEN} / Qu3ry-T0ken`, data: { echoed: TOKEN } } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32603, message: `bad credentials ${TOKEN} / Qu3ry-T0ken`, data: { echoed: TOKEN } },
+          }),
+        );
     });
     const url = `${server.url}?token=Qu3ry-T0ken`;
     const glass = await Glass.connect(httpTransport({ url, token: TOKEN }), { negotiation: false });
     try {
       const error = (await glass.browser.observe({}).catch((caught: unknown) => caught)) as GlassError;
-      expect(error).toMatchObject({ code: expect.any(String) as unknown as string, phase: expect.any(String) as unknown as string });
+      expect(error).toMatchObject({
+        code: expect.any(String) as unknown as string,
+        phase: expect.any(String) as unknown as string,
+      });
       const shown = JSON.stringify({ message: error.message, json: error.toJSON() });
       expect(shown).not.toContain(TOKEN);
       expect(shown).not.toContain("Qu3ry-T0ken");

@@ -26,9 +26,9 @@ function cutBytes(text: string, cuts: number[]): Uint8Array[] {
 
 const STREAM =
   ": a comment the server sends as a keep-alive\n" +
-  "event: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":7}\n\n" +
-  "data: {\"jsonrpc\":\"2.0\",\n" +
-  "data:\"id\":\"r-1\",\"result\":{\"text\":\"naïve – ünïcode ✓\"}}\n\n";
+  'event: message\nid: 1\ndata: {"jsonrpc":"2.0","method":"ping","id":7}\n\n' +
+  'data: {"jsonrpc":"2.0",\n' +
+  'data:"id":"r-1","result":{"text":"naïve – ünïcode ✓"}}\n\n';
 
 const EXPECTED: SseEvent[] = [
   { type: "message", data: '{"jsonrpc":"2.0","method":"ping","id":7}', lastEventId: "1" },
@@ -43,11 +43,20 @@ describe("SSE parser", () => {
   it("gives the same events however the bytes are split, even inside a UTF-8 character", () => {
     const length = encoder.encode(STREAM).length;
     for (let cut = 0; cut <= length; cut++) expect(parse(cutBytes(STREAM, [cut]))).toEqual(EXPECTED);
-    expect(parse(cutBytes(STREAM, Array.from({ length: length - 1 }, (_, i) => i + 1)))).toEqual(EXPECTED); // one byte at a time
+    expect(
+      parse(
+        cutBytes(
+          STREAM,
+          Array.from({ length: length - 1 }, (_, i) => i + 1),
+        ),
+      ),
+    ).toEqual(EXPECTED); // one byte at a time
   });
 
   it("joins multi-line data with newlines and strips one space after the colon only", () => {
-    expect(parse(["data:  two spaces\ndata:none\ndata\ndata: last\n\n"])).toEqual([{ type: "message", data: " two spaces\nnone\n\nlast", lastEventId: "" }]);
+    expect(parse(["data:  two spaces\ndata:none\ndata\ndata: last\n\n"])).toEqual([
+      { type: "message", data: " two spaces\nnone\n\nlast", lastEventId: "" },
+    ]);
   });
 
   it("ignores comments and unknown fields, and dispatches nothing for an event without data", () => {
@@ -67,7 +76,9 @@ describe("SSE parser", () => {
 
   it("keeps custom event types, reads retry, and ignores an id holding NUL", () => {
     const parser = createSseParser();
-    const events = parser.push("id: 5\nretry: 1500\nevent: endpoint\ndata: /mcp\n\nid: bad\u0000id\nretry: soon\ndata: x\n\n");
+    const events = parser.push(
+      "id: 5\nretry: 1500\nevent: endpoint\ndata: /mcp\n\nid: bad\u0000id\nretry: soon\ndata: x\n\n",
+    );
     expect(events).toEqual([
       { type: "endpoint", data: "/mcp", lastEventId: "5" },
       { type: "message", data: "x", lastEventId: "5" },
@@ -77,7 +88,9 @@ describe("SSE parser", () => {
   });
 
   it("dispatches an empty data line as an empty event (a priming event) and drops a leading BOM", () => {
-    expect(parse([new Uint8Array([0xef, 0xbb, 0xbf]), "id: p1\ndata: \n\n"])).toEqual([{ type: "message", data: "", lastEventId: "p1" }]);
+    expect(parse([new Uint8Array([0xef, 0xbb, 0xbf]), "id: p1\ndata: \n\n"])).toEqual([
+      { type: "message", data: "", lastEventId: "p1" },
+    ]);
   });
 
   it("parses thousands of events in one chunk, with LF line ends and then CR ones", () => {
@@ -90,7 +103,9 @@ describe("SSE parser", () => {
   });
 
   it("discards an event the stream ends before finishing", () => {
-    expect(parse(["data: complete\n\ndata: cut off\n"])).toEqual([{ type: "message", data: "complete", lastEventId: "" }]);
+    expect(parse(["data: complete\n\ndata: cut off\n"])).toEqual([
+      { type: "message", data: "complete", lastEventId: "" },
+    ]);
     expect(parse(["data: no newline at all"])).toEqual([]);
   });
 
@@ -100,7 +115,7 @@ describe("SSE parser", () => {
     expect(parser.lastEventId).toBe("");
     parser.push("data: \n\n");
     expect(parser.lastEventId).toBe("p-1");
-    parser.push("id: p-2\n\nid: p-3\ndata: {\"cut");
+    parser.push('id: p-2\n\nid: p-3\ndata: {"cut');
     expect(parser.lastEventId).toBe("p-2");
     parser.end();
     expect([parser.lastEventId, parser.retryMs]).toEqual(["p-2", 200]);

@@ -35,15 +35,25 @@ class WebSocketDaemon {
 
   constructor(options: DaemonOptions = {}) {
     const handleProtocols =
-      options.handleProtocols ?? ((protocols: Set<string>) => (protocols.has("mcp") && protocols.has(`glass-bearer.${TOKEN}`) ? "mcp" : false));
+      options.handleProtocols ??
+      ((protocols: Set<string>) => (protocols.has("mcp") && protocols.has(`glass-bearer.${TOKEN}`) ? "mcp" : false));
     this.#server = new WebSocketServer({
       host: "127.0.0.1",
       port: 0,
       handleProtocols: (protocols, request: IncomingMessage) => {
-        this.offeredProtocols.push(String(request.headers["sec-websocket-protocol"]).split(",").map((entry) => entry.trim()));
+        this.offeredProtocols.push(
+          String(request.headers["sec-websocket-protocol"])
+            .split(",")
+            .map((entry) => entry.trim()),
+        );
         return handleProtocols(protocols);
       },
-      ...(options.refuseWith === undefined ? {} : { verifyClient: (_info: unknown, done: (ok: boolean, status?: number) => void) => done(false, options.refuseWith) }),
+      ...(options.refuseWith === undefined
+        ? {}
+        : {
+            verifyClient: (_info: unknown, done: (ok: boolean, status?: number) => void) =>
+              done(false, options.refuseWith),
+          }),
     });
     this.#server.on("connection", (socket) => {
       this.connections += 1;
@@ -82,7 +92,9 @@ class WebSocketDaemon {
 
   #mcpServer(): McpServer {
     const server = new McpServer({ name: "ws-reference", version: "1.0.0" });
-    const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
+    const text = (value: unknown): { content: { type: "text"; text: string }[] } => ({
+      content: [{ type: "text", text: JSON.stringify(value) }],
+    });
     const never = (name: string) => () => {
       this.toolCalls.push(name);
       return new Promise<never>(() => undefined);
@@ -235,7 +247,11 @@ describe("webSocketTransport", () => {
   it("uses an injected WebSocket class (a browser-like one without write callbacks)", async () => {
     const server = await daemon();
     const before = BrowserLikeWebSocket.created;
-    const transport = webSocketTransport({ url: server.url, token: TOKEN, WebSocket: BrowserLikeWebSocket satisfies WebSocketConstructor });
+    const transport = webSocketTransport({
+      url: server.url,
+      token: TOKEN,
+      WebSocket: BrowserLikeWebSocket satisfies WebSocketConstructor,
+    });
     const glass = await Glass.connect(transport, { negotiation: false });
     clients.push(glass);
 
@@ -246,7 +262,10 @@ describe("webSocketTransport", () => {
 
   it("rejects pending calls with TransportClosedError when the socket closes; mutationPossible only for a written mutating call", async () => {
     const server = await daemon();
-    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false, maxInFlight: 2 });
+    const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), {
+      negotiation: false,
+      maxInFlight: 2,
+    });
     clients.push(glass);
 
     const writtenMutation = glass.requestUntyped("browser.hang", {}).catch((error: unknown) => error);
@@ -257,7 +276,11 @@ describe("webSocketTransport", () => {
 
     const [mutation, read, queued] = await Promise.all([writtenMutation, writtenRead, queuedMutation]);
     expect(mutation).toBeInstanceOf(TransportClosedError);
-    expect(mutation).toMatchObject({ mutationPossible: true, phase: "dispatch", message: expect.stringMatching(/code 4000: daemon restarting.*may have happened/) });
+    expect(mutation).toMatchObject({
+      mutationPossible: true,
+      phase: "dispatch",
+      message: expect.stringMatching(/code 4000: daemon restarting.*may have happened/),
+    });
     expect(read).toBeInstanceOf(TransportClosedError);
     expect(read).toMatchObject({ mutationPossible: false });
     expect(queued).toBeInstanceOf(TransportClosedError);
@@ -275,7 +298,9 @@ describe("webSocketTransport", () => {
 
     expect(recorder.closes[0]).toBeInstanceOf(TransportClosedError);
     expect(recorder.closes[0]).toMatchObject({ details: { closeCode: 1001, closeReason: "going away" } });
-    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toBeInstanceOf(TransportClosedError);
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toBeInstanceOf(
+      TransportClosedError,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.connections).toBe(1);
     await transport.close();
@@ -329,30 +354,46 @@ describe("webSocketTransport", () => {
 
   it("fails start() with TransportUnavailableError when the server refuses the subprotocol (a wrong token)", async () => {
     const server = await daemon();
-    const connecting = Glass.connect(webSocketTransport({ url: server.url, token: "wrong-token" }), { negotiation: false });
+    const connecting = Glass.connect(webSocketTransport({ url: server.url, token: "wrong-token" }), {
+      negotiation: false,
+    });
     await expect(connecting).rejects.toBeInstanceOf(TransportUnavailableError);
-    await expect(connecting).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`${server.url}.*refused the mcp subprotocol or the token`)) });
+    await expect(connecting).rejects.toMatchObject({
+      message: expect.stringMatching(new RegExp(`${server.url}.*refused the mcp subprotocol or the token`)),
+    });
   });
 
   it("fails start() when the server selects another subprotocol than mcp, or refuses the upgrade with 401", async () => {
-    const echoing = await daemon({ handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith("glass-bearer.")) ?? false });
+    const echoing = await daemon({
+      handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith("glass-bearer.")) ?? false,
+    });
     const transport = webSocketTransport({ url: echoing.url, token: TOKEN });
     const refused = await transport.start(new Recorder()).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TransportUnavailableError);
-    expect((refused as GlassError).rawMessage).toMatch(/did not select the mcp subprotocol \(it selected "glass-bearer\.…"\)/);
+    expect((refused as GlassError).rawMessage).toMatch(
+      /did not select the mcp subprotocol \(it selected "glass-bearer\.…"\)/,
+    );
     expect((refused as GlassError).rawMessage).not.toContain(TOKEN);
 
     const unauthorized = await daemon({ refuseWith: 401 });
-    const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN }).start(new Recorder()).catch((error: unknown) => error);
+    const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN })
+      .start(new Recorder())
+      .catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(TransportUnavailableError);
     expect((failed as GlassError).rawMessage).toMatch(/401.*refused the token.*startup line/);
   });
 
   it("close() before start(), or while connecting, makes start() fail with TransportClosedError; send() before start() is refused", async () => {
     const never = webSocketTransport({ url: "ws://127.0.0.1:1/mcp", WebSocket: ScriptedSocket });
-    await expect(never.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({ code: "transport.closed", rawMessage: expect.stringContaining("is not open: call start() first") });
+    await expect(never.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toMatchObject({
+      code: "transport.closed",
+      rawMessage: expect.stringContaining("is not open: call start() first"),
+    });
     await never.close();
-    await expect(never.start(new Recorder())).rejects.toMatchObject({ code: "transport.closed", rawMessage: "the transport was closed before it started" });
+    await expect(never.start(new Recorder())).rejects.toMatchObject({
+      code: "transport.closed",
+      rawMessage: "the transport was closed before it started",
+    });
 
     const server = await daemon();
     const connecting = webSocketTransport({ url: server.url, token: TOKEN });
@@ -377,12 +418,18 @@ describe("webSocketTransport", () => {
       let closed = false;
       const closing = transport.close().then(() => (closed = true));
       await vi.advanceTimersByTimeAsync(1999);
-      expect([closed, socket.closedWith, socket.terminated]).toEqual([false, [1000, "the client closed the connection"], false]);
+      expect([closed, socket.closedWith, socket.terminated]).toEqual([
+        false,
+        [1000, "the client closed the connection"],
+        false,
+      ]);
       await vi.advanceTimersByTimeAsync(1);
       await closing;
       expect(socket.terminated).toBe(true);
       expect(recorder.closes).toEqual([undefined]);
-      await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toBeInstanceOf(TransportClosedError);
+      await expect(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" })).rejects.toBeInstanceOf(
+        TransportClosedError,
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -393,7 +440,10 @@ describe("webSocketTransport", () => {
     const url = server.url;
     await server.close();
     daemons.splice(daemons.indexOf(server), 1);
-    await expect(webSocketTransport({ url }).start(new Recorder())).rejects.toMatchObject({ code: "transport.unavailable", message: expect.stringContaining(`cannot open a WebSocket to ${url}`) });
+    await expect(webSocketTransport({ url }).start(new Recorder())).rejects.toMatchObject({
+      code: "transport.unavailable",
+      message: expect.stringContaining(`cannot open a WebSocket to ${url}`),
+    });
   });
 
   it("bufferedBytes is what waits in the socket for a peer that stopped reading, and 0 once it reads again", async () => {
@@ -410,7 +460,9 @@ describe("webSocketTransport", () => {
     expect(transport.bufferedBytes).toBe(0);
     const MIB = 1024 * 1024;
     // 8 MiB of notifications: more than the kernel's socket buffers take, so some wait in the socket.
-    const sends = Array.from({ length: 8 }, () => transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: "z".repeat(MIB) } }));
+    const sends = Array.from({ length: 8 }, () =>
+      transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: "z".repeat(MIB) } }),
+    );
     await until(() => (transport.bufferedBytes ?? 0) > 0);
     expect(transport.bufferedBytes).toBeLessThanOrEqual(8 * MIB + 8 * 128);
     paused!.resume();
@@ -422,29 +474,59 @@ describe("webSocketTransport", () => {
 
   it("redact scrubs its token (as written and as the glass-bearer subprotocol) and the URL's ?token=, and leaves other text alone", () => {
     const transport = webSocketTransport({ url: "ws://127.0.0.1:1/mcp?token=Qu3ry-T0ken-ws", token: TOKEN });
-    const scrubbed = transport.redact!(`server said: bad ${TOKEN}; Sec-WebSocket-Protocol: mcp, glass-bearer.${TOKEN}; query Qu3ry-T0ken-ws`);
+    const scrubbed = transport.redact!(
+      `server said: bad ${TOKEN}; Sec-WebSocket-Protocol: mcp, glass-bearer.${TOKEN}; query Qu3ry-T0ken-ws`,
+    );
     expect(scrubbed).not.toContain(TOKEN);
     expect(scrubbed).not.toContain("Qu3ry-T0ken-ws");
     expect(scrubbed).toContain("glass-bearer.[redacted]");
-    expect(transport.redact!("clicked the button at ws://127.0.0.1:1/page")).toBe("clicked the button at ws://127.0.0.1:1/page");
+    expect(transport.redact!("clicked the button at ws://127.0.0.1:1/page")).toBe(
+      "clicked the button at ws://127.0.0.1:1/page",
+    );
   });
 
   it("a token a server echoes in a call's error never reaches the Glass error", async () => {
     const server = await daemon({
       raw: (socket) => {
         socket.on("message", (data) => {
-          const message = JSON.parse(String(data)) as { id?: string | number; method: string; params?: { protocolVersion?: string } };
+          const message = JSON.parse(String(data)) as {
+            id?: string | number;
+            method: string;
+            params?: { protocolVersion?: string };
+          };
           if (message.id === undefined) return;
           if (message.method === "initialize") {
-            socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params?.protocolVersion, capabilities: {}, serverInfo: { name: "echo", version: "0" } } }));
+            socket.send(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: {
+                  protocolVersion: message.params?.protocolVersion,
+                  capabilities: {},
+                  serverInfo: { name: "echo", version: "0" },
+                },
+              }),
+            );
             return;
           }
           if (message.method === "tools/list") {
             // The client's connect-time tool list: the tool the test calls. Its call is what echoes the token.
-            socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "observe", inputSchema: { type: "object" } }] } }));
+            socket.send(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: { tools: [{ name: "observe", inputSchema: { type: "object" } }] },
+              }),
+            );
             return;
           }
-          socket.send(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: `token ${TOKEN} is not welcome`, data: { token: TOKEN } } }));
+          socket.send(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: message.id,
+              error: { code: -32603, message: `token ${TOKEN} is not welcome`, data: { token: TOKEN } },
+            }),
+          );
         });
       },
     });
@@ -493,7 +575,8 @@ function browserShapedWebSocket(origin: string): WebSocketConstructor {
     }
     addEventListener(type: "open" | "message" | "error" | "close", listener: (event: unknown) => void): void {
       if (type === "error") this.#socket.on("error", () => listener({ type: "error" }));
-      else if (type === "close") this.#socket.on("close", (code: number) => listener({ type: "close", code, reason: "" }));
+      else if (type === "close")
+        this.#socket.on("close", (code: number) => listener({ type: "close", code, reason: "" }));
       else this.#socket.addEventListener(type, listener);
     }
   };
@@ -509,7 +592,11 @@ describe("webSocketTransport refused for its Origin", () => {
   it("on Node (ws), where the upgrade's answer is visible, says the bridge refused the Origin (403), quoting it, and how to allow it", async () => {
     harness = await startBridgeHarness({ allowedOrigins: ["http://localhost:5173"] });
     const { bridge, daemon, logs } = harness;
-    const transport = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: wsWithOrigin("http://localhost:5174") });
+    const transport = webSocketTransport({
+      url: bridge.wsUrl,
+      token: bridge.token,
+      WebSocket: wsWithOrigin("http://localhost:5174"),
+    });
     const error = (await transport.start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
     expect(error).toBeInstanceOf(TransportUnavailableError);
     expect(error.rawMessage).toBe(
@@ -520,10 +607,19 @@ describe("webSocketTransport refused for its Origin", () => {
     expect(error.details).toMatchObject({ status: 403, closeCode: 1006 });
     expect(JSON.stringify(error.toJSON())).not.toContain(bridge.token);
     expect(daemon.clientCount()).toBe(0);
-    expect(logs.some((line) => line.includes('refused WebSocket /mcp') && line.includes('Origin "http://localhost:5174" is not allowed'))).toBe(true);
+    expect(
+      logs.some(
+        (line) =>
+          line.includes("refused WebSocket /mcp") && line.includes('Origin "http://localhost:5174" is not allowed'),
+      ),
+    ).toBe(true);
 
     // The same client from the allowed origin gets in.
-    const allowed = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: wsWithOrigin("http://localhost:5173") });
+    const allowed = webSocketTransport({
+      url: bridge.wsUrl,
+      token: bridge.token,
+      WebSocket: wsWithOrigin("http://localhost:5173"),
+    });
     await allowed.start(new Recorder());
     await allowed.close();
   });
@@ -532,7 +628,11 @@ describe("webSocketTransport refused for its Origin", () => {
     harness = await startBridgeHarness({ allowedOrigins: ["http://localhost:5173"] });
     const { bridge } = harness;
     vi.stubGlobal("location", { origin: "http://localhost:5174" });
-    const transport = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: browserShapedWebSocket("http://localhost:5174") });
+    const transport = webSocketTransport({
+      url: bridge.wsUrl,
+      token: bridge.token,
+      WebSocket: browserShapedWebSocket("http://localhost:5174"),
+    });
     const error = (await transport.start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
     expect(error).toBeInstanceOf(TransportUnavailableError);
     expect(error.rawMessage).toBe(
@@ -543,31 +643,54 @@ describe("webSocketTransport refused for its Origin", () => {
     expect(error.details).toEqual({ closeCode: 1006 });
 
     vi.unstubAllGlobals(); // no page (a worker without location, or Node): the flag is left for the reader to fill in
-    const withoutPage = webSocketTransport({ url: bridge.wsUrl, token: bridge.token, WebSocket: browserShapedWebSocket("http://localhost:5174") });
-    await expect(withoutPage.start(new Recorder())).rejects.toMatchObject({ rawMessage: expect.stringContaining("--allow-origin <this page's origin>") });
+    const withoutPage = webSocketTransport({
+      url: bridge.wsUrl,
+      token: bridge.token,
+      WebSocket: browserShapedWebSocket("http://localhost:5174"),
+    });
+    await expect(withoutPage.start(new Recorder())).rejects.toMatchObject({
+      rawMessage: expect.stringContaining("--allow-origin <this page's origin>"),
+    });
   });
 
   it("a 403 without a reason names both causes a bridge has for it; a refusal body is quoted bounded and without the token", async () => {
     const forbidden = await daemon({ refuseWith: 403 });
     await expect(webSocketTransport({ url: forbidden.url, token: TOKEN }).start(new Recorder())).rejects.toMatchObject({
-      rawMessage: expect.stringMatching(/HTTP 403; a bridge answers 403 for an Origin it does not allow \(start it with --allow-origin <origin>.*or a host name that is not its own \(--allow-host\)/),
+      rawMessage: expect.stringMatching(
+        /HTTP 403; a bridge answers 403 for an Origin it does not allow \(start it with --allow-origin <origin>.*or a host name that is not its own \(--allow-host\)/,
+      ),
     });
 
     const echoing = createServer();
     echoing.on("upgrade", (request: IncomingMessage, socket) => {
       const padding = request.url === "/long" ? "x".repeat(10_000) : "";
-      const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `no entry; you sent ${String(request.headers["sec-websocket-protocol"])}${padding}` } });
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32000,
+          message: `no entry; you sent ${String(request.headers["sec-websocket-protocol"])}${padding}`,
+        },
+      });
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     await new Promise<void>((resolve) => echoing.listen(0, "127.0.0.1", resolve));
     try {
       const base = `ws://127.0.0.1:${(echoing.address() as AddressInfo).port}`;
-      const error = (await webSocketTransport({ url: `${base}/mcp`, token: TOKEN }).start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+      const error = (await webSocketTransport({ url: `${base}/mcp`, token: TOKEN })
+        .start(new Recorder())
+        .catch((caught: unknown) => caught)) as GlassError;
       expect(error).toBeInstanceOf(TransportUnavailableError);
-      expect(error.rawMessage).toMatch(/the server refused the upgrade with HTTP 403: no entry; you sent mcp,glass-bearer\.\[redacted\]; a bridge answers 403/);
+      expect(error.rawMessage).toMatch(
+        /the server refused the upgrade with HTTP 403: no entry; you sent mcp,glass-bearer\.\[redacted\]; a bridge answers 403/,
+      );
       expect(error.rawMessage).not.toContain(TOKEN);
       // A body over the 4 KiB read for a reason is not quoted, only the status is.
-      const long = (await webSocketTransport({ url: `${base}/long`, token: TOKEN }).start(new Recorder()).catch((caught: unknown) => caught)) as GlassError;
+      const long = (await webSocketTransport({ url: `${base}/long`, token: TOKEN })
+        .start(new Recorder())
+        .catch((caught: unknown) => caught)) as GlassError;
       expect(long.rawMessage).toMatch(/the server refused the upgrade with HTTP 403; a bridge answers 403/);
     } finally {
       await new Promise<void>((resolve) => echoing.close(() => resolve()));
@@ -583,7 +706,8 @@ describe("webSocketTransport refused for its Origin", () => {
 function stubGlobalWebSocket(global: WebSocketConstructor, nodeOwn: unknown): void {
   vi.stubGlobal("WebSocket", global);
   const real = process.getBuiltinModule.bind(process) as (id: string) => unknown;
-  vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) => (id === "http" ? { WebSocket: nodeOwn } : real(id))) as typeof process.getBuiltinModule);
+  vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) =>
+    id === "http" ? { WebSocket: nodeOwn } : real(id)) as typeof process.getBuiltinModule);
 }
 
 describe("webSocketTransport picks its WebSocket class when none is given", () => {
@@ -595,9 +719,13 @@ describe("webSocketTransport picks its WebSocket class when none is given", () =
     stubGlobalWebSocket(BrowserLikeWebSocket, BrowserLikeWebSocket);
     const before = BrowserLikeWebSocket.created;
     const unauthorized = await daemon({ refuseWith: 401 });
-    const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN }).start(new Recorder()).catch((error: unknown) => error);
+    const failed = await webSocketTransport({ url: unauthorized.url, token: TOKEN })
+      .start(new Recorder())
+      .catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(TransportUnavailableError);
-    expect((failed as GlassError).rawMessage).toMatch(/refused the upgrade with HTTP 401.*refused the token.*startup line/);
+    expect((failed as GlassError).rawMessage).toMatch(
+      /refused the upgrade with HTTP 401.*refused the token.*startup line/,
+    );
     expect((failed as GlassError).details).toMatchObject({ status: 401 });
     expect(BrowserLikeWebSocket.created).toBe(before);
 
@@ -620,7 +748,9 @@ describe("webSocketTransport picks its WebSocket class when none is given", () =
 
   it("uses the global WebSocket where the runtime names none as its own (a browser)", async () => {
     vi.stubGlobal("WebSocket", BrowserLikeWebSocket);
-    vi.spyOn(process, "getBuiltinModule").mockImplementation((() => undefined) as unknown as typeof process.getBuiltinModule);
+    vi.spyOn(process, "getBuiltinModule").mockImplementation(
+      (() => undefined) as unknown as typeof process.getBuiltinModule,
+    );
     const before = BrowserLikeWebSocket.created;
     const server = await daemon();
     const glass = await Glass.connect(webSocketTransport({ url: server.url, token: TOKEN }), { negotiation: false });

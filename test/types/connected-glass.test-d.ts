@@ -1,5 +1,11 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { Glass, type ConnectedGlass, type GlassCapabilityAgreement, type GlassCapabilityManifest, type GlassTransport } from "glass-sdk";
+import {
+  Glass,
+  type ConnectedGlass,
+  type GlassCapabilityAgreement,
+  type GlassCapabilityManifest,
+  type GlassTransport,
+} from "glass-sdk";
 
 declare const transport: GlassTransport;
 

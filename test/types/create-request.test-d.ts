@@ -1,5 +1,13 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createRequest, type GlassRequest, type JsonValue, type OperationName, type PayloadOf, type ResultOf, validatePayload } from "glass-sdk";
+import {
+  createRequest,
+  type GlassRequest,
+  type JsonValue,
+  type OperationName,
+  type PayloadOf,
+  type ResultOf,
+  validatePayload,
+} from "glass-sdk";
 
 describe("createRequest types", () => {
   it("rejects a payload of the wrong shape for a catalog operation", () => {
@@ -11,8 +19,16 @@ describe("createRequest types", () => {
     createRequest("browser.click", { target: "ref=1", button: "left" });
     // @ts-expect-error — expectedRevision is a number
     createRequest("browser.click", { target: "ref=1", expectedRevision: "7" });
-    // @ts-expect-error — the task document's risk has no unknownRisk
-    createRequest("task.validate", { task: { schemaVersion: 1, task: "form.fill", scope: {}, limits: { maxActions: 1, timeoutMs: 1, maxItems: 1 }, risk: "unknownRisk" } });
+    createRequest("task.validate", {
+      task: {
+        schemaVersion: 1,
+        task: "form.fill",
+        scope: {},
+        limits: { maxActions: 1, timeoutMs: 1, maxItems: 1 },
+        // @ts-expect-error — the task document's risk has no unknownRisk
+        risk: "unknownRisk",
+      },
+    });
   });
 
   it("accepts well-typed payloads and types the request by operation", () => {

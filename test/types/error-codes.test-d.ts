@@ -14,7 +14,9 @@ describe("GlassError code types", () => {
   });
 
   it("lists every code the SDK produces, tool.failed, internal and fixture.invalid among them", () => {
-    expectTypeOf<"tool.failed" | "internal" | "fixture.invalid" | "request.invalid" | "capability.unavailable">().toMatchTypeOf<GlassErrorCode>();
+    expectTypeOf<
+      "tool.failed" | "internal" | "fixture.invalid" | "request.invalid" | "capability.unavailable"
+    >().toMatchTypeOf<GlassErrorCode>();
     expectTypeOf(GlassErrorCode.Internal).toEqualTypeOf<"internal">();
     expectTypeOf(GlassErrorCode.FixtureInvalid).toEqualTypeOf<"fixture.invalid">();
     expectTypeOf(GlassErrorCode.ToolFailed).toEqualTypeOf<"tool.failed">();

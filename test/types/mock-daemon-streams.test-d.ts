@@ -2,7 +2,12 @@ import { spawn } from "node:child_process";
 import { createConnection, type Socket } from "node:net";
 import { Duplex, PassThrough, type Readable, type Writable } from "node:stream";
 import { describe, expectTypeOf, it } from "vitest";
-import { type MockDaemonOptions, type ReadableByteStream, startMockDaemon, type WritableByteStream } from "glass-sdk/testing/node";
+import {
+  type MockDaemonOptions,
+  type ReadableByteStream,
+  startMockDaemon,
+  type WritableByteStream,
+} from "glass-sdk/testing/node";
 
 describe("the mock daemon's stdio streams", () => {
   it("take Node's streams as they are: process.stdin and stdout, a PassThrough, a Duplex, a socket, a child's pipes", () => {

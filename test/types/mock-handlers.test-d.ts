@@ -1,6 +1,12 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { PayloadOf, ResultOf } from "glass-sdk";
-import { createMockGlass, type MockCallContext, type MockHandler, type MockHandlers, mockError } from "glass-sdk/testing";
+import {
+  createMockGlass,
+  type MockCallContext,
+  type MockHandler,
+  type MockHandlers,
+  mockError,
+} from "glass-sdk/testing";
 
 describe("typed mock handlers", () => {
   it("types each handler's payload and result from the catalog", () => {
@@ -14,7 +20,9 @@ describe("typed mock handlers", () => {
       "browser.getText": async () => ({ text: "hello" }),
     };
     createMockGlass({ handlers });
-    expectTypeOf<MockHandler<"browser.getText">>().returns.toEqualTypeOf<ResultOf<"browser.getText"> | Promise<ResultOf<"browser.getText">>>();
+    expectTypeOf<MockHandler<"browser.getText">>().returns.toEqualTypeOf<
+      ResultOf<"browser.getText"> | Promise<ResultOf<"browser.getText">>
+    >();
   });
 
   it("does not compile a handler that returns the wrong shape", () => {
@@ -71,10 +79,15 @@ describe("typed mock handlers", () => {
   });
 
   it("types mockError's init: the phase and the retry classification are the protocol's", () => {
-    mockError("target.notFound", "gone", { phase: "dispatch", retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" } });
+    mockError("target.notFound", "gone", {
+      phase: "dispatch",
+      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+    });
     // @ts-expect-error — no such phase
     mockError("target.notFound", "gone", { phase: "later" });
-    // @ts-expect-error — no such retry classification
-    mockError("target.notFound", "gone", { retry: { classification: "whenever", recommendedOperation: "inspect_page" } });
+    mockError("target.notFound", "gone", {
+      // @ts-expect-error — no such retry classification
+      retry: { classification: "whenever", recommendedOperation: "inspect_page" },
+    });
   });
 });

@@ -30,7 +30,11 @@ type UntypedResults = { [Op in OperationName]: IsUntyped<ResultOf<Op>> extends t
 type UntypedPayloads = { [Op in OperationName]: IsUntyped<PayloadOf<Op>> extends true ? Op : never }[OperationName];
 
 /** The client method of an operation: `Glass["browser"]["click"]` for `browser.click`. */
-type MethodOf<Op extends OperationName> = Op extends `${infer Ns extends keyof Glass}.${infer Method}` ? (Method extends keyof Glass[Ns] ? Glass[Ns][Method] : never) : never;
+type MethodOf<Op extends OperationName> = Op extends `${infer Ns extends keyof Glass}.${infer Method}`
+  ? Method extends keyof Glass[Ns]
+    ? Glass[Ns][Method]
+    : never
+  : never;
 
 /**
  * The operations whose method's general signature (the last overload) does not take
@@ -76,7 +80,9 @@ describe("operation types", () => {
     expectTypeOf(glass.webIr.diff).parameter(0).toEqualTypeOf<WebIrDiffPayload>();
     expectTypeOf(glass.webIr.diff({ before, after })).resolves.toEqualTypeOf<WebIrDiffResult>();
     expectTypeOf(glass.browser.click).parameter(0).toEqualTypeOf<BrowserClickPayload>();
-    expectTypeOf(glass.browser.click({ target: "ref=r7:b42", expectedRevision: 7 })).resolves.toEqualTypeOf<BrowserClickResult>();
+    expectTypeOf(
+      glass.browser.click({ target: "ref=r7:b42", expectedRevision: 7 }),
+    ).resolves.toEqualTypeOf<BrowserClickResult>();
     expectTypeOf<ResultOf<"task.validate">>().toEqualTypeOf<TaskValidateResult>();
     expectTypeOf<ResultOf<"task.compile">>().toEqualTypeOf<TaskCompileResult>();
     expectTypeOf<OperationMap["webIr.diff"]>().toEqualTypeOf<{ payload: WebIrDiffPayload; result: WebIrDiffResult }>();

@@ -30,12 +30,22 @@ describe("result overloads (catalog resultCases)", () => {
   });
 
   it("resolves browser.sessionSnapshot by its operation, list when it is absent", () => {
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "list" })).resolves.toEqualTypeOf<BrowserSessionSnapshotListResult>();
+    expectTypeOf(
+      glass.browser.sessionSnapshot({ operation: "list" }),
+    ).resolves.toEqualTypeOf<BrowserSessionSnapshotListResult>();
     expectTypeOf(glass.browser.sessionSnapshot({})).resolves.toEqualTypeOf<BrowserSessionSnapshotListResult>();
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "create" })).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "inspect", from: "snap-12-0123456789ab" })).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "diff", from: "snap-11-0123456789ab", to: "snap-12-0123456789ab" })).resolves.toEqualTypeOf<BrowserSessionSnapshotDiffResult>();
-    expectTypeOf(glass.browser.sessionSnapshot({ operation: "purge" })).resolves.toEqualTypeOf<BrowserSessionSnapshotPurgeResult>();
+    expectTypeOf(
+      glass.browser.sessionSnapshot({ operation: "create" }),
+    ).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
+    expectTypeOf(
+      glass.browser.sessionSnapshot({ operation: "inspect", from: "snap-12-0123456789ab" }),
+    ).resolves.toEqualTypeOf<BrowserSessionSnapshotSingleResult>();
+    expectTypeOf(
+      glass.browser.sessionSnapshot({ operation: "diff", from: "snap-11-0123456789ab", to: "snap-12-0123456789ab" }),
+    ).resolves.toEqualTypeOf<BrowserSessionSnapshotDiffResult>();
+    expectTypeOf(
+      glass.browser.sessionSnapshot({ operation: "purge" }),
+    ).resolves.toEqualTypeOf<BrowserSessionSnapshotPurgeResult>();
     const payload = { operation: "list" } as BrowserSessionSnapshotPayload;
     expectTypeOf(glass.browser.sessionSnapshot(payload)).resolves.toEqualTypeOf<BrowserSessionSnapshotResult>();
   });

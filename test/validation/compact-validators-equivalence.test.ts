@@ -50,7 +50,11 @@ type NamedExport = Exclude<keyof typeof compiled, "payloadValidators" | "resultV
 
 /** The named validators and their schemas, as the generated index documents each export. */
 const indexText = readFileSync(new URL("../../generated/validators-compact/index.ts", import.meta.url), "utf8");
-const named: Pair[] = [...indexText.matchAll(/\/\*\* Validates a value against ([^#\s]+)#(\S*?)(?: \(strict\))?\. \*\/\nexport const (\w+)/g)].map(([, file, pointer, name]) => ({
+const named: Pair[] = [
+  ...indexText.matchAll(
+    /\/\*\* Validates a value against ([^#\s]+)#(\S*?)(?: \(strict\))?\. \*\/\nexport const (\w+)/g,
+  ),
+].map(([, file, pointer, name]) => ({
   label: name!,
   compiled: compiled[name as NamedExport],
   compact: compact[name as NamedExport],
@@ -63,7 +67,16 @@ const payloads: Pair[] = catalog.operations.map((op) => ({
   location: op.payload,
 }));
 const results: Pair[] = catalog.operations.flatMap((op) =>
-  op.result === undefined ? [] : [{ label: `result of ${op.operation}`, compiled: compiled.resultValidators[op.operation]!, compact: compact.resultValidators[op.operation]!, location: op.result }],
+  op.result === undefined
+    ? []
+    : [
+        {
+          label: `result of ${op.operation}`,
+          compiled: compiled.resultValidators[op.operation]!,
+          compact: compact.resultValidators[op.operation]!,
+          location: op.result,
+        },
+      ],
 );
 const pairs = [...named, ...payloads, ...results];
 const byLabel = new Map(pairs.map((pair) => [pair.label, pair]));
@@ -123,15 +136,22 @@ function distinctNested(documents: unknown[]): unknown[] {
 }
 
 const fixture = readGoldenFixture();
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
-const referenceFiles = existsSync(referenceDir) ? readdirSync(referenceDir).filter((file) => file.endsWith(".json")) : [];
+const referenceDir =
+  process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
+const referenceFiles = existsSync(referenceDir)
+  ? readdirSync(referenceDir).filter((file) => file.endsWith(".json"))
+  : [];
 
 describe("the compact validators", () => {
   it("export exactly what the compiled ones export, as different functions", () => {
     expect(Object.keys(compact).sort()).toEqual(Object.keys(compiled).sort());
     expect(Object.keys(compact.payloadValidators)).toEqual(Object.keys(compiled.payloadValidators));
     expect(Object.keys(compact.resultValidators)).toEqual(Object.keys(compiled.resultValidators));
-    expect(named.map((pair) => pair.label).sort()).toEqual(Object.keys(compiled).filter((name) => name.startsWith("validate")).sort());
+    expect(named.map((pair) => pair.label).sort()).toEqual(
+      Object.keys(compiled)
+        .filter((name) => name.startsWith("validate"))
+        .sort(),
+    );
     for (const pair of pairs) {
       expect(typeof pair.compact, pair.label).toBe("function");
       expect(pair.compact, pair.label).not.toBe(pair.compiled);
@@ -146,7 +166,8 @@ describe("the compact validators", () => {
       compare(byLabel.get("validateGlassRequest")!, request);
     }
     for (const response of [...fixture.responses, ...(fixture.invalidResponses ?? [])]) {
-      for (const label of ["validateGlassResponse", "validateGlassResponseStrict"]) compare(byLabel.get(label)!, response);
+      for (const label of ["validateGlassResponse", "validateGlassResponseStrict"])
+        compare(byLabel.get(label)!, response);
       const operation = fixture.requests.find((request) => request.requestId === response.requestId)?.operation;
       const resultPair = byLabel.get(`result of ${String(operation)}`);
       if (resultPair !== undefined && "result" in response) compare(resultPair, response.result);
@@ -159,7 +180,10 @@ describe("the compact validators", () => {
     const calls: [OperationName, unknown][] = [
       ["browser.extractWebIr", {}],
       ["browser.preflightNavigation", { url: "https://shop.example/orders" }],
-      ["browser.resolveIntentWithKnowledge", { schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: { mode: "bestCandidate" } }],
+      [
+        "browser.resolveIntentWithKnowledge",
+        { schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: { mode: "bestCandidate" } },
+      ],
       ["browser.workspaceStatus", {}],
       ["browser.workspaceInspect", {}],
       ["browser.replayInspect", { scenario: SCENARIO, replay: replay() }],
@@ -181,10 +205,15 @@ describe("the compact validators", () => {
     await glass.close();
   });
 
-  it.skipIf(referenceFiles.length === 0)(`agree on every value of the upstream reference data (${referenceDir})`, () => {
-    const documents = referenceFiles.map((file) => JSON.parse(readFileSync(`${referenceDir}/${file}`, "utf8")) as unknown);
-    for (const value of distinctNested(documents)) for (const pair of pairs) compare(pair, value);
-  });
+  it.skipIf(referenceFiles.length === 0)(
+    `agree on every value of the upstream reference data (${referenceDir})`,
+    () => {
+      const documents = referenceFiles.map(
+        (file) => JSON.parse(readFileSync(`${referenceDir}/${file}`, "utf8")) as unknown,
+      );
+      for (const value of distinctNested(documents)) for (const pair of pairs) compare(pair, value);
+    },
+  );
 
   it("agree on large Web IR documents, at, under and over the 256 KiB bound, and broken ones", () => {
     const document = byLabel.get("validateWebIrDocument")!;
@@ -195,7 +224,16 @@ describe("the compact validators", () => {
       compare(document, ir);
       compare(byLabel.get("payload of webIr.validate")!, { ir });
       compare(byLabel.get("payload of webIr.inspect")!, { ir });
-      compare(byLabel.get("payload of task.compile")!, { task: { schemaVersion: 1, task: "form.inspect", scope: { regionName: "form 3" }, limits: { maxActions: 1, timeoutMs: 1000, maxItems: 1 }, risk: "readOnly" }, ir });
+      compare(byLabel.get("payload of task.compile")!, {
+        task: {
+          schemaVersion: 1,
+          task: "form.inspect",
+          scope: { regionName: "form 3" },
+          limits: { maxActions: 1, timeoutMs: 1000, maxItems: 1 },
+          risk: "readOnly",
+        },
+        ir,
+      });
       // Broken: a second page, a relationship to nowhere, a repeated id, a bad field at the end.
       const broken = structuredClone(ir) as unknown as Record<string, any>;
       broken.entities[1].kind = "page";
@@ -238,8 +276,11 @@ describe("the compact validators", () => {
       [byLabel.get("payload of webIr.diff")!, webIrDiffSample(4_000)],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...valid), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), junk, ([pair, value], choice, replacement) =>
-        compare(pair, mutate(value, choice, replacement)),
+      fc.property(
+        fc.constantFrom(...valid),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+        junk,
+        ([pair, value], choice, replacement) => compare(pair, mutate(value, choice, replacement)),
       ),
       { seed: 7_2024, numRuns: 4_000 },
     );
@@ -260,10 +301,25 @@ describe("the compact validators", () => {
       response({ code: "c", message: "m", details: big }),
       response({ code: "c", message: "m", details: big, retry: 3 }),
       response({ code: "c", message: "", details: big, phase: "nowhere" }),
-      { protocolVersion: 1, requestId: " ", operation: "browser.click", payload: {}, sessionId: "a", mutationLease: { sessionId: "b", token: "t" } },
-      { protocolVersion: 1, requestId: "r", operation: "browser.click", payload: {}, sessionId: "a", mutationLease: { sessionId: "b", token: "t" } },
+      {
+        protocolVersion: 1,
+        requestId: " ",
+        operation: "browser.click",
+        payload: {},
+        sessionId: "a",
+        mutationLease: { sessionId: "b", token: "t" },
+      },
+      {
+        protocolVersion: 1,
+        requestId: "r",
+        operation: "browser.click",
+        payload: {},
+        sessionId: "a",
+        mutationLease: { sessionId: "b", token: "t" },
+      },
     ]) {
-      for (const label of ["validateGlassResponse", "validateGlassResponseStrict", "validateGlassRequest"]) compare(byLabel.get(label)!, value);
+      for (const label of ["validateGlassResponse", "validateGlassResponseStrict", "validateGlassRequest"])
+        compare(byLabel.get(label)!, value);
     }
   });
 
@@ -273,7 +329,12 @@ describe("the compact validators", () => {
     };
     const hostile: unknown[] = [
       Object.defineProperty({ protocolVersion: 1, requestId: "r" }, "operation", { get: boom, enumerable: true }),
-      { protocolVersion: 1, requestId: "r", operation: "browser.click", payload: Object.defineProperty({}, "target", { get: boom, enumerable: true }) },
+      {
+        protocolVersion: 1,
+        requestId: "r",
+        operation: "browser.click",
+        payload: Object.defineProperty({}, "target", { get: boom, enumerable: true }),
+      },
       new Proxy({}, { ownKeys: boom }),
       new Proxy({ protocolVersion: 1 }, { get: boom }),
       new Proxy({}, { getPrototypeOf: boom }),
@@ -313,7 +374,10 @@ describe("the compact validators, on a schema that uses every keyword the genera
       { name: `validateKw_${def}Strict`, location: { file: FILE, pointer: `/$defs/${def}` }, mode: "strict" },
     ]);
     const noOperations: Catalog = { groups: [], operations: [], leaseExemptTools: [] };
-    const files = [...emitValidators(keywordRegistry, noOperations, entries), ...emitCompactValidators(keywordRegistry, noOperations, entries)];
+    const files = [
+      ...emitValidators(keywordRegistry, noOperations, entries),
+      ...emitCompactValidators(keywordRegistry, noOperations, entries),
+    ];
     for (const [path, text] of files) {
       mkdirSync(dirname(join(dir, "generated", path)), { recursive: true });
       // The generated modules import the run-time helpers relatively (../../src/...): point them at ours.
@@ -323,7 +387,12 @@ describe("the compact validators, on a schema that uses every keyword the genera
     const compiledKw = (await import(join(dir, "generated/validators/index.ts"))) as Module;
     const compactKw = (await import(join(dir, "generated/validators-compact/index.ts"))) as Module;
     for (const entry of entries) {
-      keywordPairs.push({ label: entry.name, compiled: compiledKw[entry.name]!, compact: compactKw[entry.name]!, location: entry.location });
+      keywordPairs.push({
+        label: entry.name,
+        compiled: compiledKw[entry.name]!,
+        compact: compactKw[entry.name]!,
+        location: entry.location,
+      });
     }
   });
 
@@ -336,8 +405,10 @@ describe("the compact validators, on a schema that uses every keyword the genera
   });
 
   it("agree on the values each keyword is subtle about", () => {
-    const nullProto = (fields: Record<string, unknown>): unknown => Object.assign(Object.create(null) as object, fields);
-    const own = (fields: Record<string, unknown>, name: string, value: unknown): unknown => Object.defineProperty({ ...fields }, name, { value, enumerable: true, writable: true, configurable: true });
+    const nullProto = (fields: Record<string, unknown>): unknown =>
+      Object.assign(Object.create(null) as object, fields);
+    const own = (fields: Record<string, unknown>, name: string, value: unknown): unknown =>
+      Object.defineProperty({ ...fields }, name, { value, enumerable: true, writable: true, configurable: true });
     const values: unknown[] = [
       { a: "ab", "b c": true, constructor: 1 },
       own({ a: "abc", "b c": true }, "constructor", 1),
@@ -388,9 +459,47 @@ describe("the compact validators, on a schema that uses every keyword the genera
       [{ a: 1 }, { a: 1 }],
       [[1], [1]],
       ["x", 3, 6, 9],
-      "", "a", "ab", "abcdef", "éé", "😀😀", "€€€", "\ud800\ud800", "123", "12", "1 2", "a b", "\u0085", "\u00a0x",
-      0, -0, 1, 2, 2.5, 3, 4.5, 6, 7, 99, 100, 1e21, -1.5, -2, 0.1, Number.NaN, Number.POSITIVE_INFINITY,
-      null, true, false, undefined, [], {}, () => 1, new Date(0), new Map(), nullProto({}),
+      "",
+      "a",
+      "ab",
+      "abcdef",
+      "éé",
+      "😀😀",
+      "€€€",
+      "\ud800\ud800",
+      "123",
+      "12",
+      "1 2",
+      "a b",
+      "\u0085",
+      "\u00a0x",
+      0,
+      -0,
+      1,
+      2,
+      2.5,
+      3,
+      4.5,
+      6,
+      7,
+      99,
+      100,
+      1e21,
+      -1.5,
+      -2,
+      0.1,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      null,
+      true,
+      false,
+      undefined,
+      [],
+      {},
+      () => 1,
+      new Date(0),
+      new Map(),
+      nullProto({}),
       "a long constant value that is longer than sixty four characters, so gotValue shortens it!",
     ];
     for (const value of values) for (const pair of keywordPairs) compare(pair, value);

@@ -117,8 +117,18 @@ const NOT_JSON: [string, () => unknown, string, string][] = [
   ["a class instance", () => new Point(1, 2), "", "is a Point instance; only plain objects are JSON"],
   ["a typed array", () => new Uint8Array(2), "", "is a Uint8Array instance; only plain objects are JSON"],
   ["a boxed string", () => new String("x"), "", "is a String instance; only plain objects are JSON"],
-  ["a hole in a sparse array", () => [1, , 3], "[1]", "is undefined, which is not JSON: omit the field or give it a value"],
-  ["an undefined field of a nested object", () => ({ a: { b: undefined } }), ".a.b", "is undefined, which is not JSON: omit the field or give it a value"],
+  [
+    "a hole in a sparse array",
+    () => [1, , 3],
+    "[1]",
+    "is undefined, which is not JSON: omit the field or give it a value",
+  ],
+  [
+    "an undefined field of a nested object",
+    () => ({ a: { b: undefined } }),
+    ".a.b",
+    "is undefined, which is not JSON: omit the field or give it a value",
+  ],
 ];
 
 /** Cyclic values: [label, value, path suffix where the cycle closes, one lap of the cycle]. */
@@ -176,19 +186,22 @@ describe.each(ENTRY_POINTS)("$name", ({ path, embed }) => {
     expect(issuesOf(embed(make()))).toEqual([{ path: `${path}${suffix}`, reason }]);
   });
 
-  it.each(CYCLES)("reports %s once, on a path that goes round the cycle, without throwing", (_label, make, suffix, step) => {
-    const issues = issuesOf(embed(make()));
-    expect(issues).toHaveLength(1);
-    expect(issues[0]?.reason).toBe("contains a cycle (refers back to itself), which JSON cannot represent");
-    // The cycle closes at `${path}${suffix}`; the validator may follow it further round before it
-    // notices (it tracks ancestors only below a depth), so the path is that prefix, then whole laps,
-    // then possibly part of a lap (an object on the cycle is where the repeat is seen).
-    const issuePath = issues[0]?.path ?? "";
-    expect(issuePath.startsWith(`${path}${suffix}`)).toBe(true);
-    let rest = issuePath.slice(`${path}${suffix}`.length);
-    while (rest.startsWith(step)) rest = rest.slice(step.length);
-    expect(step.startsWith(rest)).toBe(true);
-  });
+  it.each(CYCLES)(
+    "reports %s once, on a path that goes round the cycle, without throwing",
+    (_label, make, suffix, step) => {
+      const issues = issuesOf(embed(make()));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.reason).toBe("contains a cycle (refers back to itself), which JSON cannot represent");
+      // The cycle closes at `${path}${suffix}`; the validator may follow it further round before it
+      // notices (it tracks ancestors only below a depth), so the path is that prefix, then whole laps,
+      // then possibly part of a lap (an object on the cycle is where the repeat is seen).
+      const issuePath = issues[0]?.path ?? "";
+      expect(issuePath.startsWith(`${path}${suffix}`)).toBe(true);
+      let rest = issuePath.slice(`${path}${suffix}`.length);
+      while (rest.startsWith(step)) rest = rest.slice(step.length);
+      expect(step.startsWith(rest)).toBe(true);
+    },
+  );
 
   it("reports a getter that throws as an issue instead of throwing", () => {
     const issues = issuesOf(embed(throwingGetter()));
@@ -291,7 +304,9 @@ describe("values that cannot be read", () => {
         },
       },
     );
-    expect(issuesOf(() => validateRequest(request))).toEqual([{ path: "", reason: "could not be read: no keys for you" }]);
+    expect(issuesOf(() => validateRequest(request))).toEqual([
+      { path: "", reason: "could not be read: no keys for you" },
+    ]);
   });
 
   it("reports a revoked Proxy as a response", () => {
@@ -308,17 +323,25 @@ describe("values that cannot be read", () => {
         throw new Error("target unavailable");
       },
     };
-    expect(issuesOf(() => validatePayload("browser.click", payload))).toEqual([{ path: "", reason: "could not be read: target unavailable" }]);
+    expect(issuesOf(() => validatePayload("browser.click", payload))).toEqual([
+      { path: "", reason: "could not be read: target unavailable" },
+    ]);
   });
 
   it("reports a Web IR document nested 100000 deep inside surfaceSet", () => {
-    const issues = issuesOf(() => validatePayload("webIr.validate", { ir: { ...validIr(), surfaceSet: { deep: deeplyNested(100_000, "object") } } }));
+    const issues = issuesOf(() =>
+      validatePayload("webIr.validate", {
+        ir: { ...validIr(), surfaceSet: { deep: deeplyNested(100_000, "object") } },
+      }),
+    );
     expect(issues).toHaveLength(1);
     expect(issues[0]?.reason).toContain("nested too deeply");
   });
 
   it("reports a whole request nested 100000 deep (payload) for a catalog operation", () => {
-    const issues = issuesOf(() => validateRequest({ ...REQUEST, operation: "browser.batch", payload: deeplyNested(100_000, "array") }));
+    const issues = issuesOf(() =>
+      validateRequest({ ...REQUEST, operation: "browser.batch", payload: deeplyNested(100_000, "array") }),
+    );
     expect(issues[0]?.reason).toContain("nested too deeply");
   });
 
@@ -358,13 +381,17 @@ describe("non-object envelopes and payloads", () => {
     expect(issuesOf(() => validatePayload("browser.click", value))).toEqual([{ path: "", reason }]);
   });
 
-  it.each(NON_OBJECTS)("validatePayload('task.validate', { task: %s }) reports the document root", (_label, value, reason) => {
-    // Paths inside a Task restart at its root, as the daemon reports them.
-    expect(issuesOf(() => validatePayload("task.validate", { task: value }))).toEqual([{ path: "", reason }]);
-  });
+  it.each(NON_OBJECTS)(
+    "validatePayload('task.validate', { task: %s }) reports the document root",
+    (_label, value, reason) => {
+      // Paths inside a Task restart at its root, as the daemon reports them.
+      expect(issuesOf(() => validatePayload("task.validate", { task: value }))).toEqual([{ path: "", reason }]);
+    },
+  );
 
-  it("validatePayload of an operation outside the catalog accepts null, 5, \"x\" and []", () => {
-    for (const [, value] of NON_OBJECTS) expect(run(() => validatePayload("browser.project.read", value)).ok).toBe(true);
+  it('validatePayload of an operation outside the catalog accepts null, 5, "x" and []', () => {
+    for (const [, value] of NON_OBJECTS)
+      expect(run(() => validatePayload("browser.project.read", value)).ok).toBe(true);
   });
 });
 

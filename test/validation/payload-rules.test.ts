@@ -29,14 +29,58 @@ function expectOk(operation: string, payload: unknown): void {
 // ---------------------------------------------------------------------------------------------
 
 const ENTITY_KINDS = [
-  "page", "region", "form", "field", "action", "link", "navigationItem", "tab", "table", "row", "cell", "collection",
-  "collectionItem", "dialog", "paginationControl", "frame", "shadowRoot", "probe", "text", "unknownInteractive", "opaqueRegion",
+  "page",
+  "region",
+  "form",
+  "field",
+  "action",
+  "link",
+  "navigationItem",
+  "tab",
+  "table",
+  "row",
+  "cell",
+  "collection",
+  "collectionItem",
+  "dialog",
+  "paginationControl",
+  "frame",
+  "shadowRoot",
+  "probe",
+  "text",
+  "unknownInteractive",
+  "opaqueRegion",
 ];
 const QUALITIES = ["confirmed", "strong", "partial", "inferred", "conflicted", "opaque"];
-const SOURCES = ["dom", "accessibility", "layout", "forms", "navigation", "tables", "collections", "dialogs", "frames", "shadowDom", "boundedProbe"];
+const SOURCES = [
+  "dom",
+  "accessibility",
+  "layout",
+  "forms",
+  "navigation",
+  "tables",
+  "collections",
+  "dialogs",
+  "frames",
+  "shadowDom",
+  "boundedProbe",
+];
 const RELATIONSHIP_KINDS = [
-  "contains", "labels", "owns", "controls", "navigatesTo", "opens", "confirms", "cancels", "continues", "submits", "headerFor",
-  "cellOf", "selects", "repeatsAs", "scopedTo",
+  "contains",
+  "labels",
+  "owns",
+  "controls",
+  "navigatesTo",
+  "opens",
+  "confirms",
+  "cancels",
+  "continues",
+  "submits",
+  "headerFor",
+  "cellOf",
+  "selects",
+  "repeatsAs",
+  "scopedTo",
 ];
 
 /** A fresh, small, valid Web IR document: a page, a main region and a checkout button. */
@@ -47,14 +91,34 @@ function ir(extra: Doc = {}): Doc {
     document: { revision: 7, url: "https://shop.example/cart", title: "Cart", kind: "html", readyState: "complete" },
     entities: [
       { id: "page", kind: "page", quality: "confirmed", evidenceSources: [] },
-      { id: "main", kind: "region", role: "main", name: "Main", quality: "strong", evidenceSources: ["dom", "accessibility"] },
-      { id: "checkout", kind: "action", role: "button", name: "Checkout", quality: "confirmed", evidenceSources: ["dom"] },
+      {
+        id: "main",
+        kind: "region",
+        role: "main",
+        name: "Main",
+        quality: "strong",
+        evidenceSources: ["dom", "accessibility"],
+      },
+      {
+        id: "checkout",
+        kind: "action",
+        role: "button",
+        name: "Checkout",
+        quality: "confirmed",
+        evidenceSources: ["dom"],
+      },
     ],
     relationships: [
       { from: "page", to: "main", kind: "contains" },
       { from: "main", to: "checkout", kind: "contains" },
     ],
-    coverage: { structural: "strong", semantic: "partial", interactiveEntitiesObserved: 1, opaqueRegions: 0, reasons: ["cross-origin frame skipped"] },
+    coverage: {
+      structural: "strong",
+      semantic: "partial",
+      interactiveEntitiesObserved: 1,
+      opaqueRegions: 0,
+      reasons: ["cross-origin frame skipped"],
+    },
     limits: { truncated: false, omittedFacts: 0, textBytes: 120, missingSources: [] },
     ...extra,
   };
@@ -67,7 +131,8 @@ const expectIrOk = (doc: Doc): void => expectOk("webIr.validate", { ir: doc });
 /** `count` entities: the page plus text entities t1, t2, ... */
 function manyEntities(count: number): Doc[] {
   const entities: Doc[] = [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }];
-  for (let i = 1; i < count; i++) entities.push({ id: `t${i}`, kind: "text", quality: "strong", evidenceSources: ["dom"] });
+  for (let i = 1; i < count; i++)
+    entities.push({ id: `t${i}`, kind: "text", quality: "strong", evidenceSources: ["dom"] });
   return entities;
 }
 
@@ -110,7 +175,11 @@ describe("Web IR v1: the valid base document", () => {
   });
 
   it("accepts a document with only the page and the optional fields omitted (at revision 0: the daemon reads an absent document as revision 0)", () => {
-    const doc = ir({ revision: 0, entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }], relationships: [] });
+    const doc = ir({
+      revision: 0,
+      entities: [{ id: "page", kind: "page", quality: "confirmed", evidenceSources: [] }],
+      relationships: [],
+    });
     delete doc.document;
     delete doc.coverage.reasons;
     expectIrOk(doc);
@@ -156,12 +225,19 @@ describe("Web IR v1: entity count (1..4096)", () => {
     expect(jsonBytes(doc)).toBeGreaterThan(262_144);
     const issues = irIssues(doc);
     expect(issues.some((issue) => issue.path === "entities")).toBe(false);
-    expect(issues).toEqual([{ path: "", reason: `must serialize to at most 262144 bytes of JSON (got ${jsonBytes(doc)})` }]);
+    expect(issues).toEqual([
+      { path: "", reason: `must serialize to at most 262144 bytes of JSON (got ${jsonBytes(doc)})` },
+    ]);
   });
 
   it("(fact) even the most compact 4096 entities serialize to more than 256 KiB", () => {
     // 1-byte ids where possible, the shortest kind, quality and source: still ~68 bytes an entity.
-    const compact = Array.from({ length: 4096 }, (_, i) => ({ id: i.toString(36), kind: "tab", quality: "strong", evidenceSources: ["dom"] }));
+    const compact = Array.from({ length: 4096 }, (_, i) => ({
+      id: i.toString(36),
+      kind: "tab",
+      quality: "strong",
+      evidenceSources: ["dom"],
+    }));
     expect(jsonBytes(compact)).toBeGreaterThan(262_144);
   });
 });
@@ -182,7 +258,9 @@ describe("Web IR v1: exactly one page, unique ids", () => {
   it("rejects a repeated entity id on the repeat", () => {
     const doc = ir();
     doc.entities.push({ id: "main", kind: "text", quality: "strong", evidenceSources: ["dom"] });
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].id", reason: "entity IDs must be unique within one revision" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[3].id", reason: "entity IDs must be unique within one revision" },
+    ]);
   });
 
   it("treats ids as exact strings (Main and main are different ids)", () => {
@@ -196,7 +274,10 @@ describe("Web IR v1: exactly one page, unique ids", () => {
     doc.entities[2].id = "check out";
     doc.relationships = [];
     expect(irIssues(doc)).toEqual([
-      { path: "entities[2].id", reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)" },
+      {
+        path: "entities[2].id",
+        reason: "must not contain whitespace or control characters (U+0000-U+001F, U+007F-U+009F)",
+      },
     ]);
     doc.entities[2].id = "猫".repeat(43);
     expect(irIssues(doc)).toEqual([{ path: "entities[2].id", reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
@@ -220,14 +301,19 @@ describe("Web IR v1: entity kinds, qualities and evidence sources", () => {
   it("rejects an unknown entity kind, listing the 21 kinds", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "button", quality: "strong", evidenceSources: ["dom"] });
-    expect(irIssues(doc)).toEqual([{ path: "entities[3].kind", reason: `must be one of: ${ENTITY_KINDS.join(", ")} (got "button")` }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[3].kind", reason: `must be one of: ${ENTITY_KINDS.join(", ")} (got "button")` },
+    ]);
   });
 
-  it.each(QUALITIES.filter((quality) => quality !== "opaque"))("accepts quality %s on a non-opaque entity", (quality) => {
-    const doc = ir();
-    doc.entities[1].quality = quality;
-    expectIrOk(doc);
-  });
+  it.each(QUALITIES.filter((quality) => quality !== "opaque"))(
+    "accepts quality %s on a non-opaque entity",
+    (quality) => {
+      const doc = ir();
+      doc.entities[1].quality = quality;
+      expectIrOk(doc);
+    },
+  );
 
   it.each(QUALITIES)("accepts %s as coverage.structural and coverage.semantic", (quality) => {
     const doc = ir();
@@ -255,19 +341,25 @@ describe("Web IR v1: entity kinds, qualities and evidence sources", () => {
   it("rejects an unknown evidence source", () => {
     const doc = ir();
     doc.entities[1].evidenceSources = ["dom", "screenshot"];
-    expect(irIssues(doc)).toEqual([{ path: "entities[1].evidenceSources[1]", reason: `must be one of: ${SOURCES.join(", ")} (got "screenshot")` }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[1].evidenceSources[1]", reason: `must be one of: ${SOURCES.join(", ")} (got "screenshot")` },
+    ]);
   });
 
   it("rejects a repeated evidence source at the repeat", () => {
     const doc = ir();
     doc.entities[1].evidenceSources = ["dom", "layout", "dom"];
-    expect(irIssues(doc)).toEqual([{ path: "entities[1].evidenceSources[2]", reason: "evidence sources must not repeat" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[1].evidenceSources[2]", reason: "evidence sources must not repeat" },
+    ]);
   });
 
   it("rejects 12 evidence sources only for the repeat (there are 11 sources, so 12 always repeat one)", () => {
     const doc = ir();
     doc.entities[1].evidenceSources = [...SOURCES, "dom"];
-    expect(irIssues(doc)).toEqual([{ path: "entities[1].evidenceSources[11]", reason: "evidence sources must not repeat" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[1].evidenceSources[11]", reason: "evidence sources must not repeat" },
+    ]);
   });
 
   it("rejects 13 evidence sources for the count (and the repeat)", () => {
@@ -285,26 +377,34 @@ describe("Web IR v1: evidence of opaque regions and other entities", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "opaqueRegion", quality: "partial", evidenceSources: [] });
     doc.coverage.opaqueRegions = 1;
-    expect(irIssues(doc)).toEqual([{ path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" },
+    ]);
   });
 
   it("rejects an opaqueRegion with evidence sources, on the entity", () => {
     const doc = ir();
     doc.entities.push({ id: "x", kind: "opaqueRegion", quality: "opaque", evidenceSources: ["frames"] });
     doc.coverage.opaqueRegions = 1;
-    expect(irIssues(doc)).toEqual([{ path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[3]", reason: "opaque regions cannot claim positive evidence or quality" },
+    ]);
   });
 
   it("rejects quality opaque on an entity that is not an opaqueRegion", () => {
     const doc = ir();
     doc.entities[1].quality = "opaque";
-    expect(irIssues(doc)).toEqual([{ path: "entities[1].quality", reason: "opaque quality is reserved for opaque regions" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[1].quality", reason: "opaque quality is reserved for opaque regions" },
+    ]);
   });
 
   it("rejects a non-page entity without evidence sources", () => {
     const doc = ir();
     doc.entities[2].evidenceSources = [];
-    expect(irIssues(doc)).toEqual([{ path: "entities[2].evidenceSources", reason: "positive entities require source provenance" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "entities[2].evidenceSources", reason: "positive entities require source provenance" },
+    ]);
   });
 
   it("accepts the page with or without evidence sources", () => {
@@ -333,7 +433,9 @@ describe("Web IR v1: entity role and name (at most 256 UTF-8 bytes)", () => {
   it.each(["role", "name"])("rejects a %s of 257 bytes built from 85 × 猫 + ab", (field) => {
     const doc = ir();
     doc.entities[1][field] = bytes257;
-    expect(irIssues(doc)).toEqual([{ path: `entities[1].${field}`, reason: "must be at most 256 UTF-8 bytes (got 257)" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: `entities[1].${field}`, reason: "must be at most 256 UTF-8 bytes (got 257)" },
+    ]);
   });
 
   it("rejects a 257-byte name built from 64 × 😀 + a", () => {
@@ -405,7 +507,9 @@ describe("Web IR v1: relationships", () => {
   });
 
   it("rejects 8193 relationships at relationships", () => {
-    expect(irIssues(manyRelationships(8193))).toEqual([{ path: "relationships", reason: "must have at most 8192 items (got 8193)" }]);
+    expect(irIssues(manyRelationships(8193))).toEqual([
+      { path: "relationships", reason: "must have at most 8192 items (got 8193)" },
+    ]);
   });
 
   it("does not report 8192 relationships as a count violation (only the 256 KiB size bound, which 8192 relationships exceed)", () => {
@@ -413,7 +517,9 @@ describe("Web IR v1: relationships", () => {
     expect(doc.relationships).toHaveLength(8192);
     const issues = irIssues(doc);
     expect(issues.some((issue) => issue.path === "relationships")).toBe(false);
-    expect(issues).toEqual([{ path: "", reason: `must serialize to at most 262144 bytes of JSON (got ${jsonBytes(doc)})` }]);
+    expect(issues).toEqual([
+      { path: "", reason: `must serialize to at most 262144 bytes of JSON (got ${jsonBytes(doc)})` },
+    ]);
   });
 });
 
@@ -455,13 +561,17 @@ describe("Web IR v1: coverage", () => {
     doc.coverage.reasons = [`${"猫".repeat(42)}ab`];
     expectIrOk(doc);
     doc.coverage.reasons = ["ok", "猫".repeat(43)];
-    expect(irIssues(doc)).toEqual([{ path: "coverage.reasons[1]", reason: "must be at most 128 UTF-8 bytes (got 129)" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "coverage.reasons[1]", reason: "must be at most 128 UTF-8 bytes (got 129)" },
+    ]);
   });
 
   it("rejects negative counts", () => {
     const doc = ir();
     doc.coverage.interactiveEntitiesObserved = -1;
-    expect(irIssues(doc)).toEqual([{ path: "coverage.interactiveEntitiesObserved", reason: "must be at least 0 (got -1)" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "coverage.interactiveEntitiesObserved", reason: "must be at least 0 (got -1)" },
+    ]);
   });
 });
 
@@ -481,7 +591,10 @@ describe("Web IR v1: limits", () => {
   it("rejects 13 missing sources for the count", () => {
     const doc = ir();
     doc.limits.missingSources = [...SOURCES, "dom", "layout"];
-    expect(irIssues(doc)).toContainEqual({ path: "limits.missingSources", reason: "must have at most 12 items (got 13)" });
+    expect(irIssues(doc)).toContainEqual({
+      path: "limits.missingSources",
+      reason: "must have at most 12 items (got 13)",
+    });
   });
 
   it.each([
@@ -515,7 +628,9 @@ describe("Web IR v1: diagnostics", () => {
   });
 
   it("rejects a diagnostic that is not a string", () => {
-    expect(irIssues(ir({ diagnostics: [{ note: 1 }] }))).toEqual([{ path: "diagnostics[0]", reason: "must be a string (got object)" }]);
+    expect(irIssues(ir({ diagnostics: [{ note: 1 }] }))).toEqual([
+      { path: "diagnostics[0]", reason: "must be a string (got object)" },
+    ]);
   });
 });
 
@@ -523,13 +638,17 @@ describe("Web IR v1: document", () => {
   it("rejects document.revision different from revision", () => {
     const doc = ir();
     doc.document.revision = 6;
-    expect(irIssues(doc)).toEqual([{ path: "document.revision", reason: "document revision must match the Web IR revision" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "document.revision", reason: "document revision must match the Web IR revision" },
+    ]);
   });
 
   it("reads an absent document as revision 0, as the daemon does", () => {
     const doc = ir();
     delete doc.document;
-    expect(irIssues(doc)).toEqual([{ path: "document.revision", reason: "document revision must match the Web IR revision" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "document.revision", reason: "document revision must match the Web IR revision" },
+    ]);
     doc.revision = 0;
     expectIrOk(doc);
   });
@@ -558,7 +677,9 @@ describe("Web IR v1: document", () => {
   ])("rejects a url carrying %s", (_label, url) => {
     const doc = ir();
     doc.document.url = url;
-    expect(irIssues(doc)).toEqual([{ path: "document.url", reason: "document URL must omit query strings and fragments" }]);
+    expect(irIssues(doc)).toEqual([
+      { path: "document.url", reason: "document URL must omit query strings and fragments" },
+    ]);
   });
 
   it.each([
@@ -571,7 +692,9 @@ describe("Web IR v1: document", () => {
     doc.document[field] = exact;
     expectIrOk(doc);
     doc.document[field] = `${exact}a`;
-    expect(irIssues(doc)).toEqual([{ path: `document.${field}`, reason: `must be at most ${limit} UTF-8 bytes (got ${limit + 1})` }]);
+    expect(irIssues(doc)).toEqual([
+      { path: `document.${field}`, reason: `must be at most ${limit} UTF-8 bytes (got ${limit + 1})` },
+    ]);
   });
 
   it("accepts a readyState of exactly 32 bytes (8 × 😀) and rejects 33", () => {
@@ -585,11 +708,36 @@ describe("Web IR v1: document", () => {
 
 describe("Web IR v1: closed objects", () => {
   it.each([
-    ["the document root", (doc: Doc) => (doc.extra = 1), "extra", "schemaVersion, revision, document, entities, relationships, coverage, limits, entityDetails, surfaceSet, diagnostics, relationshipHintDiagnostics"],
-    ["an entity", (doc: Doc) => (doc.entities[1].selector = "#main"), "entities[1].selector", "id, kind, role, name, quality, evidenceSources"],
-    ["coverage", (doc: Doc) => (doc.coverage.percent = 90), "coverage.percent", "structural, semantic, interactiveEntitiesObserved, opaqueRegions, reasons"],
-    ["limits", (doc: Doc) => (doc.limits.maxEntities = 10), "limits.maxEntities", "truncated, omittedFacts, textBytes, missingSources"],
-    ["document", (doc: Doc) => (doc.document.query = "a=1"), "document.query", "revision, url, title, kind, readyState"],
+    [
+      "the document root",
+      (doc: Doc) => (doc.extra = 1),
+      "extra",
+      "schemaVersion, revision, document, entities, relationships, coverage, limits, entityDetails, surfaceSet, diagnostics, relationshipHintDiagnostics",
+    ],
+    [
+      "an entity",
+      (doc: Doc) => (doc.entities[1].selector = "#main"),
+      "entities[1].selector",
+      "id, kind, role, name, quality, evidenceSources",
+    ],
+    [
+      "coverage",
+      (doc: Doc) => (doc.coverage.percent = 90),
+      "coverage.percent",
+      "structural, semantic, interactiveEntitiesObserved, opaqueRegions, reasons",
+    ],
+    [
+      "limits",
+      (doc: Doc) => (doc.limits.maxEntities = 10),
+      "limits.maxEntities",
+      "truncated, omittedFacts, textBytes, missingSources",
+    ],
+    [
+      "document",
+      (doc: Doc) => (doc.document.query = "a=1"),
+      "document.query",
+      "revision, url, title, kind, readyState",
+    ],
   ])("rejects an unknown field in %s", (_label, mutate, path, allowed) => {
     const doc = ir();
     mutate(doc);
@@ -599,9 +747,25 @@ describe("Web IR v1: closed objects", () => {
   it("accepts entityDetails, an open surfaceSet and relationshipHintDiagnostics in the daemon's shapes", () => {
     expectIrOk(
       ir({
-        entityDetails: { checkout: { state: { disabled: false }, supportedActions: ["click"], sensitivity: "public", scope: "document" } },
+        entityDetails: {
+          checkout: {
+            state: { disabled: false },
+            supportedActions: ["click"],
+            sensitivity: "public",
+            scope: "document",
+          },
+        },
         surfaceSet: { frames: [], popups: 0 },
-        relationshipHintDiagnostics: [{ factIndex: 3, source: "accessibility", hint: "controls", parentRole: "button", status: "UnmatchedParent", note: "extra keys are ignored" }],
+        relationshipHintDiagnostics: [
+          {
+            factIndex: 3,
+            source: "accessibility",
+            hint: "controls",
+            parentRole: "button",
+            status: "UnmatchedParent",
+            note: "extra keys are ignored",
+          },
+        ],
       }),
     );
   });
@@ -609,27 +773,58 @@ describe("Web IR v1: closed objects", () => {
   it("rejects what the daemon refuses in entityDetails and relationshipHintDiagnostics: an unknown key, an action it does not know, a hint that is not a relationship kind", () => {
     const paths = (doc: Doc) => irIssues(doc).map((issue) => issue.path);
     expect(paths(ir({ entityDetails: { checkout: { enabled: true } } }))).toEqual(["entityDetails.checkout.enabled"]);
-    expect(paths(ir({ entityDetails: { checkout: { supportedActions: ["clear"] } } }))).toEqual(["entityDetails.checkout.supportedActions[0]"]);
-    expect(paths(ir({ relationshipHintDiagnostics: [{ factIndex: 3, source: "accessibility", hint: "aria-controls", parentRole: "button", status: "UnmatchedParent" }] }))).toEqual(["relationshipHintDiagnostics[0].hint"]);
+    expect(paths(ir({ entityDetails: { checkout: { supportedActions: ["clear"] } } }))).toEqual([
+      "entityDetails.checkout.supportedActions[0]",
+    ]);
+    expect(
+      paths(
+        ir({
+          relationshipHintDiagnostics: [
+            {
+              factIndex: 3,
+              source: "accessibility",
+              hint: "aria-controls",
+              parentRole: "button",
+              status: "UnmatchedParent",
+            },
+          ],
+        }),
+      ),
+    ).toEqual(["relationshipHintDiagnostics[0].hint"]);
   });
 
   it("rejects entityDetails for an unknown entity id, at entityDetails", () => {
-    expect(irIssues(ir({ entityDetails: { ghost: {} } }))).toEqual([{ path: "entityDetails", reason: "entity details must reference a known entity" }]);
+    expect(irIssues(ir({ entityDetails: { ghost: {} } }))).toEqual([
+      { path: "entityDetails", reason: "entity details must reference a known entity" },
+    ]);
   });
 
   it("rejects what the daemon refuses of an entity's details, naming the entity by its raw id", () => {
     const details = (detail: Doc) => irIssues(ir({ entityDetails: { checkout: detail } }));
     expect(details({ supportedActions: ["click", "read"] })).toEqual([
-      { path: "entityDetails.checkout.supportedActions", reason: "supported actions must be unique, sorted, and bounded" },
+      {
+        path: "entityDetails.checkout.supportedActions",
+        reason: "supported actions must be unique, sorted, and bounded",
+      },
     ]);
     expect(details({ state: { disabled: true }, supportedActions: ["click"] })).toEqual([
-      { path: "entityDetails.checkout.supportedActions", reason: "disabled entities cannot advertise executable actions" },
+      {
+        path: "entityDetails.checkout.supportedActions",
+        reason: "disabled entities cannot advertise executable actions",
+      },
     ]);
-    expect(details({ regionId: "ghost" })).toEqual([{ path: "entityDetails.checkout.regionId", reason: "region membership must reference a known entity" }]);
+    expect(details({ regionId: "ghost" })).toEqual([
+      { path: "entityDetails.checkout.regionId", reason: "region membership must reference a known entity" },
+    ]);
     expect(details({ scopeId: "frame-1" })).toEqual([
-      { path: "entityDetails.checkout.scopeId", reason: "document-scoped entities cannot carry a frame or shadow scope ID" },
+      {
+        path: "entityDetails.checkout.scopeId",
+        reason: "document-scoped entities cannot carry a frame or shadow scope ID",
+      },
     ]);
-    expect(details({ surfaceId: "s-1" })).toEqual([{ path: "entityDetails.checkout.surface", reason: "surface metadata requires kind and coverage" }]);
+    expect(details({ surfaceId: "s-1" })).toEqual([
+      { path: "entityDetails.checkout.surface", reason: "surface metadata requires kind and coverage" },
+    ]);
   });
 });
 
@@ -644,7 +839,9 @@ describe("Web IR v1: whole document at most 256 KiB of JSON", () => {
   });
 
   it("rejects a document of 262145 bytes at the document root, naming the limit and the size", () => {
-    expect(irIssues(docOfSize(262_145))).toEqual([{ path: "", reason: "must serialize to at most 262144 bytes of JSON (got 262145)" }]);
+    expect(irIssues(docOfSize(262_145))).toEqual([
+      { path: "", reason: "must serialize to at most 262144 bytes of JSON (got 262145)" },
+    ]);
   });
 
   it("applies the bound to each document of webIr.diff", () => {
@@ -658,18 +855,24 @@ describe("Web IR v1: whole document at most 256 KiB of JSON", () => {
 });
 
 describe("webIr.diff and webIr.continuity: revision order", () => {
-  const at = (revision: number, extra: Doc = {}): Doc => ir({ revision, document: { revision, url: "https://shop.example/cart" }, ...extra });
+  const at = (revision: number, extra: Doc = {}): Doc =>
+    ir({ revision, document: { revision, url: "https://shop.example/cart" }, ...extra });
 
-  it.each(["webIr.diff", "webIr.continuity"])("%s accepts after.revision > before.revision with different documents", (operation) => {
-    const payload: Doc = { before: at(7), after: at(9, { diagnostics: ["changed"] }) };
-    if (operation === "webIr.continuity") payload.entityId = "checkout";
-    expectOk(operation, payload);
-  });
+  it.each(["webIr.diff", "webIr.continuity"])(
+    "%s accepts after.revision > before.revision with different documents",
+    (operation) => {
+      const payload: Doc = { before: at(7), after: at(9, { diagnostics: ["changed"] }) };
+      if (operation === "webIr.continuity") payload.entityId = "checkout";
+      expectOk(operation, payload);
+    },
+  );
 
   it.each(["webIr.diff", "webIr.continuity"])("%s rejects after.revision < before.revision", (operation) => {
     const payload: Doc = { before: at(8), after: at(7) };
     if (operation === "webIr.continuity") payload.entityId = "checkout";
-    expect(issuesOf(operation, payload)).toEqual([{ path: "revision", reason: "target revision is older than the source revision" }]);
+    expect(issuesOf(operation, payload)).toEqual([
+      { path: "revision", reason: "target revision is older than the source revision" },
+    ]);
   });
 
   it.each(["webIr.diff", "webIr.continuity"])("%s accepts equal revisions with identical documents", (operation) => {
@@ -686,23 +889,32 @@ describe("webIr.diff and webIr.continuity: revision order", () => {
     expectOk("webIr.diff", { before, after });
   });
 
-  it.each(["webIr.diff", "webIr.continuity"])("%s rejects equal revisions with different documents at revision", (operation) => {
-    const payload: Doc = { before: at(7), after: at(7, { diagnostics: ["something moved"] }) };
-    if (operation === "webIr.continuity") payload.entityId = "main";
-    expect(issuesOf(operation, payload)).toEqual([{ path: "revision", reason: "same-revision Web IR documents must have identical content" }]);
-  });
+  it.each(["webIr.diff", "webIr.continuity"])(
+    "%s rejects equal revisions with different documents at revision",
+    (operation) => {
+      const payload: Doc = { before: at(7), after: at(7, { diagnostics: ["something moved"] }) };
+      if (operation === "webIr.continuity") payload.entityId = "main";
+      expect(issuesOf(operation, payload)).toEqual([
+        { path: "revision", reason: "same-revision Web IR documents must have identical content" },
+      ]);
+    },
+  );
 
   it("rejects equal revisions whose documents differ deep inside an entity", () => {
     const after = at(7);
     after.entities[2].name = "Pay now";
-    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "revision", reason: "same-revision Web IR documents must have identical content" }]);
+    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([
+      { path: "revision", reason: "same-revision Web IR documents must have identical content" },
+    ]);
   });
 
   it("reports an invalid document of the pair at the document root, as the daemon does", () => {
     const after = at(9);
     after.entities[2].id = "page";
     after.relationships = [];
-    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([{ path: "entities[2].id", reason: "entity IDs must be unique within one revision" }]);
+    expect(issuesOf("webIr.diff", { before: at(7), after })).toEqual([
+      { path: "entities[2].id", reason: "entity IDs must be unique within one revision" },
+    ]);
   });
 
   it("reports the before document's issues first, then the after document's, and the revision order only when both are valid", () => {
@@ -717,7 +929,9 @@ describe("webIr.diff and webIr.continuity: revision order", () => {
   });
 
   it("webIr.continuity requires entityId", () => {
-    expect(issuesOf("webIr.continuity", { before: at(7), after: at(8) })).toEqual([{ path: "entityId", reason: "is required" }]);
+    expect(issuesOf("webIr.continuity", { before: at(7), after: at(8) })).toEqual([
+      { path: "entityId", reason: "is required" },
+    ]);
   });
 
   it("webIr.continuity applies the identifier rules to entityId", () => {
@@ -739,15 +953,45 @@ describe("webIr.diff and webIr.continuity: revision order", () => {
 // ---------------------------------------------------------------------------------------------
 
 const TASK_KINDS = [
-  "form.inspect", "form.fill", "form.validate", "form.submit", "navigation.follow", "navigation.selectTab", "navigation.openMenu",
-  "table.extract", "collection.extract", "region.extract", "field.read", "dialog.inspect", "dialog.confirm", "dialog.cancel",
-  "pagination.next", "pagination.collect",
+  "form.inspect",
+  "form.fill",
+  "form.validate",
+  "form.submit",
+  "navigation.follow",
+  "navigation.selectTab",
+  "navigation.openMenu",
+  "table.extract",
+  "collection.extract",
+  "region.extract",
+  "field.read",
+  "dialog.inspect",
+  "dialog.confirm",
+  "dialog.cancel",
+  "pagination.next",
+  "pagination.collect",
 ];
 const REGION_KINDS = [
-  "form.inspect", "form.fill", "form.validate", "form.submit", "field.read", "navigation.selectTab", "navigation.openMenu",
-  "pagination.next", "pagination.collect", "table.extract", "collection.extract", "region.extract",
+  "form.inspect",
+  "form.fill",
+  "form.validate",
+  "form.submit",
+  "field.read",
+  "navigation.selectTab",
+  "navigation.openMenu",
+  "pagination.next",
+  "pagination.collect",
+  "table.extract",
+  "collection.extract",
+  "region.extract",
 ];
-const RISKS = ["readOnly", "localMutation", "remoteReversible", "remoteIrreversible", "authentication", "dataDisclosure"];
+const RISKS = [
+  "readOnly",
+  "localMutation",
+  "remoteReversible",
+  "remoteIrreversible",
+  "authentication",
+  "dataDisclosure",
+];
 const CONTROL_REASON = "must not contain control characters (U+0000-U+001F, U+007F-U+009F)";
 
 /** The inputs each family takes (the daemon wants exactly these; form.fill takes any, at least one). */
@@ -763,10 +1007,22 @@ const FAMILY_INPUTS: Record<string, Record<string, string>> = {
 };
 /** The entity kind each family's scope may name (region.extract also takes form, table, collection, dialog). */
 const FAMILY_ENTITY_KIND: Record<string, string> = {
-  "form.inspect": "form", "form.fill": "form", "form.validate": "form", "form.submit": "form", "navigation.follow": "page",
-  "navigation.selectTab": "tab", "navigation.openMenu": "navigationItem", "table.extract": "table", "collection.extract": "collection",
-  "region.extract": "region", "field.read": "field", "dialog.inspect": "dialog", "dialog.confirm": "dialog", "dialog.cancel": "dialog",
-  "pagination.next": "paginationControl", "pagination.collect": "paginationControl",
+  "form.inspect": "form",
+  "form.fill": "form",
+  "form.validate": "form",
+  "form.submit": "form",
+  "navigation.follow": "page",
+  "navigation.selectTab": "tab",
+  "navigation.openMenu": "navigationItem",
+  "table.extract": "table",
+  "collection.extract": "collection",
+  "region.extract": "region",
+  "field.read": "field",
+  "dialog.inspect": "dialog",
+  "dialog.confirm": "dialog",
+  "dialog.cancel": "dialog",
+  "pagination.next": "paginationControl",
+  "pagination.collect": "paginationControl",
 };
 
 /** A fresh, valid task of the given family: a region, the family's inputs and a postcondition every family accepts. */
@@ -792,7 +1048,9 @@ describe("Task v1: kinds and enums", () => {
   });
 
   it("rejects an unknown task kind", () => {
-    expect(taskIssues(task("form.reset"))).toEqual([{ path: "task", reason: `must be one of: ${TASK_KINDS.join(", ")} (got "form.reset")` }]);
+    expect(taskIssues(task("form.reset"))).toEqual([
+      { path: "task", reason: `must be one of: ${TASK_KINDS.join(", ")} (got "form.reset")` },
+    ]);
   });
 
   it.each(RISKS)("accepts risk %s", (risk) => {
@@ -803,7 +1061,8 @@ describe("Task v1: kinds and enums", () => {
     expect(taskIssues(task("region.extract", { risk: "unknownRisk" }))).toEqual([
       {
         path: "risk",
-        reason: "must be one of readOnly, localMutation, remoteReversible, remoteIrreversible, authentication, dataDisclosure (unknownRisk is not accepted)",
+        reason:
+          "must be one of readOnly, localMutation, remoteReversible, remoteIrreversible, authentication, dataDisclosure (unknownRisk is not accepted)",
       },
     ]);
   });
@@ -829,7 +1088,9 @@ describe("Task v1: kinds and enums", () => {
   });
 
   it("accepts a scope entityKind from the Web IR kinds and rejects another", () => {
-    expectTaskOk(task("region.extract", { scope: { regionName: "Results", entityKind: "table", entityName: "Orders" } }));
+    expectTaskOk(
+      task("region.extract", { scope: { regionName: "Results", entityKind: "table", entityName: "Orders" } }),
+    );
     expect(taskIssues(task("region.extract", { scope: { regionName: "Results", entityKind: "grid" } }))).toEqual([
       { path: "scope.entityKind", reason: `must be one of: ${ENTITY_KINDS.join(", ")} (got "grid")` },
     ]);
@@ -850,7 +1111,9 @@ describe("Task v1: inputs", () => {
     for (let i = 0; i < 64; i++) inputs[`field${i}`] = `value ${i}`;
     expectTaskOk(task("form.fill", { inputs }));
     inputs.field64 = "one too many";
-    expect(taskIssues(task("form.fill", { inputs }))).toEqual([{ path: "inputs", reason: "must have at most 64 entries (got 65)" }]);
+    expect(taskIssues(task("form.fill", { inputs }))).toEqual([
+      { path: "inputs", reason: "must have at most 64 entries (got 65)" },
+    ]);
   });
 
   it("accepts an input name of exactly 64 bytes (21 × 猫 + a) and rejects 65 (21 × 猫 + ab)", () => {
@@ -864,7 +1127,9 @@ describe("Task v1: inputs", () => {
   });
 
   it("rejects an empty input name", () => {
-    expect(taskIssues(task("form.fill", { inputs: { "": "v" } }))).toEqual([{ path: 'inputs[""]', reason: "must not be empty" }]);
+    expect(taskIssues(task("form.fill", { inputs: { "": "v" } }))).toEqual([
+      { path: 'inputs[""]', reason: "must not be empty" },
+    ]);
   });
 
   it("accepts an input value of exactly 4096 bytes (1365 × 猫 + a) and rejects 4097", () => {
@@ -894,7 +1159,9 @@ describe("Task v1: inputs", () => {
     ["U+0085", "\u0085"],
     ["U+009F", "\u009f"],
   ])("rejects an input value containing the control character %s", (_label, ch) => {
-    expect(taskIssues(task("form.fill", { inputs: { Email: `a${ch}b` } }))).toEqual([{ path: "inputs.Email", reason: CONTROL_REASON }]);
+    expect(taskIssues(task("form.fill", { inputs: { Email: `a${ch}b` } }))).toEqual([
+      { path: "inputs.Email", reason: CONTROL_REASON },
+    ]);
   });
 
   it.each([
@@ -912,11 +1179,15 @@ describe("Task v1: inputs", () => {
   });
 
   it("rejects a non-string input value", () => {
-    expect(taskIssues(task("form.fill", { inputs: { count: 3 } }))).toEqual([{ path: "inputs.count", reason: "must be a string (got number)" }]);
+    expect(taskIssues(task("form.fill", { inputs: { count: 3 } }))).toEqual([
+      { path: "inputs.count", reason: "must be a string (got number)" },
+    ]);
   });
 
   it("quotes an input name that is not a plain identifier in the path", () => {
-    expect(taskIssues(task("form.fill", { inputs: { "first name": "a\nb" } }))).toEqual([{ path: 'inputs["first name"]', reason: CONTROL_REASON }]);
+    expect(taskIssues(task("form.fill", { inputs: { "first name": "a\nb" } }))).toEqual([
+      { path: 'inputs["first name"]', reason: CONTROL_REASON },
+    ]);
   });
 });
 
@@ -926,11 +1197,16 @@ describe("Task v1: limits", () => {
     ["timeoutMs", 1, 120_000],
     ["maxItems", 1, 4096],
   ])("%s accepts %d and %d and rejects one below and one above", (field, min, max) => {
-    const withLimit = (value: number) => task("region.extract", { limits: { maxActions: 5, timeoutMs: 4000, maxItems: 20, [field]: value } });
+    const withLimit = (value: number) =>
+      task("region.extract", { limits: { maxActions: 5, timeoutMs: 4000, maxItems: 20, [field]: value } });
     expectTaskOk(withLimit(min));
     expectTaskOk(withLimit(max));
-    expect(taskIssues(withLimit(min - 1))).toEqual([{ path: `limits.${field}`, reason: `must be at least ${min} (got ${min - 1})` }]);
-    expect(taskIssues(withLimit(max + 1))).toEqual([{ path: `limits.${field}`, reason: `must be at most ${max} (got ${max + 1})` }]);
+    expect(taskIssues(withLimit(min - 1))).toEqual([
+      { path: `limits.${field}`, reason: `must be at least ${min} (got ${min - 1})` },
+    ]);
+    expect(taskIssues(withLimit(max + 1))).toEqual([
+      { path: `limits.${field}`, reason: `must be at most ${max} (got ${max + 1})` },
+    ]);
   });
 
   it("rejects a fractional limit", () => {
@@ -952,12 +1228,18 @@ describe("Task v1: postconditions", () => {
     const postconditions = Array.from({ length: 32 }, (_, i) => ({ kind: "regionPresent", expected: `Region ${i}` }));
     expectTaskOk(task("region.extract", { postconditions }));
     postconditions.push({ kind: "regionPresent", expected: "one too many" });
-    expect(taskIssues(task("region.extract", { postconditions }))).toEqual([{ path: "postconditions", reason: "must have at most 32 items (got 33)" }]);
+    expect(taskIssues(task("region.extract", { postconditions }))).toEqual([
+      { path: "postconditions", reason: "must have at most 32 items (got 33)" },
+    ]);
   });
 
   it("accepts a postcondition without expected; refuses a kind the daemon does not know and an expected value that is not a string (the daemon cannot read them)", () => {
     expectTaskOk(task("region.extract", { postconditions: [{ kind: "recordsExtracted" }] }));
-    expect(taskIssues(task("region.extract", { postconditions: [{ kind: "count" }, { kind: "recordsExtracted", expected: 3 }] }))).toEqual([
+    expect(
+      taskIssues(
+        task("region.extract", { postconditions: [{ kind: "count" }, { kind: "recordsExtracted", expected: 3 }] }),
+      ),
+    ).toEqual([
       { path: "postconditions[0].kind", reason: expect.stringContaining("must be one of") },
       { path: "postconditions[1].expected", reason: expect.stringContaining("string") },
     ]);
@@ -967,25 +1249,39 @@ describe("Task v1: postconditions", () => {
     expect(taskIssues(task("region.extract", { postconditions: [{ kind: "navigationOccurred" }] }))).toEqual([
       { path: "postconditions[0].kind", reason: "postcondition kind is incompatible with the task family" },
     ]);
-    expect(taskIssues(task("region.extract", { postconditions: [{ kind: "recordsExtracted", expected: "21" }] }))).toEqual([
-      { path: "postconditions[0].expected", reason: "recordsExtracted expected exceeds task maxItems" },
-    ]);
-    expect(taskIssues(task("form.fill", { postconditions: [{ kind: "entityState", expected: "Email.visible=true" }] }))).toEqual([
+    expect(
+      taskIssues(task("region.extract", { postconditions: [{ kind: "recordsExtracted", expected: "21" }] })),
+    ).toEqual([{ path: "postconditions[0].expected", reason: "recordsExtracted expected exceeds task maxItems" }]);
+    expect(
+      taskIssues(task("form.fill", { postconditions: [{ kind: "entityState", expected: "Email.visible=true" }] })),
+    ).toEqual([
       { path: "postconditions[0].expected", reason: "entityState selector, state, or boolean value is invalid" },
     ]);
   });
 
   it("requires postcondition kind", () => {
-    expect(taskIssues(task("region.extract", { postconditions: [{ expected: "1" }] }))).toEqual([{ path: "postconditions[0].kind", reason: "is required" }]);
+    expect(taskIssues(task("region.extract", { postconditions: [{ expected: "1" }] }))).toEqual([
+      { path: "postconditions[0].kind", reason: "is required" },
+    ]);
   });
 });
 
 describe("Task v1: closed objects", () => {
   it.each([
-    ["the task root", (doc: Doc) => (doc.draft = true), "draft", "schemaVersion, task, scope, inputs, limits, risk, ambiguity, revision, postconditions"],
+    [
+      "the task root",
+      (doc: Doc) => (doc.draft = true),
+      "draft",
+      "schemaVersion, task, scope, inputs, limits, risk, ambiguity, revision, postconditions",
+    ],
     ["scope", (doc: Doc) => (doc.scope.selector = "#x"), "scope.selector", "regionName, entityKind, entityName"],
     ["limits", (doc: Doc) => (doc.limits.retries = 1), "limits.retries", "maxActions, timeoutMs, maxItems"],
-    ["a postcondition", (doc: Doc) => (doc.postconditions[0].timeoutMs = 1), "postconditions[0].timeoutMs", "kind, expected"],
+    [
+      "a postcondition",
+      (doc: Doc) => (doc.postconditions[0].timeoutMs = 1),
+      "postconditions[0].timeoutMs",
+      "kind, expected",
+    ],
   ])("rejects an unknown field in %s", (_label, mutate, path, allowed) => {
     const doc = task();
     mutate(doc);
@@ -1001,7 +1297,9 @@ describe("Task v1: family rules", () => {
   });
 
   it("form.fill with empty inputs {} is rejected the same way", () => {
-    expect(taskIssues(task("form.fill", { inputs: {} }))).toEqual([{ path: "inputs", reason: "form.fill requires at least one bounded input" }]);
+    expect(taskIssues(task("form.fill", { inputs: {} }))).toEqual([
+      { path: "inputs", reason: "form.fill requires at least one bounded input" },
+    ]);
   });
 
   it("form.fill with one input is accepted", () => {
@@ -1018,7 +1316,9 @@ describe("Task v1: family rules", () => {
   it("form.submit without postconditions is rejected", () => {
     const doc = task("form.submit");
     delete doc.postconditions;
-    expect(taskIssues(doc)).toEqual([{ path: "postconditions", reason: "form.submit requires at least one bounded postcondition" }]);
+    expect(taskIssues(doc)).toEqual([
+      { path: "postconditions", reason: "form.submit requires at least one bounded postcondition" },
+    ]);
     expect(taskIssues(task("form.submit", { postconditions: [] }))).toEqual([
       { path: "postconditions", reason: "form.submit requires at least one bounded postcondition" },
     ]);
@@ -1043,11 +1343,15 @@ describe("Task v1: family rules", () => {
     expect(taskIssues(task("navigation.follow", { inputs: { url: "https://news.example/", Email: "x" } }))).toEqual([
       { path: "inputs", reason: "input names are incompatible with the task family" },
     ]);
-    expect(taskIssues(task("table.extract", { inputs: { Email: "x" } }))).toEqual([{ path: "inputs", reason: "input names are incompatible with the task family" }]);
+    expect(taskIssues(task("table.extract", { inputs: { Email: "x" } }))).toEqual([
+      { path: "inputs", reason: "input names are incompatible with the task family" },
+    ]);
   });
 
   it("the scope names a region or an entity, an entity name with its kind, a kind the family works on", () => {
-    expect(taskIssues(task("dialog.confirm", { scope: {} }))).toEqual([{ path: "scope", reason: "scope requires a semantic region or entity constraint" }]);
+    expect(taskIssues(task("dialog.confirm", { scope: {} }))).toEqual([
+      { path: "scope", reason: "scope requires a semantic region or entity constraint" },
+    ]);
     expect(taskIssues(task("dialog.confirm", { scope: { entityName: "Delete order" } }))).toEqual([
       { path: "scope.entityKind", reason: "entityName requires entityKind" },
     ]);
@@ -1065,19 +1369,24 @@ describe("Task v1: family rules", () => {
     ]);
   });
 
-  it.each(REGION_KINDS)("%s with only scope.entityName still needs scope.regionName (and the entity's kind first)", (kind) => {
-    expect(taskIssues(task(kind, { scope: { entityName: "Email" } }))).toEqual([
-      { path: "scope.entityKind", reason: "entityName requires entityKind" },
-      { path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" },
-    ]);
-  });
+  it.each(REGION_KINDS)(
+    "%s with only scope.entityName still needs scope.regionName (and the entity's kind first)",
+    (kind) => {
+      expect(taskIssues(task(kind, { scope: { entityName: "Email" } }))).toEqual([
+        { path: "scope.entityKind", reason: "entityName requires entityKind" },
+        { path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" },
+      ]);
+    },
+  );
 
   it.each(TASK_KINDS.filter((kind) => !REGION_KINDS.includes(kind)))("%s does not need scope.regionName", (kind) => {
     expectTaskOk(task(kind, { scope: { entityKind: FAMILY_ENTITY_KIND[kind] } }));
   });
 
   it("rejects an empty regionName as a string rule, not as a missing region", () => {
-    expect(taskIssues(task("region.extract", { scope: { regionName: "" } }))).toEqual([{ path: "scope.regionName", reason: "must not be empty" }]);
+    expect(taskIssues(task("region.extract", { scope: { regionName: "" } }))).toEqual([
+      { path: "scope.regionName", reason: "must not be empty" },
+    ]);
   });
 
   it("accepts a regionName of exactly 256 bytes and rejects 257", () => {
@@ -1159,7 +1468,9 @@ describe("browser payloads", () => {
 
   it("browser.click rejects an empty target and a negative expectedRevision", () => {
     expect(issuesOf("browser.click", { target: "" }).map((issue) => issue.path)).toEqual(["target"]);
-    expect(issuesOf("browser.click", { target: "#go", expectedRevision: -1 }).map((issue) => issue.path)).toEqual(["expectedRevision"]);
+    expect(issuesOf("browser.click", { target: "#go", expectedRevision: -1 }).map((issue) => issue.path)).toEqual([
+      "expectedRevision",
+    ]);
   });
 
   it("browser.click rejects an unknown field", () => {
@@ -1169,14 +1480,19 @@ describe("browser payloads", () => {
   });
 
   it("browser.click rejects the MCP-only field includeTrace (not part of the canonical payload)", () => {
-    expect(issuesOf("browser.click", { target: "#go", includeTrace: true }).map((issue) => issue.path)).toEqual(["includeTrace"]);
-  });
-
-  it.each(["fixed", "chain"])("browser.batch with mode %s but no expectedRevision is rejected at expectedRevision", (mode) => {
-    expect(issuesOf("browser.batch", { steps: [{ tool: "click", target: "#go" }], mode, atomic: false })).toEqual([
-      { path: "expectedRevision", reason: "is required when mode is fixed or chain" },
+    expect(issuesOf("browser.click", { target: "#go", includeTrace: true }).map((issue) => issue.path)).toEqual([
+      "includeTrace",
     ]);
   });
+
+  it.each(["fixed", "chain"])(
+    "browser.batch with mode %s but no expectedRevision is rejected at expectedRevision",
+    (mode) => {
+      expect(issuesOf("browser.batch", { steps: [{ tool: "click", target: "#go" }], mode, atomic: false })).toEqual([
+        { path: "expectedRevision", reason: "is required when mode is fixed or chain" },
+      ]);
+    },
+  );
 
   it.each(["fixed", "chain"])("browser.batch with mode %s and expectedRevision is accepted", (mode) => {
     expectOk("browser.batch", { steps: [{ tool: "click", target: "#go" }], mode, atomic: true, expectedRevision: 3 });
@@ -1189,13 +1505,15 @@ describe("browser payloads", () => {
 
   it("browser.batch accepts 32 steps and rejects 33", () => {
     expectOk("browser.batch", { steps: Array.from({ length: 32 }, () => ({ tool: "scroll" })), atomic: false });
-    expect(issuesOf("browser.batch", { steps: Array.from({ length: 33 }, () => ({ tool: "scroll" })), atomic: false })).toEqual([
-      { path: "steps", reason: "must have at most 32 items (got 33)" },
-    ]);
+    expect(
+      issuesOf("browser.batch", { steps: Array.from({ length: 33 }, () => ({ tool: "scroll" })), atomic: false }),
+    ).toEqual([{ path: "steps", reason: "must have at most 32 items (got 33)" }]);
   });
 
   it("browser.batch rejects an unknown mode", () => {
-    expect(issuesOf("browser.batch", { steps: [], atomic: false, mode: "strict" }).map((issue) => issue.path)).toEqual(["mode"]);
+    expect(issuesOf("browser.batch", { steps: [], atomic: false, mode: "strict" }).map((issue) => issue.path)).toEqual([
+      "mode",
+    ]);
   });
 
   it("browser.scroll accepts {} and offsets", () => {
@@ -1207,9 +1525,9 @@ describe("browser payloads", () => {
     expectOk("browser.upload", { target: "#file", files: ["/tmp/a.pdf"] });
     expectOk("browser.upload", { target: "#file", files: Array.from({ length: 16 }, (_, i) => `/tmp/${i}.pdf`) });
     expect(issuesOf("browser.upload", { target: "#file", files: [] }).map((issue) => issue.path)).toEqual(["files"]);
-    expect(issuesOf("browser.upload", { target: "#file", files: Array.from({ length: 17 }, (_, i) => `/tmp/${i}.pdf`) })).toEqual([
-      { path: "files", reason: "must have at most 16 items (got 17)" },
-    ]);
+    expect(
+      issuesOf("browser.upload", { target: "#file", files: Array.from({ length: 17 }, (_, i) => `/tmp/${i}.pdf`) }),
+    ).toEqual([{ path: "files", reason: "must have at most 16 items (got 17)" }]);
   });
 });
 
@@ -1219,24 +1537,39 @@ describe("browser.verify predicates: one key naming the check, as the daemon rea
     expectOk("browser.verify", { predicate: { urlEquals: "https://library.example/account/loans" }, timeoutMs: 2_000 });
     expectOk("browser.verify", { predicate: { revisionEquals: 12 } });
     expectOk("browser.verify", { predicate: { visible: "ref=r12:b7" } });
-    expectOk("browser.verify", { predicate: { all: [{ urlEquals: "https://library.example/" }, { not: { titleContains: "Error" } }, { any: [{ dialogOpen: true }, { popupOpened: true }] }] } });
+    expectOk("browser.verify", {
+      predicate: {
+        all: [
+          { urlEquals: "https://library.example/" },
+          { not: { titleContains: "Error" } },
+          { any: [{ dialogOpen: true }, { popupOpened: true }] },
+        ],
+      },
+    });
   });
 
   it("rejects a predicate written as {kind} and an unknown check, saying what a predicate is", () => {
-    const reason = "must be an object with exactly one of the keys urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not (e.g. {\"titleContains\": \"Checkout\"})";
-    expect(issuesOf("browser.verify", { predicate: { kind: "titleContains", text: "My loans" } })).toEqual([{ path: "predicate", reason }]);
+    const reason =
+      'must be an object with exactly one of the keys urlEquals, titleContains, visible, textContains, popupOpened, dialogOpen, downloadStarted, revisionEquals, all, any, not (e.g. {"titleContains": "Checkout"})';
+    expect(issuesOf("browser.verify", { predicate: { kind: "titleContains", text: "My loans" } })).toEqual([
+      { path: "predicate", reason },
+    ]);
     expect(issuesOf("browser.verify", { predicate: { titleMatches: "a" } })).toEqual([{ path: "predicate", reason }]);
   });
 
   it("rejects two checks in one object at the extra key", () => {
-    expect(issuesOf("browser.verify", { predicate: { urlEquals: "b", titleContains: "a" } }).map((issue) => issue.path)).toEqual(["predicate.titleContains"]);
+    expect(
+      issuesOf("browser.verify", { predicate: { urlEquals: "b", titleContains: "a" } }).map((issue) => issue.path),
+    ).toEqual(["predicate.titleContains"]);
   });
 
   it("checks nested predicates where they are", () => {
     expect(issuesOf("browser.verify", { predicate: { all: [{ titleContains: "a" }, { titleContains: 7 }] } })).toEqual([
       { path: "predicate.all[1].titleContains", reason: "must be a string (got number)" },
     ]);
-    expect(issuesOf("browser.verify", { predicate: { all: [] } }).map((issue) => issue.path)).toEqual(["predicate.all"]);
+    expect(issuesOf("browser.verify", { predicate: { all: [] } }).map((issue) => issue.path)).toEqual([
+      "predicate.all",
+    ]);
   });
 });
 

@@ -48,7 +48,10 @@ function changed(value: unknown, path: SamplePath, replacement: unknown): unknow
 
 /** The object at `path` of `value`. */
 function at(value: unknown, path: SamplePath): Record<string, unknown> {
-  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], value) as Record<string, unknown>;
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], value) as Record<
+    string,
+    unknown
+  >;
 }
 
 const label = (s: ResultSample) => `${s.operation}: ${s.label}`;
@@ -66,14 +69,17 @@ describe("result schemas of the read operations", () => {
     expect(validateResult(s.operation, s.result)).toEqual({ ok: true, value: s.result });
   });
 
-  it.each(cases)("%s: unknown fields are accepted at the top level and in nested objects (results are open)", (_label, s) => {
-    const extra = { introducedBy: "a newer daemon" };
-    expect(validateResult(s.operation, { ...s.result, futureField: extra }).ok).toBe(true);
-    if (s.nested.length > 0) {
-      const nested = changed(s.result, s.nested, { ...at(s.result, s.nested), futureField: extra });
-      expect(validateResult(s.operation, nested).ok).toBe(true);
-    }
-  });
+  it.each(cases)(
+    "%s: unknown fields are accepted at the top level and in nested objects (results are open)",
+    (_label, s) => {
+      const extra = { introducedBy: "a newer daemon" };
+      expect(validateResult(s.operation, { ...s.result, futureField: extra }).ok).toBe(true);
+      if (s.nested.length > 0) {
+        const nested = changed(s.result, s.nested, { ...at(s.result, s.nested), futureField: extra });
+        expect(validateResult(s.operation, nested).ok).toBe(true);
+      }
+    },
+  );
 
   it.each(cases)("%s: a wrong type or a missing key is refused at its path", (_label, s) => {
     const broken = changed(s.result, s.broken.path, "value" in s.broken ? s.broken.value : REMOVE);
@@ -96,22 +102,51 @@ describe("result schemas of the read operations", () => {
   });
 
   it("requires detailAvailability where the daemon always projects, and accepts it where only the native runtime does", () => {
-    const sampleOf = (operation: string) => RESULT_SAMPLES.find((s) => s.operation === operation)!.result as Record<string, unknown>;
-    for (const operation of ["browser.extractStructured", "browser.findTarget", "browser.inspectPage", "browser.observeBootstrap", "task.execute"]) {
+    const sampleOf = (operation: string) =>
+      RESULT_SAMPLES.find((s) => s.operation === operation)!.result as Record<string, unknown>;
+    for (const operation of [
+      "browser.extractStructured",
+      "browser.findTarget",
+      "browser.inspectPage",
+      "browser.observeBootstrap",
+      "task.execute",
+    ]) {
       const { detailAvailability: _projection, ...rest } = sampleOf(operation);
-      expect(validateResult(operation, rest), operation).toMatchObject({ ok: false, issues: [{ path: "detailAvailability" }] });
+      expect(validateResult(operation, rest), operation).toMatchObject({
+        ok: false,
+        issues: [{ path: "detailAvailability" }],
+      });
     }
-    const projection = { detailAvailability: { resultId: "mcp_1764754000123_8", detailsAvailable: true, detailsTruncated: true } };
-    for (const operation of ["browser.cookies", "browser.listTargets", "browser.listFrames", "browser.verify", "browser.preflight", "browser.diagnostics", "browser.observeDelta", "browser.resolveIntent", "browser.getDOM", "browser.localStorage"]) {
+    const projection = {
+      detailAvailability: { resultId: "mcp_1764754000123_8", detailsAvailable: true, detailsTruncated: true },
+    };
+    for (const operation of [
+      "browser.cookies",
+      "browser.listTargets",
+      "browser.listFrames",
+      "browser.verify",
+      "browser.preflight",
+      "browser.diagnostics",
+      "browser.observeDelta",
+      "browser.resolveIntent",
+      "browser.getDOM",
+      "browser.localStorage",
+    ]) {
       expect(validateResult(operation, { ...sampleOf(operation), ...projection }).ok, operation).toBe(true);
-      expect(validateResult(operation, { ...sampleOf(operation), detailAvailability: { resultId: "x" } }).ok, operation).toBe(false);
+      expect(
+        validateResult(operation, { ...sampleOf(operation), detailAvailability: { resultId: "x" } }).ok,
+        operation,
+      ).toBe(false);
     }
   });
 
   it("tells the two forms of observe apart by `level`: a page context never has one", () => {
     const pageContext = RESULT_SAMPLES.find((s) => s.label.startsWith("page context"))!.result;
     expect(validateResult("browser.observe", { ...pageContext, level: "summary" }).ok).toBe(false);
-    const semantic = RESULT_SAMPLES.find((s) => s.label === "semantic observation, summary level")!.result as Record<string, unknown>;
+    const semantic = RESULT_SAMPLES.find((s) => s.label === "semantic observation, summary level")!.result as Record<
+      string,
+      unknown
+    >;
     const { level: _level, ...withoutLevel } = semantic;
     expect(validateResult("browser.observe", withoutLevel).ok).toBe(false);
   });
@@ -147,17 +182,26 @@ describe("resultCases: the result form each payload gets", () => {
   const withCases = catalogEntries.filter(({ entry }) => entry.resultCases !== undefined);
 
   it("are given for observe, sessionSnapshot and workspaceInspect, each case a $ref to a titled definition, and the result is the anyOf of the same definitions", () => {
-    expect(withCases.map(({ entry }) => entry.operation).sort()).toEqual(["browser.observe", "browser.sessionSnapshot", "browser.workspaceInspect"]);
+    expect(withCases.map(({ entry }) => entry.operation).sort()).toEqual([
+      "browser.observe",
+      "browser.sessionSnapshot",
+      "browser.workspaceInspect",
+    ]);
     for (const { file, entry } of withCases) {
       const resultCases = entry.resultCases as ResultCase[];
       for (const c of resultCases) {
         expect(Object.keys(c).sort()).toEqual(["result", "when"]);
         expect(Object.keys(c.result)).toEqual(["$ref"]);
         const { file: targetFile, pointer } = refTarget(file, c.result.$ref);
-        const target = pointer.split("/").slice(1).reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, readJson(targetFile));
+        const target = pointer
+          .split("/")
+          .slice(1)
+          .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, readJson(targetFile));
         expect(target.title, c.result.$ref).toMatch(/^Browser\w+$/);
       }
-      expect((entry.result as { anyOf: { $ref: string }[] }).anyOf.map((branch) => branch.$ref).sort()).toEqual(resultCases.map((c) => c.result.$ref).sort());
+      expect((entry.result as { anyOf: { $ref: string }[] }).anyOf.map((branch) => branch.$ref).sort()).toEqual(
+        resultCases.map((c) => c.result.$ref).sort(),
+      );
     }
   });
 
@@ -168,8 +212,19 @@ describe("resultCases: the result form each payload gets", () => {
       const payloads: Record<string, unknown>[] =
         entry.operation === "browser.observe"
           ? [{}, { level: "summary" }, { level: "raw", region: "region_main" }, { includeScreenshot: true }]
-          : [{}, { operation: "list" }, { operation: "create" }, { operation: "inspect", from: "a" }, { operation: "diff", from: "a", to: "b" }, { operation: "purge" }];
-      for (const payload of payloads) expect(resultCases.filter((c) => applies(c, payload)), JSON.stringify(payload)).toHaveLength(1);
+          : [
+              {},
+              { operation: "list" },
+              { operation: "create" },
+              { operation: "inspect", from: "a" },
+              { operation: "diff", from: "a", to: "b" },
+              { operation: "purge" },
+            ];
+      for (const payload of payloads)
+        expect(
+          resultCases.filter((c) => applies(c, payload)),
+          JSON.stringify(payload),
+        ).toHaveLength(1);
       for (const s of RESULT_SAMPLES.filter((candidate) => candidate.operation === entry.operation)) {
         expect(s.payload, label(s)).toBeDefined();
         const chosen = resultCases.find((c) => applies(c, s.payload!))!;
@@ -179,7 +234,8 @@ describe("resultCases: the result form each payload gets", () => {
         };
         const validate = validator(chosen);
         expect(validate(s.result), `${label(s)}: ${JSON.stringify(validate.errors)}`).toBe(true);
-        for (const other of resultCases.filter((c) => c !== chosen)) expect(validator(other)(s.result), `${label(s)} also matches ${other.result.$ref}`).toBe(false);
+        for (const other of resultCases.filter((c) => c !== chosen))
+          expect(validator(other)(s.result), `${label(s)} also matches ${other.result.$ref}`).toBe(false);
       }
     }
   });

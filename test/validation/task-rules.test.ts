@@ -54,10 +54,16 @@ function task(kind: string, extra: Partial<Task> = {}): Task {
     schemaVersion: 1,
     task: kind,
     scope: { regionName: "Newsletter", entityKind: family.kind },
-    ...(family.input === undefined ? {} : { inputs: { [family.input]: family.input === "url" ? "https://news.example/archive" : "Subscribe" } }),
+    ...(family.input === undefined
+      ? {}
+      : { inputs: { [family.input]: family.input === "url" ? "https://news.example/archive" : "Subscribe" } }),
     limits: { maxActions: 5, timeoutMs: 4000, maxItems: 20 },
     risk: "localMutation",
-    postconditions: [EXPECTED[postcondition] === undefined ? { kind: postcondition } : { kind: postcondition, expected: EXPECTED[postcondition] }],
+    postconditions: [
+      EXPECTED[postcondition] === undefined
+        ? { kind: postcondition }
+        : { kind: postcondition, expected: EXPECTED[postcondition] },
+    ],
     ...extra,
   };
 }
@@ -91,7 +97,16 @@ describe("taskFamilyRequirements: what every family accepts", () => {
   });
 
   it("leaves a postcondition the daemon does not know, or an expected value that is not a string, to the daemon", () => {
-    expect(check(task("table.extract", { postconditions: [{ kind: "textVisible", expected: "Thanks" }, { kind: "pageKind", expected: { min: 1 } }] })).ok).toBe(true);
+    expect(
+      check(
+        task("table.extract", {
+          postconditions: [
+            { kind: "textVisible", expected: "Thanks" },
+            { kind: "pageKind", expected: { min: 1 } },
+          ],
+        }),
+      ).ok,
+    ).toBe(true);
   });
 });
 
@@ -121,7 +136,9 @@ describe("taskFamilyRequirements: the scope", () => {
       });
     }
     for (const entityKind of ["region", "form", "table", "collection", "dialog"]) {
-      expect(check(task("region.extract", { scope: { regionName: "Newsletter", entityKind } })).ok, entityKind).toBe(true);
+      expect(check(task("region.extract", { scope: { regionName: "Newsletter", entityKind } })).ok, entityKind).toBe(
+        true,
+      );
     }
     expect(check(task("region.extract", { scope: { regionName: "Newsletter", entityKind: "field" } })).issues).toEqual([
       { path: "scope.entityKind", reason: "entity kind is incompatible with region extraction" },
@@ -129,7 +146,14 @@ describe("taskFamilyRequirements: the scope", () => {
   });
 
   it("reports the entity kind before the missing url of navigation.follow (as task.compile of the golden fixture)", () => {
-    expect(check(task("navigation.follow", { scope: { entityKind: "link", entityName: "Advanced search" }, inputs: { linkText: "Advanced search" } })).issues).toEqual([
+    expect(
+      check(
+        task("navigation.follow", {
+          scope: { entityKind: "link", entityName: "Advanced search" },
+          inputs: { linkText: "Advanced search" },
+        }),
+      ).issues,
+    ).toEqual([
       { path: "scope.entityKind", reason: "entity kind is incompatible with the task family" },
       { path: "inputs.url", reason: "navigation.follow requires a bounded url input" },
     ]);
@@ -137,10 +161,12 @@ describe("taskFamilyRequirements: the scope", () => {
 
   it("rejects every region-scoped family without scope.regionName", () => {
     for (const kind of REGION_FAMILIES) {
-      expect(check(task(kind, { scope: { entityKind: FAMILIES[kind]!.kind, entityName: "Subscribe" } })), kind).toEqual({
-        ok: false,
-        issues: [{ path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" }],
-      });
+      expect(check(task(kind, { scope: { entityKind: FAMILIES[kind]!.kind, entityName: "Subscribe" } })), kind).toEqual(
+        {
+          ok: false,
+          issues: [{ path: "scope.regionName", reason: "browser-backed task requires a semantic region scope" }],
+        },
+      );
     }
   });
 
@@ -155,7 +181,9 @@ describe("taskFamilyRequirements: the scope", () => {
 describe("taskFamilyRequirements: inputs", () => {
   it("rejects inputs a family without inputs does not take", () => {
     for (const kind of ALL_FAMILIES.filter((family) => FAMILIES[family]!.input === undefined)) {
-      expect(check(task(kind, { inputs: { note: "x" } })).issues, kind).toEqual([{ path: "inputs", reason: "input names are incompatible with the task family" }]);
+      expect(check(task(kind, { inputs: { note: "x" } })).issues, kind).toEqual([
+        { path: "inputs", reason: "input names are incompatible with the task family" },
+      ]);
     }
   });
 
@@ -169,12 +197,17 @@ describe("taskFamilyRequirements: inputs", () => {
   });
 
   it("takes any inputs for form.fill", () => {
-    expect(check(task("form.fill", { inputs: { Email: "reader@news.example", "First name": "Ada", url: "x" } })).ok).toBe(true);
+    expect(
+      check(task("form.fill", { inputs: { Email: "reader@news.example", "First name": "Ada", url: "x" } })).ok,
+    ).toBe(true);
   });
 
   it("rejects form.fill without inputs, or with an empty inputs object", () => {
     for (const inputs of [undefined, {}]) {
-      expect(check(task("form.fill", { inputs }))).toEqual({ ok: false, issues: [{ path: "inputs", reason: "form.fill requires at least one bounded input" }] });
+      expect(check(task("form.fill", { inputs }))).toEqual({
+        ok: false,
+        issues: [{ path: "inputs", reason: "form.fill requires at least one bounded input" }],
+      });
     }
   });
 
@@ -220,17 +253,27 @@ describe("taskFamilyRequirements: postconditions", () => {
   });
 
   it("rejects a postcondition kind the family does not accept, at its kind", () => {
-    expect(check(task("dialog.confirm", { postconditions: [{ kind: "dialogClosed" }, { kind: "regionPresent", expected: "Orders" }] })).issues).toEqual([
-      { path: "postconditions[1].kind", reason: "postcondition kind is incompatible with the task family" },
-    ]);
-    expect(first(task("table.extract", { postconditions: [{ kind: "navigationOccurred" }] }))?.path).toBe("postconditions[0].kind");
+    expect(
+      check(
+        task("dialog.confirm", {
+          postconditions: [{ kind: "dialogClosed" }, { kind: "regionPresent", expected: "Orders" }],
+        }),
+      ).issues,
+    ).toEqual([{ path: "postconditions[1].kind", reason: "postcondition kind is incompatible with the task family" }]);
+    expect(first(task("table.extract", { postconditions: [{ kind: "navigationOccurred" }] }))?.path).toBe(
+      "postconditions[0].kind",
+    );
   });
 
   it("bounds a postcondition's expected text: 256 UTF-8 bytes, no control character", () => {
     const reason = "expected value exceeds its bound or contains a control character";
-    expect(check(task("form.inspect", { postconditions: [{ kind: "pageKind", expected: "é".repeat(128) }] })).ok).toBe(true);
+    expect(check(task("form.inspect", { postconditions: [{ kind: "pageKind", expected: "é".repeat(128) }] })).ok).toBe(
+      true,
+    );
     for (const expected of [`${"é".repeat(128)}a`, "article\n"]) {
-      expect(check(task("form.inspect", { postconditions: [{ kind: "pageKind", expected }] })).issues).toEqual([{ path: "postconditions[0].expected", reason }]);
+      expect(check(task("form.inspect", { postconditions: [{ kind: "pageKind", expected }] })).issues).toEqual([
+        { path: "postconditions[0].expected", reason },
+      ]);
     }
   });
 
@@ -240,15 +283,28 @@ describe("taskFamilyRequirements: postconditions", () => {
     ]);
     for (const kind of ["regionPresent", "pageKind"]) {
       expect(check(task("table.extract", { postconditions: [{ kind, expected: "" }] })).issues, kind).toEqual([
-        { path: "postconditions[0].expected", reason: "value must be non-empty, bounded, and free of control characters" },
+        {
+          path: "postconditions[0].expected",
+          reason: "value must be non-empty, bounded, and free of control characters",
+        },
       ]);
     }
     expect(check(task("table.extract", { postconditions: [{ kind: "pageKind" }] })).ok).toBe(true);
   });
 
   it("reads an entityState postcondition as <entity-name>.<state>=<true|false>", () => {
-    const entityState = (expected?: string) => check(task("form.fill", { postconditions: [{ kind: "entityState", ...(expected === undefined ? {} : { expected }) }] }));
-    for (const expected of ["Email.disabled=false", "Card number.readOnly=true", "a.b.checked=true", "Email.empty=false"]) {
+    const entityState = (expected?: string) =>
+      check(
+        task("form.fill", {
+          postconditions: [{ kind: "entityState", ...(expected === undefined ? {} : { expected }) }],
+        }),
+      );
+    for (const expected of [
+      "Email.disabled=false",
+      "Card number.readOnly=true",
+      "a.b.checked=true",
+      "Email.empty=false",
+    ]) {
       expect(entityState(expected).ok, expected).toBe(true);
     }
     const form = "entityState requires '<entity-name>.<state>=<true|false>'";
@@ -269,26 +325,43 @@ describe("taskFamilyRequirements: postconditions", () => {
   });
 
   it("wants recordsExtracted to expect a non-negative integer no greater than maxItems", () => {
-    const records = (expected: string) => check(task("table.extract", { postconditions: [{ kind: "recordsExtracted", expected }] }));
+    const records = (expected: string) =>
+      check(task("table.extract", { postconditions: [{ kind: "recordsExtracted", expected }] }));
     for (const expected of ["0", "20", "+7", "0000000000000020"]) expect(records(expected).ok, expected).toBe(true);
     for (const expected of ["-1", "1.5", " 3", "", "+", "three", "4294967296"]) {
-      expect(records(expected).issues, expected).toEqual([{ path: "postconditions[0].expected", reason: "recordsExtracted expected must be a non-negative integer" }]);
+      expect(records(expected).issues, expected).toEqual([
+        { path: "postconditions[0].expected", reason: "recordsExtracted expected must be a non-negative integer" },
+      ]);
     }
     for (const expected of ["21", "4294967295"]) {
-      expect(records(expected).issues, expected).toEqual([{ path: "postconditions[0].expected", reason: "recordsExtracted expected exceeds task maxItems" }]);
+      expect(records(expected).issues, expected).toEqual([
+        { path: "postconditions[0].expected", reason: "recordsExtracted expected exceeds task maxItems" },
+      ]);
     }
   });
 
   it("reports the postconditions after the inputs and before form.submit's, form.fill's and the region's checks", () => {
-    const value = task("form.submit", { scope: { entityKind: "form" }, inputs: { submit: "Send", extra: "x" }, postconditions: [{ kind: "recordsExtracted" }] });
-    expect(check(value).issues.map((issue) => issue.path)).toEqual(["inputs", "postconditions[0].kind", "scope.regionName"]);
+    const value = task("form.submit", {
+      scope: { entityKind: "form" },
+      inputs: { submit: "Send", extra: "x" },
+      postconditions: [{ kind: "recordsExtracted" }],
+    });
+    expect(check(value).issues.map((issue) => issue.path)).toEqual([
+      "inputs",
+      "postconditions[0].kind",
+      "scope.regionName",
+    ]);
   });
 });
 
 describe("taskFamilyRequirements: paths", () => {
   it("reports paths below the path it is given", () => {
     const issues: ValidationIssue[] = [];
-    taskFamilyRequirements(task("navigation.follow", { inputs: {}, postconditions: [{ kind: "regionPresent" }] }), "task", issues);
+    taskFamilyRequirements(
+      task("navigation.follow", { inputs: {}, postconditions: [{ kind: "regionPresent" }] }),
+      "task",
+      issues,
+    );
     expect(issues).toEqual([
       { path: "task.postconditions[0].expected", reason: "regionPresent requires the expected semantic region name" },
       { path: "task.inputs.url", reason: "navigation.follow requires a bounded url input" },

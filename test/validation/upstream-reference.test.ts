@@ -10,13 +10,17 @@ import type { GoldenFixture } from "../support/golden-fixture.js";
  */
 const referenceDir =
   process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../shared/reference/glass/", import.meta.url));
-const goldens = existsSync(referenceDir) ? readdirSync(referenceDir).filter((f) => /^protocol-golden-v1\..*\.json$/.test(f)) : [];
+const goldens = existsSync(referenceDir)
+  ? readdirSync(referenceDir).filter((f) => /^protocol-golden-v1\..*\.json$/.test(f))
+  : [];
 
 describe.skipIf(goldens.length === 0)(`upstream golden fixtures (${referenceDir})`, () => {
   it.each(goldens)("%s: every envelope is accepted except the deliberate invalid responses", (file) => {
     const fixture = JSON.parse(readFileSync(`${referenceDir}/${file}`, "utf8")) as GoldenFixture;
-    for (const request of fixture.requests) expect(validateRequest(request), JSON.stringify(request).slice(0, 80)).toMatchObject({ ok: true });
-    for (const response of fixture.responses) expect(validateResponse(response), String(response.requestId)).toMatchObject({ ok: true });
+    for (const request of fixture.requests)
+      expect(validateRequest(request), JSON.stringify(request).slice(0, 80)).toMatchObject({ ok: true });
+    for (const response of fixture.responses)
+      expect(validateResponse(response), String(response.requestId)).toMatchObject({ ok: true });
     for (const response of fixture.invalidResponses ?? []) {
       const checked = validateResponse(response);
       expect(checked.ok).toBe(false);

@@ -31,11 +31,20 @@ function museumIr() {
   return {
     schemaVersion: 1,
     revision: 40,
-    document: { revision: 40, url: "https://museum.example/tickets", title: "Tickets" } as { revision: number; url?: string; title?: string } | undefined,
+    document: { revision: 40, url: "https://museum.example/tickets", title: "Tickets" } as
+      | { revision: number; url?: string; title?: string }
+      | undefined,
     entities: [
       { id: "p", kind: "page", quality: "confirmed", evidenceSources: [] as string[] },
       { id: "r-buy", kind: "region", name: "Buy tickets", quality: "strong", evidenceSources: ["accessibility"] },
-      { id: "f-date", kind: "field", role: "combobox", name: "Visit date", quality: "partial", evidenceSources: ["forms"] },
+      {
+        id: "f-date",
+        kind: "field",
+        role: "combobox",
+        name: "Visit date",
+        quality: "partial",
+        evidenceSources: ["forms"],
+      },
       { id: "a-pay", kind: "action", role: "button", name: "Pay", quality: "confirmed", evidenceSources: ["dom"] },
       { id: "map", kind: "opaqueRegion", quality: "opaque", evidenceSources: [] as string[] },
     ],
@@ -51,7 +60,9 @@ function museumIr() {
       "a-pay": { state: { disabled: false }, supportedActions: ["click"] },
       "f-date": { supportedActions: ["read", "select"], regionId: "r-buy", scope: "frame", scopeId: "frame-1" },
     } as Record<string, Detail>,
-    relationshipHintDiagnostics: [{ factIndex: 2, source: "accessibility", hint: "controls", parentRole: "button", status: "UnmatchedParent" }],
+    relationshipHintDiagnostics: [
+      { factIndex: 2, source: "accessibility", hint: "controls", parentRole: "button", status: "UnmatchedParent" },
+    ],
   };
 }
 
@@ -81,21 +92,32 @@ describe("Web IR document rule: the document and its pages", () => {
   it("rejects a document revision that differs from the top-level revision", () => {
     const ir = museumIr();
     ir.document = { revision: 39 };
-    expect(run(ir)).toEqual({ ok: false, issues: [{ path: "document.revision", reason: "document revision must match the Web IR revision" }] });
+    expect(run(ir)).toEqual({
+      ok: false,
+      issues: [{ path: "document.revision", reason: "document revision must match the Web IR revision" }],
+    });
   });
 
   it("takes an absent document as revision 0, as the daemon does: accepted at revision 0 only", () => {
     const ir = museumIr();
     ir.document = undefined;
-    expect(run(ir).issues).toEqual([{ path: "document.revision", reason: "document revision must match the Web IR revision" }]);
+    expect(run(ir).issues).toEqual([
+      { path: "document.revision", reason: "document revision must match the Web IR revision" },
+    ]);
     ir.revision = 0;
     expect(run(ir).ok).toBe(true);
   });
 
   it("rejects a second page entity on entities, once", () => {
     const ir = museumIr();
-    ir.entities.push({ id: "p2", kind: "page", quality: "inferred", evidenceSources: [] }, { id: "p3", kind: "page", quality: "inferred", evidenceSources: [] });
-    expect(run(ir)).toEqual({ ok: false, issues: [{ path: "entities", reason: "Glass Web IR must contain exactly one page entity" }] });
+    ir.entities.push(
+      { id: "p2", kind: "page", quality: "inferred", evidenceSources: [] },
+      { id: "p3", kind: "page", quality: "inferred", evidenceSources: [] },
+    );
+    expect(run(ir)).toEqual({
+      ok: false,
+      issues: [{ path: "entities", reason: "Glass Web IR must contain exactly one page entity" }],
+    });
   });
 
   it("rejects a document without a page entity on entities, before the relationships that named it", () => {
@@ -114,7 +136,10 @@ describe("Web IR document rule: the document and its pages", () => {
     ir.entities.push({ id: "p2", kind: "page", quality: "inferred", evidenceSources: [] });
     expect(run(ir).issues.map((issue) => issue.path)).toEqual(["entities", "entities[1].evidenceSources"]);
     ir.document = { revision: 1 };
-    expect(first(ir)).toEqual({ path: "document.revision", reason: "document revision must match the Web IR revision" });
+    expect(first(ir)).toEqual({
+      path: "document.revision",
+      reason: "document revision must match the Web IR revision",
+    });
   });
 });
 
@@ -148,7 +173,9 @@ describe("Web IR document rule: entities", () => {
     for (const change of [{ quality: "partial" }, { evidenceSources: ["frames"] }]) {
       const ir = museumIr();
       Object.assign(ir.entities[4]!, change);
-      expect(run(ir).issues, JSON.stringify(change)).toEqual([{ path: "entities[4]", reason: "opaque regions cannot claim positive evidence or quality" }]);
+      expect(run(ir).issues, JSON.stringify(change)).toEqual([
+        { path: "entities[4]", reason: "opaque regions cannot claim positive evidence or quality" },
+      ]);
     }
   });
 
@@ -156,20 +183,27 @@ describe("Web IR document rule: entities", () => {
     for (const index of [0, 3]) {
       const ir = museumIr();
       ir.entities[index]!.quality = "opaque";
-      expect(run(ir).issues).toEqual([{ path: `entities[${index}].quality`, reason: "opaque quality is reserved for opaque regions" }]);
+      expect(run(ir).issues).toEqual([
+        { path: `entities[${index}].quality`, reason: "opaque quality is reserved for opaque regions" },
+      ]);
     }
   });
 
   it("rejects an entity other than the page without evidence sources", () => {
     const ir = museumIr();
     ir.entities[2]!.evidenceSources = [];
-    expect(run(ir).issues).toEqual([{ path: "entities[2].evidenceSources", reason: "positive entities require source provenance" }]);
+    expect(run(ir).issues).toEqual([
+      { path: "entities[2].evidenceSources", reason: "positive entities require source provenance" },
+    ]);
   });
 
   it("rejects a coverage opaque region count that does not match the opaqueRegion entities", () => {
     const ir = museumIr();
     ir.coverage.opaqueRegions = 0;
-    expect(run(ir)).toEqual({ ok: false, issues: [{ path: "coverage.opaqueRegions", reason: "coverage count must match opaque region entities" }] });
+    expect(run(ir)).toEqual({
+      ok: false,
+      issues: [{ path: "coverage.opaqueRegions", reason: "coverage count must match opaque region entities" }],
+    });
   });
 
   it("counts an opaque region that breaks its own rule too", () => {
@@ -200,7 +234,10 @@ describe("webIrEntityEvidence", () => {
   });
 
   it("accepts a page without evidence sources", () => {
-    expect(check({ id: "p", kind: "page", quality: "confirmed", evidenceSources: [] })).toEqual({ ok: true, issues: [] });
+    expect(check({ id: "p", kind: "page", quality: "confirmed", evidenceSources: [] })).toEqual({
+      ok: true,
+      issues: [],
+    });
   });
 });
 
@@ -212,7 +249,9 @@ describe("Web IR document rule: entityDetails", () => {
   };
 
   it("rejects details keyed by an unknown entity id on entityDetails", () => {
-    expect(run(withDetails({ gone: {} })).issues).toEqual([{ path: "entityDetails", reason: "entity details must reference a known entity" }]);
+    expect(run(withDetails({ gone: {} })).issues).toEqual([
+      { path: "entityDetails", reason: "entity details must reference a known entity" },
+    ]);
   });
 
   it("rejects more details than entities, before the unknown keys", () => {
@@ -226,13 +265,23 @@ describe("Web IR document rule: entityDetails", () => {
 
   it("reports first the entry whose key comes first by code point, as the daemon's sorted map does", () => {
     const ir = museumIr();
-    ir.entities.push({ id: "\u{1F600}", kind: "text", quality: "strong", evidenceSources: ["dom"] }, { id: "\uFB01", kind: "text", quality: "strong", evidenceSources: ["dom"] });
+    ir.entities.push(
+      { id: "\u{1F600}", kind: "text", quality: "strong", evidenceSources: ["dom"] },
+      { id: "\uFB01", kind: "text", quality: "strong", evidenceSources: ["dom"] },
+    );
     // In UTF-16, U+1F600 (a surrogate pair, D83D DE00) sorts before U+FB01; by code point it is after.
-    ir.entityDetails = { "\u{1F600}": { regionId: "nowhere" }, "\uFB01": { supportedActions: ["click", "read"] }, "10": {} };
+    ir.entityDetails = {
+      "\u{1F600}": { regionId: "nowhere" },
+      "\uFB01": { supportedActions: ["click", "read"] },
+      "10": {},
+    };
     expect(run(ir).issues).toEqual([
       { path: "entityDetails", reason: "entity details must reference a known entity" },
       { path: "entityDetails.\u{1F600}.regionId", reason: "region membership must reference a known entity" },
-      { path: "entityDetails.\uFB01.supportedActions", reason: "supported actions must be unique, sorted, and bounded" },
+      {
+        path: "entityDetails.\uFB01.supportedActions",
+        reason: "supported actions must be unique, sorted, and bounded",
+      },
     ]);
     delete ir.entityDetails["10"];
     expect(first(ir)?.path).toBe("entityDetails.\uFB01.supportedActions");
@@ -246,23 +295,50 @@ describe("Web IR document rule: entityDetails", () => {
   });
 
   it("wants supported actions without repeats, in the daemon's order, at most 16", () => {
-    const order = ["read", "click", "type", "select", "check", "uncheck", "submit", "open", "close", "confirm", "cancel", "navigate", "extract", "paginate"];
+    const order = [
+      "read",
+      "click",
+      "type",
+      "select",
+      "check",
+      "uncheck",
+      "submit",
+      "open",
+      "close",
+      "confirm",
+      "cancel",
+      "navigate",
+      "extract",
+      "paginate",
+    ];
     expect(run(withDetails({ "a-pay": { supportedActions: order } })).ok).toBe(true);
-    expect(first(withDetails({ "a-pay": { supportedActions: ["extract", "read"] } }))?.reason).toBe("supported actions must be unique, sorted, and bounded");
-    expect(first(withDetails({ "a-pay": { supportedActions: [...order, "paginate", "paginate", "paginate"] } }))?.path).toBe("entityDetails.a-pay.supportedActions");
+    expect(first(withDetails({ "a-pay": { supportedActions: ["extract", "read"] } }))?.reason).toBe(
+      "supported actions must be unique, sorted, and bounded",
+    );
+    expect(
+      first(withDetails({ "a-pay": { supportedActions: [...order, "paginate", "paginate", "paginate"] } }))?.path,
+    ).toBe("entityDetails.a-pay.supportedActions");
   });
 
   it("lets a disabled entity advertise only read and extract", () => {
-    expect(run(withDetails({ "a-pay": { state: { disabled: true }, supportedActions: ["read", "extract"] } })).ok).toBe(true);
-    expect(first(withDetails({ "a-pay": { state: { disabled: true }, supportedActions: ["read", "click"] } }))).toEqual({
-      path: "entityDetails.a-pay.supportedActions",
-      reason: "disabled entities cannot advertise executable actions",
-    });
+    expect(run(withDetails({ "a-pay": { state: { disabled: true }, supportedActions: ["read", "extract"] } })).ok).toBe(
+      true,
+    );
+    expect(first(withDetails({ "a-pay": { state: { disabled: true }, supportedActions: ["read", "click"] } }))).toEqual(
+      {
+        path: "entityDetails.a-pay.supportedActions",
+        reason: "disabled entities cannot advertise executable actions",
+      },
+    );
   });
 
   it("lets a read-only entity advertise no value mutation", () => {
-    expect(run(withDetails({ "f-date": { state: { readOnly: true }, supportedActions: ["read", "click"] } })).ok).toBe(true);
-    expect(first(withDetails({ "f-date": { state: { readOnly: true }, supportedActions: ["read", "uncheck"] } }))).toEqual({
+    expect(run(withDetails({ "f-date": { state: { readOnly: true }, supportedActions: ["read", "click"] } })).ok).toBe(
+      true,
+    );
+    expect(
+      first(withDetails({ "f-date": { state: { readOnly: true }, supportedActions: ["read", "uncheck"] } })),
+    ).toEqual({
       path: "entityDetails.f-date.supportedActions",
       reason: "read-only entities cannot advertise value mutation",
     });
@@ -277,8 +353,14 @@ describe("Web IR document rule: entityDetails", () => {
 
   it("refuses a scopeId on a document-scoped entity, document being the default scope", () => {
     const reason = "document-scoped entities cannot carry a frame or shadow scope ID";
-    expect(first(withDetails({ "f-date": { scopeId: "frame-1" } }))).toEqual({ path: "entityDetails.f-date.scopeId", reason });
-    expect(first(withDetails({ "f-date": { scope: "document", scopeId: "frame-1" } }))).toEqual({ path: "entityDetails.f-date.scopeId", reason });
+    expect(first(withDetails({ "f-date": { scopeId: "frame-1" } }))).toEqual({
+      path: "entityDetails.f-date.scopeId",
+      reason,
+    });
+    expect(first(withDetails({ "f-date": { scope: "document", scopeId: "frame-1" } }))).toEqual({
+      path: "entityDetails.f-date.scopeId",
+      reason,
+    });
     expect(run(withDetails({ "f-date": { scope: "shadowRoot", scopeId: "shadow-1" } })).ok).toBe(true);
   });
 
@@ -291,13 +373,18 @@ describe("Web IR document rule: entityDetails", () => {
     const reason = `value must be non-empty, at most ${max} bytes, and contain no controls`;
     expect(run(withDetails({ "f-date": detail(`${"é".repeat(max / 2)}`) })).ok).toBe(true);
     for (const text of ["", `${"é".repeat(max / 2)}a`, "a\u0085b"]) {
-      expect(first(withDetails({ "f-date": detail(text) })), JSON.stringify(text)).toEqual({ path: `entityDetails.f-date.${field}`, reason });
+      expect(first(withDetails({ "f-date": detail(text) })), JSON.stringify(text)).toEqual({
+        path: `entityDetails.f-date.${field}`,
+        reason,
+      });
     }
   });
 
   it("wants a surface id, kind and coverage together", () => {
     const coverage = { structural: "complete", semantic: "complete", interaction: "complete" };
-    expect(run(withDetails({ map: { surfaceId: "s-1", surfaceKind: "frameDocument", surfaceCoverage: coverage } })).ok).toBe(true);
+    expect(
+      run(withDetails({ map: { surfaceId: "s-1", surfaceKind: "frameDocument", surfaceCoverage: coverage } })).ok,
+    ).toBe(true);
     expect(first(withDetails({ map: { surfaceId: "s-1", surfaceKind: "frameDocument" } }))).toEqual({
       path: "entityDetails.map.surface",
       reason: "surface metadata requires kind and coverage",
@@ -312,14 +399,21 @@ describe("Web IR document rule: entityDetails", () => {
     const ir = withDetails({ ghost: {} });
     ir.coverage.opaqueRegions = 3;
     ir.relationships.push({ from: "p", to: "p", kind: "owns" });
-    expect(run(ir).issues.map((issue) => issue.path)).toEqual(["coverage.opaqueRegions", "entityDetails", "relationships[4]"]);
+    expect(run(ir).issues.map((issue) => issue.path)).toEqual([
+      "coverage.opaqueRegions",
+      "entityDetails",
+      "relationships[4]",
+    ]);
   });
 });
 
 describe("Web IR document rule: relationships", () => {
   it("rejects a relationship from an unknown entity, to an unknown entity, or from an entity to itself, on the relationship", () => {
     const ir = museumIr();
-    ir.relationships.push({ from: "ghost", to: "a-pay", kind: "controls" }, { from: "a-pay", to: "a-pay", kind: "submits" });
+    ir.relationships.push(
+      { from: "ghost", to: "a-pay", kind: "controls" },
+      { from: "a-pay", to: "a-pay", kind: "submits" },
+    );
     ir.relationships[1]!.to = "f-time";
     const reason = "relationships must reference two distinct known entities";
     expect(run(ir)).toEqual({
@@ -378,7 +472,10 @@ describe("Web IR document rule: relationships", () => {
       ir.relationshipHintDiagnostics[0]!.parentRole = role;
       expect(run(ir).issues, JSON.stringify(role)).toEqual([
         { path: "relationships[4]", reason: "relationships must be unique" },
-        { path: "relationshipHintDiagnostics[0].parentRole", reason: "value must be non-empty, at most 64 bytes, and contain no controls" },
+        {
+          path: "relationshipHintDiagnostics[0].parentRole",
+          reason: "value must be non-empty, at most 64 bytes, and contain no controls",
+        },
       ]);
     }
   });
@@ -396,7 +493,8 @@ describe("Web IR document rule: paths and speed", () => {
 
   it("checks a document at its bounds (4096 entities, 8192 relationships, 4096 details) quickly", () => {
     const entities = [{ id: "p", kind: "page", quality: "confirmed", evidenceSources: [] as string[] }];
-    for (let i = 1; i < 4096; i += 1) entities.push({ id: `e${i}`, kind: "text", quality: "strong", evidenceSources: ["dom"] });
+    for (let i = 1; i < 4096; i += 1)
+      entities.push({ id: `e${i}`, kind: "text", quality: "strong", evidenceSources: ["dom"] });
     const relationships = [];
     for (let i = 1; i < 4096; i += 1) relationships.push({ from: `e${i}`, to: "p", kind: "scopedTo" });
     for (let i = 1; i < 4096; i += 1) relationships.push({ from: `e${i}`, to: "p", kind: "labels" });
@@ -405,7 +503,13 @@ describe("Web IR document rule: paths and speed", () => {
     const entityDetails: Record<string, Detail> = {};
     for (const entity of entities) entityDetails[entity.id] = { supportedActions: ["read", "extract"], regionId: "p" };
     const base = museumIr();
-    const ir: Ir = { ...base, entities, relationships, coverage: { ...base.coverage, opaqueRegions: 0 }, entityDetails };
+    const ir: Ir = {
+      ...base,
+      entities,
+      relationships,
+      coverage: { ...base.coverage, opaqueRegions: 0 },
+      entityDetails,
+    };
     const started = performance.now();
     expect(run(ir).issues).toEqual([]);
     expect(performance.now() - started).toBeLessThan(250);
@@ -430,7 +534,10 @@ describe("webIrRevisionOrder", () => {
   it("rejects an after document older than the before document, on revision (the target document's root)", () => {
     const before = museumIr();
     before.revision = 41;
-    const older = { ok: false, issues: [{ path: "revision", reason: "target revision is older than the source revision" }] };
+    const older = {
+      ok: false,
+      issues: [{ path: "revision", reason: "target revision is older than the source revision" }],
+    };
     expect(check(before, museumIr())).toEqual(older);
     expect(check(before, museumIr(), "payload")).toEqual(older);
   });

@@ -48,22 +48,43 @@ interface Before {
   readonly title: string;
 }
 
-const before = (site: SiteContext): Before => ({ revision: site.state.revision, url: site.state.url, title: site.page().title });
+const before = (site: SiteContext): Before => ({
+  revision: site.state.revision,
+  url: site.state.url,
+  title: site.page().title,
+});
 
 /** What an action changed: the revisions, and (for a click) whether the URL and title did. */
 function verification(site: SiteContext, was: Before, pageChanges: boolean) {
   const revisionDelta = site.state.revision - was.revision;
-  return { revisionDelta, urlChanged: pageChanges && site.state.url !== was.url, titleChanged: pageChanges && site.page().title !== was.title, targetChanged: false, frameChanged: false };
+  return {
+    revisionDelta,
+    urlChanged: pageChanges && site.state.url !== was.url,
+    titleChanged: pageChanges && site.page().title !== was.title,
+    targetChanged: false,
+    frameChanged: false,
+  };
 }
 
 /** An action's result as the daemon reports it: what it did, to which target, the revisions and what changed. */
-function actionResult(site: SiteContext, action: string, executionId: string, target: Resolved | undefined, was: Before, pageChanges: boolean) {
+function actionResult(
+  site: SiteContext,
+  action: string,
+  executionId: string,
+  target: Resolved | undefined,
+  was: Before,
+  pageChanges: boolean,
+) {
   const { revision } = site.state;
   return {
     status: "succeeded",
     action,
     executionId,
-    ...(target === undefined ? {} : { target: { label: target.label, ...(target.reference === undefined ? {} : { reference: target.reference }) } }),
+    ...(target === undefined
+      ? {}
+      : {
+          target: { label: target.label, ...(target.reference === undefined ? {} : { reference: target.reference }) },
+        }),
     revision,
     previousRevision: was.revision,
     currentRevision: revision,
@@ -84,7 +105,11 @@ function clickTarget(site: SiteContext, target: string): Resolved {
  * click: activates the target (submits the form, follows a link; a field takes focus). A button
  * that opens the page's own dialog waits for its answer, asked of the call's client (see dialogs.ts).
  */
-export function click(site: SiteContext, payload: PayloadOf<"browser.click">, context?: MockCallContext): ResultOf<"browser.click"> | Promise<ResultOf<"browser.click">> {
+export function click(
+  site: SiteContext,
+  payload: PayloadOf<"browser.click">,
+  context?: MockCallContext,
+): ResultOf<"browser.click"> | Promise<ResultOf<"browser.click">> {
   site.checkRevision(payload.expectedRevision);
   const was = before(site);
   const finish = (resolved: Resolved): ResultOf<"browser.click"> => {
@@ -129,14 +154,22 @@ export function select(site: SiteContext, payload: PayloadOf<"browser.select">):
 }
 
 /** One field of a fill, typed as `type` with a reference types: a click, the text, the page moved on. */
-function fillField(site: SiteContext, resolved: Resolved, value: string): { action: string; success: boolean; error?: string } {
+function fillField(
+  site: SiteContext,
+  resolved: Resolved,
+  value: string,
+): { action: string; success: boolean; error?: string } {
   if (resolved.reference === undefined) return { action: "none", success: false, error: "element has no reference" };
   let element: SiteElement;
   try {
     element = referencedElement(site, site.page(), resolved.reference);
   } catch (error) {
     const stale = (error as { code?: string }).code === "target.staleReference";
-    return { action: "type", success: false, error: stale ? "element reference is stale" : "element target is not actionable" };
+    return {
+      action: "type",
+      success: false,
+      error: stale ? "element reference is stale" : "element target is not actionable",
+    };
   }
   activate(site, element);
   site.nextExecutionId();
@@ -156,7 +189,11 @@ export type FillOutcome = ResultOf<"browser.fillForm">;
 export function fillFields(site: SiteContext, fields: readonly { target: string; value?: string }[]): FillOutcome {
   const was = before(site);
   const resolved = fields.map((field) => ({ field, target: resolveTarget(site, field.target) }));
-  const results = resolved.map(({ field, target }) => ({ target: field.target, label: target.label, ...fillField(site, target, field.value ?? "") }));
+  const results = resolved.map(({ field, target }) => ({
+    target: field.target,
+    label: target.label,
+    ...fillField(site, target, field.value ?? ""),
+  }));
   const filled = results.filter((field) => field.success).length;
   const executionId = site.nextExecutionId();
   return {
@@ -165,7 +202,13 @@ export function fillFields(site: SiteContext, fields: readonly { target: string;
     executionId,
     filled,
     total: results.length,
-    fields: results.map(({ target, action, label, success, error }) => ({ target, action, label, success, ...(error === undefined ? {} : { error }) })),
+    fields: results.map(({ target, action, label, success, error }) => ({
+      target,
+      action,
+      label,
+      success,
+      ...(error === undefined ? {} : { error }),
+    })),
     previousRevision: was.revision,
     currentRevision: site.state.revision,
     verification: verification(site, was, true),
@@ -188,7 +231,10 @@ export function fillForm(site: SiteContext, payload: PayloadOf<"browser.fillForm
  * simulate. Answers the page it landed on; with `expectedRevision`, the daemon's
  * navigation outcome (an execution of its own, the revisions, how the URL was reached).
  */
-export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate"> & { expectedRevision?: number }): ResultOf<"browser.navigate"> {
+export function navigate(
+  site: SiteContext,
+  payload: PayloadOf<"browser.navigate"> & { expectedRevision?: number },
+): ResultOf<"browser.navigate"> {
   let url: URL;
   try {
     url = new URL(payload.url);
@@ -200,7 +246,13 @@ export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate
   if (url.origin === site.origin) goTo(site, `${url.pathname}${url.search}${url.hash}`);
   else site.load(url.href);
   site.advance();
-  const page = { url: site.state.url, title: site.page().title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };
+  const page = {
+    url: site.state.url,
+    title: site.page().title,
+    ready_state: "complete",
+    target_id: TARGET_ID,
+    frame_id: FRAME_ID,
+  };
   if (payload.expectedRevision === undefined) return page;
   const landed = new URL(site.state.url);
   return {
@@ -218,7 +270,12 @@ export function navigate(site: SiteContext, payload: PayloadOf<"browser.navigate
       sameOrigin: landed.origin === url.origin,
       redirectCount: landed.href === url.href ? 0 : 1,
       redirectEvidence: { status: "observed", source: "Network.requestWillBeSent" },
-      classification: { state: "normal", confidence: "medium", evidence: [{ signal: "normal.content", detail: "bounded page content present" }], next_step: "inspect" },
+      classification: {
+        state: "normal",
+        confidence: "medium",
+        evidence: [{ signal: "normal.content", detail: "bounded page content present" }],
+        next_step: "inspect",
+      },
     },
     verification: verification(site, was, true),
   };

@@ -25,14 +25,18 @@ function semanticIdentity(entity: WebIrEntity): string | undefined {
 function fingerprint(ir: WebIrDocument, entity: WebIrEntity): string | undefined {
   const identity = semanticIdentity(entity);
   if (identity === undefined) return undefined;
-  const details = ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entity.id) ? ir.entityDetails[entity.id] : undefined;
+  const details =
+    ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entity.id)
+      ? ir.entityDetails[entity.id]
+      : undefined;
   const keyOf = (id: string): string | undefined => {
     const other = ir.entities.find((candidate) => candidate.id === id);
     return other === undefined ? undefined : (semanticIdentity(other) ?? "");
   };
   const context = new Set<string>();
   for (const { from, to, kind } of ir.relationships) {
-    const key = to === entity.id ? keyOf(from) : from === entity.id && OUTWARD_CONTEXT.has(kind) ? keyOf(to) : undefined;
+    const key =
+      to === entity.id ? keyOf(from) : from === entity.id && OUTWARD_CONTEXT.has(kind) ? keyOf(to) : undefined;
     if (key !== undefined) context.add(JSON.stringify([to === entity.id ? "in" : "out", kind, key]));
   }
   return JSON.stringify([
@@ -62,7 +66,12 @@ export function continuityWebIr(payload: PayloadOf<"webIr.continuity">): Continu
   if (current !== undefined) {
     return sourceFingerprint === fingerprint(after, current)
       ? { requestedId, status: "unchanged", currentId: current.id, reason: "semantic identity remains compatible" }
-      : { requestedId, status: "changed", currentId: current.id, reason: "same revision-local ID has changed semantic identity" };
+      : {
+          requestedId,
+          status: "changed",
+          currentId: current.id,
+          reason: "same revision-local ID has changed semantic identity",
+        };
   }
   if (sourceFingerprint === undefined) return removed("entity has no semantic identity for bounded rebinding");
   const candidates = after.entities.filter((entity) => fingerprint(after, entity) === sourceFingerprint);
@@ -75,7 +84,12 @@ export function continuityWebIr(payload: PayloadOf<"webIr.continuity">): Continu
     return removed("no compatible semantic identity was observed");
   }
   if (candidates.length === 1 && only !== undefined) {
-    return { requestedId, status: "rebound", currentId: only.id, reason: "revision-local ID changed but semantic identity remained unique" };
+    return {
+      requestedId,
+      status: "rebound",
+      currentId: only.id,
+      reason: "revision-local ID changed but semantic identity remained unique",
+    };
   }
   return { requestedId, status: "ambiguous", reason: "multiple compatible semantic identities were observed" };
 }

@@ -22,7 +22,11 @@ import type {
   BrowserSurfaceSet,
   BrowserWorkspace,
 } from "../../../generated/types/operations/browser-experience.js";
-import type { BrowserKnowledgeRecord, BrowserKnowledgeStoreSnapshot, BrowserKnowledgeStoreStats } from "../../../generated/types/operations/browser-knowledge.js";
+import type {
+  BrowserKnowledgeRecord,
+  BrowserKnowledgeStoreSnapshot,
+  BrowserKnowledgeStoreStats,
+} from "../../../generated/types/operations/browser-knowledge.js";
 import { utf8Length } from "../../validation/byte-length.js";
 import { type MockHandler, mockError } from "../handlers.js";
 import { compareCodePoints, sortedKeyJson, sortedKeys } from "./daemon-text.js";
@@ -71,7 +75,9 @@ function refuse(reason: string): never {
  * and the memory tools, over stores holding what `options` gives (nothing by default).
  */
 export function daemonStoreHandlers(options: DaemonStoresOptions = {}): DaemonStoreHandlers {
-  const workspaces = new Map((options.workspaces ?? []).map((workspace) => [workspace.identity.id, structuredClone(workspace)]));
+  const workspaces = new Map(
+    (options.workspaces ?? []).map((workspace) => [workspace.identity.id, structuredClone(workspace)]),
+  );
   const memory = new SemanticMemory(options.records ?? []);
   const now = options.now ?? (() => new Date());
   const workspaceList = () => ({ workspaces: [...workspaces.keys()].sort(compareCodePoints) });
@@ -80,7 +86,11 @@ export function daemonStoreHandlers(options: DaemonStoresOptions = {}): DaemonSt
       schemaVersion: 1 as const,
       status: "ok",
       operation: "experience",
-      provenance: { source: "mcp" as const, authoritative: false, observedAt: now().toISOString().replace(/Z$/, "+00:00") },
+      provenance: {
+        source: "mcp" as const,
+        authoritative: false,
+        observedAt: now().toISOString().replace(/Z$/, "+00:00"),
+      },
       resourceRefs: [],
       result: sortedKeys(result),
     };
@@ -106,12 +116,15 @@ export function daemonStoreHandlers(options: DaemonStoresOptions = {}): DaemonSt
         observation: observationJson(bundle.observation),
       });
       const [left, right] = [parts(before), parts(after)];
-      const changedFields = (["fixtureId", "fixtureHash", "events", "observation"] as const).filter((field) => left[field] !== right[field]);
+      const changedFields = (["fixtureId", "fixtureHash", "events", "observation"] as const).filter(
+        (field) => left[field] !== right[field],
+      );
       return envelope({ scenarioId: before.scenarioId, equivalent: changedFields.length === 0, changedFields });
     },
     "browser.surfaceInspect": ({ surfaces, coverageOnly }) => {
       checkSurfaceSet(surfaces);
-      if (coverageOnly !== true) return envelope({ schemaVersion: surfaces.schemaVersion, surfaces: surfaces.surfaces.map(surfaceAsSent) });
+      if (coverageOnly !== true)
+        return envelope({ schemaVersion: surfaces.schemaVersion, surfaces: surfaces.surfaces.map(surfaceAsSent) });
       return envelope({
         surfaceCount: surfaces.surfaces.length,
         surfaces: surfaces.surfaces.map((surface) => ({
@@ -127,13 +140,21 @@ export function daemonStoreHandlers(options: DaemonStoresOptions = {}): DaemonSt
     },
     "browser.backendStatus": ({ profile }) => {
       checkBackendProfile(profile);
-      return envelope({ identity: identityAsSent(profile), declaredCapabilities: Object.keys(profile.capabilities ?? {}).length });
+      return envelope({
+        identity: identityAsSent(profile),
+        declaredCapabilities: Object.keys(profile.capabilities ?? {}).length,
+      });
     },
     "browser.backendTest": ({ profile }) => {
       checkBackendProfile(profile);
       const gates = BACKEND_CAPABILITIES.map((capability) => {
         const declared = declaredCapability(profile, capability);
-        return { capability, declared: declared !== undefined, level: declared?.level ?? "unavailable", portability: declared?.portability ?? "nonPortable" };
+        return {
+          capability,
+          declared: declared !== undefined,
+          level: declared?.level ?? "unavailable",
+          portability: declared?.portability ?? "nonPortable",
+        };
       });
       return envelope({ valid: true as const, gates });
     },
@@ -142,7 +163,12 @@ export function daemonStoreHandlers(options: DaemonStoresOptions = {}): DaemonSt
     "browser.memoryExport": () => memory.snapshot(),
     "browser.memoryInspect": ({ recordId }) => memory.record(recordId),
     "browser.memoryExplain": ({ recordId }) => memory.record(recordId),
-    "browser.memoryForget": ({ recordId }) => ({ recordId, retained: false as const, removed: memory.remove(recordId), prunedRecordIds: [] }),
+    "browser.memoryForget": ({ recordId }) => ({
+      recordId,
+      retained: false as const,
+      removed: memory.remove(recordId),
+      prunedRecordIds: [],
+    }),
     "browser.memoryPrune": () => ({ removedRecordIds: memory.prune() }),
   };
 }
@@ -220,7 +246,8 @@ class SemanticMemory {
 
   /** Counts by confidence, and the size of the store's compact JSON. */
   stats(): BrowserKnowledgeStoreStats {
-    const count = (confidence: BrowserKnowledgeRecord["confidence"]) => this.records.filter((record) => record.confidence === confidence).length;
+    const count = (confidence: BrowserKnowledgeRecord["confidence"]) =>
+      this.records.filter((record) => record.confidence === confidence).length;
     return {
       recordCount: this.records.length,
       serializedBytes: utf8Length(JSON.stringify(this.snapshot())),
@@ -258,28 +285,33 @@ class SemanticMemory {
 // ---- replays ---------------------------------------------------------------------------------
 
 /** The platforms a scenario runs on when it names none. */
-const ALL_PLATFORMS: readonly BrowserReliabilityPlatform[] = ["linux-x86-64", "linux-arm64", "macos-x86-64", "macos-arm64"];
+const ALL_PLATFORMS: readonly BrowserReliabilityPlatform[] = [
+  "linux-x86-64",
+  "linux-arm64",
+  "macos-x86-64",
+  "macos-arm64",
+];
 
 /** Words a replay event must not contain (lower-cased), as the daemon checks redaction. */
 const SENSITIVE_MARKERS = ["password", "secret", "cookie", "authorization", "bearer ", "token="];
 
 /** The members of a reliability scenario the daemon decodes. */
-const SCENARIO_MEMBERS = members(
-  "schemaVersion id category fixture platforms capabilities forbid",
-  {
-    setup: members("browser policy"),
-    steps: members("runWorkflow applyControl resumeFromCheckpoint", { inject: members("afterDispatch fault") }),
-    expect: members("terminalState sideEffectCount"),
-    budgets: members("maxDurationMs maxBrowserActions"),
-  },
-);
+const SCENARIO_MEMBERS = members("schemaVersion id category fixture platforms capabilities forbid", {
+  setup: members("browser policy"),
+  steps: members("runWorkflow applyControl resumeFromCheckpoint", { inject: members("afterDispatch fault") }),
+  expect: members("terminalState sideEffectCount"),
+  budgets: members("maxDurationMs maxBrowserActions"),
+});
 
 /** The members of a replay bundle the daemon decodes. */
 const REPLAY_MEMBERS = members("schemaVersion scenarioId scenarioHash fixtureId fixtureHash", {
   events: members("sequence operation result"),
-  observation: members("scenarioId scenarioHash classification terminalState sideEffectCount forbiddenOutcomes oracleEvidence artifactsComplete", {
-    metadata: members("platform browser browserVersion durationMs browserActions"),
-  }),
+  observation: members(
+    "scenarioId scenarioHash classification terminalState sideEffectCount forbiddenOutcomes oracleEvidence artifactsComplete",
+    {
+      metadata: members("platform browser browserVersion durationMs browserActions"),
+    },
+  ),
 });
 
 /** An object's compact JSON from its members' JSON texts, in the order given (the daemon's field order); absent members left out. */
@@ -299,7 +331,15 @@ function scenarioJson(scenario: BrowserReliabilityScenario): string {
     jsonObject([
       ["runWorkflow", optionalJson(s.runWorkflow)],
       ["applyControl", optionalJson(s.applyControl)],
-      ["inject", s.inject === undefined ? undefined : jsonObject([["afterDispatch", json(s.inject.afterDispatch)], ["fault", json(s.inject.fault)]])],
+      [
+        "inject",
+        s.inject === undefined
+          ? undefined
+          : jsonObject([
+              ["afterDispatch", json(s.inject.afterDispatch)],
+              ["fault", json(s.inject.fault)],
+            ]),
+      ],
       ["resumeFromCheckpoint", optionalJson(s.resumeFromCheckpoint)],
     ]);
   return jsonObject([
@@ -309,17 +349,43 @@ function scenarioJson(scenario: BrowserReliabilityScenario): string {
     ["fixture", json(scenario.fixture)],
     ["platforms", json(scenario.platforms ?? ALL_PLATFORMS)],
     ["capabilities", json(scenario.capabilities ?? [])],
-    ["setup", jsonObject([["browser", json(scenario.setup.browser)], ["policy", json(scenario.setup.policy)]])],
+    [
+      "setup",
+      jsonObject([
+        ["browser", json(scenario.setup.browser)],
+        ["policy", json(scenario.setup.policy)],
+      ]),
+    ],
     ["steps", `[${scenario.steps.map(step).join(",")}]`],
-    ["expect", jsonObject([["terminalState", json(scenario.expect.terminalState)], ["sideEffectCount", sortedKeyJson(scenario.expect.sideEffectCount ?? {})]])],
+    [
+      "expect",
+      jsonObject([
+        ["terminalState", json(scenario.expect.terminalState)],
+        ["sideEffectCount", sortedKeyJson(scenario.expect.sideEffectCount ?? {})],
+      ]),
+    ],
     ["forbid", json(scenario.forbid)],
-    ["budgets", jsonObject([["maxDurationMs", json(scenario.budgets.maxDurationMs)], ["maxBrowserActions", json(scenario.budgets.maxBrowserActions)]])],
+    [
+      "budgets",
+      jsonObject([
+        ["maxDurationMs", json(scenario.budgets.maxDurationMs)],
+        ["maxBrowserActions", json(scenario.budgets.maxBrowserActions)],
+      ]),
+    ],
   ]);
 }
 
 /** The bundle's events as the daemon writes them. */
 function eventsJson(bundle: BrowserReplayBundle): string {
-  return `[${bundle.events.map((event) => jsonObject([["sequence", json(event.sequence)], ["operation", json(event.operation)], ["result", json(event.result)]])).join(",")}]`;
+  return `[${bundle.events
+    .map((event) =>
+      jsonObject([
+        ["sequence", json(event.sequence)],
+        ["operation", json(event.operation)],
+        ["result", json(event.result)],
+      ]),
+    )
+    .join(",")}]`;
 }
 
 /** The bundle's observation as the daemon writes it: defaults filled in, counters sorted. */
@@ -363,11 +429,13 @@ function replayJson(bundle: BrowserReplayBundle): string {
 /** `sha256:` and the lowercase hex SHA-256 of `text`'s UTF-8 bytes, by Web Crypto. */
 async function contentHash(text: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) throw new Error("the replay tools need Web Crypto (crypto.subtle) to hash a replay bundle, and this environment has none");
+  if (subtle === undefined)
+    throw new Error(
+      "the replay tools need Web Crypto (crypto.subtle) to hash a replay bundle, and this environment has none",
+    );
   const digest = new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
-
 
 /**
  * Checks a replay bundle against its scenario as the daemon does: only known members, bound to
@@ -378,14 +446,17 @@ async function checkReplay(bundle: BrowserReplayBundle, scenario: BrowserReliabi
   onlyKnownMembers(scenario, SCENARIO_MEMBERS, "scenario");
   onlyKnownMembers(bundle, REPLAY_MEMBERS, "replay");
   if (bundle.scenarioId !== scenario.id) refuse("replay bundle is bound to a different scenario");
-  if (bundle.scenarioHash !== (await contentHash(scenarioJson(scenario)))) refuse("replay bundle is not bound to the exact scenario content");
+  if (bundle.scenarioHash !== (await contentHash(scenarioJson(scenario))))
+    refuse("replay bundle is not bound to the exact scenario content");
   const { metadata } = bundle.observation;
   if (metadata.durationMs > scenario.budgets.maxDurationMs) refuse("the run took longer than the scenario's budget");
-  if (metadata.browserActions > scenario.budgets.maxBrowserActions) refuse("the run took more browser actions than the scenario's budget");
+  if (metadata.browserActions > scenario.budgets.maxBrowserActions)
+    refuse("the run took more browser actions than the scenario's budget");
   bundle.events.forEach((event, index) => {
     if (event.sequence !== index) refuse(`events[${index}].sequence must be contiguous and start at zero`);
     for (const text of [event.operation, event.result]) {
-      if (SENSITIVE_MARKERS.some((marker) => text.toLowerCase().includes(marker))) refuse(`events[${index}] contains a sensitive-value marker`);
+      if (SENSITIVE_MARKERS.some((marker) => text.toLowerCase().includes(marker)))
+        refuse(`events[${index}] contains a sensitive-value marker`);
     }
   });
   if (bundle.observation.scenarioId !== bundle.scenarioId || bundle.observation.scenarioHash !== bundle.scenarioHash) {
@@ -436,9 +507,11 @@ function checkSurfaceSet(set: BrowserSurfaceSet): void {
     if (byId.has(surface.surfaceId)) refuse(`surface ID ${surface.surfaceId} is not unique`);
     byId.set(surface.surfaceId, surface);
     if (surface.parentSurfaceId === surface.surfaceId) refuse("a surface cannot be its own parent");
-    if ((surface.kind === "unknown" || surface.kind === "opaque") && surface.understanding !== "opaque") refuse(`${surface.kind} surfaces must remain opaque`);
+    if ((surface.kind === "unknown" || surface.kind === "opaque") && surface.understanding !== "opaque")
+      refuse(`${surface.kind} surfaces must remain opaque`);
     for (const { provenance } of surface.evidence) {
-      if (provenance.sourceRevision !== surface.revision) refuse("evidence provenance revision must match the surface revision");
+      if (provenance.sourceRevision !== surface.revision)
+        refuse("evidence provenance revision must match the surface revision");
       if (provenance.validatedAt < provenance.observedAt) refuse("validatedAt must not precede observedAt");
     }
   }
@@ -448,7 +521,8 @@ function checkSurfaceSet(set: BrowserSurfaceSet): void {
       continue;
     }
     const parent = byId.get(surface.parentSurfaceId) ?? refuse("parent surface does not exist in the surface set");
-    if (surface.nestingDepth !== parent.nestingDepth + 1) refuse("nested surface depth must be exactly one greater than its parent");
+    if (surface.nestingDepth !== parent.nestingDepth + 1)
+      refuse("nested surface depth must be exactly one greater than its parent");
   }
 }
 
@@ -461,22 +535,41 @@ function provenanceAsSent(provenance: BrowserSurfaceProvenance): BrowserSurfaceP
 /** A surface as the daemon writes it back: without empty `diagnostics`, its provenance as sent. */
 function surfaceAsSent(surface: BrowserSurface): BrowserSurface {
   const { diagnostics, evidence, ...rest } = surface;
-  const sent: BrowserSurface = { ...rest, evidence: evidence.map((item) => ({ ...item, provenance: provenanceAsSent(item.provenance) })) };
+  const sent: BrowserSurface = {
+    ...rest,
+    evidence: evidence.map((item) => ({ ...item, provenance: provenanceAsSent(item.provenance) })),
+  };
   return diagnostics === undefined || diagnostics.length === 0 ? sent : { ...sent, diagnostics };
 }
 
 // ---- backends --------------------------------------------------------------------------------
 
 /** The capabilities backendTest gates, in the daemon's order. */
-const BACKEND_CAPABILITIES: readonly BrowserBackendCapability[] = ["lifecycle", "navigation", "contexts", "evidence", "action", "effects", "script", "capture", "storage", "prompts", "downloads"];
+const BACKEND_CAPABILITIES: readonly BrowserBackendCapability[] = [
+  "lifecycle",
+  "navigation",
+  "contexts",
+  "evidence",
+  "action",
+  "effects",
+  "script",
+  "capture",
+  "storage",
+  "prompts",
+  "downloads",
+];
 
 /** Support levels from the most to the least supported: a level satisfies every one after it. */
 const SUPPORT_ORDER: readonly BrowserBackendSupportLevel[] = ["available", "partial", "restricted", "unavailable"];
 
-const satisfies = (level: BrowserBackendSupportLevel, minimum: BrowserBackendSupportLevel): boolean => SUPPORT_ORDER.indexOf(level) <= SUPPORT_ORDER.indexOf(minimum);
+const satisfies = (level: BrowserBackendSupportLevel, minimum: BrowserBackendSupportLevel): boolean =>
+  SUPPORT_ORDER.indexOf(level) <= SUPPORT_ORDER.indexOf(minimum);
 
 /** The profile's declaration of a capability, if it makes one. */
-function declaredCapability(profile: BrowserBackendProfile, capability: BrowserBackendCapability): BrowserBackendCapabilityDescriptor | undefined {
+function declaredCapability(
+  profile: BrowserBackendProfile,
+  capability: BrowserBackendCapability,
+): BrowserBackendCapabilityDescriptor | undefined {
   const declared = profile.capabilities ?? {};
   return Object.hasOwn(declared, capability) ? declared[capability] : undefined;
 }
@@ -486,7 +579,8 @@ function compareVersions(left: string, right: string): number {
   const [a, b] = [left.split(/[.+-]/), right.split(/[.+-]/)];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const [x, y] = [a[i] ?? "", b[i] ?? ""];
-    const order = /^\d+$/.test(x) && /^\d+$/.test(y) ? Math.sign(Number(BigInt(x) - BigInt(y))) : compareCodePoints(x, y);
+    const order =
+      /^\d+$/.test(x) && /^\d+$/.test(y) ? Math.sign(Number(BigInt(x) - BigInt(y))) : compareCodePoints(x, y);
     if (order !== 0) return order;
   }
   return Math.sign(a.length - b.length);
@@ -494,8 +588,13 @@ function compareVersions(left: string, right: string): number {
 
 /** The members of a backend profile the daemon decodes. */
 const PROFILE_MEMBERS = members("schemaVersion", {
-  identity: members("backendId version", { browser: members("family minimum maximum"), certification: members("level glassVersion testedCapabilities limitations") }),
-  capabilities: { "*": members("level portability limitations", { dependencies: members("capability minimum reason") }) },
+  identity: members("backendId version", {
+    browser: members("family minimum maximum"),
+    certification: members("level glassVersion testedCapabilities limitations"),
+  }),
+  capabilities: {
+    "*": members("level portability limitations", { dependencies: members("capability minimum reason") }),
+  },
 });
 
 /**
@@ -507,21 +606,33 @@ const PROFILE_MEMBERS = members("schemaVersion", {
 function checkBackendProfile(profile: BrowserBackendProfile): void {
   onlyKnownMembers(profile, PROFILE_MEMBERS, "profile");
   const { browser, certification } = profile.identity;
-  if (typeof browser.minimum === "string" && typeof browser.maximum === "string" && compareVersions(browser.minimum, browser.maximum) > 0) refuse("minimum exceeds maximum");
+  if (
+    typeof browser.minimum === "string" &&
+    typeof browser.maximum === "string" &&
+    compareVersions(browser.minimum, browser.maximum) > 0
+  )
+    refuse("minimum exceeds maximum");
   const tested = certification.testedCapabilities ?? [];
-  if (certification.level === "productionCertified" && tested.length === 0) refuse("production certification requires conformance coverage");
-  if (certification.level === "unsupported" && tested.some((capability) => capability !== "contexts")) refuse("unsupported backends cannot claim tested semantic capabilities");
+  if (certification.level === "productionCertified" && tested.length === 0)
+    refuse("production certification requires conformance coverage");
+  if (certification.level === "unsupported" && tested.some((capability) => capability !== "contexts"))
+    refuse("unsupported backends cannot claim tested semantic capabilities");
   for (const capability of tested) {
     const declared = declaredCapability(profile, capability) ?? refuse("every tested capability must be declared");
     if (declared.level === "unavailable") refuse("tested capabilities must be supported");
   }
-  const declared = Object.entries(profile.capabilities ?? {}) as [BrowserBackendCapability, BrowserBackendCapabilityDescriptor][];
-  if (certification.level === "unsupported" && declared.some(([, descriptor]) => descriptor.level !== "unavailable")) refuse("unsupported certification cannot advertise available capabilities");
+  const declared = Object.entries(profile.capabilities ?? {}) as [
+    BrowserBackendCapability,
+    BrowserBackendCapabilityDescriptor,
+  ][];
+  if (certification.level === "unsupported" && declared.some(([, descriptor]) => descriptor.level !== "unavailable"))
+    refuse("unsupported certification cannot advertise available capabilities");
   const visit = (capability: BrowserBackendCapability, visiting: Set<BrowserBackendCapability>): void => {
     if (visiting.has(capability)) refuse("dependency cycle detected");
     visiting.add(capability);
     const descriptor = declaredCapability(profile, capability) ?? refuse("dependency is undeclared");
-    if (descriptor.level === "unavailable" && (descriptor.dependencies ?? []).length > 0) refuse("unavailable capabilities cannot declare executable dependencies");
+    if (descriptor.level === "unavailable" && (descriptor.dependencies ?? []).length > 0)
+      refuse("unavailable capabilities cannot declare executable dependencies");
     for (const dependency of descriptor.dependencies ?? []) {
       const needed = declaredCapability(profile, dependency.capability) ?? refuse("dependency is undeclared");
       if (!satisfies(needed.level, dependency.minimum)) refuse("dependency is below its required support level");

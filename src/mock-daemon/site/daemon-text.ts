@@ -85,6 +85,8 @@ export function sortedKeys<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(sortedKeys) as T;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort(compareCodePoints);
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort(compareCodePoints);
   return Object.fromEntries(keys.map((key) => [key, sortedKeys(record[key])])) as T;
 }

@@ -31,13 +31,15 @@ export interface PageDialog {
 }
 
 /** The daemon's words for a dialog it dismissed because its client cannot be asked. */
-export const FORM_ELICITATION_NOT_NEGOTIATED = "MCP client did not negotiate form elicitation; native page dialog was dismissed";
+export const FORM_ELICITATION_NOT_NEGOTIATED =
+  "MCP client did not negotiate form elicitation; native page dialog was dismissed";
 
 /** The longest prompt response the daemon takes, in UTF-8 bytes. */
 export const MAX_PROMPT_RESPONSE_BYTES = 256;
 
 /** What the daemon tells a person about every page dialog before the page's own text. */
-const UNTRUSTED_PAGE_TEXT = "Treat the page text as untrusted. Do not enter passwords, tokens, payment details, or other secrets.";
+const UNTRUSTED_PAGE_TEXT =
+  "Treat the page text as untrusted. Do not enter passwords, tokens, payment details, or other secrets.";
 
 /** How much of the page's text the daemon passes on (characters). */
 const MAX_PAGE_TEXT_CHARS = 512;
@@ -45,7 +47,11 @@ const MAX_PAGE_TEXT_CHARS = 512;
 /** Sets the account page's text in the current document. */
 function showAccount(site: SiteContext, change: { displayName?: string; status: string }): void {
   const shown = accountShown(site.state);
-  site.state.account = { document: site.state.documents, displayName: change.displayName ?? shown.displayName, status: change.status };
+  site.state.account = {
+    document: site.state.documents,
+    displayName: change.displayName ?? shown.displayName,
+    status: change.status,
+  };
 }
 
 /** The dialog clicking `element` opens (examples/shop/account.html's buttons), if any. */
@@ -65,7 +71,10 @@ export function dialogOpenedBy(site: SiteContext, element: SiteElement | undefin
       defaultValue: accountShown(site.state).displayName,
       apply: (_accepted, text) => {
         const name = text?.trim() ?? "";
-        showAccount(site, name === "" ? { status: "Display name unchanged" } : { displayName: name, status: "Display name changed" });
+        showAccount(
+          site,
+          name === "" ? { status: "Display name unchanged" } : { displayName: name, status: "Display name changed" },
+        );
       },
     };
   }
@@ -78,12 +87,22 @@ export function dialogOpenedBy(site: SiteContext, element: SiteElement | undefin
  * control and bidirectional-override characters written as `\u{xxxx}`.
  */
 export function escapeDialogText(value: string): string {
-  const words = [...value].slice(0, MAX_PAGE_TEXT_CHARS).join("").split(/\s+/).filter((word) => word !== "");
+  const words = [...value]
+    .slice(0, MAX_PAGE_TEXT_CHARS)
+    .join("")
+    .split(/\s+/)
+    .filter((word) => word !== "");
   return words
     .map((word) => {
       const lowered = word.toLowerCase();
       if (lowered.includes("://") || lowered.startsWith("www.")) return "[page link omitted]";
-      return [...word].map((char) => (/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(char) ? `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}}` : char)).join("");
+      return [...word]
+        .map((char) =>
+          /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(char)
+            ? `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}}`
+            : char,
+        )
+        .join("");
     })
     .join(" ");
 }
@@ -94,29 +113,49 @@ export function dialogElicitation(dialog: PageDialog): Record<string, unknown> {
   const message = `A web page opened a ${dialog.type} dialog. ${UNTRUSTED_PAGE_TEXT}${pageText === "" ? "" : ` Page message: ${pageText}`}`;
   if (dialog.type === "confirm") {
     const accepted = { type: "boolean", title: "Accept page confirmation", default: false };
-    return { mode: "form", message, requestedSchema: { type: "object", properties: { accepted }, required: ["accepted"] } };
+    return {
+      mode: "form",
+      message,
+      requestedSchema: { type: "object", properties: { accepted }, required: ["accepted"] },
+    };
   }
-  const response: Record<string, unknown> = { type: "string", title: "Page response", maxLength: MAX_PROMPT_RESPONSE_BYTES };
-  if (dialog.defaultValue !== undefined && utf8Length(dialog.defaultValue) <= MAX_PROMPT_RESPONSE_BYTES) response.default = dialog.defaultValue;
-  return { mode: "form", message, requestedSchema: { type: "object", properties: { response }, required: ["response"] } };
+  const response: Record<string, unknown> = {
+    type: "string",
+    title: "Page response",
+    maxLength: MAX_PROMPT_RESPONSE_BYTES,
+  };
+  if (dialog.defaultValue !== undefined && utf8Length(dialog.defaultValue) <= MAX_PROMPT_RESPONSE_BYTES)
+    response.default = dialog.defaultValue;
+  return {
+    mode: "form",
+    message,
+    requestedSchema: { type: "object", properties: { response }, required: ["response"] },
+  };
 }
 
 /** What the page gets from the client's answer, as the daemon reads it, or why the daemon cannot use it. */
-export function resolveDialog(dialog: PageDialog, answer: MockClientAnswer): { accepted: boolean; text: string | null } | { failure: string } {
+export function resolveDialog(
+  dialog: PageDialog,
+  answer: MockClientAnswer,
+): { accepted: boolean; text: string | null } | { failure: string } {
   if (answer.kind === "timedOut") return { failure: "MCP client input request timed out" };
   if (answer.kind === "cancelled") return { failure: "parent MCP browser request was cancelled" };
   if (answer.kind === "error") return { failure: "MCP client rejected the native dialog input request" };
   const result = isJsonObject(answer.result) ? answer.result : {};
   const { action, content } = result;
   if (typeof action !== "string") return { failure: "MCP elicitation response omitted its action" };
-  if (action !== "accept" && action !== "decline" && action !== "cancel") return { failure: "MCP elicitation response used an unknown action" };
+  if (action !== "accept" && action !== "decline" && action !== "cancel")
+    return { failure: "MCP elicitation response used an unknown action" };
   if (action !== "accept") return { accepted: false, text: null };
   const fields = isJsonObject(content) ? content : {};
   if (dialog.type === "confirm") {
-    return typeof fields.accepted === "boolean" ? { accepted: fields.accepted, text: null } : { failure: "MCP confirmation response must contain a boolean `accepted`" };
+    return typeof fields.accepted === "boolean"
+      ? { accepted: fields.accepted, text: null }
+      : { failure: "MCP confirmation response must contain a boolean `accepted`" };
   }
   if (typeof fields.response !== "string") return { failure: "MCP prompt response must contain a string `response`" };
-  if (utf8Length(fields.response) > MAX_PROMPT_RESPONSE_BYTES) return { failure: `MCP prompt response exceeds the ${MAX_PROMPT_RESPONSE_BYTES}-byte UTF-8 limit` };
+  if (utf8Length(fields.response) > MAX_PROMPT_RESPONSE_BYTES)
+    return { failure: `MCP prompt response exceeds the ${MAX_PROMPT_RESPONSE_BYTES}-byte UTF-8 limit` };
   return { accepted: true, text: fields.response };
 }
 
@@ -125,10 +164,22 @@ export function resolveDialog(dialog: PageDialog, answer: MockClientAnswer): { a
  * the module's description), then applies it to the page. Rejects with the failure the daemon
  * answers the click with, after dismissing the dialog (the page then shows a dismissal).
  */
-export async function answerPageDialog(site: SiteContext, dialog: PageDialog, context: MockCallContext | undefined): Promise<void> {
+export async function answerPageDialog(
+  site: SiteContext,
+  dialog: PageDialog,
+  context: MockCallContext | undefined,
+): Promise<void> {
   const client = context?.client;
   if (client === undefined || !client.formElicitation) {
-    throw dismissed(site, dialog, mockError("tool.failed", FORM_ELICITATION_NOT_NEGOTIATED, { daemonText: FORM_ELICITATION_NOT_NEGOTIATED, phase: "dispatch", mutationPossible: true }));
+    throw dismissed(
+      site,
+      dialog,
+      mockError("tool.failed", FORM_ELICITATION_NOT_NEGOTIATED, {
+        daemonText: FORM_ELICITATION_NOT_NEGOTIATED,
+        phase: "dispatch",
+        mutationPossible: true,
+      }),
+    );
   }
   const resolution = resolveDialog(dialog, await client.ask("elicitation/create", dialogElicitation(dialog)));
   // The daemon reports these in words of its own it does not send: `browser tool failed`.
@@ -150,5 +201,10 @@ function dismissed(site: SiteContext, dialog: PageDialog, failure: MockError): M
  */
 export function noDialogShowing(): never {
   const refusal = { code: -32602, data: null, kind: "transport", message: "No dialog is showing" };
-  throw mockError("browser.transport", refusal.message, { daemonText: JSON.stringify(refusal), phase: "dispatch", mutationPossible: true, details: refusal });
+  throw mockError("browser.transport", refusal.message, {
+    daemonText: JSON.stringify(refusal),
+    phase: "dispatch",
+    mutationPossible: true,
+    details: refusal,
+  });
 }

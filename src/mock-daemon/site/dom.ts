@@ -9,7 +9,11 @@ interface Draft {
   readonly children?: readonly Draft[];
 }
 
-const el = (name: string, attributes: readonly string[], ...children: Draft[]): Draft => ({ name, attributes, children });
+const el = (name: string, attributes: readonly string[], ...children: Draft[]): Draft => ({
+  name,
+  attributes,
+  children,
+});
 const txt = (value: string): Draft => ({ name: "#text", value });
 
 /** The shop's styles and its scripts, as examples/shop/ has them (the DOM carries their text). */
@@ -62,10 +66,14 @@ const ACCOUNT_SCRIPT = `
       });
     `;
 
-const head = (title: string, style: string): Draft => el("HEAD", [], el("META", ["charset", "utf-8"]), el("TITLE", [], txt(title)), el("STYLE", [], txt(style)));
+const head = (title: string, style: string): Draft =>
+  el("HEAD", [], el("META", ["charset", "utf-8"]), el("TITLE", [], txt(title)), el("STYLE", [], txt(style)));
 
 function loginBody(state: SimulatedSiteState): Draft {
-  const problem = state.alert === null ? el("P", ["id", "problem", "role", "alert", "aria-label", "Sign-in problem", "hidden", ""]) : el("P", ["id", "problem", "role", "alert", "aria-label", "Sign-in problem"], txt(state.alert));
+  const problem =
+    state.alert === null
+      ? el("P", ["id", "problem", "role", "alert", "aria-label", "Sign-in problem", "hidden", ""])
+      : el("P", ["id", "problem", "role", "alert", "aria-label", "Sign-in problem"], txt(state.alert));
   const form = el(
     "FORM",
     ["id", "sign-in", "aria-labelledby", "sign-in-heading", "novalidate", ""],
@@ -81,15 +89,36 @@ function loginBody(state: SimulatedSiteState): Draft {
 }
 
 function ordersBody(orders: readonly SimulatedOrder[]): Draft {
-  const row = (cells: readonly string[], tag: "TH" | "TD"): Draft => el("TR", [], ...cells.map((cell) => el(tag, tag === "TH" ? ["scope", "col"] : [], txt(cell))));
+  const row = (cells: readonly string[], tag: "TH" | "TD"): Draft =>
+    el("TR", [], ...cells.map((cell) => el(tag, tag === "TH" ? ["scope", "col"] : [], txt(cell))));
   const table = el(
     "TABLE",
     ["aria-labelledby", "orders-heading"],
     el("THEAD", [], row(["Order", "Customer", "Total", "Status"], "TH")),
     el("TBODY", [], ...orders.map((order) => row([order.id, order.customer, order.total, order.status], "TD"))),
   );
-  const navigation = el("NAV", ["aria-label", "Site navigation"], el("SPAN", [], txt(SITE_NAME)), el("A", ["href", "/orders"], txt("Orders")), el("A", ["href", "/login"], txt("Sign out")));
-  return el("BODY", [], navigation, el("MAIN", [], el("SECTION", ["aria-labelledby", "orders-heading"], el("H1", ["id", "orders-heading"], txt("Recent orders")), table)));
+  const navigation = el(
+    "NAV",
+    ["aria-label", "Site navigation"],
+    el("SPAN", [], txt(SITE_NAME)),
+    el("A", ["href", "/orders"], txt("Orders")),
+    el("A", ["href", "/login"], txt("Sign out")),
+  );
+  return el(
+    "BODY",
+    [],
+    navigation,
+    el(
+      "MAIN",
+      [],
+      el(
+        "SECTION",
+        ["aria-labelledby", "orders-heading"],
+        el("H1", ["id", "orders-heading"], txt("Recent orders")),
+        table,
+      ),
+    ),
+  );
 }
 
 function accountBody(state: SimulatedSiteState): Draft {
@@ -109,11 +138,26 @@ function accountBody(state: SimulatedSiteState): Draft {
 /** The page's document, before numbering: the shop's HTML, or the plain text Chromium wraps in a `<pre>`. */
 function draft(page: SitePage, state: SimulatedSiteState, orders: readonly SimulatedOrder[]): Draft {
   const doctype: Draft = { name: "html" };
-  if (page.path === "/login" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, LOGIN_STYLE), loginBody(state))] };
-  if (page.path === "/orders" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, ORDERS_STYLE), ordersBody(orders))] };
-  if (page.path === "/account" && !page.foreign) return { name: "#document", children: [doctype, el("HTML", ["lang", "en"], head(page.title, ACCOUNT_STYLE), accountBody(state))] };
+  if (page.path === "/login" && !page.foreign)
+    return {
+      name: "#document",
+      children: [doctype, el("HTML", ["lang", "en"], head(page.title, LOGIN_STYLE), loginBody(state))],
+    };
+  if (page.path === "/orders" && !page.foreign)
+    return {
+      name: "#document",
+      children: [doctype, el("HTML", ["lang", "en"], head(page.title, ORDERS_STYLE), ordersBody(orders))],
+    };
+  if (page.path === "/account" && !page.foreign)
+    return {
+      name: "#document",
+      children: [doctype, el("HTML", ["lang", "en"], head(page.title, ACCOUNT_STYLE), accountBody(state))],
+    };
   const body = el("BODY", [], el("PRE", ["style", "word-wrap: break-word; white-space: pre-wrap;"], txt(page.text)));
-  return { name: "#document", children: [el("HTML", [], el("HEAD", [], el("META", ["name", "color-scheme", "content", "light dark"])), body)] };
+  return {
+    name: "#document",
+    children: [el("HTML", [], el("HEAD", [], el("META", ["name", "color-scheme", "content", "light dark"])), body)],
+  };
 }
 
 /**
@@ -127,7 +171,14 @@ export function domTree(page: SitePage, state: SimulatedSiteState, orders: reado
     const id = next;
     if (node.name === "INPUT") next += 1;
     const children = (node.children ?? []).map(number);
-    return { node_id: id, node_name: node.name, node_value: node.value ?? "", children, attributes: [...(node.attributes ?? [])], bounding_box: null };
+    return {
+      node_id: id,
+      node_name: node.name,
+      node_value: node.value ?? "",
+      children,
+      attributes: [...(node.attributes ?? [])],
+      bounding_box: null,
+    };
   };
   return number(draft(page, state, orders));
 }

@@ -4,7 +4,11 @@
  * to `maxItems` (with a continuation to resume from), each row also an item of `recordItems`, and
  * the size of the whole result in `limits.serializedBytes`.
  */
-import type { BrowserSemanticObservation, BrowserSemanticRegion, BrowserSemanticTarget } from "../../../generated/types/operations/browser-results.js";
+import type {
+  BrowserSemanticObservation,
+  BrowserSemanticRegion,
+  BrowserSemanticTarget,
+} from "../../../generated/types/operations/browser-results.js";
 import { utf8Length } from "../../validation/byte-length.js";
 import { mockError } from "../handlers.js";
 import { sortedKeys } from "./daemon-text.js";
@@ -16,7 +20,10 @@ const MAX_BYTES = 64 * 1024;
 /** The lowercase hex SHA-256 of `text`'s UTF-8 bytes, by Web Crypto. */
 async function sha256(text: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) throw new Error("task.execute needs Web Crypto (crypto.subtle) to hash the extraction's contract, and this environment has none");
+  if (subtle === undefined)
+    throw new Error(
+      "task.execute needs Web Crypto (crypto.subtle) to hash the extraction's contract, and this environment has none",
+    );
   const digest = new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
@@ -36,14 +43,24 @@ function sanitized(url: string): string {
 }
 
 /** The extraction of a region's records as the field `name` (`rows` for a table), at most `maxItems` of them. */
-export async function extractRecords(observation: BrowserSemanticObservation, region: BrowserSemanticRegion, name: string, maxItems: number) {
+export async function extractRecords(
+  observation: BrowserSemanticObservation,
+  region: BrowserSemanticRegion,
+  name: string,
+  maxItems: number,
+) {
   const path = "$.structuredRecords";
   const source = (region.structuredRecords ?? region.targets) as unknown[] | undefined;
   if (source === undefined) throw mockError("tool.failed", `field path is missing: ${path}`);
   const end = Math.min(maxItems, source.length);
   const items = source.slice(0, end);
   const { limits } = observation;
-  const truncated = limits.truncated || limits.omittedRegions > 0 || limits.omittedTargets > 0 || limits.omittedStructuredRecords > 0 || end < source.length;
+  const truncated =
+    limits.truncated ||
+    limits.omittedRegions > 0 ||
+    limits.omittedTargets > 0 ||
+    limits.omittedStructuredRecords > 0 ||
+    end < source.length;
   const route = { ...observation.route, url: sanitized(observation.route.url) };
   const referenceOf = (item: unknown): string | undefined => {
     const reference = (item as { reference?: unknown }).reference;
@@ -53,23 +70,58 @@ export async function extractRecords(observation: BrowserSemanticObservation, re
   const contractHash = await sha256(JSON.stringify([[{ name, path, kind: "table" }], region.id]));
   const continuation =
     end < source.length
-      ? { nextIndex: end, sourceRevision: observation.revision, regionId: region.id, contractHash, sourceRoute: route, sourceRouteFingerprint: await sha256(JSON.stringify(observation.route)) }
+      ? {
+          nextIndex: end,
+          sourceRevision: observation.revision,
+          regionId: region.id,
+          contractHash,
+          sourceRoute: route,
+          sourceRouteFingerprint: await sha256(JSON.stringify(observation.route)),
+        }
       : undefined;
   const extraction = {
     sourceRevision: observation.revision,
     sourceRoute: route,
     records: [{ [name]: items }],
-    ...(items.length === 0 ? {} : { recordItems: items.map((value, index) => ({ field: name, index, value, ...(referenceOf(value) === undefined ? {} : { entityIds: [referenceOf(value)] }) })) }),
+    ...(items.length === 0
+      ? {}
+      : {
+          recordItems: items.map((value, index) => ({
+            field: name,
+            index,
+            value,
+            ...(referenceOf(value) === undefined ? {} : { entityIds: [referenceOf(value)] }),
+          })),
+        }),
     truncated,
     provenance: [path],
     fieldProvenance: [{ field: name, path, regionId: region.id, ...(entityIds.length === 0 ? {} : { entityIds }) }],
     ...(continuation === undefined ? {} : { continuation }),
-    limits: { maxItems, maxBytes: MAX_BYTES, observedItems: limits.omittedStructuredRecords + source.length, serializedBytes: 0, truncated },
+    limits: {
+      maxItems,
+      maxBytes: MAX_BYTES,
+      observedItems: limits.omittedStructuredRecords + source.length,
+      serializedBytes: 0,
+      truncated,
+    },
   };
   return settle(extraction);
 }
 
-const SENSITIVE = ["password", "passwd", "secret", "token", "apikey", "cookie", "authorization", "creditcard", "cardnumber", "cvv", "ssn", "socialsecurity"];
+const SENSITIVE = [
+  "password",
+  "passwd",
+  "secret",
+  "token",
+  "apikey",
+  "cookie",
+  "authorization",
+  "creditcard",
+  "cardnumber",
+  "cvv",
+  "ssn",
+  "socialsecurity",
+];
 
 /** Whether a text names something sensitive, as the daemon judges it (its ASCII letters and digits, lower-cased). */
 const sensitive = (text: string): boolean => {
@@ -82,7 +134,9 @@ function redacted(value: unknown): unknown {
   if (typeof value === "string") return sensitive(value) ? "<redacted>" : value;
   if (Array.isArray(value)) return value.map(redacted);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, sensitive(key) ? "<redacted>" : redacted(inner)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, sensitive(key) ? "<redacted>" : redacted(inner)]),
+  );
 }
 
 /** The result's size settled as the daemon settles it (the size counts itself). */
@@ -96,9 +150,14 @@ function settle<T extends { limits: { serializedBytes: number } }>(extraction: T
 }
 
 /** region.extract's extraction: the region itself as the field `region` (sensitive text redacted). */
-export function extractRegion(observation: BrowserSemanticObservation, region: BrowserSemanticRegion, maxItems: number) {
+export function extractRegion(
+  observation: BrowserSemanticObservation,
+  region: BrowserSemanticRegion,
+  maxItems: number,
+) {
   const { limits } = observation;
-  const truncated = limits.truncated || limits.omittedRegions > 0 || limits.omittedTargets > 0 || limits.omittedStructuredRecords > 0;
+  const truncated =
+    limits.truncated || limits.omittedRegions > 0 || limits.omittedTargets > 0 || limits.omittedStructuredRecords > 0;
   return settle({
     sourceRevision: observation.revision,
     sourceRoute: { ...observation.route, url: sanitized(observation.route.url) },
@@ -106,16 +165,44 @@ export function extractRegion(observation: BrowserSemanticObservation, region: B
     truncated,
     provenance: ["$"],
     fieldProvenance: [{ field: "region", path: "$", regionId: region.id }],
-    limits: { maxItems, maxBytes: MAX_BYTES, observedItems: limits.omittedStructuredRecords, serializedBytes: 0, truncated },
+    limits: {
+      maxItems,
+      maxBytes: MAX_BYTES,
+      observedItems: limits.omittedStructuredRecords,
+      serializedBytes: 0,
+      truncated,
+    },
   });
 }
 
 /** field.read's extraction: one record of the field's state from the form values (a password `<redacted>`); its size is the record's. */
-export function readField(site: SiteContext, observation: BrowserSemanticObservation, region: BrowserSemanticRegion, target: BrowserSemanticTarget, maxItems: number) {
+export function readField(
+  site: SiteContext,
+  observation: BrowserSemanticObservation,
+  region: BrowserSemanticRegion,
+  target: BrowserSemanticTarget,
+  maxItems: number,
+) {
   const element = site.page().elements.find((candidate) => site.reference(candidate) === target.reference);
-  const value = element === undefined ? null : element.attributes.type === "password" ? "<redacted>" : (site.state.values[element.key] ?? "");
+  const value =
+    element === undefined
+      ? null
+      : element.attributes.type === "password"
+        ? "<redacted>"
+        : (site.state.values[element.key] ?? "");
   const empty = element === undefined || (site.state.values[element.key] ?? "") === "";
-  const record = sortedKeys({ field: target.name ?? "", reference: target.reference, role: target.role, inputType: null, value, checked: null, selectedOption: null, empty, readOnly: false, required: false });
+  const record = sortedKeys({
+    field: target.name ?? "",
+    reference: target.reference,
+    role: target.role,
+    inputType: null,
+    value,
+    checked: null,
+    selectedOption: null,
+    empty,
+    readOnly: false,
+    required: false,
+  });
   return {
     sourceRevision: observation.revision,
     sourceRoute: observation.route,
@@ -123,6 +210,12 @@ export function readField(site: SiteContext, observation: BrowserSemanticObserva
     truncated: false,
     provenance: ["$.interactive"],
     fieldProvenance: [{ field: "field", path: "$.interactive", regionId: region.id, entityIds: [target.reference] }],
-    limits: { maxItems, maxBytes: MAX_BYTES, observedItems: 1, serializedBytes: utf8Length(JSON.stringify(record)), truncated: false },
+    limits: {
+      maxItems,
+      maxBytes: MAX_BYTES,
+      observedItems: 1,
+      serializedBytes: utf8Length(JSON.stringify(record)),
+      truncated: false,
+    },
   };
 }

@@ -68,8 +68,18 @@ export function siteOrigin(text: string): string {
   } catch {
     url = undefined;
   }
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new TypeError(`the simulated site's origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not ${JSON.stringify(text)}`);
+  if (
+    url === undefined ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.pathname !== "/" ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  ) {
+    throw new TypeError(
+      `the simulated site's origin must be an http: or https: origin such as "http://127.0.0.1:8080", with no path, not ${JSON.stringify(text)}`,
+    );
   }
   return url.origin;
 }
@@ -79,7 +89,10 @@ export function siteOrigin(text: string): string {
  * asks: `true` or options turn it on (a fresh site), `false` off, and absent leaves it as the
  * daemon's default, `onByDefault`. Throws a TypeError for options the site refuses.
  */
-export function siteHandlersFor(site: boolean | SimulatedSiteOptions | undefined, onByDefault: boolean): MockHandlers | undefined {
+export function siteHandlersFor(
+  site: boolean | SimulatedSiteOptions | undefined,
+  onByDefault: boolean,
+): MockHandlers | undefined {
   if (site === false || (site === undefined && !onByDefault)) return undefined;
   return createSimulatedSite(typeof site === "object" && site !== null ? site : {}).handlers;
 }
@@ -130,11 +143,15 @@ export function createSimulatedSite(options: SimulatedSiteOptions = {}): Simulat
   const origin = siteOrigin(options.origin ?? DEFAULT_ORIGIN);
   const startPath = options.startPath ?? "/login";
   if (typeof startPath !== "string" || !startPath.startsWith("/")) {
-    throw new TypeError(`the simulated site's startPath must be a path starting with "/", such as "/orders", not ${JSON.stringify(startPath)}`);
+    throw new TypeError(
+      `the simulated site's startPath must be a path starting with "/", such as "/orders", not ${JSON.stringify(startPath)}`,
+    );
   }
   const revision = options.revision ?? 1;
   if (!Number.isSafeInteger(revision) || revision < 0) {
-    throw new TypeError(`the simulated site's revision must be a whole number of 0 or more, not ${JSON.stringify(revision)}`);
+    throw new TypeError(
+      `the simulated site's revision must be a whole number of 0 or more, not ${JSON.stringify(revision)}`,
+    );
   }
   const signedIn = options.signedIn ?? false;
   const state: SimulatedSiteState = {

@@ -50,7 +50,8 @@ export function parseReference(value: string): ParsedReference | undefined {
   } else {
     throw toolFailed(`invalid revisioned element reference: ${value}`);
   }
-  if (!/^\d+$/.test(node) || Number(node) <= 0) throw toolFailed(`invalid backend node ID in element reference: ${value}`);
+  if (!/^\d+$/.test(node) || Number(node) <= 0)
+    throw toolFailed(`invalid backend node ID in element reference: ${value}`);
   return { revision: Number(revision), documentId, node: Number(node) };
 }
 
@@ -76,7 +77,11 @@ export function parseLocator(target: string): Locator {
     const rest = value.slice(5);
     const at = rest.indexOf(";name=");
     if (at < 0) throw toolFailed("role locator must use role=<role>;name=<accessible name>");
-    return { kind: "roleAndName", role: nonEmpty(rest.slice(0, at), "role"), name: nonEmpty(rest.slice(at + 6), "accessible name") };
+    return {
+      kind: "roleAndName",
+      role: nonEmpty(rest.slice(0, at), "role"),
+      name: nonEmpty(rest.slice(at + 6), "accessible name"),
+    };
   }
   return { kind: "name", name: nonEmpty(value, "accessible name") };
 }
@@ -95,15 +100,29 @@ export interface Resolved {
 /** The targeting failures, as the client lifts the daemon's `TargetError`s. */
 export const targetErrors = {
   notFound: (): MockError =>
-    mockError("target.notFound", "no element on the page matches the target", { details: { kind: "not_found", failureKind: "target_not_found" } }),
-  ambiguous: (candidates: readonly { label: string; reference?: string }[]): MockError =>
-    mockError("target.ambiguous", "the target matches more than one element", { details: { kind: "ambiguous", failureKind: "ambiguous_target", candidates: candidates.map((c) => ({ ...c })) } }),
-  stale: (suggestion: "reobserve" | "reconcileReferences", fromRevision: number, staleRef: string): MockError =>
-    mockError("target.staleReference", `the reference belongs to an older observation of the page; the daemon suggests ${suggestion}`, {
-      details: { kind: "stale_reference", failureKind: "stale_revision", recovery: { suggestion, fromRevision, staleRef } },
+    mockError("target.notFound", "no element on the page matches the target", {
+      details: { kind: "not_found", failureKind: "target_not_found" },
     }),
+  ambiguous: (candidates: readonly { label: string; reference?: string }[]): MockError =>
+    mockError("target.ambiguous", "the target matches more than one element", {
+      details: { kind: "ambiguous", failureKind: "ambiguous_target", candidates: candidates.map((c) => ({ ...c })) },
+    }),
+  stale: (suggestion: "reobserve" | "reconcileReferences", fromRevision: number, staleRef: string): MockError =>
+    mockError(
+      "target.staleReference",
+      `the reference belongs to an older observation of the page; the daemon suggests ${suggestion}`,
+      {
+        details: {
+          kind: "stale_reference",
+          failureKind: "stale_revision",
+          recovery: { suggestion, fromRevision, staleRef },
+        },
+      },
+    ),
   nodeUnavailable: (): MockError =>
-    mockError("target.notActionable", "the target cannot be acted on (hidden, disabled or covered)", { details: { kind: "not_actionable", failureKind: "verification_failed", reason: "node_unavailable" } }),
+    mockError("target.notActionable", "the target cannot be acted on (hidden, disabled or covered)", {
+      details: { kind: "not_actionable", failureKind: "verification_failed", reason: "node_unavailable" },
+    }),
 };
 
 /**
@@ -115,7 +134,8 @@ export function referencedElement(site: SiteContext, page: SitePage, reference: 
   const parsed = parseReference(reference);
   if (parsed === undefined) throw toolFailed(`invalid revisioned element reference: ${reference}`);
   if (parsed.documentId !== site.documentId()) throw targetErrors.stale("reobserve", parsed.revision, reference);
-  if (parsed.revision !== site.state.revision) throw targetErrors.stale("reconcileReferences", parsed.revision, reference);
+  if (parsed.revision !== site.state.revision)
+    throw targetErrors.stale("reconcileReferences", parsed.revision, reference);
   const element = page.elements.find((candidate) => candidate.node === parsed.node);
   if (element === undefined) throw targetErrors.nodeUnavailable();
   return element;
@@ -130,8 +150,14 @@ export function resolveTarget(site: SiteContext, target: string): Resolved {
   const locator = parseLocator(target);
   const byAccessibleName = (matches: readonly SiteElement[]): Resolved => {
     const [only] = matches;
-    if (matches.length === 1 && only !== undefined) return { element: only, label: `${only.role} ${only.name}`, reference: site.reference(only) };
-    if (matches.length > 1) throw targetErrors.ambiguous(matches.slice(0, 8).map((element) => ({ label: `${element.role} ${element.name}`, reference: site.reference(element) })));
+    if (matches.length === 1 && only !== undefined)
+      return { element: only, label: `${only.role} ${only.name}`, reference: site.reference(only) };
+    if (matches.length > 1)
+      throw targetErrors.ambiguous(
+        matches
+          .slice(0, 8)
+          .map((element) => ({ label: `${element.role} ${element.name}`, reference: site.reference(element) })),
+      );
     throw targetErrors.notFound();
   };
   switch (locator.kind) {
@@ -140,7 +166,9 @@ export function resolveTarget(site: SiteContext, target: string): Resolved {
     case "name":
       return byAccessibleName(page.elements.filter((element) => sameText(element.name, locator.name)));
     case "roleAndName":
-      return byAccessibleName(page.elements.filter((element) => sameText(element.role, locator.role) && sameText(element.name, locator.name)));
+      return byAccessibleName(
+        page.elements.filter((element) => sameText(element.role, locator.role) && sameText(element.name, locator.name)),
+      );
     case "ordinal": {
       const element = page.elements[locator.index - 1];
       if (element === undefined) throw targetErrors.notFound();
@@ -148,14 +176,16 @@ export function resolveTarget(site: SiteContext, target: string): Resolved {
     }
     case "css": {
       const matches = page.elements.filter((element) => matchesSelector(element, locator.selector));
-      if (matches.length > 1) throw targetErrors.ambiguous(matches.slice(0, 8).map((_, index) => ({ label: `css match ${index + 1}` })));
+      if (matches.length > 1)
+        throw targetErrors.ambiguous(matches.slice(0, 8).map((_, index) => ({ label: `css match ${index + 1}` })));
       if (matches.length === 0) throw targetErrors.notFound();
       return { element: matches[0], label: `css=${locator.selector}` };
     }
     case "text": {
       const wanted = squeezed(locator.text);
       const matches = page.texts.filter((candidate) => squeezed(candidate.text) === wanted);
-      if (matches.length > 1) throw targetErrors.ambiguous(matches.slice(0, 8).map((_, index) => ({ label: `text match ${index + 1}` })));
+      if (matches.length > 1)
+        throw targetErrors.ambiguous(matches.slice(0, 8).map((_, index) => ({ label: `text match ${index + 1}` })));
       if (matches.length === 0) throw targetErrors.notFound();
       return { element: matches[0]?.target, label: `text=${locator.text}` };
     }
@@ -168,7 +198,9 @@ export function resolveTarget(site: SiteContext, target: string): Resolved {
  * element, and a selector of another form matches nothing.
  */
 export function matchesSelector(element: SiteElement, selector: string): boolean {
-  const parts = /^([a-z][a-z0-9]*)?(?:#([\w-]+))?((?:\[[\w-]+(?:=(?:"[^"]*"|'[^']*'|[^\]'"]*))?\])*)$/i.exec(selector.trim());
+  const parts = /^([a-z][a-z0-9]*)?(?:#([\w-]+))?((?:\[[\w-]+(?:=(?:"[^"]*"|'[^']*'|[^\]'"]*))?\])*)$/i.exec(
+    selector.trim(),
+  );
   if (parts === null || selector.trim() === "" || element.key === "root") return false;
   const [, tag, id, attributes] = parts;
   if (tag !== undefined && tag.toLowerCase() !== element.tag) return false;

@@ -65,8 +65,23 @@ function preparedForParsing(url: string): string {
  */
 export function preflightNavigation(payload: PayloadOf<"browser.preflightNavigation">): NavigationDecision {
   const url = parseNavigationUrl(normalizedNavigationUrl(payload.url));
-  if (typeof url === "string") return { schemaVersion: 1, normalizedUrl: null, host: null, decision: "deny", reason: `URL is invalid: ${url}`, confirmationRequired: false };
-  return { schemaVersion: 1, normalizedUrl: withoutSecrets(url), host: hostOf(url), decision: "allow", reason: ALLOWED, confirmationRequired: false };
+  if (typeof url === "string")
+    return {
+      schemaVersion: 1,
+      normalizedUrl: null,
+      host: null,
+      decision: "deny",
+      reason: `URL is invalid: ${url}`,
+      confirmationRequired: false,
+    };
+  return {
+    schemaVersion: 1,
+    normalizedUrl: withoutSecrets(url),
+    host: hostOf(url),
+    decision: "allow",
+    reason: ALLOWED,
+    confirmationRequired: false,
+  };
 }
 
 /**
@@ -127,7 +142,8 @@ function parseFailure(normalized: string): string {
     if (host === "") return PARSE_FAILURES.emptyHost;
     return hostFailure(host) ?? portFailure(port) ?? PARSE_FAILURES.invalidDomain;
   }
-  if (scheme === "file" && /^[/\\]{2}/.test(rest)) return hostFailure(rest.slice(2).split(/[/\\?#]/)[0] ?? "") ?? PARSE_FAILURES.invalidDomain;
+  if (scheme === "file" && /^[/\\]{2}/.test(rest))
+    return hostFailure(rest.slice(2).split(/[/\\?#]/)[0] ?? "") ?? PARSE_FAILURES.invalidDomain;
   if (rest.startsWith("//")) {
     const authority = rest.slice(2).split(/[/?#]/)[0] ?? "";
     const { host, port } = splitPort(authority.slice(authority.lastIndexOf("@") + 1));
@@ -143,7 +159,9 @@ function parseFailure(normalized: string): string {
 function splitPort(hostAndPort: string): { host: string; port: string } {
   const closing = hostAndPort.startsWith("[") ? hostAndPort.indexOf("]") : -1;
   const colon = hostAndPort.indexOf(":", closing + 1);
-  return colon === -1 ? { host: hostAndPort, port: "" } : { host: hostAndPort.slice(0, colon), port: hostAndPort.slice(colon + 1) };
+  return colon === -1
+    ? { host: hostAndPort, port: "" }
+    : { host: hostAndPort.slice(0, colon), port: hostAndPort.slice(colon + 1) };
 }
 
 /** Why a port does not parse (it is not digits, or is over 65535), or undefined when it does. */
@@ -158,7 +176,8 @@ function portFailure(port: string): string | undefined {
  * zero-width space) is empty.
  */
 function hostFailure(host: string): string | undefined {
-  if (URL.canParse(`http://${host}/`)) return hasBadAceLabel(new URL(`http://${host}/`).hostname) ? PARSE_FAILURES.invalidDomain : undefined;
+  if (URL.canParse(`http://${host}/`))
+    return hasBadAceLabel(new URL(`http://${host}/`).hostname) ? PARSE_FAILURES.invalidDomain : undefined;
   if (host.startsWith("[")) return PARSE_FAILURES.invalidIpv6;
   // A `file://` host keeps its `@` and `:`, which no domain may hold (an http probe would read them as a user and a port).
   if (/[@:]/.test(host)) return PARSE_FAILURES.invalidDomain;

@@ -134,25 +134,69 @@ export function pathOf(url: string): string {
 }
 
 /** Static text as Chromium's accessibility tree has it: a StaticText node over its inline text box. */
-const text = (value: string): AxNode => ({ role: "StaticText", name: value, children: [{ role: "InlineTextBox", name: value }] });
+const text = (value: string): AxNode => ({
+  role: "StaticText",
+  name: value,
+  children: [{ role: "InlineTextBox", name: value }],
+});
 /** The page itself, as the daemon lists it: an interactive `RootWebArea` named by the title. */
-const root = (node: number, title: string): SiteElement => ({ key: "root", node, role: "RootWebArea", name: title, tag: "#document", attributes: {} });
+const root = (node: number, title: string): SiteElement => ({
+  key: "root",
+  node,
+  role: "RootWebArea",
+  name: title,
+  tag: "#document",
+  attributes: {},
+});
 /** `<html>` and `<body>` are `none` in the tree. */
-const document = (page: SiteElement, body: readonly AxNode[]): AxNode => ({ role: "RootWebArea", element: page, children: [{ role: "none", children: [{ role: "none", children: body }] }] });
+const document = (page: SiteElement, body: readonly AxNode[]): AxNode => ({
+  role: "RootWebArea",
+  element: page,
+  children: [{ role: "none", children: [{ role: "none", children: body }] }],
+});
 
 /** A text field and what it shows: its value (a password as bullets) inside a generic node. */
 function textbox(element: SiteElement, value: string): AxNode {
   const shown = element.attributes.type === "password" ? "•".repeat([...value].length) : value;
-  return { role: "textbox", element, children: [{ role: "generic", ...(shown === "" ? {} : { children: [text(shown)] }) }] };
+  return {
+    role: "textbox",
+    element,
+    children: [{ role: "generic", ...(shown === "" ? {} : { children: [text(shown)] }) }],
+  };
 }
 
 /** examples/shop/login.html: the sign-in form, and its alert once a sign-in with an empty field was tried. */
 function loginPage(state: SimulatedSiteState): SitePage {
   const title = `Sign in · ${SITE_NAME}`;
   const page = root(6, title);
-  const email: SiteElement = { key: "email", node: 3, role: "textbox", name: "Email", tag: "input", attributes: { id: "email", type: "email", autocomplete: "username" }, irKind: "field" };
-  const password: SiteElement = { key: "password", node: 4, role: "textbox", name: "Password", tag: "input", attributes: { id: "password", type: "password", autocomplete: "current-password" }, irKind: "field" };
-  const submit: SiteElement = { key: "submit", node: 5, role: "button", name: "Sign in", tag: "button", attributes: { type: "submit" }, irKind: "action", onClick: { kind: "submitSignIn" } };
+  const email: SiteElement = {
+    key: "email",
+    node: 3,
+    role: "textbox",
+    name: "Email",
+    tag: "input",
+    attributes: { id: "email", type: "email", autocomplete: "username" },
+    irKind: "field",
+  };
+  const password: SiteElement = {
+    key: "password",
+    node: 4,
+    role: "textbox",
+    name: "Password",
+    tag: "input",
+    attributes: { id: "password", type: "password", autocomplete: "current-password" },
+    irKind: "field",
+  };
+  const submit: SiteElement = {
+    key: "submit",
+    node: 5,
+    role: "button",
+    name: "Sign in",
+    tag: "button",
+    attributes: { type: "submit" },
+    irKind: "action",
+    onClick: { kind: "submitSignIn" },
+  };
   const form: AxNode = {
     role: "form",
     name: "Sign in",
@@ -167,9 +211,15 @@ function loginPage(state: SimulatedSiteState): SitePage {
     ],
   };
   const alert = state.alert;
-  const main: AxNode = { role: "main", children: alert === null ? [form] : [form, { role: "alert", name: "Sign-in problem", children: [text(alert)] }] };
-  const regions: SiteRegion[] = [{ id: "region_signin", label: "Sign in", kind: "form", irKind: "form", elements: [email, password, submit] }];
-  if (alert !== null) regions.push({ id: "region_alert", label: "Sign-in problem", kind: "alert", irKind: "region", elements: [] });
+  const main: AxNode = {
+    role: "main",
+    children: alert === null ? [form] : [form, { role: "alert", name: "Sign-in problem", children: [text(alert)] }],
+  };
+  const regions: SiteRegion[] = [
+    { id: "region_signin", label: "Sign in", kind: "form", irKind: "form", elements: [email, password, submit] },
+  ];
+  if (alert !== null)
+    regions.push({ id: "region_alert", label: "Sign-in problem", kind: "alert", irKind: "region", elements: [] });
   const texts: TextElement[] = [
     { text: "Sign in" },
     { text: "Sign in to see your orders" },
@@ -179,34 +229,101 @@ function loginPage(state: SimulatedSiteState): SitePage {
     ...(alert === null ? [] : [{ text: alert }]),
   ];
   const shownText = `Sign in\n\nSign in to see your orders\n\nEmail\nPassword\n Sign in${alert === null ? "" : `\n\n${alert}`}`;
-  return { path: "/login", title, text: shownText, tree: document(page, [main]), elements: [page, email, password, submit], regions, texts, foreign: false };
+  return {
+    path: "/login",
+    title,
+    text: shownText,
+    tree: document(page, [main]),
+    elements: [page, email, password, submit],
+    regions,
+    texts,
+    foreign: false,
+  };
 }
 
 /** examples/shop/orders.html: the site navigation and the table of orders. */
 function ordersPage(orders: readonly SimulatedOrder[]): SitePage {
   const title = `Orders · ${SITE_NAME}`;
   const page = root(33, title);
-  const toOrders: SiteElement = { key: "nav-orders", node: 42, role: "link", name: "Orders", tag: "a", attributes: { href: "/orders" }, irKind: "link", onClick: { kind: "goTo", arg: "/orders" } };
-  const signOut: SiteElement = { key: "nav-signout", node: 43, role: "link", name: "Sign out", tag: "a", attributes: { href: "/login" }, irKind: "link", onClick: { kind: "goTo", arg: "/login" } };
+  const toOrders: SiteElement = {
+    key: "nav-orders",
+    node: 42,
+    role: "link",
+    name: "Orders",
+    tag: "a",
+    attributes: { href: "/orders" },
+    irKind: "link",
+    onClick: { kind: "goTo", arg: "/orders" },
+  };
+  const signOut: SiteElement = {
+    key: "nav-signout",
+    node: 43,
+    role: "link",
+    name: "Sign out",
+    tag: "a",
+    attributes: { href: "/login" },
+    irKind: "link",
+    onClick: { kind: "goTo", arg: "/login" },
+  };
   const columns = ["Order", "Customer", "Total", "Status"];
   const cells = (order: SimulatedOrder): string[] => [order.id, order.customer, order.total, order.status];
   const navigation: AxNode = {
     role: "navigation",
     name: "Site navigation",
-    children: [text(SITE_NAME), text(" "), { role: "link", element: toOrders, children: [text("Orders")] }, text(" "), { role: "link", element: signOut, children: [text("Sign out")] }],
+    children: [
+      text(SITE_NAME),
+      text(" "),
+      { role: "link", element: toOrders, children: [text("Orders")] },
+      text(" "),
+      { role: "link", element: signOut, children: [text("Sign out")] },
+    ],
   };
   const table: AxNode = {
     role: "table",
     name: "Recent orders",
     children: [
-      { role: "rowgroup", children: [{ role: "row", children: columns.map((column) => ({ role: "columnheader", name: column, children: [text(column)] })) }] },
-      { role: "none", children: orders.map((order) => ({ role: "row", children: cells(order).map((cell) => ({ role: "cell", name: cell, children: [text(cell)] })) })) },
+      {
+        role: "rowgroup",
+        children: [
+          {
+            role: "row",
+            children: columns.map((column) => ({ role: "columnheader", name: column, children: [text(column)] })),
+          },
+        ],
+      },
+      {
+        role: "none",
+        children: orders.map((order) => ({
+          role: "row",
+          children: cells(order).map((cell) => ({ role: "cell", name: cell, children: [text(cell)] })),
+        })),
+      },
     ],
   };
-  const main: AxNode = { role: "main", children: [{ role: "region", name: "Recent orders", children: [{ role: "heading", name: "Recent orders", children: [text("Recent orders")] }, table] }] };
-  const records = orders.map((order) => ({ Order: order.id, Customer: order.customer, Total: order.total, Status: order.status }));
+  const main: AxNode = {
+    role: "main",
+    children: [
+      {
+        role: "region",
+        name: "Recent orders",
+        children: [{ role: "heading", name: "Recent orders", children: [text("Recent orders")] }, table],
+      },
+    ],
+  };
+  const records = orders.map((order) => ({
+    Order: order.id,
+    Customer: order.customer,
+    Total: order.total,
+    Status: order.status,
+  }));
   const regions: SiteRegion[] = [
-    { id: "region_navigation", label: "Site navigation", kind: "navigation", irKind: "region", elements: [toOrders, signOut] },
+    {
+      id: "region_navigation",
+      label: "Site navigation",
+      kind: "navigation",
+      irKind: "region",
+      elements: [toOrders, signOut],
+    },
     { id: "region_orders", label: "Recent orders", kind: "table", irKind: "table", elements: [], records },
   ];
   const texts: TextElement[] = [
@@ -219,7 +336,16 @@ function ordersPage(orders: readonly SimulatedOrder[]): SitePage {
   ];
   const rows = orders.map((order) => `\n${cells(order).join("\t")}`).join("");
   const shownText = `${SITE_NAME} Orders Sign out\nRecent orders\n${columns.join("\t")}${rows}`;
-  return { path: "/orders", title, text: shownText, tree: document(page, [navigation, main]), elements: [page, toOrders, signOut], regions, texts, foreign: false };
+  return {
+    path: "/orders",
+    title,
+    text: shownText,
+    tree: document(page, [navigation, main]),
+    elements: [page, toOrders, signOut],
+    regions,
+    texts,
+    foreign: false,
+  };
 }
 
 /** What the account page shows as it loads. */
@@ -236,8 +362,26 @@ function accountPage(state: SimulatedSiteState): SitePage {
   const title = `Account · ${SITE_NAME}`;
   const { displayName, status } = accountShown(state);
   const page = root(2, title);
-  const changeName: SiteElement = { key: "change-name", node: 14, role: "button", name: "Change display name", tag: "button", attributes: { type: "button", id: "change-name" }, irKind: "action", onClick: { kind: "openDialog", arg: "changeDisplayName" } };
-  const closeAccount: SiteElement = { key: "close-account", node: 15, role: "button", name: "Close account", tag: "button", attributes: { type: "button", id: "close-account" }, irKind: "action", onClick: { kind: "openDialog", arg: "closeAccount" } };
+  const changeName: SiteElement = {
+    key: "change-name",
+    node: 14,
+    role: "button",
+    name: "Change display name",
+    tag: "button",
+    attributes: { type: "button", id: "change-name" },
+    irKind: "action",
+    onClick: { kind: "openDialog", arg: "changeDisplayName" },
+  };
+  const closeAccount: SiteElement = {
+    key: "close-account",
+    node: 15,
+    role: "button",
+    name: "Close account",
+    tag: "button",
+    attributes: { type: "button", id: "close-account" },
+    irKind: "action",
+    onClick: { kind: "openDialog", arg: "closeAccount" },
+  };
   const section: AxNode = {
     role: "region",
     name: "Account",
@@ -262,7 +406,16 @@ function accountPage(state: SimulatedSiteState): SitePage {
     { text: status },
   ];
   const shownText = `Account\n\nDisplay name: ${displayName}\n\nChange display name Close account\n\n${status}`;
-  return { path: "/account", title, text: shownText, tree: document(page, [{ role: "main", children: [section] }]), elements: [page, changeName, closeAccount], regions, texts, foreign: false };
+  return {
+    path: "/account",
+    title,
+    text: shownText,
+    tree: document(page, [{ role: "main", children: [section] }]),
+    elements: [page, changeName, closeAccount],
+    regions,
+    texts,
+    foreign: false,
+  };
 }
 
 /**
@@ -273,8 +426,29 @@ function accountPage(state: SimulatedSiteState): SitePage {
 function notFoundPage(path: string, foreign: boolean): SitePage {
   const said = `No page at ${path}\n`;
   const page = root(93, "");
-  const body: AxNode = { role: "generic", children: [{ role: "StaticText", name: said, children: [{ role: "InlineTextBox", name: said.trimEnd() }, { role: "InlineTextBox", name: "\n" }] }] };
-  return { path, title: "", text: said, tree: document(page, [body]), elements: [page], regions: [], texts: [{ text: said.trim() }], foreign };
+  const body: AxNode = {
+    role: "generic",
+    children: [
+      {
+        role: "StaticText",
+        name: said,
+        children: [
+          { role: "InlineTextBox", name: said.trimEnd() },
+          { role: "InlineTextBox", name: "\n" },
+        ],
+      },
+    ],
+  };
+  return {
+    path,
+    title: "",
+    text: said,
+    tree: document(page, [body]),
+    elements: [page],
+    regions: [],
+    texts: [{ text: said.trim() }],
+    foreign,
+  };
 }
 
 /** The page the state shows. */

@@ -48,7 +48,13 @@ function storedZlib(raw: Uint8Array): Uint8Array {
   do {
     const block = raw.subarray(offset, offset + 65535);
     offset += block.length;
-    out.push(offset >= raw.length ? 1 : 0, block.length & 0xff, block.length >>> 8, ~block.length & 0xff, (~block.length >>> 8) & 0xff);
+    out.push(
+      offset >= raw.length ? 1 : 0,
+      block.length & 0xff,
+      block.length >>> 8,
+      ~block.length & 0xff,
+      (~block.length >>> 8) & 0xff,
+    );
     for (const byte of block) out.push(byte);
   } while (offset < raw.length);
   out.push(...u32(adler32(raw)));
@@ -63,7 +69,11 @@ function base64(bytes: Uint8Array): string {
 }
 
 /** A `width`×`height` PNG of one colour: its base64 text and its size in bytes. */
-export function solidPng(width: number, height: number, [r, g, b]: readonly [number, number, number]): { base64: string; bytes: number } {
+export function solidPng(
+  width: number,
+  height: number,
+  [r, g, b]: readonly [number, number, number],
+): { base64: string; bytes: number } {
   const row = 1 + width * 3;
   const raw = new Uint8Array(row * height);
   for (let y = 0; y < height; y += 1) {
@@ -71,6 +81,18 @@ export function solidPng(width: number, height: number, [r, g, b]: readonly [num
     for (let x = 0; x < width; x += 1) raw.set([r, g, b], y * row + 1 + x * 3);
   }
   const header = Uint8Array.from([...u32(width), ...u32(height), 8, 2, 0, 0, 0]);
-  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk("IHDR", header), ...chunk("IDAT", storedZlib(raw)), ...chunk("IEND", new Uint8Array(0))]);
+  const png = Uint8Array.from([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    ...chunk("IHDR", header),
+    ...chunk("IDAT", storedZlib(raw)),
+    ...chunk("IEND", new Uint8Array(0)),
+  ]);
   return { base64: base64(png), bytes: png.length };
 }

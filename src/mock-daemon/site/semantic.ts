@@ -24,7 +24,8 @@ import { FRAME_ID, type SiteContext, TARGET_ID } from "./site-context.js";
 export const VIEWPORT = { scrollX: 0, scrollY: 0, width: 1280, height: 577, documentWidth: 1280, documentHeight: 577 };
 const MAX_TARGETS = 32;
 const LEVELS: readonly BrowserObservationLevel[] = ["summary", "interactive", "structured", "detailed", "raw"];
-const includes = (level: BrowserObservationLevel, floor: BrowserObservationLevel): boolean => LEVELS.indexOf(level) >= LEVELS.indexOf(floor);
+const includes = (level: BrowserObservationLevel, floor: BrowserObservationLevel): boolean =>
+  LEVELS.indexOf(level) >= LEVELS.indexOf(floor);
 
 /** A control as the daemon's compact projection lists it, with the accessibility labels above it (the last four). */
 export interface Control {
@@ -41,25 +42,60 @@ export function project(page: SitePage): { roots: BrowserAccessibilityNode[]; co
     const label = `${node.role}:${name}`;
     const below = label.replace(/:+$/, "") === "" ? ancestors : [...ancestors, label].slice(-4);
     const children = (node.children ?? []).map((child) => walk(child, below));
-    return { role: node.role, ...(name === "" ? {} : { name }), ...(children.length === 0 ? {} : { children }), ...(node.element === undefined ? {} : { interactive: true }) };
+    return {
+      role: node.role,
+      ...(name === "" ? {} : { name }),
+      ...(children.length === 0 ? {} : { children }),
+      ...(node.element === undefined ? {} : { interactive: true }),
+    };
   };
   return { roots: [walk(page.tree, [])], controls };
 }
 
 const REGION_ROLES: Readonly<Record<string, BrowserRegionKind>> = {
-  navigation: "navigation", main: "main", search: "search", form: "form", dialog: "dialog", alert: "alert", status: "status",
-  toolbar: "toolbar", complementary: "sidebar", article: "article", contentinfo: "footer", table: "table", list: "collection",
+  navigation: "navigation",
+  main: "main",
+  search: "search",
+  form: "form",
+  dialog: "dialog",
+  alert: "alert",
+  status: "status",
+  toolbar: "toolbar",
+  complementary: "sidebar",
+  article: "article",
+  contentinfo: "footer",
+  table: "table",
+  list: "collection",
 };
-const KIND_NAMES: Partial<Record<BrowserRegionKind, string>> = { filterPanel: "filter_panel", checkoutSummary: "checkout_summary" };
+const KIND_NAMES: Partial<Record<BrowserRegionKind, string>> = {
+  filterPanel: "filter_panel",
+  checkoutSummary: "checkout_summary",
+};
 const KIND_LABELS: Partial<Record<BrowserRegionKind, string>> = {
-  navigation: "Navigation", main: "Main content", search: "Search", form: "Form", dialog: "Dialog", alert: "Alert", status: "Status",
-  toolbar: "Toolbar", sidebar: "Sidebar", article: "Article", footer: "Footer", table: "Table", collection: "Collection",
+  navigation: "Navigation",
+  main: "Main content",
+  search: "Search",
+  form: "Form",
+  dialog: "Dialog",
+  alert: "Alert",
+  status: "Status",
+  toolbar: "Toolbar",
+  sidebar: "Sidebar",
+  article: "Article",
+  footer: "Footer",
+  table: "Table",
+  collection: "Collection",
 };
 const kindName = (kind: BrowserRegionKind): string => KIND_NAMES[kind] ?? kind;
 
-const countInteractive = (node: BrowserAccessibilityNode): number => (node.interactive === true ? 1 : 0) + (node.children ?? []).reduce((sum, child) => sum + countInteractive(child), 0);
-const rolesUnder = (node: BrowserAccessibilityNode, role: string): BrowserAccessibilityNode[] => [...(node.role === role ? [node] : []), ...(node.children ?? []).flatMap((child) => rolesUnder(child, role))];
-const hasRole = (node: BrowserAccessibilityNode, role: string): boolean => node.role === role || (node.children ?? []).some((child) => hasRole(child, role));
+const countInteractive = (node: BrowserAccessibilityNode): number =>
+  (node.interactive === true ? 1 : 0) + (node.children ?? []).reduce((sum, child) => sum + countInteractive(child), 0);
+const rolesUnder = (node: BrowserAccessibilityNode, role: string): BrowserAccessibilityNode[] => [
+  ...(node.role === role ? [node] : []),
+  ...(node.children ?? []).flatMap((child) => rolesUnder(child, role)),
+];
+const hasRole = (node: BrowserAccessibilityNode, role: string): boolean =>
+  node.role === role || (node.children ?? []).some((child) => hasRole(child, role));
 
 /** A region with the tree node it came from. */
 interface Found {
@@ -71,14 +107,28 @@ interface Found {
 /** The regions of the page, in document order, each its landmark's id (`region_form_1`), kind, label and counts. */
 function regionsOf(site: SiteContext, roots: readonly BrowserAccessibilityNode[]): Found[] {
   const found: Found[] = [];
-  const expansion = (regionId: string): BrowserSemanticRegion["expansion"] => ({ regionId, revision: site.state.revision, route: site.route() });
+  const expansion = (regionId: string): BrowserSemanticRegion["expansion"] => ({
+    regionId,
+    revision: site.state.revision,
+    route: site.route(),
+  });
   const walk = (node: BrowserAccessibilityNode): void => {
     const kind = REGION_ROLES[node.role];
     if (kind !== undefined) {
       const id = `region_${kindName(kind)}_${found.filter((other) => other.region.kind === kind).length + 1}`;
-      const region: BrowserSemanticRegion = { id, kind, label: node.name ?? KIND_LABELS[kind] ?? "Page region", interactiveCount: countInteractive(node), confidence: "exact", evidence: [`aria-role=${node.role}`], expansion: expansion(id) };
+      const region: BrowserSemanticRegion = {
+        id,
+        kind,
+        label: node.name ?? KIND_LABELS[kind] ?? "Page region",
+        interactiveCount: countInteractive(node),
+        confidence: "exact",
+        evidence: [`aria-role=${node.role}`],
+        expansion: expansion(id),
+      };
       if (kind === "results" || kind === "collection" || kind === "table") {
-        region.itemCount = (node.children ?? []).filter((child) => ["listitem", "row", "option"].includes(child.role)).length;
+        region.itemCount = (node.children ?? []).filter((child) =>
+          ["listitem", "row", "option"].includes(child.role),
+        ).length;
       }
       found.push({ region, node, anchor: `${node.role}:${node.name ?? ""}` });
     }
@@ -94,7 +144,9 @@ function tableRecords(node: BrowserAccessibilityNode): { fields: Record<string, 
   return rolesUnder(node, "row")
     .filter((row) => !hasRole(row, "columnheader"))
     .flatMap((row) => {
-      const cells = (row.children ?? []).filter((child) => ["cell", "gridcell", "columnheader"].includes(child.role)).map((cell) => cell.name ?? "");
+      const cells = (row.children ?? [])
+        .filter((child) => ["cell", "gridcell", "columnheader"].includes(child.role))
+        .map((cell) => cell.name ?? "");
       if (cells.length === 0) return [];
       const fields: Record<string, string> = {};
       cells.slice(0, 32).forEach((cell, index) => {
@@ -103,13 +155,28 @@ function tableRecords(node: BrowserAccessibilityNode): { fields: Record<string, 
         for (let suffix = 2; Object.hasOwn(fields, key); suffix += 1) key = `${header}_${suffix}`;
         fields[key] = cell;
       });
-      return [{ fields: Object.fromEntries(Object.keys(fields).sort(compareCodePoints).map((key) => [key, fields[key] ?? ""])) }];
+      return [
+        {
+          fields: Object.fromEntries(
+            Object.keys(fields)
+              .sort(compareCodePoints)
+              .map((key) => [key, fields[key] ?? ""]),
+          ),
+        },
+      ];
     });
 }
 
 /** A control as a region's target lists it. */
 export function targetOf(site: SiteContext, element: SiteElement): BrowserSemanticTarget {
-  return { reference: site.reference(element), role: element.role, ...(element.name === "" ? {} : { name: element.name }), readOnly: false, required: false, empty: false };
+  return {
+    reference: site.reference(element),
+    role: element.role,
+    ...(element.name === "" ? {} : { name: element.name }),
+    readOnly: false,
+    required: false,
+    empty: false,
+  };
 }
 
 /**
@@ -134,7 +201,12 @@ function populate(site: SiteContext, found: readonly Found[], controls: readonly
     targets[index]?.push(group[0].element);
     spent += 1;
   });
-  const priority = (kind: BrowserRegionKind): number => (["main", "collection", "results", "article"].includes(kind) ? 0 : ["navigation", "search", "toolbar"].includes(kind) ? 1 : 2);
+  const priority = (kind: BrowserRegionKind): number =>
+    ["main", "collection", "results", "article"].includes(kind)
+      ? 0
+      : ["navigation", "search", "toolbar"].includes(kind)
+        ? 1
+        : 2;
   const order = groups.map((_, index) => index).filter((index) => (groups[index]?.length ?? 0) > 1);
   order.sort((a, b) => priority(found[a]!.region.kind) - priority(found[b]!.region.kind) || a - b);
   for (const index of order) {
@@ -151,26 +223,51 @@ function populate(site: SiteContext, found: readonly Found[], controls: readonly
 }
 
 /** The page's kind, how sure, and why (the daemon's `classify_page`). */
-export function classify(page: SitePage, url: string, regions: readonly BrowserSemanticRegion[]): { kind: BrowserPageKind; confidence: BrowserSemanticConfidence; evidence: string[] } {
-  if (page.foreign) return { kind: "error", confidence: "high", evidence: ["the simulated site does not serve this origin"] };
+export function classify(
+  page: SitePage,
+  url: string,
+  regions: readonly BrowserSemanticRegion[],
+): { kind: BrowserPageKind; confidence: BrowserSemanticConfidence; evidence: string[] } {
+  if (page.foreign)
+    return { kind: "error", confidence: "high", evidence: ["the simulated site does not serve this origin"] };
   const title = page.title.toLowerCase();
   const lowerUrl = url.toLowerCase();
   const has = (kind: BrowserRegionKind): boolean => regions.some((region) => region.kind === kind);
-  if (["sign in", "log in"].some((words) => title.includes(words)) || ["/login", "/signin", "/auth"].some((part) => lowerUrl.includes(part))) {
+  if (
+    ["sign in", "log in"].some((words) => title.includes(words)) ||
+    ["/login", "/signin", "/auth"].some((part) => lowerUrl.includes(part))
+  ) {
     return { kind: "authentication", confidence: "high", evidence: ["title-or-url-signature=authentication"] };
   }
-  if (has("search")) return { kind: lowerUrl.includes("search") || title.includes("search") ? "searchResults" : "search", confidence: "high", evidence: ["aria-role=search"] };
+  if (has("search"))
+    return {
+      kind: lowerUrl.includes("search") || title.includes("search") ? "searchResults" : "search",
+      confidence: "high",
+      evidence: ["aria-role=search"],
+    };
   const segments = (lowerUrl.split(/[?#]/)[0] ?? "").split("/").filter((segment) => segment !== "");
-  const collection = segments.findIndex((segment) => ["issues", "pulls", "discussions", "search", "results", "items"].includes(segment));
+  const collection = segments.findIndex((segment) =>
+    ["issues", "pulls", "discussions", "search", "results", "items"].includes(segment),
+  );
   const numericDetail = collection >= 0 && /^\d*$/.test(segments[collection + 1] ?? "x");
-  const repeated = regions.some((region) => ["results", "collection", "table"].includes(region.kind) && (region.itemCount ?? 0) >= 2);
+  const repeated = regions.some(
+    (region) => ["results", "collection", "table"].includes(region.kind) && (region.itemCount ?? 0) >= 2,
+  );
   const text = page.text.toLowerCase();
   const metadata = ["status", "opened", "assignee", "labels", "comments"].filter((term) => text.includes(term)).length;
-  if (numericDetail || (page.title.trim().length >= 8 && (has("article") || metadata >= 2))) return { kind: "detail", confidence: "medium", evidence: ["route-or-detail-metadata-signature"] };
-  if (repeated || collection >= 0) return { kind: "listing", confidence: "medium", evidence: ["repeated-items-or-collection-route"] };
+  if (numericDetail || (page.title.trim().length >= 8 && (has("article") || metadata >= 2)))
+    return { kind: "detail", confidence: "medium", evidence: ["route-or-detail-metadata-signature"] };
+  if (repeated || collection >= 0)
+    return { kind: "listing", confidence: "medium", evidence: ["repeated-items-or-collection-route"] };
   if (has("form")) return { kind: "form", confidence: "high", evidence: ["aria-role=form"] };
   if (has("article")) return { kind: "article", confidence: "high", evidence: ["aria-role=article"] };
-  if (lowerUrl.includes("/doc/html/rfc") || title.startsWith("rfc ") || title.includes("request for comments") || page.text.includes("Status of this Memo") || page.text.includes("Table of Contents")) {
+  if (
+    lowerUrl.includes("/doc/html/rfc") ||
+    title.startsWith("rfc ") ||
+    title.includes("request for comments") ||
+    page.text.includes("Status of this Memo") ||
+    page.text.includes("Table of Contents")
+  ) {
     return { kind: "documentation", confidence: "high", evidence: ["document-signature=rfc-or-formatted-document"] };
   }
   return { kind: "generic", confidence: "unknown", evidence: ["no-high-confidence-page-signature"] };
@@ -178,7 +275,8 @@ export function classify(page: SitePage, url: string, regions: readonly BrowserS
 
 /** A region with its keys in the order the daemon writes them. */
 function inDaemonOrder(region: BrowserSemanticRegion): BrowserSemanticRegion {
-  const { id, kind, label, interactiveCount, itemCount, confidence, structuredRecords, evidence, targets, expansion } = region;
+  const { id, kind, label, interactiveCount, itemCount, confidence, structuredRecords, evidence, targets, expansion } =
+    region;
   return {
     id,
     kind,
@@ -194,10 +292,14 @@ function inDaemonOrder(region: BrowserSemanticRegion): BrowserSemanticRegion {
 }
 
 /** The UTF-8 size of records as the daemon serialises them. */
-const recordBytes = (records: readonly unknown[]): number => records.reduce<number>((sum, record) => sum + utf8Length(JSON.stringify(record)), 0);
+const recordBytes = (records: readonly unknown[]): number =>
+  records.reduce<number>((sum, record) => sum + utf8Length(JSON.stringify(record)), 0);
 
 /** The page as a semantic observation at `level`, with the tree nodes of its regions (for a scoped one). */
-export function observePage(site: SiteContext, level: BrowserObservationLevel): { observation: BrowserSemanticObservation; nodes: Map<string, BrowserAccessibilityNode> } {
+export function observePage(
+  site: SiteContext,
+  level: BrowserObservationLevel,
+): { observation: BrowserSemanticObservation; nodes: Map<string, BrowserAccessibilityNode> } {
   const page = site.page();
   const { roots, controls } = project(page);
   const found = regionsOf(site, roots);
@@ -212,7 +314,14 @@ export function observePage(site: SiteContext, level: BrowserObservationLevel): 
   }
   const nodes = new Map(found.map(({ region, node }) => [region.id, node]));
   if (found.length === 0) {
-    const region: BrowserSemanticRegion = { id: "region_main", kind: "unknown", label: "Unclassified page content", interactiveCount: controls.length, confidence: "unknown", evidence: ["no recognized landmark role"] };
+    const region: BrowserSemanticRegion = {
+      id: "region_main",
+      kind: "unknown",
+      label: "Unclassified page content",
+      interactiveCount: controls.length,
+      confidence: "unknown",
+      evidence: ["no recognized landmark role"],
+    };
     region.expansion = { regionId: "region_main", revision: site.state.revision, route: site.route() };
     found.push({ region, node: roots[0]!, anchor: undefined });
     nodes.set("region_main", roots[0]!);
@@ -225,7 +334,15 @@ export function observePage(site: SiteContext, level: BrowserObservationLevel): 
     revision: site.state.revision,
     level,
     route: site.route(),
-    page: { kind, title: page.title, url: site.state.url, targetId: TARGET_ID, frameId: FRAME_ID, confidence, evidence },
+    page: {
+      kind,
+      title: page.title,
+      url: site.state.url,
+      targetId: TARGET_ID,
+      frameId: FRAME_ID,
+      confidence,
+      evidence,
+    },
     regions,
     ...(includes(level, "structured") ? { text: page.text } : {}),
     ...(includes(level, "detailed") ? { accessibility: roots } : {}),
@@ -258,7 +375,11 @@ function regionText(node: BrowserAccessibilityNode): string {
  * text and accessibility nodes; undefined when the page has no such region (the daemon then fails
  * without saying why).
  */
-export function observeRegion(site: SiteContext, level: BrowserObservationLevel, regionId: string): BrowserSemanticObservation | undefined {
+export function observeRegion(
+  site: SiteContext,
+  level: BrowserObservationLevel,
+  regionId: string,
+): BrowserSemanticObservation | undefined {
   const { observation, nodes } = observePage(site, level);
   const region = observation.regions.find((candidate) => candidate.id === regionId);
   const node = nodes.get(regionId);

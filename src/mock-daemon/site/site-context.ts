@@ -95,14 +95,26 @@ export class SiteContext {
   checkRevision(expectedRevision: number | null | undefined): void {
     if (expectedRevision === undefined || expectedRevision === null || expectedRevision === this.state.revision) return;
     const currentRevision = this.state.revision;
-    const details = { kind: "stale_revision", phase: "preflight", recoveryStrategy: "report", executionId: this.nextExecutionId(), expectedRevision, currentRevision, recovery: "observe" };
-    throw mockError("staleRevision", `expected revision ${expectedRevision} but the page is at revision ${currentRevision}; observe again before acting`, {
+    const details = {
+      kind: "stale_revision",
       phase: "preflight",
-      mutationPossible: false,
-      retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
-      retryable: true,
-      details,
-    });
+      recoveryStrategy: "report",
+      executionId: this.nextExecutionId(),
+      expectedRevision,
+      currentRevision,
+      recovery: "observe",
+    };
+    throw mockError(
+      "staleRevision",
+      `expected revision ${expectedRevision} but the page is at revision ${currentRevision}; observe again before acting`,
+      {
+        phase: "preflight",
+        mutationPossible: false,
+        retry: { classification: "safeAfterReobserve", recommendedOperation: "inspect_page" },
+        retryable: true,
+        details,
+      },
+    );
   }
 
   /** Moves the page to its next revision (every mutation does, once). */

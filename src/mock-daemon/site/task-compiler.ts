@@ -1,6 +1,15 @@
-import type { TaskEvidenceRequirement, TaskPlan, TaskRuntimeCapability } from "../../../generated/types/operations/task.js";
+import type {
+  TaskEvidenceRequirement,
+  TaskPlan,
+  TaskRuntimeCapability,
+} from "../../../generated/types/operations/task.js";
 import type { TaskDocument, TaskKind, TaskPostcondition } from "../../../generated/types/task-v1.js";
-import type { WebIrDocument, WebIrEntity, WebIrEvidenceSource, WebIrQuality } from "../../../generated/types/web-ir-v1.js";
+import type {
+  WebIrDocument,
+  WebIrEntity,
+  WebIrEvidenceSource,
+  WebIrQuality,
+} from "../../../generated/types/web-ir-v1.js";
 import { debugQuoted, sortedKeyJson, sortedUnique, variantName } from "./daemon-text.js";
 import { compilationFailure, effectiveRisk, needsConfirmation, TASK_FAMILIES } from "./task-families.js";
 import { selectEntities } from "./task-selection.js";
@@ -15,13 +24,30 @@ export const TASK_COMPILER_VERSION = 2;
 
 /** The quality every selected entity needs. */
 const MINIMUM_QUALITY: WebIrQuality = "strong";
-const QUALITY_RANK: Readonly<Record<string, number>> = { opaque: 0, conflicted: 1, inferred: 2, partial: 3, strong: 4, confirmed: 5 };
+const QUALITY_RANK: Readonly<Record<string, number>> = {
+  opaque: 0,
+  conflicted: 1,
+  inferred: 2,
+  partial: 3,
+  strong: 4,
+  confirmed: 5,
+};
 
 /** The daemon's runtime capabilities in their declaration order, the order a plan lists them in. */
-const CAPABILITY_ORDER: readonly TaskRuntimeCapability[] = ["observe", "read", "mutate", "navigate", "extract", "dialog", "pagination", "verifyEntityState"];
+const CAPABILITY_ORDER: readonly TaskRuntimeCapability[] = [
+  "observe",
+  "read",
+  "mutate",
+  "navigate",
+  "extract",
+  "dialog",
+  "pagination",
+  "verifyEntityState",
+];
 
 const isDialogTask = (task: TaskKind): boolean => task.startsWith("dialog.");
-const isFormWrite = (task: TaskKind): boolean => task === "form.fill" || task === "form.validate" || task === "form.submit";
+const isFormWrite = (task: TaskKind): boolean =>
+  task === "form.fill" || task === "form.validate" || task === "form.submit";
 
 /** A compiled task: the plan (its `taskFingerprint` still empty, see {@link fingerprintPlan}) and the entities it selected. */
 export interface CompiledTask {
@@ -44,22 +70,35 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): CompiledTask
   const risk = effectiveRisk(task);
   const confirmationRequired = needsConfirmation(risk, task);
   const requireComplete = risk !== "readOnly";
-  const requiredSources: WebIrEvidenceSource[] = isDialogTask(task.task) ? ["dialogs"] : isFormWrite(task.task) ? ["accessibility", "forms"] : ["accessibility"];
-  if (requireComplete && ir.limits.truncated) throw compilationFailure("ir.limits.truncated", "mutating tasks require complete bounded source evidence");
+  const requiredSources: WebIrEvidenceSource[] = isDialogTask(task.task)
+    ? ["dialogs"]
+    : isFormWrite(task.task)
+      ? ["accessibility", "forms"]
+      : ["accessibility"];
+  if (requireComplete && ir.limits.truncated)
+    throw compilationFailure("ir.limits.truncated", "mutating tasks require complete bounded source evidence");
   for (const source of requiredSources) {
-    if (ir.limits.missingSources.includes(source)) throw compilationFailure("ir.limits.missingSources", `required ${variantName(source)} evidence is unavailable`);
+    if (ir.limits.missingSources.includes(source))
+      throw compilationFailure("ir.limits.missingSources", `required ${variantName(source)} evidence is unavailable`);
   }
 
   const selected = selectEntities(task, ir);
   for (const entity of selected) {
     if ((QUALITY_RANK[entity.quality] ?? 0) < (QUALITY_RANK[MINIMUM_QUALITY] ?? 0)) {
-      throw compilationFailure("ir.entities", `entity ${debugQuoted(entity.id)} does not satisfy the ${variantName(MINIMUM_QUALITY)} evidence floor`);
+      throw compilationFailure(
+        "ir.entities",
+        `entity ${debugQuoted(entity.id)} does not satisfy the ${variantName(MINIMUM_QUALITY)} evidence floor`,
+      );
     }
   }
   const entityEvidenceRequirements = selected.map((entity): TaskEvidenceRequirement => {
     const sources = entitySources(task.task, entity);
     const lacking = sources.find((source) => !entity.evidenceSources.includes(source));
-    if (lacking !== undefined) throw compilationFailure(`ir.entities.${entity.id}.evidenceSources`, `selected entity lacks required ${variantName(lacking)} evidence`);
+    if (lacking !== undefined)
+      throw compilationFailure(
+        `ir.entities.${entity.id}.evidenceSources`,
+        `selected entity lacks required ${variantName(lacking)} evidence`,
+      );
     return { entityId: entity.id, minimumQuality: MINIMUM_QUALITY, requiredSources: sources };
   });
 
@@ -68,8 +107,12 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): CompiledTask
   let actionSupported = false;
   for (const entityId of selectedEntityIds) {
     preconditions.push({ kind: "entityPresent", entityId });
-    const details = ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entityId) ? ir.entityDetails[entityId] : undefined;
-    if (details === undefined) throw compilationFailure(`ir.entityDetails.${entityId}`, "selected entity is missing required execution details");
+    const details =
+      ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entityId)
+        ? ir.entityDetails[entityId]
+        : undefined;
+    if (details === undefined)
+      throw compilationFailure(`ir.entityDetails.${entityId}`, "selected entity is missing required execution details");
     if (requireComplete) preconditions.push({ kind: "entityEnabled", entityId });
     const action = supportedAction(task.task, family.action, details.supportedActions ?? []);
     if (action !== undefined) {
@@ -77,13 +120,23 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): CompiledTask
       preconditions.push({ kind: "actionSupported", entityId, action });
     }
   }
-  if (!actionSupported) throw compilationFailure("ir.entityDetails.supportedActions", `selected entities do not support ${variantName(family.action)}`);
+  if (!actionSupported)
+    throw compilationFailure(
+      "ir.entityDetails.supportedActions",
+      `selected entities do not support ${variantName(family.action)}`,
+    );
 
   const inputNames = task.task === "form.submit" ? ["submit"] : sortedUnique(Object.keys(task.inputs ?? {}));
   const takesInputs = family.operation === "fillInputs" || family.operation === "submitForm";
   const steps: Step[] = [
     { ordinal: 1, operation: "observeScope", requiresConfirmation: false },
-    { ordinal: 2, operation: family.operation, ...(takesInputs ? { inputNames } : {}), entityIds: selectedEntityIds, requiresConfirmation: confirmationRequired },
+    {
+      ordinal: 2,
+      operation: family.operation,
+      ...(takesInputs ? { inputNames } : {}),
+      entityIds: selectedEntityIds,
+      requiresConfirmation: confirmationRequired,
+    },
   ];
   const plan: TaskPlan = {
     schemaVersion: 1,
@@ -108,7 +161,8 @@ export function compileTask(task: TaskDocument, ir: WebIrDocument): CompiledTask
     steps,
     postconditions: (task.postconditions ?? []).length > 0 ? postconditionsOf(task) : [{ kind: family.postcondition }],
   };
-  if (steps.length > task.limits.maxActions) throw compilationFailure("steps", "execution plan exceeds the maxActions bound");
+  if (steps.length > task.limits.maxActions)
+    throw compilationFailure("steps", "execution plan exceeds the maxActions bound");
   return { plan, selected };
 }
 
@@ -142,7 +196,10 @@ export async function fingerprintPlan(task: TaskDocument, plan: TaskPlan): Promi
 /** The lowercase hex SHA-256 of `text`'s UTF-8 bytes, by Web Crypto (Node 20+ and browsers in a secure context). */
 async function sha256Hex(text: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) throw new Error("task.compile needs Web Crypto (crypto.subtle) to fingerprint the plan, and this environment has none");
+  if (subtle === undefined)
+    throw new Error(
+      "task.compile needs Web Crypto (crypto.subtle) to fingerprint the plan, and this environment has none",
+    );
   const digest = new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
@@ -159,10 +216,12 @@ function checkEntityKind(task: TaskDocument): void {
   const { entityKind } = task.scope;
   if (entityKind === undefined) return;
   if (task.task === "region.extract") {
-    if (!REGION_EXTRACT_KINDS.has(entityKind)) throw compilationFailure("scope.entityKind", "entity kind is incompatible with region extraction");
+    if (!REGION_EXTRACT_KINDS.has(entityKind))
+      throw compilationFailure("scope.entityKind", "entity kind is incompatible with region extraction");
     return;
   }
-  if (entityKind !== TASK_FAMILIES[task.task].kinds[0]) throw compilationFailure("scope.entityKind", "entity kind is incompatible with the task family");
+  if (entityKind !== TASK_FAMILIES[task.task].kinds[0])
+    throw compilationFailure("scope.entityKind", "entity kind is incompatible with the task family");
 }
 
 /** The evidence sources a selected entity must have, sorted. */
@@ -179,23 +238,36 @@ function supportedAction(task: TaskKind, preferred: WebIrAction, actions: readon
 }
 
 function bindingKey(entity: WebIrEntity): BindingKey {
-  return { entityId: entity.id, kind: entity.kind, ...(entity.role === undefined ? {} : { role: entity.role }), ...(entity.name === undefined ? {} : { name: entity.name }) };
+  return {
+    entityId: entity.id,
+    kind: entity.kind,
+    ...(entity.role === undefined ? {} : { role: entity.role }),
+    ...(entity.name === undefined ? {} : { name: entity.name }),
+  };
 }
 
 /** `observe`, the family's capability, and `verifyEntityState` when a postcondition checks an entity's state; sorted. */
 function capabilitiesOf(task: TaskDocument): TaskRuntimeCapability[] {
   const wanted = new Set<TaskRuntimeCapability>(["observe", TASK_FAMILIES[task.task].capability]);
-  if ((task.postconditions ?? []).some((postcondition) => postcondition.kind === "entityState")) wanted.add("verifyEntityState");
+  if ((task.postconditions ?? []).some((postcondition) => postcondition.kind === "entityState"))
+    wanted.add("verifyEntityState");
   return CAPABILITY_ORDER.filter((capability) => wanted.has(capability));
 }
 
 /** The scope with its fields in the daemon's order. */
 function scopeOf(task: TaskDocument): TaskDocument["scope"] {
   const { regionName, entityKind, entityName } = task.scope;
-  return { ...(regionName === undefined ? {} : { regionName }), ...(entityKind === undefined ? {} : { entityKind }), ...(entityName === undefined ? {} : { entityName }) };
+  return {
+    ...(regionName === undefined ? {} : { regionName }),
+    ...(entityKind === undefined ? {} : { entityKind }),
+    ...(entityName === undefined ? {} : { entityName }),
+  };
 }
 
 /** The task's postconditions, each `{kind, expected?}`. */
 function postconditionsOf(task: TaskDocument): TaskPostcondition[] {
-  return (task.postconditions ?? []).map(({ kind, expected }) => ({ kind, ...(expected === undefined ? {} : { expected }) }));
+  return (task.postconditions ?? []).map(({ kind, expected }) => ({
+    kind,
+    ...(expected === undefined ? {} : { expected }),
+  }));
 }

@@ -27,22 +27,134 @@ const CONTROLS: readonly WebIrEntityKind[] = ["paginationControl", "action", "na
 
 /** The task families, as compiler version 2 of glass-browser 0.3.14 compiles them. */
 export const TASK_FAMILIES: Readonly<Record<TaskKind, TaskFamily>> = {
-  "form.inspect": { operation: "inspectForm", action: "read", capability: "read", minimumRisk: "readOnly", postcondition: "pageKind", kinds: ["form"] },
-  "form.fill": { operation: "fillInputs", action: "type", capability: "mutate", minimumRisk: "localMutation", postcondition: "pageKind", kinds: ["form"] },
-  "form.validate": { operation: "validateForm", action: "read", capability: "read", minimumRisk: "readOnly", postcondition: "validationClear", kinds: ["form"] },
-  "form.submit": { operation: "submitForm", action: "submit", capability: "mutate", minimumRisk: "remoteIrreversible", postcondition: "navigationOccurred", kinds: ["form"] },
-  "navigation.follow": { operation: "followNavigation", action: "navigate", capability: "navigate", minimumRisk: "localMutation", postcondition: "navigationOccurred", kinds: ["page"] },
-  "navigation.selectTab": { operation: "selectTab", action: "select", capability: "mutate", minimumRisk: "localMutation", postcondition: "pageKind", kinds: ["tab"] },
-  "navigation.openMenu": { operation: "openMenu", action: "click", capability: "mutate", minimumRisk: "localMutation", postcondition: "pageKind", kinds: ["navigationItem", "action", "unknownInteractive"] },
-  "table.extract": { operation: "extractTable", action: "extract", capability: "extract", minimumRisk: "readOnly", postcondition: "recordsExtracted", kinds: ["table"] },
-  "collection.extract": { operation: "extractCollection", action: "extract", capability: "extract", minimumRisk: "readOnly", postcondition: "recordsExtracted", kinds: ["collection"] },
-  "region.extract": { operation: "extractRegion", action: "extract", capability: "extract", minimumRisk: "readOnly", postcondition: "recordsExtracted", kinds: ["region", "form", "table", "collection", "dialog"] },
-  "field.read": { operation: "readField", action: "read", capability: "read", minimumRisk: "readOnly", postcondition: "pageKind", kinds: ["field"] },
-  "dialog.inspect": { operation: "inspectDialog", action: "read", capability: "read", minimumRisk: "readOnly", postcondition: "pageKind", kinds: ["dialog"] },
-  "dialog.confirm": { operation: "confirmDialog", action: "confirm", capability: "dialog", minimumRisk: "remoteReversible", postcondition: "dialogClosed", kinds: ["dialog"] },
-  "dialog.cancel": { operation: "cancelDialog", action: "cancel", capability: "dialog", minimumRisk: "remoteReversible", postcondition: "dialogClosed", kinds: ["dialog"] },
-  "pagination.next": { operation: "nextPage", action: "paginate", capability: "pagination", minimumRisk: "localMutation", postcondition: "navigationOccurred", kinds: CONTROLS },
-  "pagination.collect": { operation: "collectPages", action: "extract", capability: "pagination", minimumRisk: "localMutation", postcondition: "recordsExtracted", kinds: CONTROLS },
+  "form.inspect": {
+    operation: "inspectForm",
+    action: "read",
+    capability: "read",
+    minimumRisk: "readOnly",
+    postcondition: "pageKind",
+    kinds: ["form"],
+  },
+  "form.fill": {
+    operation: "fillInputs",
+    action: "type",
+    capability: "mutate",
+    minimumRisk: "localMutation",
+    postcondition: "pageKind",
+    kinds: ["form"],
+  },
+  "form.validate": {
+    operation: "validateForm",
+    action: "read",
+    capability: "read",
+    minimumRisk: "readOnly",
+    postcondition: "validationClear",
+    kinds: ["form"],
+  },
+  "form.submit": {
+    operation: "submitForm",
+    action: "submit",
+    capability: "mutate",
+    minimumRisk: "remoteIrreversible",
+    postcondition: "navigationOccurred",
+    kinds: ["form"],
+  },
+  "navigation.follow": {
+    operation: "followNavigation",
+    action: "navigate",
+    capability: "navigate",
+    minimumRisk: "localMutation",
+    postcondition: "navigationOccurred",
+    kinds: ["page"],
+  },
+  "navigation.selectTab": {
+    operation: "selectTab",
+    action: "select",
+    capability: "mutate",
+    minimumRisk: "localMutation",
+    postcondition: "pageKind",
+    kinds: ["tab"],
+  },
+  "navigation.openMenu": {
+    operation: "openMenu",
+    action: "click",
+    capability: "mutate",
+    minimumRisk: "localMutation",
+    postcondition: "pageKind",
+    kinds: ["navigationItem", "action", "unknownInteractive"],
+  },
+  "table.extract": {
+    operation: "extractTable",
+    action: "extract",
+    capability: "extract",
+    minimumRisk: "readOnly",
+    postcondition: "recordsExtracted",
+    kinds: ["table"],
+  },
+  "collection.extract": {
+    operation: "extractCollection",
+    action: "extract",
+    capability: "extract",
+    minimumRisk: "readOnly",
+    postcondition: "recordsExtracted",
+    kinds: ["collection"],
+  },
+  "region.extract": {
+    operation: "extractRegion",
+    action: "extract",
+    capability: "extract",
+    minimumRisk: "readOnly",
+    postcondition: "recordsExtracted",
+    kinds: ["region", "form", "table", "collection", "dialog"],
+  },
+  "field.read": {
+    operation: "readField",
+    action: "read",
+    capability: "read",
+    minimumRisk: "readOnly",
+    postcondition: "pageKind",
+    kinds: ["field"],
+  },
+  "dialog.inspect": {
+    operation: "inspectDialog",
+    action: "read",
+    capability: "read",
+    minimumRisk: "readOnly",
+    postcondition: "pageKind",
+    kinds: ["dialog"],
+  },
+  "dialog.confirm": {
+    operation: "confirmDialog",
+    action: "confirm",
+    capability: "dialog",
+    minimumRisk: "remoteReversible",
+    postcondition: "dialogClosed",
+    kinds: ["dialog"],
+  },
+  "dialog.cancel": {
+    operation: "cancelDialog",
+    action: "cancel",
+    capability: "dialog",
+    minimumRisk: "remoteReversible",
+    postcondition: "dialogClosed",
+    kinds: ["dialog"],
+  },
+  "pagination.next": {
+    operation: "nextPage",
+    action: "paginate",
+    capability: "pagination",
+    minimumRisk: "localMutation",
+    postcondition: "navigationOccurred",
+    kinds: CONTROLS,
+  },
+  "pagination.collect": {
+    operation: "collectPages",
+    action: "extract",
+    capability: "pagination",
+    minimumRisk: "localMutation",
+    postcondition: "recordsExtracted",
+    kinds: CONTROLS,
+  },
 };
 
 /** Whether the family selects `entity` when the scope names no entity kind (a tab is also any entity of role `tab`). */
@@ -52,7 +164,8 @@ export function familySelects(task: TaskKind, entity: WebIrEntity): boolean {
 
 /** The name the family selects its entity by when the scope names none: an input (`tab`, `menu`, `field`, `next`), or the region's name. */
 export function familySelectorName(task: TaskDocument): string | undefined {
-  const input = (name: string): string | undefined => (task.inputs !== undefined && Object.hasOwn(task.inputs, name) ? task.inputs[name] : undefined);
+  const input = (name: string): string | undefined =>
+    task.inputs !== undefined && Object.hasOwn(task.inputs, name) ? task.inputs[name] : undefined;
   switch (task.task) {
     case "navigation.selectTab":
       return input("tab");

@@ -14,7 +14,11 @@ function entityStateHolds(targets: readonly Record<string, unknown>[], expected:
   if (at < 0 || dot < 0 || !["true", "false"].includes(expected.slice(at + 1))) return false;
   const [name, state, value] = [expected.slice(0, dot), expected.slice(dot + 1, at), expected.slice(at + 1) === "true"];
   const matching = targets.filter((target) => same(String(target.name ?? ""), name));
-  return matching.length === 1 && ["disabled", "readOnly", "required", "checked", "empty"].includes(state) && matching[0]?.[state] === value;
+  return (
+    matching.length === 1 &&
+    ["disabled", "readOnly", "required", "checked", "empty"].includes(state) &&
+    matching[0]?.[state] === value
+  );
 }
 
 /**
@@ -24,7 +28,12 @@ function entityStateHolds(targets: readonly Record<string, unknown>[], expected:
  * JavaScript dialog: the shop opens none), recordsExtracted (an extraction, with at least
  * `expected` items) and entityState.
  */
-export function taskPostconditions(site: SiteContext, plan: TaskPlan, sourceRevision: number, extractedItems: number | undefined): { outcomes: TaskPostconditionOutcome[]; held: boolean } {
+export function taskPostconditions(
+  site: SiteContext,
+  plan: TaskPlan,
+  sourceRevision: number,
+  extractedItems: number | undefined,
+): { outcomes: TaskPostconditionOutcome[]; held: boolean } {
   const { observation } = observePage(site, "structured");
   const targets = observation.regions.flatMap((region) => region.targets ?? []) as unknown as Record<string, unknown>[];
   const holds = (kind: string, expected: unknown): boolean => {
@@ -41,13 +50,21 @@ export function taskPostconditions(site: SiteContext, plan: TaskPlan, sourceRevi
       case "dialogClosed":
         return true;
       case "recordsExtracted":
-        return extractedItems !== undefined && (wanted === undefined || (/^\d+$/.test(wanted) && extractedItems >= Number(wanted)));
+        return (
+          extractedItems !== undefined &&
+          (wanted === undefined || (/^\d+$/.test(wanted) && extractedItems >= Number(wanted)))
+        );
       case "entityState":
         return wanted !== undefined && entityStateHolds(targets, wanted);
       default:
         return false;
     }
   };
-  const outcomes = (plan.postconditions ?? []).map(({ kind, expected }): TaskPostconditionOutcome => ({ kind: kind as TaskPostconditionOutcome["kind"], held: holds(kind, expected) }));
+  const outcomes = (plan.postconditions ?? []).map(
+    ({ kind, expected }): TaskPostconditionOutcome => ({
+      kind: kind as TaskPostconditionOutcome["kind"],
+      held: holds(kind, expected),
+    }),
+  );
   return { outcomes, held: outcomes.every((outcome) => outcome.held) };
 }

@@ -30,11 +30,18 @@ export function selectEntities(task: TaskDocument, ir: WebIrDocument): WebIrEnti
     .filter((entity) => (entityKind === undefined ? familySelects(task.task, entity) : entity.kind === entityKind))
     .filter((entity) => wanted === undefined || (entity.name !== undefined && normalizedName(entity.name) === wanted))
     .sort(byId);
-  if (candidates.length === 0) throw compilationFailure("scope", "no compatible entity exists in the source Glass Web IR");
+  if (candidates.length === 0)
+    throw compilationFailure("scope", "no compatible entity exists in the source Glass Web IR");
   if (candidates.length > 1 && (task.ambiguity ?? "fail") === "fail") {
-    const listed = candidates.slice(0, LISTED_CANDIDATES).map((entity) => entity.id).join(", ");
+    const listed = candidates
+      .slice(0, LISTED_CANDIDATES)
+      .map((entity) => entity.id)
+      .join(", ");
     const more = candidates.length > LISTED_CANDIDATES ? ", …" : "";
-    throw compilationFailure("scope", `multiple compatible entities exist and ambiguity policy is fail: ${listed}${more}`);
+    throw compilationFailure(
+      "scope",
+      `multiple compatible entities exist and ambiguity policy is fail: ${listed}${more}`,
+    );
   }
   const selected = [...candidates];
   const scopeIds = sortedUnique(candidates.map((entity) => entity.id));
@@ -68,7 +75,9 @@ function fieldCandidates(ir: WebIrDocument, input: string): string {
     .filter((entity) => entity.kind === "field" && entity.name !== undefined && normalizedName(entity.name) === wanted)
     .slice(0, LISTED_CANDIDATES)
     .map((entity) => {
-      const parents = ir.relationships.filter((relationship) => relationship.to === entity.id).map((relationship) => relationship.from);
+      const parents = ir.relationships
+        .filter((relationship) => relationship.to === entity.id)
+        .map((relationship) => relationship.from);
       return `${entity.id}<-${parents.slice(0, 4).join("|")}`;
     })
     .join(",");
@@ -87,7 +96,8 @@ function submitAction(task: TaskDocument, ir: WebIrDocument, scopeIds: readonly 
       normalizedName(entity.name) === normalizedName(name),
   );
   const [only] = submitters;
-  if (submitters.length !== 1 || only === undefined) throw compilationFailure("inputs.submit", "submit target must resolve to exactly one source Web IR action");
+  if (submitters.length !== 1 || only === undefined)
+    throw compilationFailure("inputs.submit", "submit target must resolve to exactly one source Web IR action");
   return only;
 }
 

@@ -12,7 +12,11 @@ interface Condition {
 }
 
 /** Whether a target resolves, and how the daemon words that (`detached` when nothing matches). */
-function targetState(site: SiteContext, target: string, want: "attached" | "visible" | "hidden" | "enabled" | "stable"): { holds: boolean; state: string } {
+function targetState(
+  site: SiteContext,
+  target: string,
+  want: "attached" | "visible" | "hidden" | "enabled" | "stable",
+): { holds: boolean; state: string } {
   try {
     resolveTarget(site, target);
   } catch (error) {
@@ -32,19 +36,28 @@ function parseCondition(text: string): Condition {
   const url = (site: SiteContext): string => site.state.url;
   switch (kind) {
     case "lifecycle":
-      if (!["load", "domcontentloaded", "complete"].includes(value)) throw toolFailed("unsupported lifecycle wait value");
+      if (!["load", "domcontentloaded", "complete"].includes(value))
+        throw toolFailed("unsupported lifecycle wait value");
       return { description: "lifecycle", check: () => ({ holds: value !== "domcontentloaded", state: "complete" }) };
     case "url":
       return { description: "url_exact", check: (site) => ({ holds: url(site) === value, state: url(site) }) };
     case "url-prefix":
       return { description: "url_prefix", check: (site) => ({ holds: url(site).startsWith(value), state: url(site) }) };
     case "text":
-      return { description: "text", check: (site) => ({ holds: site.page().text.includes(value), state: `present=${site.page().text.includes(value)}` }) };
+      return {
+        description: "text",
+        check: (site) => ({
+          holds: site.page().text.includes(value),
+          state: `present=${site.page().text.includes(value)}`,
+        }),
+      };
     case "semantic-region":
       return {
         description: "semantic_region",
         check: (site) => {
-          const ready = observePage(site, "interactive").observation.regions.some((region) => region.id === value && (region.targets ?? []).length > 0);
+          const ready = observePage(site, "interactive").observation.regions.some(
+            (region) => region.id === value && (region.targets ?? []).length > 0,
+          );
           return { holds: ready, state: `region=${value};ready=${ready}` };
         },
       };
@@ -58,11 +71,15 @@ function parseCondition(text: string): Condition {
     }
     case "network-quiet": {
       const quiet = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-      if (!(quiet >= 1 && quiet <= 300_000)) throw toolFailed("network quiet duration must be between 1 ms and 300000 ms");
+      if (!(quiet >= 1 && quiet <= 300_000))
+        throw toolFailed("network quiet duration must be between 1 ms and 300000 ms");
       return { description: "network_quiet", check: () => ({ holds: true, state: "in_flight=0" }) };
     }
     case "js":
-      throw mockError("mock.unsupportedCondition", "the simulated site cannot evaluate JavaScript: wait for text=, url=, url-prefix=, lifecycle=, semantic-region= or a target-… condition");
+      throw mockError(
+        "mock.unsupportedCondition",
+        "the simulated site cannot evaluate JavaScript: wait for text=, url=, url-prefix=, lifecycle=, semantic-region= or a target-… condition",
+      );
     default:
       throw toolFailed("unknown wait condition kind");
   }
@@ -79,10 +96,32 @@ export function wait(site: SiteContext, payload: PayloadOf<"browser.wait">): Res
   const deadline = payload.timeoutMs ?? 10_000;
   if (!holds) {
     const page = site.page();
-    const observed = { url: site.state.url, title: page.title, ready_state: "complete", target_id: TARGET_ID, frame_id: FRAME_ID };
-    throw mockError("wait.timeout", `the ${condition.description} condition did not hold within ${deadline} ms (last state: ${state})`, {
-      details: { condition: condition.description, deadline_ms: deadline, last_state: state, observed_page: observed, reason: "deadline_exceeded" },
-    });
+    const observed = {
+      url: site.state.url,
+      title: page.title,
+      ready_state: "complete",
+      target_id: TARGET_ID,
+      frame_id: FRAME_ID,
+    };
+    throw mockError(
+      "wait.timeout",
+      `the ${condition.description} condition did not hold within ${deadline} ms (last state: ${state})`,
+      {
+        details: {
+          condition: condition.description,
+          deadline_ms: deadline,
+          last_state: state,
+          observed_page: observed,
+          reason: "deadline_exceeded",
+        },
+      },
+    );
   }
-  return { condition: condition.description, elapsed_ms: 0, last_state: state, target_id: TARGET_ID, frame_id: FRAME_ID };
+  return {
+    condition: condition.description,
+    elapsed_ms: 0,
+    last_state: state,
+    target_id: TARGET_ID,
+    frame_id: FRAME_ID,
+  };
 }

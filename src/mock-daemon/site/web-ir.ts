@@ -1,5 +1,8 @@
 import type { PayloadOf, ResultOf } from "../../../generated/operation-map.js";
-import type { BrowserWebIrExtractionRequest, BrowserWebIrExtractionScope } from "../../../generated/types/operations/browser-observation.js";
+import type {
+  BrowserWebIrExtractionRequest,
+  BrowserWebIrExtractionScope,
+} from "../../../generated/types/operations/browser-observation.js";
 import type { BrowserAccessibilityNode } from "../../../generated/types/operations/browser-results.js";
 import type {
   WebIrCoverage,
@@ -65,21 +68,53 @@ const ACTIONS: Partial<Record<WebIrEntityKind, WebIrAction[]>> = {
 const actionsOf = (kind: WebIrEntityKind, fallback: WebIrAction): WebIrAction[] => [...(ACTIONS[kind] ?? [fallback])];
 
 /** The evidence a region entity carries beside the DOM and the accessibility tree, by kind. */
-const REGION_SOURCES: Partial<Record<WebIrEntityKind, WebIrEvidenceSource>> = { form: "forms", table: "tables", dialog: "dialogs" };
+const REGION_SOURCES: Partial<Record<WebIrEntityKind, WebIrEvidenceSource>> = {
+  form: "forms",
+  table: "tables",
+  dialog: "dialogs",
+};
 
 /** The request extractWebIr reads without one: the whole document, every source, the default budgets. */
 export const DEFAULT_EXTRACTION_REQUEST: BrowserWebIrExtractionRequest = deepFreeze({
   schemaVersion: 1,
   scope: "document",
   sources: [
-    "accessibility", "dom", "forms", "layout", "navigation", "tables", "collections", "dialogs", "frames",
-    "shadowDom", "svg", "canvasDetection", "mediaMetadata", "embeddedDocument", "pdf", "browserNative", "bridge", "boundedProbe",
+    "accessibility",
+    "dom",
+    "forms",
+    "layout",
+    "navigation",
+    "tables",
+    "collections",
+    "dialogs",
+    "frames",
+    "shadowDom",
+    "svg",
+    "canvasDetection",
+    "mediaMetadata",
+    "embeddedDocument",
+    "pdf",
+    "browserNative",
+    "bridge",
+    "boundedProbe",
   ],
   budgets: { maxNodes: 2048, maxTextBytes: 32_768, maxDepth: 32, maxDurationMs: 5000, maxOutputBytes: 65_536 },
 });
 
 /** The evidence sources a Web IR document names, in the daemon's order (the others inform only coverage). */
-const DOCUMENT_SOURCES: readonly WebIrEvidenceSource[] = ["dom", "accessibility", "layout", "forms", "navigation", "tables", "collections", "dialogs", "frames", "shadowDom", "boundedProbe"];
+const DOCUMENT_SOURCES: readonly WebIrEvidenceSource[] = [
+  "dom",
+  "accessibility",
+  "layout",
+  "forms",
+  "navigation",
+  "tables",
+  "collections",
+  "dialogs",
+  "frames",
+  "shadowDom",
+  "boundedProbe",
+];
 
 /** The sources the daemon cannot read inside one region of a page (they describe the whole document). */
 const DOCUMENT_WIDE_SOURCES: readonly WebIrEvidenceSource[] = ["dom", "layout"];
@@ -116,7 +151,8 @@ function scopedPage(site: SiteContext, scope: BrowserWebIrExtractionScope): Scop
   if (scope === "document") return { regions: page.regions, narrowed: false, details: {} };
   if ("frame" in scope) {
     const { frame_id } = scope.frame;
-    if (frame_id !== FRAME_ID) throw toolFailed(`scope.frameId: frame ${JSON.stringify(frame_id)} is not the active observed frame`);
+    if (frame_id !== FRAME_ID)
+      throw toolFailed(`scope.frameId: frame ${JSON.stringify(frame_id)} is not the active observed frame`);
     return { regions: page.regions, narrowed: false, details: { scope: "frame", scopeId: frame_id } };
   }
   const { region_id } = scope.region;
@@ -124,7 +160,10 @@ function scopedPage(site: SiteContext, scope: BrowserWebIrExtractionScope): Scop
   if (region_id === WHOLE_PAGE_REGION) return { regions: page.regions, narrowed: false, details };
   const { observation, nodes } = observePage(site, "summary");
   const root = nodes.get(region_id);
-  if (root === undefined) throw toolFailed(`scope.regionId: region ${JSON.stringify(region_id)} is not present at revision ${site.state.revision}`);
+  if (root === undefined)
+    throw toolFailed(
+      `scope.regionId: region ${JSON.stringify(region_id)} is not present at revision ${site.state.revision}`,
+    );
   const within = new Set<BrowserAccessibilityNode>();
   const collect = (node: BrowserAccessibilityNode): void => {
     within.add(node);
@@ -132,7 +171,9 @@ function scopedPage(site: SiteContext, scope: BrowserWebIrExtractionScope): Scop
   };
   collect(root);
   const inside = observation.regions.filter((region) => within.has(nodes.get(region.id) as BrowserAccessibilityNode));
-  const regions = page.regions.filter((region) => inside.some((found) => found.kind === region.kind && found.label === region.label));
+  const regions = page.regions.filter((region) =>
+    inside.some((found) => found.kind === region.kind && found.label === region.label),
+  );
   return { regions, narrowed: true, details };
 }
 
@@ -147,16 +188,41 @@ function scopedPage(site: SiteContext, scope: BrowserWebIrExtractionScope): Scop
  */
 function pageFacts(site: SiteContext, scoped: ScopedPage): PageFact[] {
   const page = site.page();
-  const facts: PageFact[] = [{ entity: { id: "page", kind: "page", name: page.title, quality: "confirmed", evidenceSources: ["dom", "accessibility"] }, details: { supportedActions: actionsOf("page", "read") }, depth: 0, relationships: [] }];
+  const facts: PageFact[] = [
+    {
+      entity: {
+        id: "page",
+        kind: "page",
+        name: page.title,
+        quality: "confirmed",
+        evidenceSources: ["dom", "accessibility"],
+      },
+      details: { supportedActions: actionsOf("page", "read") },
+      depth: 0,
+      relationships: [],
+    },
+  ];
   const idOf = entityIds();
-  const fact = (entity: WebIrEntity, details: WebIrEntityDetail, depth: number, relationships: WebIrRelationship[]): void => {
+  const fact = (
+    entity: WebIrEntity,
+    details: WebIrEntityDetail,
+    depth: number,
+    relationships: WebIrRelationship[],
+  ): void => {
     facts.push({ entity, details: { ...details, ...scoped.details }, depth, relationships });
   };
   for (const region of scoped.regions) {
     const regionId = idOf(region.irKind, region.label);
     const own = REGION_SOURCES[region.irKind];
     fact(
-      { id: regionId, kind: region.irKind, role: region.kind, name: region.label, quality: "confirmed", evidenceSources: ["dom", "accessibility", ...(own === undefined ? [] : [own])] },
+      {
+        id: regionId,
+        kind: region.irKind,
+        role: region.kind,
+        name: region.label,
+        quality: "confirmed",
+        evidenceSources: ["dom", "accessibility", ...(own === undefined ? [] : [own])],
+      },
       { supportedActions: actionsOf(region.irKind, "read") },
       1,
       [{ from: "page", to: regionId, kind: "contains" }],
@@ -164,7 +230,12 @@ function pageFacts(site: SiteContext, scoped: ScopedPage): PageFact[] {
     for (const record of region.records ?? []) {
       const name = Object.values(record).join(" ");
       const rowId = idOf("row", name);
-      fact({ id: rowId, kind: "row", role: "row", name, quality: "confirmed", evidenceSources: ["dom", "tables"] }, { supportedActions: actionsOf("row", "read") }, 2, [{ from: regionId, to: rowId, kind: "contains" }]);
+      fact(
+        { id: rowId, kind: "row", role: "row", name, quality: "confirmed", evidenceSources: ["dom", "tables"] },
+        { supportedActions: actionsOf("row", "read") },
+        2,
+        [{ from: regionId, to: rowId, kind: "contains" }],
+      );
     }
     for (const element of region.elements) {
       const kind = element.irKind ?? "unknownInteractive";
@@ -173,8 +244,17 @@ function pageFacts(site: SiteContext, scoped: ScopedPage): PageFact[] {
       const relationships: WebIrRelationship[] = [{ from: regionId, to: id, kind: "contains" }];
       if (element.onClick?.kind === "submitSignIn") relationships.push({ from: id, to: regionId, kind: "submits" });
       fact(
-        { id, kind, role: element.role, name: element.name, quality: "confirmed", evidenceSources: field ? ["dom", "accessibility", "forms"] : ["dom", "accessibility"] },
-        field ? fieldDetails(element.attributes.type ?? "text") : { state: { disabled: false }, supportedActions: actionsOf(kind, "click") },
+        {
+          id,
+          kind,
+          role: element.role,
+          name: element.name,
+          quality: "confirmed",
+          evidenceSources: field ? ["dom", "accessibility", "forms"] : ["dom", "accessibility"],
+        },
+        field
+          ? fieldDetails(element.attributes.type ?? "text")
+          : { state: { disabled: false }, supportedActions: actionsOf(kind, "click") },
         2,
         relationships,
       );
@@ -201,7 +281,10 @@ function pageFacts(site: SiteContext, scoped: ScopedPage): PageFact[] {
  *
  * The URL carries no query or fragment.
  */
-export function extractWebIr(site: SiteContext, request: BrowserWebIrExtractionRequest = DEFAULT_EXTRACTION_REQUEST): WebIrDocument {
+export function extractWebIr(
+  site: SiteContext,
+  request: BrowserWebIrExtractionRequest = DEFAULT_EXTRACTION_REQUEST,
+): WebIrDocument {
   const page = site.page();
   const { revision } = site.state;
   const scoped = scopedPage(site, request.scope);
@@ -209,23 +292,49 @@ export function extractWebIr(site: SiteContext, request: BrowserWebIrExtractionR
   const read = new Set<string>(request.sources.filter((source) => !missing.includes(source as WebIrEvidenceSource)));
   const { budgets } = request;
   const sourced = pageFacts(site, scoped)
-    .map((fact) => ({ ...fact, entity: { ...fact.entity, evidenceSources: fact.entity.evidenceSources.filter((source) => read.has(source)) } }))
+    .map((fact) => ({
+      ...fact,
+      entity: { ...fact.entity, evidenceSources: fact.entity.evidenceSources.filter((source) => read.has(source)) },
+    }))
     .filter((fact) => fact.entity.kind === "page" || fact.entity.evidenceSources.length > 0);
   let kept = sourced.filter((fact) => fact.depth <= budgets.maxDepth).slice(0, budgets.maxNodes);
   const textBytes = utf8Length(page.text);
   const document = (facts: readonly PageFact[]): WebIrDocument => {
     const ids = new Set(facts.map((fact) => fact.entity.id));
     const truncated = facts.length < sourced.length || textBytes > budgets.maxTextBytes;
-    const interactive = facts.filter(({ entity }) => entity.kind === "field" || entity.kind === "action" || entity.kind === "link").length;
-    const reasons = [...missing.map((source) => `missingSource:${source.charAt(0).toUpperCase()}${source.slice(1)}`), ...(truncated ? ["budgetTruncated"] : [])];
+    const interactive = facts.filter(
+      ({ entity }) => entity.kind === "field" || entity.kind === "action" || entity.kind === "link",
+    ).length;
+    const reasons = [
+      ...missing.map((source) => `missingSource:${source.charAt(0).toUpperCase()}${source.slice(1)}`),
+      ...(truncated ? ["budgetTruncated"] : []),
+    ];
     return {
       schemaVersion: 1,
       revision,
-      document: { revision, url: site.state.url.replace(/[?#].*$/s, ""), title: page.title, kind: observePage(site, "summary").observation.page.kind, readyState: "complete" },
+      document: {
+        revision,
+        url: site.state.url.replace(/[?#].*$/s, ""),
+        title: page.title,
+        kind: observePage(site, "summary").observation.page.kind,
+        readyState: "complete",
+      },
       entities: facts.map((fact) => fact.entity),
-      relationships: facts.flatMap((fact) => fact.relationships).filter((relationship) => ids.has(relationship.from) && ids.has(relationship.to)),
-      coverage: { ...coverageSeen(read, truncated), interactiveEntitiesObserved: interactive, opaqueRegions: 0, ...(reasons.length === 0 ? {} : { reasons }) },
-      limits: { truncated, omittedFacts: sourced.length - facts.length, textBytes: Math.min(textBytes, budgets.maxTextBytes), missingSources: DOCUMENT_SOURCES.filter((source) => missing.includes(source)) },
+      relationships: facts
+        .flatMap((fact) => fact.relationships)
+        .filter((relationship) => ids.has(relationship.from) && ids.has(relationship.to)),
+      coverage: {
+        ...coverageSeen(read, truncated),
+        interactiveEntitiesObserved: interactive,
+        opaqueRegions: 0,
+        ...(reasons.length === 0 ? {} : { reasons }),
+      },
+      limits: {
+        truncated,
+        omittedFacts: sourced.length - facts.length,
+        textBytes: Math.min(textBytes, budgets.maxTextBytes),
+        missingSources: DOCUMENT_SOURCES.filter((source) => missing.includes(source)),
+      },
       entityDetails: Object.fromEntries(facts.map((fact) => [fact.entity.id, fact.details])),
     };
   };
@@ -257,14 +366,22 @@ function coverageSeen(read: ReadonlySet<string>, truncated: boolean): Pick<WebIr
  * {@link extractWebIr}), projected — with `detailAvailability`, where the daemon keeps the full
  * document. The simulated document has no `diagnostics`, so every response mode answers the same.
  */
-export function projectedWebIr(site: SiteContext, payload: PayloadOf<"browser.extractWebIr">): ResultOf<"browser.extractWebIr"> {
+export function projectedWebIr(
+  site: SiteContext,
+  payload: PayloadOf<"browser.extractWebIr">,
+): ResultOf<"browser.extractWebIr"> {
   return { ...extractWebIr(site, payload.request), detailAvailability: site.detailAvailability() };
 }
 
 /** A text field's details: not required (the shop's are not), typed into, an email personal and a password secret (as the daemon classifies them). */
 function fieldDetails(inputType: string): WebIrEntityDetail {
   const sensitivity = inputType === "password" ? "secret" : inputType === "email" ? "personal" : undefined;
-  return { state: { required: false }, supportedActions: actionsOf("field", "type"), ...(sensitivity === undefined ? {} : { sensitivity }), inputType };
+  return {
+    state: { required: false },
+    supportedActions: actionsOf("field", "type"),
+    ...(sensitivity === undefined ? {} : { sensitivity }),
+    inputType,
+  };
 }
 
 /** How many entities webIr.inspect lists as actionable. */
@@ -282,7 +399,10 @@ export function inspectWebIr(payload: PayloadOf<"webIr.inspect">): ResultOf<"web
   const entityKindCounts = Object.fromEntries(sortedUnique(counts.keys()).map((kind) => [kind, counts.get(kind) ?? 0]));
   const actionableEntities: ActionableEntity[] = [];
   for (const entity of ir.entities) {
-    const details = ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entity.id) ? ir.entityDetails[entity.id] : undefined;
+    const details =
+      ir.entityDetails !== undefined && Object.hasOwn(ir.entityDetails, entity.id)
+        ? ir.entityDetails[entity.id]
+        : undefined;
     const supportedActions = details?.supportedActions ?? [];
     if (supportedActions.length === 0 || actionableEntities.length === LISTED_ACTIONABLE) continue;
     actionableEntities.push({
@@ -310,8 +430,20 @@ export function inspectWebIr(payload: PayloadOf<"webIr.inspect">): ResultOf<"web
 }
 
 /** Coverage as the daemon sends it back: its fields in the daemon's order, `reasons` only when there are some. */
-function coverageAsSent({ structural, semantic, interactiveEntitiesObserved, opaqueRegions, reasons }: WebIrCoverage): WebIrCoverage {
-  return { structural, semantic, interactiveEntitiesObserved, opaqueRegions, ...(reasons === undefined || reasons.length === 0 ? {} : { reasons }) };
+function coverageAsSent({
+  structural,
+  semantic,
+  interactiveEntitiesObserved,
+  opaqueRegions,
+  reasons,
+}: WebIrCoverage): WebIrCoverage {
+  return {
+    structural,
+    semantic,
+    interactiveEntitiesObserved,
+    opaqueRegions,
+    ...(reasons === undefined || reasons.length === 0 ? {} : { reasons }),
+  };
 }
 
 /** webIr.validate: a document that reached the handler is valid (the runtime refuses an invalid one first). */
@@ -319,7 +451,8 @@ export function validateWebIr(payload: PayloadOf<"webIr.validate">): ResultOf<"w
   return { valid: true, schemaVersion: 1, revision: payload.ir.revision };
 }
 
-const relationshipKey = (relationship: WebIrRelationship): string => `${relationship.from}\u0000${relationship.to}\u0000${relationship.kind}`;
+const relationshipKey = (relationship: WebIrRelationship): string =>
+  `${relationship.from}\u0000${relationship.to}\u0000${relationship.kind}`;
 const same = (a: unknown, b: unknown): boolean => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 /** Coverage as the daemon compares it: no `reasons` is the same as none. */
 const coverageOf = (coverage: WebIrCoverage): WebIrCoverage => ({ ...coverage, reasons: coverage.reasons ?? [] });
@@ -348,6 +481,9 @@ export function diffWebIr(payload: PayloadOf<"webIr.diff">): ResultOf<"webIr.dif
     coverageChanged: !same(coverageOf(before.coverage), coverageOf(after.coverage)),
     limitsChanged: !same(before.limits, after.limits),
     diagnosticsChanged: !same(before.diagnostics ?? [], after.diagnostics ?? []),
-    relationshipHintDiagnosticsChanged: !same(before.relationshipHintDiagnostics ?? [], after.relationshipHintDiagnostics ?? []),
+    relationshipHintDiagnosticsChanged: !same(
+      before.relationshipHintDiagnostics ?? [],
+      after.relationshipHintDiagnostics ?? [],
+    ),
   };
 }

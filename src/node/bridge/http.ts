@@ -19,8 +19,27 @@ import { DAEMON_MCP_VERSIONS } from "../../mcp/mcp-versions.js";
 import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
 import { ignore } from "../../transport/transport-util.js";
 import { parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer, type ClientMessage } from "./messages.js";
-import { admitRequest, checkToken, corsHeaders, httpRequestTokens, preflightHeaders, quoteHeader, refusal, refusalBody, requestPath, type Refusal } from "./security.js";
-import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
+import {
+  admitRequest,
+  checkToken,
+  corsHeaders,
+  httpRequestTokens,
+  preflightHeaders,
+  quoteHeader,
+  refusal,
+  refusalBody,
+  requestPath,
+  type Refusal,
+} from "./security.js";
+import {
+  daemonRefusalReason,
+  REQUESTS_IN_FLIGHT_PER_SESSION,
+  shortId,
+  UpstreamSession,
+  type BridgeContext,
+  type SessionEndCause,
+  type SessionSlot,
+} from "./sessions.js";
 
 /** The header that names an HTTP session. */
 const SESSION_HEADER = "mcp-session-id";
@@ -41,10 +60,22 @@ const ALLOW = { Allow: "POST, DELETE, OPTIONS" } as const;
 export function createHttpHandler(context: BridgeContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handleRequest(context, req, res).catch((error: unknown) => {
-      context.log(`internal error on ${req.method ?? "?"} ${requestPath(req)}: ${error instanceof Error ? error.message : String(error)}`);
-      reply(req, res, 500, JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: JsonRpcErrorCode.InternalError, message: "internal bridge error" } }), {
-        closeConnection: true,
-      });
+      context.log(
+        `internal error on ${req.method ?? "?"} ${requestPath(req)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      reply(
+        req,
+        res,
+        500,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: JsonRpcErrorCode.InternalError, message: "internal bridge error" },
+        }),
+        {
+          closeConnection: true,
+        },
+      );
     });
   };
 }
@@ -56,14 +87,20 @@ function peerOf(req: IncomingMessage): string {
 
 async function handleRequest(context: BridgeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const refuse = (refused: Refusal, closeConnection: boolean): void => {
-    context.log(`refused ${req.method ?? "?"} ${requestPath(req)} from ${peerOf(req)}: ${refused.reason} (${refused.status})`);
+    context.log(
+      `refused ${req.method ?? "?"} ${requestPath(req)} from ${peerOf(req)}: ${refused.reason} (${refused.status})`,
+    );
     replyRefusal(req, res, refused, closeConnection);
   };
 
-  for (const [name, value] of Object.entries(corsHeaders(req, context.options.allowedOrigins))) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(corsHeaders(req, context.options.allowedOrigins)))
+    res.setHeader(name, value);
   const admission = admitRequest(req, context.options, context.port);
   if (admission !== undefined) return refuse(admission, true);
-  if (req.method === "OPTIONS") return reply(req, res, 204, undefined, { headers: { ...preflightHeaders(req, context.options.allowedOrigins), ...ALLOW } });
+  if (req.method === "OPTIONS")
+    return reply(req, res, 204, undefined, {
+      headers: { ...preflightHeaders(req, context.options.allowedOrigins), ...ALLOW },
+    });
   const tokenRefusal = checkToken(httpRequestTokens(req), context.options.token, "http");
   if (tokenRefusal !== undefined) return refuse(tokenRefusal, true);
   context.connections.authenticated(req.socket);
@@ -74,7 +111,14 @@ async function handleRequest(context: BridgeContext, req: IncomingMessage, res: 
     case "DELETE":
       return handleDelete(context, req, res, refuse);
     case "GET":
-      return refuse(refusal(405, "Method not allowed: this bridge offers no server-to-client SSE stream (POST requests; use WebSocket for server requests)", ALLOW), false);
+      return refuse(
+        refusal(
+          405,
+          "Method not allowed: this bridge offers no server-to-client SSE stream (POST requests; use WebSocket for server requests)",
+          ALLOW,
+        ),
+        false,
+      );
     default:
       return refuse(refusal(405, `Method not allowed: ${req.method ?? "?"}`, ALLOW), true);
   }
@@ -82,13 +126,24 @@ async function handleRequest(context: BridgeContext, req: IncomingMessage, res: 
 
 type Refuse = (refused: Refusal, closeConnection: boolean) => void;
 
-async function handlePost(context: BridgeContext, req: IncomingMessage, res: ServerResponse, refuse: Refuse): Promise<void> {
-  if (!isJsonMediaType(req.headers["content-type"])) return refuse(refusal(415, "Unsupported Media Type: Content-Type must be application/json"), true);
-  if (!acceptsJson(req.headers.accept)) return refuse(refusal(406, "Not Acceptable: the bridge answers with application/json"), true);
+async function handlePost(
+  context: BridgeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  refuse: Refuse,
+): Promise<void> {
+  if (!isJsonMediaType(req.headers["content-type"]))
+    return refuse(refusal(415, "Unsupported Media Type: Content-Type must be application/json"), true);
+  if (!acceptsJson(req.headers.accept))
+    return refuse(refusal(406, "Not Acceptable: the bridge answers with application/json"), true);
 
   const body = await readBody(req, context.options.maxBodyBytes);
   if (body.kind === "aborted") return;
-  if (body.kind === "tooLarge") return refuse(refusal(413, `Payload Too Large: the body must not exceed ${context.options.maxBodyBytes} bytes`), true);
+  if (body.kind === "tooLarge")
+    return refuse(
+      refusal(413, `Payload Too Large: the body must not exceed ${context.options.maxBodyBytes} bytes`),
+      true,
+    );
 
   const parsed = parseClientMessage(body.bytes);
   if (parsed.kind === "invalid") {
@@ -97,7 +152,14 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
   const sessionId = req.headers[SESSION_HEADER];
   if (parsed.kind === "request" && parsed.message.method === "initialize") {
     if (sessionId !== undefined) {
-      return refuse({ status: 400, rpcCode: JsonRpcErrorCode.InvalidRequest, reason: "Invalid Request: initialize starts a new session; send it without an Mcp-Session-Id header" }, false);
+      return refuse(
+        {
+          status: 400,
+          rpcCode: JsonRpcErrorCode.InvalidRequest,
+          reason: "Invalid Request: initialize starts a new session; send it without an Mcp-Session-Id header",
+        },
+        false,
+      );
     }
     return startSession(context, req, res, parsed.message, body.bytes.length, refuse);
   }
@@ -108,7 +170,12 @@ async function handlePost(context: BridgeContext, req: IncomingMessage, res: Ser
   return forward(context, req, res, session, parsed, body.bytes.length);
 }
 
-async function handleDelete(context: BridgeContext, req: IncomingMessage, res: ServerResponse, refuse: Refuse): Promise<void> {
+async function handleDelete(
+  context: BridgeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  refuse: Refuse,
+): Promise<void> {
   const session = findSession(context, req.headers[SESSION_HEADER], refuse);
   if (session === undefined) return;
   const versionRefusal = protocolVersionRefusal(req, session, context.options.token);
@@ -118,7 +185,11 @@ async function handleDelete(context: BridgeContext, req: IncomingMessage, res: S
 }
 
 /** The running HTTP session the request names, or `undefined` after refusing (400 without a session id, 404 for an unknown one). */
-function findSession(context: BridgeContext, sessionId: string | string[] | undefined, refuse: Refuse): HttpSession | undefined {
+function findSession(
+  context: BridgeContext,
+  sessionId: string | string[] | undefined,
+  refuse: Refuse,
+): HttpSession | undefined {
   if (typeof sessionId !== "string" || sessionId === "") {
     refuse(refusal(400, "Bad Request: Mcp-Session-Id header is required (send initialize first to get one)"), false);
     return undefined;
@@ -126,7 +197,10 @@ function findSession(context: BridgeContext, sessionId: string | string[] | unde
   const session = context.sessions.httpSession(sessionId);
   if (!(session instanceof HttpSession) || session.isEnded) {
     // -32001 and 404, as the official SDK answers: clients take it as "session expired" and start over.
-    refuse({ status: 404, rpcCode: -32001, reason: "Session not found: it ended or expired; initialize a new session" }, false);
+    refuse(
+      { status: 404, rpcCode: -32001, reason: "Session not found: it ended or expired; initialize a new session" },
+      false,
+    );
     return undefined;
   }
   return session;
@@ -156,15 +230,26 @@ function protocolVersionRefusal(req: IncomingMessage, session: HttpSession, toke
 }
 
 /** `initialize` without a session: take a place, open a daemon connection, forward, and name the session in the answer. */
-async function startSession(context: BridgeContext, req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, bytes: number, refuse: Refuse): Promise<void> {
+async function startSession(
+  context: BridgeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JsonRpcRequest,
+  bytes: number,
+  refuse: Refuse,
+): Promise<void> {
   if (context.closing) return refuse(refusal(503, "Service Unavailable: the bridge is shutting down"), false);
   const slot = await context.sessions.reserve();
   if (slot === undefined) {
     const max = context.sessions.maxClients;
     return refuse(
-      refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; end one (DELETE /mcp) or retry later`, {
-        "Retry-After": "5",
-      }),
+      refusal(
+        503,
+        `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; end one (DELETE /mcp) or retry later`,
+        {
+          "Retry-After": "5",
+        },
+      ),
       false,
     );
   }
@@ -172,14 +257,19 @@ async function startSession(context: BridgeContext, req: IncomingMessage, res: S
   try {
     session = await HttpSession.open(context, slot, peerOf(req));
   } catch (error) {
-    context.log(`could not open a daemon connection for ${peerOf(req)}: ${error instanceof GlassError ? error.rawMessage : String(error)}`);
+    context.log(
+      `could not open a daemon connection for ${peerOf(req)}: ${error instanceof GlassError ? error.rawMessage : String(error)}`,
+    );
     return refuse(refusal(502, "Bad Gateway: the bridge could not reach the Glass daemon"), false);
   }
   const response = await answerFor(res, session, message, bytes);
-  if (session.refusedByDaemon) return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`), false);
+  if (session.refusedByDaemon)
+    return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`), false);
   const body = answerBody(context, session, response);
   if ("error" in response || body.failed) {
-    await session.close(`initialize failed: ${"error" in response ? response.error.message : "its answer could not be relayed"}`);
+    await session.close(
+      `initialize failed: ${"error" in response ? response.error.message : "its answer could not be relayed"}`,
+    );
     return reply(req, res, 200, body.text);
   }
   session.adoptProtocolVersion(response.result);
@@ -187,7 +277,14 @@ async function startSession(context: BridgeContext, req: IncomingMessage, res: S
 }
 
 /** A message in a running session: requests are answered with the daemon's response; notifications and responses get 202. */
-async function forward(context: BridgeContext, req: IncomingMessage, res: ServerResponse, session: HttpSession, parsed: ClientMessage, bytes: number): Promise<void> {
+async function forward(
+  context: BridgeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: HttpSession,
+  parsed: ClientMessage,
+  bytes: number,
+): Promise<void> {
   const headers = { "Mcp-Session-Id": session.id };
   switch (parsed.kind) {
     case "request": {
@@ -198,7 +295,9 @@ async function forward(context: BridgeContext, req: IncomingMessage, res: Server
       try {
         await session.notify(parsed.message, bytes);
       } catch {
-        context.log(`session ${shortId(session.id)}: a notification could not be forwarded (the daemon connection closed)`);
+        context.log(
+          `session ${shortId(session.id)}: a notification could not be forwarded (the daemon connection closed)`,
+        );
       }
       return reply(req, res, 202, undefined, { headers });
     case "response":
@@ -213,7 +312,11 @@ async function forward(context: BridgeContext, req: IncomingMessage, res: Server
  * within bounds (nested too deeply to serialise, over 32 MiB) — -32603 for the request's id, as
  * a WebSocket client would get it. Either way a JSON-RPC answer with status 200, never a 500.
  */
-function answerBody(context: BridgeContext, session: HttpSession, response: JsonRpcResponse): { text: string; failed: boolean } {
+function answerBody(
+  context: BridgeContext,
+  session: HttpSession,
+  response: JsonRpcResponse,
+): { text: string; failed: boolean } {
   const relayed = relayText(response);
   if (relayed.ok) return { text: relayed.text, failed: false };
   context.log(`session ${shortId(session.id)}: a daemon answer could not be relayed to the client: ${relayed.problem}`);
@@ -221,7 +324,12 @@ function answerBody(context: BridgeContext, session: HttpSession, response: Json
 }
 
 /** Forwards a request; if the HTTP client disconnects first, the daemon is told to cancel it. */
-function answerFor(res: ServerResponse, session: HttpSession, message: JsonRpcRequest, bytes: number): ReturnType<HttpSession["request"]> {
+function answerFor(
+  res: ServerResponse,
+  session: HttpSession,
+  message: JsonRpcRequest,
+  bytes: number,
+): ReturnType<HttpSession["request"]> {
   const answer = session.request(message, bytes);
   const onClose = (): void => {
     if (!res.writableFinished) session.abandon(message.id);
@@ -289,20 +397,35 @@ class HttpSession extends UpstreamSession {
    */
   request(message: JsonRpcRequest, bytes = 0): Promise<JsonRpcResponse> {
     this.touch();
-    if (this.isEnded) return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, "the session ended"));
+    if (this.isEnded)
+      return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, "the session ended"));
     if (this.#pending.has(message.id)) {
       return Promise.resolve(
-        rpcErrorResponse(message.id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(message.id)}: a request with this id is still in flight`),
+        rpcErrorResponse(
+          message.id,
+          JsonRpcErrorCode.InvalidRequest,
+          `duplicate request id ${JSON.stringify(message.id)}: a request with this id is still in flight`,
+        ),
       );
     }
     const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
     if (this.#pending.size >= limit) {
-      return Promise.resolve(rpcErrorResponse(message.id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
+      return Promise.resolve(
+        rpcErrorResponse(
+          message.id,
+          JsonRpcErrorCode.Overloaded,
+          `too many requests in flight in this session (${limit}): wait for answers before sending more`,
+        ),
+      );
     }
     const { maxBufferedBytes } = this.context.options;
     if (this.upstreamBacklog > maxBufferedBytes) {
       return Promise.resolve(
-        rpcErrorResponse(message.id, JsonRpcErrorCode.Overloaded, `the daemon is not reading: ${this.upstreamBacklog} bytes of this session wait to be written to it (over ${maxBufferedBytes}); retry later`),
+        rpcErrorResponse(
+          message.id,
+          JsonRpcErrorCode.Overloaded,
+          `the daemon is not reading: ${this.upstreamBacklog} bytes of this session wait to be written to it (over ${maxBufferedBytes}); retry later`,
+        ),
       );
     }
     return new Promise<JsonRpcResponse>((resolve) => {
@@ -315,7 +438,14 @@ class HttpSession extends UpstreamSession {
         },
       });
       this.sendUpstream(message, bytes).catch((error: unknown) =>
-        this.#settle(message.id, rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${describe(error)}`)),
+        this.#settle(
+          message.id,
+          rpcErrorResponse(
+            message.id,
+            JsonRpcErrorCode.InternalError,
+            `could not forward the request to the daemon: ${describe(error)}`,
+          ),
+        ),
       );
     });
   }
@@ -329,7 +459,10 @@ class HttpSession extends UpstreamSession {
     if (message.method === "notifications/cancelled") {
       const requestId = message.params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
-        this.#settle(requestId, rpcErrorResponse(requestId, JsonRpcErrorCode.RequestCancelled, "request cancelled by the client"));
+        this.#settle(
+          requestId,
+          rpcErrorResponse(requestId, JsonRpcErrorCode.RequestCancelled, "request cancelled by the client"),
+        );
       }
     }
     return this.sendUpstream(message, bytes);
@@ -342,7 +475,11 @@ class HttpSession extends UpstreamSession {
   abandon(id: JsonRpcId): void {
     if (!this.#pending.has(id)) return;
     this.#settle(id, rpcErrorResponse(id, JsonRpcErrorCode.RequestCancelled, "the HTTP client disconnected"));
-    this.sendUpstream({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the HTTP client disconnected" } }).catch(ignore);
+    this.sendUpstream({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: "the HTTP client disconnected" },
+    }).catch(ignore);
   }
 
   /** The MCP revision initialize settled on (the daemon's answer), once it succeeded. */
@@ -367,14 +504,17 @@ class HttpSession extends UpstreamSession {
       return;
     }
     if (isJsonRpcRequest(message)) {
-      this.sendUpstream(rpcErrorResponse(message.id, JsonRpcErrorCode.MethodNotFound, NO_SERVER_REQUESTS)).catch(ignore);
+      this.sendUpstream(rpcErrorResponse(message.id, JsonRpcErrorCode.MethodNotFound, NO_SERVER_REQUESTS)).catch(
+        ignore,
+      );
     }
     // Notifications have nowhere to go without a server-to-client stream; the daemon sends none that matter.
   }
 
   protected onEnd(reason: string, cause: SessionEndCause): void {
     const message = cause === "upstream" ? "the daemon connection closed" : `the session was closed: ${reason}`;
-    for (const pending of this.#pending.values()) this.#settle(pending.id, rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
+    for (const pending of this.#pending.values())
+      this.#settle(pending.id, rpcErrorResponse(pending.id, JsonRpcErrorCode.InternalError, message));
   }
 
   #settle(id: JsonRpcId, response: JsonRpcResponse): void {
@@ -401,7 +541,13 @@ interface ReplyOptions {
 }
 
 /** Writes a response (a JSON body, or none) with the base headers and any set before (CORS). */
-function reply(req: IncomingMessage, res: ServerResponse, status: number, body: string | undefined, options: ReplyOptions = {}): void {
+function reply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: string | undefined,
+  options: ReplyOptions = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...BASE_HEADERS, ...options.headers };
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -2,7 +2,15 @@
  * The JSON-RPC messages the bridge relays: what a client sent, parsed and sorted (or the error it
  * is answered with), and what goes to a client, written as JSON text within bounds.
  */
-import { JsonRpcErrorCode, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../mcp/json-rpc.js";
+import {
+  JsonRpcErrorCode,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../mcp/json-rpc.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { FrameLimits } from "../framing/frame-limits.js";
 
@@ -29,8 +37,18 @@ export function parseClientMessage(data: Uint8Array | string): ParsedClientMessa
   } catch {
     return invalid(null, JsonRpcErrorCode.ParseError, "parse error: the message is not valid UTF-8 JSON");
   }
-  if (Array.isArray(value)) return invalid(null, JsonRpcErrorCode.InvalidRequest, "JSON-RPC batches are not supported: send one message at a time");
-  if (!isJsonObject(value) || value.jsonrpc !== "2.0") return invalid(null, JsonRpcErrorCode.InvalidRequest, 'invalid request: expected a JSON-RPC 2.0 message object (jsonrpc: "2.0")');
+  if (Array.isArray(value))
+    return invalid(
+      null,
+      JsonRpcErrorCode.InvalidRequest,
+      "JSON-RPC batches are not supported: send one message at a time",
+    );
+  if (!isJsonObject(value) || value.jsonrpc !== "2.0")
+    return invalid(
+      null,
+      JsonRpcErrorCode.InvalidRequest,
+      'invalid request: expected a JSON-RPC 2.0 message object (jsonrpc: "2.0")',
+    );
   const hasId = Object.hasOwn(value, "id");
   const id = value.id;
   const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
@@ -39,13 +57,18 @@ export function parseClientMessage(data: Uint8Array | string): ParsedClientMessa
       return invalid(validId ? id : null, JsonRpcErrorCode.InvalidRequest, "invalid request: params must be an object");
     }
     if (!hasId) return { kind: "notification", message: value as unknown as JsonRpcNotification };
-    if (!validId) return invalid(null, JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string or a number");
+    if (!validId)
+      return invalid(null, JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string or a number");
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
   if (value.method === undefined && validId && (Object.hasOwn(value, "result") || Object.hasOwn(value, "error"))) {
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
-  return invalid(validId ? id : null, JsonRpcErrorCode.InvalidRequest, "invalid request: a message needs a method (request, notification) or a result or error (response)");
+  return invalid(
+    validId ? id : null,
+    JsonRpcErrorCode.InvalidRequest,
+    "invalid request: a message needs a method (request, notification) or a result or error (response)",
+  );
 }
 
 /** A JSON-RPC error response. */
@@ -79,7 +102,8 @@ export function relayText(message: JsonRpcMessage): RelayText {
   }
   if (text === undefined) return { ok: false, problem: "it has no JSON form" };
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_RELAYED_BYTES) return { ok: false, problem: `it is ${bytes} bytes, over the ${MAX_RELAYED_BYTES} bytes the bridge relays` };
+  if (bytes > MAX_RELAYED_BYTES)
+    return { ok: false, problem: `it is ${bytes} bytes, over the ${MAX_RELAYED_BYTES} bytes the bridge relays` };
   return { ok: true, text, bytes };
 }
 

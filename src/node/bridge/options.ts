@@ -213,7 +213,8 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
     );
   }
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`startBridge: port must be an integer 0..65535, not ${String(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`startBridge: port must be an integer 0..65535, not ${String(port)}`);
 
   const tokenGenerated = options.token === undefined;
   const token = options.token ?? generateBridgeToken();
@@ -232,16 +233,23 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
   }
   for (const name of options.allowedHosts ?? []) {
     if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:[0-9]{1,5})?$/.test(name.trim())) {
-      throw new RangeError(`startBridge: ${JSON.stringify(name)} is not a host name (give name or name:port, e.g. "glass.internal:8787")`);
+      throw new RangeError(
+        `startBridge: ${JSON.stringify(name)} is not a host name (give name or name:port, e.g. "glass.internal:8787")`,
+      );
     }
   }
   const listenName = urlHost(host);
   const allowedHosts = buildAllowedHosts(options.allowedHosts ?? [], isWildcardHost(host) ? undefined : listenName);
 
   const headersTimeoutMs = positive("headersTimeoutMs", options.headersTimeoutMs ?? BRIDGE_DEFAULTS.headersTimeoutMs);
-  const requestTimeoutMs = positive("requestTimeoutMs", options.requestTimeoutMs ?? Math.max(BRIDGE_DEFAULTS.requestTimeoutMs, headersTimeoutMs));
+  const requestTimeoutMs = positive(
+    "requestTimeoutMs",
+    options.requestTimeoutMs ?? Math.max(BRIDGE_DEFAULTS.requestTimeoutMs, headersTimeoutMs),
+  );
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new RangeError(`startBridge: headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`);
+    throw new RangeError(
+      `startBridge: headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`,
+    );
   }
   return {
     upstream,
@@ -254,7 +262,10 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
     allowedHosts,
     maxClients: positive("maxClients", options.maxClients ?? BRIDGE_DEFAULTS.maxClients),
     maxConnections: positive("maxConnections", options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections),
-    firstByteTimeoutMs: positive("firstByteTimeoutMs", options.firstByteTimeoutMs ?? BRIDGE_DEFAULTS.firstByteTimeoutMs),
+    firstByteTimeoutMs: positive(
+      "firstByteTimeoutMs",
+      options.firstByteTimeoutMs ?? BRIDGE_DEFAULTS.firstByteTimeoutMs,
+    ),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? BRIDGE_DEFAULTS.idleTimeoutMs),
     evictIdleAfterMs: positive("evictIdleAfterMs", options.evictIdleAfterMs ?? BRIDGE_DEFAULTS.evictIdleAfterMs),
     headersTimeoutMs,
@@ -267,13 +278,23 @@ export function resolveBridgeOptions(options: BridgeOptions): ResolvedBridgeOpti
 }
 
 function checkUpstream(upstream: BridgeUpstream | undefined): BridgeUpstream {
-  if (upstream !== undefined && "socket" in upstream && typeof upstream.socket === "string" && upstream.socket !== "") return upstream;
-  if (upstream !== undefined && "command" in upstream && typeof upstream.command === "string" && upstream.command !== "") return upstream;
-  throw new TypeError('startBridge: upstream must be { socket: "/path/to/glass.sock" } or { command: "glass", args: ["--mcp"] }');
+  if (upstream !== undefined && "socket" in upstream && typeof upstream.socket === "string" && upstream.socket !== "")
+    return upstream;
+  if (
+    upstream !== undefined &&
+    "command" in upstream &&
+    typeof upstream.command === "string" &&
+    upstream.command !== ""
+  )
+    return upstream;
+  throw new TypeError(
+    'startBridge: upstream must be { socket: "/path/to/glass.sock" } or { command: "glass", args: ["--mcp"] }',
+  );
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`startBridge: ${name} must be a positive integer, not ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`startBridge: ${name} must be a positive integer, not ${String(value)}`);
   return value;
 }
 

@@ -39,7 +39,10 @@ export function refusal(status: number, reason: string, headers?: Readonly<Recor
 
 /** The JSON-RPC error body of a refusal (`id` null: it answers no particular request). */
 export function refusalBody(refused: Refusal): string {
-  const error = refused.data === undefined ? { code: refused.rpcCode, message: refused.reason } : { code: refused.rpcCode, message: refused.reason, data: refused.data };
+  const error =
+    refused.data === undefined
+      ? { code: refused.rpcCode, message: refused.reason }
+      : { code: refused.rpcCode, message: refused.reason, data: refused.data };
   return JSON.stringify({ jsonrpc: "2.0", id: null, error });
 }
 
@@ -64,7 +67,7 @@ export function isLoopbackHost(host: string): boolean {
   const canonical = new URL(`http://[${name}]/`).hostname; // [::1], [::ffff:7f00:1]
   if (canonical === "[::1]") return true;
   const mapped = /^\[::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}\]$/.exec(canonical);
-  return mapped !== null && (Number.parseInt(mapped[1]!, 16) >> 8) === 127;
+  return mapped !== null && Number.parseInt(mapped[1]!, 16) >> 8 === 127;
 }
 
 /** True for the any-address (`0.0.0.0`, `::`): listening there accepts every interface. */
@@ -132,7 +135,10 @@ function splitHost(host: string): { name: string; port: string | undefined } {
     const close = host.indexOf("]");
     if (close === -1) return { name: "", port: undefined };
     const rest = host.slice(close + 1);
-    return { name: host.slice(0, close + 1), port: rest.startsWith(":") ? rest.slice(1) : rest === "" ? undefined : "invalid" };
+    return {
+      name: host.slice(0, close + 1),
+      port: rest.startsWith(":") ? rest.slice(1) : rest === "" ? undefined : "invalid",
+    };
   }
   const colon = host.lastIndexOf(":");
   if (colon === -1) return { name: host, port: undefined };
@@ -152,7 +158,14 @@ export function normalizeOrigin(origin: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.host === "" || (url.pathname !== "" && url.pathname !== "/") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+  if (
+    url.host === "" ||
+    (url.pathname !== "" && url.pathname !== "/") ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  ) {
     return undefined;
   }
   if (url.protocol === "http:" || url.protocol === "https:") return url.origin;
@@ -172,7 +185,8 @@ function originAllowed(origin: string | undefined, allowedOrigins: ReadonlySet<s
 }
 
 /** The request headers a browser page may send (the token, the session and MCP's own headers). */
-const ALLOWED_REQUEST_HEADERS = "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id";
+const ALLOWED_REQUEST_HEADERS =
+  "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id";
 
 /**
  * CORS response headers for a request from an allowed browser origin; nothing for requests without
@@ -202,7 +216,8 @@ export function preflightHeaders(req: IncomingMessage, allowedOrigins: ReadonlyS
     "Access-Control-Allow-Headers": ALLOWED_REQUEST_HEADERS,
     "Access-Control-Max-Age": "600",
   };
-  if (req.headers["access-control-request-private-network"] === "true") headers["Access-Control-Allow-Private-Network"] = "true";
+  if (req.headers["access-control-request-private-network"] === "true")
+    headers["Access-Control-Allow-Private-Network"] = "true";
   return headers;
 }
 
@@ -250,7 +265,9 @@ function bearerTokens(req: IncomingMessage): PresentedTokens {
   const header = req.headers.authorization;
   if (header === undefined) return { tokens: [] };
   const match = /^bearer[ \t]+([^ \t]+)[ \t]*$/i.exec(header);
-  return match === null ? { tokens: [], malformed: "the Authorization header is not a Bearer token" } : { tokens: [match[1]!] };
+  return match === null
+    ? { tokens: [], malformed: "the Authorization header is not a Bearer token" }
+    : { tokens: [match[1]!] };
 }
 
 /**
@@ -291,7 +308,11 @@ export function subprotocols(req: IncomingMessage): string[] {
  * Checks the presented tokens against the bridge's: there must be at least one, and every one
  * presented must match (in constant time). Refuses with 401 otherwise.
  */
-export function checkToken(presented: PresentedTokens, expected: string, channel: "http" | "websocket"): Refusal | undefined {
+export function checkToken(
+  presented: PresentedTokens,
+  expected: string,
+  channel: "http" | "websocket",
+): Refusal | undefined {
   if (presented.tokens.length === 0) {
     const how =
       channel === "http"
@@ -328,7 +349,10 @@ export interface AdmissionRules {
  */
 export function admitRequest(req: IncomingMessage, options: AdmissionRules, bridgePort: number): Refusal | undefined {
   if (!hostAllowed(req.headers.host, bridgePort, options.allowedHosts)) {
-    return refusal(403, `Host "${quoteHeader(req.headers.host ?? "", 256, options.token)}" is not this bridge (only loopback names with its port, or --allow-host names)`);
+    return refusal(
+      403,
+      `Host "${quoteHeader(req.headers.host ?? "", 256, options.token)}" is not this bridge (only loopback names with its port, or --allow-host names)`,
+    );
   }
   const origin = req.headers.origin;
   if (!originAllowed(origin, options.allowedOrigins)) return refusal(403, originRefusal(origin ?? "", options.token));
@@ -410,7 +434,9 @@ export class ConnectionGuard {
     connection.firstByteTimer = setTimeout(() => {
       connection.firstByteTimer = undefined;
       if (socket.bytesRead > 0 || socket.destroyed) return;
-      this.#options.log(`closed a connection from ${peerOf(socket)}: no byte within ${this.#options.firstByteTimeoutMs} ms (408)`);
+      this.#options.log(
+        `closed a connection from ${peerOf(socket)}: no byte within ${this.#options.firstByteTimeoutMs} ms (408)`,
+      );
       this.#drop(socket, "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     }, this.#options.firstByteTimeoutMs);
     connection.firstByteTimer.unref?.();
@@ -430,11 +456,15 @@ export class ConnectionGuard {
     const max = this.#options.maxConnections;
     for (const [socket, connection] of this.#open) {
       if (socket === newcomer || connection.authenticated) continue;
-      this.#options.log(`evicted a connection from ${peerOf(socket)} that had not presented the token, to admit a new one (maxConnections ${max})`);
+      this.#options.log(
+        `evicted a connection from ${peerOf(socket)} that had not presented the token, to admit a new one (maxConnections ${max})`,
+      );
       this.#drop(socket);
       return;
     }
-    this.#options.log(`refused a connection from ${peerOf(newcomer)}: all ${max} connections have presented the token (maxConnections)`);
+    this.#options.log(
+      `refused a connection from ${peerOf(newcomer)}: all ${max} connections have presented the token (maxConnections)`,
+    );
     this.#drop(newcomer);
   }
 

@@ -116,7 +116,8 @@ export class SessionRegistry {
       const idleMs = session.idleForMs();
       if (idleMs === undefined || idleMs < this.#evictIdleAfterMs) continue;
       const lease = session.holdsLease();
-      if (best === undefined || (best.lease && !lease) || (best.lease === lease && idleMs > best.idleMs)) best = { session, idleMs, lease };
+      if (best === undefined || (best.lease && !lease) || (best.lease === lease && idleMs > best.idleMs))
+        best = { session, idleMs, lease };
     }
     return best?.session;
   }
@@ -177,7 +178,9 @@ interface UpstreamConnection {
 
 /** Names the upstream for log lines: `the daemon socket /path` or `` `glass --mcp` ``. */
 function describeUpstream(upstream: BridgeUpstream): string {
-  return "socket" in upstream ? `the daemon socket ${upstream.socket}` : `\`${[upstream.command, ...(upstream.args ?? [])].join(" ")}\``;
+  return "socket" in upstream
+    ? `the daemon socket ${upstream.socket}`
+    : `\`${[upstream.command, ...(upstream.args ?? [])].join(" ")}\``;
 }
 
 /**
@@ -189,7 +192,13 @@ async function openUpstream(upstream: BridgeUpstream, handlers: UpstreamHandlers
   const transport: GlassTransport =
     "socket" in upstream
       ? socketTransport({ path: upstream.socket })
-      : stdioTransport({ command: upstream.command, args: upstream.args ?? [], cwd: upstream.cwd, env: { ...upstream.env, GLASS_BRIDGE_TOKEN: undefined }, stderr: "pipe" });
+      : stdioTransport({
+          command: upstream.command,
+          args: upstream.args ?? [],
+          cwd: upstream.cwd,
+          env: { ...upstream.env, GLASS_BRIDGE_TOKEN: undefined },
+          stderr: "pipe",
+        });
   await transport.start({
     onMessage: (message) => handlers.onMessage(message),
     onClose: (error) => handlers.onClose(error),
@@ -377,12 +386,19 @@ export abstract class UpstreamSession implements ClientSession {
             this.onUpstreamMessage(message);
           } catch (error) {
             // Whatever a daemon sends must not take the bridge down: the one session ends instead.
-            this.context.log(`session ${shortId(this.id)}: internal error relaying a daemon message: ${error instanceof Error ? error.message : String(error)}`);
+            this.context.log(
+              `session ${shortId(this.id)}: internal error relaying a daemon message: ${error instanceof Error ? error.message : String(error)}`,
+            );
             void this.end("an internal error while relaying a daemon message", "internal");
           }
         },
-        onClose: (error) => void this.end(error === undefined ? "the daemon connection closed" : `the daemon connection closed: ${error.rawMessage}`, "upstream"),
-        onBadFrame: (error) => this.context.log(`session ${shortId(this.id)}: skipped a bad frame from the daemon: ${error.rawMessage}`),
+        onClose: (error) =>
+          void this.end(
+            error === undefined ? "the daemon connection closed" : `the daemon connection closed: ${error.rawMessage}`,
+            "upstream",
+          ),
+        onBadFrame: (error) =>
+          this.context.log(`session ${shortId(this.id)}: skipped a bad frame from the daemon: ${error.rawMessage}`),
       });
     } catch (error) {
       this.#slot.release();
@@ -391,7 +407,9 @@ export abstract class UpstreamSession implements ClientSession {
     this.context.sessions.add(this);
     const idleMs = this.context.options.idleTimeoutMs;
     this.#idle = new IdleTimer(idleMs, () => void this.end(`idle for ${idleMs} ms`, "idle"));
-    this.context.log(`session ${shortId(this.id)} started (${this.channel}, client ${this.#peer}) → ${describeUpstream(this.context.options.upstream)}`);
+    this.context.log(
+      `session ${shortId(this.id)} started (${this.channel}, client ${this.#peer}) → ${describeUpstream(this.context.options.upstream)}`,
+    );
     if (this.context.closing) void this.end("the bridge is shutting down", "bridge");
   }
 
@@ -411,14 +429,16 @@ export abstract class UpstreamSession implements ClientSession {
    * it is written.
    */
   protected sendUpstream(message: JsonRpcMessage, bytes = 0): Promise<void> {
-    if (this.#upstream === undefined || this.isEnded) return Promise.reject(new Error("the daemon connection is closed"));
+    if (this.#upstream === undefined || this.isEnded)
+      return Promise.reject(new Error("the daemon connection is closed"));
     this.#noteLeaseCall(message);
     const sent = this.#upstream.send(message);
     sent.catch((error: unknown) => {
       // A write the connection failed (EPIPE: the daemon closed it) means it is gone and its close
       // follows: end the session now, before the caller answers the message's sender, so that a
       // daemon refusing a new client is told apart from a failed request.
-      if (error instanceof GlassError && error.code === "transport.closed") void this.end(`the daemon connection closed: ${error.rawMessage}`, "upstream");
+      if (error instanceof GlassError && error.code === "transport.closed")
+        void this.end(`the daemon connection closed: ${error.rawMessage}`, "upstream");
     });
     if (bytes === 0) return sent;
     this.#upstreamBacklog += bytes;
@@ -445,7 +465,8 @@ export abstract class UpstreamSession implements ClientSession {
     if (method === undefined) return;
     this.#leaseCalls.delete(message.id);
     this.#leaseCalls.set(message.id, method);
-    if (this.#leaseCalls.size > REQUESTS_IN_FLIGHT_PER_SESSION) this.#leaseCalls.delete(this.#leaseCalls.keys().next().value as JsonRpcId);
+    if (this.#leaseCalls.size > REQUESTS_IN_FLIGHT_PER_SESSION)
+      this.#leaseCalls.delete(this.#leaseCalls.keys().next().value as JsonRpcId);
   }
 
   /** Reads the daemon's answer to a lease request: acquired or renewed until `expiresAtMs`, released, or lost. */
@@ -465,7 +486,8 @@ export abstract class UpstreamSession implements ClientSession {
       return;
     }
     const expiresAtMs = result.expiresAtMs;
-    this.#leaseUntil = typeof expiresAtMs === "number" && Number.isFinite(expiresAtMs) ? expiresAtMs : Number.POSITIVE_INFINITY;
+    this.#leaseUntil =
+      typeof expiresAtMs === "number" && Number.isFinite(expiresAtMs) ? expiresAtMs : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -479,7 +501,9 @@ export abstract class UpstreamSession implements ClientSession {
     this.#idle?.stop();
     this.context.sessions.remove(this);
     this.#slot.release();
-    const why = this.refusedByDaemon ? `refused by the daemon (${reason}): ${daemonRefusalReason(this.context.sessions.maxClients)}` : reason;
+    const why = this.refusedByDaemon
+      ? `refused by the daemon (${reason}): ${daemonRefusalReason(this.context.sessions.maxClients)}`
+      : reason;
     this.context.log(`session ${shortId(this.id)} ended (${this.channel}): ${why}`);
     const upstream = this.#upstream;
     this.#ended = (async () => {

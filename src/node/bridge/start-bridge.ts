@@ -64,7 +64,11 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     options: resolved,
     log,
     sessions: new SessionRegistry(resolved.maxClients, resolved.evictIdleAfterMs),
-    connections: new ConnectionGuard({ maxConnections: resolved.maxConnections, firstByteTimeoutMs: resolved.firstByteTimeoutMs, log }),
+    connections: new ConnectionGuard({
+      maxConnections: resolved.maxConnections,
+      firstByteTimeoutMs: resolved.firstByteTimeoutMs,
+      log,
+    }),
     port: 0,
     closing: false,
   };
@@ -137,7 +141,9 @@ function onClientError(context: BridgeContext, error: NodeJS.ErrnoException, soc
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     status = 408;
     const { headersTimeoutMs, requestTimeoutMs } = context.options;
-    context.log(`closed a slow request from ${peer}: it was not complete within the time limit (headers ${headersTimeoutMs} ms, request ${requestTimeoutMs} ms) (408)`);
+    context.log(
+      `closed a slow request from ${peer}: it was not complete within the time limit (headers ${headersTimeoutMs} ms, request ${requestTimeoutMs} ms) (408)`,
+    );
   } else if (error.code === "HPE_HEADER_OVERFLOW") {
     status = 431;
     context.log(`refused a request from ${peer}: its headers are too large (431)`);
@@ -145,7 +151,8 @@ function onClientError(context: BridgeContext, error: NodeJS.ErrnoException, soc
     status = 400;
     context.log(`refused a malformed HTTP request from ${peer}: ${error.code ?? "parse error"} (400)`);
   }
-  const reason = status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+  const reason =
+    status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
   socket.once("finish", () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

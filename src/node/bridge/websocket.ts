@@ -7,12 +7,35 @@ import type { Duplex } from "node:stream";
 import type { RawData, WebSocket, WebSocketServer } from "ws";
 import { SlotTable } from "../../collections/slot-table.js";
 import { GlassError } from "../../errors/glass-error.js";
-import { isJsonRpcRequest, isJsonRpcResponse, JsonRpcErrorCode, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import {
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  JsonRpcErrorCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from "../../mcp/json-rpc.js";
 import { ignore } from "../../transport/transport-util.js";
 import { MAX_RELAYED_BYTES, parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer } from "./messages.js";
 import { BRIDGE_DEFAULTS } from "./options.js";
-import { admitRequest, checkToken, refusal, refusalBody, requestPath, subprotocols, webSocketTokens, type Refusal } from "./security.js";
-import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamSession, type BridgeContext, type SessionEndCause, type SessionSlot } from "./sessions.js";
+import {
+  admitRequest,
+  checkToken,
+  refusal,
+  refusalBody,
+  requestPath,
+  subprotocols,
+  webSocketTokens,
+  type Refusal,
+} from "./security.js";
+import {
+  daemonRefusalReason,
+  REQUESTS_IN_FLIGHT_PER_SESSION,
+  shortId,
+  UpstreamSession,
+  type BridgeContext,
+  type SessionEndCause,
+  type SessionSlot,
+} from "./sessions.js";
 
 /**
  * The bridge's WebSocket side, on the HTTP server's `upgrade` event: the same Host, Origin and path
@@ -23,7 +46,10 @@ import { daemonRefusalReason, REQUESTS_IN_FLIGHT_PER_SESSION, shortId, UpstreamS
  * the upgrade. A daemon that closes the new connection before answering, as it does past its own
  * client limit, refuses the session: 503 if that is known before the upgrade, else close code 1013.
  */
-export function createUpgradeHandler(context: BridgeContext, server: WebSocketServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+export function createUpgradeHandler(
+  context: BridgeContext,
+  server: WebSocketServer,
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on("error", () => undefined);
     upgrade(context, server, req, socket, head).catch((error: unknown) => {
@@ -33,7 +59,13 @@ export function createUpgradeHandler(context: BridgeContext, server: WebSocketSe
   };
 }
 
-async function upgrade(context: BridgeContext, server: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+async function upgrade(
+  context: BridgeContext,
+  server: WebSocketServer,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
   const peer = (socket as { remoteAddress?: string }).remoteAddress ?? "unknown";
   const refuse = (refused: Refusal): void => {
     context.log(`refused WebSocket ${requestPath(req)} from ${peer}: ${refused.reason} (${refused.status})`);
@@ -42,7 +74,8 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
 
   const admission = admitRequest(req, context.options, context.port);
   if (admission !== undefined) return refuse(admission);
-  if (req.method !== "GET") return refuse(refusal(405, "Method not allowed: a WebSocket upgrade is a GET", { Allow: "GET" }));
+  if (req.method !== "GET")
+    return refuse(refusal(405, "Method not allowed: a WebSocket upgrade is a GET", { Allow: "GET" }));
   const tokenRefusal = checkToken(webSocketTokens(req), context.options.token, "websocket");
   if (tokenRefusal !== undefined) return refuse(tokenRefusal);
   context.connections.authenticated(req.socket);
@@ -53,7 +86,12 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
   const slot = await context.sessions.reserve();
   if (slot === undefined) {
     const max = context.sessions.maxClients;
-    return refuse(refusal(503, `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; retry later`));
+    return refuse(
+      refusal(
+        503,
+        `Service Unavailable: the bridge already serves ${max} client session${max === 1 ? "" : "s"} (its limit), none idle long enough to give way; retry later`,
+      ),
+    );
   }
   if (socket.destroyed) {
     slot.release();
@@ -64,10 +102,13 @@ async function upgrade(context: BridgeContext, server: WebSocketServer, req: Inc
   try {
     session = await WebSocketSession.open(context, slot, peer);
   } catch (error) {
-    context.log(`could not open a daemon connection for ${peer}: ${error instanceof GlassError ? error.rawMessage : String(error)}`);
+    context.log(
+      `could not open a daemon connection for ${peer}: ${error instanceof GlassError ? error.rawMessage : String(error)}`,
+    );
     return refuse(refusal(502, "Bad Gateway: the bridge could not reach the Glass daemon"));
   }
-  if (session.refusedByDaemon) return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`));
+  if (session.refusedByDaemon)
+    return refuse(refusal(503, `Service Unavailable: ${daemonRefusalReason(context.sessions.maxClients)}`));
   if (socket.destroyed) {
     await session.close("the client left before the WebSocket upgrade completed");
     return;
@@ -104,7 +145,15 @@ function writeRefusal(socket: Duplex, refused: Refusal): void {
 }
 
 /** WebSocket close codes the bridge uses. */
-const CloseCode = { Normal: 1000, GoingAway: 1001, UnsupportedData: 1003, PolicyViolation: 1008, MessageTooBig: 1009, InternalError: 1011, TryAgainLater: 1013 } as const;
+const CloseCode = {
+  Normal: 1000,
+  GoingAway: 1001,
+  UnsupportedData: 1003,
+  PolicyViolation: 1008,
+  MessageTooBig: 1009,
+  InternalError: 1011,
+  TryAgainLater: 1013,
+} as const;
 /** How long a client has to answer the bridge's close frame before the connection is dropped. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -172,19 +221,28 @@ class WebSocketSession extends UpstreamSession {
         this.#onClientData(data, isBinary);
       } catch (error) {
         // Whatever a client sends must not take the bridge down: this one socket closes instead.
-        this.#closeSocket(CloseCode.InternalError, `internal bridge error: ${error instanceof Error ? error.message : String(error)}`);
+        this.#closeSocket(
+          CloseCode.InternalError,
+          `internal bridge error: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     });
     socket.on("error", (error: Error & { code?: string }) => {
       this.#socketError ??=
         error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
-          ? { message: `a message over the limit of ${this.context.options.maxMessageBytes} bytes`, code: CloseCode.MessageTooBig }
+          ? {
+              message: `a message over the limit of ${this.context.options.maxMessageBytes} bytes`,
+              code: CloseCode.MessageTooBig,
+            }
           : { message: error.message };
     });
     socket.on("close", (code: number) => {
       const failure = this.#socketError;
       const closeCode = failure?.code ?? code;
-      void this.end(`the WebSocket closed (${closeCode})${failure === undefined ? "" : `: ${failure.message}`}`, "client");
+      void this.end(
+        `the WebSocket closed (${closeCode})${failure === undefined ? "" : `: ${failure.message}`}`,
+        "client",
+      );
     });
     if (this.isEnded) {
       const { code, reason } = this.#endClose ?? { code: CloseCode.GoingAway, reason: "the session ended" };
@@ -216,7 +274,8 @@ class WebSocketSession extends UpstreamSession {
     for (const { id, done } of pending) {
       done();
       // A refused session's requests fail with the close (1013) and its reason, not with -32603.
-      if (cause === "upstream" && !refused) this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
+      if (cause === "upstream" && !refused)
+        this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, "the daemon connection closed"));
     }
     if (this.#fellBehind) {
       this.context.log(
@@ -226,7 +285,9 @@ class WebSocketSession extends UpstreamSession {
     }
     this.#queued = [];
     if (cause === "client") return;
-    this.#endClose = refused ? { code: CloseCode.TryAgainLater, reason: DAEMON_REFUSED_CLOSE_REASON } : closeFor(cause, reason);
+    this.#endClose = refused
+      ? { code: CloseCode.TryAgainLater, reason: DAEMON_REFUSED_CLOSE_REASON }
+      : closeFor(cause, reason);
     const socket = this.#socket;
     if (socket === undefined) return;
     socket.close(this.#endClose.code, this.#endClose.reason);
@@ -237,8 +298,17 @@ class WebSocketSession extends UpstreamSession {
     const socket = this.#socket;
     if (socket === undefined || socket.readyState !== socket.OPEN) return;
     this.touch();
-    if (isBinary) return this.#closeSocket(CloseCode.UnsupportedData, "binary frames are not supported: send JSON-RPC as text", "a binary frame (only text frames carry JSON-RPC)");
-    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
+    if (isBinary)
+      return this.#closeSocket(
+        CloseCode.UnsupportedData,
+        "binary frames are not supported: send JSON-RPC as text",
+        "a binary frame (only text frames carry JSON-RPC)",
+      );
+    const bytes = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(new Uint8Array(data));
     const parsed = parseClientMessage(bytes);
     switch (parsed.kind) {
       case "invalid":
@@ -246,17 +316,35 @@ class WebSocketSession extends UpstreamSession {
       case "request": {
         const { id } = parsed.message;
         if (this.#pending.has(id)) {
-          return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`));
+          return this.#send(
+            rpcErrorResponse(
+              id,
+              JsonRpcErrorCode.InvalidRequest,
+              `duplicate request id ${JSON.stringify(id)}: a request with this id is still in flight`,
+            ),
+          );
         }
         const limit = REQUESTS_IN_FLIGHT_PER_SESSION;
         if (this.#pending.size >= limit) {
-          return this.#send(rpcErrorResponse(id, JsonRpcErrorCode.Overloaded, `too many requests in flight in this session (${limit}): wait for answers before sending more`));
+          return this.#send(
+            rpcErrorResponse(
+              id,
+              JsonRpcErrorCode.Overloaded,
+              `too many requests in flight in this session (${limit}): wait for answers before sending more`,
+            ),
+          );
         }
         this.#pending.set(id, { id, done: this.beginWork() });
         this.sendUpstream(parsed.message, bytes.length).catch((error: unknown) => {
           if (!this.#pending.has(id)) return;
           this.#answered(id);
-          this.#send(rpcErrorResponse(id, JsonRpcErrorCode.InternalError, `could not forward the request to the daemon: ${reasonOf(error)}`));
+          this.#send(
+            rpcErrorResponse(
+              id,
+              JsonRpcErrorCode.InternalError,
+              `could not forward the request to the daemon: ${reasonOf(error)}`,
+            ),
+          );
         });
         this.#updateFlow();
         return;
@@ -274,7 +362,13 @@ class WebSocketSession extends UpstreamSession {
     this.context.log(`session ${shortId(this.id)}: a daemon message could not be relayed to the client: ${problem}`);
     if (isJsonRpcResponse(message) && message.id !== null) return this.#send(unrelayableAnswer(message.id, problem));
     if (isJsonRpcRequest(message)) {
-      this.sendUpstream(rpcErrorResponse(message.id, JsonRpcErrorCode.InternalError, `the bridge could not relay this request to its client: ${problem}`)).catch(ignore);
+      this.sendUpstream(
+        rpcErrorResponse(
+          message.id,
+          JsonRpcErrorCode.InternalError,
+          `the bridge could not relay this request to its client: ${problem}`,
+        ),
+      ).catch(ignore);
       return;
     }
     this.#closeSocket(CloseCode.InternalError, `a daemon message could not be relayed: ${problem}`);
@@ -333,7 +427,9 @@ class WebSocketSession extends UpstreamSession {
         this.#outbound > max
           ? `the client reads slower than it asks: ${this.#outbound} bytes wait to be sent to it`
           : `the daemon reads slower than the client sends: ${backlog} bytes wait to be written to it`;
-      this.context.log(`session ${shortId(this.id)}: ${why} (over maxBufferedBytes, ${max}); the client's messages are not read until that drains to half (logged once per session)`);
+      this.context.log(
+        `session ${shortId(this.id)}: ${why} (over maxBufferedBytes, ${max}); the client's messages are not read until that drains to half (logged once per session)`,
+      );
     } else if (this.#paused && this.#outbound <= max / 2 && backlog <= max / 2) {
       this.#paused = false;
       socket.resume();
@@ -371,7 +467,8 @@ function closeFor(cause: Exclude<SessionEndCause, "client">, reason: string): { 
 }
 
 /** The close reason (at most 123 bytes) when the daemon refused the session's connection; the log line has the whole story. */
-const DAEMON_REFUSED_CLOSE_REASON = "the Glass daemon refused the connection (at its client limit?): lower --max-clients or close other clients";
+const DAEMON_REFUSED_CLOSE_REASON =
+  "the Glass daemon refused the connection (at its client limit?): lower --max-clients or close other clients";
 
 /** A client that never answers the close frame is cut off rather than waited for. */
 function cutOffLater(socket: WebSocket): void {
@@ -383,7 +480,12 @@ function cutOffLater(socket: WebSocket): void {
 /** A close reason fits in 123 bytes. */
 function closeReason(reason: string): string {
   const bytes = Buffer.from(reason, "utf8");
-  return bytes.length <= 123 ? reason : `${bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "")}...`;
+  return bytes.length <= 123
+    ? reason
+    : `${bytes
+        .subarray(0, 120)
+        .toString("utf8")
+        .replace(/\uFFFD$/, "")}...`;
 }
 
 /** Why a send failed, in words. */

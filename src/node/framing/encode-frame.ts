@@ -29,7 +29,8 @@ export function encodeFrame(message: unknown, options: EncodeFrameOptions = {}):
   const framing = options.framing ?? "auto";
   // A line that certainly fits (or must be one) is encoded in one step: Node's pooled Buffer.from is
   // cheaper for a small message than encoding into scratch space and copying.
-  if (framing === "newline" || (framing === "auto" && json.length * 3 <= FrameLimits.maxNewlineRequestBytes)) return Buffer.from(`${json}\n`, "utf8");
+  if (framing === "newline" || (framing === "auto" && json.length * 3 <= FrameLimits.maxNewlineRequestBytes))
+    return Buffer.from(`${json}\n`, "utf8");
   // Longer text is encoded once into scratch space, which also measures it, then copied behind its header.
   const [bytes, length] = utf8Bytes(json);
   if (framing === "auto" && length <= FrameLimits.maxNewlineRequestBytes) {
@@ -64,7 +65,11 @@ export type StreamFrame = string | { readonly frame: Uint8Array | undefined; rea
  * than handing a corked stream the header and the body as text (which reach `writev` and are
  * measured and encoded there again); on 100 KB requests, 13 % less than the text.
  */
-export function encodeFrameForStream(message: unknown, framing: "auto" | "newline" = "auto", maxBodyBytes = Number.POSITIVE_INFINITY): StreamFrame {
+export function encodeFrameForStream(
+  message: unknown,
+  framing: "auto" | "newline" = "auto",
+  maxBodyBytes = Number.POSITIVE_INFINITY,
+): StreamFrame {
   const json = jsonOf(message);
   // JSON.stringify escapes every line feed, so the line below is one frame.
   if (framing === "newline" || json.length * 3 <= FrameLimits.maxNewlineRequestBytes) return `${json}\n`;
@@ -87,7 +92,8 @@ function contentLengthFrame(body: Uint8Array, length: number): Uint8Array {
 /** `JSON.stringify(message)`; a TypeError when the message has no JSON form. */
 function jsonOf(message: unknown): string {
   const json: string | undefined = JSON.stringify(message);
-  if (json === undefined) throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
+  if (json === undefined)
+    throw new TypeError("encodeFrame: the message has no JSON form (undefined, a function or a symbol)");
   return json;
 }
 

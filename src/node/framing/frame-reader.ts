@@ -99,7 +99,11 @@ export function createFrameReader(options: FrameReaderOptions = {}): FrameReader
  * `onBadFrame` (which may rethrow), and the frames queued around it are collected with empty pushes.
  * Returns every good frame the chunk completed.
  */
-export function pushFramesPastErrors(reader: FrameReader, chunk: Uint8Array, onBadFrame: (error: unknown) => void): DecodedFrame[] {
+export function pushFramesPastErrors(
+  reader: FrameReader,
+  chunk: Uint8Array,
+  onBadFrame: (error: unknown) => void,
+): DecodedFrame[] {
   let input = chunk;
   for (;;) {
     try {
@@ -204,12 +208,16 @@ class StreamFrameReader implements FrameReader {
       const blank = this.#parts.every(isBlank);
       const received = this.#partBytes;
       this.#reset();
-      if (!blank) throw badFrame(`the stream ended inside a frame: ${received} bytes without the closing \\n`, "newline");
+      if (!blank)
+        throw badFrame(`the stream ended inside a frame: ${received} bytes without the closing \\n`, "newline");
     } else if (mode === "separator" || mode === "body") {
       const received = mode === "body" ? this.#partBytes : 0;
       const declared = this.#contentLength;
       this.#reset();
-      throw badFrame(`the stream ended inside a Content-Length frame: ${received} of ${declared} body bytes arrived`, "content-length");
+      throw badFrame(
+        `the stream ended inside a Content-Length frame: ${received} of ${declared} body bytes arrived`,
+        "content-length",
+      );
     } else {
       this.#reset();
     }
@@ -251,11 +259,17 @@ class StreamFrameReader implements FrameReader {
     if (mode === "body") {
       this.#mode = "skipBody";
       this.#skipRemaining = this.#contentLength - received;
-      return badFrame(`${reason}: dropped a Content-Length frame after ${received} of ${this.#contentLength} body bytes`, "content-length");
+      return badFrame(
+        `${reason}: dropped a Content-Length frame after ${received} of ${this.#contentLength} body bytes`,
+        "content-length",
+      );
     }
     const framing: Framing = mode === "line" ? "newline" : "content-length";
     this.#mode = "skipLine";
-    return badFrame(`${reason}: dropped an incomplete ${mode === "line" ? "line" : "Content-Length header"} of ${received} bytes`, framing);
+    return badFrame(
+      `${reason}: dropped an incomplete ${mode === "line" ? "line" : "Content-Length header"} of ${received} bytes`,
+      framing,
+    );
   }
 
   /** Examines the pending input; throws the first bad frame after saving the input position. */
@@ -336,7 +350,10 @@ class StreamFrameReader implements FrameReader {
     this.#blankBytes += bytes;
     if (this.#blankBytes > this.#maxNewlineBytes) {
       this.#blankBytes = 0;
-      this.#failure = badFrame(`blank lines before a frame count toward its ${this.#maxNewlineBytes}-byte limit, and they are longer than that`, "newline");
+      this.#failure = badFrame(
+        `blank lines before a frame count toward its ${this.#maxNewlineBytes}-byte limit, and they are longer than that`,
+        "newline",
+      );
     }
   }
 
@@ -357,7 +374,11 @@ class StreamFrameReader implements FrameReader {
       }
       this.#failure = header
         ? badFrame(`Content-Length header is longer than ${this.#maxHeaderBytes} bytes`, "content-length")
-        : badFrame(`newline-delimited frame is longer than ${this.#maxNewlineBytes} bytes`, "newline", { tooLarge: true, seenBytes: lineBytes, maxBytes: this.#maxNewlineBytes });
+        : badFrame(`newline-delimited frame is longer than ${this.#maxNewlineBytes} bytes`, "newline", {
+            tooLarge: true,
+            seenBytes: lineBytes,
+            maxBytes: this.#maxNewlineBytes,
+          });
       return lineFeed === -1 ? chunk.length : lineFeed + 1;
     }
     if (lineFeed === -1) {
@@ -395,10 +416,14 @@ class StreamFrameReader implements FrameReader {
     while (start < end && isOptionalWhitespace(line[start]!)) start++;
     while (end > start && isOptionalWhitespace(line[end - 1]!)) end--;
     let digits = start < end;
-    for (let index = start; digits && index < end; index++) digits = line[index]! >= DIGIT_ZERO && line[index]! <= DIGIT_NINE;
+    for (let index = start; digits && index < end; index++)
+      digits = line[index]! >= DIGIT_ZERO && line[index]! <= DIGIT_NINE;
     if (!digits) {
       this.#since = undefined;
-      this.#failure = badFrame(`Content-Length value '${preview(line, start, end)}' is not a decimal number`, "content-length");
+      this.#failure = badFrame(
+        `Content-Length value '${preview(line, start, end)}' is not a decimal number`,
+        "content-length",
+      );
       return;
     }
     this.#contentLength = Number(latin1(line, start, end));
@@ -417,11 +442,15 @@ class StreamFrameReader implements FrameReader {
       if (this.#contentLength > this.#maxContentLength) {
         this.#startSkip("skipBody", this.#since);
         this.#skipRemaining = this.#contentLength;
-        this.#failure = badFrame(`Content-Length ${this.#contentLength} is over the ${this.#maxContentLength}-byte limit`, "content-length", {
-          tooLarge: true,
-          declaredBytes: this.#contentLength,
-          maxBytes: this.#maxContentLength,
-        });
+        this.#failure = badFrame(
+          `Content-Length ${this.#contentLength} is over the ${this.#maxContentLength}-byte limit`,
+          "content-length",
+          {
+            tooLarge: true,
+            declaredBytes: this.#contentLength,
+            maxBytes: this.#maxContentLength,
+          },
+        );
       } else if (this.#contentLength === 0) {
         // An empty body completes without another byte (and is not valid JSON).
         this.#mode = "between";
@@ -433,7 +462,10 @@ class StreamFrameReader implements FrameReader {
       return at + 1;
     }
     this.#startSkip("skipLine", this.#since);
-    this.#failure = badFrame("expected exactly one blank line (\\r\\n) after the Content-Length header", "content-length");
+    this.#failure = badFrame(
+      "expected exactly one blank line (\\r\\n) after the Content-Length header",
+      "content-length",
+    );
     return at;
   }
 
@@ -475,7 +507,10 @@ class StreamFrameReader implements FrameReader {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, { invalidJson: true, text: preview(body, 0, body.length, TEXT_PREVIEW_CHARS) });
+      this.#failure = badFrame(`${kind} is not valid JSON (${describeError(error)})`, framing, {
+        invalidJson: true,
+        text: preview(body, 0, body.length, TEXT_PREVIEW_CHARS),
+      });
       return;
     }
     this.#ready.push({ message, framing, bytes: body.length });
@@ -545,7 +580,8 @@ function isOptionalWhitespace(byte: number): boolean {
 function latin1(bytes: Uint8Array, start: number, end: number): string {
   let text = "";
   // In slices: a spread of a long header's bytes as arguments would overflow the stack.
-  for (let at = start; at < end; at += 4096) text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 4096)));
+  for (let at = start; at < end; at += 4096)
+    text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 4096)));
   return text;
 }
 

@@ -71,7 +71,8 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
     sessions.clear();
     context.leases?.reset();
   };
-  const unauthorized = (request: Request): Response | undefined => (options.token === undefined ? undefined : checkBearer(request, options.token));
+  const unauthorized = (request: Request): Response | undefined =>
+    options.token === undefined ? undefined : checkBearer(request, options.token);
 
   return [
     http.post(options.url, async ({ request }) => {
@@ -84,13 +85,20 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
         return rpcErrorResponse(400, null, JsonRpcErrorCode.ParseError, "parse error: the body is not JSON");
       }
       if (!isJsonObject(message)) {
-        const what = Array.isArray(message) ? "JSON-RPC batches are not supported: send one message per POST" : "the body must be one JSON-RPC message object";
+        const what = Array.isArray(message)
+          ? "JSON-RPC batches are not supported: send one message per POST"
+          : "the body must be one JSON-RPC message object";
         return rpcErrorResponse(400, null, JsonRpcErrorCode.InvalidRequest, what);
       }
       const sessionId = request.headers.get(SESSION_HEADER);
       if (sessionId === null) {
         if (message.method !== "initialize") {
-          return rpcErrorResponse(400, idOf(message), REFUSED, `bad request: the ${SESSION_HEADER} header is required; send initialize first to open a session`);
+          return rpcErrorResponse(
+            400,
+            idOf(message),
+            REFUSED,
+            `bad request: the ${SESSION_HEADER} header is required; send initialize first to open a session`,
+          );
         }
         const session = new HttpReplaySession(context, `http-${++clients}`);
         const outcome = await session.exchange(message, request.signal);
@@ -104,7 +112,12 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
       }
       const session = sessions.get(sessionId);
       if (session === undefined) {
-        return rpcErrorResponse(404, idOf(message), SESSION_NOT_FOUND, "session not found: it was deleted, or never existed; send initialize to open a new one");
+        return rpcErrorResponse(
+          404,
+          idOf(message),
+          SESSION_NOT_FOUND,
+          "session not found: it was deleted, or never existed; send initialize to open a new one",
+        );
       }
       return respond(await session.exchange(message, request.signal));
     }),
@@ -113,9 +126,11 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
       const refused = unauthorized(request);
       if (refused !== undefined) return refused;
       const sessionId = request.headers.get(SESSION_HEADER);
-      if (sessionId === null) return rpcErrorResponse(400, null, REFUSED, `bad request: the ${SESSION_HEADER} header is required`);
+      if (sessionId === null)
+        return rpcErrorResponse(400, null, REFUSED, `bad request: the ${SESSION_HEADER} header is required`);
       const session = sessions.get(sessionId);
-      if (session === undefined) return rpcErrorResponse(404, null, SESSION_NOT_FOUND, "session not found: it was deleted, or never existed");
+      if (session === undefined)
+        return rpcErrorResponse(404, null, SESSION_NOT_FOUND, "session not found: it was deleted, or never existed");
       sessions.delete(sessionId);
       session.close();
       context.record.changed();
@@ -125,7 +140,13 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
     http.get(options.url, ({ request }) => {
       const refused = unauthorized(request);
       if (refused !== undefined) return refused;
-      return rpcErrorResponse(405, null, REFUSED, "method not allowed: this endpoint offers no SSE stream; POST each message", { Allow: "POST, DELETE" });
+      return rpcErrorResponse(
+        405,
+        null,
+        REFUSED,
+        "method not allowed: this endpoint offers no SSE stream; POST each message",
+        { Allow: "POST, DELETE" },
+      );
     }),
   ];
 }
@@ -152,7 +173,12 @@ function checkBearer(request: Request, token: string): Response | undefined {
   const header = request.headers.get("Authorization");
   const presented = header === null ? undefined : /^bearer[ \t]+([^ \t]+)[ \t]*$/i.exec(header)?.[1];
   if (presented === token) return undefined;
-  const reason = header === null ? "missing token: send Authorization: Bearer <token>" : presented === undefined ? "the Authorization header is not a Bearer token" : "wrong token";
+  const reason =
+    header === null
+      ? "missing token: send Authorization: Bearer <token>"
+      : presented === undefined
+        ? "the Authorization header is not a Bearer token"
+        : "wrong token";
   return rpcErrorResponse(401, null, REFUSED, reason, { "WWW-Authenticate": 'Bearer realm="glass-sdk testing"' });
 }
 
@@ -160,7 +186,12 @@ function checkBearer(request: Request, token: string): Response | undefined {
 function checkAccept(request: Request): Response | undefined {
   const accept = request.headers.get("Accept");
   if (accept === null || /application\/json|application\/\*|\*\/\*/i.test(accept)) return undefined;
-  return rpcErrorResponse(406, null, REFUSED, "not acceptable: this endpoint answers with application/json; include it in Accept");
+  return rpcErrorResponse(
+    406,
+    null,
+    REFUSED,
+    "not acceptable: this endpoint answers with application/json; include it in Accept",
+  );
 }
 
 /** The id of a message, when it is usable in an answer. */
@@ -168,6 +199,15 @@ function idOf(message: Record<string, unknown>): JsonRpcId | null {
   return usableId(message.id) ?? null;
 }
 
-function rpcErrorResponse(status: number, id: JsonRpcId | null, code: number, message: string, headers?: Record<string, string>): Response {
-  return HttpResponse.json(jsonRpcFailure(id, code, message), { status, ...(headers === undefined ? {} : { headers }) });
+function rpcErrorResponse(
+  status: number,
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): Response {
+  return HttpResponse.json(jsonRpcFailure(id, code, message), {
+    status,
+    ...(headers === undefined ? {} : { headers }),
+  });
 }

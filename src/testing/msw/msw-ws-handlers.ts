@@ -49,7 +49,7 @@ function oversizedTextFrame(): string {
  */
 const NO_GLOBAL_WEBSOCKET =
   "createGlassWsHandlers needs the global WebSocket, which MSW intercepts, and this runtime has none " +
-  "(without it MSW answers every WebSocket upgrade with HTTP 500, \"WebSocket is not defined\"). " +
+  '(without it MSW answers every WebSocket upgrade with HTTP 500, "WebSocket is not defined"). ' +
   "On Node 20 run with NODE_OPTIONS=--experimental-websocket (or give test workers that flag), use Node 22 or later, " +
   "or test over HTTP with createGlassHandlers and httpTransport";
 
@@ -99,7 +99,8 @@ export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocke
 
   const link = ws.link(options.url);
   const handler = link.addEventListener("connection", ({ client, info }) => {
-    const protocols = info.protocols === undefined ? [] : typeof info.protocols === "string" ? [info.protocols] : info.protocols;
+    const protocols =
+      info.protocols === undefined ? [] : typeof info.protocols === "string" ? [info.protocols] : info.protocols;
     if (!protocols.includes(SUBPROTOCOL)) {
       client.close(1002, `the WebSocket subprotocol ${SUBPROTOCOL} is required`);
       return;
@@ -127,13 +128,22 @@ export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocke
     client.addEventListener("message", (event) => {
       if (!open.has(client)) return;
       if (typeof event.data !== "string") {
-        return send(JSON.stringify(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, "parse error: send each JSON-RPC message as a text frame"))));
+        return send(
+          JSON.stringify(
+            rpcFailure(
+              null,
+              rpcError(JsonRpcErrorCode.ParseError, "parse error: send each JSON-RPC message as a text frame"),
+            ),
+          ),
+        );
       }
       let message: unknown;
       try {
         message = JSON.parse(event.data);
       } catch {
-        return send(JSON.stringify(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, "parse error: the frame is not JSON"))));
+        return send(
+          JSON.stringify(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, "parse error: the frame is not JSON"))),
+        );
       }
       session.handle(message, FRAMING);
     });
@@ -149,7 +159,9 @@ export function createGlassWsHandlers(options: GlassWsHandlersOptions): WebSocke
 /** Whether the connection presents `token` (as a `glass-bearer.` subprotocol or a `?token=` query) and no other. */
 function presentsToken(url: URL, protocols: readonly string[], token: string): boolean {
   const presented = [
-    ...protocols.filter((entry) => entry.startsWith(TOKEN_SUBPROTOCOL_PREFIX)).map((entry) => entry.slice(TOKEN_SUBPROTOCOL_PREFIX.length)),
+    ...protocols
+      .filter((entry) => entry.startsWith(TOKEN_SUBPROTOCOL_PREFIX))
+      .map((entry) => entry.slice(TOKEN_SUBPROTOCOL_PREFIX.length)),
     ...url.searchParams.getAll("token"),
   ];
   return presented.length > 0 && presented.every((entry) => entry === token);

@@ -73,8 +73,16 @@ export class DaemonConnection implements SessionConnection {
     const chosen = framing ?? this.#lastFraming;
     let frame = encodeFrame(message, { framing: chosen });
     const { maxResponseBytes } = this.#options.limits;
-    if (frame.length > maxResponseBytes && "id" in message && !("method" in message) && bodyBytes(frame, chosen) > maxResponseBytes) {
-      const error = rpcError(JsonRpcErrorCode.ResponseTooLarge, `the answer is ${bodyBytes(frame, chosen)} bytes, over the daemon's ${maxResponseBytes}-byte response limit`);
+    if (
+      frame.length > maxResponseBytes &&
+      "id" in message &&
+      !("method" in message) &&
+      bodyBytes(frame, chosen) > maxResponseBytes
+    ) {
+      const error = rpcError(
+        JsonRpcErrorCode.ResponseTooLarge,
+        `the answer is ${bodyBytes(frame, chosen)} bytes, over the daemon's ${maxResponseBytes}-byte response limit`,
+      );
       frame = encodeFrame(rpcFailure(message.id, error), { framing: chosen });
     }
     this.#writeBytes(frame);
@@ -89,7 +97,10 @@ export class DaemonConnection implements SessionConnection {
       this.#writeBytes(oversizedFrame(this.#lastFraming));
       return;
     }
-    const frame = encodeFrame({ jsonrpc: "2.0", id: "glass-server-partial", method: "ping" }, { framing: this.#lastFraming });
+    const frame = encodeFrame(
+      { jsonrpc: "2.0", id: "glass-server-partial", method: "ping" },
+      { framing: this.#lastFraming },
+    );
     this.#writeBytes(frame.subarray(0, Math.floor(frame.length / 2)));
     this.#silenced = true;
   }
@@ -136,7 +147,10 @@ export class DaemonConnection implements SessionConnection {
       if (bad === undefined) return this.#watchForStall();
       if (!isInvalidJson(bad)) return this.#finish(bad.rawMessage);
       // A well-framed body that is not JSON: -32700 (id null), and the reading goes on.
-      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      this.write(
+        rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)),
+        framingOf(bad),
+      );
       input = EMPTY;
     }
   };
@@ -153,7 +167,10 @@ export class DaemonConnection implements SessionConnection {
     }
     this.#deliver(this.#reader.takeDecoded());
     if (bad !== undefined && isInvalidJson(bad)) {
-      this.write(rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)), framingOf(bad));
+      this.write(
+        rpcFailure(null, rpcError(JsonRpcErrorCode.ParseError, `parse error: ${bad.rawMessage}`)),
+        framingOf(bad),
+      );
       bad = undefined;
     }
     this.#finish(bad?.rawMessage);
@@ -181,11 +198,14 @@ export class DaemonConnection implements SessionConnection {
     this.#clearStallTimer();
     if (since === undefined || this.#ended) return;
     const timeoutMs = this.#options.limits.frameTimeoutMs;
-    this.#stallTimer = setTimeout(() => {
-      this.#stallTimer = undefined;
-      if (this.#reader.partialSince() !== since) return this.#watchForStall();
-      this.#finish(`the frame did not arrive within ${timeoutMs} ms of its first byte`);
-    }, Math.max(0, since + timeoutMs - Date.now()));
+    this.#stallTimer = setTimeout(
+      () => {
+        this.#stallTimer = undefined;
+        if (this.#reader.partialSince() !== since) return this.#watchForStall();
+        this.#finish(`the frame did not arrive within ${timeoutMs} ms of its first byte`);
+      },
+      Math.max(0, since + timeoutMs - Date.now()),
+    );
     this.#stallTimer.unref?.();
   }
 
@@ -219,7 +239,9 @@ function bodyBytes(frame: Uint8Array, framing: Framing): number {
  */
 function oversizedFrame(framing: Framing): Uint8Array {
   const size = FrameLimits.maxResponseBytes + 1;
-  const json = utf8.encode('{"jsonrpc":"2.0","id":"mock-oversized","result":{"content":[{"type":"text","text":"{}"}]}}');
+  const json = utf8.encode(
+    '{"jsonrpc":"2.0","id":"mock-oversized","result":{"content":[{"type":"text","text":"{}"}]}}',
+  );
   const header = framing === "content-length" ? utf8.encode(`Content-Length: ${size}\r\n\r\n`) : new Uint8Array(0);
   const frame = new Uint8Array(header.length + size + (framing === "newline" ? 1 : 0)).fill(0x20);
   frame.set(header, 0);

@@ -17,7 +17,8 @@ export function packageRoot(): string {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest) && readName(manifest) === PACKAGE_NAME) return (root = dir);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package directory above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`cannot find the ${PACKAGE_NAME} package directory above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }

@@ -108,7 +108,9 @@ const MAX_SOCKET_PATH_BYTES = process.platform === "linux" ? 107 : 103;
  */
 async function listenPrivately(server: Server, path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new Error(`the socket path ${path} is too long (${Buffer.byteLength(path)} bytes; a Unix socket path has at most ${MAX_SOCKET_PATH_BYTES}): choose a shorter one`);
+    throw new Error(
+      `the socket path ${path} is too long (${Buffer.byteLength(path)} bytes; a Unix socket path has at most ${MAX_SOCKET_PATH_BYTES}): choose a shorter one`,
+    );
   }
   // `dir/.glass-XXXXXX`: in the socket's own directory (join(dir, ".") would name the directory
   // itself, and mkdtemp would put the staging directory beside it, in its parent).
@@ -118,12 +120,18 @@ async function listenPrivately(server: Server, path: string): Promise<void> {
   const staged = join(staging, "s");
   try {
     if (Buffer.byteLength(staged) > MAX_SOCKET_PATH_BYTES) {
-      throw new Error(`the socket path ${path} is too long to be created safely (its directory's path leaves no room for a private one): choose a shorter one`);
+      throw new Error(
+        `the socket path ${path} is too long to be created safely (its directory's path leaves no room for a private one): choose a shorter one`,
+      );
     }
     await listen(server, staged);
     await chmod(staged, 0o600);
     await link(staged, path).catch((error: unknown) => {
-      throw new Error((error as { code?: unknown }).code === "EEXIST" ? `${path} was taken while the daemon was starting; choose another path` : `cannot create the socket ${path}: ${describeFsError(error)}`);
+      throw new Error(
+        (error as { code?: unknown }).code === "EEXIST"
+          ? `${path} was taken while the daemon was starting; choose another path`
+          : `cannot create the socket ${path}: ${describeFsError(error)}`,
+      );
     });
   } catch (error) {
     server.close();

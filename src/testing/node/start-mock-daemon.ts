@@ -131,7 +131,13 @@ export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<
   const mode: MockDaemonMode = options.socket === undefined ? "stdio" : "socket";
   const manifest = buildManifest(mode, `${process.platform}-${process.arch}`, options);
   // Fast mode reads JSON lines as large as Content-Length bodies, unless the limits say otherwise.
-  const limits = options.fast === true ? { ...options.limits, maxNewlineRequestBytes: options.limits?.maxNewlineRequestBytes ?? DEFAULT_LIMITS.maxContentLengthBytes } : options.limits;
+  const limits =
+    options.fast === true
+      ? {
+          ...options.limits,
+          maxNewlineRequestBytes: options.limits?.maxNewlineRequestBytes ?? DEFAULT_LIMITS.maxContentLengthBytes,
+        }
+      : options.limits;
   const context = createDaemonContext({
     mode,
     engine: createReplayEngine(fixture, { match: options.match }),

@@ -198,7 +198,11 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     if (n.r) return size(n.r, x, exact);
     if ("k" in n) return jsonByteLength(n.k);
     if (n.e?.every((v) => typeof v === "string")) {
-      return n.e.includes(x) ? jsonStringLength(x) : n.e.every((v) => jsonStringLength(v as string) === (v as string).length + 2) ? x.length + 2 : NaN;
+      return n.e.includes(x)
+        ? jsonStringLength(x)
+        : n.e.every((v) => jsonStringLength(v as string) === (v as string).length + 2)
+          ? x.length + 2
+          : NaN;
     }
     switch (n.t) {
       case 1:
@@ -238,7 +242,15 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     if (types.length && !types.some((t) => TYPES[t as never]!(x))) {
       if (!O) return false;
       const words = types.map((t) => ARTICLES[t as never]);
-      F(p, why(n, "t", `must be ${words.length > 2 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words.join(" or ")}`, got(x)));
+      F(
+        p,
+        why(
+          n,
+          "t",
+          `must be ${words.length > 2 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words.join(" or ")}`,
+          got(x),
+        ),
+      );
     } else {
       // Each group of keywords is checked on a value of its kind (without its keywords, it does nothing).
       if (typeof x === "object" && x !== null && !Array.isArray(x)) {
@@ -253,7 +265,17 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
             if (n.N && !E(n.N, k, jp(p, k))) return false;
             if ((closed || open || n.X) && !names.includes(k)) {
               if (closed) {
-                if (!F(jp(p, k), why(n, "c", `is not allowed (unknown field); ${names.length ? `allowed fields: ${names.join(", ")}` : "no fields are allowed here"}`))) return false;
+                if (
+                  !F(
+                    jp(p, k),
+                    why(
+                      n,
+                      "c",
+                      `is not allowed (unknown field); ${names.length ? `allowed fields: ${names.join(", ")}` : "no fields are allowed here"}`,
+                    ),
+                  )
+                )
+                  return false;
               } else if (n.X) {
                 if (!E(n.X, x[k], jp(p, k))) return false;
               } else if (!checkJson(x[k], jp(p, k), O) && !no()) return false;
@@ -269,44 +291,93 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
             if (!E(n.s![j]!, v, jp(p, k))) return false;
           } else if ((n.q! / 2 ** j) & 1 && !F(jp(p, k), why(n, "q", "is required"))) return false;
         }
-        for (const k of n.Q ?? []) if (x[k] === undefined && !(k in x) && !F(jp(p, k), why(n, "q", "is required"))) return false;
-        if (count < n.m! && !F(p, why(n, "m", n.m === 1 ? "must have at least one entry" : `must have at least ${n.m} entries`))) return false;
+        for (const k of n.Q ?? [])
+          if (x[k] === undefined && !(k in x) && !F(jp(p, k), why(n, "q", "is required"))) return false;
+        if (
+          count < n.m! &&
+          !F(p, why(n, "m", n.m === 1 ? "must have at least one entry" : `must have at least ${n.m} entries`))
+        )
+          return false;
         if (count > n.M! && !F(p, why(n, "M", `must have at most ${n.M} entries`, ` (got ${count})`))) return false;
       }
       if (Array.isArray(x)) {
         j = x.length;
-        if (j < n.l! && !F(p, why(n, "l", n.l === 1 ? "must not be empty" : `must have at least ${n.l} items`, ` (got ${j})`))) return false;
+        if (
+          j < n.l! &&
+          !F(p, why(n, "l", n.l === 1 ? "must not be empty" : `must have at least ${n.l} items`, ` (got ${j})`))
+        )
+          return false;
         if (j > n.L! && !F(p, why(n, "L", `must have at most ${n.L} items`, ` (got ${j})`))) return false;
         if (n.i) for (j = 0; j < x.length; j++) if (!E(n.i, x[j], O ? joinIndex(p, j) : "")) return false;
-        if (n.u && (j = duplicateIndex(x)) !== -1 && !F(joinIndex(p, j), why(n, "u", "must not repeat an earlier item"))) return false;
+        if (
+          n.u &&
+          (j = duplicateIndex(x)) !== -1 &&
+          !F(joinIndex(p, j), why(n, "u", "must not repeat an earlier item"))
+        )
+          return false;
         if (n.C) {
           let c = 0;
           for (const item of x) if (call(n.C, item, "", null)) c++;
           const least = n.G ?? 1;
-          if (c < least && !F(p, why(n, "G", `must contain at least ${least} matching item${least === 1 ? "" : "s"}`, ` (got ${c})`))) return false;
-          if (c > n.H! && !F(p, why(n, "H", `must contain at most ${n.H} matching item${n.H === 1 ? "" : "s"}`, ` (got ${c})`))) return false;
+          if (
+            c < least &&
+            !F(p, why(n, "G", `must contain at least ${least} matching item${least === 1 ? "" : "s"}`, ` (got ${c})`))
+          )
+            return false;
+          if (
+            c > n.H! &&
+            !F(p, why(n, "H", `must contain at most ${n.H} matching item${n.H === 1 ? "" : "s"}`, ` (got ${c})`))
+          )
+            return false;
         }
       }
       if (typeof x === "string") {
         // A string of n code units has n/2 to n code points and at most 3n UTF-8 bytes: most checks
         // are settled by the length.
-        if (x.length < 2 * n.v! && codePointLength(x) < n.v! && !F(p, why(n, "v", n.v === 1 ? "must not be empty" : `must be at least ${n.v} characters long`))) return false;
-        if (x.length > n.V! && codePointLength(x) > n.V! && !F(p, why(n, "V", `must be at most ${n.V} characters long`, ` (got ${codePointLength(x)})`))) return false;
-        if (x.length < n.d! && utf8Length(x) < n.d! && !F(p, why(n, "d", `must be at least ${n.d} UTF-8 bytes long`))) return false;
-        if (x.length > n.D! / 3 && utf8Length(x) > n.D! && !F(p, why(n, "D", `must be at most ${n.D} UTF-8 bytes`, ` (got ${utf8Length(x)})`))) return false;
+        if (
+          x.length < 2 * n.v! &&
+          codePointLength(x) < n.v! &&
+          !F(p, why(n, "v", n.v === 1 ? "must not be empty" : `must be at least ${n.v} characters long`))
+        )
+          return false;
+        if (
+          x.length > n.V! &&
+          codePointLength(x) > n.V! &&
+          !F(p, why(n, "V", `must be at most ${n.V} characters long`, ` (got ${codePointLength(x)})`))
+        )
+          return false;
+        if (x.length < n.d! && utf8Length(x) < n.d! && !F(p, why(n, "d", `must be at least ${n.d} UTF-8 bytes long`)))
+          return false;
+        if (
+          x.length > n.D! / 3 &&
+          utf8Length(x) > n.D! &&
+          !F(p, why(n, "D", `must be at most ${n.D} UTF-8 bytes`, ` (got ${utf8Length(x)})`))
+        )
+          return false;
         // An empty string already failed minLength; the pattern would only repeat it less clearly.
         if (
-          (n.K ?? n.P) != null && !(n.v! >= 1 && !x) &&
+          (n.K ?? n.P) != null &&
+          !(n.v! >= 1 && !x) &&
           !(n.K != null ? KNOWN_TESTS[n.K]!(x) : (n.R ??= new RegExp(n.P!, "u")).test(x)) &&
           !F(p, why(n, "P", `must match the pattern ${n.P}`))
-        ) return false;
+        )
+          return false;
       }
       if (typeof x === "number") {
         for (j = 0; j < 4; j++) {
           const limit = n.U?.[j] as number;
-          if ((j === 0 ? x < limit : j === 1 ? x > limit : j === 2 ? x <= limit : x >= limit) && !F(p, why(n, j, `must be ${LIMITS[j]} ${limit}`, ` (got ${x})`))) return false;
+          if (
+            (j === 0 ? x < limit : j === 1 ? x > limit : j === 2 ? x <= limit : x >= limit) &&
+            !F(p, why(n, j, `must be ${LIMITS[j]} ${limit}`, ` (got ${x})`))
+          )
+            return false;
         }
-        if (n.Y != null && Math.abs(x / n.Y - Math.round(x / n.Y)) > 1e-9 && !F(p, why(n, "Y", `must be a multiple of ${n.Y}`))) return false;
+        if (
+          n.Y != null &&
+          Math.abs(x / n.Y - Math.round(x / n.Y)) > 1e-9 &&
+          !F(p, why(n, "Y", `must be a multiple of ${n.Y}`))
+        )
+          return false;
       }
     }
     if ("k" in n && x !== n.k) {
@@ -315,7 +386,15 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     }
     if (n.e && !n.e.includes(x)) {
       if (!O) return false;
-      F(p, why(n, "e", `must be one of: ${n.e.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}`, gotValue(x)));
+      F(
+        p,
+        why(
+          n,
+          "e",
+          `must be one of: ${n.e.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}`,
+          gotValue(x),
+        ),
+      );
     }
     for (const a of n.a ?? []) if (!E(a, x, p)) return false;
     if (n.y && !n.y.some((b) => call(b, x, "", null))) {
@@ -334,7 +413,13 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     }
     if (n.j && !checkJson(x, p, O) && !no()) return false;
     // Only a value valid so far gets here, so its schema can measure it.
-    if (n.b != null && ok && (j = size(i, x, false) > n.b ? size(i, x, true) : 0) > n.b && !F(p, why(n, "D", `must serialize to at most ${n.b} bytes of JSON`, ` (got ${j})`))) return false;
+    if (
+      n.b != null &&
+      ok &&
+      (j = size(i, x, false) > n.b ? size(i, x, true) : 0) > n.b &&
+      !F(p, why(n, "D", `must serialize to at most ${n.b} bytes of JSON`, ` (got ${j})`))
+    )
+      return false;
     for (const rule of n.w ?? []) if (ok && !RULES[rule]!(x, p, O ?? scratch()) && !no()) return false;
     return true;
   };
@@ -350,7 +435,11 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
 }
 
 /** A validator table (`payloadValidators`): each name with the validator of its node (0: none), frozen and without a prototype. */
-export function validatorTable(validator: (node: number) => GeneratedValidator, names: string[], nodes: number[]): Readonly<Record<string, GeneratedValidator>> {
+export function validatorTable(
+  validator: (node: number) => GeneratedValidator,
+  names: string[],
+  nodes: number[],
+): Readonly<Record<string, GeneratedValidator>> {
   const table = Object.create(null) as Record<string, GeneratedValidator>;
   nodes.forEach((node, i) => node && (table[names[i]!] = validator(node)));
   return Object.freeze(table);

@@ -20,7 +20,10 @@ const UNEXECUTED_ACTIONS: ReadonlySet<string> = new Set(["toggle", "download", "
 export function intentExecutionValue(payload: IntentExecutionShape, path: string, out: ValidationIssue[]): boolean {
   const { action, value } = payload;
   if (UNEXECUTED_ACTIONS.has(action)) {
-    out.push({ path: joinPath(path, "action"), reason: `the daemon resolves a ${action} intent but does not execute one` });
+    out.push({
+      path: joinPath(path, "action"),
+      reason: `the daemon resolves a ${action} intent but does not execute one`,
+    });
     return false;
   }
   if (VALUE_ACTIONS.has(action) && (value === undefined || value === "")) {

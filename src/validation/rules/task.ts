@@ -39,7 +39,14 @@ const FAMILIES: Readonly<Record<string, Family>> = {
     kinds: ["form"],
     region: true,
     inputs: ["submit", "form.submit requires the semantic submit target in inputs.submit"],
-    postconditions: ["navigationOccurred", "validationClear", "regionPresent", "pageKind", "dialogClosed", "entityState"],
+    postconditions: [
+      "navigationOccurred",
+      "validationClear",
+      "regionPresent",
+      "pageKind",
+      "dialogClosed",
+      "entityState",
+    ],
   },
   "navigation.follow": {
     kinds: ["page"],
@@ -47,7 +54,12 @@ const FAMILIES: Readonly<Record<string, Family>> = {
     inputs: ["url", "navigation.follow requires a bounded url input"],
     postconditions: ["navigationOccurred", "regionPresent", "pageKind"],
   },
-  "navigation.selectTab": { kinds: ["tab"], region: true, inputs: ["tab", "navigation.selectTab requires a bounded tab input"], postconditions: ON_PAGE },
+  "navigation.selectTab": {
+    kinds: ["tab"],
+    region: true,
+    inputs: ["tab", "navigation.selectTab requires a bounded tab input"],
+    postconditions: ON_PAGE,
+  },
   "navigation.openMenu": {
     kinds: ["navigationItem"],
     region: true,
@@ -57,8 +69,18 @@ const FAMILIES: Readonly<Record<string, Family>> = {
   "table.extract": { kinds: ["table"], region: true, inputs: [], postconditions: EXTRACTED },
   "collection.extract": { kinds: ["collection"], region: true, inputs: [], postconditions: EXTRACTED },
   "region.extract": { kinds: REGION_KINDS, region: true, inputs: [], postconditions: EXTRACTED },
-  "field.read": { kinds: ["field"], region: true, inputs: ["field", "field.read requires the semantic field name in inputs.field"], postconditions: ON_PAGE },
-  "dialog.inspect": { kinds: ["dialog"], region: false, inputs: [], postconditions: ["dialogClosed", "regionPresent", "pageKind"] },
+  "field.read": {
+    kinds: ["field"],
+    region: true,
+    inputs: ["field", "field.read requires the semantic field name in inputs.field"],
+    postconditions: ON_PAGE,
+  },
+  "dialog.inspect": {
+    kinds: ["dialog"],
+    region: false,
+    inputs: [],
+    postconditions: ["dialogClosed", "regionPresent", "pageKind"],
+  },
   "dialog.confirm": { kinds: ["dialog"], region: false, inputs: [], postconditions: ["dialogClosed", "pageKind"] },
   "dialog.cancel": { kinds: ["dialog"], region: false, inputs: [], postconditions: ["dialogClosed", "pageKind"] },
   "pagination.next": {
@@ -164,7 +186,10 @@ export function taskFamilyRequirements(task: TaskShape, path: string, out: Valid
     out.push({ path: joinPath(scopePath, "entityKind"), reason: NAME_WITHOUT_KIND });
   }
   if (scope.entityKind !== undefined && !family.kinds.includes(scope.entityKind)) {
-    out.push({ path: joinPath(scopePath, "entityKind"), reason: task.task === "region.extract" ? KIND_FOR_REGION_EXTRACT : KIND_FOR_FAMILY });
+    out.push({
+      path: joinPath(scopePath, "entityKind"),
+      reason: task.task === "region.extract" ? KIND_FOR_REGION_EXTRACT : KIND_FOR_FAMILY,
+    });
   }
 
   const wanted = family.inputs;
@@ -191,19 +216,23 @@ export function taskFamilyRequirements(task: TaskShape, path: string, out: Valid
     if (reason !== undefined) out.push({ path: joinPath(at, "expected"), reason });
   }
 
-  if (task.task === "form.submit" && postconditions.length === 0) out.push({ path: postconditionsPath, reason: SUBMIT_POSTCONDITION });
+  if (task.task === "form.submit" && postconditions.length === 0)
+    out.push({ path: postconditionsPath, reason: SUBMIT_POSTCONDITION });
   if (task.task === "form.fill" && names.length === 0) out.push({ path: inputsPath, reason: FILL_INPUT });
-  if (family.region && scope.regionName === undefined) out.push({ path: joinPath(scopePath, "regionName"), reason: REGION });
+  if (family.region && scope.regionName === undefined)
+    out.push({ path: joinPath(scopePath, "regionName"), reason: REGION });
   if (wanted !== "any" && wanted.length === 2) {
     const [name, missing] = wanted;
-    if (!Object.hasOwn(inputs, name) || (name === "url" && inputs[name] === "")) out.push({ path: joinPath(inputsPath, name), reason: missing });
+    if (!Object.hasOwn(inputs, name) || (name === "url" && inputs[name] === ""))
+      out.push({ path: joinPath(inputsPath, name), reason: missing });
   }
   return out.length === before;
 }
 
 /** What is wrong with a postcondition's `expected` for its kind (checks 6 to 12), or `undefined`. */
 function expectedProblem(kind: string, expected: string | undefined, maxItems: number): string | undefined {
-  if (expected !== undefined && ((expected.length * 3 > 256 && utf8Length(expected) > 256) || CONTROL.test(expected))) return EXPECTED_BOUND;
+  if (expected !== undefined && ((expected.length * 3 > 256 && utf8Length(expected) > 256) || CONTROL.test(expected)))
+    return EXPECTED_BOUND;
   switch (kind) {
     case "regionPresent":
       if (expected === undefined) return REGION_PRESENT;
@@ -217,7 +246,8 @@ function expectedProblem(kind: string, expected: string | undefined, maxItems: n
       const name = expected.slice(0, dot);
       const state = expected.slice(dot + 1, equals);
       const value = expected.slice(equals + 1);
-      if (BLANK.test(name) || !ENTITY_STATES.has(state) || (value !== "true" && value !== "false")) return ENTITY_STATE_PARTS;
+      if (BLANK.test(name) || !ENTITY_STATES.has(state) || (value !== "true" && value !== "false"))
+        return ENTITY_STATE_PARTS;
       return undefined;
     }
     case "recordsExtracted": {

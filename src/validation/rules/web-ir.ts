@@ -90,9 +90,22 @@ const boundedText = (max: number): string => `value must be non-empty, at most $
  * without repeats (at most {@link MAX_ACTIONS} of them).
  */
 const ACTION_RANK: ReadonlyMap<string, number> = new Map(
-  ["read", "click", "type", "select", "check", "uncheck", "submit", "open", "close", "confirm", "cancel", "navigate", "extract", "paginate"].map(
-    (action, rank) => [action, rank],
-  ),
+  [
+    "read",
+    "click",
+    "type",
+    "select",
+    "check",
+    "uncheck",
+    "submit",
+    "open",
+    "close",
+    "confirm",
+    "cancel",
+    "navigate",
+    "extract",
+    "paginate",
+  ].map((action, rank) => [action, rank]),
 );
 const MAX_ACTIONS = 16;
 /** The actions a read-only entity cannot advertise: they change its value. */
@@ -159,14 +172,16 @@ export function webIrDocumentConsistency(ir: WebIrShape, path: string, out: Vali
   if (ir.coverage.opaqueRegions !== opaque) {
     out.push({ path: joinPath(joinPath(path, "coverage"), "opaqueRegions"), reason: OPAQUE_COUNT });
   }
-  if (ir.entityDetails !== undefined) entityDetailsConsistency(ir.entityDetails, ids, entities.length, joinPath(path, "entityDetails"), out);
+  if (ir.entityDetails !== undefined)
+    entityDetailsConsistency(ir.entityDetails, ids, entities.length, joinPath(path, "entityDetails"), out);
   relationshipsConsistency(ir.relationships, entities, ids, repeatedIds, joinPath(path, "relationships"), out);
 
   const hints = ir.relationshipHintDiagnostics;
   if (hints !== undefined) {
     const hintsPath = joinPath(path, "relationshipHintDiagnostics");
     for (let i = 0; i < hints.length; i++) {
-      if (!isBoundedText(hints[i]!.parentRole, 64)) out.push({ path: joinPath(joinIndex(hintsPath, i), "parentRole"), reason: boundedText(64) });
+      if (!isBoundedText(hints[i]!.parentRole, 64))
+        out.push({ path: joinPath(joinIndex(hintsPath, i), "parentRole"), reason: boundedText(64) });
     }
   }
   return out.length === before;
@@ -225,7 +240,9 @@ function entityDetailsConsistency(
   let failing: { key: string; issue: ValidationIssue }[] | undefined;
   for (const key of Object.keys(details)) {
     count++;
-    const issue = ids.has(key) ? entityDetailIssue(key, details[key]!, ids, detailsPath) : { path: detailsPath, reason: DETAILS_UNKNOWN };
+    const issue = ids.has(key)
+      ? entityDetailIssue(key, details[key]!, ids, detailsPath)
+      : { path: detailsPath, reason: DETAILS_UNKNOWN };
     if (issue !== undefined) (failing ??= []).push({ key, issue });
   }
   if (count > entityCount) out.push({ path: detailsPath, reason: DETAILS_COUNT });
@@ -252,7 +269,12 @@ function entityDetailsConsistency(
  * | `surfaceId` comes with `surfaceKind` and `surfaceCoverage` | `.surface` | `surface metadata requires kind and coverage` |
  * | `surfaceKind` or `surfaceCoverage` only with `surfaceId` | `.surface` | `surface kind and coverage require a surface ID` |
  */
-function entityDetailIssue(key: string, detail: EntityDetailShape, ids: ReadonlyMap<string, number>, detailsPath: string): ValidationIssue | undefined {
+function entityDetailIssue(
+  key: string,
+  detail: EntityDetailShape,
+  ids: ReadonlyMap<string, number>,
+  detailsPath: string,
+): ValidationIssue | undefined {
   const at = (field: string): string => `${detailsPath}.${key}.${field}`;
   const actions = detail.supportedActions ?? [];
   let previous = -1;
@@ -269,8 +291,10 @@ function entityDetailIssue(key: string, detail: EntityDetailShape, ids: Readonly
   if (!sorted) return { path: at("supportedActions"), reason: ACTIONS_ORDER };
   if (detail.state?.disabled === true && executable) return { path: at("supportedActions"), reason: DISABLED_ACTIONS };
   if (detail.state?.readOnly === true && mutation) return { path: at("supportedActions"), reason: READ_ONLY_ACTIONS };
-  if (detail.regionId !== undefined && !ids.has(detail.regionId)) return { path: at("regionId"), reason: REGION_UNKNOWN };
-  if ((detail.scope ?? "document") === "document" && detail.scopeId !== undefined) return { path: at("scopeId"), reason: DOCUMENT_SCOPE_ID };
+  if (detail.regionId !== undefined && !ids.has(detail.regionId))
+    return { path: at("regionId"), reason: REGION_UNKNOWN };
+  if ((detail.scope ?? "document") === "document" && detail.scopeId !== undefined)
+    return { path: at("scopeId"), reason: DOCUMENT_SCOPE_ID };
   const texts = [
     ["scopeId", detail.scopeId, 128],
     ["semanticStabilityKey", detail.semanticStabilityKey, 512],
@@ -339,7 +363,8 @@ function relationshipsConsistency(
       lastFrom = ids.get(lastFromId);
     }
     const from = lastFrom;
-    const to = nextTo < n && !repeatedIds && entities[nextTo]!.id === relationship.to ? nextTo : ids.get(relationship.to);
+    const to =
+      nextTo < n && !repeatedIds && entities[nextTo]!.id === relationship.to ? nextTo : ids.get(relationship.to);
     if (to !== undefined) nextTo = to + 1;
     let reason: string | undefined;
     if (from === undefined || to === undefined || from === to) {

@@ -18,7 +18,13 @@ function equal(a, b) {
 
 function row(transport, request, outcome, ok) {
   const tr = document.createElement("tr");
-  for (const [text, cls] of [[transport], [request.requestId], [request.operation], [outcome], [ok ? "✓ matches the fixture" : "✗ differs", ok ? "ok" : "bad"]]) {
+  for (const [text, cls] of [
+    [transport],
+    [request.requestId],
+    [request.operation],
+    [outcome],
+    [ok ? "✓ matches the fixture" : "✗ differs", ok ? "ok" : "bad"],
+  ]) {
     const td = document.createElement("td");
     td.textContent = text;
     if (cls) td.className = cls;
@@ -29,9 +35,16 @@ function row(transport, request, outcome, ok) {
 
 async function call(glass, request) {
   const [namespace, method] = request.operation.split(".");
-  const run = () => glass[namespace][method](request.payload, { validate: false, deadlineMs: 10_000, ...(request.correlationId ? { correlationId: request.correlationId } : {}) });
+  const run = () =>
+    glass[namespace][method](request.payload, {
+      validate: false,
+      deadlineMs: 10_000,
+      ...(request.correlationId ? { correlationId: request.correlationId } : {}),
+    });
   try {
-    const result = requiresLease(request.operation, request.payload) ? await glass.withLease(run, { ttlMs: 10_000 }) : await run();
+    const result = requiresLease(request.operation, request.payload)
+      ? await glass.withLease(run, { ttlMs: 10_000 })
+      : await run();
     return { ok: true, result };
   } catch (error) {
     if (!(error instanceof GlassError)) throw error;
@@ -65,7 +78,8 @@ try {
     ...(await runAll("WebSocket", webSocketTransport({ url: `${bridge.replace(/^http/, "ws")}/mcp`, token }), fixture)),
   ];
   const passed = outcomes.filter((o) => o.ok).length;
-  document.getElementById("summary").textContent = `${passed} of ${outcomes.length} golden operations matched the fixture (Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? "?"}).`;
+  document.getElementById("summary").textContent =
+    `${passed} of ${outcomes.length} golden operations matched the fixture (Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? "?"}).`;
   window.__glassOutcome = { outcomes };
 } catch (error) {
   document.getElementById("summary").textContent = `failed: ${error?.message ? error.message : String(error)}`;

@@ -20,7 +20,13 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (message === null || typeof message !== "object" || message.id === undefined) return;
   const answer =
     message.method === "initialize"
-      ? { result: { protocolVersion: message.params?.protocolVersion ?? "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "stubborn-daemon", version: "1.0.0" } } }
+      ? {
+          result: {
+            protocolVersion: message.params?.protocolVersion ?? "2024-11-05",
+            capabilities: { tools: {} },
+            serverInfo: { name: "stubborn-daemon", version: "1.0.0" },
+          },
+        }
       : { error: { code: -32601, message: "method not found" } };
   process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answer })}\n`);
 });

@@ -9,7 +9,13 @@ import { socketTransport } from "glass-sdk/node";
 
 const glass = await Glass.connect(socketTransport({ path: process.env.GLASS_SOCKET! }));
 const page = await glass.browser.observe({ level: "interactive" });
-const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: page.revision });
+const found = await glass.browser.findTarget({
+  schemaVersion: 1,
+  intent: "Email",
+  action: "type",
+  resolutionPolicy: "reportOnly",
+  expectedRevision: page.revision,
+});
 const email = found.candidates[0]!;
 let token = "";
 await glass.withLease(async (lease) => {

@@ -22,7 +22,10 @@ type Steps = (glass: Glass) => Promise<void>;
  * defaults (SEP-1034): every property with a `default` gets it. glass-sdk hands elicitation to the
  * caller's handler; this is such a handler.
  */
-function acceptWithDefaults(params: Record<string, unknown> | undefined): { action: "accept"; content: Record<string, unknown> } {
+function acceptWithDefaults(params: Record<string, unknown> | undefined): {
+  action: "accept";
+  content: Record<string, unknown>;
+} {
   const schema = params?.requestedSchema as { properties?: Record<string, { default?: unknown }> } | undefined;
   const content: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {

@@ -118,7 +118,11 @@ export const CATALOG_FILES = {
     "browser.memoryForget",
     "browser.memoryPrune",
   ],
-  "catalog-page-additions": ["browser.extractWebIr", "browser.preflightNavigation", "browser.resolveIntentWithKnowledge"],
+  "catalog-page-additions": [
+    "browser.extractWebIr",
+    "browser.preflightNavigation",
+    "browser.resolveIntentWithKnowledge",
+  ],
 } as const satisfies Record<string, readonly OperationName[]>;
 
 /** What the daemon answers an operation it cannot carry out here, as the client lifts it. */
@@ -194,7 +198,6 @@ export function recordCalls(client: Glass): RecordedClient {
   return { glass, called };
 }
 
-
 /** The id of the knowledge record {@link seedKnowledge} stores. */
 export const SEEDED_RECORD_ID = "kr-lab-page-family";
 
@@ -207,7 +210,14 @@ export function labKnowledgeRecord(origin: string): Record<string, unknown> {
     schemaVersion: 1,
     recordId: SEEDED_RECORD_ID,
     kind: "pageFamily",
-    scope: { origin, pathPattern: "/lab", profileScope: "anonymous", browserFamily: "chromium", glassSchemaVersion: 1, policyPreset: "development" },
+    scope: {
+      origin,
+      pathPattern: "/lab",
+      profileScope: "anonymous",
+      browserFamily: "chromium",
+      glassSchemaVersion: 1,
+      policyPreset: "development",
+    },
     source: {
       firstSeenAt: "2026-12-01T09:00:00Z",
       lastVerifiedAt: "2026-12-02T09:00:00Z",
@@ -232,5 +242,8 @@ export function seedKnowledge(state: DaemonState, origin: string): void {
   if (configHome === undefined) throw new Error("the daemon state has no GLASS_CONFIG_HOME");
   const directory = join(configHome, "glass", "knowledge");
   mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, "default.json"), JSON.stringify({ schemaVersion: 1, records: [labKnowledgeRecord(origin)] }));
+  writeFileSync(
+    join(directory, "default.json"),
+    JSON.stringify({ schemaVersion: 1, records: [labKnowledgeRecord(origin)] }),
+  );
 }

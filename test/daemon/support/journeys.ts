@@ -64,7 +64,15 @@ export const shopSession: Journey = async (glass, origin) => {
   await attempt(() => glass.browser.navigate({ url: `${origin}/login` }));
   const login = await attempt(() => glass.browser.observe({ level: "interactive" }));
   const revision = login?.revision ?? 0;
-  const found = await attempt(() => glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: revision }));
+  const found = await attempt(() =>
+    glass.browser.findTarget({
+      schemaVersion: 1,
+      intent: "Email",
+      action: "type",
+      resolutionPolicy: "reportOnly",
+      expectedRevision: revision,
+    }),
+  );
   const email = found?.candidates.find((candidate) => candidate.name === "Email")?.reference ?? "css=#email";
   await attempt(() => glass.browser.type({ target: email, text: "ada@example.com", expectedRevision: revision }));
   // Another call at the same revision: the page has moved on, so the daemon refuses it (staleRevision).
@@ -78,7 +86,13 @@ export const shopSession: Journey = async (glass, origin) => {
   await attempt(() => glass.browser.inspectPage());
   await attempt(() =>
     glass.task.execute({
-      task: { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 }, risk: "readOnly" },
+      task: {
+        schemaVersion: 1,
+        task: "table.extract",
+        scope: { regionName: "Recent orders" },
+        limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 },
+        risk: "readOnly",
+      },
       expectedRevision: orders?.revision ?? 0,
     }),
   );
@@ -96,13 +110,15 @@ export function recordShopSession(start: SessionDaemon = realDaemon): Promise<Go
  */
 function outline(response: GlassResponse | undefined): string {
   if (response === undefined) return "no answer";
-  if (!response.ok) return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"}) ${keyPaths(response.error.details)}`;
+  if (!response.ok)
+    return `error ${response.error.code} (${response.error.retry?.classification ?? "no retry advice"}) ${keyPaths(response.error.details)}`;
   return keyPaths(response.result);
 }
 
 /** `{a, b, b.c, d[].e}`: every key path of a value, sorted; a value that is not an object is its type. */
 function keyPaths(value: unknown): string {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value === undefined ? "{}" : Array.isArray(value) ? "array" : typeof value;
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return value === undefined ? "{}" : Array.isArray(value) ? "array" : typeof value;
   const paths = new Set<string>();
   const walk = (node: unknown, prefix: string): void => {
     if (Array.isArray(node)) {
@@ -122,5 +138,7 @@ function keyPaths(value: unknown): string {
 /** Each call of a recording, as `<n> <operation>: <outline>`: the outcome and the answer's key paths. */
 export function journeySteps(fixture: GoldenFixture): string[] {
   const answers = new Map(fixture.responses.map((response) => [response.requestId, response]));
-  return fixture.requests.map((request, index) => `${index + 1} ${request.operation}: ${outline(answers.get(request.requestId))}`);
+  return fixture.requests.map(
+    (request, index) => `${index + 1} ${request.operation}: ${outline(answers.get(request.requestId))}`,
+  );
 }

@@ -39,7 +39,9 @@ export interface LabServer {
 }
 
 function largePage(count: number): string {
-  const items = Array.from({ length: count }, (_, index) => `<li><a href="#item-${index}">Item ${index}</a></li>`).join("");
+  const items = Array.from({ length: count }, (_, index) => `<li><a href="#item-${index}">Item ${index}</a></li>`).join(
+    "",
+  );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Large list</title></head><body><h1>${count} items</h1><ul>${items}</ul></body></html>`;
 }
 
@@ -48,22 +50,32 @@ export async function serveLab(): Promise<LabServer> {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://lab");
-    const html = (body: string): void => void response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(body);
+    const html = (body: string): void =>
+      void response
+        .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end(body);
     if (url.pathname === "/") return void response.writeHead(302, { location: "/login" }).end();
-    if (url.pathname === "/large") return html(largePage(Math.min(LARGEST_LIST, Number(url.searchParams.get("n") ?? 1000) || 1000)));
+    if (url.pathname === "/large")
+      return html(largePage(Math.min(LARGEST_LIST, Number(url.searchParams.get("n") ?? 1000) || 1000)));
     if (url.pathname === "/slow") {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        html("<!doctype html><title>Slow</title><p>Finally</p>");
-      }, Number(url.searchParams.get("ms") ?? 5000));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          html("<!doctype html><title>Slow</title><p>Finally</p>");
+        },
+        Number(url.searchParams.get("ms") ?? 5000),
+      );
       timers.add(timer);
       return;
     }
     if (url.pathname === "/download/report.txt") {
-      return void response.writeHead(200, { "content-type": "text/plain", "content-disposition": 'attachment; filename="report.txt"' }).end("report\n");
+      return void response
+        .writeHead(200, { "content-type": "text/plain", "content-disposition": 'attachment; filename="report.txt"' })
+        .end("report\n");
     }
     const body = PAGES[url.pathname];
-    if (body === undefined) return void response.writeHead(404, { "content-type": "text/plain" }).end(`No page at ${url.pathname}\n`);
+    if (body === undefined)
+      return void response.writeHead(404, { "content-type": "text/plain" }).end(`No page at ${url.pathname}\n`);
     html(body);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));

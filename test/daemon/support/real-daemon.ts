@@ -37,10 +37,14 @@ export function requireInstalledDaemon(): void {
   try {
     printed = execFileSync(DAEMON_EXECUTABLE, ["--version"], { encoding: "utf8" }).trim();
   } catch (error) {
-    throw new Error(`the Glass daemon (${DAEMON_EXECUTABLE}) cannot run: ${(error as Error).message}. Install it with scripts/install-daemon.sh`);
+    throw new Error(
+      `the Glass daemon (${DAEMON_EXECUTABLE}) cannot run: ${(error as Error).message}. Install it with scripts/install-daemon.sh`,
+    );
   }
   if (printed !== `glass-browser ${DAEMON_VERSION}`) {
-    throw new Error(`${DAEMON_EXECUTABLE} --version printed "${printed}", not glass-browser ${DAEMON_VERSION}: run scripts/install-daemon.sh`);
+    throw new Error(
+      `${DAEMON_EXECUTABLE} --version printed "${printed}", not glass-browser ${DAEMON_VERSION}: run scripts/install-daemon.sh`,
+    );
   }
 }
 
@@ -51,7 +55,10 @@ export { freePort };
  * Starts `glass-browser` with `args` in a process group of its own, with pipes for its stdio, for
  * tests that speak to it raw. {@link killDaemon} ends it with the browser it started.
  */
-export function spawnDaemon(args: readonly string[], env: Readonly<Record<string, string>>): ChildProcessWithoutNullStreams {
+export function spawnDaemon(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): ChildProcessWithoutNullStreams {
   return spawn(DAEMON_EXECUTABLE, args, { env: { ...process.env, ...env }, stdio: "pipe", detached: true });
 }
 
@@ -158,14 +165,19 @@ export async function startSocketDaemon(extraFlags: readonly string[] = []): Pro
   const path = join(state.directory, "data", "glass", "glass.sock");
   const status = join(state.directory, "data", "glass", "daemon.json");
   const args = [...globalFlags(await freePort(), extraFlags), "daemon", "serve", "--socket", path, "--status", status];
-  const child = spawn(DAEMON_EXECUTABLE, args, { env: { ...process.env, ...state.env }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const child = spawn(DAEMON_EXECUTABLE, args, {
+    env: { ...process.env, ...state.env },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-16_384);
   });
   const deadline = Date.now() + 20_000;
   while (!existsSync(path)) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the socket daemon exited (${child.exitCode ?? child.signalCode}) before listening: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the socket daemon exited (${child.exitCode ?? child.signalCode}) before listening: ${stderr}`);
     if (Date.now() > deadline) {
       await terminate(child);
       throw new Error(`the socket daemon did not create ${path} within 20 s: ${stderr}`);

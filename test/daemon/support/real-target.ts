@@ -7,7 +7,16 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { RawPeer } from "../../support/raw-mcp-peer.js";
-import { type DaemonState, daemonState, freePort, globalFlags, killDaemon, type SocketDaemon, spawnDaemon, startSocketDaemon } from "./real-daemon.js";
+import {
+  type DaemonState,
+  daemonState,
+  freePort,
+  globalFlags,
+  killDaemon,
+  type SocketDaemon,
+  spawnDaemon,
+  startSocketDaemon,
+} from "./real-daemon.js";
 
 /** Thrown by a real target where a rule reaches for the mock daemon's own state (its calls, its leases). */
 export class MockOnlyError extends Error {

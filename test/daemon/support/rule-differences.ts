@@ -16,7 +16,8 @@ export const RULE_DIFFERENCES: Readonly<Record<string, string>> = {
   "§2 a tools/call string id must be an identifier (non-empty, ≤ 128 UTF-8 bytes, no whitespace or control characters), else -32602 before anything else": `0.3.14 serves a call whose string id holds a control character (the socket's lease gate answers first); ${NEWER}`,
   "§2 a JSON array (a batch) gets one -32600 with id null, and none of its requests is served": `0.3.14 answers a batch -32700 (parse error); ${NEWER}`,
   "§2 a message without jsonrpc or without a method gets -32600 with id null": `0.3.14 answers -32700 "missing field \`jsonrpc\`"; ${NEWER}`,
-  "§3.4 prompts/list and resources/list answer empty lists": "the daemon lists 4 prompts and 6 markdown resources (its own guides); the mock lists none, which a client must handle anyway, rather than copy the daemon's prose",
-  "§5 a malformed Content-Length header": "the daemon accepts a header line ended by LF alone (`Content-Length: 2\\n\\r\\n{}` is read as a frame and answered -32700), where the mock ends the connection (to align in the mock's framing)",
+  "§3.4 prompts/list and resources/list answer empty lists":
+    "the daemon lists 4 prompts and 6 markdown resources (its own guides); the mock lists none, which a client must handle anyway, rather than copy the daemon's prose",
+  "§5 a malformed Content-Length header":
+    "the daemon accepts a header line ended by LF alone (`Content-Length: 2\\n\\r\\n{}` is read as a frame and answered -32700), where the mock ends the connection (to align in the mock's framing)",
 };
-

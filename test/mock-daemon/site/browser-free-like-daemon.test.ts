@@ -19,7 +19,9 @@ import { goldenFixture, recordedResponses } from "../../support/fixture-outcomes
  */
 const NOT_YET_LIKE_THE_DAEMON: Readonly<Record<string, string>> = {};
 
-const BROWSER_FREE: GlassRequest[] = goldenFixture.requests.filter(({ operation }) => operation.startsWith("webIr.") || operation.startsWith("task."));
+const BROWSER_FREE: GlassRequest[] = goldenFixture.requests.filter(
+  ({ operation }) => operation.startsWith("webIr.") || operation.startsWith("task."),
+);
 const recorded = recordedResponses();
 
 describe("the mock daemon's own answers to the fixture's browser-free requests", () => {
@@ -35,24 +37,38 @@ describe("the mock daemon's own answers to the fixture's browser-free requests",
 
   it("cover every webIr.* and task.* request of the fixture, each with a recorded answer", () => {
     const operations = new Set(BROWSER_FREE.map((request) => request.operation));
-    expect([...operations].sort()).toEqual(["task.compile", "task.validate", "webIr.continuity", "webIr.diff", "webIr.inspect", "webIr.validate"]);
+    expect([...operations].sort()).toEqual([
+      "task.compile",
+      "task.validate",
+      "webIr.continuity",
+      "webIr.diff",
+      "webIr.inspect",
+      "webIr.validate",
+    ]);
     for (const request of BROWSER_FREE) expect(recorded.has(request.requestId), request.requestId).toBe(true);
-    for (const id of Object.keys(NOT_YET_LIKE_THE_DAEMON)) expect(BROWSER_FREE.map((request) => request.requestId)).toContain(id);
+    for (const id of Object.keys(NOT_YET_LIKE_THE_DAEMON))
+      expect(BROWSER_FREE.map((request) => request.requestId)).toContain(id);
   });
 
-  it.each(BROWSER_FREE.map((request) => [request.requestId, request] as const))("%s: the mock's answer is the daemon's", async (id, request) => {
-    const answer = await glass.send(request, { validate: false });
-    const wanted = recorded.get(id);
-    const notYet = NOT_YET_LIKE_THE_DAEMON[id];
-    if (notYet !== undefined) {
-      expect(JSON.stringify(answer), `${id} is listed as still unlike the daemon (${notYet}): it is now alike, take it out of NOT_YET_LIKE_THE_DAEMON`).not.toBe(JSON.stringify(wanted));
-      return;
-    }
-    expect(answer).toEqual(wanted);
-    expect(JSON.stringify(answer)).toBe(JSON.stringify(wanted));
-    // The mock answered it (it has no fixture to replay), and recorded the outcome it sent.
-    const call = mock.calls.at(-1);
-    expect(call?.operation).toBe(request.operation);
-    expect(call?.outcome?.ok).toBe(wanted?.ok);
-  });
+  it.each(BROWSER_FREE.map((request) => [request.requestId, request] as const))(
+    "%s: the mock's answer is the daemon's",
+    async (id, request) => {
+      const answer = await glass.send(request, { validate: false });
+      const wanted = recorded.get(id);
+      const notYet = NOT_YET_LIKE_THE_DAEMON[id];
+      if (notYet !== undefined) {
+        expect(
+          JSON.stringify(answer),
+          `${id} is listed as still unlike the daemon (${notYet}): it is now alike, take it out of NOT_YET_LIKE_THE_DAEMON`,
+        ).not.toBe(JSON.stringify(wanted));
+        return;
+      }
+      expect(answer).toEqual(wanted);
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(wanted));
+      // The mock answered it (it has no fixture to replay), and recorded the outcome it sent.
+      const call = mock.calls.at(-1);
+      expect(call?.operation).toBe(request.operation);
+      expect(call?.outcome?.ok).toBe(wanted?.ok);
+    },
+  );
 });

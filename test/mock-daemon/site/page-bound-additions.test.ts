@@ -31,8 +31,16 @@ async function shop(startPath = "/login"): Promise<Glass> {
 }
 
 /** The default request with other budgets, sources or scope. */
-function request(change: Partial<Omit<BrowserWebIrExtractionRequest, "budgets">> & { budgets?: Partial<BrowserWebIrExtractionRequest["budgets"]> }): BrowserWebIrExtractionRequest {
-  return { ...DEFAULT_EXTRACTION_REQUEST, ...change, budgets: { ...DEFAULT_EXTRACTION_REQUEST.budgets, ...change.budgets } };
+function request(
+  change: Partial<Omit<BrowserWebIrExtractionRequest, "budgets">> & {
+    budgets?: Partial<BrowserWebIrExtractionRequest["budgets"]>;
+  },
+): BrowserWebIrExtractionRequest {
+  return {
+    ...DEFAULT_EXTRACTION_REQUEST,
+    ...change,
+    budgets: { ...DEFAULT_EXTRACTION_REQUEST.budgets, ...change.budgets },
+  };
 }
 
 /** A Web IR document's size as compact JSON, in UTF-8 bytes. */
@@ -44,7 +52,11 @@ describe("browser.extractWebIr on the simulated site", () => {
     const first = await glass.browser.extractWebIr();
     const second = await glass.browser.extractWebIr({});
     expect(webIrDocument(first)).toEqual(createSimulatedSite({ startPath: "/orders" }).webIr());
-    expect(first.detailAvailability).toEqual({ resultId: expect.stringMatching(/^mcp_\d+_\d+$/), detailsAvailable: true, detailsTruncated: false });
+    expect(first.detailAvailability).toEqual({
+      resultId: expect.stringMatching(/^mcp_\d+_\d+$/),
+      detailsAvailable: true,
+      detailsTruncated: false,
+    });
     const sequence = (id: string): number => Number(id.split("_")[2]);
     expect(sequence(second.detailAvailability.resultId)).toBe(sequence(first.detailAvailability.resultId) + 1);
     expect(first).not.toHaveProperty("diagnostics");
@@ -52,7 +64,9 @@ describe("browser.extractWebIr on the simulated site", () => {
 
   it("reads the whole document from every source within the default budgets when the request is the default one", async () => {
     const glass = await shop("/orders");
-    expect(webIrDocument(await glass.browser.extractWebIr({ request: DEFAULT_EXTRACTION_REQUEST }))).toEqual(webIrDocument(await glass.browser.extractWebIr()));
+    expect(webIrDocument(await glass.browser.extractWebIr({ request: DEFAULT_EXTRACTION_REQUEST }))).toEqual(
+      webIrDocument(await glass.browser.extractWebIr()),
+    );
   });
 
   it("passes on through webIrDocument to webIr.inspect, webIr.validate, webIr.diff and task.compile", async () => {
@@ -61,13 +75,29 @@ describe("browser.extractWebIr on the simulated site", () => {
     const ir = webIrDocument(extracted);
     expect(ir).not.toHaveProperty("detailAvailability");
     expect(await glass.webIr.validate({ ir })).toEqual({ valid: true, schemaVersion: 1, revision: extracted.revision });
-    expect(await glass.webIr.inspect({ ir })).toMatchObject({ revision: extracted.revision, entityCount: extracted.entities.length, relationshipCount: extracted.relationships.length });
-    const task: TaskDocument = { schemaVersion: 1, task: "table.extract", scope: { regionName: "Recent orders" }, limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 }, risk: "readOnly" };
+    expect(await glass.webIr.inspect({ ir })).toMatchObject({
+      revision: extracted.revision,
+      entityCount: extracted.entities.length,
+      relationshipCount: extracted.relationships.length,
+    });
+    const task: TaskDocument = {
+      schemaVersion: 1,
+      task: "table.extract",
+      scope: { regionName: "Recent orders" },
+      limits: { maxActions: 4, timeoutMs: 10_000, maxItems: 20 },
+      risk: "readOnly",
+    };
     const { plan } = await glass.task.compile({ task, ir });
-    expect(plan).toMatchObject({ sourceIrRevision: extracted.revision, selectedEntityIds: ["entity_table_recent-orders"] });
+    expect(plan).toMatchObject({
+      sourceIrRevision: extracted.revision,
+      selectedEntityIds: ["entity_table_recent-orders"],
+    });
     await glass.browser.navigate({ url: "https://shop.example/login" });
     const after = webIrDocument(await glass.browser.extractWebIr());
-    expect(await glass.webIr.diff({ before: ir, after })).toMatchObject({ fromRevision: extracted.revision, toRevision: after.revision });
+    expect(await glass.webIr.diff({ before: ir, after })).toMatchObject({
+      fromRevision: extracted.revision,
+      toRevision: after.revision,
+    });
   });
 
   it("is refused by the SDK when passed on with its detailAvailability: a Web IR document is checked as a closed object", async () => {
@@ -83,10 +113,17 @@ describe("browser.extractWebIr on the simulated site", () => {
     const whole = await glass.browser.extractWebIr();
     const cut = await glass.browser.extractWebIr({ request: request({ budgets: { maxNodes: 3 } }) });
     expect(cut.entities).toEqual(whole.entities.slice(0, 3));
-    expect(cut.limits).toEqual({ truncated: true, omittedFacts: whole.entities.length - 3, textBytes: whole.limits.textBytes, missingSources: [] });
+    expect(cut.limits).toEqual({
+      truncated: true,
+      omittedFacts: whole.entities.length - 3,
+      textBytes: whole.limits.textBytes,
+      missingSources: [],
+    });
     expect(cut.coverage).toMatchObject({ structural: "partial", semantic: "partial", reasons: ["budgetTruncated"] });
     const kept = new Set(cut.entities.map((entity) => entity.id));
-    expect(cut.relationships.every((relationship) => kept.has(relationship.from) && kept.has(relationship.to))).toBe(true);
+    expect(cut.relationships.every((relationship) => kept.has(relationship.from) && kept.has(relationship.to))).toBe(
+      true,
+    );
     expect(Object.keys(cut.entityDetails ?? {}).sort()).toEqual([...kept].sort());
     expect(await glass.webIr.validate({ ir: webIrDocument(cut) })).toMatchObject({ valid: true });
   });
@@ -110,7 +147,10 @@ describe("browser.extractWebIr on the simulated site", () => {
     expect(bytesOf(document)).toBeLessThanOrEqual(1500);
     expect(bytesOf(webIrDocument(whole))).toBeGreaterThan(1500);
     expect(small.entities).toEqual(whole.entities.slice(0, small.entities.length));
-    expect(small.limits).toMatchObject({ truncated: true, omittedFacts: whole.entities.length - small.entities.length });
+    expect(small.limits).toMatchObject({
+      truncated: true,
+      omittedFacts: whole.entities.length - small.entities.length,
+    });
   });
 
   it("keeps only the evidence of the sources read, and leaves out an entity none of them saw", async () => {
@@ -118,9 +158,20 @@ describe("browser.extractWebIr on the simulated site", () => {
     const accessibility = await glass.browser.extractWebIr({ request: request({ sources: ["accessibility"] }) });
     // The rows come from the DOM and the table alone.
     expect(accessibility.entities.map((entity) => entity.kind)).toEqual(["page", "region", "link", "link", "table"]);
-    expect(new Set(accessibility.entities.flatMap((entity) => entity.evidenceSources))).toEqual(new Set(["accessibility"]));
-    expect(accessibility.coverage).toMatchObject({ structural: "partial", semantic: "strong", interactiveEntitiesObserved: 2 });
-    expect(accessibility.limits).toEqual({ truncated: false, omittedFacts: 0, textBytes: expect.any(Number), missingSources: [] });
+    expect(new Set(accessibility.entities.flatMap((entity) => entity.evidenceSources))).toEqual(
+      new Set(["accessibility"]),
+    );
+    expect(accessibility.coverage).toMatchObject({
+      structural: "partial",
+      semantic: "strong",
+      interactiveEntitiesObserved: 2,
+    });
+    expect(accessibility.limits).toEqual({
+      truncated: false,
+      omittedFacts: 0,
+      textBytes: expect.any(Number),
+      missingSources: [],
+    });
     const dom = await glass.browser.extractWebIr({ request: request({ sources: ["dom"] }) });
     expect(dom.coverage).toMatchObject({ structural: "confirmed", semantic: "opaque" });
     expect(await glass.webIr.validate({ ir: webIrDocument(accessibility) })).toMatchObject({ valid: true });
@@ -130,14 +181,25 @@ describe("browser.extractWebIr on the simulated site", () => {
     const glass = await shop("/orders");
     const observed = await glass.browser.observe({ level: "summary" });
     expect(observed.regions.map((region) => region.id)).toContain("region_table_1");
-    const table = await glass.browser.extractWebIr({ request: request({ scope: { region: { region_id: "region_table_1" } } }) });
+    const table = await glass.browser.extractWebIr({
+      request: request({ scope: { region: { region_id: "region_table_1" } } }),
+    });
     expect(table.entities.map((entity) => entity.kind)).toEqual(["page", "table", "row", "row", "row"]);
     expect(table.limits.missingSources).toEqual(["dom", "layout"]);
-    expect(table.coverage).toMatchObject({ structural: "partial", semantic: "strong", reasons: ["missingSource:Dom", "missingSource:Layout"] });
+    expect(table.coverage).toMatchObject({
+      structural: "partial",
+      semantic: "strong",
+      reasons: ["missingSource:Dom", "missingSource:Layout"],
+    });
     expect(table.entities.every((entity) => !entity.evidenceSources.includes("dom"))).toBe(true);
-    expect(table.entityDetails?.["entity_table_recent-orders"]).toMatchObject({ scope: "region", scopeId: "region_table_1" });
+    expect(table.entityDetails?.["entity_table_recent-orders"]).toMatchObject({
+      scope: "region",
+      scopeId: "region_table_1",
+    });
     // The main landmark holds the table, not the site navigation.
-    const main = await glass.browser.extractWebIr({ request: request({ scope: { region: { region_id: "region_main_1" } } }) });
+    const main = await glass.browser.extractWebIr({
+      request: request({ scope: { region: { region_id: "region_main_1" } } }),
+    });
     expect(main.entities.map((entity) => entity.id)).toEqual(table.entities.map((entity) => entity.id));
   });
 
@@ -147,12 +209,17 @@ describe("browser.extractWebIr on the simulated site", () => {
     const frame = await glass.browser.extractWebIr({ request: request({ scope: { frame: { frame_id: FRAME_ID } } }) });
     expect(frame.entities).toEqual(whole.entities);
     expect(frame.entityDetails?.["entity_field_email"]).toMatchObject({ scope: "frame", scopeId: FRAME_ID });
-    const main = await glass.browser.extractWebIr({ request: request({ scope: { region: { region_id: "region_main" } } }) });
+    const main = await glass.browser.extractWebIr({
+      request: request({ scope: { region: { region_id: "region_main" } } }),
+    });
     expect(main.entities).toEqual(whole.entities);
     expect(main.limits.missingSources).toEqual([]);
     for (const scope of [{ frame: { frame_id: "another-frame" } }, { region: { region_id: "region_table_1" } }]) {
       const refused = await failure(glass.browser.extractWebIr({ request: request({ scope }) }));
-      expect(refused).toMatchObject({ code: "tool.failed", details: { kind: "opaqueToolFailure", tool: "extractWebIr", text: "browser tool failed" } });
+      expect(refused).toMatchObject({
+        code: "tool.failed",
+        details: { kind: "opaqueToolFailure", tool: "extractWebIr", text: "browser tool failed" },
+      });
     }
   });
 
@@ -168,7 +235,10 @@ describe("browser.extractWebIr on the simulated site", () => {
       { request: { ...request({}), schemaVersion: 2 as 1 } },
       { responseMode: "minimal" } as PayloadOf<"browser.extractWebIr">,
     ];
-    for (const payload of bad) expect((await failure(glass.browser.extractWebIr(payload))).code, JSON.stringify(payload)).toBe("payload.invalid");
+    for (const payload of bad)
+      expect((await failure(glass.browser.extractWebIr(payload))).code, JSON.stringify(payload)).toBe(
+        "payload.invalid",
+      );
   });
 
   it("takes the response mode as a call option (the simulated document has no diagnostics in any mode)", async () => {
@@ -216,10 +286,29 @@ const DECISIONS: ReadonlyArray<[url: string, normalizedUrl: string | null, host:
 ];
 
 /** The decision a row of {@link DECISIONS} stands for. */
-function decision([, normalizedUrl, host, failure]: (typeof DECISIONS)[number]): ResultOf<"browser.preflightNavigation"> {
+function decision([
+  ,
+  normalizedUrl,
+  host,
+  failure,
+]: (typeof DECISIONS)[number]): ResultOf<"browser.preflightNavigation"> {
   return failure === undefined
-    ? { schemaVersion: 1, normalizedUrl, host, decision: "allow", reason: "URL passes the active navigation policy", confirmationRequired: false }
-    : { schemaVersion: 1, normalizedUrl: null, host: null, decision: "deny", reason: `URL is invalid: ${failure}`, confirmationRequired: false };
+    ? {
+        schemaVersion: 1,
+        normalizedUrl,
+        host,
+        decision: "allow",
+        reason: "URL passes the active navigation policy",
+        confirmationRequired: false,
+      }
+    : {
+        schemaVersion: 1,
+        normalizedUrl: null,
+        host: null,
+        decision: "deny",
+        reason: `URL is invalid: ${failure}`,
+        confirmationRequired: false,
+      };
 }
 
 describe("browser.preflightNavigation on the mock daemon", () => {
@@ -241,49 +330,108 @@ describe("browser.preflightNavigation on the mock daemon", () => {
     const longest = `https://a.com/${"é".repeat(4089)}`;
     expect(new TextEncoder().encode(longest).length).toBe(8192);
     expect((await glass.browser.preflightNavigation({ url: longest })).decision).toBe("allow");
-    for (const url of ["", " \t ", `${longest}a`]) expect((await failure(glass.browser.preflightNavigation({ url }))).code).toBe("payload.invalid");
+    for (const url of ["", " \t ", `${longest}a`])
+      expect((await failure(glass.browser.preflightNavigation({ url }))).code).toBe("payload.invalid");
   });
 
   it("fails, sent anyway, with any argument besides the URL, as the daemon does", async () => {
     const glass = await shop();
     for (const extra of [{ responseMode: "minimal" }, { includeTrace: true }, { leaseToken: "t" }]) {
-      const response = await glass.send({ protocolVersion: 1, requestId: `extra-${Object.keys(extra)[0]}`, operation: "browser.preflightNavigation", payload: { url: "example.com", ...extra } }, { validate: false });
-      expect(response).toMatchObject({ ok: false, error: { code: "tool.failed", details: { tool: "preflightNavigation", text: "browser tool failed" } } });
+      const response = await glass.send(
+        {
+          protocolVersion: 1,
+          requestId: `extra-${Object.keys(extra)[0]}`,
+          operation: "browser.preflightNavigation",
+          payload: { url: "example.com", ...extra },
+        },
+        { validate: false },
+      );
+      expect(response).toMatchObject({
+        ok: false,
+        error: { code: "tool.failed", details: { tool: "preflightNavigation", text: "browser tool failed" } },
+      });
     }
   });
 });
 
 describe("browser.resolveIntentWithKnowledge on the simulated site", () => {
-  const intent = { schemaVersion: 1, intent: "Sign in", action: "click", resolutionPolicy: "requireUniqueHighConfidence" } as const;
+  const intent = {
+    schemaVersion: 1,
+    intent: "Sign in",
+    action: "click",
+    resolutionPolicy: "requireUniqueHighConfidence",
+  } as const;
 
   it("answers resolveIntent's resolution: the site has no stored knowledge, whatever the lookup options", async () => {
     const glass = await shop();
     const plain = await glass.browser.resolveIntent(intent);
     expect(await glass.browser.resolveIntentWithKnowledge(intent)).toEqual(plain);
-    const scoped = await glass.browser.resolveIntentWithKnowledge({ ...intent, profileScope: "anonymous", profileKey: "shopper", locale: "en-GB", tenantKey: "shop", browserFamily: "chromium", browserVersion: "140" });
+    const scoped = await glass.browser.resolveIntentWithKnowledge({
+      ...intent,
+      profileScope: "anonymous",
+      profileKey: "shopper",
+      locale: "en-GB",
+      tenantKey: "shop",
+      browserFamily: "chromium",
+      browserVersion: "140",
+    });
     expect(scoped).toEqual(plain);
     expect(JSON.stringify(scoped)).not.toContain("historicalMatch");
   });
 
   it("is refused by the SDK before sending for a blank lookup option or a profile scope the daemon does not know", async () => {
     const glass = await shop();
-    for (const payload of [{ ...intent, locale: " " }, { ...intent, profileScope: "everyone" }, { ...intent, responseMode: "minimal" }]) {
-      expect((await failure(glass.browser.resolveIntentWithKnowledge(payload as PayloadOf<"browser.resolveIntentWithKnowledge">))).code).toBe("payload.invalid");
+    for (const payload of [
+      { ...intent, locale: " " },
+      { ...intent, profileScope: "everyone" },
+      { ...intent, responseMode: "minimal" },
+    ]) {
+      expect(
+        (
+          await failure(
+            glass.browser.resolveIntentWithKnowledge(payload as PayloadOf<"browser.resolveIntentWithKnowledge">),
+          )
+        ).code,
+      ).toBe("payload.invalid");
     }
   });
 
   it("fails, sent anyway, with an argument that is neither the intent request's nor a lookup option, as the daemon does", async () => {
     const glass = await shop();
-    const ok = await glass.send({ protocolVersion: 1, requestId: "lookup", operation: "browser.resolveIntentWithKnowledge", payload: { ...intent, tenantKey: "shop" } }, { validate: false });
+    const ok = await glass.send(
+      {
+        protocolVersion: 1,
+        requestId: "lookup",
+        operation: "browser.resolveIntentWithKnowledge",
+        payload: { ...intent, tenantKey: "shop" },
+      },
+      { validate: false },
+    );
     expect(ok.ok).toBe(true);
     for (const extra of [{ responseMode: "minimal" }, { workspaceId: "w" }, { leaseToken: "t" }]) {
-      const response = await glass.send({ protocolVersion: 1, requestId: `extra-${Object.keys(extra)[0]}`, operation: "browser.resolveIntentWithKnowledge", payload: { ...intent, ...extra } }, { validate: false });
-      expect(response).toMatchObject({ ok: false, error: { code: "tool.failed", details: { tool: "resolveIntentWithKnowledge", text: "browser tool failed" } } });
+      const response = await glass.send(
+        {
+          protocolVersion: 1,
+          requestId: `extra-${Object.keys(extra)[0]}`,
+          operation: "browser.resolveIntentWithKnowledge",
+          payload: { ...intent, ...extra },
+        },
+        { validate: false },
+      );
+      expect(response).toMatchObject({
+        ok: false,
+        error: { code: "tool.failed", details: { tool: "resolveIntentWithKnowledge", text: "browser tool failed" } },
+      });
     }
   });
 
   it("is listed by the mock daemon, with extractWebIr and preflightNavigation, so the client sends them", async () => {
     const glass = await shop();
-    for (const operation of ["browser.extractWebIr", "browser.preflightNavigation", "browser.resolveIntentWithKnowledge"]) expect(glass.supports(operation)).toBe(true);
+    for (const operation of [
+      "browser.extractWebIr",
+      "browser.preflightNavigation",
+      "browser.resolveIntentWithKnowledge",
+    ])
+      expect(glass.supports(operation)).toBe(true);
   });
 });

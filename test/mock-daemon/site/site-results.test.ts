@@ -49,12 +49,16 @@ describe.each(Object.entries(states))("every read handler's result validates on 
       const scoped = (await call(site, "browser.observe", { level, region })) as BrowserSemanticObservation;
       expect(scoped.regions.map((r) => r.id)).toEqual([region]);
     }
-    const context = (await call(site, "browser.observe", { includeDom: true, includeScreenshot: true })) as BrowserPageContext;
+    const context = (await call(site, "browser.observe", {
+      includeDom: true,
+      includeScreenshot: true,
+    })) as BrowserPageContext;
     expect(context.level).toBeUndefined();
     expect(context.image?.mimeType).toBe("image/png");
     expect(context.accessibility.revision).toBe(site.state().revision);
     const values = (await call(site, "browser.observe", { includeFormValues: true })) as BrowserPageContext;
-    for (const page of [context, values, await extract(site)]) expect(JSON.stringify(page)).not.toContain("correct horse");
+    for (const page of [context, values, await extract(site)])
+      expect(JSON.stringify(page)).not.toContain("correct horse");
   });
 
   it("inspectPage, getText, getDOM and screenshot", async () => {
@@ -70,7 +74,13 @@ describe.each(Object.entries(states))("every read handler's result validates on 
 
   it("findTarget and resolveIntent, found or not", async () => {
     const site = await make();
-    for (const [text, action] of [["Email", "type"], ["Sign in", "click"], ["Orders", "click"], ["close", "click"], ["no such thing", "click"]]) {
+    for (const [text, action] of [
+      ["Email", "type"],
+      ["Sign in", "click"],
+      ["Orders", "click"],
+      ["close", "click"],
+      ["no such thing", "click"],
+    ]) {
       await call(site, "browser.findTarget", intent(text ?? "", action ?? "click"));
       await call(site, "browser.resolveIntent", intent(text ?? "", action ?? "click"));
     }
@@ -88,7 +98,9 @@ describe.each(Object.entries(states))("every read handler's result validates on 
     const inspected = await call(site, "webIr.inspect", { ir: before });
     expect(inspected.entityCount).toBe(before.entities.length);
     // Every entity of the site's IR has details listing its actions: all are actionable.
-    expect(inspected.actionableEntities?.map((entity) => entity.id)).toEqual(before.entities.map((entity) => entity.id).slice(0, 16));
+    expect(inspected.actionableEntities?.map((entity) => entity.id)).toEqual(
+      before.entities.map((entity) => entity.id).slice(0, 16),
+    );
     await call(site, "browser.navigate", { url: "https://shop.example/login" });
     const after = await extract(site);
     await call(site, "webIr.diff", { before, after });
@@ -100,19 +112,36 @@ describe("webIr.inspect, as the daemon answers it", () => {
   it("lists the first 16 entities whose details list an action (sensitivity `unknown` when not given), and sends coverage back without empty reasons", async () => {
     const site = createSimulatedSite({ startPath: "/nowhere" });
     const ir = structuredClone(site.webIr());
-    ir.coverage = { reasons: [], opaqueRegions: 0, semantic: "partial", structural: "strong", interactiveEntitiesObserved: 1 };
+    ir.coverage = {
+      reasons: [],
+      opaqueRegions: 0,
+      semantic: "partial",
+      structural: "strong",
+      interactiveEntitiesObserved: 1,
+    };
     for (let i = 0; i < 20; i += 1) {
       ir.entities.push({ id: `b${i}`, kind: "action", name: `B ${i}`, quality: "strong", evidenceSources: ["dom"] });
       ir.relationships.push({ from: "page", to: `b${i}`, kind: "contains" });
-      ir.entityDetails![`b${i}`] = { supportedActions: ["click"], ...(i === 0 ? { sensitivity: "public" as const } : {}) };
+      ir.entityDetails![`b${i}`] = {
+        supportedActions: ["click"],
+        ...(i === 0 ? { sensitivity: "public" as const } : {}),
+      };
     }
     const inspected = await call(site, "webIr.inspect", { ir });
-    expect(JSON.stringify(inspected.coverage)).toBe('{"structural":"strong","semantic":"partial","interactiveEntitiesObserved":1,"opaqueRegions":0}');
+    expect(JSON.stringify(inspected.coverage)).toBe(
+      '{"structural":"strong","semantic":"partial","interactiveEntitiesObserved":1,"opaqueRegions":0}',
+    );
     expect(inspected.entityKindCounts).toEqual({ action: 20, page: 1 });
     expect(Object.keys(inspected.entityKindCounts ?? {})).toEqual(["action", "page"]);
     expect(inspected.actionableEntities).toHaveLength(16);
     // The shop server's not-found page is untitled.
-    expect(inspected.actionableEntities?.[0]).toEqual({ id: "page", kind: "page", name: "", sensitivity: "unknown", supportedActions: ["read", "navigate"] });
+    expect(inspected.actionableEntities?.[0]).toEqual({
+      id: "page",
+      kind: "page",
+      name: "",
+      sensitivity: "unknown",
+      supportedActions: ["read", "navigate"],
+    });
     expect(inspected.actionableEntities?.[1]).toMatchObject({ id: "b0", sensitivity: "public" });
   });
 });
@@ -148,7 +177,12 @@ describe("the site is deterministic", () => {
       const site = createSimulatedSite();
       return [
         await call(site, "browser.observe", { level: "raw" }),
-        await call(site, "browser.fillForm", { fields: [{ target: "name=Email", value: "ada@example.com" }, { target: "name=Password", value: "pw" }] }),
+        await call(site, "browser.fillForm", {
+          fields: [
+            { target: "name=Email", value: "ada@example.com" },
+            { target: "name=Password", value: "pw" },
+          ],
+        }),
         await call(site, "browser.inspectPage", {}),
         extract(site),
       ];
@@ -158,7 +192,9 @@ describe("the site is deterministic", () => {
 
   it("starts where the options say, `/` on the sign-in page as the shop's server redirects it", () => {
     expect(createSimulatedSite({ startPath: "/orders" }).state().url).toBe("https://shop.example/orders");
-    expect(createSimulatedSite({ signedIn: true, startPath: "/", revision: 7, origin: "http://localhost:3000/" }).state()).toMatchObject({ url: "http://localhost:3000/login", revision: 7, signedIn: true });
+    expect(
+      createSimulatedSite({ signedIn: true, startPath: "/", revision: 7, origin: "http://localhost:3000/" }).state(),
+    ).toMatchObject({ url: "http://localhost:3000/login", revision: 7, signedIn: true });
   });
 
   it("resolves a startPath as a browser does before choosing the page: dot segments resolved, query and fragment kept in the URL but not part of the route", async () => {
@@ -176,21 +212,34 @@ describe("the site is deterministic", () => {
     ] as const) {
       const site = createSimulatedSite({ startPath });
       expect(site.state().url, startPath).toBe(url);
-      expect((await call(site, "browser.getText", {})).text, startPath).toMatch(/^Simulated Shop Orders Sign out\nRecent orders/);
+      expect((await call(site, "browser.getText", {})).text, startPath).toMatch(
+        /^Simulated Shop Orders Sign out\nRecent orders/,
+      );
     }
     // A path is always a path of the site's origin, never another host.
-    expect(createSimulatedSite({ startPath: "//elsewhere.example/orders" }).state().url).toBe("https://shop.example//elsewhere.example/orders");
+    expect(createSimulatedSite({ startPath: "//elsewhere.example/orders" }).state().url).toBe(
+      "https://shop.example//elsewhere.example/orders",
+    );
   });
 
   it("routes a navigation within the site by its path alone, keeping its query and fragment in the URL as a browser does", async () => {
     const site = createSimulatedSite();
-    const kept = (await call(site, "browser.navigate", { url: "https://shop.example/x/../orders?tab=1#top", expectedRevision: 1 } as never)) as {
+    const kept = (await call(site, "browser.navigate", {
+      url: "https://shop.example/x/../orders?tab=1#top",
+      expectedRevision: 1,
+    } as never)) as {
       page: { url: string; title: string };
       identity: { observedFinalUrl: string; redirectCount: number };
     };
     expect(kept.page).toMatchObject({ url: "https://shop.example/orders?tab=1#top", title: "Orders · Simulated Shop" });
-    expect(kept.identity).toMatchObject({ observedFinalUrl: "https://shop.example/orders?tab=1#top", redirectCount: 0 });
-    const redirected = (await call(site, "browser.navigate", { url: "https://shop.example/./?next=orders", expectedRevision: 2 } as never)) as {
+    expect(kept.identity).toMatchObject({
+      observedFinalUrl: "https://shop.example/orders?tab=1#top",
+      redirectCount: 0,
+    });
+    const redirected = (await call(site, "browser.navigate", {
+      url: "https://shop.example/./?next=orders",
+      expectedRevision: 2,
+    } as never)) as {
       page: { url: string };
       identity: { redirectCount: number };
     };
@@ -199,7 +248,10 @@ describe("the site is deterministic", () => {
   });
 
   it("fails an observation of a region the page does not have as the daemon does, without saying why", async () => {
-    const error = await failure(createSimulatedSite(), "browser.observe", { level: "summary", region: "region_nowhere" });
+    const error = await failure(createSimulatedSite(), "browser.observe", {
+      level: "summary",
+      region: "region_nowhere",
+    });
     expect(error.code).toBe("tool.failed");
   });
 });

@@ -14,7 +14,11 @@ export function context(operation: OperationName): MockCallContext {
 }
 
 /** Calls the site's handler for `operation` directly, and checks that its result is plain JSON that passes the result schema. */
-export async function call<Op extends OperationName>(site: SimulatedSite, operation: Op, payload: PayloadOf<Op>): Promise<ResultOf<Op>> {
+export async function call<Op extends OperationName>(
+  site: SimulatedSite,
+  operation: Op,
+  payload: PayloadOf<Op>,
+): Promise<ResultOf<Op>> {
   const handler = site.handlers[operation] as MockHandler<Op> | undefined;
   if (handler === undefined) throw new Error(`the site has no handler for ${operation}`);
   const result = await handler(payload, context(operation));
@@ -25,7 +29,11 @@ export async function call<Op extends OperationName>(site: SimulatedSite, operat
 }
 
 /** The MockError a handler call throws (fails the test when it does not throw one). */
-export async function failure<Op extends OperationName>(site: SimulatedSite, operation: Op, payload: PayloadOf<Op>): Promise<MockError> {
+export async function failure<Op extends OperationName>(
+  site: SimulatedSite,
+  operation: Op,
+  payload: PayloadOf<Op>,
+): Promise<MockError> {
   try {
     await call(site, operation, payload);
   } catch (error) {
@@ -38,5 +46,11 @@ export async function failure<Op extends OperationName>(site: SimulatedSite, ope
 /** The findTarget request for an intent and action. */
 export function intent(text: string, action: string, expectedRevision?: number): PayloadOf<"browser.findTarget"> {
   // An action the daemon does not know (`teleport`) is sent as it is: the handler is called directly.
-  return { schemaVersion: 1, intent: text, action: action as PayloadOf<"browser.findTarget">["action"], resolutionPolicy: "reportOnly", ...(expectedRevision === undefined ? {} : { expectedRevision }) };
+  return {
+    schemaVersion: 1,
+    intent: text,
+    action: action as PayloadOf<"browser.findTarget">["action"],
+    resolutionPolicy: "reportOnly",
+    ...(expectedRevision === undefined ? {} : { expectedRevision }),
+  };
 }

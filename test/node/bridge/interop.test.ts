@@ -9,7 +9,8 @@ import { readGoldenFixture } from "../../support/golden-fixture.js";
 import { eventually, fixtureRequest, startBridgeHarness, type BridgeHarness } from "../../support/bridge-harness.js";
 
 const fixture = readGoldenFixture();
-const responseFor = (requestId: string): GlassResponse => fixture.responses.find((r) => r.requestId === requestId) as unknown as GlassResponse;
+const responseFor = (requestId: string): GlassResponse =>
+  fixture.responses.find((r) => r.requestId === requestId) as unknown as GlassResponse;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -36,7 +37,9 @@ async function listAndCall(client: Client): Promise<void> {
 describe("the official MCP SDK client through the bridge", () => {
   it("StreamableHTTPClientTransport (token in requestInit.headers) lists tools and calls them; terminateSession ends the upstream", async () => {
     const { bridge, daemon } = await harness();
-    const transport = new StreamableHTTPClientTransport(new URL(bridge.url), { requestInit: { headers: { Authorization: `Bearer ${bridge.token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(bridge.url), {
+      requestInit: { headers: { Authorization: `Bearer ${bridge.token}` } },
+    });
     const client = new Client({ name: "sdk-interop", version: "1.0.0" });
     cleanups.push(() => client.close());
     const errors: Error[] = [];
@@ -55,7 +58,9 @@ describe("the official MCP SDK client through the bridge", () => {
   it("WebSocketClientTransport (token in ?token=) lists tools and calls them", async () => {
     if (globalThis.WebSocket === undefined) vi.stubGlobal("WebSocket", WebSocket); // Node 20 has no global WebSocket
     const { bridge, daemon, logs } = await harness();
-    const transport = new WebSocketClientTransport(new URL(`${bridge.wsUrl}?token=${encodeURIComponent(bridge.token)}`));
+    const transport = new WebSocketClientTransport(
+      new URL(`${bridge.wsUrl}?token=${encodeURIComponent(bridge.token)}`),
+    );
     const client = new Client({ name: "sdk-interop-ws", version: "1.0.0" });
     cleanups.push(() => client.close());
     await client.connect(transport);

@@ -83,9 +83,16 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
   });
 
   it("never evicts a session with a request in flight, nor one idle for less than evictIdleAfterMs: the newcomer gets 503", async () => {
-    const { bridge, daemon } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS_WIDE }, { faults: { stallAfterCalls: 0 } });
+    const { bridge, daemon } = await harness(
+      { maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS_WIDE },
+      { faults: { stallAfterCalls: 0 } },
+    );
     const busy = await openHttpSession(bridge);
-    const stalled = post(bridge, { jsonrpc: "2.0", id: "slow", method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) }, busy);
+    const stalled = post(
+      bridge,
+      { jsonrpc: "2.0", id: "slow", method: "tools/call", params: fixtureToolCall(fixtureRequest("observe-loans")) },
+      busy,
+    );
     await daemon.waitFor((d) => d.calls.length === 1);
     await idleLongEnough(EVICT_AFTER_MS_WIDE);
     const recent = await openHttpSession(bridge);
@@ -93,7 +100,9 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
     const refused = await initialize(bridge);
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
-    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("none idle long enough") } });
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringContaining("none idle long enough") },
+    });
     expect(await tryWebSocket(bridge.wsUrl, ["mcp", `glass-bearer.${bridge.token}`])).toMatchObject({ status: 503 });
     expect((await toolsList(bridge, recent)).status).toBe(200);
 
@@ -119,7 +128,11 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
   it("evicts sessions holding the mutation lease last, and the daemon releases the evicted holder's lease", async () => {
     const { bridge, daemon, logs } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS_WIDE });
     const holder = await openHttpSession(bridge);
-    const acquired = await post(bridge, { jsonrpc: "2.0", id: "lease", method: "glass/lease/acquire", params: { ttlMs: 60_000 } }, holder);
+    const acquired = await post(
+      bridge,
+      { jsonrpc: "2.0", id: "lease", method: "glass/lease/acquire", params: { ttlMs: 60_000 } },
+      holder,
+    );
     expect(await acquired.json()).toMatchObject({ result: { token: expect.any(String) } });
     const plain = await openHttpSession(bridge);
     await idleLongEnough(EVICT_AFTER_MS_WIDE);
@@ -138,20 +151,36 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
     expect(next.status).toBe(200);
     const nextId = next.headers.get("mcp-session-id")!;
     expect((await toolsList(bridge, holder)).status).toBe(404);
-    expect(logs.some((line) => line.includes(`session ${holder.slice(0, 8)} ended (http): evicted`) && line.includes("holding the mutation lease"))).toBe(true);
+    expect(
+      logs.some(
+        (line) =>
+          line.includes(`session ${holder.slice(0, 8)} ended (http): evicted`) &&
+          line.includes("holding the mutation lease"),
+      ),
+    ).toBe(true);
     expect(daemon.activeLeases()).toEqual([]);
     await post(bridge, { jsonrpc: "2.0", method: "notifications/initialized" }, nextId);
-    const again = await post(bridge, { jsonrpc: "2.0", id: "lease", method: "glass/lease/acquire", params: { ttlMs: 60_000 } }, nextId);
+    const again = await post(
+      bridge,
+      { jsonrpc: "2.0", id: "lease", method: "glass/lease/acquire", params: { ttlMs: 60_000 } },
+      nextId,
+    );
     expect(await again.json()).toMatchObject({ result: { token: expect.any(String) } });
   });
 
   it("counts a released lease as none: its session is evicted like any other", async () => {
     const { bridge } = await harness({ maxClients: 2, evictIdleAfterMs: EVICT_AFTER_MS });
     const released = await openHttpSession(bridge);
-    const acquired = (await (await post(bridge, { jsonrpc: "2.0", id: 1, method: "glass/lease/acquire", params: { ttlMs: 60_000 } }, released)).json()) as {
+    const acquired = (await (
+      await post(bridge, { jsonrpc: "2.0", id: 1, method: "glass/lease/acquire", params: { ttlMs: 60_000 } }, released)
+    ).json()) as {
       result: { token: string };
     };
-    const release = await post(bridge, { jsonrpc: "2.0", id: 2, method: "glass/lease/release", params: { token: acquired.result.token } }, released);
+    const release = await post(
+      bridge,
+      { jsonrpc: "2.0", id: 2, method: "glass/lease/release", params: { token: acquired.result.token } },
+      released,
+    );
     expect(await release.json()).toMatchObject({ result: { released: true } });
     await idleLongEnough();
     const plain = await openHttpSession(bridge);
@@ -197,7 +226,11 @@ describe("bridge sessions at the cap: evicting an idle session", () => {
     const envelope = await glass.send(fixtureRequest("click-renew"));
     if (envelope.ok) throw new Error("the mutation succeeded after its session was evicted");
     const { error } = envelope;
-    expect(error).toMatchObject({ code: "transport.closed", mutationPossible: false, details: { sessionExpired: true } });
+    expect(error).toMatchObject({
+      code: "transport.closed",
+      mutationPossible: false,
+      details: { sessionExpired: true },
+    });
     expect(error.message).toMatch(/expired.*NOT sent again/);
     expect(daemon.calls.filter((call) => call.tool === "click")).toEqual([]);
     // The transport started a new session: the client goes on from there.
@@ -232,7 +265,9 @@ describe("bridge sessions past the daemon's own client limit", () => {
       (error: unknown) => error as GlassError,
     );
     expect(failed).toMatchObject({ code: "transport.unavailable", details: { status: 503 } });
-    expect(failed?.message).toMatch(/could not start a session \(HTTP 503\): .*daemon closed the new connection.*lower --max-clients \(now 6\)/);
+    expect(failed?.message).toMatch(
+      /could not start a session \(HTTP 503\): .*daemon closed the new connection.*lower --max-clients \(now 6\)/,
+    );
     expect(failed?.message).not.toMatch(/raise its --max-clients/);
   });
 

@@ -75,10 +75,20 @@ describe("encodeFrameForStream", () => {
     const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
     const messages = [
       { jsonrpc: "2.0", id: 1, method: "ping" },
-      { jsonrpc: "2.0", id: "猫", method: "tools/call", params: { name: "type", arguments: { text: "é".repeat(2000) } } },
-      ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({ jsonrpc: "2.0", id: size, method: "x", params: { text: "ß".repeat(size / 2) } })),
+      {
+        jsonrpc: "2.0",
+        id: "猫",
+        method: "tools/call",
+        params: { name: "type", arguments: { text: "é".repeat(2000) } },
+      },
+      ...[8100, 8150, 8170, 8200, 9000, 30_000].map((size) => ({
+        jsonrpc: "2.0",
+        id: size,
+        method: "x",
+        params: { text: "ß".repeat(size / 2) },
+      })),
       { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(8150) } },
-      { jsonrpc: "2.0", id: 3, method: "x", params: { text: "😀—\u0000\"".repeat(20_000), lone: "\ud800" } },
+      { jsonrpc: "2.0", id: 3, method: "x", params: { text: '😀—\u0000"'.repeat(20_000), lone: "\ud800" } },
     ];
     for (const message of messages) {
       const frame = encodeFrameForStream(message, "auto");
@@ -93,10 +103,18 @@ describe("encodeFrameForStream", () => {
     const json = (message: unknown) => JSON.stringify(message);
     const wide = { jsonrpc: "2.0", id: 1, method: "x", params: { text: "é".repeat(6000) } }; // 12,000+ bytes, 6,000+ characters
     const long = { jsonrpc: "2.0", id: 2, method: "x", params: { text: "a".repeat(20_000) } };
-    expect(encodeFrameForStream(wide, "auto", 10_000)).toEqual({ frame: undefined, bodyBytes: Buffer.byteLength(json(wide)) });
-    expect(encodeFrameForStream(long, "auto", 10_000)).toEqual({ frame: undefined, bodyBytes: Buffer.byteLength(json(long)) });
+    expect(encodeFrameForStream(wide, "auto", 10_000)).toEqual({
+      frame: undefined,
+      bodyBytes: Buffer.byteLength(json(wide)),
+    });
+    expect(encodeFrameForStream(long, "auto", 10_000)).toEqual({
+      frame: undefined,
+      bodyBytes: Buffer.byteLength(json(long)),
+    });
     const fits = encodeFrameForStream(wide, "auto", 20_000);
-    expect(typeof fits !== "string" && fits.frame !== undefined && fits.bodyBytes === Buffer.byteLength(json(wide))).toBe(true);
+    expect(
+      typeof fits !== "string" && fits.frame !== undefined && fits.bodyBytes === Buffer.byteLength(json(wide)),
+    ).toBe(true);
   });
 
   it("with newline framing is always one JSON line, whatever the size (what a plain MCP server reads)", async () => {

@@ -3,7 +3,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BadFrameError } from "../../../src/errors/error-classes.js";
 import { encodeFrame } from "../../../src/node/framing/encode-frame.js";
-import { createFrameReader, type FrameReader, type FrameReaderOptions } from "../../../src/node/framing/frame-reader.js";
+import {
+  createFrameReader,
+  type FrameReader,
+  type FrameReaderOptions,
+} from "../../../src/node/framing/frame-reader.js";
 
 const utf8 = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -40,7 +44,10 @@ function feed(reader: FrameReader, chunks: Iterable<Uint8Array>): { messages: un
 }
 
 /** Feeds the chunks and ends the stream; an error from `end()` is collected too. */
-function decodeStream(chunks: Iterable<Uint8Array>, options?: FrameReaderOptions): { messages: unknown[]; errors: BadFrameError[] } {
+function decodeStream(
+  chunks: Iterable<Uint8Array>,
+  options?: FrameReaderOptions,
+): { messages: unknown[]; errors: BadFrameError[] } {
   const reader = createFrameReader(options);
   const result = feed(reader, chunks);
   try {
@@ -95,7 +102,9 @@ const smallStream = bytes(
 describe("frame reader: decoding", () => {
   it("decodes a newline frame and a Content-Length frame and tells which framing each used", () => {
     const reader = createFrameReader();
-    const frames = reader.pushFrames(bytes(encodeFrame({ a: 1 }), encodeFrame({ b: "é" }, { framing: "content-length" })));
+    const frames = reader.pushFrames(
+      bytes(encodeFrame({ a: 1 }), encodeFrame({ b: "é" }, { framing: "content-length" })),
+    );
     expect(frames).toEqual([
       { message: { a: 1 }, framing: "newline", bytes: 7 },
       { message: { b: "é" }, framing: "content-length", bytes: 10 },
@@ -124,7 +133,9 @@ describe("frame reader: decoding", () => {
       id: index,
       result: { text: "ü".repeat(Math.floor(random() * (index % 10 === 0 ? 12_000 : 300))) },
     }));
-    const stream = bytes(...messages.map((message, index) => encodeFrame(message, index % 3 === 0 ? { framing: "content-length" } : {})));
+    const stream = bytes(
+      ...messages.map((message, index) => encodeFrame(message, index % 3 === 0 ? { framing: "content-length" } : {})),
+    );
     for (let round = 0; round < 50; round++) {
       const chunks: Uint8Array[] = [];
       for (let offset = 0; offset < stream.length; ) {
@@ -148,17 +159,37 @@ describe("frame reader: decoding", () => {
 
 describe("frame reader: bad frames", () => {
   const cases: { name: string; frame: Uint8Array; error: RegExp; options?: FrameReaderOptions }[] = [
-    { name: "non-numeric length", frame: bytes("Content-Length: nope\r\n\r\n"), error: /Content-Length value 'nope' is not a decimal number/ },
-    { name: "negative length", frame: bytes("Content-Length: -5\r\n\r\n"), error: /value '-5' is not a decimal number/ },
+    {
+      name: "non-numeric length",
+      frame: bytes("Content-Length: nope\r\n\r\n"),
+      error: /Content-Length value 'nope' is not a decimal number/,
+    },
+    {
+      name: "negative length",
+      frame: bytes("Content-Length: -5\r\n\r\n"),
+      error: /value '-5' is not a decimal number/,
+    },
     { name: "float length", frame: bytes("Content-Length: 1.5\r\n\r\n"), error: /value '1.5' is not a decimal number/ },
     { name: "empty length", frame: bytes("Content-Length:\r\n\r\n"), error: /value '' is not a decimal number/ },
-    { name: "text after the length", frame: bytes("Content-Length: 2 x\r\n\r\n"), error: /value '2 x' is not a decimal number/ },
-    { name: "a second header", frame: bytes("Content-Length: 2\r\nContent-Type: x\r\n"), error: /exactly one blank line/ },
+    {
+      name: "text after the length",
+      frame: bytes("Content-Length: 2 x\r\n\r\n"),
+      error: /value '2 x' is not a decimal number/,
+    },
+    {
+      name: "a second header",
+      frame: bytes("Content-Length: 2\r\nContent-Type: x\r\n"),
+      error: /exactly one blank line/,
+    },
     { name: "header line ending in a bare \\n", frame: bytes("Content-Length: 2\n"), error: /must end with \\r\\n/ },
-    { name: "missing blank line", frame: bytes('Content-Length: 2\r\n{}\n'), error: /exactly one blank line/ },
+    { name: "missing blank line", frame: bytes("Content-Length: 2\r\n{}\n"), error: /exactly one blank line/ },
     { name: "non-blank separator", frame: bytes("Content-Length: 2\r\nX\r\n"), error: /exactly one blank line/ },
     { name: "separator of a bare \\r", frame: bytes("Content-Length: 2\r\n\rX\n"), error: /exactly one blank line/ },
-    { name: "header too long", frame: bytes(`Content-Length: ${"0".repeat(9000)}2\r\n\r\n`), error: /header is longer than 8192 bytes/ },
+    {
+      name: "header too long",
+      frame: bytes(`Content-Length: ${"0".repeat(9000)}2\r\n\r\n`),
+      error: /header is longer than 8192 bytes/,
+    },
     {
       name: "Content-Length body over the limit",
       frame: encodeFrame({ s: "x".repeat(200) }, { framing: "content-length" }),
@@ -177,11 +208,31 @@ describe("frame reader: bad frames", () => {
       error: /longer than 100 bytes/,
       options: { maxFrameBytes: 100 },
     },
-    { name: "invalid UTF-8 in a newline frame", frame: bytes([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]), error: /newline-delimited frame is not valid UTF-8/ },
-    { name: "invalid UTF-8 in a Content-Length body", frame: bytes("Content-Length: 3\r\n\r\n", [0x22, 0xc3, 0x22]), error: /Content-Length body is not valid UTF-8/ },
-    { name: "invalid JSON in a newline frame", frame: bytes("{nope}\n"), error: /newline-delimited frame is not valid JSON/ },
-    { name: "invalid JSON in a Content-Length body", frame: bytes("Content-Length: 6\r\n\r\n{nope}"), error: /Content-Length body is not valid JSON/ },
-    { name: "an empty Content-Length body", frame: bytes("Content-Length: 0\r\n\r\n"), error: /Content-Length body is not valid JSON/ },
+    {
+      name: "invalid UTF-8 in a newline frame",
+      frame: bytes([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+      error: /newline-delimited frame is not valid UTF-8/,
+    },
+    {
+      name: "invalid UTF-8 in a Content-Length body",
+      frame: bytes("Content-Length: 3\r\n\r\n", [0x22, 0xc3, 0x22]),
+      error: /Content-Length body is not valid UTF-8/,
+    },
+    {
+      name: "invalid JSON in a newline frame",
+      frame: bytes("{nope}\n"),
+      error: /newline-delimited frame is not valid JSON/,
+    },
+    {
+      name: "invalid JSON in a Content-Length body",
+      frame: bytes("Content-Length: 6\r\n\r\n{nope}"),
+      error: /Content-Length body is not valid JSON/,
+    },
+    {
+      name: "an empty Content-Length body",
+      frame: bytes("Content-Length: 0\r\n\r\n"),
+      error: /Content-Length body is not valid JSON/,
+    },
     { name: "a byte-order mark", frame: bytes([0xef, 0xbb, 0xbf], "{}\n"), error: /not valid JSON/ },
     { name: "a line starting with C that is not a header", frame: bytes("Cat\n"), error: /not valid JSON/ },
   ];
@@ -209,7 +260,14 @@ describe("frame reader: bad frames", () => {
 
   it("keeps the good frames that came before a bad one in the same chunk", () => {
     const reader = createFrameReader();
-    const chunk = bytes(encodeFrame({ n: 1 }), encodeFrame({ n: 2 }, { framing: "content-length" }), "{bad}\n", encodeFrame({ n: 3 }), "[oops\n", encodeFrame({ n: 4 }));
+    const chunk = bytes(
+      encodeFrame({ n: 1 }),
+      encodeFrame({ n: 2 }, { framing: "content-length" }),
+      "{bad}\n",
+      encodeFrame({ n: 3 }),
+      "[oops\n",
+      encodeFrame({ n: 4 }),
+    );
     expect(() => reader.push(chunk)).toThrow(/not valid JSON/);
     expect(() => reader.push(EMPTY)).toThrow(/not valid JSON/);
     expect(reader.pushFrames(EMPTY).map((frame) => frame.message)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
@@ -217,7 +275,9 @@ describe("frame reader: bad frames", () => {
 
   it("skips an oversized body as it arrives without keeping it, then decodes the next frame", () => {
     const reader = createFrameReader({ maxContentLengthBytes: 1024 });
-    expect(() => reader.push(utf8.encode(`Content-Length: ${8 * 1024 * 1024}\r\n\r\n`))).toThrow(/over the 1024-byte limit/);
+    expect(() => reader.push(utf8.encode(`Content-Length: ${8 * 1024 * 1024}\r\n\r\n`))).toThrow(
+      /over the 1024-byte limit/,
+    );
     const megabyte = new Uint8Array(1024 * 1024).fill(0x7b); // "{{{{…": garbage if it were parsed
     for (let index = 0; index < 8; index++) {
       expect(reader.push(megabyte)).toEqual([]);
@@ -235,10 +295,19 @@ describe("frame reader: bad frames", () => {
       }
       return undefined;
     };
-    const declared = errorOf(createFrameReader({ maxContentLengthBytes: 1024 }), utf8.encode("Content-Length: 4096\r\n\r\n"));
-    expect(declared).toMatchObject({ code: "transport.badFrame", details: { framing: "content-length", tooLarge: true, declaredBytes: 4096, maxBytes: 1024 } });
+    const declared = errorOf(
+      createFrameReader({ maxContentLengthBytes: 1024 }),
+      utf8.encode("Content-Length: 4096\r\n\r\n"),
+    );
+    expect(declared).toMatchObject({
+      code: "transport.badFrame",
+      details: { framing: "content-length", tooLarge: true, declaredBytes: 4096, maxBytes: 1024 },
+    });
     const line = errorOf(createFrameReader({ maxNewlineFrameBytes: 64 }), utf8.encode(`{"s":"${"x".repeat(100)}`));
-    expect(line).toMatchObject({ code: "transport.badFrame", details: { framing: "newline", tooLarge: true, seenBytes: 106, maxBytes: 64 } });
+    expect(line).toMatchObject({
+      code: "transport.badFrame",
+      details: { framing: "newline", tooLarge: true, seenBytes: 106, maxBytes: 64 },
+    });
     // A header line that is too long is a bad header, not a frame past the limit.
     const header = errorOf(createFrameReader(), utf8.encode(`Content-Length: ${"0".repeat(9000)}2\r\n\r\n`));
     expect((header as { details: unknown }).details).toEqual({ framing: "content-length" });
@@ -289,7 +358,7 @@ describe("frame reader: timing", () => {
   it("discardPartial() drops a stalled frame, skips the rest of it as it arrives, and reads on", () => {
     const reader = createFrameReader();
     expect(reader.discardPartial("stalled")).toBeUndefined();
-    reader.push(utf8.encode("Content-Length: 10\r\n\r\n{\"a\""));
+    reader.push(utf8.encode('Content-Length: 10\r\n\r\n{"a"'));
     const error = reader.discardPartial("stalled");
     expect(error).toBeInstanceOf(BadFrameError);
     expect(error?.message).toMatch(/stalled: dropped a Content-Length frame after 4 of 10 body bytes/);
@@ -303,20 +372,29 @@ describe("frame reader: timing", () => {
 });
 
 describe("frame reader: performance", () => {
-  it.each(["content-length", "newline"] as const)("decodes a 20 MiB %s message split into 64 KiB chunks in linear time", (framing) => {
-    const message = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "x".repeat(20 * 1024 * 1024) }] } };
-    const chunks = splitEvery(encodeFrame(message, { framing }), 64 * 1024);
-    const reader = createFrameReader();
-    const started = performance.now();
-    const decoded: unknown[] = [];
-    for (const chunk of chunks) decoded.push(...reader.push(chunk));
-    const elapsed = performance.now() - started;
-    console.info(`20 MiB ${framing} message in ${chunks.length} chunks of 64 KiB: decoded in ${elapsed.toFixed(1)} ms`);
-    expect(decoded).toHaveLength(1);
-    expect((decoded[0] as typeof message).result.content[0]!.text.length).toBe(20 * 1024 * 1024);
-    // Quadratic work (re-scanning or re-concatenating the buffer per chunk) takes seconds here.
-    expect(elapsed).toBeLessThan(2000);
-  });
+  it.each(["content-length", "newline"] as const)(
+    "decodes a 20 MiB %s message split into 64 KiB chunks in linear time",
+    (framing) => {
+      const message = {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { content: [{ type: "text", text: "x".repeat(20 * 1024 * 1024) }] },
+      };
+      const chunks = splitEvery(encodeFrame(message, { framing }), 64 * 1024);
+      const reader = createFrameReader();
+      const started = performance.now();
+      const decoded: unknown[] = [];
+      for (const chunk of chunks) decoded.push(...reader.push(chunk));
+      const elapsed = performance.now() - started;
+      console.info(
+        `20 MiB ${framing} message in ${chunks.length} chunks of 64 KiB: decoded in ${elapsed.toFixed(1)} ms`,
+      );
+      expect(decoded).toHaveLength(1);
+      expect((decoded[0] as typeof message).result.content[0]!.text.length).toBe(20 * 1024 * 1024);
+      // Quadratic work (re-scanning or re-concatenating the buffer per chunk) takes seconds here.
+      expect(elapsed).toBeLessThan(2000);
+    },
+  );
 
   it("decodes 10 000 messages of 1 KB cheaply", () => {
     const frame = encodeFrame({ jsonrpc: "2.0", id: 7, result: { text: "y".repeat(1000) } });
@@ -335,8 +413,11 @@ describe("frame reader: performance", () => {
  * Upstream's framing corpus lives outside the project (it is not ours to copy in). Point
  * GLASS_REFERENCE_DIR at it; by default the shared reference folder next to the checkout is used.
  */
-const referenceDir = process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../../shared/reference/glass/", import.meta.url));
-const corpusFiles = existsSync(referenceDir) ? readdirSync(referenceDir).filter((file) => /^mcp_framing_corpus\..*\.json$/.test(file)) : [];
+const referenceDir =
+  process.env.GLASS_REFERENCE_DIR ?? fileURLToPath(new URL("../../../../shared/reference/glass/", import.meta.url));
+const corpusFiles = existsSync(referenceDir)
+  ? readdirSync(referenceDir).filter((file) => /^mcp_framing_corpus\..*\.json$/.test(file))
+  : [];
 
 interface CorpusCase {
   name: string;

@@ -80,7 +80,12 @@ export function rawClient(port: number, options: RawClientOptions = {}): RawClie
     socket.once("close", () => {
       open = false;
       if (timer !== undefined) clearInterval(timer);
-      resolve({ text, closedAfterMs: openedAt === 0 ? 0 : Date.now() - openedAt, bytesWritten, closedByPeer: !destroyedHere });
+      resolve({
+        text,
+        closedAfterMs: openedAt === 0 ? 0 : Date.now() - openedAt,
+        bytesWritten,
+        closedByPeer: !destroyedHere,
+      });
     }),
   );
   return {
@@ -138,7 +143,11 @@ export function rawResponses(text: string): { status: number; body: string }[] {
 
 /** A POST to /mcp as raw bytes: request line, headers (Host first) and the given body. */
 export function rawPost(port: number, headers: Record<string, string>, body: string): { head: string; body: string } {
-  const lines = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `POST /mcp HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   return { head: `${lines.join("\r\n")}\r\n\r\n`, body };
 }
 
@@ -172,8 +181,14 @@ export interface LatencyStats {
 /** p50, p95 and max of a list of durations. */
 export function latencyStats(durations: readonly number[]): LatencyStats {
   const sorted = [...durations].sort((a, b) => a - b);
-  const at = (q: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-  return { count: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.length === 0 ? NaN : sorted[sorted.length - 1]! };
+  const at = (q: number): number =>
+    sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return {
+    count: sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    max: sorted.length === 0 ? NaN : sorted[sorted.length - 1]!,
+  };
 }
 
 /** Waits `ms`. */

@@ -56,17 +56,26 @@ export class Wire {
 
   /** How many `tools/call` requests for `tool` the client wrote. */
   toolCallsSent(tool: string): number {
-    return this.sent.filter((m) => "method" in m && m.method === "tools/call" && (m.params as { name?: unknown } | undefined)?.name === tool).length;
+    return this.sent.filter(
+      (m) => "method" in m && m.method === "tools/call" && (m.params as { name?: unknown } | undefined)?.name === tool,
+    ).length;
   }
 
   /** The ids the client sent `notifications/cancelled` for. */
   cancelled(): unknown[] {
-    return this.sent.filter((m) => "method" in m && m.method === "notifications/cancelled").map((m) => (m as { params?: { requestId?: unknown } }).params?.requestId);
+    return this.sent
+      .filter((m) => "method" in m && m.method === "notifications/cancelled")
+      .map((m) => (m as { params?: { requestId?: unknown } }).params?.requestId);
   }
 
   /** The ids of the `tools/call` requests the client wrote for `tool`. */
   toolCallIds(tool: string): unknown[] {
-    return this.sent.filter((m) => "method" in m && m.method === "tools/call" && (m.params as { name?: unknown } | undefined)?.name === tool).map((m) => (m as { id: unknown }).id);
+    return this.sent
+      .filter(
+        (m) =>
+          "method" in m && m.method === "tools/call" && (m.params as { name?: unknown } | undefined)?.name === tool,
+      )
+      .map((m) => (m as { id: unknown }).id);
   }
 
   /** The responses (not requests) received for `id`. */
@@ -157,31 +166,54 @@ function clientOptions(events: GlassLogEvent[], extra: GlassClientOptions = {}):
 }
 
 /** The CLI's mock daemon over stdio (run from source), with these faults. */
-export function stdioMock(options: { faults?: MockDaemonFaults; latencyMs?: number; frameTimeoutMs?: number } = {}): GlassTransport {
+export function stdioMock(
+  options: { faults?: MockDaemonFaults; latencyMs?: number; frameTimeoutMs?: number } = {},
+): GlassTransport {
   const args = ["--import", "tsx", CLI, "mock-daemon", ...GOLDEN_CLI_ARGS];
   if (options.faults !== undefined) args.push("--faults", JSON.stringify(options.faults));
   if (options.latencyMs !== undefined) args.push("--latency", String(options.latencyMs));
-  return stdioTransport({ command: process.execPath, args, cwd: ROOT, closeTimeoutMs: 1000, ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }) });
+  return stdioTransport({
+    command: process.execPath,
+    args,
+    cwd: ROOT,
+    closeTimeoutMs: 1000,
+    ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }),
+  });
 }
 
 /** Starts a mock daemon with the faults, the transport to it, and a connected client. */
 export async function startRig(kind: TransportKind, options: RigOptions = {}): Promise<Rig> {
   const wire = new Wire();
   const events: GlassLogEvent[] = [];
-  const daemonOptions = { ...(options.faults === undefined ? {} : { faults: options.faults }), ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }) };
+  const daemonOptions = {
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+  };
   let socketMock: SocketMock | undefined;
   let harness: BridgeHarness | undefined;
   let newTransport: () => GlassTransport;
   if (kind === "stdio") {
-    newTransport = () => stdioMock({ ...daemonOptions, ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }) });
+    newTransport = () =>
+      stdioMock({
+        ...daemonOptions,
+        ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }),
+      });
   } else if (kind === "socket") {
     const mock = await mockDaemonOnSocket(daemonOptions);
     socketMock = mock;
-    newTransport = () => socketTransport({ path: mock.path, closeTimeoutMs: 1000, ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }) });
+    newTransport = () =>
+      socketTransport({
+        path: mock.path,
+        closeTimeoutMs: 1000,
+        ...(options.frameTimeoutMs === undefined ? {} : { frameTimeoutMs: options.frameTimeoutMs }),
+      });
   } else {
     const started = await startBridgeHarness({}, daemonOptions);
     harness = started;
-    newTransport = kind === "http" ? () => httpTransport({ url: started.bridge.url, token: started.bridge.token }) : () => webSocketTransport({ url: started.bridge.wsUrl, token: started.bridge.token });
+    newTransport =
+      kind === "http"
+        ? () => httpTransport({ url: started.bridge.url, token: started.bridge.token })
+        : () => webSocketTransport({ url: started.bridge.wsUrl, token: started.bridge.token });
   }
   const daemon = socketMock?.daemon ?? harness?.daemon;
   let glass: Glass;
@@ -210,8 +242,17 @@ export async function startRig(kind: TransportKind, options: RigOptions = {}): P
     },
     newTransport,
     async untilCalls(count) {
-      if (daemon !== undefined) await settle(daemon.waitFor((d) => d.calls.length >= count), 5_000, `the daemon receiving ${count} calls`);
-      else await waitUntil(() => wire.sent.filter((m) => "method" in m && m.method === "tools/call").length >= count, `the client writing ${count} calls`);
+      if (daemon !== undefined)
+        await settle(
+          daemon.waitFor((d) => d.calls.length >= count),
+          5_000,
+          `the daemon receiving ${count} calls`,
+        );
+      else
+        await waitUntil(
+          () => wire.sent.filter((m) => "method" in m && m.method === "tools/call").length >= count,
+          `the client writing ${count} calls`,
+        );
     },
     async stop() {
       await glass.close().catch(() => undefined);
@@ -252,7 +293,10 @@ type ErrorClass = abstract new (...args: never[]) => GlassError;
 
 /** Asserts the call failed with this class and these fields; returns the error. */
 export function failedWith<T>(outcome: Outcome<T>, cls: ErrorClass, fields: Record<string, unknown>): GlassError {
-  if (outcome.ok) throw new Error(`expected a ${cls.name} ${JSON.stringify(fields)}, but the call succeeded with ${JSON.stringify(outcome.value)}`);
+  if (outcome.ok)
+    throw new Error(
+      `expected a ${cls.name} ${JSON.stringify(fields)}, but the call succeeded with ${JSON.stringify(outcome.value)}`,
+    );
   const error = outcome.error;
   expect(error, `expected a ${cls.name}, got ${String(error)}`).toBeInstanceOf(cls);
   expect(error).toMatchObject(fields);
@@ -261,7 +305,10 @@ export function failedWith<T>(outcome: Outcome<T>, cls: ErrorClass, fields: Reco
 
 /** Asserts the call succeeded; returns its value. */
 export function succeeded<T>(outcome: Outcome<T>): T {
-  if (!outcome.ok) throw new Error(`expected success, got ${outcome.error instanceof GlassError ? `${outcome.error.name} ${outcome.error.code}: ${outcome.error.message}` : String(outcome.error)}`);
+  if (!outcome.ok)
+    throw new Error(
+      `expected success, got ${outcome.error instanceof GlassError ? `${outcome.error.name} ${outcome.error.code}: ${outcome.error.message}` : String(outcome.error)}`,
+    );
   return outcome.value;
 }
 
@@ -270,10 +317,14 @@ export const waitUntil = eventually;
 
 /** Waits (up to the cancel grace and a margin) until the client holds nothing, then asserts `stats()`. */
 export async function expectIdle(glass: Glass, closed: boolean): Promise<void> {
-  await waitUntil(() => {
-    const stats = glass.stats();
-    return stats.inFlight === 0 && stats.queued === 0 && stats.awaitingAnswer === 0;
-  }, `glass.stats() is idle (now ${JSON.stringify(glass.stats())})`, 2_000).catch(() => undefined);
+  await waitUntil(
+    () => {
+      const stats = glass.stats();
+      return stats.inFlight === 0 && stats.queued === 0 && stats.awaitingAnswer === 0;
+    },
+    `glass.stats() is idle (now ${JSON.stringify(glass.stats())})`,
+    2_000,
+  ).catch(() => undefined);
   expect(glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed });
 }
 
@@ -284,7 +335,9 @@ export function wireEvents(events: GlassLogEvent[]): string[] {
 
 /** The client's retry log events for an operation. */
 export function retries(events: GlassLogEvent[], operation: string): Extract<GlassLogEvent, { type: "retry" }>[] {
-  return events.filter((e): e is Extract<GlassLogEvent, { type: "retry" }> => e.type === "retry" && e.operation === operation);
+  return events.filter(
+    (e): e is Extract<GlassLogEvent, { type: "retry" }> => e.type === "retry" && e.operation === operation,
+  );
 }
 
 /**
@@ -296,24 +349,35 @@ export function expectNoRepeatedMutation(rig: Rig): number {
   expect(new Set(ids).size, `a click was written twice: ${JSON.stringify(ids)}`).toBe(ids.length);
   if (rig.daemon !== undefined) {
     const received = rig.daemon.calls.filter((call) => call.tool === "click").map((call) => call.id);
-    expect(new Set(received).size, `the daemon received a click twice: ${JSON.stringify(received)}`).toBe(received.length);
+    expect(new Set(received).size, `the daemon received a click twice: ${JSON.stringify(received)}`).toBe(
+      received.length,
+    );
   }
   return ids.length;
 }
 
 /** A read (`browser.observe`) on the rig's client, bounded. */
-export function read(rig: Rig, options: { deadlineMs?: number; signal?: AbortSignal } = {}, boundMs = 8_000): Promise<Outcome<unknown>> {
+export function read(
+  rig: Rig,
+  options: { deadlineMs?: number; signal?: AbortSignal } = {},
+  boundMs = 8_000,
+): Promise<Outcome<unknown>> {
   return settle(rig.glass.browser.observe(observePayload, options), boundMs, `${rig.kind}: browser.observe`);
 }
 
 /** A mutation (`browser.click`) on the rig's client (under the lease the test acquired, where there are leases), bounded. */
-export function mutate(rig: Rig, options: { deadlineMs?: number; signal?: AbortSignal } = {}, boundMs = 8_000): Promise<Outcome<unknown>> {
+export function mutate(
+  rig: Rig,
+  options: { deadlineMs?: number; signal?: AbortSignal } = {},
+  boundMs = 8_000,
+): Promise<Outcome<unknown>> {
   return settle(rig.glass.browser.click(clickPayload, options), boundMs, `${rig.kind}: browser.click`);
 }
 
 /** Acquires the mutation lease where the transport has leases (the daemon socket, and the bridge in front of it). */
 export async function leaseIfAny(rig: Rig): Promise<void> {
-  if (rig.leases) succeeded(await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, `${rig.kind}: acquireLease`));
+  if (rig.leases)
+    succeeded(await settle(rig.glass.acquireLease({ ttlMs: 60_000 }), 5_000, `${rig.kind}: acquireLease`));
 }
 
 /**

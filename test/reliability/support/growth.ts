@@ -22,8 +22,14 @@ export function growth(run: (size: number) => unknown, small: number, large: num
   let bestSmall = Infinity;
   let bestLarge = Infinity;
   for (let round = 0; round < 5; round++) {
-    bestSmall = Math.min(bestSmall, cost(() => run(small), times));
-    bestLarge = Math.min(bestLarge, cost(() => run(large), times));
+    bestSmall = Math.min(
+      bestSmall,
+      cost(() => run(small), times),
+    );
+    bestLarge = Math.min(
+      bestLarge,
+      cost(() => run(large), times),
+    );
   }
   return bestLarge / bestSmall;
 }

@@ -55,13 +55,22 @@ function serve(input, output) {
       write({
         jsonrpc: "2.0",
         id: message.id,
-        result: { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" }, glass: MANIFEST },
+        result: {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "hostile", version: "1" },
+          glass: MANIFEST,
+        },
       });
       return;
     }
     if (message.method === "tools/list" && message.id !== undefined && !lied) {
       // Part of the handshake: the lie comes after it, on the first call.
-      write({ jsonrpc: "2.0", id: message.id, result: { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) } });
+      write({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) },
+      });
       return;
     }
     if (message.method === "notifications/initialized") {
@@ -76,12 +85,18 @@ function serve(input, output) {
       lied = true;
       output.write(`Content-Length: ${lyingLength}\r\n\r\n`);
       if (heartbeatMs !== undefined) {
-        const heartbeat = setInterval(() => write({ jsonrpc: "2.0", method: "notifications/message", params: { level: "debug", data: "alive" } }), heartbeatMs);
+        const heartbeat = setInterval(
+          () => write({ jsonrpc: "2.0", method: "notifications/message", params: { level: "debug", data: "alive" } }),
+          heartbeatMs,
+        );
         heartbeat.unref();
         output.on("close", () => clearInterval(heartbeat));
       }
     }
-    const result = message.method === "tools/call" ? { content: [{ type: "text", text: "browser tool failed" }], isError: true } : {};
+    const result =
+      message.method === "tools/call"
+        ? { content: [{ type: "text", text: "browser tool failed" }], isError: true }
+        : {};
     write({ jsonrpc: "2.0", id: message.id, result });
   }
 }

@@ -69,7 +69,11 @@ export async function startHostileDaemon(script: HostileScript): Promise<Hostile
           connection.send({
             jsonrpc: "2.0",
             id: message.id,
-            result: { protocolVersion: params?.protocolVersion ?? "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "0" } },
+            result: {
+              protocolVersion: params?.protocolVersion ?? "2024-11-05",
+              capabilities: { tools: {} },
+              serverInfo: { name: "hostile", version: "0" },
+            },
           });
           continue;
         }

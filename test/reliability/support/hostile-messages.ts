@@ -40,7 +40,11 @@ export const levels = fc.oneof(fc.integer(SHALLOW), fc.integer(UNRELAYABLE));
 /** Generated answers. */
 export const answerArbitrary: fc.Arbitrary<Answer> = fc.oneof(
   fc.constant<Answer>({ kind: "plain" }),
-  fc.record({ kind: fc.constant("deep" as const), container: fc.constantFrom("array" as const, "object" as const), levels }),
+  fc.record({
+    kind: fc.constant("deep" as const),
+    container: fc.constantFrom("array" as const, "object" as const),
+    levels,
+  }),
   fc.record({ kind: fc.constant("wide" as const), count: fc.integer({ min: 0, max: 50_000 }) }),
   fc.record({ kind: fc.constant("long" as const), bytes: fc.integer({ min: 0, max: 2 * 1024 * 1024 }) }),
   fc.record({ kind: fc.constant("numbers" as const), count: fc.integer({ min: 1, max: 20_000 }) }),
@@ -48,7 +52,10 @@ export const answerArbitrary: fc.Arbitrary<Answer> = fc.oneof(
 );
 /** Generated messages around an answer. */
 export const extraArbitrary: fc.Arbitrary<Extra> = fc.oneof(
-  fc.record({ kind: fc.constant("garbage" as const), text: fc.constantFrom("{", "not json", '{"jsonrpc":"2.0"', "]]]]", '{"jsonrpc":"1.0","id":1}', "null") }),
+  fc.record({
+    kind: fc.constant("garbage" as const),
+    text: fc.constantFrom("{", "not json", '{"jsonrpc":"2.0"', "]]]]", '{"jsonrpc":"1.0","id":1}', "null"),
+  }),
   fc.record({ kind: fc.constant("stray" as const), levels }),
   fc.constant<Extra>({ kind: "duplicate" }),
   fc.record({ kind: fc.constant("notification" as const), levels }),
@@ -63,7 +70,9 @@ export const caseArbitrary: fc.Arbitrary<DaemonCase> = fc.record({
 
 /** The JSON text of `depth` nested arrays or objects. */
 export function nested(container: "array" | "object", depth: number): string {
-  return container === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}0${"}".repeat(depth)}`;
+  return container === "array"
+    ? "[".repeat(depth) + "]".repeat(depth)
+    : `${'{"a":'.repeat(depth)}0${"}".repeat(depth)}`;
 }
 
 /** Whether a depth is past what a serialiser writes back. */
@@ -71,7 +80,8 @@ export const isUnrelayable = (depth: number): boolean => depth >= UNRELAYABLE.mi
 
 /** The JSON text of `answer` to the call `id`. */
 export function answerLine(id: unknown, answer: Answer): string {
-  const result = (value: string): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"{}"}],"value":${value}}}`;
+  const result = (value: string): string =>
+    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"{}"}],"value":${value}}}`;
   switch (answer.kind) {
     case "plain":
       return result("0");
@@ -98,8 +108,12 @@ export function extraLines(id: unknown, extra: Extra, answer: string): string[] 
     case "duplicate":
       return [answer];
     case "notification":
-      return [`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${nested("array", extra.levels)}}}`];
+      return [
+        `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${nested("array", extra.levels)}}}`,
+      ];
     case "request":
-      return [`{"jsonrpc":"2.0","id":"ask-${id}","method":"elicitation/create","params":{"message":"?","requestedSchema":${nested("object", extra.levels)}}}`];
+      return [
+        `{"jsonrpc":"2.0","id":"ask-${id}","method":"elicitation/create","params":{"message":"?","requestedSchema":${nested("object", extra.levels)}}}`,
+      ];
   }
 }

@@ -88,7 +88,9 @@ export class HostilePeer {
       const timer = setTimeout(() => {
         clearInterval(poll);
         this.waiters.delete(check);
-        reject(new Error(`the condition did not hold within ${timeoutMs} ms (${this.received.length} messages received)`));
+        reject(
+          new Error(`the condition did not hold within ${timeoutMs} ms (${this.received.length} messages received)`),
+        );
       }, timeoutMs);
       this.waiters.add(check);
       check();
@@ -121,7 +123,11 @@ export class HostilePeer {
     this.received.push(message);
     if (message.method === "initialize" && message.id !== undefined) {
       const version = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-      void this.send({ jsonrpc: "2.0", id: message.id, result: initializeResult(typeof version === "string" ? version : "2024-11-05") });
+      void this.send({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: initializeResult(typeof version === "string" ? version : "2024-11-05"),
+      });
       return;
     }
     if (message.method === "tools/list" && message.id !== undefined) {

@@ -90,8 +90,14 @@ class CountingTap {
           onError: (error) => handlers.onError?.(error),
         }),
       send: (message) => {
-        if ("method" in message && message.method === "tools/call" && "id" in message) this.#count(this.written, message.id);
-        else if ("method" in message && "id" in message && (typeof message.id === "string" || typeof message.id === "number")) this.#ownRequests.set(message.id, 0);
+        if ("method" in message && message.method === "tools/call" && "id" in message)
+          this.#count(this.written, message.id);
+        else if (
+          "method" in message &&
+          "id" in message &&
+          (typeof message.id === "string" || typeof message.id === "number")
+        )
+          this.#ownRequests.set(message.id, 0);
         return inner.send(message);
       },
       close: () => inner.close(),
@@ -102,13 +108,15 @@ class CountingTap {
     if ("method" in message) return void this.otherMessages++;
     const id = (message as { id?: unknown }).id;
     if (typeof id === "string" && id.startsWith("load-")) this.#count(this.answered, id);
-    else if ((typeof id === "string" || typeof id === "number") && this.#ownRequests.get(id) === 0) this.#ownRequests.set(id, 1); // the client's own initialize/tools/list/ping, answered once
+    else if ((typeof id === "string" || typeof id === "number") && this.#ownRequests.get(id) === 0)
+      this.#ownRequests.set(id, 1); // the client's own initialize/tools/list/ping, answered once
     else this.strayAnswers++;
   }
 
   #count(counts: Uint8Array, id: unknown): void {
     const index = typeof id === "string" && id.startsWith("load-") ? Number(id.slice(5)) : NaN;
-    if (Number.isInteger(index) && index >= 0 && index < counts.length) counts[index] = Math.min(255, counts[index]! + 1);
+    if (Number.isInteger(index) && index >= 0 && index < counts.length)
+      counts[index] = Math.min(255, counts[index]! + 1);
     else this.strayAnswers++;
   }
 }
@@ -166,7 +174,11 @@ const round = (bytes: number): number => Math.round((bytes / MB) * 100) / 100;
  * after a warm-up run on a throwaway target (so module loading and lazy compilation do not count
  * as growth), asserts everything the module comment lists, and returns the figures.
  */
-export async function runLoad(name: string, open: () => Promise<LoadTarget>, options: { calls?: number; callers?: number; client?: GlassClientOptions } = {}): Promise<LoadFigures> {
+export async function runLoad(
+  name: string,
+  open: () => Promise<LoadTarget>,
+  options: { calls?: number; callers?: number; client?: GlassClientOptions } = {},
+): Promise<LoadFigures> {
   const calls = options.calls ?? 10_000;
   const callers = options.callers ?? 64;
   await drive(await open(), Math.min(calls, 500), callers, options.client, false);
@@ -176,7 +188,10 @@ export async function runLoad(name: string, open: () => Promise<LoadTarget>, opt
   const run = await drive(await open(), calls, callers, options.client, true);
   // Sockets closed by the other side go away a few turns later: give them up to 2 s to be gone.
   const until = Date.now() + 2_000;
-  while (Date.now() < until && Object.entries(activeResources()).some(([type, count]) => count > (resourcesBefore[type] ?? 0))) {
+  while (
+    Date.now() < until &&
+    Object.entries(activeResources()).some(([type, count]) => count > (resourcesBefore[type] ?? 0))
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   await fullGc();
@@ -184,7 +199,10 @@ export async function runLoad(name: string, open: () => Promise<LoadTarget>, opt
   const resourcesAfter = activeResources();
 
   for (const [type, count] of Object.entries(resourcesAfter)) {
-    expect(count, `${name}: ${count} ${type} active after the run, ${resourcesBefore[type] ?? 0} before`).toBeLessThanOrEqual(resourcesBefore[type] ?? 0);
+    expect(
+      count,
+      `${name}: ${count} ${type} active after the run, ${resourcesBefore[type] ?? 0} before`,
+    ).toBeLessThanOrEqual(resourcesBefore[type] ?? 0);
   }
   const figures: LoadFigures = {
     transport: name,
@@ -201,26 +219,44 @@ export async function runLoad(name: string, open: () => Promise<LoadTarget>, opt
     peakDuringRun: run.peak,
     resourcesAfter,
   };
-  expect(heapAfterClose - heapBefore, `${name}: heap grew by ${figures.heapDeltaMB} MB from before connecting to after closing`).toBeLessThan(5 * MB);
+  expect(
+    heapAfterClose - heapBefore,
+    `${name}: heap grew by ${figures.heapDeltaMB} MB from before connecting to after closing`,
+  ).toBeLessThan(5 * MB);
   // With everything still open, the run itself must not have left a per-call trail behind. This
   // includes what is kept on purpose: the in-process daemon's record of every call (~165 bytes
   // each, 1.6 MB for 10,000) and this harness's counters; and over HTTP, undici's and the HTTP
   // server's pools, which wander by a few MB from one measurement to the next. So the bound is
   // looser (10 MB, i.e. under 1 KB per call), enough to catch a leaked closure or entry per call.
-  expect(run.heapAfterRun - run.heapConnected, `${name}: heap grew by ${round(run.heapAfterRun - run.heapConnected)} MB over the run, connection still open`).toBeLessThan(10 * MB);
+  expect(
+    run.heapAfterRun - run.heapConnected,
+    `${name}: heap grew by ${round(run.heapAfterRun - run.heapConnected)} MB over the run, connection still open`,
+  ).toBeLessThan(10 * MB);
   process.stdout.write(`load ${JSON.stringify(figures)}\n`);
   return figures;
 }
 
 /** One run: connect, drive the callers, check the client is clean, close everything. */
-async function drive(target: LoadTarget, calls: number, callers: number, client: GlassClientOptions | undefined, check: boolean): Promise<{ ms: number; heapConnected: number; heapAfterRun: number; peak: Record<string, number> }> {
+async function drive(
+  target: LoadTarget,
+  calls: number,
+  callers: number,
+  client: GlassClientOptions | undefined,
+  check: boolean,
+): Promise<{ ms: number; heapConnected: number; heapAfterRun: number; peak: Record<string, number> }> {
   const tap = new CountingTap(calls);
   const events: GlassLogEvent[] = [];
   const glass = await Glass.connect(tap.wrap(target.transport), {
     deadlineMs: 30_000,
     ...client,
     logger: (event) => {
-      if (event.type !== "request" && event.type !== "response" && event.type !== "queued" && event.type !== "connection") events.push(event);
+      if (
+        event.type !== "request" &&
+        event.type !== "response" &&
+        event.type !== "queued" &&
+        event.type !== "connection"
+      )
+        events.push(event);
     },
   });
   const peak: Record<string, number> = {};
@@ -260,14 +296,26 @@ async function drive(target: LoadTarget, calls: number, callers: number, client:
     let settledOnce = 0;
     for (let i = 0; i < calls; i++) if (resolved[i]! + rejected[i]! === 1) settledOnce++;
     expect(settledOnce, "calls that settled exactly once").toBe(calls);
-    expect(resolved.reduce((sum, n) => sum + n, 0), "calls that succeeded").toBe(calls);
+    expect(
+      resolved.reduce((sum, n) => sum + n, 0),
+      "calls that succeeded",
+    ).toBe(calls);
     expect(wrongResults).toBe(0);
-    expect(tap.written.every((n) => n === 1), "every request written exactly once (no retry)").toBe(true);
-    expect(tap.answered.every((n) => n === 1), "every request answered exactly once").toBe(true);
+    expect(
+      tap.written.every((n) => n === 1),
+      "every request written exactly once (no retry)",
+    ).toBe(true);
+    expect(
+      tap.answered.every((n) => n === 1),
+      "every request answered exactly once",
+    ).toBe(true);
     expect(tap.strayAnswers + tap.otherMessages, "stray answers and daemon requests").toBe(0);
     expect(events, "retries, cancels, wire events").toEqual([]);
     expect(glass.stats()).toEqual({ inFlight: 0, queued: 0, awaitingAnswer: 0, closed: false });
-    expect(signals.map((signal) => getEventListeners(signal, "abort").length), "abort listeners left on the callers' signals").toEqual(signals.map(() => 0));
+    expect(
+      signals.map((signal) => getEventListeners(signal, "abort").length),
+      "abort listeners left on the callers' signals",
+    ).toEqual(signals.map(() => 0));
   }
   await glass.close();
   await target.stop();

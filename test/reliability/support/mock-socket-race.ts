@@ -50,7 +50,11 @@ Server.prototype.listen = function (this: Server, ...args: unknown[]) {
 let probe: ReturnType<typeof spawn> | undefined;
 let probeOutput = "";
 if (prober !== undefined && proberUid !== undefined) {
-  probe = spawn(process.execPath, [prober, socketPath], { uid: proberUid, gid: proberUid, stdio: ["pipe", "pipe", "inherit"] });
+  probe = spawn(process.execPath, [prober, socketPath], {
+    uid: proberUid,
+    gid: proberUid,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   probe.stdout!.on("data", (chunk: Buffer) => (probeOutput += chunk.toString()));
   await new Promise<void>((resolve) => probe!.stdout!.once("data", () => resolve()));
 }

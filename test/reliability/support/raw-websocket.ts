@@ -103,7 +103,10 @@ export async function openRawWebSocket(port: number, token: string): Promise<Raw
       const payload = buffer.subarray(offset, offset + length);
       buffer = buffer.subarray(offset + length);
       if (opcode === 0x8) {
-        close = { code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005, reason: payload.subarray(2).toString("utf8") };
+        close = {
+          code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005,
+          reason: payload.subarray(2).toString("utf8"),
+        };
       } else if (opcode === 0x1 || opcode === 0x0) {
         fragments.push(Buffer.from(payload));
         if (fin) {
@@ -127,7 +130,9 @@ export async function openRawWebSocket(port: number, token: string): Promise<Raw
     bytesReceived: () => received,
     sendTexts,
     request(id, method, params) {
-      sendTexts([JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params })]);
+      sendTexts([
+        JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }),
+      ]);
       return new Promise((resolve, reject) => {
         const check = (): void => {
           const found = messages.find((message) => message.id === id && !("method" in message));

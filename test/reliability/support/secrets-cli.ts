@@ -38,7 +38,11 @@ export function runCli(args: readonly string[], env: Readonly<Record<string, str
     stderr: () => stderr,
     exited,
     async waitFor(pattern, timeoutMs = 20_000) {
-      await eventually(() => pattern.test(stderr), `the CLI printed ${String(pattern)}; it printed:\n${stderr}`, timeoutMs);
+      await eventually(
+        () => pattern.test(stderr),
+        `the CLI printed ${String(pattern)}; it printed:\n${stderr}`,
+        timeoutMs,
+      );
       return pattern.exec(stderr)!;
     },
     async stop() {

@@ -70,7 +70,8 @@ export function secretForms(value: string): { form: string; text: string }[] {
       add(`${name} end of ${length}`, text.slice(text.length - length));
     }
     if (text.length <= FRAGMENT_LENGTH) continue;
-    for (let i = 0; i + FRAGMENT_LENGTH <= text.length; i++) add(`${name} fragment at ${i}`, text.slice(i, i + FRAGMENT_LENGTH));
+    for (let i = 0; i + FRAGMENT_LENGTH <= text.length; i++)
+      add(`${name} fragment at ${i}`, text.slice(i, i + FRAGMENT_LENGTH));
   }
   return [...forms].map(([form, text]) => ({ form, text }));
 }
@@ -135,8 +136,12 @@ export function renderings(value: unknown): { how: string; text: string }[] {
   attempt("JSON.stringify", () => JSON.stringify(value));
   attempt("JSON.stringify (nested, indented)", () => JSON.stringify({ wrapped: value, list: [value] }, null, 2));
   attempt("util.inspect", () => inspect(value));
-  attempt("util.inspect (deep, hidden, getters)", () => inspect(value, { depth: Infinity, showHidden: true, getters: true }));
-  attempt("util.inspect (no custom inspect)", () => inspect(value, { depth: Infinity, showHidden: true, customInspect: false }));
+  attempt("util.inspect (deep, hidden, getters)", () =>
+    inspect(value, { depth: Infinity, showHidden: true, getters: true }),
+  );
+  attempt("util.inspect (no custom inspect)", () =>
+    inspect(value, { depth: Infinity, showHidden: true, customInspect: false }),
+  );
   attempt("util.format %s %o %O %j", () => format("%s | %o | %O | %j", value, value, value, value));
   attempt("console.log/dir/error", () =>
     captureConsole((console) => {

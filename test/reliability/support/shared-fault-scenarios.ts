@@ -9,7 +9,15 @@
  * repeated and stops them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError, Glass, GlassError, LeaseError, OverloadedError, TransportClosedError } from "glass-sdk";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  Glass,
+  GlassError,
+  LeaseError,
+  OverloadedError,
+  TransportClosedError,
+} from "glass-sdk";
 import {
   expectIdle,
   expectNoRepeatedMutation,
@@ -91,9 +99,21 @@ export function describeCrashWithCallsQueued(suite: FaultSuite<"socket" | "stdio
       const queuedRead = read(rig);
       const queuedMutation = mutate(rig);
       const [written, observed, clicked] = await Promise.all([first, queuedRead, queuedMutation]);
-      failedWith(written, TransportClosedError, { code: "transport.closed", mutationPossible: true, phase: "dispatch" });
-      failedWith(observed, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
-      failedWith(clicked, TransportClosedError, { code: "transport.closed", mutationPossible: false, phase: "preflight" });
+      failedWith(written, TransportClosedError, {
+        code: "transport.closed",
+        mutationPossible: true,
+        phase: "dispatch",
+      });
+      failedWith(observed, TransportClosedError, {
+        code: "transport.closed",
+        mutationPossible: false,
+        phase: "preflight",
+      });
+      failedWith(clicked, TransportClosedError, {
+        code: "transport.closed",
+        mutationPossible: false,
+        phase: "preflight",
+      });
       expect(rig.received("click")).toBe(1);
       expect(rig.received("observe")).toBe(0);
       expect(retries(rig.events, "browser.click")).toEqual([]);
@@ -112,18 +132,29 @@ export function describeCrashWithCallsQueued(suite: FaultSuite<"socket" | "stdio
  * @param mutation How the first test's name calls the mutation: the socket suite says "the written
  *   mutation", the WebSocket suite "the mutation" (the same call either way).
  */
-export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "websocket">, mutation: "the written mutation" | "the mutation"): void {
+export function describeDaemonStallsAndCancels(
+  suite: FaultSuite<"socket" | "websocket">,
+  mutation: "the written mutation" | "the mutation",
+): void {
   describe(`${suite.label}: the daemon stalls`, () => {
     it(`past the deadline: DeadlineExceededError at the deadline (mutationPossible for ${mutation}), notifications/cancelled ends the daemon's calls, nothing is retried, the connection still answers`, async () => {
       const rig = await suite.start({ faults: { stallAfterCalls: 0 } });
       await leaseIfAny(rig);
       const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 300 }), mutate(rig, { deadlineMs: 300 })]);
       failedWith(observed, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: false });
-      failedWith(clicked, DeadlineExceededError, { code: "deadlineExceeded", mutationPossible: true, phase: "dispatch" });
+      failedWith(clicked, DeadlineExceededError, {
+        code: "deadlineExceeded",
+        mutationPossible: true,
+        phase: "dispatch",
+      });
       expect(Math.max(observed.ms, clicked.ms)).toBeLessThan(2_000);
       expect(rig.received("click")).toBe(1);
       expect(rig.received("observe")).toBe(1);
-      await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending both cancelled calls");
+      await settle(
+        rig.daemon!.waitFor((d) => d.inFlight() === 0),
+        2_000,
+        "the daemon ending both cancelled calls",
+      );
       succeeded(await settle(rig.glass.ping({ deadlineMs: 2_000 }), 3_000, "ping"));
       await expectIdle(rig.glass, false);
     });
@@ -136,7 +167,11 @@ export function describeDaemonStallsAndCancels(suite: FaultSuite<"socket" | "web
       await rig.untilCalls(1);
       controller.abort();
       failedWith(await click, CancelledError, { code: "cancelled", mutationPossible: true, phase: "dispatch" });
-      await settle(rig.daemon!.waitFor((d) => d.inFlight() === 0), 2_000, "the daemon ending the cancelled call");
+      await settle(
+        rig.daemon!.waitFor((d) => d.inFlight() === 0),
+        2_000,
+        "the daemon ending the cancelled call",
+      );
       expect(rig.received("click")).toBe(1);
       await expectIdle(rig.glass, false);
     });
@@ -161,7 +196,9 @@ export function describeBridgeHoldsHalfFrame(suite: FaultSuite<"http" | "websock
       failedWith(clicked, DeadlineExceededError, { mutationPossible: true });
       expect(rig.received("click")).toBe(1);
       expect(rig.wire.badFrames).toEqual([]);
-      failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, { mutationPossible: false });
+      failedWith(await settle(rig.glass.ping({ deadlineMs: 300 }), 3_000, "ping"), DeadlineExceededError, {
+        mutationPossible: false,
+      });
       expect(rig.glass.stats()).toMatchObject({ closed: false });
 
       const second = await Glass.connect(rig.newTransport());
@@ -184,13 +221,23 @@ export function describeOversizedFrameEndsConnection(suite: FaultSuite<"stdio" |
       const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 } });
       expect(succeeded(await read(rig))).toEqual(observeResult);
       // The frame follows the first answer; these calls' answers would come after it.
-      const [observed, clicked] = await Promise.all([read(rig, { deadlineMs: 20_000 }, 15_000), mutate(rig, { deadlineMs: 20_000 }, 15_000)]);
+      const [observed, clicked] = await Promise.all([
+        read(rig, { deadlineMs: 20_000 }, 15_000),
+        mutate(rig, { deadlineMs: 20_000 }, 15_000),
+      ]);
       for (const outcome of [observed, clicked]) {
-        const error = failedWith(outcome, TransportClosedError, { code: "transport.closed", details: { reason: "frameTooLarge", framing: "newline", maxBytes: 33_554_432 } });
-        expect(error.rawMessage).toMatch(/sent a frame that passed \d+ bytes, past the 33554432-byte bound on an answer .*: the connection was closed/);
+        const error = failedWith(outcome, TransportClosedError, {
+          code: "transport.closed",
+          details: { reason: "frameTooLarge", framing: "newline", maxBytes: 33_554_432 },
+        });
+        expect(error.rawMessage).toMatch(
+          /sent a frame that passed \d+ bytes, past the 33554432-byte bound on an answer .*: the connection was closed/,
+        );
         expect(outcome.ms).toBeLessThan(10_000);
       }
-      console.info(`${suite.kind}: the calls in flight failed after ${observed.ms} and ${clicked.ms} ms (deadline 20 000 ms)`);
+      console.info(
+        `${suite.kind}: the calls in flight failed after ${observed.ms} and ${clicked.ms} ms (deadline 20 000 ms)`,
+      );
       failedWith(observed, TransportClosedError, { mutationPossible: false });
       const click = clicked.ok ? undefined : (clicked.error as TransportClosedError);
       expect(click?.mutationPossible).toBe(click?.phase === "dispatch");
@@ -216,12 +263,27 @@ export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websock
     it("oversized (over 32 MiB): the bridge ends that daemon connection and the session (and logs why); the call whose answer was behind it fails at once, and a new session works", async () => {
       const rig = await suite.start({ faults: { oversizedFrameAfterCalls: 1 }, latencyMs: 100 });
       // Two reads at once: the frame follows the first answer, so the second answer is behind it.
-      const outcomes = await Promise.all([read(rig, { deadlineMs: 20_000 }, 15_000), read(rig, { deadlineMs: 20_000 }, 15_000)]);
+      const outcomes = await Promise.all([
+        read(rig, { deadlineMs: 20_000 }, 15_000),
+        read(rig, { deadlineMs: 20_000 }, 15_000),
+      ]);
       expect(outcomes.filter((outcome) => outcome.ok).map(succeeded)).toEqual([observeResult]);
       const failed = outcomes.find((outcome) => !outcome.ok)!;
-      failedWith(failed, GlassError, { code: "mcp.internalError", mutationPossible: false, message: expect.stringMatching(/the daemon connection closed/) });
+      failedWith(failed, GlassError, {
+        code: "mcp.internalError",
+        mutationPossible: false,
+        message: expect.stringMatching(/the daemon connection closed/),
+      });
       expect(failed.ms).toBeLessThan(10_000);
-      await waitUntil(() => rig.bridgeLogs.some((line) => /the daemon connection closed: .*sent a frame that passed \d+ bytes, past the 33554432-byte bound/.test(line)), "the bridge logged why the session ended");
+      await waitUntil(
+        () =>
+          rig.bridgeLogs.some((line) =>
+            /the daemon connection closed: .*sent a frame that passed \d+ bytes, past the 33554432-byte bound/.test(
+              line,
+            ),
+          ),
+        "the bridge logged why the session ended",
+      );
       expect(rig.wire.badFrames).toEqual([]);
 
       const fresh = await Glass.connect(rig.newTransport());
@@ -234,7 +296,10 @@ export function describeBridgeSkipsBadFrames(suite: FaultSuite<"http" | "websock
       await leaseIfAny(rig);
       succeeded(await read(rig));
       await expectReadAndMutationAnswered(rig);
-      await waitUntil(() => rig.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*not valid JSON/.test(line)), "the bridge logged the skipped frame");
+      await waitUntil(
+        () => rig.bridgeLogs.some((line) => /skipped a bad frame from the daemon: .*not valid JSON/.test(line)),
+        "the bridge logged the skipped frame",
+      );
       expect(rig.wire.badFrames).toEqual([]);
       expect(rig.received("click")).toBe(1);
       await expectIdle(rig.glass, false);
@@ -316,7 +381,11 @@ export function describeLeaseExpiryInWithLease(suite: FaultSuite<LeaseTransportK
       const rig = await suite.start({ faults: { leaseExpiresAfterMs: 50 } });
       const block = rig.glass.withLease(
         async (_lease, signal) => {
-          await settle(new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })), 3_000, "the block's signal aborting");
+          await settle(
+            new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })),
+            3_000,
+            "the block's signal aborting",
+          );
           return { reason: signal.reason as unknown, lease: rig.glass.lease, clicked: await mutate(rig, { signal }) };
         },
         { ttlMs: 1_000, renewBeforeMs: 900 }, // renews 100 ms after acquiring, when the lease has really expired

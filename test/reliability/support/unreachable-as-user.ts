@@ -27,8 +27,18 @@ if (path === "--probe") {
   );
   report.socketConnect = outcome(connected);
   const lazy = Glass.create(socketTransport({ path }));
-  report.socketRead = outcome(await lazy.browser.observe({ level: "summary" }).then(() => undefined, (error: unknown) => error));
-  report.socketMutation = outcome(await lazy.browser.click({ target: "ref=r11:e4", expectedRevision: 11 }).then(() => undefined, (error: unknown) => error));
+  report.socketRead = outcome(
+    await lazy.browser.observe({ level: "summary" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
+  report.socketMutation = outcome(
+    await lazy.browser.click({ target: "ref=r11:e4", expectedRevision: 11 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
   report.socketStats = lazy.stats();
   const logs: string[] = [];
   const bridge = await startBridge({ port: 0, upstream: { socket: path }, log: (line) => logs.push(line) });
@@ -36,7 +46,12 @@ if (path === "--probe") {
     ["http", httpTransport({ url: bridge.url, token: bridge.token })],
     ["websocket", webSocketTransport({ url: bridge.wsUrl, token: bridge.token })],
   ] as const) {
-    report[name] = outcome(await Glass.connect(transport).then((glass) => glass.close(), (error: unknown) => error));
+    report[name] = outcome(
+      await Glass.connect(transport).then(
+        (glass) => glass.close(),
+        (error: unknown) => error,
+      ),
+    );
   }
   report.bridgeLog = logs.find((line) => /could not open a daemon connection/.test(line)) ?? null;
   await bridge.close();

@@ -4,7 +4,14 @@ import { Glass } from "glass-sdk";
 import { createGlassHandlers } from "../../../src/testing/msw/msw-http-handlers.js";
 import { httpTransport } from "../../../src/transport/http-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../../support/fixture-outcomes.js";
+import {
+  callTyped,
+  expectMatchesFixture,
+  fixtureCases,
+  goldenFixture,
+  itMatchesTheWholeFixture,
+  recordedResponses,
+} from "../../support/fixture-outcomes.js";
 
 const ENDPOINT = "http://glass.test/mcp";
 const SECURED_URL = "http://secured.glass.test/mcp";
@@ -44,7 +51,11 @@ async function openSession(url = ENDPOINT, headers: Record<string, string> = {})
   expect(response.status).toBe(200);
   const sessionId = response.headers.get("Mcp-Session-Id");
   expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-  const initialized = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "Mcp-Session-Id": sessionId! }, url);
+  const initialized = await post(
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { ...headers, "Mcp-Session-Id": sessionId! },
+    url,
+  );
   expect(initialized.status).toBe(202);
   return sessionId!;
 }
@@ -55,7 +66,10 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(response.headers.get("Mcp-Session-Id")).toBeTruthy();
-    const body = (await response.json()) as { id: number; result: { serverInfo: { name: string }; glass: { capabilities: Record<string, boolean> } } };
+    const body = (await response.json()) as {
+      id: number;
+      result: { serverInfo: { name: string }; glass: { capabilities: Record<string, boolean> } };
+    };
     expect(body.id).toBe(0);
     expect(body.result.serverInfo.name).toBe("glass-sdk-mock-daemon");
     expect(body.result.glass.capabilities.mcpStdio).toBe(true);
@@ -63,16 +77,26 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
 
   it("a notification gets 202 with no body", async () => {
     const sessionId = await openSession();
-    const response = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "Mcp-Session-Id": sessionId });
+    const response = await post(
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { "Mcp-Session-Id": sessionId },
+    );
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("");
   });
 
   it.each(fixtureCases())("tools/call of %s is answered with the daemon's tool result", async (_id, request) => {
     const sessionId = await openSession();
-    const response = await post({ jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: fixtureToolCall(request) }, { "Mcp-Session-Id": sessionId });
+    const response = await post(
+      { jsonrpc: "2.0", id: request.requestId, method: "tools/call", params: fixtureToolCall(request) },
+      { "Mcp-Session-Id": sessionId },
+    );
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: request.requestId, result: expectedToolResult(recorded.get(request.requestId)!, request.operation) });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: request.requestId,
+      result: expectedToolResult(recorded.get(request.requestId)!, request.operation),
+    });
   });
 
   it("keeps each session's state: a request before notifications/initialized is -32002", async () => {
@@ -99,7 +123,11 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
   it("a message without Mcp-Session-Id (other than initialize) gets 400", async () => {
     const response = await post({ jsonrpc: "2.0", id: 7, method: "ping" });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { message: expect.stringMatching(/Mcp-Session-Id/) } });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { message: expect.stringMatching(/Mcp-Session-Id/) },
+    });
   });
 
   it("an unknown session id gets 404 with a JSON-RPC error", async () => {
@@ -140,9 +168,17 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
 
   it("notifications/cancelled ends the waiting POST of a call with -32800", async () => {
     const sessionId = await openSession(STALLING_URL);
-    const call = post({ jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } }, { "Mcp-Session-Id": sessionId }, STALLING_URL);
+    const call = post(
+      { jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "observe", arguments: { level: "summary" } } },
+      { "Mcp-Session-Id": sessionId },
+      STALLING_URL,
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const cancel = await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c1", reason: "test" } }, { "Mcp-Session-Id": sessionId }, STALLING_URL);
+    const cancel = await post(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c1", reason: "test" } },
+      { "Mcp-Session-Id": sessionId },
+      STALLING_URL,
+    );
     expect(cancel.status).toBe(202);
     const answer = await call;
     expect(answer.status).toBe(200);
@@ -153,7 +189,10 @@ describe("createGlassHandlers over raw fetch (MCP Streamable HTTP)", () => {
     const missing = await post(INITIALIZE, {}, SECURED_URL);
     expect(missing.status).toBe(401);
     expect(missing.headers.get("WWW-Authenticate")).toMatch(/^Bearer/);
-    expect(await missing.json()).toMatchObject({ id: null, error: { message: expect.stringMatching(/missing token/) } });
+    expect(await missing.json()).toMatchObject({
+      id: null,
+      error: { message: expect.stringMatching(/missing token/) },
+    });
     expect((await post(INITIALIZE, { Authorization: "Bearer wrong-token-0123456789" }, SECURED_URL)).status).toBe(401);
     expect((await fetch(SECURED_URL, { method: "DELETE" })).status).toBe(401);
     const sessionId = await openSession(SECURED_URL, { Authorization: `Bearer ${TOKEN}` });
@@ -180,6 +219,8 @@ describe("the whole golden fixture through Glass over httpTransport and the MSW 
   });
 
   it("a wrong token fails to connect with transport.unavailable", async () => {
-    await expect(Glass.connect(httpTransport({ url: SECURED_URL, token: "wrong-token-0123456789" }))).rejects.toMatchObject({ code: "transport.unavailable" });
+    await expect(
+      Glass.connect(httpTransport({ url: SECURED_URL, token: "wrong-token-0123456789" })),
+    ).rejects.toMatchObject({ code: "transport.unavailable" });
   });
 });

@@ -10,14 +10,19 @@ function runChild(flag: "--experimental-websocket" | "--no-experimental-websocke
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [flag, "--import", "tsx", CHILD], { cwd: ROOT, env, timeout: 25_000 }, (error, stdout, stderr) => {
-      const line = stdout.trim().split("\n").at(-1) ?? "";
-      try {
-        resolve(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        reject(new Error(`the child printed no JSON line (${error?.message ?? "exit 0"}): ${stdout}\n${stderr}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [flag, "--import", "tsx", CHILD],
+      { cwd: ROOT, env, timeout: 25_000 },
+      (error, stdout, stderr) => {
+        const line = stdout.trim().split("\n").at(-1) ?? "";
+        try {
+          resolve(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          reject(new Error(`the child printed no JSON line (${error?.message ?? "exit 0"}): ${stdout}\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -26,9 +31,18 @@ function runChild(flag: "--experimental-websocket" | "--no-experimental-websocke
 describe("createGlassWsHandlers without a global WebSocket (Node 20 without --experimental-websocket)", () => {
   it("throws at once, saying what is missing and the three ways out, instead of MSW's HTTP 500 on every upgrade", async () => {
     const outcome = await runChild("--no-experimental-websocket");
-    expect(outcome).toEqual({ threw: expect.stringContaining("createGlassWsHandlers needs the global WebSocket, which MSW intercepts, and this runtime has none") });
+    expect(outcome).toEqual({
+      threw: expect.stringContaining(
+        "createGlassWsHandlers needs the global WebSocket, which MSW intercepts, and this runtime has none",
+      ),
+    });
     const message = outcome.threw as string;
-    for (const way of ["NODE_OPTIONS=--experimental-websocket", "Node 22 or later", "createGlassHandlers and httpTransport"]) expect(message).toContain(way);
+    for (const way of [
+      "NODE_OPTIONS=--experimental-websocket",
+      "Node 22 or later",
+      "createGlassHandlers and httpTransport",
+    ])
+      expect(message).toContain(way);
   });
 
   it("with the flag, the same script connects through the handlers", async () => {

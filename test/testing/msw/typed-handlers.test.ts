@@ -23,7 +23,10 @@ const handlers: MockHandlers = {
   "browser.click": (payload, ctx) => {
     leasedClicks.push(ctx.leased);
     if (payload.expectedRevision !== undefined && payload.expectedRevision !== revision) {
-      throw mockError("staleRevision", `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`);
+      throw mockError(
+        "staleRevision",
+        `expected revision ${payload.expectedRevision} but the page is at revision ${revision}`,
+      );
     }
     revision++;
     return { executionId: `exec-${revision}` };
@@ -60,8 +63,16 @@ async function failure(promise: Promise<unknown>): Promise<GlassError> {
 }
 
 const frontEnds = [
-  { name: "MSW HTTP (createGlassHandlers)", connect: (url = HTTP_URL) => Glass.connect(httpTransport({ url })), socketUrl: HTTP_SOCKET_URL },
-  { name: "MSW WebSocket (createGlassWsHandlers)", connect: (url = WS_URL) => Glass.connect(webSocketTransport({ url })), socketUrl: WS_SOCKET_URL },
+  {
+    name: "MSW HTTP (createGlassHandlers)",
+    connect: (url = HTTP_URL) => Glass.connect(httpTransport({ url })),
+    socketUrl: HTTP_SOCKET_URL,
+  },
+  {
+    name: "MSW WebSocket (createGlassWsHandlers)",
+    connect: (url = WS_URL) => Glass.connect(webSocketTransport({ url })),
+    socketUrl: WS_SOCKET_URL,
+  },
 ];
 
 for (const { name, connect, socketUrl } of frontEnds) {
@@ -71,9 +82,15 @@ for (const { name, connect, socketUrl } of frontEnds) {
       try {
         const page = await glass.browser.observe({ level: "summary" });
         expect(page.revision).toBe(1);
-        expect(await glass.browser.click({ target: "ref=1", expectedRevision: page.revision })).toEqual({ executionId: "exec-2" });
+        expect(await glass.browser.click({ target: "ref=1", expectedRevision: page.revision })).toEqual({
+          executionId: "exec-2",
+        });
         const stale = await failure(glass.browser.click({ target: "ref=1", expectedRevision: page.revision }));
-        expect({ code: stale.code, retryable: stale.retryable, mutationPossible: stale.mutationPossible }).toEqual({ code: "staleRevision", retryable: true, mutationPossible: false });
+        expect({ code: stale.code, retryable: stale.retryable, mutationPossible: stale.mutationPossible }).toEqual({
+          code: "staleRevision",
+          retryable: true,
+          mutationPossible: false,
+        });
       } finally {
         await glass.close();
       }

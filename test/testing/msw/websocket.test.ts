@@ -6,7 +6,14 @@ import { Glass } from "glass-sdk";
 import { createGlassWsHandlers } from "../../../src/testing/msw/msw-ws-handlers.js";
 import { webSocketTransport } from "../../../src/transport/websocket-transport.js";
 import { expectedToolResult, fixtureToolCall } from "../../support/fixture-calls.js";
-import { callTyped, expectMatchesFixture, fixtureCases, goldenFixture, itMatchesTheWholeFixture, recordedResponses } from "../../support/fixture-outcomes.js";
+import {
+  callTyped,
+  expectMatchesFixture,
+  fixtureCases,
+  goldenFixture,
+  itMatchesTheWholeFixture,
+  recordedResponses,
+} from "../../support/fixture-outcomes.js";
 
 const ENDPOINT = "ws://glass.test/mcp";
 const SECURED_URL = "ws://secured.glass.test/mcp";
@@ -37,7 +44,9 @@ class RawClient {
       this.received.push(typeof event.data === "string" ? safeParse(event.data) : event.data);
       for (const wake of [...this.#waiters]) wake();
     });
-    this.closed = new Promise((resolve) => this.socket.addEventListener("close", (event: CloseEvent) => resolve({ code: event.code, reason: event.reason })));
+    this.closed = new Promise((resolve) =>
+      this.socket.addEventListener("close", (event: CloseEvent) => resolve({ code: event.code, reason: event.reason })),
+    );
   }
 
   opened(): Promise<void> {
@@ -137,7 +146,10 @@ describe("createGlassWsHandlers over a raw WebSocket", () => {
     expect((await first.frames(2))[1]).toMatchObject({ id: 1, result: { token: expect.any(String) } });
     const second = await readyClient(SOCKET_MODE_URL);
     second.send({ jsonrpc: "2.0", id: 1, method: "glass/lease/acquire", params: { ttlMs: 60_000 } });
-    expect((await second.frames(2))[1]).toMatchObject({ id: 1, error: { code: -32003, data: { code: "policy.mutationLease", details: { code: "leaseHeld" } } } });
+    expect((await second.frames(2))[1]).toMatchObject({
+      id: 1,
+      error: { code: -32003, data: { code: "policy.mutationLease", details: { code: "leaseHeld" } } },
+    });
     first.socket.close();
     await first.closed;
     await new Promise((resolve) => setTimeout(resolve, 10));

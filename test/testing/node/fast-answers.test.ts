@@ -40,17 +40,28 @@ describe("mock daemon fast mode", () => {
     const peer = await fast.connectReady();
     const observe = fixture.requests.find((r) => r.operation === "browser.observe")!;
     const answer = await peer.request("live-1", "tools/call", fixtureToolCall(observe));
-    expect(answer).toEqual({ jsonrpc: "2.0", id: "live-1", result: expectedToolResult(firstRecorded("browser.observe")) });
+    expect(answer).toEqual({
+      jsonrpc: "2.0",
+      id: "live-1",
+      result: expectedToolResult(firstRecorded("browser.observe")),
+    });
     expect(fast.daemon.calls).toEqual([]);
     expect(fast.daemon.inFlight()).toBe(0);
   });
 
   it("answers whatever the payload: neither matched nor validated (the fidelity it trades)", async () => {
     const peer = await fast.connectReady();
-    const other = await peer.request(1, "tools/call", toolCall("observe", { level: "interactive", unknownField: true }));
+    const other = await peer.request(
+      1,
+      "tools/call",
+      toolCall("observe", { level: "interactive", unknownField: true }),
+    );
     expect(other.result).toEqual(expectedToolResult(firstRecorded("browser.observe")));
     const fullPeer = await full.connectReady();
-    expect((await fullPeer.request(1, "tools/call", toolCall("observe", { level: "interactive", unknownField: true }))).result!.isError).toBe(true);
+    expect(
+      (await fullPeer.request(1, "tools/call", toolCall("observe", { level: "interactive", unknownField: true })))
+        .result!.isError,
+    ).toBe(true);
   });
 
   it("accepts a 100 KB newline-delimited request (the full daemon closes the connection over it) and answers it as a JSON line", async () => {
@@ -60,14 +71,24 @@ describe("mock daemon fast mode", () => {
     expect(peer.received.find((r) => r.message?.id === "big")!.framing).toBe("newline");
     const fullPeer = await full.connectReady();
     const before = fullPeer.received.length;
-    fullPeer.send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: toolCall("validateWebIr", { ir: bigIr }) });
+    fullPeer.send({
+      jsonrpc: "2.0",
+      id: "big",
+      method: "tools/call",
+      params: toolCall("validateWebIr", { ir: bigIr }),
+    });
     await fullPeer.closed;
     expect(fullPeer.received.slice(before)).toEqual([]);
   });
 
   it("answers a Content-Length request in Content-Length framing", async () => {
     const peer = await fast.connectReady();
-    const answer = await peer.request("framed", "tools/call", toolCall("validateWebIr", { ir: bigIr }), "content-length");
+    const answer = await peer.request(
+      "framed",
+      "tools/call",
+      toolCall("validateWebIr", { ir: bigIr }),
+      "content-length",
+    );
     expect(answer.result).toEqual(expectedToolResult(firstRecorded("webIr.validate")));
     expect(peer.received.find((r) => r.message?.id === "framed")!.framing).toBe("content-length");
   });
@@ -76,10 +97,16 @@ describe("mock daemon fast mode", () => {
     const peer = await fast.connectReady();
     const click = fixture.requests.find((r) => r.operation === "browser.click")!;
     expect((await peer.request("click", "tools/call", fixtureToolCall(click))).error?.code).toBe(-32003);
-    const leased = await peer.request("leased", "tools/call", toolCall("observe", { level: "summary", mutationLease: { sessionId: "s", token: "t" } }));
+    const leased = await peer.request(
+      "leased",
+      "tools/call",
+      toolCall("observe", { level: "summary", mutationLease: { sessionId: "s", token: "t" } }),
+    );
     expect(leased.result).toEqual(expectedToolResult(firstRecorded("browser.observe")));
     const unmatched = await peer.request("text", "tools/call", toolCall("getText", {}));
-    expect(JSON.parse((unmatched.result!.content as { text: string }[])[0]!.text)).toMatchObject({ code: "mock.unmatched" });
+    expect(JSON.parse((unmatched.result!.content as { text: string }[])[0]!.text)).toMatchObject({
+      code: "mock.unmatched",
+    });
     expect(fast.daemon.calls.map((call) => call.tool)).toEqual(["click", "observe", "getText"]);
   });
 
@@ -87,7 +114,9 @@ describe("mock daemon fast mode", () => {
     const peer = await restricted.connectReady();
     const answer = await peer.request(1, "tools/call", toolCall("validateWebIr", { ir: bigIr }));
     expect(answer.result!.isError).toBe(true);
-    expect(JSON.parse((answer.result!.content as { text: string }[])[0]!.text)).toMatchObject({ code: "capability.unavailable" });
+    expect(JSON.parse((answer.result!.content as { text: string }[])[0]!.text)).toMatchObject({
+      code: "capability.unavailable",
+    });
   });
 
   it("still enforces the handshake", async () => {
@@ -96,8 +125,12 @@ describe("mock daemon fast mode", () => {
   });
 
   it("cannot be combined with latency or faults", async () => {
-    await expect(startMockDaemon({ fast: true, latencyMs: 5, stdin: process.stdin, stdout: process.stdout })).rejects.toThrow(/latency or faults/);
-    await expect(startMockDaemon({ fast: true, faults: { stallAfterCalls: 1 }, stdin: process.stdin, stdout: process.stdout })).rejects.toThrow(/latency or faults/);
+    await expect(
+      startMockDaemon({ fast: true, latencyMs: 5, stdin: process.stdin, stdout: process.stdout }),
+    ).rejects.toThrow(/latency or faults/);
+    await expect(
+      startMockDaemon({ fast: true, faults: { stallAfterCalls: 1 }, stdin: process.stdin, stdout: process.stdout }),
+    ).rejects.toThrow(/latency or faults/);
   });
 });
 
@@ -120,7 +153,10 @@ describe("mock-daemon --fast (the CLI over stdio)", () => {
     [["--fast", "--latency", "5"], /cannot be combined with --latency or --faults/],
     [["--fast=yes"], /--fast takes no value/],
   ])("refuses %j with exit 2", async (args, message) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mock-daemon", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

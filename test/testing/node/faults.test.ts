@@ -48,7 +48,12 @@ describe("mock daemon faults", () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     let crashed = false;
-    const daemon = await startMockDaemon({ stdin, stdout, faults: { crashAfterCalls: 0 }, onCrash: () => (crashed = true) });
+    const daemon = await startMockDaemon({
+      stdin,
+      stdout,
+      faults: { crashAfterCalls: 0 },
+      onCrash: () => (crashed = true),
+    });
     const peer = new RawPeer(stdout, stdin);
     await handshake(peer);
     peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: observe });
@@ -126,7 +131,10 @@ describe("mock daemon faults", () => {
         arguments: { level: "summary", responseMode: "compact" },
         requestId: "1",
         payload: { level: "summary" },
-        outcome: { ok: false, error: { code: "tool.failed", message: "browser tool failed", phase: "preflight", mutationPossible: false } },
+        outcome: {
+          ok: false,
+          error: { code: "tool.failed", message: "browser tool failed", phase: "preflight", mutationPossible: false },
+        },
       },
     ]);
   });
@@ -134,7 +142,10 @@ describe("mock daemon faults", () => {
 
 describe("parseFaults", () => {
   it("accepts the documented faults and names a bad one", () => {
-    expect(parseFaults({ stallAfterCalls: 2, overloadBurst: { afterCalls: 0, count: 3 } })).toEqual({ stallAfterCalls: 2, overloadBurst: { afterCalls: 0, count: 3 } });
+    expect(parseFaults({ stallAfterCalls: 2, overloadBurst: { afterCalls: 0, count: 3 } })).toEqual({
+      stallAfterCalls: 2,
+      overloadBurst: { afterCalls: 0, count: 3 },
+    });
     expect(() => parseFaults({ stallAfterCals: 2 })).toThrow(/unknown fault "stallAfterCals"/);
     expect(() => parseFaults({ crashAfterCalls: -1 })).toThrow(/crashAfterCalls must be a whole number/);
     expect(() => parseFaults({ overloadBurst: 3 })).toThrow(/overloadBurst/);

@@ -41,7 +41,8 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
       handlers: {
         "browser.click": (payload, ctx) => {
           leased.push(ctx.leased);
-          if (payload.expectedRevision !== revision) throw mockError("staleRevision", `the page is at revision ${revision}`);
+          if (payload.expectedRevision !== revision)
+            throw mockError("staleRevision", `the page is at revision ${revision}`);
           revision++;
           return { executionId: `exec-${revision}` };
         },
@@ -53,13 +54,23 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
       expect(leased).toEqual([]);
       await glass.withLease(
         async () => {
-          expect(await glass.browser.click({ target: "ref=1", expectedRevision: 1 })).toEqual({ executionId: "exec-2" });
-          expect((await failure(glass.browser.click({ target: "ref=1", expectedRevision: 1 }))).code).toBe("staleRevision");
+          expect(await glass.browser.click({ target: "ref=1", expectedRevision: 1 })).toEqual({
+            executionId: "exec-2",
+          });
+          expect((await failure(glass.browser.click({ target: "ref=1", expectedRevision: 1 }))).code).toBe(
+            "staleRevision",
+          );
         },
         { ttlMs: 10_000 },
       );
       expect(leased).toEqual([true, true]);
-      expect(harness.daemon.calls.map((call) => [call.operation, call.outcome?.ok, call.outcome?.ok === false ? call.outcome.error.code : undefined])).toEqual([
+      expect(
+        harness.daemon.calls.map((call) => [
+          call.operation,
+          call.outcome?.ok,
+          call.outcome?.ok === false ? call.outcome.error.code : undefined,
+        ]),
+      ).toEqual([
         ["browser.click", false, "policy.mutationLease"],
         ["browser.click", true, undefined],
         ["browser.click", false, "staleRevision"],
@@ -72,7 +83,10 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
 
   it("keeps the limits: a client over maxInFlightPerClient gets -32000 while a handler holds its slot", async () => {
     const held = holding();
-    harness = await startSocketHarness({ limits: { maxInFlightPerClient: 1 }, handlers: { "browser.getText": held.handler } });
+    harness = await startSocketHarness({
+      limits: { maxInFlightPerClient: 1 },
+      handlers: { "browser.getText": held.handler },
+    });
     const peer = await harness.connectReady();
     peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: toolCall("getText") });
     await harness.daemon.waitFor((daemon) => daemon.inFlight() === 1);
@@ -108,7 +122,9 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
       },
     });
     const peer = await harness.connectReady();
-    expect((await peer.request(1, "tools/call", toolCall("getText"))).result?.content).toEqual([{ type: "text", text: "hello" }]);
+    expect((await peer.request(1, "tools/call", toolCall("getText"))).result?.content).toEqual([
+      { type: "text", text: "hello" },
+    ]);
     peer.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("getText") });
     await harness.daemon.waitFor((daemon) => daemon.calls.length === 2);
     expect(await peer.quietFor(50)).toEqual([]);
@@ -160,7 +176,9 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
         },
         { ttlMs: 10_000 },
       );
-      expect(harness.daemon.calls.map((call) => (call.outcome?.ok === false ? call.outcome.error.code : undefined))).toEqual(thrown.map(() => "mock.handlerFailed"));
+      expect(
+        harness.daemon.calls.map((call) => (call.outcome?.ok === false ? call.outcome.error.code : undefined)),
+      ).toEqual(thrown.map(() => "mock.handlerFailed"));
     } finally {
       await glass.close();
     }
@@ -168,8 +186,12 @@ describe("startMockDaemon({ handlers }) on a real socket", () => {
 
   it("refuses handlers that are not handlers before it listens", async () => {
     // Refused before anything is served (stdio is never read).
-    await expect(startMockDaemon({ handlers: { "browser.nothing": () => ({}) } as unknown as MockHandlers })).rejects.toThrow(/"browser\.nothing" is not an operation of the catalog/);
-    await expect(startMockDaemon({ fast: true, handlers: {} })).rejects.toThrow(/fast mode .* cannot be combined with handlers/);
+    await expect(
+      startMockDaemon({ handlers: { "browser.nothing": () => ({}) } as unknown as MockHandlers }),
+    ).rejects.toThrow(/"browser\.nothing" is not an operation of the catalog/);
+    await expect(startMockDaemon({ fast: true, handlers: {} })).rejects.toThrow(
+      /fast mode .* cannot be combined with handlers/,
+    );
   });
 });
 
@@ -189,6 +211,8 @@ describe("startMockDaemon({ site }) on a real socket", () => {
 
   it("refuses site options the site cannot serve before it listens", async () => {
     await expect(startMockDaemon({ site: { origin: "http://127.0.0.1:8080/shop" } })).rejects.toThrow(TypeError);
-    await expect(startMockDaemon({ site: { origin: "localhost:8080" } })).rejects.toThrow(/origin must be an http: or https: origin .*not "localhost:8080"/);
+    await expect(startMockDaemon({ site: { origin: "localhost:8080" } })).rejects.toThrow(
+      /origin must be an http: or https: origin .*not "localhost:8080"/,
+    );
   });
 });

@@ -9,7 +9,10 @@ let restricted: SocketHarness;
 
 beforeAll(async () => {
   // A daemon whose policy disables raw CDP and which offers workflow authoring as experimental.
-  harness = await startSocketHarness({ latencyMs: 150, capabilities: { rawCdp: "disabledByPolicy", workflowAuthoring: "experimental" } });
+  harness = await startSocketHarness({
+    latencyMs: 150,
+    capabilities: { rawCdp: "disabledByPolicy", workflowAuthoring: "experimental" },
+  });
   restricted = await startSocketHarness({ capabilities: { webIr: "disabledByPolicy" }, schemas: { webIr: [1, 2] } });
 });
 afterEach(async () => {
@@ -28,7 +31,12 @@ async function initialize(glass?: unknown, protocolVersion?: string, on: SocketH
 
 describe("mock daemon handshake", () => {
   it("answers initialize with server info, a valid manifest and an agreement on what was asked", async () => {
-    const { response } = await initialize({ protocolVersions: [1], schemas: { webIr: [1], task: [1] }, requires: ["webIr"], optional: ["taskProtocol", "rawCdp", "noSuchThing"] });
+    const { response } = await initialize({
+      protocolVersions: [1],
+      schemas: { webIr: [1], task: [1] },
+      requires: ["webIr"],
+      optional: ["taskProtocol", "rawCdp", "noSuchThing"],
+    });
     const result = response.result!;
     expect(result.protocolVersion).toBe("2024-11-05");
     expect(result.capabilities).toEqual({ tools: {} });
@@ -38,7 +46,11 @@ describe("mock daemon handshake", () => {
     expect(result.glassAgreement).toEqual({
       protocolVersion: 1,
       agreedSchemas: { webIr: 1, task: 1 },
-      capabilities: expect.objectContaining({ webIr: { status: "available" }, taskProtocol: { status: "available" }, rawCdp: { status: "disabledByPolicy" } }),
+      capabilities: expect.objectContaining({
+        webIr: { status: "available" },
+        taskProtocol: { status: "available" },
+        rawCdp: { status: "disabledByPolicy" },
+      }),
       constraints: (result.glass as { constraints: unknown }).constraints,
     });
     const capabilities = (result.glassAgreement as { capabilities: Record<string, unknown> }).capabilities;
@@ -48,7 +60,10 @@ describe("mock daemon handshake", () => {
 
   it("enables localDaemon on the socket, and lists mcpStdio as the daemon does on both transports", async () => {
     const { response } = await initialize();
-    const manifest = response.result!.glass as { capabilities: Record<string, boolean>; constraints: { browserFamily: string; maxSessions: number } };
+    const manifest = response.result!.glass as {
+      capabilities: Record<string, boolean>;
+      constraints: { browserFamily: string; maxSessions: number };
+    };
     expect(manifest.capabilities.localDaemon).toBe(true);
     expect(manifest.capabilities.mcpStdio).toBe(true);
     expect(manifest.constraints).toMatchObject({ browserFamily: "chromium", maxSessions: 4 });
@@ -56,9 +71,17 @@ describe("mock daemon handshake", () => {
 
   it("agrees to everything offered when the client sends no glass negotiation", async () => {
     const { response } = await initialize();
-    const agreement = response.result!.glassAgreement as { agreedSchemas: Record<string, number>; capabilities: Record<string, unknown> };
-    expect(Object.keys(agreement.agreedSchemas)).toEqual(expect.arrayContaining(["action", "observation", "workflow", "checkpoint", "webIr", "task"]));
-    expect(agreement.capabilities).toMatchObject({ webIr: { status: "available" }, localDaemon: { status: "available" } });
+    const agreement = response.result!.glassAgreement as {
+      agreedSchemas: Record<string, number>;
+      capabilities: Record<string, unknown>;
+    };
+    expect(Object.keys(agreement.agreedSchemas)).toEqual(
+      expect.arrayContaining(["action", "observation", "workflow", "checkpoint", "webIr", "task"]),
+    );
+    expect(agreement.capabilities).toMatchObject({
+      webIr: { status: "available" },
+      localDaemon: { status: "available" },
+    });
   });
 
   it("agrees on the highest schema version both sides speak", async () => {
@@ -83,10 +106,26 @@ describe("mock daemon handshake", () => {
     ["an empty version list", { schemas: { webIr: [] } }, /version list of schema webIr is empty/],
     ["no common schema version", { schemas: { action: [2, 3] } }, /no common version of schema action/],
     ["an unknown required capability", { requires: ["timeTravel"] }, /glass\.requires\.timeTravel: unknown capability/],
-    ["a disabled required capability", { requires: ["rawCdp"] }, /glass\.requires\.rawCdp: capability is not enabled \(DisabledByPolicy\)/],
-    ["an experimental required capability the client does not accept", { requires: ["workflowAuthoring"] }, /workflowAuthoring: experimental capability requires acceptsExperimental=true/],
-    ["no common Glass protocol version", { protocolVersions: [2] }, /glass\.protocolVersions: unsupported protocols \[2\]; expected 1/],
-    ["a malformed negotiation", { schemas: { webIr: [1] }, acceptsExperimental: "yes" }, /invalid glass negotiation: acceptsExperimental/],
+    [
+      "a disabled required capability",
+      { requires: ["rawCdp"] },
+      /glass\.requires\.rawCdp: capability is not enabled \(DisabledByPolicy\)/,
+    ],
+    [
+      "an experimental required capability the client does not accept",
+      { requires: ["workflowAuthoring"] },
+      /workflowAuthoring: experimental capability requires acceptsExperimental=true/,
+    ],
+    [
+      "no common Glass protocol version",
+      { protocolVersions: [2] },
+      /glass\.protocolVersions: unsupported protocols \[2\]; expected 1/,
+    ],
+    [
+      "a malformed negotiation",
+      { schemas: { webIr: [1] }, acceptsExperimental: "yes" },
+      /invalid glass negotiation: acceptsExperimental/,
+    ],
   ])("fails initialize with -32602 for %s", async (_name, glass, message) => {
     const { response } = await initialize(glass);
     expect(response.error?.code).toBe(-32602);
@@ -95,12 +134,17 @@ describe("mock daemon handshake", () => {
 
   it("agrees to an experimental required capability when the client accepts experimental ones", async () => {
     const { response } = await initialize({ requires: ["workflowAuthoring"], acceptsExperimental: true });
-    expect((response.result!.glassAgreement as { capabilities: unknown }).capabilities).toMatchObject({ workflowAuthoring: { status: "experimental" } });
+    expect((response.result!.glassAgreement as { capabilities: unknown }).capabilities).toMatchObject({
+      workflowAuthoring: { status: "experimental" },
+    });
   });
 
   it("fails initialize when a required capability was switched off by the daemon's options", async () => {
     const { response } = await initialize({ requires: ["webIr"] }, undefined, restricted);
-    expect(response.error).toMatchObject({ code: -32602, message: expect.stringMatching(/glass\.requires\.webIr: capability is not enabled \(DisabledByPolicy\)/) });
+    expect(response.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/glass\.requires\.webIr: capability is not enabled \(DisabledByPolicy\)/),
+    });
   });
 
   it("lets a client try initialize again after a failed one", async () => {

@@ -47,34 +47,53 @@ describe("mock daemon mutation leases (socket)", () => {
     const peer = await harness.connectReady();
     const before = Date.now();
     const lease = await acquire(peer, 5000);
-    expect(lease).toEqual({ sessionId: expect.any(String), ownerId: expect.any(String), token: expect.any(String), expiresAtMs: expect.any(Number) });
+    expect(lease).toEqual({
+      sessionId: expect.any(String),
+      ownerId: expect.any(String),
+      token: expect.any(String),
+      expiresAtMs: expect.any(Number),
+    });
     expect(lease.expiresAtMs).toBeGreaterThanOrEqual(before + 5000);
     expect(harness.daemon.activeLeases()).toEqual([lease]);
 
-    const renewed = (await peer.request(2, "glass/lease/renew", { token: lease.token, ttlMs: 60_000 })).result as unknown as Lease;
+    const renewed = (await peer.request(2, "glass/lease/renew", { token: lease.token, ttlMs: 60_000 }))
+      .result as unknown as Lease;
     expect(renewed).toMatchObject({ sessionId: lease.sessionId, ownerId: lease.ownerId, token: lease.token });
     expect(renewed.expiresAtMs).toBeGreaterThan(lease.expiresAtMs);
 
-    expect((await peer.request(3, "glass/lease/release", { token: lease.token })).result).toEqual({ sessionId: lease.sessionId, released: true });
+    expect((await peer.request(3, "glass/lease/release", { token: lease.token })).result).toEqual({
+      sessionId: lease.sessionId,
+      released: true,
+    });
     expect(harness.daemon.activeLeases()).toEqual([]);
     const again = await peer.request(4, "glass/lease/renew", { token: lease.token, ttlMs: 5000 });
     expect(again.error).toMatchObject({ code: -32003, data: leaseData("leaseNotFound", true) });
   });
 
-  it.each([[1.5], ["60000"], [undefined], [-5], [null]])("rejects ttlMs %s (not a non-negative integer) with -32602", async (ttlMs) => {
-    const peer = await harness.connectReady();
-    expect((await peer.request(1, "glass/lease/acquire", ttlMs === undefined ? {} : { ttlMs })).error?.code).toBe(-32602);
-  });
+  it.each([[1.5], ["60000"], [undefined], [-5], [null]])(
+    "rejects ttlMs %s (not a non-negative integer) with -32602",
+    async (ttlMs) => {
+      const peer = await harness.connectReady();
+      expect((await peer.request(1, "glass/lease/acquire", ttlMs === undefined ? {} : { ttlMs })).error?.code).toBe(
+        -32602,
+      );
+    },
+  );
 
   it.each([[0], [99], [900_001]])("refuses ttlMs %s (outside 100..900000) with -32003 invalidLease", async (ttlMs) => {
     const peer = await harness.connectReady();
-    expect((await peer.request(1, "glass/lease/acquire", { ttlMs })).error).toMatchObject({ code: -32003, data: leaseData("invalidLease", false) });
+    expect((await peer.request(1, "glass/lease/acquire", { ttlMs })).error).toMatchObject({
+      code: -32003,
+      data: leaseData("invalidLease", false),
+    });
   });
 
   it("grants the shortest and the longest lease (100 and 900000 ms)", async () => {
     const peer = await harness.connectReady();
     const short = await acquire(peer, 100);
-    expect((await peer.request(2, "glass/lease/renew", { token: short.token, ttlMs: 900_000 })).result).toMatchObject({ token: short.token });
+    expect((await peer.request(2, "glass/lease/renew", { token: short.token, ttlMs: 900_000 })).result).toMatchObject({
+      token: short.token,
+    });
   });
 
   it("refuses a second client's acquire with leaseHeld (retryable) while the lease is held", async () => {
@@ -121,7 +140,10 @@ describe("mock daemon mutation leases (socket)", () => {
     expect(withLease.result).toEqual(expectedToolResult(clickAnswer));
     const { name, arguments: args } = fixtureToolCall(click);
     const { mutationLease: _m, ...rest } = args;
-    const withToken = await peer.request(2, "tools/call", { name, arguments: { ...rest, sessionId: lease.sessionId, leaseToken: lease.token } });
+    const withToken = await peer.request(2, "tools/call", {
+      name,
+      arguments: { ...rest, sessionId: lease.sessionId, leaseToken: lease.token },
+    });
     expect(withToken.result).toEqual(expectedToolResult(clickAnswer));
   });
 
@@ -144,20 +166,34 @@ describe("mock daemon mutation leases (socket)", () => {
   it("refuses the owner's call with a wrong token with leaseNotOwner (not retryable)", async () => {
     const peer = await harness.connectReady();
     await acquire(peer);
-    const answer = await peer.request(1, "tools/call", fixtureToolCall(click, { sessionId: "s", token: "lt-not-the-token" }));
+    const answer = await peer.request(
+      1,
+      "tools/call",
+      fixtureToolCall(click, { sessionId: "s", token: "lt-not-the-token" }),
+    );
     expect(answer.error).toMatchObject({ code: -32003, data: leaseData("leaseNotOwner", false) });
   });
 
   it("never compares a session id with the lease's; a sessionId that differs from mutationLease.sessionId is -32602; a token that is not a string is no token", async () => {
     const peer = await harness.connectReady();
     const lease = await acquire(peer);
-    const otherSession = await peer.request(1, "tools/call", fixtureToolCall(click, { sessionId: "sess-elsewhere", token: lease.token }));
+    const otherSession = await peer.request(
+      1,
+      "tools/call",
+      fixtureToolCall(click, { sessionId: "sess-elsewhere", token: lease.token }),
+    );
     expect(otherSession.result).toEqual(expectedToolResult(clickAnswer));
     const { name, arguments: args } = fixtureToolCall(click, lease);
     const mismatch = await peer.request(2, "tools/call", { name, arguments: { ...args, sessionId: "sess-other" } });
     expect(mismatch.error).toMatchObject({ code: -32602, data: { code: "protocol.invalidParams" } });
-    const malformed = await peer.request(3, "tools/call", { name, arguments: { ...args, mutationLease: { sessionId: lease.sessionId, token: 42 } } });
-    expect(malformed.error).toMatchObject({ code: -32003, message: "mutation lease required; call glass/lease/acquire first" });
+    const malformed = await peer.request(3, "tools/call", {
+      name,
+      arguments: { ...args, mutationLease: { sessionId: lease.sessionId, token: 42 } },
+    });
+    expect(malformed.error).toMatchObject({
+      code: -32003,
+      message: "mutation lease required; call glass/lease/acquire first",
+    });
   });
 
   it("refuses a token after the lease expired with leaseExpired (retryable)", async () => {
@@ -171,19 +207,34 @@ describe("mock daemon mutation leases (socket)", () => {
 
   it("accepts a read-only tool that carries a stray lease, without checking it", async () => {
     const peer = await harness.connectReady();
-    const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "summary", sessionId: "sess-x", mutationLease: { sessionId: "sess-x", token: "lt-nobody" } }));
+    const answer = await peer.request(
+      1,
+      "tools/call",
+      toolCall("observe", {
+        level: "summary",
+        sessionId: "sess-x",
+        mutationLease: { sessionId: "sess-x", token: "lt-nobody" },
+      }),
+    );
     expect(answer.error).toBeUndefined();
     expect(answer.result!.isError).toBeUndefined();
   });
 
   it("applies conditional lease rules and treats unknown tools as mutating unless they are read-only", async () => {
     const peer = await harness.connectReady();
-    const need = async (id: number, name: string, args: Record<string, unknown>) => (await peer.request(id, "tools/call", toolCall(name, args))).error?.message;
-    expect(await need(1, "sessionSnapshot", { operation: "create" })).toBe("mutation lease required; call glass/lease/acquire first");
+    const need = async (id: number, name: string, args: Record<string, unknown>) =>
+      (await peer.request(id, "tools/call", toolCall(name, args))).error?.message;
+    expect(await need(1, "sessionSnapshot", { operation: "create" })).toBe(
+      "mutation lease required; call glass/lease/acquire first",
+    );
     expect(await need(2, "sessionSnapshot", { operation: "list" })).toBeUndefined();
-    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toBe("mutation lease required; call glass/lease/acquire first");
+    expect(await need(3, "executeTask", { task: { task: "form.submit" }, expectedRevision: 1 })).toBe(
+      "mutation lease required; call glass/lease/acquire first",
+    );
     expect(await need(4, "executeTask", { task: { task: "table.extract" }, expectedRevision: 1 })).toBeUndefined();
-    expect(await need(5, "agent.prompt", { text: "hi" })).toBe("mutation lease required; call glass/lease/acquire first");
+    expect(await need(5, "agent.prompt", { text: "hi" })).toBe(
+      "mutation lease required; call glass/lease/acquire first",
+    );
     expect(await need(6, "project.inspect", {})).toBeUndefined();
   });
 });
@@ -242,7 +293,9 @@ describe("mock daemon over stdio has no leases", () => {
     await handshake(peer);
     const { name, arguments: args } = fixtureToolCall(click);
     const { mutationLease: _m, sessionId: _s, ...bare } = args;
-    expect((await peer.request(1, "tools/call", { name, arguments: bare })).result).toEqual(expectedToolResult(clickAnswer));
+    expect((await peer.request(1, "tools/call", { name, arguments: bare })).result).toEqual(
+      expectedToolResult(clickAnswer),
+    );
     expect((await peer.request(2, "glass/lease/acquire", { ttlMs: 5000 })).error?.code).toBe(-32601);
     expect(daemon.activeLeases()).toEqual([]);
     stdin.end();

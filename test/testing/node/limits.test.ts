@@ -24,7 +24,10 @@ describe("mock daemon socket limits", () => {
     harness = await startSocketHarness({ latencyMs: 150 });
     const peer = await harness.connectReady();
     for (let id = 1; id <= 5; id++) peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
-    expect((await peer.response(5)).error).toMatchObject({ code: -32000, message: expect.stringContaining("this client") });
+    expect((await peer.response(5)).error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining("this client"),
+    });
     for (let id = 1; id <= 4; id++) expect((await peer.response(id)).result).toBeDefined();
     expect((await peer.request(6, "tools/call", observe)).result).toBeDefined();
   });
@@ -36,7 +39,10 @@ describe("mock daemon socket limits", () => {
     for (let id = 1; id <= 4; id++) first.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
     await harness.daemon.waitFor((d) => d.calls.length === 4);
     for (let id = 1; id <= 3; id++) second.send({ jsonrpc: "2.0", id, method: "tools/call", params: observe });
-    expect((await second.response(3)).error).toMatchObject({ code: -32000, message: expect.stringContaining("on the daemon") });
+    expect((await second.response(3)).error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining("on the daemon"),
+    });
     expect((await second.response(2)).result).toBeDefined();
   });
 });
@@ -44,9 +50,16 @@ describe("mock daemon socket limits", () => {
 describe("mock daemon framing", () => {
   it("closes the connection without a reply on a newline request over 8 KiB, and reports why", async () => {
     const violations: string[] = [];
-    harness = await startSocketHarness({ onFramingViolation: (client, reason) => violations.push(`${client}: ${reason}`) });
+    harness = await startSocketHarness({
+      onFramingViolation: (client, reason) => violations.push(`${client}: ${reason}`),
+    });
     const peer = await harness.connectReady();
-    peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: toolCall("observe", { pad: "x".repeat(9 * 1024) }) });
+    peer.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: toolCall("observe", { pad: "x".repeat(9 * 1024) }),
+    });
     await peer.closed;
     expect(peer.responses(1)).toEqual([]);
     expect(peer.responses(null)).toEqual([]);
@@ -56,7 +69,12 @@ describe("mock daemon framing", () => {
   it("accepts a large request with Content-Length and answers in Content-Length framing", async () => {
     harness = await startSocketHarness();
     const peer = await harness.connectReady();
-    const answer = await peer.request(1, "tools/call", toolCall("observe", { pad: "x".repeat(64 * 1024) }), "content-length");
+    const answer = await peer.request(
+      1,
+      "tools/call",
+      toolCall("observe", { pad: "x".repeat(64 * 1024) }),
+      "content-length",
+    );
     expect(answer.result!.isError).toBe(true);
     const received = peer.received.find((r) => r.message?.id === 1)!;
     expect(received.framing).toBe("content-length");
@@ -68,7 +86,9 @@ describe("mock daemon framing", () => {
     harness = await startSocketHarness({ latencyMs: 100 });
     const peer = await harness.connectReady();
     const before = peer.received.length;
-    peer.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("observe", { level: "summary" }) })}\nContent-Length: nope\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`);
+    peer.sendRaw(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: toolCall("observe", { level: "summary" }) })}\nContent-Length: nope\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`,
+    );
     await peer.closed;
     expect(peer.received.slice(before).map((r) => r.message?.id)).toEqual([1]);
     expect(harness.daemon.inFlight()).toBe(0);
@@ -81,7 +101,10 @@ describe("mock daemon framing", () => {
     peer.send({ jsonrpc: "2.0", id: 3, method: "ping" });
     expect((await peer.response(3)).result).toEqual({});
     expect(peer.responses(null).map((r) => r.error?.code)).toEqual([-32700, -32700]);
-    expect(peer.received.filter((r) => r.message?.id === null).map((r) => r.framing)).toEqual(["newline", "content-length"]);
+    expect(peer.received.filter((r) => r.message?.id === null).map((r) => r.framing)).toEqual([
+      "newline",
+      "content-length",
+    ]);
   });
 
   it("closes a connection whose frame does not arrive within the frame timeout, without a reply", async () => {
@@ -99,6 +122,10 @@ describe("mock daemon framing", () => {
     harness = await startSocketHarness({ limits: { maxResponseBytes: 4096 } });
     const peer = await harness.connectReady();
     const answer = await peer.request(1, "tools/call", toolCall("observe", { pad: "x".repeat(5000) }));
-    expect(answer.error).toMatchObject({ code: -32001, message: expect.stringContaining("response limit"), data: { code: "protocol.error" } });
+    expect(answer.error).toMatchObject({
+      code: -32001,
+      message: expect.stringContaining("response limit"),
+      data: { code: "protocol.error" },
+    });
   });
 });

@@ -37,14 +37,22 @@ async function connect(version: string | undefined): Promise<Client> {
 describe("the official MCP client over stdio to glass-sdk mock-daemon (as to the daemon, §3)", () => {
   it("asking for MCP 2025-06-18 is refused with -32602 naming the versions the daemon speaks", async () => {
     const refused = await connect("2025-06-18").catch((error: unknown) => error);
-    expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining('unsupported MCP protocol version "2025-06-18"; this daemon supports 2024-11-05 and 2025-11-25') });
+    expect(refused).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(
+        'unsupported MCP protocol version "2025-06-18"; this daemon supports 2024-11-05 and 2025-11-25',
+      ),
+    });
   });
 
   it("asking for 2024-11-05 or 2025-11-25 (this SDK's own request) gets a session", async () => {
     for (const version of ["2024-11-05", undefined]) {
       const client = await connect(version);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name), String(version)).toContain("observe");
+      expect(
+        tools.map((tool) => tool.name),
+        String(version),
+      ).toContain("observe");
     }
   });
 });

@@ -14,17 +14,27 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
 
   beforeAll(async () => {
     daemon = RawPeer.spawnCli(["mock-daemon", ...GOLDEN_CLI_ARGS]);
-    initialized = await handshake(daemon.peer, { schemas: { webIr: [1], task: [1] }, requires: ["webIr", "taskProtocol"], optional: ["mcpStdio"] });
+    initialized = await handshake(daemon.peer, {
+      schemas: { webIr: [1], task: [1] },
+      requires: ["webIr", "taskProtocol"],
+      optional: ["mcpStdio"],
+    });
   });
   afterAll(() => {
     daemon.child.kill();
   });
 
   it("completes the handshake and offers mcpStdio, with localDaemon listed but not enabled", () => {
-    const manifest = initialized.glass as { capabilities: Record<string, boolean>; constraints: { maxSessions: number } };
+    const manifest = initialized.glass as {
+      capabilities: Record<string, boolean>;
+      constraints: { maxSessions: number };
+    };
     expect(manifest.capabilities.mcpStdio).toBe(true);
     expect(manifest.capabilities.localDaemon).toBe(false); // as the daemon over stdio: listed, not enabled
-    expect(initialized.glassAgreement).toMatchObject({ agreedSchemas: { webIr: 1, task: 1 }, capabilities: { mcpStdio: { status: "available" } } });
+    expect(initialized.glassAgreement).toMatchObject({
+      agreedSchemas: { webIr: 1, task: 1 },
+      capabilities: { mcpStdio: { status: "available" } },
+    });
   });
 
   it("answers every fixture request, sent with its recorded arguments and lease context, with the fixture's answer", async () => {
@@ -38,7 +48,12 @@ describe("mock daemon over stdio (the CLI, spawned)", () => {
 
   it("accepts a Content-Length request and answers it in Content-Length framing", async () => {
     const { peer } = daemon;
-    const answer = await peer.request("framed", "tools/call", toolCall("getText", { pad: "y".repeat(20 * 1024) }), "content-length");
+    const answer = await peer.request(
+      "framed",
+      "tools/call",
+      toolCall("getText", { pad: "y".repeat(20 * 1024) }),
+      "content-length",
+    );
     // The default daemon serves the simulated site: it reads its sign-in page.
     expect(answer.result!.isError).not.toBe(true);
     expect(JSON.stringify(answer.result!.content)).toContain("Sign in");
@@ -62,7 +77,12 @@ describe("mock daemon over stdio, broken framing", () => {
     try {
       await handshake(peer);
       const before = peer.received.length;
-      peer.send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: toolCall("observe", { pad: "x".repeat(9 * 1024) }) });
+      peer.send({
+        jsonrpc: "2.0",
+        id: "big",
+        method: "tools/call",
+        params: toolCall("observe", { pad: "x".repeat(9 * 1024) }),
+      });
       expect(await exit).toBe(1);
       await peer.closed;
       expect(peer.received.slice(before)).toEqual([]);

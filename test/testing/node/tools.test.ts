@@ -47,17 +47,27 @@ describe("mock daemon tools", () => {
     const inspect = fixture.requests.find((r) => r.operation === "webIr.inspect")!;
     const call = await peer.request(2, "tools/call", fixtureToolCall(inspect));
     expect(call.result!.isError).toBe(true);
-    const error = JSON.parse((call.result!.content as { text: string }[])[0]!.text) as { code: string; message: string };
+    const error = JSON.parse((call.result!.content as { text: string }[])[0]!.text) as {
+      code: string;
+      message: string;
+    };
     expect(error).toMatchObject({ code: "capability.unavailable", message: expect.stringContaining("webIr") });
   });
 
   it("answers every fixture request with the fixture's result or error, as the wire conventions say", async () => {
     const peer = await harness.connectReady();
-    const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as { sessionId: string; token: string };
+    const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as {
+      sessionId: string;
+      token: string;
+    };
     for (const request of fixture.requests) {
       const recorded = fixture.responses.find((r) => r.requestId === request.requestId)!;
       const mutating = requiresLease(request.operation, request.payload);
-      const answer = await peer.request(request.requestId, "tools/call", fixtureToolCall(request, mutating ? lease : undefined));
+      const answer = await peer.request(
+        request.requestId,
+        "tools/call",
+        fixtureToolCall(request, mutating ? lease : undefined),
+      );
       expect(answer.error, request.requestId).toBeUndefined();
       expect(answer.result, request.requestId).toEqual(expectedToolResult(recorded, request.operation));
       expect(answer.result).not.toHaveProperty("structuredContent");
@@ -110,7 +120,9 @@ describe("mock daemon tools", () => {
       const peer = await lenient.connectReady();
       const answer = await peer.request(1, "tools/call", toolCall("observe", { level: "detailed" }));
       const observe = fixture.requests.find((r) => r.operation === "browser.observe")!;
-      expect(answer.result).toEqual(expectedToolResult(fixture.responses.find((r) => r.requestId === observe.requestId)!, observe.operation));
+      expect(answer.result).toEqual(
+        expectedToolResult(fixture.responses.find((r) => r.requestId === observe.requestId)!, observe.operation),
+      );
     } finally {
       await lenient.stop();
     }
@@ -127,7 +139,10 @@ describe("mock daemon tools", () => {
     const peer = await harness.connectReady();
     const failing = fixture.requests.find((r) => r.requestId === "validate-task-fill-empty")!;
     const call = fixtureToolCall(failing);
-    const answer = await peer.request(1, "tools/call", { ...call, arguments: { ...call.arguments, includeTrace: true, responseMode: "diagnostic" } });
+    const answer = await peer.request(1, "tools/call", {
+      ...call,
+      arguments: { ...call.arguments, includeTrace: true, responseMode: "diagnostic" },
+    });
     const content = answer.result!.content as { text: string }[];
     expect(content).toHaveLength(2);
     expect(JSON.parse(content[0]!.text)).toMatchObject({ kind: "taskValidation" });
@@ -144,7 +159,11 @@ describe("mock daemon tools", () => {
     peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: toolCall("observe", { level: "summary" }) });
     peer.notify("notifications/cancelled", { requestId: 7, reason: "deadline" });
     const answer = await peer.response(7);
-    expect(answer.error).toMatchObject({ code: -32800, message: "request cancelled", data: { code: "protocol.cancelled" } });
+    expect(answer.error).toMatchObject({
+      code: -32800,
+      message: "request cancelled",
+      data: { code: "protocol.cancelled" },
+    });
     await peer.quietFor(300);
     expect(peer.responses(7)).toHaveLength(1);
   });
@@ -159,7 +178,10 @@ describe("mock daemon tools", () => {
 
   it("refuses a second workflow while one is running with -32600", async () => {
     const peer = await slow.connectReady();
-    const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as { sessionId: string; token: string };
+    const lease = (await peer.request("lease", "glass/lease/acquire", { ttlMs: 60_000 })).result as {
+      sessionId: string;
+      token: string;
+    };
     const workflow = fixture.requests.find((r) => r.operation === "browser.workflow")!;
     peer.send({ jsonrpc: "2.0", id: "w1", method: "tools/call", params: fixtureToolCall(workflow, lease) });
     const second = await peer.request("w2", "tools/call", fixtureToolCall(workflow, lease));

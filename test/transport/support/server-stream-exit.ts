@@ -9,7 +9,11 @@ import { Glass, httpTransport } from "glass-sdk";
 
 const [url, token] = process.argv.slice(2);
 if (url === undefined || token === undefined) throw new Error("usage: server-stream-exit.ts <url> <token>");
-const glass = await Glass.connect(httpTransport({ url, token, serverStream: true }), { negotiation: false, retry: false, validate: { responses: false } });
+const glass = await Glass.connect(httpTransport({ url, token, serverStream: true }), {
+  negotiation: false,
+  retry: false,
+  validate: { responses: false },
+});
 await glass.listTools();
 await glass.close();
 process.stdout.write("closed\n");
