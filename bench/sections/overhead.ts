@@ -89,9 +89,7 @@ class InstantTransport implements GlassTransport {
 }
 
 /** glass-sdk connected over the instant transport, with the two measured calls. */
-export async function connectInstant(
-  fixture: BenchFixture,
-): Promise<{
+export async function connectInstant(fixture: BenchFixture): Promise<{
   glass: Glass;
   calls: Record<PayloadKey, () => Promise<unknown>>;
   answer: (id: unknown, tool: string) => Uint8Array;

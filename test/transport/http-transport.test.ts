@@ -763,15 +763,13 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     const server = await rawServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
       if (method === "initialize")
-        return res
-          .writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
-          .end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              id,
-              result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
-            }),
-          );
+        return res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
+          }),
+        );
       if (method === "notifications/initialized") return res.writeHead(202).end();
       // A tools/call: held without a status first, then half an SSE event.
       Object.assign(held, { res, body });
@@ -863,25 +861,21 @@ describe("httpTransport: what it holds and what it scrubs", () => {
     const server = await rawServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id?: unknown; method?: string };
       if (method === "initialize")
-        return res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              id,
-              result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
-            }),
-          );
-      if (method === "notifications/initialized") return res.writeHead(202).end();
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(
+        return res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({
             jsonrpc: "2.0",
             id,
-            error: { code: -32603, message: `bad credentials ${TOKEN} / Qu3ry-T0ken`, data: { echoed: TOKEN } },
+            result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "raw", version: "0" } },
           }),
         );
+      if (method === "notifications/initialized") return res.writeHead(202).end();
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32603, message: `bad credentials ${TOKEN} / Qu3ry-T0ken`, data: { echoed: TOKEN } },
+        }),
+      );
     });
     const url = `${server.url}?token=Qu3ry-T0ken`;
     const glass = await Glass.connect(httpTransport({ url, token: TOKEN }), { negotiation: false });
