@@ -27,14 +27,14 @@ export type ServerStreamAttempt = (
  * reconnected after its `retry` time with `Last-Event-ID`, until
  * three reconnections in a row bring no new event id (`SseResumeLimits.maxIdleReconnects`).
  * {@link ServerStream.stop} aborts the GET or the wait. When the stream ends for the session other
- * than by `stop` or the transport's end, `reportEnd` is told why (for the client's log).
+ * than by `stop` or the transport's end, `reportEnd` gets a notice saying why (for the client's log).
  */
 export class ServerStream {
   readonly #attempt: ServerStreamAttempt;
-  readonly #reportEnd: (why: string) => void;
+  readonly #reportEnd: (notice: string) => void;
   #stop: AbortController | undefined;
 
-  constructor(attempt: ServerStreamAttempt, reportEnd: (why: string) => void) {
+  constructor(attempt: ServerStreamAttempt, reportEnd: (notice: string) => void) {
     this.#attempt = attempt;
     this.#reportEnd = reportEnd;
   }
@@ -67,7 +67,10 @@ export class ServerStream {
     } catch (error) {
       why = `failed: ${describeError(error)}`; // an answer past the bound per message
     }
-    if (why !== undefined) this.#reportEnd(why);
+    if (why !== undefined)
+      this.#reportEnd(
+        `the server's standalone SSE stream (serverStream) ended for this session, ${why}; what the server sends outside a call will not arrive until a new session`,
+      );
   }
 
   /** The GET, then its reconnections; resolves why the stream ended for the session, or `undefined` when it was stopped. */

@@ -17,6 +17,7 @@ import {
 } from "../../mcp/json-rpc.js";
 import { DAEMON_MCP_VERSIONS } from "../../mcp/mcp-versions.js";
 import { truncateUtf8 } from "../../mcp/utf8-truncate.js";
+import { McpHttpHeader } from "../../transport/mcp-http-headers.js";
 import { ignore } from "../../transport/transport-util.js";
 import { parseClientMessage, relayText, rpcErrorResponse, unrelayableAnswer, type ClientMessage } from "./messages.js";
 import {
@@ -42,9 +43,9 @@ import {
 } from "./sessions.js";
 
 /** The header that names an HTTP session. */
-const SESSION_HEADER = "mcp-session-id";
+const SESSION_HEADER = McpHttpHeader.sessionId;
 /** The header that names the MCP revision of each request after initialize. */
-const VERSION_HEADER = "mcp-protocol-version";
+const VERSION_HEADER = McpHttpHeader.protocolVersion;
 /** What `Allow` says on a 405. */
 const ALLOW = { Allow: "POST, DELETE, OPTIONS" } as const;
 
@@ -273,7 +274,7 @@ async function startSession(
     return reply(req, res, 200, body.text);
   }
   session.adoptProtocolVersion(response.result);
-  reply(req, res, 200, body.text, { headers: { "Mcp-Session-Id": session.id } });
+  reply(req, res, 200, body.text, { headers: { [SESSION_HEADER]: session.id } });
 }
 
 /** A message in a running session: requests are answered with the daemon's response; notifications and responses get 202. */
@@ -285,7 +286,7 @@ async function forward(
   parsed: ClientMessage,
   bytes: number,
 ): Promise<void> {
-  const headers = { "Mcp-Session-Id": session.id };
+  const headers = { [SESSION_HEADER]: session.id };
   switch (parsed.kind) {
     case "request": {
       const response = await answerFor(res, session, parsed.message, bytes);

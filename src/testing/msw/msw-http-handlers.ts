@@ -1,5 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from "msw";
 import { JsonRpcErrorCode, jsonRpcFailure, type JsonRpcId, type JsonRpcMessage } from "../../mcp/json-rpc.js";
+import { McpHttpHeader } from "../../transport/mcp-http-headers.js";
 import { isJsonObject } from "../../validation/json-value.js";
 import { usableId } from "../../mock-daemon/json-rpc-replies.js";
 import type { GoldenFixture } from "../../mock-daemon/golden-fixture.js";
@@ -24,7 +25,7 @@ export interface GlassHandlersOptions extends ReplayDaemonOptions {
 }
 
 /** The header of MCP Streamable HTTP that names the session. */
-const SESSION_HEADER = "Mcp-Session-Id";
+const SESSION_HEADER = McpHttpHeader.sessionId;
 
 /** JSON-RPC code of "session not found" (the MCP TypeScript SDK's). */
 const SESSION_NOT_FOUND = -32001;
@@ -97,7 +98,7 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
             400,
             idOf(message),
             REFUSED,
-            `bad request: the ${SESSION_HEADER} header is required; send initialize first to open a session`,
+            "bad request: the Mcp-Session-Id header is required; send initialize first to open a session",
           );
         }
         const session = new HttpReplaySession(context, `http-${++clients}`);
@@ -127,7 +128,7 @@ export function createGlassHandlers(options: GlassHandlersOptions): HttpHandler[
       if (refused !== undefined) return refused;
       const sessionId = request.headers.get(SESSION_HEADER);
       if (sessionId === null)
-        return rpcErrorResponse(400, null, REFUSED, `bad request: the ${SESSION_HEADER} header is required`);
+        return rpcErrorResponse(400, null, REFUSED, "bad request: the Mcp-Session-Id header is required");
       const session = sessions.get(sessionId);
       if (session === undefined)
         return rpcErrorResponse(404, null, SESSION_NOT_FOUND, "session not found: it was deleted, or never existed");
