@@ -77,9 +77,6 @@ interface ActiveCall {
   abort?: AbortController;
 }
 
-/** How a call ends: a JSON-RPC error, or a tool result. */
-type CallOutcome = ToolAnswer;
-
 /** A request a handler sent the client, awaiting its answer: its method, and what settles it (once). */
 interface AskedClient {
   readonly method: string;
@@ -96,30 +93,37 @@ interface AskedClient {
  * the faults the daemon was given. Every JSON-RPC error carries the daemon's `data` wrapper.
  */
 export class McpServerSession {
-  private state: "new" | "initializing" | "ready" = "new";
+  #state: "new" | "initializing" | "ready" = "new";
   /** Calls in flight with a string or number id, by id (a slot table: they churn once per call). */
-  private readonly byId = new SlotTable<JsonRpcId, ActiveCall>();
+  readonly #byId = new SlotTable<JsonRpcId, ActiveCall>();
   /** Calls in flight with a null id or none (notifications): served, but not addressable. */
-  private readonly anonymous = new SlotList<ActiveCall>();
-  private readonly serverRequests = new Map<string, string>();
+  readonly #anonymous = new SlotList<ActiveCall>();
+  /** Requests the server-request fault sent the client, by id: their method, for recording the answer. */
+  readonly #faultRequestMethods = new Map<string, string>();
   /** Requests handlers sent the client, by id, awaiting the answer. */
-  private readonly asked = new Map<string, AskedClient>();
+  readonly #asked = new Map<string, AskedClient>();
   /** The MCP revision the client negotiated. */
-  private mcpProtocolVersion = "";
+  #mcpProtocolVersion = "";
   /** Whether the client negotiated form elicitation (MCP 2025-11-25 and `capabilities.elicitation`). */
-  private formElicitation = false;
-  private closed = false;
+  #formElicitation = false;
+  #closed = false;
+
+  readonly #context: DaemonContext;
+  readonly #connection: SessionConnection;
 
   constructor(
-    private readonly context: DaemonContext,
+    context: DaemonContext,
     /** The client's name on this daemon (`stdio`, `client-1`, …): lease owner and call records. */
     readonly clientId: string,
-    private readonly connection: SessionConnection,
-  ) {}
+    connection: SessionConnection,
+  ) {
+    this.#context = context;
+    this.#connection = connection;
+  }
 
   /** Requests of this connection in flight (tool calls not yet answered, notifications included). */
   get activeCount(): number {
-    return this.byId.size + this.anonymous.size;
+    return this.#byId.size + this.#anonymous.size;
   }
 
   /**
@@ -127,68 +131,72 @@ export class McpServerSession {
    * connection, at once or (tool calls) later; a failure of the mock itself is answered with -32603.
    */
   handle(message: unknown, framing: Framing): void {
-    if (this.closed) return;
+    if (this.#closed) return;
     try {
-      this.take(message, framing);
+      this.#takeMessage(message, framing);
     } catch (error) {
-      this.reply((isJsonObject(message) ? usableId(message.id) : undefined) ?? null, internalError(error), framing);
+      this.#replyError(
+        (isJsonObject(message) ? usableId(message.id) : undefined) ?? null,
+        internalError(error),
+        framing,
+      );
     }
   }
 
   /** The client went away: in-flight calls end unanswered, requests to it end, and its lease is released. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const { settle } of [...this.asked.values()]) settle({ kind: "cancelled" });
-    for (const call of [...this.byId.values(), ...this.anonymous.values()]) this.forget(call);
-    this.context.leases?.releaseOwnedBy(this.clientId);
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const { settle } of [...this.#asked.values()]) settle({ kind: "cancelled" });
+    for (const call of [...this.#byId.values(), ...this.#anonymous.values()]) this.#forget(call);
+    this.#context.leases?.releaseOwnedBy(this.clientId);
   }
 
-  private take(message: unknown, framing: Framing): void {
+  #takeMessage(message: unknown, framing: Framing): void {
     if (!isJsonObject(message)) {
       const what = Array.isArray(message)
         ? "JSON-RPC batches are not supported: send one message at a time"
         : "a JSON-RPC message must be an object";
-      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
+      return this.#replyError(null, rpcError(JsonRpcErrorCode.InvalidRequest, what), framing);
     }
     const hasId = Object.hasOwn(message, "id");
     const { jsonrpc, id, method, params } = message;
     if (method === undefined && hasId && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) {
-      return this.takeClientAnswer(message as unknown as JsonRpcResponse);
+      return this.#takeClientAnswer(message as unknown as JsonRpcResponse);
     }
     if (jsonrpc === undefined || typeof method !== "string") {
       const what = jsonrpc === undefined ? "jsonrpc is missing" : "method is missing or not a string";
-      return this.reply(null, rpcError(JsonRpcErrorCode.InvalidRequest, `invalid request: ${what}`), framing);
+      return this.#replyError(null, rpcError(JsonRpcErrorCode.InvalidRequest, `invalid request: ${what}`), framing);
     }
     const replyId = hasId ? usableId(id) : undefined;
     if (hasId && replyId === undefined) {
-      return this.reply(
+      return this.#replyError(
         null,
         rpcError(JsonRpcErrorCode.InvalidRequest, "invalid request: id must be a string, a number or null"),
         framing,
       );
     }
     if (jsonrpc !== "2.0")
-      return this.reply(
+      return this.#replyError(
         replyId ?? null,
         rpcError(JsonRpcErrorCode.InvalidRequest, 'invalid request: jsonrpc must be "2.0"'),
         framing,
       );
-    if (replyId === undefined) return this.takeNotification(method, params, framing);
-    this.takeRequest(replyId, method, params, framing);
+    if (replyId === undefined) return this.#takeNotification(method, params, framing);
+    this.#takeRequest(replyId, method, params, framing);
   }
 
-  private takeRequest(id: ReplyId, method: string, params: unknown, framing: Framing): void {
-    if (method === "initialize") return this.initialize(id, params, framing);
-    if (this.state !== "ready") {
+  #takeRequest(id: ReplyId, method: string, params: unknown, framing: Framing): void {
+    if (method === "initialize") return this.#initialize(id, params, framing);
+    if (this.#state !== "ready") {
       const step =
-        this.state === "new"
+        this.#state === "new"
           ? "send initialize, then the notification notifications/initialized"
           : "send the notification notifications/initialized first";
-      return this.reply(id, rpcError(JsonRpcErrorCode.NotInitialized, `not initialized: ${step}`), framing);
+      return this.#replyError(id, rpcError(JsonRpcErrorCode.NotInitialized, `not initialized: ${step}`), framing);
     }
-    if (id !== null && this.byId.has(id)) {
-      return this.reply(
+    if (id !== null && this.#byId.has(id)) {
+      return this.#replyError(
         id,
         rpcError(
           JsonRpcErrorCode.InvalidRequest,
@@ -197,37 +205,37 @@ export class McpServerSession {
         framing,
       );
     }
-    if (method === "tools/call") return this.toolCall(id, params, framing);
-    if (LEASE_METHODS.has(method)) return this.leaseMethod(id, method, params, framing);
-    const busy = this.overloaded();
-    if (busy !== undefined) return this.reply(id, rpcError(JsonRpcErrorCode.Overloaded, busy), framing);
+    if (method === "tools/call") return this.#toolCall(id, params, framing);
+    if (LEASE_METHODS.has(method)) return this.#leaseMethod(id, method, params, framing);
+    const busy = this.#overloaded();
+    if (busy !== undefined) return this.#replyError(id, rpcError(JsonRpcErrorCode.Overloaded, busy), framing);
     switch (method) {
       case "ping":
-        return this.replyResult(id, {}, framing);
+        return this.#replyResult(id, {}, framing);
       case "tools/list":
-        return this.replyResult(id, { tools: listTools(this.context.manifest) }, framing);
+        return this.#replyResult(id, { tools: listTools(this.#context.manifest) }, framing);
       case "prompts/list":
       case "resources/list":
-        return this.replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);
+        return this.#replyResult(id, { [PROMPTS_AND_RESOURCES[method]]: [] }, framing);
       case "prompts/get":
-        return this.reply(
+        return this.#replyError(
           id,
           rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("prompt", "name", params)),
           framing,
         );
       case "resources/read":
-        return this.reply(
+        return this.#replyError(
           id,
           rpcError(JsonRpcErrorCode.InvalidParams, unknownEntry("resource", "uri", params)),
           framing,
         );
     }
-    this.reply(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method}`), framing);
+    this.#replyError(id, rpcError(JsonRpcErrorCode.MethodNotFound, `method not found: ${method}`), framing);
   }
 
-  private initialize(id: ReplyId, params: unknown, framing: Framing): void {
-    if (this.state !== "new") {
-      return this.reply(
+  #initialize(id: ReplyId, params: unknown, framing: Framing): void {
+    if (this.#state !== "new") {
+      return this.#replyError(
         id,
         rpcError(JsonRpcErrorCode.InvalidRequest, "initialize was already received on this connection"),
         framing,
@@ -237,7 +245,7 @@ export class McpServerSession {
     const version = args.protocolVersion;
     if (typeof version !== "string" || !SUPPORTED_MCP_VERSIONS.includes(version)) {
       const got = version === undefined ? "none" : JSON.stringify(version);
-      return this.reply(
+      return this.#replyError(
         id,
         rpcError(
           JsonRpcErrorCode.InvalidParams,
@@ -246,27 +254,28 @@ export class McpServerSession {
         framing,
       );
     }
-    const negotiated = negotiate(this.context.manifest, Object.hasOwn(args, "glass") ? args.glass : undefined);
-    if (!negotiated.ok) return this.reply(id, rpcError(JsonRpcErrorCode.InvalidParams, negotiated.message), framing);
-    this.state = "initializing";
-    this.mcpProtocolVersion = version;
-    this.formElicitation = version === ELICITATION_MCP_VERSION && declaresFormElicitation(args.capabilities);
-    this.replyResult(
+    const negotiated = negotiate(this.#context.manifest, Object.hasOwn(args, "glass") ? args.glass : undefined);
+    if (!negotiated.ok)
+      return this.#replyError(id, rpcError(JsonRpcErrorCode.InvalidParams, negotiated.message), framing);
+    this.#state = "initializing";
+    this.#mcpProtocolVersion = version;
+    this.#formElicitation = version === ELICITATION_MCP_VERSION && declaresFormElicitation(args.capabilities);
+    this.#replyResult(
       id,
       {
         protocolVersion: version,
         capabilities: { tools: {} },
-        serverInfo: { name: MOCK_SERVER_NAME, version: this.context.serverVersion },
-        glass: this.context.manifest,
+        serverInfo: { name: MOCK_SERVER_NAME, version: this.#context.serverVersion },
+        glass: this.#context.manifest,
         glassAgreement: negotiated.agreement,
       },
       framing,
     );
   }
 
-  private leaseMethod(id: ReplyId, method: string, params: unknown, framing: Framing): void {
-    if (this.context.leases === undefined) {
-      return this.reply(
+  #leaseMethod(id: ReplyId, method: string, params: unknown, framing: Framing): void {
+    if (this.#context.leases === undefined) {
+      return this.#replyError(
         id,
         rpcError(
           JsonRpcErrorCode.MethodNotFound,
@@ -275,14 +284,14 @@ export class McpServerSession {
         framing,
       );
     }
-    const outcome = handleLeaseMethod(this.context.leases, this.clientId, method, params);
-    if ("error" in outcome) this.reply(id, outcome.error, framing);
-    else this.replyResult(id, outcome.result, framing);
+    const outcome = handleLeaseMethod(this.#context.leases, this.clientId, method, params);
+    if ("error" in outcome) this.#replyError(id, outcome.error, framing);
+    else this.#replyResult(id, outcome.result, framing);
   }
 
   /** A `tools/call` with this id (`undefined`: sent as a notification, run but never answered). */
-  private toolCall(id: ReplyId | undefined, params: unknown, framing: Framing): void {
-    const context = this.context;
+  #toolCall(id: ReplyId | undefined, params: unknown, framing: Framing): void {
+    const context = this.#context;
     const args = isJsonObject(params) ? params : undefined;
     const tool = typeof args?.name === "string" ? args.name : "";
     const fast = id === undefined ? undefined : context.fastAnswers?.get(tool);
@@ -290,9 +299,9 @@ export class McpServerSession {
       fast !== undefined &&
       fastPathAllowed(args) &&
       (typeof id !== "string" || isIdentifier(id)) &&
-      this.overloaded() === undefined
+      this.#overloaded() === undefined
     ) {
-      return this.connection.write(rpcResult(id!, { ...fast }), framing);
+      return this.#connection.write(rpcResult(id!, { ...fast }), framing);
     }
     const number = ++context.callCount;
     const read = readToolCall(id, params);
@@ -316,7 +325,7 @@ export class McpServerSession {
       return this.finish(call, {
         error: rpcError(JsonRpcErrorCode.Overloaded, "overloaded: the daemon is busy (fault injected); retry later"),
       });
-    const busy = this.overloaded();
+    const busy = this.#overloaded();
     if (busy !== undefined) return this.finish(call, { error: rpcError(JsonRpcErrorCode.Overloaded, busy) });
     const refused = context.leases === undefined ? undefined : checkToolLease(context.leases, this.clientId, read);
     if (refused !== undefined) return this.finish(call, { error: refused });
@@ -325,15 +334,15 @@ export class McpServerSession {
         error: rpcError(JsonRpcErrorCode.InvalidRequest, "workflow already active: wait for it to finish or cancel it"),
       });
     }
-    this.track(call);
+    this.#track(call);
     if (fault === "stall") return;
-    if (context.latencyMs <= 0) return this.complete(call, read);
-    call.timer = setTimeout(() => this.complete(call, read), context.latencyMs);
+    if (context.latencyMs <= 0) return this.#complete(call, read);
+    call.timer = setTimeout(() => this.#complete(call, read), context.latencyMs);
   }
 
   /** Why one more request cannot start now (-32000), or `undefined` when it can. */
-  private overloaded(): string | undefined {
-    return overloadReason(this.context.mode, this.context.limits, this.activeCount, this.context.inFlight);
+  #overloaded(): string | undefined {
+    return overloadReason(this.#context.mode, this.#context.limits, this.activeCount, this.#context.inFlight);
   }
 
   /**
@@ -341,10 +350,10 @@ export class McpServerSession {
    * handler answers it — once the handler is done, unless the call ended first (cancelled, or its
    * client left), which aborts the handler's signal.
    */
-  private complete(call: ActiveCall, read: ToolCall): void {
+  #complete(call: ActiveCall, read: ToolCall): void {
     let answer: ToolAnswer | Promise<ToolAnswer>;
     try {
-      answer = answerToolCall(this.context, read, () => this.handlerContext(call, read));
+      answer = answerToolCall(this.#context, read, () => this.#handlerContext(call, read));
     } catch (error) {
       return this.finish(call, { error: internalError(error) });
     }
@@ -362,10 +371,10 @@ export class McpServerSession {
   }
 
   /** What the handler of a call is told besides the payload; its signal aborts when the call ends unanswered. */
-  private handlerContext(call: ActiveCall, read: ToolCall): MockCallContext {
+  #handlerContext(call: ActiveCall, read: ToolCall): MockCallContext {
     const abort = new AbortController();
     call.abort = abort;
-    const { leases } = this.context;
+    const { leases } = this.#context;
     return {
       operation: read.request.operation as OperationName,
       requestId: read.request.requestId,
@@ -374,16 +383,16 @@ export class McpServerSession {
         read.leaseToken !== undefined &&
         leases.authorize(this.clientId, read.leaseToken) === undefined,
       signal: abort.signal,
-      client: this.clientOf(call, abort.signal),
+      client: this.#clientOf(call, abort.signal),
     };
   }
 
   /** The client as a call's handler sees it: what it negotiated, and a way to ask it something while the call runs. */
-  private clientOf(call: ActiveCall, signal: AbortSignal): MockDaemonClient {
+  #clientOf(call: ActiveCall, signal: AbortSignal): MockDaemonClient {
     return {
-      mcpProtocolVersion: this.mcpProtocolVersion,
-      formElicitation: this.formElicitation,
-      ask: (method, params) => this.askClient(method, params, call.framing, signal),
+      mcpProtocolVersion: this.#mcpProtocolVersion,
+      formElicitation: this.#formElicitation,
+      ask: (method, params) => this.#askClient(method, params, call.framing, signal),
     };
   }
 
@@ -393,14 +402,14 @@ export class McpServerSession {
    * (the daemon's 15 minutes) or `cancelled` when `signal` aborts (the call ended first). A client
    * that left ends it as `cancelled`. Never rejects.
    */
-  private askClient(
+  #askClient(
     method: string,
     params: Record<string, unknown>,
     framing: Framing,
     signal: AbortSignal,
   ): Promise<MockClientAnswer> {
-    if (this.closed || signal.aborted) return Promise.resolve({ kind: "cancelled" });
-    if (this.connection.carriesServerRequests === false) {
+    if (this.#closed || signal.aborted) return Promise.resolve({ kind: "cancelled" });
+    if (this.#connection.carriesServerRequests === false) {
       return Promise.resolve({
         kind: "error",
         error: {
@@ -409,14 +418,14 @@ export class McpServerSession {
         },
       });
     }
-    const id = `glass-server-${++this.context.serverRequestCount}`;
+    const id = `glass-server-${++this.#context.serverRequestCount}`;
     return new Promise((resolve) => {
       const end = (answer: MockClientAnswer, cancel: boolean): void => {
-        if (!this.asked.delete(id)) return;
+        if (!this.#asked.delete(id)) return;
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
-        if (cancel && !this.closed)
-          this.connection.write(
+        if (cancel && !this.#closed)
+          this.#connection.write(
             { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } },
             framing,
           );
@@ -425,11 +434,11 @@ export class McpServerSession {
       const onAbort = (): void => end({ kind: "cancelled" }, true);
       const timer = setTimeout(
         () => end({ kind: "timedOut" }, true),
-        this.context.clientAnswerTimeoutMs ?? CLIENT_ANSWER_TIMEOUT_MS,
+        this.#context.clientAnswerTimeoutMs ?? CLIENT_ANSWER_TIMEOUT_MS,
       );
       signal.addEventListener("abort", onAbort, { once: true });
-      this.asked.set(id, { method, settle: (answer) => end(answer, false) });
-      this.connection.write({ jsonrpc: "2.0", id, method, params }, framing);
+      this.#asked.set(id, { method, settle: (answer) => end(answer, false) });
+      this.#connection.write({ jsonrpc: "2.0", id, method, params }, framing);
     });
   }
 
@@ -437,35 +446,36 @@ export class McpServerSession {
    * Ends a call with a tool result or an error, unless it has ended already: answers it (a
    * notification gets no answer), then runs the after-answer faults.
    */
-  private finish(call: ActiveCall, outcome: CallOutcome): void {
-    if (this.closed || call.answered) return;
+  private finish(call: ActiveCall, outcome: ToolAnswer): void {
+    if (this.#closed || call.answered) return;
     call.answered = true;
     call.record.outcome =
       "error" in outcome
         ? { ok: false, error: outcome.error.data as GlassErrorObject, jsonRpcCode: outcome.error.code }
         : outcome.outcome;
-    this.forget(call);
-    this.context.record.changed();
+    this.#forget(call);
+    this.#context.record.changed();
     if (call.id === undefined) return;
     const message: RpcReply =
       "error" in outcome ? rpcFailure(call.id, outcome.error) : rpcResult(call.id, { ...outcome.result });
-    this.connection.write(message, call.framing);
-    for (const fault of this.context.faults.afterAnswer(call.number)) this.misbehave(fault, message, call.framing);
+    this.#connection.write(message, call.framing);
+    for (const fault of this.#context.faults.afterAnswer(call.number))
+      this.#applyAfterAnswerFault(fault, message, call.framing);
   }
 
-  private track(call: ActiveCall): void {
-    if (call.id === undefined || call.id === null) call.slot = this.anonymous.add(call);
+  #track(call: ActiveCall): void {
+    if (call.id === undefined || call.id === null) call.slot = this.#anonymous.add(call);
     else {
-      this.byId.set(call.id, call);
+      this.#byId.set(call.id, call);
       call.slot = "byId";
     }
-    this.context.inFlight++;
-    if (call.workflow) this.context.workflowActive = true;
-    this.context.record.changed();
+    this.#context.inFlight++;
+    if (call.workflow) this.#context.workflowActive = true;
+    this.#context.record.changed();
   }
 
   /** Stops keeping a call in flight, if it was kept (a call refused on arrival never was). */
-  private forget(call: ActiveCall): void {
+  #forget(call: ActiveCall): void {
     if (call.timer !== undefined) clearTimeout(call.timer);
     if (call.abort !== undefined) {
       call.abort.abort(new Error(`${call.record.operation} ended before its handler answered`));
@@ -474,31 +484,31 @@ export class McpServerSession {
     const { slot } = call;
     if (slot === undefined) return;
     call.slot = undefined;
-    if (slot === "byId") this.byId.delete(call.id as JsonRpcId);
-    else this.anonymous.release(slot, call);
-    this.context.inFlight--;
-    if (call.workflow) this.context.workflowActive = false;
-    this.context.record.changed();
+    if (slot === "byId") this.#byId.delete(call.id as JsonRpcId);
+    else this.#anonymous.release(slot, call);
+    this.#context.inFlight--;
+    if (call.workflow) this.#context.workflowActive = false;
+    this.#context.record.changed();
   }
 
-  private misbehave(fault: AfterAnswerFault, answer: RpcReply, framing: Framing): void {
+  #applyAfterAnswerFault(fault: AfterAnswerFault, answer: RpcReply, framing: Framing): void {
     switch (fault.kind) {
       case "duplicateAnswer":
-        return this.connection.write(answer, framing);
+        return this.#connection.write(answer, framing);
       case "unknownIdAnswer":
-        return this.connection.write(
+        return this.#connection.write(
           rpcResult("mock-unknown-request", { content: [{ type: "text", text: "{}" }] }),
           framing,
         );
       case "serverRequest": {
-        const id = `glass-server-${++this.context.serverRequestCount}`;
-        this.serverRequests.set(id, fault.method);
-        return this.connection.write({ jsonrpc: "2.0", id, method: fault.method, params: fault.params }, framing);
+        const id = `glass-server-${++this.#context.serverRequestCount}`;
+        this.#faultRequestMethods.set(id, fault.method);
+        return this.#connection.write({ jsonrpc: "2.0", id, method: fault.method, params: fault.params }, framing);
       }
       case "malformedFrame":
       case "partialFrame":
       case "oversizedFrame":
-        return this.connection.writeGarbage(fault.kind);
+        return this.#connection.writeGarbage(fault.kind);
     }
   }
 
@@ -507,13 +517,13 @@ export class McpServerSession {
    * only `notifications/initialized` counts (it makes the session ready) and the rest are dropped;
    * once ready, a `tools/call` notification runs unanswered and others are ignored.
    */
-  private takeNotification(method: string, params: unknown, framing: Framing): void {
-    if (method === "notifications/cancelled") return this.cancel(params);
-    if (this.state !== "ready") {
-      if (method === "notifications/initialized" && this.state === "initializing") this.state = "ready";
+  #takeNotification(method: string, params: unknown, framing: Framing): void {
+    if (method === "notifications/cancelled") return this.#cancel(params);
+    if (this.#state !== "ready") {
+      if (method === "notifications/initialized" && this.#state === "initializing") this.#state = "ready";
       return;
     }
-    if (method === "tools/call") this.toolCall(undefined, params, framing);
+    if (method === "tools/call") this.#toolCall(undefined, params, framing);
   }
 
   /**
@@ -521,11 +531,11 @@ export class McpServerSession {
    * same JSON type, `"7"` is not `7` — with -32800. Unknown and finished ids are ignored, and so is
    * `reason`; calls with a null id cannot be cancelled.
    */
-  private cancel(params: unknown): void {
+  #cancel(params: unknown): void {
     if (!isJsonObject(params)) return;
     const { requestId } = params;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const call = this.byId.get(requestId);
+    const call = this.#byId.get(requestId);
     if (call !== undefined)
       this.finish(call, { error: rpcError(JsonRpcErrorCode.RequestCancelled, "request cancelled") });
   }
@@ -535,28 +545,28 @@ export class McpServerSession {
    * if one did (the server-request fault's requests have none). Answers to ids the daemon did not use (or no
    * longer waits for) are ignored, as the daemon ignores them.
    */
-  private takeClientAnswer(response: JsonRpcResponse): void {
+  #takeClientAnswer(response: JsonRpcResponse): void {
     const key = typeof response.id === "string" ? response.id : undefined;
-    const asked = key === undefined ? undefined : this.asked.get(key);
+    const asked = key === undefined ? undefined : this.#asked.get(key);
     if (asked !== undefined) {
-      this.context.record.addClientAnswer({ clientId: this.clientId, method: asked.method, response });
+      this.#context.record.addClientAnswer({ clientId: this.clientId, method: asked.method, response });
       asked.settle(
         "error" in response ? { kind: "error", error: response.error } : { kind: "result", result: response.result },
       );
       return;
     }
-    const method = key === undefined ? undefined : this.serverRequests.get(key);
+    const method = key === undefined ? undefined : this.#faultRequestMethods.get(key);
     if (key === undefined || method === undefined) return;
-    this.serverRequests.delete(key);
-    this.context.record.addClientAnswer({ clientId: this.clientId, method, response });
+    this.#faultRequestMethods.delete(key);
+    this.#context.record.addClientAnswer({ clientId: this.clientId, method, response });
   }
 
-  private replyResult(id: ReplyId, result: { [key: string]: unknown }, framing: Framing): void {
-    this.connection.write(rpcResult(id, result), framing);
+  #replyResult(id: ReplyId, result: { [key: string]: unknown }, framing: Framing): void {
+    this.#connection.write(rpcResult(id, result), framing);
   }
 
-  private reply(id: ReplyId, error: RpcError, framing: Framing): void {
-    this.connection.write(rpcFailure(id, error), framing);
+  #replyError(id: ReplyId, error: RpcError, framing: Framing): void {
+    this.#connection.write(rpcFailure(id, error), framing);
   }
 }
 

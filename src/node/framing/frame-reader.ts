@@ -7,22 +7,14 @@ import { FrameLimits } from "./frame-limits.js";
 export interface FrameReaderOptions {
   /** The largest frame body accepted in either framing; default 32 MiB (the daemon's response limit). */
   maxFrameBytes?: number;
-  /** The largest newline-delimited body (without its `\n`); default `maxFrameBytes` (the daemon side uses 8192). */
+  /** The largest newline-delimited body (without its `\n`); default `maxFrameBytes` (the daemon's own limit for requests is 8192). */
   maxNewlineFrameBytes?: number;
   /** The largest `Content-Length` header line, counting its `\r\n`; default 8192. */
   maxHeaderBytes?: number;
-  /** The largest `Content-Length` value; default `maxFrameBytes` (the daemon side uses 4 MiB). */
+  /** The largest `Content-Length` value; default `maxFrameBytes` (the daemon's own limit for requests is 4 MiB). */
   maxContentLengthBytes?: number;
   /** The clock behind {@link FrameReader.partialSince}; default `Date.now`. */
   now?: () => number;
-  /**
-   * Whose reading of the stream this is. `client` (the default) reads what a daemon writes.
-   * `daemon` reads requests the way the daemon does (§5): blank lines before a frame count toward
-   * its line limit (`maxNewlineFrameBytes`, or `maxHeaderBytes` for a header), the header name is
-   * the case-sensitive `Content-Length:`, and a last line without its `\n` is a message when the
-   * stream ends.
-   */
-  side?: "client" | "daemon";
 }
 
 /** One decoded message and how it was framed, so that a server can answer in the same framing. */
@@ -89,9 +81,20 @@ export interface FrameReader {
   takeDecoded(): DecodedFrame[];
 }
 
-/** Creates a {@link FrameReader}. */
+/** Creates a {@link FrameReader}: a client's, reading what a daemon writes. */
 export function createFrameReader(options: FrameReaderOptions = {}): FrameReader {
-  return new StreamFrameReader(options);
+  return new StreamFrameReader(options, false);
+}
+
+/**
+ * Creates the {@link FrameReader} of a daemon's end of a stream: it reads requests the way the
+ * daemon does (§5). Blank lines before a frame count toward its line limit (`maxNewlineFrameBytes`,
+ * or `maxHeaderBytes` for a header), the header name is the case-sensitive `Content-Length:`, and a
+ * last line without its `\n` is a message when the stream ends. For the mock daemon
+ * (src/testing/node/daemon-connection.ts): no entry point exports it.
+ */
+export function createDaemonFrameReader(options: FrameReaderOptions = {}): FrameReader {
+  return new StreamFrameReader(options, true);
 }
 
 /**
@@ -172,13 +175,14 @@ class StreamFrameReader implements FrameReader {
   /** Daemon side: bytes of the blank lines since the last frame, which count toward the next one's limit. */
   #blankBytes = 0;
 
-  constructor(options: FrameReaderOptions) {
+  /** `daemonSide`: read requests as the daemon does (see {@link createDaemonFrameReader}). */
+  constructor(options: FrameReaderOptions, daemonSide: boolean) {
     const maxFrameBytes = options.maxFrameBytes ?? FrameLimits.maxResponseBytes;
     this.#maxNewlineBytes = options.maxNewlineFrameBytes ?? maxFrameBytes;
     this.#maxHeaderBytes = options.maxHeaderBytes ?? FrameLimits.maxHeaderBytes;
     this.#maxContentLength = options.maxContentLengthBytes ?? maxFrameBytes;
     this.#now = options.now ?? Date.now;
-    this.#daemonSide = options.side === "daemon";
+    this.#daemonSide = daemonSide;
   }
 
   push(chunk: Uint8Array): unknown[] {

@@ -2,7 +2,7 @@ import { BadFrameError } from "../../errors/error-classes.js";
 import { JsonRpcErrorCode, type Framing } from "../../mcp/json-rpc.js";
 import { encodeFrame } from "../../node/framing/encode-frame.js";
 import { FrameLimits } from "../../node/framing/frame-limits.js";
-import { createFrameReader, type DecodedFrame, type FrameReader } from "../../node/framing/frame-reader.js";
+import { createDaemonFrameReader, type DecodedFrame, type FrameReader } from "../../node/framing/frame-reader.js";
 import { rpcError, rpcFailure, type DaemonMessage } from "../../mock-daemon/json-rpc-replies.js";
 import type { MockDaemonLimits } from "../../mock-daemon/limits.js";
 import type { GarbageKind, SessionConnection } from "../../mock-daemon/mcp-server-session.js";
@@ -55,8 +55,7 @@ export class DaemonConnection implements SessionConnection {
   constructor(options: DaemonConnectionOptions) {
     this.#options = options;
     const { limits } = options;
-    this.#reader = createFrameReader({
-      side: "daemon",
+    this.#reader = createDaemonFrameReader({
       // The limit counts the line's \n; the reader's counts the body alone.
       maxNewlineFrameBytes: limits.maxNewlineRequestBytes - 1,
       maxHeaderBytes: limits.maxHeaderBytes,

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BadFrameError } from "../../../src/errors/error-classes.js";
 import { encodeFrame } from "../../../src/node/framing/encode-frame.js";
 import {
+  createDaemonFrameReader,
   createFrameReader,
   type FrameReader,
   type FrameReaderOptions,
@@ -47,8 +48,9 @@ function feed(reader: FrameReader, chunks: Iterable<Uint8Array>): { messages: un
 function decodeStream(
   chunks: Iterable<Uint8Array>,
   options?: FrameReaderOptions,
+  create: (options?: FrameReaderOptions) => FrameReader = createFrameReader,
 ): { messages: unknown[]; errors: BadFrameError[] } {
-  const reader = createFrameReader(options);
+  const reader = create(options);
   const result = feed(reader, chunks);
   try {
     reader.end();
@@ -337,6 +339,62 @@ describe("frame reader: bad frames", () => {
     const blankTail = createFrameReader();
     expect(blankTail.push(utf8.encode('{"a":1}\n \r'))).toEqual([{ a: 1 }]);
     expect(() => blankTail.end()).not.toThrow();
+  });
+});
+
+describe("frame reader: the daemon's end (createDaemonFrameReader)", () => {
+  const readers = [
+    ["the client's reader", createFrameReader],
+    ["the daemon's reader", createDaemonFrameReader],
+  ] as const;
+
+  it("reads the header name case-sensitively, where a client takes any case", () => {
+    const stream = utf8.encode('content-length: 7\r\n\r\n{"a":1}Content-Length: 7\r\n\r\n{"b":2}');
+    const client = decodeStream([stream]);
+    expect(client).toEqual({ messages: [{ a: 1 }, { b: 2 }], errors: [] });
+    const daemon = decodeStream([stream], {}, createDaemonFrameReader);
+    expect(daemon.messages).toEqual([{ b: 2 }]);
+    expect(daemon.errors.map((error) => error.rawMessage)).toEqual([
+      expect.stringMatching(/^newline-delimited frame is not valid JSON/),
+      expect.stringMatching(/^newline-delimited frame is not valid JSON/),
+    ]);
+  });
+
+  it("takes a last line without its \\n as a message when the stream ends, where a client's is truncated", () => {
+    const stream = utf8.encode('{"a":1}\n{"b":2}');
+    expect(decodeStream([stream], {}, createDaemonFrameReader)).toEqual({ messages: [{ a: 1 }, { b: 2 }], errors: [] });
+    const client = decodeStream([stream]);
+    expect(client.messages).toEqual([{ a: 1 }]);
+    expect(client.errors.map((error) => error.rawMessage)).toEqual([
+      "the stream ended inside a frame: 7 bytes without the closing \\n",
+    ]);
+  });
+
+  it("counts the blank lines before a frame toward its line limit, where a client skips them", () => {
+    const options = { maxNewlineFrameBytes: 16 };
+    const line = '{"a":"12345678"}\n'; // a 16-byte body
+    const padded = utf8.encode(`${"\n".repeat(4)}${line}`);
+    expect(decodeStream([padded], options)).toEqual({ messages: [{ a: "12345678" }], errors: [] });
+    const daemon = decodeStream([padded, utf8.encode(line)], options, createDaemonFrameReader);
+    expect(daemon.messages).toEqual([{ a: "12345678" }]); // the line after, without blank lines before it
+    expect(daemon.errors.map((error) => error.rawMessage)).toEqual(["newline-delimited frame is longer than 16 bytes"]);
+
+    const blanks = decodeStream([utf8.encode("\n".repeat(17))], options, createDaemonFrameReader);
+    expect(blanks.errors.map((error) => error.rawMessage)).toEqual([
+      "blank lines before a frame count toward its 16-byte limit, and they are longer than that",
+    ]);
+  });
+
+  it.each(readers)("%s decodes the same well-formed requests at every split point", (_name, create) => {
+    const requests = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "browser.observe" } },
+    ];
+    const stream = bytes(encodeFrame(requests[0]), encodeFrame(requests[1], { framing: "content-length" }));
+    for (let split = 0; split <= stream.length; split++) {
+      const result = decodeStream([stream.subarray(0, split), stream.subarray(split)], {}, create);
+      expect(result, `split at ${split}`).toEqual({ messages: requests, errors: [] });
+    }
   });
 });
 
