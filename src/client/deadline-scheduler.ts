@@ -14,16 +14,16 @@ export interface ScheduledDeadline {
  * process alive; `stop()` clears it).
  */
 export class DeadlineScheduler {
-  private readonly heap: ScheduledDeadline[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
+  readonly #heap: ScheduledDeadline[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
 
   /** Calls `fire` at `at` (ms since the epoch) unless cancelled first. */
   schedule(at: number, fire: () => void): ScheduledDeadline {
-    const entry: ScheduledDeadline = { at, fire, index: this.heap.length };
-    this.heap.push(entry);
-    this.up(entry.index);
-    if (at < this.timerAt) this.arm(at);
+    const entry: ScheduledDeadline = { at, fire, index: this.#heap.length };
+    this.#heap.push(entry);
+    this.#siftUp(entry.index);
+    if (at < this.#timerAt) this.#arm(at);
     return entry;
   }
 
@@ -32,45 +32,45 @@ export class DeadlineScheduler {
     const i = entry.index;
     if (i < 0) return;
     entry.index = -1;
-    const last = this.heap.pop()!;
-    if (i < this.heap.length) {
-      this.heap[i] = last;
+    const last = this.#heap.pop()!;
+    if (i < this.#heap.length) {
+      this.#heap[i] = last;
       last.index = i;
-      this.down(i);
-      this.up(i);
+      this.#siftDown(i);
+      this.#siftUp(i);
     }
   }
 
   /** Clears the timer and forgets every deadline (the client is closing). */
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-    for (const entry of this.heap) entry.index = -1;
-    this.heap.length = 0;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    for (const entry of this.#heap) entry.index = -1;
+    this.#heap.length = 0;
   }
 
-  private arm(at: number): void {
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(this.due, Math.max(0, at - Date.now()));
-    (this.timer as { unref?: () => void }).unref?.();
+  #arm(at: number): void {
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(this.#fireDue, Math.max(0, at - Date.now()));
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  private readonly due = (): void => {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
+  readonly #fireDue = (): void => {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     const now = Date.now();
-    while (this.heap.length > 0 && this.heap[0]!.at <= now) {
-      const entry = this.heap[0]!;
+    while (this.#heap.length > 0 && this.#heap[0]!.at <= now) {
+      const entry = this.#heap[0]!;
       this.cancel(entry);
       entry.fire();
     }
-    if (this.heap.length > 0) this.arm(this.heap[0]!.at);
+    if (this.#heap.length > 0) this.#arm(this.#heap[0]!.at);
   };
 
-  private up(i: number): void {
-    const heap = this.heap;
+  #siftUp(i: number): void {
+    const heap = this.#heap;
     const entry = heap[i]!;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -83,8 +83,8 @@ export class DeadlineScheduler {
     entry.index = i;
   }
 
-  private down(i: number): void {
-    const heap = this.heap;
+  #siftDown(i: number): void {
+    const heap = this.#heap;
     const entry = heap[i]!;
     for (;;) {
       const left = 2 * i + 1;

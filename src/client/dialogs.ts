@@ -1,14 +1,6 @@
 /**
- * The page's own dialogs — `alert`, `confirm`, `prompt`, `beforeunload` — that a Glass daemon asks
- * the client to answer, as the typed `onDialog` option of `Glass.connect`.
- *
- * A daemon on its native runtime that negotiated MCP `2025-11-25` with a client declaring
- * `capabilities.elicitation` pauses on such a dialog and sends the client `elicitation/create`
- * (form mode). This module reads that request back into a {@link GlassDialog}, runs the caller's
- * handler within a bound, and turns its {@link GlassDialogAnswer} into the answer the daemon reads.
- * Whatever happens — a handler that throws, answers garbage or too much, or takes too long — the
- * daemon gets a clear answer (`cancel`) and never waits, and the client's logger gets a `dialog`
- * event saying why.
+ * The `onDialog` option of `Glass.connect`: the daemon's `elicitation/create` request for a page's
+ * dialog read into a {@link GlassDialog}, and the handler's answer written back. See docs/calls.md, "Dialogs".
  */
 import { neutraliseControls } from "../errors/redact.js";
 import type { ServerRequestAbortReason, ServerRequestHandler } from "../mcp/mcp-session.js";
@@ -21,7 +13,7 @@ export type GlassDialogType = "alert" | "confirm" | "prompt" | "beforeunload";
 
 /** A dialog the page opened, as the daemon describes it. */
 export interface GlassDialog {
-  /** Which dialog it is (how the daemon's request tells: docs/calls.md, "Dialogs"). */
+  /** Which dialog it is, as the shape of the daemon's request tells. */
   readonly type: GlassDialogType;
   /**
    * The page's own text, as the daemon passes it on: its first 512 characters, runs of white space
@@ -217,15 +209,9 @@ export interface DialogHandlerSettings {
 }
 
 /**
- * The `elicitation/create` handler that serves `onDialog`: reads the dialog ({@link readDialog}),
- * calls `onDialog` with a signal, and answers the daemon with the handler's answer — or with
- * `cancel` when the request is not a dialog, the handler throws, returns something that is not an
- * answer, a prompt response over {@link MAX_PROMPT_RESPONSE_BYTES} UTF-8 bytes (refused rather than
- * cut: the page would get other text than the handler chose), or takes longer than `timeoutMs`
- * (its signal is then aborted). When the daemon cancels its request or the connection closes, the
- * signal aborts and nothing is sent. Each request logs one `dialog` event: the dialog's type, the
- * action sent and why — never the page's text, the prompt's default or the response, which may hold
- * a person's data.
+ * The `elicitation/create` handler that serves `onDialog`: always answers (`cancel` when it cannot
+ * use the handler's answer) and logs one `dialog` event per request, never the page's text, the
+ * prompt's default or the response, which may hold a person's data. See docs/calls.md, "Dialogs".
  */
 export function dialogRequestHandler(
   onDialog: GlassDialogHandler,

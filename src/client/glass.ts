@@ -83,37 +83,39 @@ export type ConnectedGlass = Glass & {
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface Glass below adds the generated operation namespaces, which the constructor installs (attachOperationNamespaces).
 export class Glass {
-  private readonly session: McpSession;
-  private readonly limiter: InFlightLimiter;
-  private readonly deadlines = new DeadlineScheduler();
-  private readonly retryPolicy: ResolvedRetryPolicy;
-  private readonly defaultDeadlineMs: number;
+  readonly #session: McpSession;
+  readonly #limiter: InFlightLimiter;
+  readonly #deadlines = new DeadlineScheduler();
+  readonly #retryPolicy: ResolvedRetryPolicy;
+  readonly #defaultDeadlineMs: number;
   /** Whether the client accepts experimental capabilities (it asked for them in the negotiation). */
-  private readonly acceptsExperimental: boolean;
-  private readonly leases: LeaseKeeper;
+  readonly #acceptsExperimental: boolean;
+  readonly #leases: LeaseKeeper;
   /** Scrubs the secrets the client knows out of every failure and log event it reports. */
-  private readonly redaction: ClientRedaction;
+  readonly #redaction: ClientRedaction;
   /** The caller's logger, fed scrubbed events. */
-  private readonly log: ((event: GlassLogEvent) => void) | undefined;
-  private initializing: Promise<void> | undefined;
-  private ready: HandshakeResult | undefined;
-  private closedWith: GlassError | undefined;
-  private callSettings: CallSettings | undefined;
+  readonly #log: ((event: GlassLogEvent) => void) | undefined;
+  #initializing: Promise<void> | undefined;
+  #handshakeResult: HandshakeResult | undefined;
+  #closedWith: GlassError | undefined;
+  #callSettings: CallSettings | undefined;
 
-  private constructor(
-    private readonly transport: GlassTransport,
-    private readonly options: GlassClientOptions,
-  ) {
-    this.defaultDeadlineMs = checkDeadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS, "deadlineMs");
-    this.retryPolicy = resolveRetryPolicy(options.retry);
-    this.acceptsExperimental = options.negotiation !== false && options.negotiation?.acceptsExperimental === true;
-    this.limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
-    this.redaction = new ClientRedaction(transport);
+  readonly #transport: GlassTransport;
+  readonly #options: GlassClientOptions;
+
+  private constructor(transport: GlassTransport, options: GlassClientOptions) {
+    this.#transport = transport;
+    this.#options = options;
+    this.#defaultDeadlineMs = checkDeadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS, "deadlineMs");
+    this.#retryPolicy = resolveRetryPolicy(options.retry);
+    this.#acceptsExperimental = options.negotiation !== false && options.negotiation?.acceptsExperimental === true;
+    this.#limiter = new InFlightLimiter(options.maxInFlight ?? transport.maxInFlight);
+    this.#redaction = new ClientRedaction(transport);
     const logger = withDebugLog(options.logger);
     const log =
-      logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.redaction.logEvent(event));
-    this.log = log;
-    this.session = new McpSession(transport, {
+      logger === undefined ? undefined : (event: GlassLogEvent): void => logger(this.#redaction.logEvent(event));
+    this.#log = log;
+    this.#session = new McpSession(transport, {
       // onDialog answers elicitation/create beside the caller's own handlers (a TypeError when both do).
       serverRequestHandlers: serverRequestHandlersWith(options, log),
       onEvent: (event) =>
@@ -130,10 +132,10 @@ export class Glass {
         ),
       onClose: (error) => {
         log?.({ type: "connection", detail: `connection closed: ${error.rawMessage}` });
-        this.closedWith ??= this.redaction.glassError(error);
-        this.leases.forget();
+        this.#closedWith ??= this.#redaction.glassError(error);
+        this.#leases.forget();
         // Pending calls were just rejected (and took their deadlines out); nothing is left to time.
-        queueMicrotask(() => this.deadlines.stop());
+        queueMicrotask(() => this.#deadlines.stop());
       },
       // A transport that had to start a new daemon session (HTTP after the old one expired): the
       // lease belonged to the old session.
@@ -143,15 +145,15 @@ export class Glass {
           detail:
             "the daemon session expired and the transport started a new one (a lease held in the old one is gone)",
         });
-        this.leases.invalidate(undefined);
+        this.#leases.invalidate(undefined);
       },
     });
-    this.leases = new LeaseKeeper({
-      call: (method, params, call) => this.rpc(method, params, call),
+    this.#leases = new LeaseKeeper({
+      call: (method, params, call) => this.#rpc(method, params, call),
       log,
-      remember: (token) => this.redaction.rememberToken(token),
+      remember: (token) => this.#redaction.rememberToken(token),
     });
-    attachOperationNamespaces(this, (operation, payload, call) => this.run(operation, payload, call ?? {}));
+    attachOperationNamespaces(this, (operation, payload, call) => this.#run(operation, payload, call ?? {}));
   }
 
   /**
@@ -180,39 +182,43 @@ export class Glass {
 
   /** Performs the handshake if it has not been done; concurrent callers share one `initialize`. */
   connect(): Promise<void> {
-    if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
-    this.initializing ??= handshake(this.session, { ...this.options, logger: this.log }, this.defaultDeadlineMs).then(
+    if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
+    this.#initializing ??= handshake(
+      this.#session,
+      { ...this.#options, logger: this.#log },
+      this.#defaultDeadlineMs,
+    ).then(
       (result) => {
-        this.ready = result;
+        this.#handshakeResult = result;
       },
       async (thrown: unknown) => {
-        const error = this.redaction.glassError(thrown);
-        this.closedWith = error;
-        await this.session.close(error).catch(() => undefined);
+        const error = this.#redaction.glassError(thrown);
+        this.#closedWith = error;
+        await this.#session.close(error).catch(() => undefined);
         throw error;
       },
     );
-    return this.initializing;
+    return this.#initializing;
   }
 
   /** What the daemon offers (`result.glass` of initialize), once connected (always, after a connect with Glass negotiation). */
   get manifest(): GlassCapabilityManifest | undefined {
-    return this.ready?.manifest;
+    return this.#handshakeResult?.manifest;
   }
 
   /** What client and daemon agreed on (`result.glassAgreement`), once connected (always, after a connect with Glass negotiation). */
   get agreement(): GlassCapabilityAgreement | undefined {
-    return this.ready?.agreement;
+    return this.#handshakeResult?.agreement;
   }
 
   /** The daemon's name and version. */
   get serverInfo(): { name: string; version: string } | undefined {
-    return this.ready?.serverInfo;
+    return this.#handshakeResult?.serverInfo;
   }
 
   /** The mutation lease this client holds, if any. */
   get lease(): Lease | undefined {
-    return this.leases.current;
+    return this.#leases.current;
   }
 
   /**
@@ -221,10 +227,10 @@ export class Glass {
    */
   stats(): { inFlight: number; queued: number; awaitingAnswer: number; closed: boolean } {
     return {
-      inFlight: this.limiter.inFlight,
-      queued: this.limiter.queued,
-      awaitingAnswer: this.session.pendingCount,
-      closed: this.closedWith !== undefined,
+      inFlight: this.#limiter.inFlight,
+      queued: this.#limiter.queued,
+      awaitingAnswer: this.#session.pendingCount,
+      closed: this.#closedWith !== undefined,
     };
   }
 
@@ -237,15 +243,15 @@ export class Glass {
    */
   supports(name: OperationName | GlassCapabilityName | (string & {})): boolean {
     if (!name.includes("."))
-      return capabilityUsable(name, this.agreement, this.manifest, this.acceptsExperimental) === true;
-    if (this.ready === undefined) return false;
-    const { tools } = this.ready;
+      return capabilityUsable(name, this.agreement, this.manifest, this.#acceptsExperimental) === true;
+    if (this.#handshakeResult === undefined) return false;
+    const { tools } = this.#handshakeResult;
     const known = describeOperation(name);
     if (tools === undefined ? known === undefined : !tools.has(toolFor(name))) return false;
     const capability = known?.capability;
     return (
       capability === undefined ||
-      capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental) !== false
+      capabilityUsable(capability, this.agreement, this.manifest, this.#acceptsExperimental) !== false
     );
   }
 
@@ -259,7 +265,7 @@ export class Glass {
     payload: PayloadOf<Op>,
     options: OperationCallOptions<Op> = {},
   ): Promise<ResultOf<Op>> {
-    return this.run(operation, payload, options) as Promise<ResultOf<Op>>;
+    return this.#run(operation, payload, options) as Promise<ResultOf<Op>>;
   }
 
   /**
@@ -272,18 +278,18 @@ export class Glass {
     payload: JsonValue,
     options: CallOptions & ResponseModeOption & TraceOption = {},
   ): Promise<JsonValue> {
-    return this.run(operation, payload, options) as Promise<JsonValue>;
+    return this.#run(operation, payload, options) as Promise<JsonValue>;
   }
 
   /** Builds the request of a call by name, runs it, and returns its result or throws its failure. */
-  private async run(
+  async #run(
     operation: string,
     payload: unknown,
     options: CallOptions & ResponseModeOption & TraceOption,
   ): Promise<unknown> {
-    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", operation);
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.#defaultDeadlineMs, "deadlineMs", operation);
     const request = buildRequest(operation, payload, options, deadlineMs);
-    const response = await this.execute(request, options);
+    const response = await this.#execute(request, options);
     if (response.ok) return response.result;
     throw errorFromEnvelope(response.error, operation, request.requestId);
   }
@@ -314,38 +320,38 @@ export class Glass {
         protocolVersion: 1,
         requestId,
         ok: false,
-        error: this.redaction.errorObject(error, typeof token === "string" ? [token] : []),
+        error: this.#redaction.errorObject(error, typeof token === "string" ? [token] : []),
       } as GlassResponse;
     }
-    return this.execute(request, options);
+    return this.#execute(request, options);
   }
 
   /** Lists the daemon's tools (`tools/list`; no paging). Catalog or not, any tool can be called with {@link Glass.request}. */
   async listTools(options: CallOptions = {}): Promise<McpToolDescription[]> {
-    const result = await this.rpc("tools/list", {}, options);
+    const result = await this.#rpc("tools/list", {}, options);
     return Array.isArray(result.tools) ? (result.tools as McpToolDescription[]) : [];
   }
 
   /** Checks the daemon answers; resolves with the round trip in milliseconds. */
   async ping(options: CallOptions = {}): Promise<number> {
     const started = Date.now();
-    await this.rpc("ping", {}, options);
+    await this.#rpc("ping", {}, options);
     return Date.now() - started;
   }
 
   /** Acquires the mutation lease (§4, daemon socket): mutating calls then carry it automatically. */
   acquireLease(options: { ttlMs: number } & CallOptions): Promise<Lease> {
-    return this.leases.acquire(options.ttlMs, options);
+    return this.#leases.acquire(options.ttlMs, options);
   }
 
   /** Renews the held lease for another `ttlMs`. */
   renewLease(options: { ttlMs: number } & CallOptions): Promise<Lease> {
-    return this.leases.renew(options.ttlMs, options);
+    return this.#leases.renew(options.ttlMs, options);
   }
 
   /** Releases the held lease (a no-op when none is held). */
   releaseLease(options: CallOptions = {}): Promise<void> {
-    return this.leases.release(options);
+    return this.#leases.release(options);
   }
 
   /**
@@ -354,7 +360,7 @@ export class Glass {
    * argument) aborts: stop mutating and re-observe.
    */
   withLease<T>(fn: (lease: Lease, signal: AbortSignal) => Promise<T> | T, options: WithLeaseOptions = {}): Promise<T> {
-    return this.leases.withLease(fn, options);
+    return this.#leases.withLease(fn, options);
   }
 
   /**
@@ -362,33 +368,33 @@ export class Glass {
    * set for mutating calls that had been written), and closes the transport. Idempotent.
    */
   async close(): Promise<void> {
-    if (this.closedWith !== undefined && this.session.closeReason !== undefined) {
-      await this.transport.close().catch(() => undefined);
+    if (this.#closedWith !== undefined && this.#session.closeReason !== undefined) {
+      await this.#transport.close().catch(() => undefined);
       return;
     }
-    if (this.leases.current !== undefined && this.closedWith === undefined)
-      await this.leases.release({ deadlineMs: 2000, retry: false }).catch(() => undefined);
-    this.leases.forget();
+    if (this.#leases.current !== undefined && this.#closedWith === undefined)
+      await this.#leases.release({ deadlineMs: 2000, retry: false }).catch(() => undefined);
+    this.#leases.forget();
     const reason = new TransportClosedError({ message: "the client was closed" });
-    this.closedWith ??= reason;
-    await this.session.close(reason);
-    this.deadlines.stop();
+    this.#closedWith ??= reason;
+    await this.#session.close(reason);
+    this.#deadlines.stop();
   }
 
   /**
    * Sends a request envelope through the whole pipeline; always resolves with an envelope. Not
    * async once connected: the call's own promise is returned as it is, with no extra wrapping.
    */
-  private execute(
+  #execute(
     request: GlassRequest,
     options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption,
   ): Promise<GlassResponse> {
-    if (this.ready === undefined) return this.connectThenExecute(request, options);
-    return callEnvelope(this.settings, request, options, request.deadlineMs ?? this.defaultDeadlineMs);
+    if (this.#handshakeResult === undefined) return this.#connectThenExecute(request, options);
+    return callEnvelope(this.#settings, request, options, request.deadlineMs ?? this.#defaultDeadlineMs);
   }
 
   /** {@link execute} before the handshake: connects first (a failed connect is the call's failure). */
-  private async connectThenExecute(
+  async #connectThenExecute(
     request: GlassRequest,
     options: Omit<CallOptions, "requestId" | "correlationId"> & ResponseModeOption & TraceOption,
   ): Promise<GlassResponse> {
@@ -397,52 +403,52 @@ export class Glass {
     } catch (error) {
       return failure(request, error);
     }
-    return this.execute(request, options);
+    return this.#execute(request, options);
   }
 
   /** What every call (tool or MCP method) borrows from the client (made once; the lease is read when a call starts). */
-  private get settings(): CallSettings {
-    if (this.callSettings !== undefined) return this.callSettings;
-    const leases = this.leases;
-    this.callSettings = {
-      session: this.session,
-      limiter: this.limiter,
-      deadlines: this.deadlines,
-      retryPolicy: this.retryPolicy,
-      cancelGraceMs: this.options.cancelGraceMs ?? 5000,
-      log: this.log,
-      validatePayloads: this.options.validate?.payloads !== false,
-      validateResponses: this.options.validate?.responses !== false,
+  get #settings(): CallSettings {
+    if (this.#callSettings !== undefined) return this.#callSettings;
+    const leases = this.#leases;
+    this.#callSettings = {
+      session: this.#session,
+      limiter: this.#limiter,
+      deadlines: this.#deadlines,
+      retryPolicy: this.#retryPolicy,
+      cancelGraceMs: this.#options.cancelGraceMs ?? 5000,
+      log: this.#log,
+      validatePayloads: this.#options.validate?.payloads !== false,
+      validateResponses: this.#options.validate?.responses !== false,
       get lease() {
         return leases.current;
       },
       capabilityUsable: (capability) =>
-        capabilityUsable(capability, this.agreement, this.manifest, this.acceptsExperimental),
+        capabilityUsable(capability, this.agreement, this.manifest, this.#acceptsExperimental),
       unlistedTool: (operation) => {
         const tool = toolFor(operation);
-        return this.ready?.tools === undefined || this.ready.tools.has(tool)
+        return this.#handshakeResult?.tools === undefined || this.#handshakeResult.tools.has(tool)
           ? undefined
           : toolNotListed(operation, tool, this.serverInfo);
       },
       onLeaseRefused: (error, request) =>
         leases.invalidate(errorFromEnvelope(error, request.operation, request.requestId)),
-      redact: (error, secrets) => this.redaction.errorObject(error, secrets),
+      redact: (error, secrets) => this.#redaction.errorObject(error, secrets),
     };
-    return this.callSettings;
+    return this.#callSettings;
   }
 
   /** A JSON-RPC method call that is not a tool (ping, tools/list, leases); throws a GlassError on failure. */
-  private async rpc(
+  async #rpc(
     method: string,
     params: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<Record<string, unknown>> {
     await this.connect();
-    const deadlineMs = checkDeadline(options.deadlineMs ?? this.defaultDeadlineMs, "deadlineMs", method);
+    const deadlineMs = checkDeadline(options.deadlineMs ?? this.#defaultDeadlineMs, "deadlineMs", method);
     try {
-      return await rpcCall(this.settings, method, params, { ...options, deadlineMs });
+      return await rpcCall(this.#settings, method, params, { ...options, deadlineMs });
     } catch (error) {
-      throw this.redaction.glassError(error);
+      throw this.#redaction.glassError(error);
     }
   }
 }

@@ -10,8 +10,8 @@ export interface SlotWait {
  * provoking the daemon's -32000. Taking a free slot costs no promise.
  */
 export class InFlightLimiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(
     /** Requests allowed in flight at once. */
@@ -23,18 +23,18 @@ export class InFlightLimiter {
 
   /** Requests in flight now. */
   get inFlight(): number {
-    return this.active;
+    return this.#active;
   }
 
   /** Callers waiting for a slot. */
   get queued(): number {
-    return this.waiting.length;
+    return this.#waiting.length;
   }
 
   /** Takes a slot if one is free and nobody is waiting; false otherwise (then {@link wait}). */
   tryAcquire(): boolean {
-    if (this.active >= this.limit || this.waiting.length > 0) return false;
-    this.active++;
+    if (this.#active >= this.limit || this.#waiting.length > 0) return false;
+    this.#active++;
     return true;
   }
 
@@ -42,20 +42,20 @@ export class InFlightLimiter {
   wait(): SlotWait {
     let grant!: () => void;
     const granted = new Promise<void>((resolve) => (grant = resolve));
-    this.waiting.push(grant);
+    this.#waiting.push(grant);
     return {
       granted,
       cancel: () => {
-        const index = this.waiting.indexOf(grant);
-        if (index !== -1) this.waiting.splice(index, 1);
+        const index = this.#waiting.indexOf(grant);
+        if (index !== -1) this.#waiting.splice(index, 1);
       },
     };
   }
 
   /** Gives a slot back, handing it to the next waiter if there is one. */
   release(): void {
-    const next = this.waiting.shift();
-    if (next === undefined) this.active = Math.max(0, this.active - 1);
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#active = Math.max(0, this.#active - 1);
     else next();
   }
 }

@@ -30,6 +30,14 @@ type RpcCaller = (
   options: CallOptions,
 ) => Promise<Record<string, unknown>>;
 
+/** What a {@link LeaseKeeper} needs from its client. */
+interface LeaseKeeperDeps {
+  call: RpcCaller;
+  log?: ((event: GlassLogEvent) => void) | undefined;
+  /** Told every token the daemon grants, so that errors and logs can be scrubbed of it. */
+  remember?: ((token: string) => void) | undefined;
+}
+
 function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGrant {
   const sessionId = typeof result.sessionId === "string" ? result.sessionId : previous?.sessionId;
   const ownerId = typeof result.ownerId === "string" ? result.ownerId : previous?.ownerId;
@@ -50,27 +58,23 @@ function grantFrom(result: Record<string, unknown>, previous?: Lease): LeaseGran
  * `glass/lease/*` methods, and runs blocks under it with renewal before expiry.
  */
 export class LeaseKeeper {
-  private held: Lease | undefined;
+  #held: Lease | undefined;
   /** Aborted when the lease they were made for is lost (one per running withLease block). */
-  private readonly lossSignals = new Map<Lease, AbortController>();
+  readonly #lossSignals = new Map<Lease, AbortController>();
+  readonly #deps: LeaseKeeperDeps;
 
-  constructor(
-    private readonly deps: {
-      call: RpcCaller;
-      log?: ((event: GlassLogEvent) => void) | undefined;
-      /** Told every token the daemon grants, so that errors and logs can be scrubbed of it. */
-      remember?: ((token: string) => void) | undefined;
-    },
-  ) {}
+  constructor(deps: LeaseKeeperDeps) {
+    this.#deps = deps;
+  }
 
   /** The lease held now. */
   get current(): Lease | undefined {
-    return this.held;
+    return this.#held;
   }
 
   /** Forgets the lease without telling the daemon (the connection is gone, which released it). */
   forget(): void {
-    if (this.held !== undefined) this.lost(this.held, undefined);
+    if (this.#held !== undefined) this.#lost(this.#held, undefined);
   }
 
   /**
@@ -79,11 +83,11 @@ export class LeaseKeeper {
    * then be acquired at once.
    */
   invalidate(reason: unknown): void {
-    if (this.held !== undefined) this.lost(this.held, reason);
+    if (this.#held !== undefined) this.#lost(this.#held, reason);
   }
 
   async acquire(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
-    if (this.held !== undefined) {
+    if (this.#held !== undefined) {
       throw new LeaseError({
         code: "leaseHeld",
         message: "this client already holds the mutation lease; release it first or use renewLease",
@@ -92,42 +96,42 @@ export class LeaseKeeper {
       });
     }
     const ttl = checkTtl(ttlMs, "glass/lease/acquire");
-    const grant = grantFrom(await this.deps.call("glass/lease/acquire", { ttlMs: ttl }, options));
-    this.deps.remember?.(grant.token);
+    const grant = grantFrom(await this.#deps.call("glass/lease/acquire", { ttlMs: ttl }, options));
+    this.#deps.remember?.(grant.token);
     const lease = new Lease(grant);
-    this.held = lease;
-    this.deps.log?.({ type: "lease", action: "acquired", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
+    this.#held = lease;
+    this.#deps.log?.({ type: "lease", action: "acquired", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
     return lease;
   }
 
   async renew(ttlMs: number, options: CallOptions = {}): Promise<Lease> {
     const ttl = checkTtl(ttlMs, "glass/lease/renew");
-    const lease = this.requireHeld("glass/lease/renew");
+    const lease = this.#requireHeld("glass/lease/renew");
     try {
       const grant = grantFrom(
-        await this.deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options),
+        await this.#deps.call("glass/lease/renew", { token: lease.token, ttlMs: ttl }, options),
         lease,
       );
-      this.deps.remember?.(grant.token);
+      this.#deps.remember?.(grant.token);
       lease.expiresAtMs = grant.expiresAtMs;
     } catch (error) {
       if (
         error instanceof LeaseError &&
         (error.code === "leaseExpired" || error.code === "leaseNotFound" || error.code === "invalidLease")
       )
-        this.lost(lease, error);
+        this.#lost(lease, error);
       throw error;
     }
-    this.deps.log?.({ type: "lease", action: "renewed", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
+    this.#deps.log?.({ type: "lease", action: "renewed", sessionId: lease.sessionId, expiresAtMs: lease.expiresAtMs });
     return lease;
   }
 
   async release(options: CallOptions = {}): Promise<void> {
-    const lease = this.held;
+    const lease = this.#held;
     if (lease === undefined) return;
-    this.held = undefined;
-    await this.deps.call("glass/lease/release", { token: lease.token }, options);
-    this.deps.log?.({ type: "lease", action: "released", sessionId: lease.sessionId });
+    this.#held = undefined;
+    await this.#deps.call("glass/lease/release", { token: lease.token }, options);
+    this.#deps.log?.({ type: "lease", action: "released", sessionId: lease.sessionId });
   }
 
   async withLease<T>(
@@ -138,16 +142,16 @@ export class LeaseKeeper {
     const renewBeforeMs = options.renewBeforeMs ?? Math.floor(ttlMs / 3);
     const lease = await this.acquire(ttlMs);
     const lost = new AbortController();
-    this.lossSignals.set(lease, lost);
+    this.#lossSignals.set(lease, lost);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const schedule = (): void => {
       const wait = Math.max(0, lease.expiresAtMs - Date.now() - renewBeforeMs);
       timer = setTimeout(() => {
         this.renew(ttlMs, { deadlineMs: Math.max(1, Math.min(renewBeforeMs, 900_000)), retry: false }).then(
           () => {
-            if (this.held === lease) schedule();
+            if (this.#held === lease) schedule();
           },
-          (error: unknown) => this.lost(lease, error),
+          (error: unknown) => this.#lost(lease, error),
         );
       }, wait);
     };
@@ -156,13 +160,13 @@ export class LeaseKeeper {
       return await fn(lease, lost.signal);
     } finally {
       clearTimeout(timer);
-      this.lossSignals.delete(lease);
-      if (this.held === lease) await this.release({ deadlineMs: 5000, retry: false }).catch(() => undefined);
+      this.#lossSignals.delete(lease);
+      if (this.#held === lease) await this.release({ deadlineMs: 5000, retry: false }).catch(() => undefined);
     }
   }
 
-  private requireHeld(operation: string): Lease {
-    if (this.held === undefined) {
+  #requireHeld(operation: string): Lease {
+    if (this.#held === undefined) {
       throw new LeaseError({
         code: "leaseNotFound",
         message: "this client holds no mutation lease; acquire one first",
@@ -170,15 +174,15 @@ export class LeaseKeeper {
         retryable: true,
       });
     }
-    return this.held;
+    return this.#held;
   }
 
-  private lost(lease: Lease, reason: unknown): void {
-    if (this.held === lease) {
-      this.held = undefined;
-      this.deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
+  #lost(lease: Lease, reason: unknown): void {
+    if (this.#held === lease) {
+      this.#held = undefined;
+      this.#deps.log?.({ type: "lease", action: "lost", sessionId: lease.sessionId });
     }
-    const signal = this.lossSignals.get(lease);
+    const signal = this.#lossSignals.get(lease);
     if (signal !== undefined && !signal.signal.aborted)
       signal.abort(
         reason ??

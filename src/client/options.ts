@@ -4,12 +4,7 @@ import type { GlassDialogEvent, GlassDialogHandler } from "./dialogs.js";
 
 /** When and how read-only calls are retried (mutations never are). */
 export interface RetryOptions {
-  /**
-   * Attempts after the first; default 2. Over HTTP this is also the budget for a read the server
-   * refused (408, 429, 502, 503, 504): the transport leaves those to this retry, which waits at
-   * least the refusal's `Retry-After` (`details.retryAfterMs`) and gives up at once when the
-   * deadline ends before it.
-   */
+  /** Attempts after the first; default 2. Over HTTP also the budget for refused reads: see docs/calls.md, "Retries". */
   maxRetries?: number;
   /** First backoff in ms; doubles each attempt; default 100. */
   baseDelayMs?: number;
@@ -71,22 +66,15 @@ export interface GlassClientOptions {
    */
   serverRequestHandlers?: Readonly<Record<string, ServerRequestHandler>>;
   /**
-   * Answers the page's own dialogs (alert, confirm, prompt, beforeunload) when the daemon asks:
-   * `onDialog: async (dialog, { signal }) => ({ action: "accept", response: "Ada" })`. With it the
-   * client declares `capabilities.elicitation` in an initialize asking for MCP `2025-11-25` (not in
-   * one asking for `2024-11-05`, which has no elicitation). Only a daemon on its native runtime asks;
-   * on the Chromium runtime (glass-browser 0.3.14) use `browser.acceptDialog` / `dismissDialog`. A
-   * handler that throws, answers something else or takes longer than `dialogTimeoutMs` makes the
-   * client answer `cancel`. See docs/calls.md, "Dialogs".
+   * Answers the page's own dialogs (alert, confirm, prompt, beforeunload) when the daemon asks
+   * (its native runtime only); with it the client declares `capabilities.elicitation` for MCP
+   * `2025-11-25`. A handler that throws, answers something else or overruns `dialogTimeoutMs`
+   * makes the client answer `cancel`. See docs/calls.md, "Dialogs".
    */
   onDialog?: GlassDialogHandler;
   /** How long `onDialog` may take for one dialog, in ms (1..900000); default 60000. Then its signal aborts and the daemon gets `cancel`. */
   dialogTimeoutMs?: number;
-  /**
-   * Receives log events (no payloads, no tokens; what quotes the daemon is scrubbed). In Node,
-   * `GLASS_DEBUG=1` (or `DEBUG=glass-sdk`) in the environment also writes them to stderr, one line
-   * each. See docs/calls.md, "Logging".
-   */
+  /** Receives log events (no payloads, no tokens; scrubbed); `GLASS_DEBUG=1` also prints them. See docs/calls.md, "Logging". */
   logger?: (event: GlassLogEvent) => void;
   /** How long a cancelled call keeps its in-flight slot while the daemon winds it down (ms); default 5000. */
   cancelGraceMs?: number;

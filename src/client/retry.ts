@@ -75,13 +75,10 @@ export interface RetryingCall {
 
 /**
  * The retry loop of every call the client makes: runs `attempt` (0 for the first try, 1 for the
- * first retry, …) and, while its result carries `retry`, fewer than `maxRetries` retries were
- * made and the wait ends before the deadline, logs a `retry` event, waits and tries again. The
- * wait is the backoff ({@link retryDelayMs}), or the server's `retryAfterMs` when that is longer:
- * a retry is never sent before the server's time, and a call whose deadline ends first is not
- * retried at all (its failure, which names the server's wait, is the outcome at once). Resolves
- * with the last try's result; rejects with a CancelledError when `signal` aborts during a wait
- * (and with whatever `attempt` throws).
+ * first retry, …) again while its result carries `retry`, retries remain and the wait — the
+ * backoff ({@link retryDelayMs}) or the server's longer `retryAfterMs` — ends before the deadline
+ * (docs/calls.md, "Retries"). Resolves with the last try's result; rejects with a CancelledError
+ * when `signal` aborts during a wait (and with whatever `attempt` throws).
  */
 export async function retrying<T>(
   context: { retryPolicy: ResolvedRetryPolicy; log?: ((event: GlassLogEvent) => void) | undefined },

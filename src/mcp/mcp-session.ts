@@ -94,44 +94,47 @@ interface Pending {
  */
 export class McpSession {
   /** Keyed by the id itself (`1` and `"1"` apart); a slot table, since entries churn once per call. */
-  private readonly pending = new SlotTable<JsonRpcId, Pending>();
-  private closedWith: GlassError | undefined;
+  readonly #pending = new SlotTable<JsonRpcId, Pending>();
+  #closedWith: GlassError | undefined;
   /** Answers to daemon requests handed to the transport and not yet written, and their size. */
-  private unwrittenAnswers = 0;
-  private unwrittenAnswerBytes = 0;
+  #unwrittenAnswers = 0;
+  #unwrittenAnswerBytes = 0;
   /** Daemon requests a handler is working on, by id (`1` and `"1"` apart), with what aborts their signal. */
-  private readonly handling = new Map<JsonRpcId, { method: string; abort: AbortController }>();
+  readonly #handling = new Map<JsonRpcId, { method: string; abort: AbortController }>();
 
-  constructor(
-    private readonly transport: GlassTransport,
-    private readonly options: McpSessionOptions = {},
-  ) {}
+  readonly #transport: GlassTransport;
+  readonly #options: McpSessionOptions;
+
+  constructor(transport: GlassTransport, options: McpSessionOptions = {}) {
+    this.#transport = transport;
+    this.#options = options;
+  }
 
   /** Opens the transport. */
   async start(): Promise<void> {
-    await this.transport.start({
-      onMessage: (message) => this.receive(message),
+    await this.#transport.start({
+      onMessage: (message) => this.#receive(message),
       onClose: (error) =>
-        this.closed(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
-      onError: (error) => this.options.onEvent?.({ type: "badFrame", error }),
-      onReset: () => this.options.onReset?.(),
-      onNotice: (detail) => this.options.onEvent?.({ type: "transportNotice", detail }),
+        this.#end(error ?? new TransportClosedError({ message: "the connection to the daemon closed" })),
+      onError: (error) => this.#options.onEvent?.({ type: "badFrame", error }),
+      onReset: () => this.#options.onReset?.(),
+      onNotice: (detail) => this.#options.onEvent?.({ type: "transportNotice", detail }),
     });
   }
 
   /** Whether the connection has ended (and why). */
   get closeReason(): GlassError | undefined {
-    return this.closedWith;
+    return this.#closedWith;
   }
 
   /** Requests awaiting their answer. */
   get pendingCount(): number {
-    return this.pending.size;
+    return this.#pending.size;
   }
 
   /** Whether a request with this id is awaiting its answer. */
   isActive(id: JsonRpcId): boolean {
-    return this.pending.has(id);
+    return this.#pending.has(id);
   }
 
   /**
@@ -141,13 +144,13 @@ export class McpSession {
    * stops waiting (after a cancel).
    */
   request(message: JsonRpcRequest, onWritten?: () => void): Promise<JsonRpcResponse> {
-    if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
+    if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
     const id = message.id;
-    const answer = new Promise<JsonRpcResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.sendSafely(message).then(
+    const answer = new Promise<JsonRpcResponse>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    this.#sendSafely(message).then(
       () => onWritten?.(),
       (error: GlassError) => {
-        this.pending.take(id)?.reject(error);
+        this.#pending.take(id)?.reject(error);
       },
     );
     return answer;
@@ -155,21 +158,21 @@ export class McpSession {
 
   /** Stops waiting for an answer to `id` (its late answer will be ignored). */
   forget(id: JsonRpcId): void {
-    this.pending.take(id);
+    this.#pending.take(id);
   }
 
   /** Sends a notification; resolves once written. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
+    if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    return this.sendSafely(message);
+    return this.#sendSafely(message);
   }
 
   /** `transport.send`, with a synchronous throw turned into a rejection. */
-  private sendSafely(message: JsonRpcMessage): Promise<void> {
+  #sendSafely(message: JsonRpcMessage): Promise<void> {
     try {
-      return this.transport.send(message);
+      return this.#transport.send(message);
     } catch (error) {
       return Promise.reject(
         error instanceof GlassError
@@ -184,27 +187,30 @@ export class McpSession {
 
   /** Closes the connection; everything pending is rejected with `reason`. */
   async close(reason: GlassError): Promise<void> {
-    this.closed(reason);
-    await this.transport.close();
+    this.#end(reason);
+    await this.#transport.close();
   }
 
-  private receive(message: JsonRpcMessage): void {
+  #receive(message: JsonRpcMessage): void {
     // Once the session has ended (even while the transport winds down), nothing more is read.
-    if (this.closedWith !== undefined || !isJsonObject(message)) return;
+    if (this.#closedWith !== undefined || !isJsonObject(message)) return;
     if (typeof message.method === "string") {
       if ("id" in message && message.id !== undefined && message.id !== null)
-        this.answerServerRequest(message as JsonRpcRequest);
+        this.#answerServerRequest(message as JsonRpcRequest);
       else {
-        this.options.onEvent?.({ type: "notification", method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES) });
-        if (message.method === "notifications/cancelled") this.serverRequestCancelled(message.params);
+        this.#options.onEvent?.({
+          type: "notification",
+          method: truncateUtf8(message.method, MAX_QUOTED_METHOD_BYTES),
+        });
+        if (message.method === "notifications/cancelled") this.#cancelServerRequest(message.params);
       }
       return;
     }
     const response = message as JsonRpcResponse;
     const id = response.id ?? null;
-    const entry = id === null ? undefined : this.pending.take(id);
+    const entry = id === null ? undefined : this.#pending.take(id);
     if (entry === undefined) {
-      this.options.onEvent?.({ type: "unknownResponse", id });
+      this.#options.onEvent?.({ type: "unknownResponse", id });
       return;
     }
     entry.resolve(response);
@@ -220,23 +226,25 @@ export class McpSession {
    * connection closes. Answers are written as the transport takes them; a peer that stops reading
    * makes the connection fail (see {@link MAX_UNWRITTEN_ANSWER_BYTES}).
    */
-  private answerServerRequest(request: JsonRpcRequest): void {
+  #answerServerRequest(request: JsonRpcRequest): void {
     const id: unknown = request.id;
     const method = truncateUtf8(request.method, MAX_QUOTED_METHOD_BYTES);
-    if (request.method === "initialize") return this.peerEchoes();
+    if (request.method === "initialize") return this.#failPeerEchoes();
     if (typeof id !== "string" && typeof id !== "number") {
-      this.reply(jsonRpcFailure(null, JsonRpcErrorCode.InvalidRequest, "a request id must be a string or a number"));
+      this.#writeAnswer(
+        jsonRpcFailure(null, JsonRpcErrorCode.InvalidRequest, "a request id must be a string or a number"),
+      );
       return;
     }
-    const handler = ownProperty(this.options.serverRequestHandlers, request.method);
+    const handler = ownProperty(this.#options.serverRequestHandlers, request.method);
     const handled = typeof handler === "function";
-    this.options.onEvent?.({ type: "serverRequest", method, answered: handled ? "handler" : "methodNotFound" });
+    this.#options.onEvent?.({ type: "serverRequest", method, answered: handled ? "handler" : "methodNotFound" });
     if (!handled) {
-      this.reply(jsonRpcFailure(id, JsonRpcErrorCode.MethodNotFound, `the client does not handle ${method}`));
+      this.#writeAnswer(jsonRpcFailure(id, JsonRpcErrorCode.MethodNotFound, `the client does not handle ${method}`));
       return;
     }
     if (nestsDeeperThan(request.params)) {
-      this.reply(
+      this.#writeAnswer(
         jsonRpcFailure(
           id,
           JsonRpcErrorCode.InvalidParams,
@@ -245,14 +253,14 @@ export class McpSession {
       );
       return;
     }
-    if (this.handling.has(id)) {
-      this.reply(
+    if (this.#handling.has(id)) {
+      this.#writeAnswer(
         jsonRpcFailure(id, JsonRpcErrorCode.InvalidRequest, "the client is already answering a request with this id"),
       );
       return;
     }
-    if (this.handling.size >= MAX_HANDLED_REQUESTS) {
-      this.reply(
+    if (this.#handling.size >= MAX_HANDLED_REQUESTS) {
+      this.#writeAnswer(
         jsonRpcFailure(
           id,
           JsonRpcErrorCode.Overloaded,
@@ -262,11 +270,11 @@ export class McpSession {
       return;
     }
     const abort = new AbortController();
-    this.handling.set(id, { method, abort });
+    this.#handling.set(id, { method, abort });
     const params = isJsonObject(request.params) ? request.params : undefined;
     // An answer to a request the daemon cancelled is not sent (it no longer waits for one).
     const answer = (message: JsonRpcFailure | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }): void => {
-      if (!abort.signal.aborted) this.reply(message);
+      if (!abort.signal.aborted) this.#writeAnswer(message);
     };
     Promise.resolve()
       .then(() => handler(params, request, { signal: abort.signal }))
@@ -276,7 +284,7 @@ export class McpSession {
           answer(jsonRpcFailure(id, JsonRpcErrorCode.InternalError, truncateUtf8(describeError(error), 512))),
       )
       .finally(() => {
-        if (this.handling.get(id)?.abort === abort) this.handling.delete(id);
+        if (this.#handling.get(id)?.abort === abort) this.#handling.delete(id);
       });
   }
 
@@ -285,14 +293,14 @@ export class McpSession {
    * still answering (the id in its original JSON type): aborts the handler's signal; no answer is
    * sent. Unknown and finished ids are ignored.
    */
-  private serverRequestCancelled(params: unknown): void {
+  #cancelServerRequest(params: unknown): void {
     const requestId = isJsonObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const entry = this.handling.get(requestId);
+    const entry = this.#handling.get(requestId);
     if (entry === undefined || entry.abort.signal.aborted) return;
     // It stays counted against MAX_HANDLED_REQUESTS until its handler settles.
     entry.abort.abort("cancelledByDaemon" satisfies ServerRequestAbortReason);
-    this.options.onEvent?.({ type: "serverRequestCancelled", method: entry.method });
+    this.#options.onEvent?.({ type: "serverRequestCancelled", method: entry.method });
   }
 
   /**
@@ -301,8 +309,8 @@ export class McpSession {
    * holds more than {@link MAX_BUFFERED_BYTES} for the peer, the peer is not reading: the
    * connection fails instead of growing.
    */
-  private reply(answer: JsonRpcFailure | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }): void {
-    if (this.closedWith !== undefined) return;
+  #writeAnswer(answer: JsonRpcFailure | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }): void {
+    if (this.#closedWith !== undefined) return;
     // What the answer will weigh once encoded (a handler's result counted up to the bound: one that cannot be encoded fails on its own).
     const { id } = answer;
     const size =
@@ -312,32 +320,32 @@ export class McpSession {
         ? jsonByteLength(answer.result, MAX_UNWRITTEN_ANSWER_BYTES)
         : jsonStringLength(answer.error.message) + 24);
     const bytes = Math.min(size, MAX_UNWRITTEN_ANSWER_BYTES);
-    const buffered = this.transport.bufferedBytes;
+    const buffered = this.#transport.bufferedBytes;
     if (
-      (this.unwrittenAnswers > 0 && this.unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) ||
+      (this.#unwrittenAnswers > 0 && this.#unwrittenAnswerBytes + bytes > MAX_UNWRITTEN_ANSWER_BYTES) ||
       (typeof buffered === "number" && buffered > MAX_BUFFERED_BYTES)
     ) {
-      this.peerNotReading(buffered);
+      this.#failPeerNotReading(buffered);
       return;
     }
-    this.unwrittenAnswers++;
-    this.unwrittenAnswerBytes += bytes;
+    this.#unwrittenAnswers++;
+    this.#unwrittenAnswerBytes += bytes;
     const written = (): void => {
-      this.unwrittenAnswers--;
-      this.unwrittenAnswerBytes -= bytes;
+      this.#unwrittenAnswers--;
+      this.#unwrittenAnswerBytes -= bytes;
     };
-    this.sendSafely(answer as JsonRpcResponse).then(written, written);
+    this.#sendSafely(answer as JsonRpcResponse).then(written, written);
   }
 
   /** Ends the connection to a peer that sends requests but does not read the answers. */
-  private peerNotReading(buffered: number | undefined): void {
-    const waiting = `${this.unwrittenAnswers} answers to its requests (${this.unwrittenAnswerBytes} bytes)${typeof buffered === "number" ? `, ${buffered} bytes in all` : ""}`;
+  #failPeerNotReading(buffered: number | undefined): void {
+    const waiting = `${this.#unwrittenAnswers} answers to its requests (${this.#unwrittenAnswerBytes} bytes)${typeof buffered === "number" ? `, ${buffered} bytes in all` : ""}`;
     const reason = new TransportClosedError({
       message: `the daemon stopped reading what the client sends: ${waiting} are still waiting to be written, past the client's bound (${MAX_UNWRITTEN_ANSWER_BYTES} bytes of answers); the connection was closed`,
       details: {
         reason: "peerNotReading",
-        unwrittenAnswers: this.unwrittenAnswers,
-        unwrittenAnswerBytes: this.unwrittenAnswerBytes,
+        unwrittenAnswers: this.#unwrittenAnswers,
+        unwrittenAnswerBytes: this.#unwrittenAnswerBytes,
         maxUnwrittenAnswerBytes: MAX_UNWRITTEN_ANSWER_BYTES,
         ...(typeof buffered === "number" ? { bufferedBytes: buffered } : {}),
       },
@@ -350,7 +358,7 @@ export class McpSession {
    * back (a command such as `cat` that echoes its input), not speaking MCP. Answering would only be
    * echoed too, so the connection ends, saying so.
    */
-  private peerEchoes(): void {
+  #failPeerEchoes(): void {
     const reason = new TransportClosedError({
       message:
         "the daemon sent the client's own initialize back: it echoes what it reads (like cat) instead of answering MCP. " +
@@ -360,12 +368,13 @@ export class McpSession {
     this.close(reason).catch(() => undefined);
   }
 
-  private closed(reason: GlassError): void {
-    if (this.closedWith !== undefined) return;
-    this.closedWith = reason;
-    for (const entry of this.pending.clear()) entry.reject(reason);
-    for (const { abort } of this.handling.values()) abort.abort("connectionClosed" satisfies ServerRequestAbortReason);
-    this.handling.clear();
-    this.options.onClose?.(reason);
+  /** Ends the session once: rejects what is pending, aborts the handlers at work, and tells `onClose`. */
+  #end(reason: GlassError): void {
+    if (this.#closedWith !== undefined) return;
+    this.#closedWith = reason;
+    for (const entry of this.#pending.clear()) entry.reject(reason);
+    for (const { abort } of this.#handling.values()) abort.abort("connectionClosed" satisfies ServerRequestAbortReason);
+    this.#handling.clear();
+    this.#options.onClose?.(reason);
   }
 }

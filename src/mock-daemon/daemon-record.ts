@@ -54,7 +54,7 @@ export class DaemonRecord {
   readonly calls: RecordedCall[] = [];
   /** Every answer a client gave to a daemon-to-client request. */
   readonly clientAnswers: RecordedClientAnswer[] = [];
-  private readonly waiters = new Set<() => void>();
+  readonly #waiters = new Set<() => void>();
 
   /** The calls of one operation, in order of arrival, typed by it. */
   callsTo<Op extends OperationName>(operation: Op): RecordedCall<Op>[] {
@@ -79,10 +79,10 @@ export class DaemonRecord {
     return new Promise((resolve) => {
       const check = (): void => {
         if (!condition()) return;
-        this.waiters.delete(check);
+        this.#waiters.delete(check);
         resolve();
       };
-      this.waiters.add(check);
+      this.#waiters.add(check);
     });
   }
 
@@ -95,6 +95,6 @@ export class DaemonRecord {
 
   /** Re-checks the conditions waited for (the servers call it when clients come and go, and calls end). */
   changed(): void {
-    for (const waiter of [...this.waiters]) waiter();
+    for (const waiter of [...this.#waiters]) waiter();
   }
 }

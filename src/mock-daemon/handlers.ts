@@ -110,23 +110,8 @@ const MAX_CODE_BYTES = 64;
 
 /**
  * A failure a handler throws to make the mock daemon answer the call as the daemon answers that
- * failure (protocol §2). Create it with {@link mockError}; how each code is sent:
- *
- * - a lease code (`leaseHeld`, `leaseExpired`, `leaseNotFound`, `leaseNotOwner`, `invalidLease`):
- *   the JSON-RPC error -32003 with `data.details {code, retryable}`; `leaseRequired`: -32003
- *   "mutation lease required" with `details: null`;
- * - `tool.failed`: the daemon's opaque `isError` text `browser tool failed` (the message is
- *   dropped, as the daemon drops it);
- * - `policy.denied`, `policy.confirmation_required`, `policy.invalid_configuration`: the policy
- *   refusal `{kind, message}` as the `isError` text;
- * - `staleRevision`: when the revisions are known (`details {expectedRevision, currentRevision}`, or
- *   a message saying "expected revision N but the page is at revision M") and nothing else is set,
- *   the daemon's revision guard `{kind: "stale_revision", phase: "preflight", recoveryStrategy:
- *   "report", expectedRevision, currentRevision, recovery: "observe"}` as the `isError` text (what
- *   glass-browser 0.3.14 sends); otherwise the older daemons' `{code, message, retryable: true}`;
- * - any other code (`target.notFound`, `task.invalid`, …): the `isError` text holding the error
- *   object `{code, message, phase, mutationPossible, retry, details}` — or only its `details` when
- *   they are a document failure `{kind: taskValidation | taskCompilation | webIrValidation, path, reason}`.
+ * failure (protocol §2). Create it with {@link mockError}; how each code goes on the wire: see
+ * docs/testing.md, "Typed handlers".
  */
 export class MockError extends Error {
   /** The Glass error code (`staleRevision`, `target.notFound`, …). */

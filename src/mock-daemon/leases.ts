@@ -38,77 +38,77 @@ export interface LeaseManagerOptions {
 export class LeaseManager {
   /** The daemon's one browser session, which every lease is for. */
   readonly sessionId = `sess-mock-${randomHex(4)}`;
-  private current: { grant: LeaseGrant; endsAtMs: number } | undefined;
-  private readonly now: () => number;
-  private readonly expiresAfterMs: number | undefined;
+  #current: { grant: LeaseGrant; endsAtMs: number } | undefined;
+  readonly #now: () => number;
+  readonly #expiresAfterMs: number | undefined;
 
   constructor(options: LeaseManagerOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.expiresAfterMs = options.expiresAfterMs;
+    this.#now = options.now ?? Date.now;
+    this.#expiresAfterMs = options.expiresAfterMs;
   }
 
   /** The lease in force (on record and not expired), if any. */
   active(): LeaseGrant | undefined {
-    return this.current === undefined || this.expired() ? undefined : { ...this.current.grant };
+    return this.#current === undefined || this.#expired() ? undefined : { ...this.#current.grant };
   }
 
   /** Gives `ownerId` the lease for `ttlMs` ms, unless an unexpired lease exists, even its own (leaseHeld). */
   acquire(ownerId: string, ttlMs: number): LeaseGrant | LeaseFailure {
-    if (this.current !== undefined && !this.expired()) {
+    if (this.#current !== undefined && !this.#expired()) {
       return leaseFailure("leaseHeld", "mutation lease is already held");
     }
     const grant: LeaseGrant = { sessionId: this.sessionId, ownerId, token: `lt-${randomHex(12)}`, expiresAtMs: 0 };
-    return this.extend(grant, ttlMs);
+    return this.#extend(grant, ttlMs);
   }
 
   /** Extends the owner's unexpired lease to `ttlMs` ms from now. */
   renew(ownerId: string, token: string, ttlMs: number): LeaseGrant | LeaseFailure {
     const held = this.authorize(ownerId, token);
-    return held ?? this.extend(this.current!.grant, ttlMs);
+    return held ?? this.#extend(this.#current!.grant, ttlMs);
   }
 
   /** Ends the owner's lease; an expired one too (only the token and the owner are checked). */
   release(ownerId: string, token: string): { sessionId: string; released: true } | LeaseFailure {
-    const refused = this.find(ownerId, token);
+    const refused = this.#ownershipFailure(ownerId, token);
     if (refused !== undefined) return refused;
-    this.current = undefined;
+    this.#current = undefined;
     return { sessionId: this.sessionId, released: true };
   }
 
   /** Whether a mutating call from `ownerId` carrying `token` may run: `undefined` when it may, otherwise why not. */
   authorize(ownerId: string, token: string): LeaseFailure | undefined {
     return (
-      this.find(ownerId, token) ??
-      (this.expired() ? leaseFailure("leaseExpired", "mutation lease has expired") : undefined)
+      this.#ownershipFailure(ownerId, token) ??
+      (this.#expired() ? leaseFailure("leaseExpired", "mutation lease has expired") : undefined)
     );
   }
 
   /** Releases the lease if `ownerId` holds it (the owner disconnected). */
   releaseOwnedBy(ownerId: string): void {
-    if (this.current?.grant.ownerId === ownerId) this.current = undefined;
+    if (this.#current?.grant.ownerId === ownerId) this.#current = undefined;
   }
 
   /** Forgets the lease (the daemon crashed). */
   reset(): void {
-    this.current = undefined;
+    this.#current = undefined;
   }
 
-  private find(ownerId: string, token: string): LeaseFailure | undefined {
-    if (this.current === undefined) return leaseFailure("leaseNotFound", "mutation lease was not found");
-    const { grant } = this.current;
+  #ownershipFailure(ownerId: string, token: string): LeaseFailure | undefined {
+    if (this.#current === undefined) return leaseFailure("leaseNotFound", "mutation lease was not found");
+    const { grant } = this.#current;
     if (grant.ownerId !== ownerId || grant.token !== token)
       return leaseFailure("leaseNotOwner", "mutation lease is held by another owner");
     return undefined;
   }
 
-  private expired(): boolean {
-    return this.current !== undefined && this.now() >= this.current.endsAtMs;
+  #expired(): boolean {
+    return this.#current !== undefined && this.#now() >= this.#current.endsAtMs;
   }
 
-  private extend(grant: LeaseGrant, ttlMs: number): LeaseGrant {
-    const now = this.now();
+  #extend(grant: LeaseGrant, ttlMs: number): LeaseGrant {
+    const now = this.#now();
     grant.expiresAtMs = now + ttlMs;
-    this.current = { grant, endsAtMs: now + Math.min(ttlMs, this.expiresAfterMs ?? ttlMs) };
+    this.#current = { grant, endsAtMs: now + Math.min(ttlMs, this.#expiresAfterMs ?? ttlMs) };
     return { ...grant };
   }
 }

@@ -33,14 +33,10 @@ export interface ReplayEngineOptions {
  */
 export interface ReplayEngine {
   /**
-   * The recorded answer to a request with the same operation and payload (key order does not
-   * matter; see {@link ReplayMatchOptions} to ignore fields or match your own way), carrying the
-   * live request's `requestId` and its `correlationId` (present iff the live request has one). A
-   * payload recorded several times is answered in recorded order: the n-th call with it gets its
-   * n-th recording, and every call after the last recording gets the last one again. A
-   * request with no recorded answer gets a `mock.unmatched` error response that names the nearest
-   * recorded payloads and how the nearest one differs.
-   * The `result`/`error` inside is shared with the fixture and frozen: copy it before changing it.
+   * The recorded answer to a request with the same operation and payload, re-addressed to it
+   * (`requestId`, and `correlationId` iff the live request has one), or a `mock.unmatched` error
+   * response. See docs/testing.md, "How matching works" and "A miss". The `result`/`error` inside
+   * is shared with the fixture and frozen: copy it before changing it.
    */
   answer(request: GlassRequest): GlassResponse;
   /** Whether the fixture has an answer for this operation and payload (matched as `answer` matches). */
@@ -60,20 +56,11 @@ interface Recording {
 }
 
 /**
- * Builds a replay engine over a fixture (see {@link parseFixture} to check one first). Requests are
- * matched on operation and canonical payload through precomputed maps: a payload sent with the
- * recorded key order costs one `JSON.stringify`, any other order one canonical serialization; with
- * `match.ignore`, the ignored fields are left out of both first. A recording saved with `redact`
- * also matches a payload that differs from it only where it has `[redacted]` (the sent text there
- * being the recorded text with the hidden part in the marker's place). Only then is
- * `match.matcher` asked, then `fallback`. A payload recorded several times (a session that observed the same page twice)
- * is answered in recorded order, the last recording repeating once all are used; `matcher` takes
- * the first recording it accepts. The responses are copied: changing the fixture later changes
- * nothing here.
- *
- * A request nothing matches is compared with the recordings of its operation (the first 1000) to
- * find the nearest: the one with the fewest field-level differences (see
- * `payloadDifferences`; ignored fields do not count), earlier recordings first on a tie.
+ * Builds a replay engine over a fixture (see {@link parseFixture} to check one first); how it
+ * matches: docs/testing.md, "How matching works". Requests are matched through precomputed maps: a
+ * payload sent with the recorded key order costs one `JSON.stringify`, any other order one
+ * canonical serialization. The responses are copied: changing the fixture later changes nothing here.
+ * A miss names the nearest recordings (docs/testing.md, "A miss").
  */
 export function createReplayEngine(fixture: GoldenFixture, options: ReplayEngineOptions = {}): ReplayEngine {
   const ignored = readIgnoredFields(options.match?.ignore);

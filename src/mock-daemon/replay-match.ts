@@ -18,19 +18,16 @@ const MAX_IGNORE_DEPTH = 32;
  */
 export interface ReplayMatchOptions {
   /**
-   * Fields left out of both payloads before they are compared. An entry starting with `/` is a
-   * JSON pointer from the payload (RFC 6901: `/target/name`, `/steps/0/id`; `~1` for a `/` in a
-   * key, `~0` for a `~`) and leaves out that one field; any other entry is a field name
-   * (`expectedRevision`) left out wherever it occurs, at any depth. A field left out matches
-   * whatever the other side holds, including nothing.
+   * Fields left out of both payloads before they are compared: a JSON pointer (RFC 6901, starting
+   * with `/`) leaves out that one field, a field name leaves it out at any depth. See
+   * docs/testing.md, "How matching works".
    */
   readonly ignore?: readonly string[];
   /**
-   * Asked, for a live request that no recorded payload equals (ignored fields aside), with each
-   * recorded payload of the same operation in fixture order: return true to answer with that
-   * recording. The payloads are the live request's and the recording's as they are, ignored fields
-   * included. The recorded one is frozen. The mock daemon may ask it more than once for one call;
-   * if it throws, the call fails (the daemon answers it with a JSON-RPC internal error, -32603).
+   * Asked, when no recording equals a live request, with each recording of the same operation in
+   * fixture order (payloads as they are, ignored fields included; the recorded one frozen): true
+   * answers with it. It may be asked more than once for one call; if it throws, the call fails
+   * with -32603. See docs/testing.md, "How matching works".
    */
   readonly matcher?: (operation: string, sent: unknown, recorded: unknown) => boolean;
 }

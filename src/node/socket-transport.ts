@@ -19,30 +19,21 @@ export interface SocketTransportOptions {
   /** How long a frame may take to arrive after its first byte before it is dropped as bad; default 10 000 ms. */
   frameTimeoutMs?: number;
   /**
-   * Connect even when the socket belongs to another user. By default that is refused before
-   * anything is sent: a Glass daemon's socket belongs to the user who started it (and the daemon
-   * serves only that user), so another user's socket at the path — say in a shared directory such
-   * as /tmp — is someone else's process, which would receive every call and everything typed into
-   * pages. Set it only for a socket you know another user runs for you.
+   * Connect even when the socket belongs to another user (refused by default: that process would
+   * receive every call and everything typed into pages). Set it only for a socket you know another
+   * user runs for you. Default false.
    */
   allowForeignOwner?: boolean;
   /**
-   * Connect to a socket whose directory (or a directory above it) other users may replace it in.
-   * By default that is refused before anything is sent: in a directory that group or others may
-   * write to without the sticky bit (`chmod +t`), another user can rename their own socket in and
-   * the owner's back while the transport checks who owns it; in a directory that belongs to
-   * another user (other than root), that user can do the same. Move the socket to a directory only
-   * you can write to (the daemon's default, or `$XDG_RUNTIME_DIR`), or set this for a directory you
-   * trust. With `allowForeignOwner`, directories that belong to another user are accepted; ones
-   * writable by group or others without the sticky bit still need this option.
+   * Connect to a socket whose directory (or one above it) other users may swap it in: writable by
+   * group or others without the sticky bit, or (without `allowForeignOwner`) owned by a user other
+   * than root and you. Refused by default; see docs/connecting.md, "Transports". Default false.
    */
   allowSharedDirectory?: boolean;
   /**
-   * Connect to a Linux abstract socket (a path that starts with `"\0"`). By default it is refused
-   * before connecting: an abstract socket is a name with no file behind it, so it has no owner or
-   * permissions to check, and any local user can bind the name before your daemon does and receive
-   * everything sent. Set it only where no other user can run processes (or in the same network
-   * namespace) you do not trust.
+   * Connect to a Linux abstract socket (a path that starts with `"\0"`), which has no owner or
+   * permissions to check: any local user can bind the name first. Refused by default; set it only
+   * where no user you do not trust can run processes (in the same network namespace). Default false.
    */
   allowAbstractSocket?: boolean;
 }
@@ -50,19 +41,14 @@ export interface SocketTransportOptions {
 /**
  * A transport to a running daemon (`glass daemon start`) over its Unix socket (§5: mode 0600,
  * same-user peers only, at most 4 clients and 4 requests in flight per client). Needed for
- * mutation leases (capability `localDaemon`).
+ * mutation leases (capability `localDaemon`). See docs/connecting.md, "Transports".
  *
- * `start()` rejects with a TransportUnavailableError that says how to fix it when nothing listens at
- * the path, the socket may not be reached (another user's, mode 0600), or the socket belongs to
- * another user at all: its owner is checked after connecting and before anything is sent, as the
- * daemon checks its peers (same user only), unless `allowForeignOwner` says otherwise. It also
- * refuses, before sending anything, a socket in a directory that another user may swap it in (a
- * directory, or one above it, writable by group or others without the sticky bit, or belonging to
- * another user than root and you; `allowSharedDirectory`), and a Linux abstract socket name
- * (`"\0name"`, which has no owner or permissions to check; `allowAbstractSocket`). The daemon
- * closing the connection ends it with one `onClose(TransportClosedError)`. `close()` ends the
- * socket and resolves once it is closed. `bufferedBytes` is what waits to be written for a daemon
- * that stopped reading; there is no `redact`, since the transport holds no secret.
+ * `start()` rejects with a TransportUnavailableError that says how to fix it when nothing listens
+ * at the path, the socket may not be reached, or it fails the owner, directory or abstract-name
+ * checks (before anything is sent). The daemon closing the connection ends it with one
+ * `onClose(TransportClosedError)`; `close()` resolves once the socket is closed. `bufferedBytes` is
+ * what waits to be written for a daemon that stopped reading; there is no `redact`, since the
+ * transport holds no secret.
  *
  * @example
  * ```ts

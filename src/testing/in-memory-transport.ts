@@ -31,10 +31,9 @@ const FRAMING = "newline";
  * the mock daemon answering from a golden fixture (or a replay engine), with no bytes, sockets or
  * child processes involved — it works in Node, browsers and edge runtimes alike.
  *
- * Messages cross as JSON (serialized and parsed, as on a wire) and are delivered asynchronously, in
- * order. The daemon enforces the real session rules (handshake, ids, limits, cancellation); in the
- * default `stdio` mode there are no leases, with `mode: "socket"` there are. The faults of the mock
- * daemon work too: a crash closes the transport with a `transport.closed` error, a malformed frame
+ * Messages cross as JSON (serialized and parsed, as on a wire), asynchronously and in order; the
+ * daemon's session rules, leases (`mode: "socket"`) and faults apply (docs/testing.md, "Testing
+ * without a daemon"). A crash fault closes the transport with `transport.closed`, a malformed frame
  * is reported through `onError`, and a partial frame silences the daemon.
  *
  * @example

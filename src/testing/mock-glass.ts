@@ -50,24 +50,12 @@ export interface MockGlass {
 }
 
 /**
- * A mock Glass daemon whose behaviour a test writes per operation, with typed handlers: each takes
- * the operation's payload and returns its result (or a promise of it), both typed from the catalog.
- * A result is checked against the operation's result schema before it is sent: one that breaks it
- * fails the call with `mock.invalidResult`, naming the operation and the path. A handler fails a
- * call the way the daemon would by throwing {@link mockError}. Calls reach a handler only once the
- * daemon's acceptance rules let them through (arguments the daemon cannot decode get `browser tool
- * failed`, a mutation without the lease gets -32003 with `mode: "socket"`, …); `ctx.signal` aborts
- * when the client cancels the call or goes away. Platform-free: it needs no Node API.
+ * A mock Glass daemon in the test's own process (platform-free), driven by typed handlers: each
+ * takes its operation's payload and returns its result, which is checked against the result schema
+ * (`mock.invalidResult`); {@link mockError} fails a call as the daemon would. Operations without a
+ * handler are answered by the simulated site, or by `fixture`. See docs/testing.md, "Typed handlers".
  *
- * With no options, the mock serves a simulated site (a fresh one per mock): `/login` (a sign-in
- * form), `/orders` (a table of orders) and an order's detail dialog, with a revision that advances
- * on every mutation; observe, findTarget, click, type, getText, screenshot, extractWebIr, webIr.*
- * and task.* answer coherently on it, and a stale `expectedRevision` gets `staleRevision`. Your
- * handlers sit on top of the site: each answers its operation and the site answers the rest, so a
- * test overrides only what it is about. Given a `fixture`, the fixture answers the operations
- * without a handler instead (the site stays off unless `site: true`, which puts it under the
- * fixture's exact matches); a call nothing answers fails as `mock.unmatched`, which says when no
- * handler answers its operation.
+ * @throws TypeError for a handler of an unknown operation or one that is not a function.
  *
  * @example
  * ```ts

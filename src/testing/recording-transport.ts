@@ -10,11 +10,9 @@ import { REDACTED, redactSecrets } from "./redact-secrets.js";
 /** Options of {@link recordingTransport}. */
 export interface RecordingTransportOptions {
   /**
-   * More secrets to keep out of the recording (e.g. the bridge token, which travels in HTTP
-   * headers and so is never seen here — a daemon or page could still echo it bare — or values
-   * users type): every occurrence in any recorded string is replaced by `[redacted]`, in the forms
-   * a page or a URL carries it too — JSON-escaped, percent-encoded (`encodeURIComponent`, and
-   * form-urlencoded as `URLSearchParams` writes it) and HTML-escaped (`&amp;`, `&#38;`, `&#x26;` …).
+   * More secrets to keep out of the recording (the bridge token, which a daemon or page could echo
+   * bare; values users type): replaced by `[redacted]` in every recorded string, also where it is
+   * JSON-escaped, percent-encoded (`encodeURIComponent`, `URLSearchParams`) or HTML-escaped.
    */
   redact?: readonly string[];
 }
@@ -22,17 +20,10 @@ export interface RecordingTransportOptions {
 /** A transport that records the tool calls it carries as a golden fixture. */
 export interface RecordingTransport extends GlassTransport {
   /**
-   * The tool calls answered so far, as a golden fixture in the order they were sent: each
-   * request envelope (JSON-RPC id as `requestId`, the tool's operation, the canonical payload, the
-   * lease context with its token replaced by `[redacted]`) and the response envelope the answer
-   * maps to. A request sent again with the same id (a retry) is kept once, with its last answer.
-   * Calls not answered (yet) are left out, and so is what never travels over MCP (a request's
-   * `correlationId` and `deadlineMs`). Every secret seen — lease tokens sent or granted, and
-   * `options.redact` — is replaced by `[redacted]` wherever it occurs in a request, an answer or
-   * an error text, and so, whatever their value, are URL credentials (`?token=…`,
-   * `#access_token=…`, `user:password@host`) and bridge tokens as they travel (`glass-bearer.…`,
-   * `Bearer …`); a payload that held one no longer matches the live call at replay. Save it with
-   * `saveFixture`.
+   * The tool calls answered so far, as a golden fixture in the order they were sent (JSON-RPC id as
+   * `requestId`); a request sent again with the same id (a retry) is kept once, with its last
+   * answer, and calls not answered yet are left out. Secrets are redacted as docs/testing.md,
+   * "Testing without a daemon", says. Save it with `saveFixture`.
    */
   fixture(): GoldenFixture;
 }
@@ -44,9 +35,7 @@ const GRANTING_LEASE_METHODS: ReadonlySet<string> = new Set(["glass/lease/acquir
  * Wraps a transport so that everything passes through unchanged while each `tools/call` and its
  * answer is recorded as a golden-fixture entry (see {@link RecordingTransport.fixture}). Record
  * against a real daemon once, save the fixture, and replay it in CI with `inMemoryTransport` or the
- * MSW handlers. No token is ever recorded: lease tokens (`mutationLease.token`, `leaseToken`, the
- * `token` of `glass/lease/*` grants), the strings of `options.redact`, URL credentials and bridge
- * tokens in the forms they travel are redacted (see {@link RecordingTransport.fixture}).
+ * MSW handlers. No token is ever recorded (see {@link RecordingTransport.fixture}).
  *
  * @example
  * ```ts

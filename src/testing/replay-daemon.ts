@@ -34,19 +34,14 @@ export interface ReplayDaemonOptions extends MockManifestOptions {
    */
   match?: ReplayMatchOptions;
   /**
-   * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls
-   * once the daemon's acceptance rules (decoding, capability, lease) let them through; operations
-   * without one are answered from the fixture (exact matches), then by the simulated site (when
-   * it is on, see `site`), then as unmatched.
+   * Typed handlers by operation (see {@link MockHandlers}); operations without one are answered from
+   * the fixture (exact matches), then by the simulated site (when it is on), then as unmatched.
    */
   handlers?: MockHandlers;
   /**
-   * Serve the simulated site under the handlers and the fixture (default: on when no fixture is
-   * given); options of the site (its origin, start page, sign-in, orders) serve it too. A fresh
-   * site per daemon: `/login` (a sign-in form), `/orders` (a table of orders) and an order's
-   * detail dialog, with a revision that advances on every mutation (see docs/testing.md, "The mock
-   * daemon"). Options the site refuses (an origin that is not an http(s) origin, …) throw a
-   * TypeError.
+   * Serve the simulated site (a fresh one per daemon), or serve it with these options, under the
+   * handlers and the fixture; default: on when no fixture is given. Options the site refuses throw
+   * a TypeError. See docs/testing.md, "What it serves by default: a simulated site".
    */
   site?: boolean | SimulatedSiteOptions;
 }

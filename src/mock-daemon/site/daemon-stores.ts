@@ -233,23 +233,23 @@ function normalizedWorkspaceName(id: string): string {
 
 /** Knowledge records in the order the store keeps them, and what the memory tools read of them. */
 class SemanticMemory {
-  private records: BrowserKnowledgeRecord[];
+  #records: BrowserKnowledgeRecord[];
 
   constructor(records: readonly BrowserKnowledgeRecord[]) {
-    this.records = structuredClone([...records]);
+    this.#records = structuredClone([...records]);
   }
 
   /** The store as the daemon writes it (and exports it). */
   snapshot(): BrowserKnowledgeStoreSnapshot {
-    return { schemaVersion: 1, records: structuredClone(this.records) };
+    return { schemaVersion: 1, records: structuredClone(this.#records) };
   }
 
   /** Counts by confidence, and the size of the store's compact JSON. */
   stats(): BrowserKnowledgeStoreStats {
     const count = (confidence: BrowserKnowledgeRecord["confidence"]) =>
-      this.records.filter((record) => record.confidence === confidence).length;
+      this.#records.filter((record) => record.confidence === confidence).length;
     return {
-      recordCount: this.records.length,
+      recordCount: this.#records.length,
       serializedBytes: utf8Length(JSON.stringify(this.snapshot())),
       candidateCount: count("candidate"),
       observedCount: count("observed"),
@@ -262,22 +262,22 @@ class SemanticMemory {
 
   /** The record with this exact id; an unknown one fails the call. */
   record(recordId: string): BrowserKnowledgeRecord {
-    const found = this.records.find((record) => record.recordId === recordId);
+    const found = this.#records.find((record) => record.recordId === recordId);
     return found === undefined ? refuse(`knowledge record not found: ${recordId}`) : structuredClone(found);
   }
 
   /** Removes the record; whether it was there. */
   remove(recordId: string): boolean {
-    const before = this.records.length;
-    this.records = this.records.filter((record) => record.recordId !== recordId);
-    return this.records.length !== before;
+    const before = this.#records.length;
+    this.#records = this.#records.filter((record) => record.recordId !== recordId);
+    return this.#records.length !== before;
   }
 
   /** Removes the stale, contradicted and quarantined records; their ids, in store order. */
   prune(): string[] {
     const prunable = new Set(["stale", "contradicted", "quarantined"]);
-    const removed = this.records.filter((record) => prunable.has(record.confidence)).map((record) => record.recordId);
-    this.records = this.records.filter((record) => !prunable.has(record.confidence));
+    const removed = this.#records.filter((record) => prunable.has(record.confidence)).map((record) => record.recordId);
+    this.#records = this.#records.filter((record) => !prunable.has(record.confidence));
     return removed;
   }
 }

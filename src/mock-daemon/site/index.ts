@@ -28,17 +28,13 @@ export type { SimulatedOrder, SimulatedSiteState } from "./pages.js";
 export interface SimulatedSiteOptions {
   /**
    * The site's origin: an `http:` or `https:` URL with no path, query or fragment (default
-   * `https://shop.example`). Set it to where a page of your own is served, so that the mock stands
-   * in for a daemon whose browser can reach it: a navigation to the origin's `/login` lands on the
-   * simulated sign-in page. Anything else throws a TypeError.
+   * `https://shop.example`); anything else throws a TypeError. Set it to where a page of your own
+   * is served (docs/testing.md, "The site's options").
    */
   readonly origin?: string;
   /**
-   * The path of the page to start on (default `/login`; `/` is `/login`, as the shop's server
-   * redirects it; a path the shop does not have shows its server's `No page at <path>`). It starts
-   * with `/`, or it throws a TypeError. It is resolved as a browser resolves it: dot segments
-   * (`/./orders`, `/x/../orders`) are resolved, and a query or fragment (`/orders?tab=1`,
-   * `/orders#top`) stays in the URL but does not change which page it is.
+   * The path of the page to start on (default `/login`), resolved as a browser resolves it. It
+   * starts with `/`, or it throws a TypeError. See docs/testing.md, "The site's options".
    */
   readonly startPath?: string;
   /**
@@ -113,31 +109,9 @@ export interface SimulatedSite {
 /**
  * The example shop (examples/shop/) simulated by typed mock handlers, answering as glass-browser
  * 0.3.14 answers on the real pages in Chromium, with a page revision that advances on every
- * mutation:
- *
- * - `/login` (examples/shop/login.html): a sign-in form (Email, Password, a "Sign in" button);
- *   submitting it with both filled signs in and lands on `/orders`, with either empty it shows its
- *   alert;
- * - `/orders` (examples/shop/orders.html): the site navigation ("Orders", "Sign out", a link back
- *   to `/login`) and a table of orders;
- * - `/account` (examples/shop/account.html): "Close account" asks with `confirm`, "Change display
- *   name" with `prompt`, and the status line shows the answer. The click asks the client as the
- *   daemon's native runtime does (`elicitation/create`, when it negotiated MCP 2025-11-25 and form
- *   elicitation), or dismisses the dialog and fails (see dialogs.ts); `acceptDialog` and
- *   `dismissDialog` answer as glass-browser 0.3.14 does with no dialog open;
- * - any other path: the shop server's `No page at <path>` text page.
- *
- * Each navigation loads a new document; references name the revision, the document and the
- * element's node (`r12:c<uuid>:b4`), and one from another revision or document is refused as the
- * daemon refuses it. It answers observe (every level, a region of it, and the page context
- * without one), inspectPage, getText (the pages' `innerText`), getDOM, screenshot (a real PNG),
- * findTarget, resolveIntent and resolveIntentWithKnowledge (the daemon's scoring; the site has
- * no stored knowledge), preflightNavigation (the daemon's default navigation policy), the
- * mutations click, type, fillForm, navigate, key and select (each checking `expectedRevision`, a
- * refused attempt numbered like an executed one, `act_<n>`), wait, extractWebIr (its request's
- * scope, sources and budgets; see web-ir.ts), webIr.inspect/validate/diff/continuity, and
- * task.validate/compile/execute against the page. Handlers receive payloads the mock daemon has
- * already accepted, as the daemon would.
+ * mutation. Its pages, operations and references: see docs/testing.md, "What it serves by default:
+ * a simulated site". Handlers receive payloads the mock daemon has already accepted.
+ * @throws TypeError for options the site refuses (see {@link SimulatedSiteOptions}).
  */
 export function createSimulatedSite(options: SimulatedSiteOptions = {}): SimulatedSite {
   const origin = siteOrigin(options.origin ?? DEFAULT_ORIGIN);

@@ -42,8 +42,8 @@ export class SiteContext {
   readonly orders: readonly SimulatedOrder[];
   /** The site's origin (`https://shop.example`). */
   readonly origin: string;
-  private executions = 0;
-  private results = 0;
+  #executions = 0;
+  #results = 0;
 
   constructor(state: SimulatedSiteState, orders: readonly SimulatedOrder[], origin: string) {
     this.state = state;
@@ -73,8 +73,8 @@ export class SiteContext {
 
   /** A projected result's `detailAvailability`, with a deterministic result id. */
   detailAvailability(): BrowserDetailAvailability {
-    this.results += 1;
-    return { detailsAvailable: true, detailsTruncated: false, resultId: `mcp_${RESULT_EPOCH_MS}_${this.results}` };
+    this.#results += 1;
+    return { detailsAvailable: true, detailsTruncated: false, resultId: `mcp_${RESULT_EPOCH_MS}_${this.#results}` };
   }
 
   /**
@@ -83,8 +83,8 @@ export class SiteContext {
    * names `expectedRevision`, and every attempt refused for a stale revision.
    */
   nextExecutionId(): string {
-    this.executions += 1;
-    return `act_${this.executions}`;
+    this.#executions += 1;
+    return `act_${this.#executions}`;
   }
 
   /**

@@ -76,10 +76,8 @@ export interface BridgeOptions {
   /** Client sessions (HTTP and WebSocket together) at once; default 4, like the daemon socket. */
   maxClients?: number;
   /**
-   * Open TCP connections at once; default 256. When all are taken, a new connection evicts the
-   * oldest one that has not yet presented the token (so idle or unauthenticated sockets cannot keep
-   * clients out); connections that have presented it are never evicted, and when every one has, the
-   * newcomer is closed at once.
+   * Open TCP connections at once; default 256. When all are taken, a newcomer evicts the oldest one
+   * that has not presented the token (see docs/browser-and-bridge.md, "The bridge and its security model").
    */
   maxConnections?: number;
   /** A new connection that sends no byte for this many ms is closed; default 3000. */
@@ -87,12 +85,9 @@ export interface BridgeOptions {
   /** A client session with no traffic and no request in flight for this long is closed; default 5 minutes. */
   idleTimeoutMs?: number;
   /**
-   * When all `maxClients` places are taken, a new session ends the session idle longest to take its
-   * place, if that one has had no traffic and no request in flight for at least this many ms
-   * (sessions holding the mutation lease are evicted only when no other qualifies); otherwise the
-   * newcomer is refused (503). Default 30 000: a client between two calls keeps its session, one
-   * that left without ending it gives way within half a minute. A value at or above
-   * `idleTimeoutMs` turns eviction off.
+   * At the `maxClients` cap, a new session may end one idle (no traffic, nothing in flight) this
+   * many ms, else it gets 503; default 30 000. A value at or above `idleTimeoutMs` turns eviction
+   * off. See docs/browser-and-bridge.md, "Sessions at the cap".
    */
   evictIdleAfterMs?: number;
   /** A request's headers must arrive within this many ms of its first byte (else 408 and close); default 10 000. */
@@ -104,12 +99,9 @@ export interface BridgeOptions {
   /** The largest WebSocket message; default 4 MiB. A larger one closes the connection with 1009. */
   maxMessageBytes?: number;
   /**
-   * Backpressure, per WebSocket client: once more than this many bytes wait to be sent to it (it
-   * reads slower than it asks) or to be written to its daemon connection (the daemon reads slower),
-   * the bridge stops reading the client's messages until they drain to half. Answers to requests
-   * already forwarded still go out; if what waits for the client passes this plus 32 MiB (one
-   * largest answer), its socket is closed with 1008. An HTTP session's request is answered -32000
-   * instead while its daemon connection has this much unwritten. Default 4 MiB.
+   * Backpressure per client session: bytes waiting for a WebSocket client (or for its daemon) past
+   * which its messages are not read until they drain to half, and an HTTP request is answered
+   * -32000; default 4 MiB. See docs/browser-and-bridge.md, "The bridge and its security model".
    */
   maxBufferedBytes?: number;
   /** Where log lines go (one per session start and end, one per refusal); default stderr. The token is redacted from every line. */
@@ -124,7 +116,7 @@ export const BRIDGE_DEFAULTS = {
   cliPort: 8787,
   /** Client sessions at once: the daemon socket's own client limit. */
   maxClients: 4,
-  /** Open TCP connections at once; when full, a newcomer evicts the oldest connection that has not shown the token. */
+  /** Open TCP connections at once. */
   maxConnections: 256,
   /** A new connection must send its first byte within 3 s, or it is closed. */
   firstByteTimeoutMs: 3000,
@@ -140,11 +132,7 @@ export const BRIDGE_DEFAULTS = {
   maxBodyBytes: FrameLimits.maxRequestBodyBytes,
   /** WebSocket messages, same limit. */
   maxMessageBytes: FrameLimits.maxRequestBodyBytes,
-  /**
-   * Bytes waiting to be sent to one WebSocket client (or to be written to its daemon connection)
-   * above which the bridge stops reading that client's messages, until they drain to half (4 MiB).
-   * Past this plus one largest answer (32 MiB), the socket is closed with 1008.
-   */
+  /** Bytes waiting for one client (or for its daemon) above which its messages are not read. */
   maxBufferedBytes: 4 * 1024 * 1024,
   /** The one path the bridge serves. */
   path: BRIDGE_PATH,

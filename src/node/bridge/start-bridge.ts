@@ -31,19 +31,9 @@ export interface Bridge {
  * WebSocket (subprotocol `mcp`), both at `/mcp`. Each client session gets its own daemon
  * connection (or, for a command upstream, its own daemon process).
  *
- * It hands browser control to whoever reaches it, so by default it listens on 127.0.0.1 only,
- * requires a bearer token on every request (generated: 32 random bytes), refuses requests whose
- * `Host` is not a loopback name with its port (DNS rebinding) and browser pages whose `Origin` was
- * not allowed, caps sessions (4; at the cap a new one takes the place of a session idle for 30 s or more), connections (256, evicting those that never showed the token
- * first), body and message size (4 MiB), the wait for a connection's first byte (3 s) and request
- * time (10 s), stops reading a client once 4 MiB wait for it, and closes idle sessions (5
- * minutes). A message it cannot relay fails only its own call. The token never appears in a log
- * line, and neither does any control character a daemon or client sent.
- *
- * Token transport: HTTP `Authorization: Bearer <token>`; WebSocket the same header, or the
- * subprotocol entry `glass-bearer.<token>` next to `mcp` (what browsers can do), or `?token=<token>`
- * in the URL (for clients that can do neither, such as the MCP SDK's WebSocketClientTransport; less
- * private, as URLs end up in histories and proxy logs).
+ * Everything is closed by default: loopback only, a token on every request, no browser origin
+ * allowed, and bounded sessions, connections, sizes and times. See docs/browser-and-bridge.md, "The bridge and its
+ * security model".
  *
  * Rejects with a RangeError/TypeError for unsafe or malformed options (a non-loopback host without
  * `allowRemote`) and with an Error when the port cannot be bound.

@@ -170,16 +170,10 @@ interface QueuedText {
  * -32603 "the daemon connection closed" and the socket closes with 1011. Messages over the limit
  * close it with 1009 (the `ws` library's `maxPayload`), binary frames with 1003.
  *
- * A daemon message that cannot be relayed (nested too deeply to serialise, or over 32 MiB) fails
- * only what it belongs to: an answer becomes -32603 for its id, a request is answered -32603 to the
- * daemon, and anything else (no id to answer) closes this socket with 1011.
- *
- * Backpressure: the bytes handed to the socket and not yet written are counted. Above
- * `maxBufferedBytes` (or with that much of the client's messages not yet written to the daemon) the
- * client's messages are not read until both drain to half; answers to requests already forwarded
- * still go out, and once what waits would pass `maxBufferedBytes` plus one largest answer (32 MiB)
- * the socket is closed with 1008. At most {@link REQUESTS_IN_FLIGHT_PER_SESSION} requests are
- * forwarded and unanswered at once; more are answered -32000.
+ * A daemon message that cannot be relayed fails only what it belongs to (a request answered -32603
+ * to the daemon, anything without an id closes this socket with 1011); backpressure and the
+ * {@link REQUESTS_IN_FLIGHT_PER_SESSION} bound apply. See docs/browser-and-bridge.md, "The bridge
+ * and its security model".
  */
 class WebSocketSession extends UpstreamSession {
   readonly channel = "websocket";

@@ -65,9 +65,8 @@ type WsClient = WebSocketHandlerConnection["client"];
  * fault closes them all with 1011. The malformed- and partial-frame faults send a text frame that
  * is not JSON, or half a message.
  *
- * Needs the global `WebSocket`: MSW intercepts that one, and serves `ws` package clients through it.
- * Node 20 has it only with `--experimental-websocket`; without it this function throws an Error
- * saying so (MSW would otherwise answer every upgrade with HTTP 500, "WebSocket is not defined").
+ * @throws Error when there is no global `WebSocket` for MSW to intercept (Node 20 without
+ * `--experimental-websocket`): see docs/testing.md, "Testing without a daemon".
  *
  * @example
  * ```ts

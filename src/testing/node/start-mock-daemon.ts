@@ -29,27 +29,21 @@ export interface MockDaemonOptions extends MockManifestOptions {
   /** How recorded requests are matched to live ones: fields to ignore, or a matcher of your own. */
   match?: ReplayMatchOptions;
   /**
-   * Typed handlers by operation (see {@link MockHandlers}): each answers its operation's calls once
-   * the daemon's acceptance rules (decoding, capability, the lease on the socket, limits) let them
-   * through; operations without one are answered from the fixture's exact matches, then by the
-   * simulated site when it is on. Cannot be combined with `fast`.
+   * Typed handlers by operation (see {@link MockHandlers}); operations without one are answered from
+   * the fixture's exact matches, then by the simulated site when it is on. Cannot be combined with `fast`.
    */
   handlers?: MockHandlers;
   /**
-   * Serve the simulated site (a fresh one per daemon) for calls that neither a handler nor an
-   * exact fixture match answers: `/login` (a sign-in form), `/orders` (a table of orders) and an
-   * order's detail dialog, with a revision that advances on every mutation (see docs/testing.md,
-   * "The mock daemon"). Options of the site (its origin, start page, sign-in, orders) serve it too:
-   * `{ origin: "http://127.0.0.1:8080" }` stands in for a daemon whose browser can reach a shop
-   * served there. Default: on when no `fixture` is given and not `fast`. Options the site refuses
-   * reject the start with a TypeError.
+   * Serve the simulated site (a fresh one per daemon), or serve it with these options, for calls
+   * that neither a handler nor an exact fixture match answers. Default: on when no `fixture` is
+   * given and not `fast`. Options the site refuses reject the start with a TypeError. See
+   * docs/testing.md, "What it serves by default: a simulated site".
    */
   site?: boolean | SimulatedSiteOptions;
   /**
-   * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. No other
-   * user can connect to it at any moment, whatever the umask. Put it in a directory only you can
-   * write to (`$XDG_RUNTIME_DIR`, or one made with `mkdtemp`), not in /tmp itself, where another
-   * user could put a socket of their own at the path while the daemon is not running.
+   * Listen on this Unix socket path (mode 0600, with leases); without it, serve stdio. Put it in a
+   * directory only you can write to, not in /tmp itself, where another user could put a socket of
+   * their own at the path while the daemon is not running.
    */
   socket?: string;
   /** stdio mode: the stream requests arrive on (default `process.stdin`; any Node `Readable` of bytes fits). */
@@ -61,14 +55,11 @@ export interface MockDaemonOptions extends MockManifestOptions {
   /** Misbehaviour to show (see {@link MockDaemonFaults}). */
   faults?: MockDaemonFaults;
   /**
-   * Fast replay mode, for benchmarks, trading fidelity for speed: each call to a read-only catalog
-   * tool is answered at once from an MCP result precomputed per operation (the fixture's first
-   * recorded request of it), whatever its payload — which is neither matched nor validated — and is
-   * not recorded in `calls`. Newline-delimited requests may be as large as Content-Length bodies
-   * (4 MiB instead of 8 KiB, unless `limits` says otherwise), so clients that only write JSON lines
-   * can send large payloads. Mutating tools, calls carrying lease context, `responseMode` or
-   * `includeTrace`, and tools the fixture has no answer for take the full path. Cannot be combined
-   * with `latencyMs` or `faults`.
+   * Fast replay mode, for benchmarks (docs/testing.md, "The mock daemon", `--fast`): read-only
+   * catalog tools are answered from one result precomputed per operation (the fixture's first
+   * recording of it), not matched, validated or recorded; JSON lines may be 4 MiB unless `limits` says otherwise. Mutating tools, calls carrying lease
+   * context, `responseMode` or `includeTrace`, and tools the fixture has no answer for take the full
+   * path. Cannot be combined with `latencyMs` or `faults`.
    */
   fast?: boolean;
   /** Limits to change (tests use small ones); the defaults are the real daemon's. */
@@ -119,11 +110,9 @@ export interface MockDaemon {
 }
 
 /**
- * Starts a mock Glass daemon that answers with typed handlers, from a golden fixture or as a
- * simulated site, and speaks the daemon's MCP protocol (§2–§5) over stdio or a Unix socket. With
- * no options it serves the simulated site, the same one `createMockGlass()` serves, and nothing
- * else; `handlers` sit on top of it; a `fixture` replaces it (replay only, unless `site` is true).
- * Rejects with a clear error when the fixture cannot be loaded, the handlers are not handlers, or
+ * Starts a mock Glass daemon speaking the daemon's MCP protocol over stdio or a Unix socket,
+ * answering with `handlers`, a `fixture`, or (by default) the simulated site. See docs/testing.md,
+ * "The mock daemon". Rejects when the fixture cannot be loaded, the handlers are not handlers, or
  * the socket path is taken.
  */
 export async function startMockDaemon(options: MockDaemonOptions = {}): Promise<MockDaemon> {
