@@ -18,7 +18,7 @@ const WEBSOCKET_TESTS = ["test/testing/msw/**/*.test.ts"];
 const VALIDATOR_TESTS = [
   "test/envelope/**/*.test.ts",
   "test/validation/**/*.test.ts",
-  "test/reliability/envelope-*.test.ts",
+  "test/reliability/properties/envelope.test.ts",
   "test/testing/node/handshake.test.ts",
 ];
 
@@ -47,11 +47,11 @@ const EXCLUDED = [
 export default defineConfig({
   resolve: { alias: PACKAGE_ENTRIES },
   test: {
-    // The last one prints a summary line per reliability area (test/reliability/) at the end of the run.
+    // The last one prints a summary line per reliability area (a folder of test/reliability/) at the end of the run.
     reporters: [
       "default",
       ["json", { outputFile: "test-results/vitest.json" }],
-      "./test/reliability/area-summary-reporter.ts",
+      "./test/reliability/support/area-summary-reporter.ts",
     ],
     testTimeout: 30_000,
     projects: [

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the fault-injection suites (test/reliability/faults-*.test.ts): one client on
+ * Shared pieces of the fault-injection suites (test/reliability/faults/): one client on
  * one connection to a mock daemon with faults, over stdio (the CLI as a child process), the Unix
  * socket (in-process daemon), HTTP or WebSocket (the bridge in front of an in-process socket
  * daemon); a tap on the transport that records what went over the wire; and helpers that make a
@@ -289,7 +289,7 @@ export async function settle<T>(promise: Promise<T>, boundMs: number, label: str
 }
 
 /** The error class (constructor) a failure must be an instance of. */
-type ErrorClass = abstract new (...args: never[]) => GlassError;
+export type ErrorClass = abstract new (...args: never[]) => GlassError;
 
 /** Asserts the call failed with this class and these fields; returns the error. */
 export function failedWith<T>(outcome: Outcome<T>, cls: ErrorClass, fields: Record<string, unknown>): GlassError {

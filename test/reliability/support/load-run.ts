@@ -1,5 +1,5 @@
 /**
- * The load run of test/reliability/load-*.test.ts: N small read calls (`browser.observe` with the
+ * The load run of test/reliability/load/: N small read calls (`browser.observe` with the
  * golden fixture's payload) from C concurrent async callers over ONE client connection, each caller
  * passing its own AbortSignal to every call it makes, and what can be checked afterwards:
  *

@@ -1,4 +1,4 @@
-// Run as another user (the faults-unreachable suite runs it as `nobody` when it runs as root, which
+// Run as another user (faults/unreachable.test.ts runs it as `nobody` when it runs as root, which
 // no file permission stops): tries to use the daemon socket at argv[2], which that user may not
 // reach (mode 0600, owned by root), directly and through a bridge started here, and prints one JSON
 // line saying what each attempt met. `--probe` prints {"probe": true} (the script can be loaded).
