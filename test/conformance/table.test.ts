@@ -13,11 +13,23 @@ const ruleFiles = readdirSync(folder).filter((name) => /^(mock-daemon|client)-ru
 function titlesIn(file: string): string[] {
   const source = readFileSync(new URL(file, folder), "utf8");
   const titles: string[] = [];
-  for (const match of source.matchAll(/\b(?:rule|it|[a-zA-Z]+Rule)\(\s*("(?:[^"\\]|\\.)*"|`[^`$]*`)/g)) {
-    const literal = match[1]!;
-    titles.push(literal.startsWith('"') ? (JSON.parse(literal) as string) : literal.slice(1, -1));
+  for (const match of source.matchAll(
+    /\b(?:rule|it|[a-zA-Z]+Rule)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`$]*`)/g,
+  )) {
+    titles.push(stringValue(match[1]!));
   }
   return titles;
+}
+
+/**
+ * The value of a string literal as the formatter writes it: double-quoted, single-quoted (when that
+ * needs fewer escapes) or a template without substitutions.
+ */
+function stringValue(literal: string): string {
+  if (literal.startsWith("`")) return literal.slice(1, -1);
+  if (literal.startsWith('"')) return JSON.parse(literal) as string;
+  const inner = literal.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"');
+  return JSON.parse(`"${inner}"`) as string;
 }
 
 /** Every `file` › title cited in the table. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { GlassError, validateResponse, type GlassRequest } from "glass-sdk";
-import { canonicalJson } from "../../src/mock-daemon/canonical-json.js";
 import { parseFixture, type GoldenFixture } from "../../src/mock-daemon/golden-fixture.js";
 import { createReplayEngine } from "../../src/mock-daemon/replay-engine.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
@@ -23,18 +22,6 @@ function reverseKeys(value: unknown): unknown {
       .map(([k, v]) => [k, reverseKeys(v)]),
   );
 }
-
-describe("canonicalJson", () => {
-  it("sorts object keys at every depth and keeps array order", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
-      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
-    );
-  });
-
-  it("skips undefined fields like JSON.stringify", () => {
-    expect(canonicalJson({ a: undefined, b: "x" })).toBe('{"b":"x"}');
-  });
-});
 
 describe("parseFixture", () => {
   it("accepts our golden fixture", () => {

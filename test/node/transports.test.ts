@@ -548,7 +548,7 @@ describe("socket transport", () => {
 });
 
 /**
- * Hostile input round 3: paths the owner check could not vouch for. An abstract socket name has no
+ * Paths the owner check could not vouch for. An abstract socket name has no
  * file (no owner, no permissions: any local user can bind it first), and a socket in a directory
  * others may write to without the sticky bit can be swapped for another user's and back between
  * connecting and checking its owner. Both are refused before anything is sent, unless asked for.

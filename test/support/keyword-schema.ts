@@ -4,7 +4,7 @@
  * type, custom reasons, boolean schemas, property names Object.prototype also has, required
  * fields not listed in `properties`, `x-pathRoot` on called and inlined schemas, byte limits on
  * strings and on other values (and where the verdict so far gates them), rules, recursion, strict
- * mode. test/compact-validators-equivalence.test.ts compiles it with both validator back ends.
+ * mode. test/validation/compact-validators-equivalence.test.ts compiles it with both validator back ends.
  */
 export const KEYWORD_SCHEMA = {
   $defs: {

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as source from "glass-sdk";
+import { brandErrorClass, DEFAULT_RETRY_ADVICE, GlassError } from "../../src/errors/glass-error.js";
 
 const esmPath = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 const cjsPath = fileURLToPath(new URL("../../dist/index.cjs", import.meta.url));
@@ -62,5 +63,55 @@ describe("GlassError", () => {
       code: "overloaded",
       retry: { classification: "safeImmediate" },
     });
+  });
+});
+
+describe("GlassError: text from a daemon or a page", () => {
+  it("writes control characters out in the one-line message, and keeps tab and line feed in rawMessage only", () => {
+    const error = new GlassError({ code: "browser.failed", message: "\u001b[31mred\u001b[0m\r\nline two\tend" });
+    expect(error.message).toBe("glass: browser.failed — \\u001b[31mred\\u001b[0m\\r\\nline two\\tend");
+    expect(error.message).not.toMatch(/[\u0000-\u001f]/);
+    expect(error.rawMessage).toBe("\\u001b[31mred\\u001b[0m\\r\nline two\tend");
+    expect(error.toJSON().message).toBe(error.rawMessage);
+  });
+});
+
+describe("GlassError: the fields a caller gets", () => {
+  it("fills in the protocol's defaults, keeps the cause, and writes details and retryable only when given", () => {
+    const bare = new GlassError({ code: "x", message: "m" });
+    expect(bare).toMatchObject({ phase: "preflight", mutationPossible: false, retry: DEFAULT_RETRY_ADVICE });
+    expect(bare.retryable).toBeUndefined();
+    expect(bare.cause).toBeUndefined();
+    expect(Object.keys(bare.toJSON()).sort()).toEqual(["code", "message", "mutationPossible", "phase", "retry"]);
+    const cause = new Error("socket");
+    const full = new GlassError({ code: "x", message: "m", details: { path: "a" }, cause, retryable: false });
+    expect(full.cause).toBe(cause);
+    expect(full.toJSON()).toMatchObject({ details: { path: "a" }, retryable: false });
+  });
+});
+
+describe("brandErrorClass", () => {
+  it("makes instanceof hold between two classes branded with one name, as two copies of the package are", () => {
+    class CopyA extends GlassError {}
+    class CopyB extends GlassError {}
+    class Other extends GlassError {}
+    brandErrorClass(CopyA, "TestCopiedError");
+    brandErrorClass(CopyB, "TestCopiedError");
+    brandErrorClass(Other, "TestOtherError");
+    const a = new CopyA({ code: "x", message: "m" });
+    expect(a).toBeInstanceOf(CopyB);
+    expect(new CopyB({ code: "x", message: "m" })).toBeInstanceOf(CopyA);
+    expect(a).toBeInstanceOf(GlassError);
+    expect(a).not.toBeInstanceOf(Other);
+    expect(new GlassError({ code: "x", message: "m" })).not.toBeInstanceOf(CopyA);
+  });
+
+  it("leaves an unbranded subclass to the prototype chain, and plain objects are never GlassErrors", () => {
+    class Unbranded extends GlassError {}
+    expect(new Unbranded({ code: "x", message: "m" })).toBeInstanceOf(Unbranded);
+    expect(new GlassError({ code: "x", message: "m" })).not.toBeInstanceOf(Unbranded);
+    expect({ code: "x", message: "m" }).not.toBeInstanceOf(GlassError);
+    expect(null).not.toBeInstanceOf(GlassError);
+    expect(new Error("plain")).not.toBeInstanceOf(GlassError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
-import type { ValidationIssue } from "../../src/validation/issue.js";
-import { taskFamilyRequirements } from "../../src/validation/rules/task.js";
+import type { ValidationIssue } from "../../../src/validation/issue.js";
+import { taskFamilyRequirements } from "../../../src/validation/rules/task.js";
 
 /*
  * The task rule checks what the daemon (glass-browser 0.3.14, GlassTask::validate) checks of a

@@ -1,11 +1,11 @@
 import { describe, it, expect } from "vitest";
-import type { ValidationIssue } from "../../src/validation/issue.js";
+import type { ValidationIssue } from "../../../src/validation/issue.js";
 import {
   jsonEqual,
   webIrDocumentConsistency,
   webIrEntityEvidence,
   webIrRevisionOrder,
-} from "../../src/validation/rules/web-ir.js";
+} from "../../../src/validation/rules/web-ir.js";
 
 /*
  * The Web IR rules check what the daemon (glass-browser 0.3.14, GlassWebIrV1::validate) checks,

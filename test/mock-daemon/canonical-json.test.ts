@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/mock-daemon/canonical-json.js";
+
+describe("canonicalJson", () => {
+  it("sorts object keys at every depth and keeps array order", () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
+  });
+
+  it("skips undefined fields like JSON.stringify", () => {
+    expect(canonicalJson({ a: undefined, b: "x" })).toBe('{"b":"x"}');
+  });
+});
