@@ -40,9 +40,16 @@ process.once("message", (init: WorkerInit) => {
 
 async function start(init: WorkerInit): Promise<void> {
   const targets: BenchTargets = { ...init.targets, operations: readOperations(init.fixturePath, init.tools) };
-  const open = init.client === "glass-sdk" ? openGlassClient : init.client === "raw" ? openRawClient : openMcpSdkClient;
-  const client: BenchClient = await open(init.transport, targets);
-  const measured: BenchClient = init.liftResults === true && client.client !== "glass-sdk" ? lifting(client) : client;
+  const client: BenchClient =
+    init.client === "glass-sdk"
+      ? await openGlassClient(init.transport, targets)
+      : init.client === "raw" || init.client === "raw-parsed"
+        ? await openRawClient(init.transport, targets, init.client === "raw-parsed")
+        : await openMcpSdkClient(init.transport, targets);
+  const measured: BenchClient =
+    init.liftResults === true && client.client !== "glass-sdk" && client.client !== "raw-parsed"
+      ? lifting(client)
+      : client;
   const baselineRss = settledRss();
   process.on("message", (request: WorkerRequest) => {
     handle(client, measured, targets, request, baselineRss).catch((error: unknown) =>

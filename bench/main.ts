@@ -1,11 +1,14 @@
 /**
  * npm run bench [-- --quick] — glass-sdk's performance next to the floor (a raw hand-written
- * JSON-RPC client) and the alternative (the official MCP SDK `Client`), in one process run
+ * JSON-RPC client, plain and — the floor of the targets — also parsing the tool result's text as
+ * glass-sdk must) and the alternative (the official MCP SDK `Client`), in one process run
  * against the mock daemon in fast replay mode:
  *
  * 1. calls/s, p50, p99 and client CPU per call of a small read and a ~100 KB Web IR call, 1 and 4
  *    in flight, over stdio, the Unix socket, HTTP and WebSocket (the last two through the bridge);
  *    with `--isolated`, again with each client in a process of its own;
+ * 1b. ky's cost per request over HTTP: the same small POST to the bridge through ky and through
+ *    plain `fetch`, with the steps between (bench/sections/ky-cost.ts);
  * 2. the bridge against supergateway 4.0.0 in front of the same daemon, 1 and 8 in flight;
  * 3. the SDK's own cost per call without I/O, stage by stage, and its JSON work on the 100 KB path;
  * 4. heap and RSS around 50,000 calls; 5. cold start; 6. browser bundle sizes (the prebuilt file,
@@ -52,6 +55,7 @@ import { evaluateTargets, ratios, type LargeCallJson } from "./report/targets.js
 import { measureBundles } from "./sections/bundle.js";
 import { measureColdStart } from "./sections/cold-start.js";
 import { measureGateways } from "./sections/gateways.js";
+import { measureKyCost } from "./sections/ky-cost.js";
 import { countJsonCalls } from "./sections/json-count.js";
 import { measureMemory } from "./sections/memory.js";
 import { measureOverhead } from "./sections/overhead.js";
@@ -125,7 +129,11 @@ try {
   const largeJson: LargeCallJson = [];
   for (const transport of TRANSPORTS) {
     const glass = await openGlassClient(transport, targets);
-    const clients: BenchClient[] = [glass, await openRawClient(transport, targets)];
+    const clients: BenchClient[] = [
+      glass,
+      await openRawClient(transport, targets),
+      await openRawClient(transport, targets, true),
+    ];
     if (MCP_SDK_TRANSPORTS.includes(transport)) clients.push(await openMcpSdkClient(transport, targets));
     for (const client of clients) {
       for (const op of Object.values(fixture.operations)) checkAnswer(client, op, await client.call(op.key));
@@ -147,6 +155,7 @@ try {
       const names: ClientName[] = [
         "glass-sdk",
         "raw",
+        "raw-parsed",
         ...(MCP_SDK_TRANSPORTS.includes(transport) ? (["mcp-sdk"] as const) : []),
       ];
       const workers: WorkerRunner[] = await Promise.all(
@@ -169,6 +178,11 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+
+  progress("ky vs plain fetch: the same small POST to the bridge…");
+  const kyCost = await measureKyCost(targets, settings).catch(
+    (error: unknown) => `not measured: ${error instanceof Error ? error.message : String(error)}`,
+  );
 
   progress("gateways: the bridge and supergateway in front of the same daemon…");
   const gateways = await measureGateways(fixture, settings, progress);
@@ -203,6 +217,7 @@ try {
     isolatedCells,
     isolatedRatios: ratios(isolatedCells),
     gateways,
+    kyCost,
     ladder,
     ratios: allRatios,
     overhead,

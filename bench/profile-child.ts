@@ -21,7 +21,7 @@ const config = JSON.parse(process.argv[2]!) as {
   payload: PayloadKey;
   concurrency: number;
   seconds: number;
-  client: "glass-sdk" | "raw" | "mcp-sdk";
+  client: "glass-sdk" | "raw" | "raw-parsed" | "mcp-sdk";
   fixturePath: string;
   socketPath: string;
   bridge: BenchTargets["bridge"];
@@ -35,10 +35,13 @@ const targets: BenchTargets = {
   socketPath: config.socketPath,
   bridge: config.bridge,
 };
-const open =
-  config.client === "glass-sdk" ? openGlassClient : config.client === "raw" ? openRawClient : openMcpSdkClient;
-const client: BenchClient =
-  config.transport === "in-process" ? await inProcess() : await open(config.transport, targets);
+const open = (transport: TransportName): Promise<BenchClient> =>
+  config.client === "glass-sdk"
+    ? openGlassClient(transport, targets)
+    : config.client === "raw" || config.client === "raw-parsed"
+      ? openRawClient(transport, targets, config.client === "raw-parsed")
+      : openMcpSdkClient(transport, targets);
+const client: BenchClient = config.transport === "in-process" ? await inProcess() : await open(config.transport);
 
 /** glass-sdk over the overhead measurement's instant transport (no I/O). */
 async function inProcess(): Promise<BenchClient> {

@@ -2,7 +2,7 @@
  * Profiles one client configuration of `npm run bench` with `node --cpu-prof`, to find where a
  * missed target goes:
  *
- *   npm run build && tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds=5] [glass-sdk|raw|mcp-sdk]
+ *   npm run build && tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds=5] [glass-sdk|raw|raw-parsed|mcp-sdk]
  *
  * It starts the same fast daemon (and bridge) as the benchmark, then runs the client alone in a
  * child process under `node --cpu-prof` (bench/profile-child.ts: connect, warm up, call for the
@@ -26,7 +26,7 @@ if (
   !["small", "large"].includes(payload ?? "")
 ) {
   process.stderr.write(
-    "usage: tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds] [glass-sdk|raw|mcp-sdk]\n",
+    "usage: tsx bench/profile.ts <stdio|socket|http|websocket|in-process> <small|large> <calls in flight> [seconds] [glass-sdk|raw|raw-parsed|mcp-sdk]\n",
   );
   process.exit(2);
 }

@@ -9,6 +9,10 @@ import type { BenchClient, BenchTargets, TransportName } from "./bench-client.js
  * the answer, `JSON.parse` it, match it by id in one pending map — with the same handshake
  * (initialize + notifications/initialized) and no validation, no mapping, no deadlines. The floor
  * glass-sdk cannot beat. A JSON-RPC error still rejects the call (so a failing run cannot look fast).
+ *
+ * With `parseContent` (client "raw-parsed", the raw floor of the targets) each call also
+ * `JSON.parse`s the tool result's text item (`content[0].text`) and hands back that value, as
+ * glass-sdk must; without it (client "raw") the call hands back the MCP result unparsed.
  */
 
 interface RawReply {
@@ -26,13 +30,18 @@ const INITIALIZE = {
 const NEWLINE_LIMIT = 8192;
 const CONTENT_LENGTH = "Content-Length: ".length;
 
-/** Opens the raw baseline over one transport. */
-export async function openRawClient(transport: TransportName, targets: BenchTargets): Promise<BenchClient> {
+/** Opens the raw baseline over one transport; with `parseContent`, the raw floor ("raw-parsed"). */
+export async function openRawClient(
+  transport: TransportName,
+  targets: BenchTargets,
+  parseContent = false,
+): Promise<BenchClient> {
+  const finish = parseContent ? contentOf : resultOf;
   switch (transport) {
     case "stdio": {
       const child = spawn(targets.stdioDaemon.command, targets.stdioDaemon.args, { stdio: ["pipe", "pipe", "ignore"] });
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      return streamClient(transport, targets, child.stdout, child.stdin, async () => {
+      return streamClient(transport, targets, finish, child.stdout, child.stdin, async () => {
         child.stdin.end();
         await exited;
       });
@@ -41,15 +50,15 @@ export async function openRawClient(transport: TransportName, targets: BenchTarg
       const socket = createConnection(targets.socketPath);
       await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
       const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-      return streamClient(transport, targets, socket, socket, async () => {
+      return streamClient(transport, targets, finish, socket, socket, async () => {
         socket.end();
         await closed;
       });
     }
     case "http":
-      return httpClient(targets);
+      return httpClient(targets, finish);
     case "websocket":
-      return webSocketClient(targets);
+      return webSocketClient(targets, finish);
   }
 }
 
@@ -63,10 +72,19 @@ function resultOf(reply: RawReply): Record<string, unknown> {
   return reply.result!;
 }
 
+/** The tool result's text item parsed: what glass-sdk hands its caller (raw-parsed). */
+function contentOf(reply: RawReply): unknown {
+  return JSON.parse((resultOf(reply) as { content: { text: string }[] }).content[0]!.text) as unknown;
+}
+
+const nameOf = (finish: (reply: RawReply) => unknown): "raw" | "raw-parsed" =>
+  finish === contentOf ? "raw-parsed" : "raw";
+
 /** stdio and the socket: JSON lines (Content-Length above 8 KiB), a line/Content-Length splitter, JSON.parse. */
 async function streamClient(
   transport: TransportName,
   targets: BenchTargets,
+  finish: (reply: RawReply) => unknown,
   readable: Readable,
   writable: Writable,
   end: () => Promise<void>,
@@ -143,14 +161,14 @@ async function streamClient(
   write({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {
     transport,
-    client: "raw",
-    call: async (payload) => resultOf(await request("tools/call", toolCall(targets, payload))),
+    client: nameOf(finish),
+    call: async (payload) => finish(await request("tools/call", toolCall(targets, payload))),
     close: end,
   };
 }
 
 /** HTTP: a plain `fetch` POST per message with the session header; `JSON.parse` of the body. */
-async function httpClient(targets: BenchTargets): Promise<BenchClient> {
+async function httpClient(targets: BenchTargets, finish: (reply: RawReply) => unknown): Promise<BenchClient> {
   const { url, token } = targets.bridge;
   const headers: Record<string, string> = {
     Authorization: `Bearer ${token}`,
@@ -170,7 +188,7 @@ async function httpClient(targets: BenchTargets): Promise<BenchClient> {
   await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).text();
   return {
     transport: "http",
-    client: "raw",
+    client: nameOf(finish),
     call: async (payload) => {
       const response = await post({
         jsonrpc: "2.0",
@@ -178,7 +196,7 @@ async function httpClient(targets: BenchTargets): Promise<BenchClient> {
         method: "tools/call",
         params: toolCall(targets, payload),
       });
-      return resultOf(JSON.parse(await response.text()) as RawReply);
+      return finish(JSON.parse(await response.text()) as RawReply);
     },
     close: async () => {
       await (await fetch(url, { method: "DELETE", headers })).text();
@@ -187,7 +205,7 @@ async function httpClient(targets: BenchTargets): Promise<BenchClient> {
 }
 
 /** WebSocket: the `ws` client, one text frame per message, `JSON.parse` per frame. */
-async function webSocketClient(targets: BenchTargets): Promise<BenchClient> {
+async function webSocketClient(targets: BenchTargets, finish: (reply: RawReply) => unknown): Promise<BenchClient> {
   const socket = new WebSocket(targets.bridge.wsUrl, ["mcp"], {
     headers: { Authorization: `Bearer ${targets.bridge.token}` },
     perMessageDeflate: false,
@@ -213,8 +231,8 @@ async function webSocketClient(targets: BenchTargets): Promise<BenchClient> {
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   return {
     transport: "websocket",
-    client: "raw",
-    call: async (payload) => resultOf(await request("tools/call", toolCall(targets, payload))),
+    client: nameOf(finish),
+    call: async (payload) => finish(await request("tools/call", toolCall(targets, payload))),
     close: async () => {
       socket.close(1000);
       await closed;

@@ -5,6 +5,7 @@ import { fig, type Figure } from "../lib/stats.js";
 import type { BundleResult } from "../sections/bundle.js";
 import type { ColdStartResult } from "../sections/cold-start.js";
 import type { GatewayCell } from "../sections/gateways.js";
+import type { KyCostResult } from "../sections/ky-cost.js";
 import type { MemoryResult } from "../sections/memory.js";
 import type { OverheadResult } from "../sections/overhead.js";
 import type { ThroughputCell } from "../sections/throughput.js";
@@ -20,6 +21,8 @@ export interface BenchRun {
   isolatedCells: ThroughputCell[];
   isolatedRatios: Ratio[];
   gateways: GatewayCell[];
+  /** ky's cost per request over HTTP: ky next to plain fetch (or why it was not measured). */
+  kyCost: KyCostResult | string;
   /** The last ladder run (bench/results/ladder.json), or why there is none. */
   ladder: LadderRun | string;
   ratios: Ratio[];
@@ -97,6 +100,26 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       calls: fig(g.calls, "calls", 0),
       roundThroughputs: g.roundRates.map((rate) => fig(rate, "calls/s", 1)),
     })),
+    kyCost:
+      typeof run.kyCost === "string"
+        ? { notMeasured: run.kyCost }
+        : {
+            method:
+              "the same small tools/call POST to the bridge, 1 in flight, answer read with .text(): through plain fetch(url, init), fetch of a Request built from the same init, that after request.clone() (as ky does), and ky set up as httpTransport sets it up; client CPU per request, median of interleaved rounds; no-I/O figures: the ky call answered by a beforeRequest hook returning a Response, and new Request(url, init) alone",
+            requestsPerRound: fig(run.kyCost.requestsPerRound, "requests", 0),
+            rounds: fig(run.kyCost.rounds, "rounds", 0),
+            ky: micros(run.kyCost.kyMicros),
+            fetch: micros(run.kyCost.fetchMicros),
+            kyMinusFetch: micros(run.kyCost.kyExtraMicros),
+            variants: run.kyCost.variants.map((v) => ({
+              name: v.name,
+              cpuPerRequest: micros(v.cpuMicros),
+              roundCpuPerRequest: v.roundCpuMicros.map(micros),
+              wallPerRequest: ms(v.wallMs),
+            })),
+            kyNoIo: micros(run.kyCost.kyNoIoMicros),
+            newRequestNoIo: micros(run.kyCost.newRequestMicros),
+          },
     overhead: run.overhead.map((o) => ({
       payload: o.payload,
       method: "CPU time (user + system) per call, median of alternating rounds; wall-clock figures alongside",
@@ -202,6 +225,12 @@ function throughputEntry(cell: ThroughputCell): Record<string, unknown> {
 function ratioEntry(r: Ratio): Record<string, unknown> {
   return {
     name: `glass-sdk / ${r.versus}`,
+    role:
+      r.versus === "raw-parsed"
+        ? "the raw floor: raw + JSON.parse of the tool result's content[0].text (the targets)"
+        : r.versus === "raw"
+          ? "plain raw: the MCP result unparsed (reference only, no limit)"
+          : "the MCP SDK client",
     transport: r.transport,
     payload: r.payload,
     concurrency: fig(r.concurrency, "calls in flight", 0),
@@ -213,7 +242,7 @@ function ratioEntry(r: Ratio): Record<string, unknown> {
     clientCpuPerCall: {
       ...fig(r.cpu.value, "ratio"),
       roundRange: r.cpu.range.map((v) => fig(v, "ratio")),
-      limit: { op: "<=", ...fig(r.cpuLimit, "ratio") },
+      ...(r.cpuLimit === undefined ? {} : { limit: { op: "<=", ...fig(r.cpuLimit, "ratio") } }),
     },
     pass: r.pass,
   };

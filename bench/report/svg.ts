@@ -6,6 +6,7 @@ const TRANSPORTS: readonly TransportName[] = ["stdio", "socket", "http", "websoc
 const CLIENTS: readonly { name: ClientName; color: string }[] = [
   { name: "glass-sdk", color: "#2563eb" },
   { name: "raw", color: "#9ca3af" },
+  { name: "raw-parsed", color: "#6b7280" },
   { name: "mcp-sdk", color: "#f59e0b" },
 ];
 const PANEL = { width: 480, height: 300, left: 56, bottom: 40, top: 34 };

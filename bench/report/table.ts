@@ -32,6 +32,9 @@ export function formatTable(run: BenchRun): string {
   lines.push(
     "(CPU µs/call: user + system time of the client process per call, all clients in one process; the daemon and bridge are other processes)",
   );
+  lines.push(
+    "(raw hands back the MCP result unparsed: reference only; raw-parsed also JSON.parses content[0].text, as glass-sdk must: the raw floor of the targets)",
+  );
   lines.push(rule);
   if (run.isolatedCells.length > 0) {
     lines.push(
@@ -49,6 +52,24 @@ export function formatTable(run: BenchRun): string {
   for (const g of run.gateways) {
     lines.push(
       `${pad(g.gateway, 26)}${pad(g.concurrency, 10)}${num(g.callsPerSecond, 0, 10)}${num(g.p50Ms, 3, 10)}${num(g.p99Ms, 3, 10)}${`${Math.min(...g.roundRates).toFixed(0)}–${Math.max(...g.roundRates).toFixed(0)}`.padStart(22)}`,
+    );
+  }
+  lines.push(rule);
+  const k = run.kyCost;
+  if (typeof k === "string") lines.push(`ky vs fetch over HTTP: ${k}`);
+  else {
+    lines.push(
+      `ky vs plain fetch, the same small POST to the bridge (1 in flight, ${k.rounds} rounds of ${k.requestsPerRound}): ky − fetch ${k.kyExtraMicros.toFixed(1)} µs CPU per request (median of per-round differences)`,
+    );
+    lines.push(
+      `${pad("    way of sending", 44)}${"CPU µs/request".padStart(16)}${"(rounds)".padStart(16)}${"wall ms".padStart(10)}`,
+    );
+    for (const v of k.variants) {
+      const span = `${Math.min(...v.roundCpuMicros).toFixed(0)}–${Math.max(...v.roundCpuMicros).toFixed(0)}`;
+      lines.push(`${pad(`    ${v.name}`, 44)}${num(v.cpuMicros, 1, 16)}${span.padStart(16)}${num(v.wallMs, 3, 10)}`);
+    }
+    lines.push(
+      `    no I/O: the ky call answered by its beforeRequest hook ${k.kyNoIoMicros.toFixed(1)} µs; new Request(url, init) alone ${k.newRequestMicros.toFixed(1)} µs`,
     );
   }
   lines.push(rule);
@@ -121,7 +142,7 @@ function throughputRows(cells: readonly ThroughputCell[], ratios: readonly Ratio
   for (const r of ratios) {
     const span = (x: [number, number]): string => `${x[0].toFixed(2)}–${x[1].toFixed(2)}`;
     lines.push(
-      `${pad(r.versus, 14)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.throughput.value, 2, 8)}${span(r.throughput.range).padStart(12)}${num(r.cpu.value, 2, 10)}${span(r.cpu.range).padStart(12)}${`≤ ${r.cpuLimit.toFixed(2)}`.padStart(11)}  ${mark(r.pass)}${r.throughputLimit === undefined ? "" : ` (and calls/s ≥ ${r.throughputLimit.toFixed(2)})`}`,
+      `${pad(r.versus, 14)}${pad(r.transport, 10)}${pad(r.payload, 8)}${pad(r.concurrency, 10)}${num(r.throughput.value, 2, 8)}${span(r.throughput.range).padStart(12)}${num(r.cpu.value, 2, 10)}${span(r.cpu.range).padStart(12)}${(r.cpuLimit === undefined ? "—" : `≤ ${r.cpuLimit.toFixed(2)}`).padStart(11)}  ${r.cpuLimit === undefined ? "info" : mark(r.pass)}${r.throughputLimit === undefined ? "" : ` (and calls/s ≥ ${r.throughputLimit.toFixed(2)})`}`,
     );
   }
   return lines;

@@ -140,7 +140,7 @@ export async function measureTransport(
         };
         cells.push(cell);
         progress(
-          `${cell.transport.padEnd(9)} ${cell.client.padEnd(9)} ${payload.padEnd(5)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(7)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms  CPU ${cell.cpuMicrosPerCall.toFixed(1)} µs/call`,
+          `${cell.transport.padEnd(9)} ${cell.client.padEnd(10)} ${payload.padEnd(5)} ×${concurrency}  ${cell.callsPerSecond.toFixed(0).padStart(7)} calls/s  p50 ${cell.p50Ms.toFixed(3)} ms  p99 ${cell.p99Ms.toFixed(3)} ms  CPU ${cell.cpuMicrosPerCall.toFixed(1)} µs/call`,
         );
       });
     }
