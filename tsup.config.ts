@@ -4,21 +4,39 @@ import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 
-const COMPILED_VALIDATORS = fileURLToPath(new URL("./generated/validators/index.js", import.meta.url));
-const COMPACT_VALIDATORS = fileURLToPath(new URL("./generated/validators-compact/index.ts", import.meta.url));
+const generated = (path: string): string => fileURLToPath(new URL(`./generated/${path}`, import.meta.url));
 
 /**
- * For the browser builds only (the prebuilt file and what bundlers get): every import of the compiled validators (generated/validators/,
- * fast but large) gets the compact ones instead (generated/validators-compact/: the same exports,
- * the same verdicts and issues, one small interpreter and its program).
+ * For the browser builds: modules of the compiled validators (generated/validators/: fast but large)
+ * swapped for the compact back end (generated/validators-compact/: the same exports, verdicts and
+ * issues, one small interpreter and its programs), as `swaps` maps them.
  */
-const compactValidators: NonNullable<Options["esbuildPlugins"]>[number] = {
-  name: "compact-validators",
-  setup(build) {
-    build.onResolve({ filter: /(^|\/)generated\/validators\/index\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === COMPILED_VALIDATORS ? { path: COMPACT_VALIDATORS } : undefined,
-    );
-  },
+function compactValidators(swaps: Record<string, string>): NonNullable<Options["esbuildPlugins"]>[number] {
+  const byPath = new Map(Object.entries(swaps).map(([from, to]) => [generated(from), generated(to)]));
+  return {
+    name: "compact-validators",
+    setup(build) {
+      build.onResolve({ filter: /(^|\/)(index|core|by-operation)\.js$/ }, (args) => {
+        const swapped = byPath.get(resolve(args.resolveDir, args.path));
+        return swapped === undefined ? undefined : { path: swapped };
+      });
+    },
+  };
+}
+
+/** The whole catalog in one program: for the prebuilt file, which carries every operation's validators. */
+const WHOLE_CATALOG = { "validators/index.js": "validators-compact/index.ts" };
+
+/**
+ * For the build bundlers take: the client's own validators in a program of their own, and each
+ * operation's in a module the client imports on the operation's first call (a chunk of its own), so
+ * a page carries the validators of the operations it calls. The whole program stays for what uses
+ * the tables (`validatePayload`, `validateResult`).
+ */
+const BY_OPERATION = {
+  ...WHOLE_CATALOG,
+  "validators/core.js": "validators-compact/core.ts",
+  "validators/by-operation.js": "validators-compact/by-operation.ts",
 };
 
 type TsupPlugin = NonNullable<Options["plugins"]>[number];
@@ -149,7 +167,7 @@ export default defineConfig([
       options.legalComments = "linked";
     },
     outExtension: () => ({ js: ".min.js" }),
-    esbuildPlugins: [compactValidators],
+    esbuildPlugins: [compactValidators(WHOLE_CATALOG)],
     plugins: [unlinkSourceMap],
   },
   {
@@ -163,6 +181,7 @@ export default defineConfig([
     target: "es2022",
     treeshake: true,
     external: ["ws"],
-    esbuildPlugins: [compactValidators],
+    splitting: true,
+    esbuildPlugins: [compactValidators(BY_OPERATION)],
   },
 ]);

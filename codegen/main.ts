@@ -11,6 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "./catalog.js";
 import { emitCompactValidators } from "./emit-compact-validators.js";
+import { emitCompactOperationValidators, emitCompiledOperationValidators } from "./emit-operation-validators.js";
 import { emitOperations } from "./emit-operations.js";
 import { collectDeclaredTypes, emitTypeIndex } from "./emit-type-index.js";
 import { emitTypes, groupInterfaceName } from "./emit-types.js";
@@ -63,6 +64,9 @@ async function generate(): Promise<Map<string, string>> {
   files.set(indexPath, indexText);
   for (const [path, text] of emitValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
   for (const [path, text] of emitCompactValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
+  for (const [path, text] of emitCompiledOperationValidators(registry, catalog, NAMED_VALIDATORS))
+    files.set(path, text);
+  for (const [path, text] of emitCompactOperationValidators(registry, catalog, NAMED_VALIDATORS)) files.set(path, text);
   for (const [path, text] of emitOperations(catalog, declared)) files.set(path, text);
   return files;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
 import { DIST, ROOT } from "../lib/paths.js";
@@ -10,18 +11,32 @@ export interface BundleSize {
   gzipBytes: number;
 }
 
+/**
+ * A page split into chunks as a bundler splits it: what it loads before its first call (its entry
+ * and every chunk that imports statically; minified bytes and the sum of each file's gzip, as a
+ * browser fetches them), and what each operation's first call adds (its validators' chunk and the
+ * chunks only it imports, gzip).
+ */
+export interface PageSize extends BundleSize {
+  /** Files loaded before the first call. */
+  files: number;
+  /** Gzip bytes each operation's first call fetches, by operation. */
+  onFirstCall: Record<string, number>;
+}
+
 /** Our bundle next to the MCP SDK client's, and where our bytes come from. */
 export interface BundleResult {
   /** dist/browser/glass-sdk.browser.min.js, as `npm run build` made it. */
   glass: BundleSize;
   /**
-   * A page importing `{ Glass, httpTransport } from "glass-sdk"`, bundled for the browser by
-   * esbuild now, as a user's bundler would: the package resolved by name through its exports'
-   * `browser` condition (dist/browser/).
+   * A page that connects with `Glass` + `httpTransport` and calls three browser operations
+   * (PAGE_OPERATIONS), bundled for the browser by esbuild now, as a user's bundler would: the
+   * package resolved by name through its exports' `browser` condition (dist/browser/), code
+   * splitting on.
    */
-  glassHttpPage: BundleSize;
+  glassHttpPage: PageSize;
   /** The same page with `webSocketTransport` instead of `httpTransport`. */
-  glassWebSocketPage: BundleSize;
+  glassWebSocketPage: PageSize;
   /** esbuild bundle of the MCP SDK's Client + StreamableHTTPClientTransport, built now. */
   mcpSdk: BundleSize;
   /** Our minified bytes by source area, read from the bundle's source map. */
@@ -52,15 +67,64 @@ const BROWSER = {
   tsconfigRaw: "{}",
 } as const;
 
-/** esbuild's bundle of a page whose whole source is `contents` (resolved from the repository root). */
-async function page(contents: string): Promise<BundleSize> {
-  const built = await build({ ...BROWSER, stdin: { contents, resolveDir: ROOT, loader: "js" } });
+/** The operations the measured pages call, as the example page does (examples/browser-page/app.ts). */
+export const PAGE_OPERATIONS = ["browser.observe", "browser.findTarget", "browser.type"] as const;
+
+/** A page's source: connect with `transport`, then observe, find the Email field and type into it. */
+function pageSource(transport: "httpTransport" | "webSocketTransport"): string {
+  return `import { Glass, ${transport} } from "glass-sdk";
+const glass = await Glass.connect(${transport}({ url: location.href, token: "token" }));
+const observed = await glass.browser.observe({ level: "interactive" });
+const found = await glass.browser.findTarget({ schemaVersion: 1, intent: "Email", action: "type", resolutionPolicy: "reportOnly", expectedRevision: observed.revision });
+await glass.browser.type({ target: found.candidates[0].reference, text: "ada@example.com", expectedRevision: observed.revision });
+`;
+}
+
+/** esbuild's bundle of a page whose whole source is `contents` (resolved from the repository root), split into chunks. */
+async function page(contents: string): Promise<PageSize> {
+  const built = await build({
+    ...BROWSER,
+    splitting: true,
+    outdir: "page",
+    stdin: { contents, resolveDir: ROOT, loader: "js" },
+  });
   const inputs = Object.keys(built.metafile.inputs);
   if (!inputs.some((input) => input.startsWith("dist/browser/")))
     throw new Error(
       `the page ${JSON.stringify(contents)} did not resolve glass-sdk to dist/browser/ (inputs: ${inputs.slice(0, 5).join(", ")})`,
     );
-  return sizes(built.outputFiles[0]!.contents);
+  const outputs = built.metafile.outputs;
+  const files = new Map(built.outputFiles.map((file) => [relative(ROOT, file.path), sizes(file.contents)]));
+  /** A file and every file it imports statically, transitively. */
+  const closure = (start: string): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const imported of outputs[file]!.imports) if (imported.kind === "import-statement") visit(imported.path);
+    };
+    visit(start);
+    return seen;
+  };
+  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint === "<stdin>")!;
+  const initial = closure(entry);
+  const total = (chosen: Iterable<string>, key: keyof BundleSize): number =>
+    [...chosen].reduce((sum, file) => sum + files.get(file)![key], 0);
+  const onFirstCall: Record<string, number> = {};
+  for (const operation of PAGE_OPERATIONS) {
+    const chunk = Object.keys(outputs).find((file) => file.startsWith(`page/${operation}-`));
+    if (chunk === undefined) throw new Error(`the page has no chunk for the validators of ${operation}`);
+    onFirstCall[operation] = total(
+      [...closure(chunk)].filter((file) => !initial.has(file)),
+      "gzipBytes",
+    );
+  }
+  return {
+    minifiedBytes: total(initial, "minifiedBytes"),
+    gzipBytes: total(initial, "gzipBytes"),
+    files: initial.size,
+    onFirstCall,
+  };
 }
 
 /**
@@ -87,8 +151,8 @@ export async function measureBundles(): Promise<BundleResult> {
   }
   return {
     glass: sizes(readFileSync(DIST.browserBundle)),
-    glassHttpPage: await page('export { Glass, httpTransport } from "glass-sdk";\n'),
-    glassWebSocketPage: await page('export { Glass, webSocketTransport } from "glass-sdk";\n'),
+    glassHttpPage: await page(pageSource("httpTransport")),
+    glassWebSocketPage: await page(pageSource("webSocketTransport")),
     mcpSdk: sizes(mcp.outputFiles[0]!.contents),
     glassComposition: [...ours].map(([area, bytes]) => ({ area, bytes })).sort((a, b) => b.bytes - a.bytes),
     mcpSdkComposition: composition(mcp.metafile, packageArea),

@@ -13,7 +13,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { type Bridge, startBridge } from "glass-sdk/node";
@@ -46,8 +46,12 @@ export interface RunningExample {
 
 /** The page's script, bundled for the browser, and the file `glass-sdk` resolved to. */
 export interface PageBundle {
-  /** The ES module the page loads as `app.js` (with an inline source map). */
-  readonly code: string;
+  /**
+   * The page's ES modules by URL path (each with an inline source map): `/app.js`, which the page
+   * loads, and the chunks it imports, among them the validators of each operation, which glass-sdk
+   * loads on the operation's first call.
+   */
+  readonly files: ReadonlyMap<string, string>;
   /** The file `glass-sdk` resolved to, relative to the repository. */
   readonly glassSdkFile: string;
 }
@@ -66,6 +70,12 @@ export async function bundlePage(): Promise<PageBundle> {
     format: "esm",
     target: "es2022",
     sourcemap: "inline",
+    // As a production bundler would: code loaded with import() (an operation's validators) goes in
+    // chunks of its own, fetched when first needed.
+    splitting: true,
+    outdir: "page",
+    entryNames: "app",
+    chunkNames: "chunks/[name]-[hash]",
     write: false,
     metafile: true,
     logLevel: "silent",
@@ -80,13 +90,14 @@ export async function bundlePage(): Promise<PageBundle> {
       { cause: error },
     );
   });
-  const code = result.outputFiles[0]?.text;
+  const outdir = join(ROOT, "page");
+  const files = new Map(result.outputFiles.map((file) => [`/${relative(outdir, file.path)}`, file.text]));
   const glassSdkFile = result.metafile.inputs[entry]?.imports.find(
     (imported) => imported.original === "glass-sdk",
   )?.path;
-  if (code === undefined || glassSdkFile === undefined)
+  if (!files.has("/app.js") || glassSdkFile === undefined)
     throw new Error("cannot bundle the page: esbuild produced no bundle, or the page does not import glass-sdk");
-  return { code, glassSdkFile };
+  return { files, glassSdkFile };
 }
 
 /**
@@ -109,7 +120,7 @@ export async function startExample(options: ExampleOptions = {}): Promise<Runnin
   try {
     const daemon = (started.daemon = await startMockDaemon({ socket }));
     let bridgeUrl: string | undefined;
-    const server = (started.server = await servePage(page.code, () => bridgeUrl));
+    const server = (started.server = await servePage(page.files, () => bridgeUrl));
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const bridge = (started.bridge = await startBridge({
       upstream: { socket },
@@ -126,21 +137,23 @@ export async function startExample(options: ExampleOptions = {}): Promise<Runnin
 }
 
 /**
- * Serves index.html at `/` and the bundle at `/app.js` on 127.0.0.1, with a Content-Security-Policy
- * that allows no eval, no other script and no connection but to the bridge: glass-sdk needs none.
+ * Serves index.html at `/` and the bundle's modules (`/app.js` and its chunks) on 127.0.0.1, with a
+ * Content-Security-Policy that allows no eval, no script but the page's own and no connection but
+ * to the bridge: glass-sdk needs none.
  */
-function servePage(bundle: string, bridgeUrl: () => string | undefined): Promise<Server> {
+function servePage(modules: ReadonlyMap<string, string>, bridgeUrl: () => string | undefined): Promise<Server> {
   const html = readFileSync(join(HERE, "index.html"), "utf8");
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://page").pathname;
     if (request.method !== "GET" && request.method !== "HEAD")
       return void response.writeHead(405, { allow: "GET, HEAD" }).end();
     if (path === "/favicon.ico") return void response.writeHead(204).end();
-    const body = path === "/" || path === "/index.html" ? html : path === "/app.js" ? bundle : undefined;
+    const script = modules.get(path);
+    const body = path === "/" || path === "/index.html" ? html : script;
     if (body === undefined) return void response.writeHead(404).end();
     const bridge = new URL(bridgeUrl() ?? "http://127.0.0.1");
     response.writeHead(200, {
-      "content-type": path === "/app.js" ? "text/javascript; charset=utf-8" : "text/html; charset=utf-8",
+      "content-type": script !== undefined ? "text/javascript; charset=utf-8" : "text/html; charset=utf-8",
       "cache-control": "no-store",
       "content-security-policy":
         `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src ${bridge.origin} ws://${bridge.host}; ` +

@@ -1,7 +1,8 @@
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
 import { responseEnvelope } from "../envelope/create-request.js";
 import { issuesOf } from "../envelope/validate.js";
-import { resultValidators, validateGlassErrorObject } from "../../generated/validators/index.js";
+import { operationValidators } from "../../generated/validators/by-operation.js";
+import { validateGlassErrorObject } from "../../generated/validators/core.js";
 import { answerProblem, boundedIssues, responseInvalid } from "../mcp/answer-check.js";
 import { fromMcpResponse } from "../mcp/from-mcp-response.js";
 import { jsonRpcErrorToGlass } from "../mcp/json-rpc-error-to-glass.js";
@@ -10,11 +11,13 @@ import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/catalog.js";
 import { callOptionArguments, type ResponseModeOption, type TraceOption } from "../operations/response-mode.js";
-import { requestInvalid } from "../errors/error-classes.js";
+import { requestInvalid, validatorsUnavailable } from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
-import { checkJson, isJsonObject, ownProperty } from "../validation/json-value.js";
+import type { GeneratedValidator } from "../validation/generated-support.js";
+import type { OperationValidators, OperationValidatorsLookup } from "../validation/operation-validators.js";
+import { checkJson, isJsonObject } from "../validation/json-value.js";
 import { exchange, failedBeforeSending, type ExchangeContext } from "./exchange.js";
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
@@ -30,6 +33,13 @@ import { retryAfterOf, retrying, type ResolvedRetryPolicy } from "./retry.js";
 export interface RpcContext extends ExchangeContext {
   retryPolicy: ResolvedRetryPolicy;
 }
+
+/**
+ * An operation's validators: at once here and in the prebuilt browser file; a promise in the
+ * browser build bundlers take (tsup.config.ts swaps generated/validators/by-operation for the
+ * module that loads each operation's chunk on first use).
+ */
+const validatorsOf: OperationValidatorsLookup = operationValidators;
 
 /** What the client lends one call. */
 export interface CallSettings extends RpcContext {
@@ -95,9 +105,22 @@ export async function callEnvelope(
     );
   }
   const descriptor = describeOperation(operation);
-  if (settings.validatePayloads && options.validate !== false && descriptor !== undefined) {
+  const checkPayload = settings.validatePayloads && options.validate !== false && descriptor !== undefined;
+  let validators: OperationValidators | undefined;
+  if (checkPayload || (settings.validateResponses && descriptor !== undefined)) {
+    // In the browser build bundlers take, an operation's validators are a chunk loaded on its
+    // first call: before anything is sent, so a chunk that cannot be loaded sends nothing. Found at
+    // once, they are used at once: calls reach the session in the order they were made.
+    const found = validatorsOf(operation);
+    try {
+      validators = found instanceof Promise ? await found : found;
+    } catch (error) {
+      return refuse(wireError(validatorsUnavailable(operation, error)));
+    }
+  }
+  if (checkPayload && validators !== undefined) {
     // The catalog's schema also proves the payload is JSON.
-    const refused = preflightPayload(operation, request.payload);
+    const refused = preflightPayload(operation, request.payload, validators);
     if (refused !== undefined) return refuse(refused);
   } else {
     const issues = issuesOf(checkJson, request.payload, "payload");
@@ -169,7 +192,12 @@ export async function callEnvelope(
           retryable = failedBeforeSending(outcome);
           retryAfterMs = retryAfterOf(outcome.error);
         } else {
-          answer = readAnswer(outcome.message, request, settings.validateResponses, mutating);
+          answer = readAnswer(
+            outcome.message,
+            request,
+            settings.validateResponses ? { result: validators?.result } : undefined,
+            mutating,
+          );
           retryable = !answer.ok && answer.error.code === "overloaded";
         }
         const retry =
@@ -201,6 +229,11 @@ export async function callEnvelope(
   return failed;
 }
 
+/** What an answer is checked against before it is believed: the operation's result validator, if any. */
+interface AnswerChecks {
+  result: GeneratedValidator | undefined;
+}
+
 /**
  * The daemon's answer as the caller sees it: mapped back to an envelope and checked before it is
  * believed. Whatever the daemon sent, this never throws: an answer the mapping or the checks cannot
@@ -209,11 +242,11 @@ export async function callEnvelope(
 function readAnswer(
   message: JsonRpcResponse,
   request: GlassRequest,
-  validate: boolean,
+  checks: AnswerChecks | undefined,
   mutating: boolean,
 ): GlassResponse {
   try {
-    return believe(fromMcpResponse(message, request), request.operation, validate, mutating);
+    return believe(fromMcpResponse(message, request), request.operation, checks, mutating);
   } catch (error) {
     const reason = error instanceof RangeError ? "is nested too deeply to read" : "could not be read";
     return responseEnvelope(request, false, responseInvalid(request.operation, [{ path: "answer", reason }], mutating));
@@ -226,9 +259,14 @@ function readAnswer(
  * schema. The rest of the envelope is the client's own (ids copied from the request); the result
  * came out of JSON.parse, so it is JSON.
  */
-function believe(response: GlassResponse, operation: string, validate: boolean, mutating: boolean): GlassResponse {
-  if (!validate) return response;
-  const resultValidator = ownProperty(resultValidators, operation);
+function believe(
+  response: GlassResponse,
+  operation: string,
+  checks: AnswerChecks | undefined,
+  mutating: boolean,
+): GlassResponse {
+  if (checks === undefined) return response;
+  const resultValidator = checks.result;
   const issues = !response.ok
     ? issuesOf(validateGlassErrorObject, response.error, "error")
     : resultValidator === undefined

@@ -12,10 +12,14 @@ import type {
   TraceOperation,
 } from "../../generated/operation-map.js";
 import { assembleRequest, responseEnvelope } from "../envelope/create-request.js";
-import { validateGlassIdentifier, validateGlassOperationName } from "../../generated/validators/index.js";
+import {
+  validateGlassIdentifier,
+  validateGlassOperationName,
+  validateGlassRequest,
+} from "../../generated/validators/core.js";
 import { describeIssues, type ValidationIssue } from "../validation/issue.js";
 import type { GlassErrorObject, GlassRequest, GlassResponse } from "../envelope/envelope-types.js";
-import { validateRequest } from "../envelope/validate.js";
+import { runValidator } from "../envelope/validate.js";
 import { boundedIssues } from "../mcp/answer-check.js";
 import { requestInvalid, TransportClosedError } from "../errors/error-classes.js";
 import { describeError } from "../errors/redact.js";
@@ -303,7 +307,7 @@ export class Glass {
     request: GlassRequest,
     options: Omit<CallOptions, "requestId" | "correlationId" | "deadlineMs"> = {},
   ): Promise<GlassResponse> {
-    const checked = validateRequest(request);
+    const checked = runValidator<GlassRequest>(validateGlassRequest, request);
     if (!checked.ok) {
       const error = requestInvalid(
         `the request envelope is invalid: ${describeIssues(checked.issues, "request")}`.slice(0, 500),

@@ -1,5 +1,5 @@
 import type { GlassCapabilityAgreement, GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
-import { validateCapabilityAgreement, validateCapabilityManifest } from "../../generated/validators/index.js";
+import { validateCapabilityAgreement, validateCapabilityManifest } from "../../generated/validators/core.js";
 import { runValidator } from "../envelope/validate.js";
 import { GlassError } from "../errors/glass-error.js";
 import type { JsonRpcFailure, JsonRpcId, JsonRpcSuccess } from "../mcp/json-rpc.js";

@@ -1,10 +1,11 @@
-import { validateTaskDocument, validateWebIrDocument } from "../../generated/validators/index.js";
-import { validatePayload } from "../envelope/validate.js";
+import { runValidator } from "../envelope/validate.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
 import { toolFor } from "../operations/catalog.js";
 import { describeIssues, isStructuralIssue } from "../validation/issue.js";
-import { isJsonObject } from "../validation/json-value.js";
+import { checkJson, isJsonObject } from "../validation/json-value.js";
+import type { GeneratedValidator } from "../validation/generated-support.js";
+import type { OperationValidators } from "../validation/operation-validators.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 
 /**
@@ -16,19 +17,27 @@ import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 function failureKind(
   operation: string,
   payload: unknown,
+  documents: OperationValidators["documents"],
 ): "taskValidation" | "taskCompilation" | "webIrValidation" | undefined {
   if (operation.startsWith("webIr.")) return "webIrValidation";
   if (operation === "task.compile") {
     // Only the verdicts matter: a valid task compiled against an invalid IR is the IR's failure.
+    const task = documents?.task;
+    const ir = documents?.ir;
     return isJsonObject(payload) &&
-      validateTaskDocument(payload.task, "", null) &&
-      !validateWebIrDocument(payload.ir, "", null)
+      task !== undefined &&
+      ir !== undefined &&
+      task(payload.task, "", null) &&
+      !ir(payload.ir, "", null)
       ? "webIrValidation"
       : "taskCompilation";
   }
   if (operation.startsWith("task.")) return "taskValidation";
   return undefined;
 }
+
+/** The payload of an operation outside the catalog only needs to be JSON. */
+const anyJson: GeneratedValidator = (value, path, out) => checkJson(value, path, out);
 
 /**
  * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or
@@ -41,10 +50,14 @@ function failureKind(
  * for optional strings (opaquely) and takes it as absent only for optional integers, so the one
  * safe way to say "absent" is to omit the field.
  */
-export function preflightPayload(operation: string, payload: unknown): GlassErrorObject | undefined {
-  const checked = validatePayload(operation, payload);
+export function preflightPayload(
+  operation: string,
+  payload: unknown,
+  validators: OperationValidators | undefined,
+): GlassErrorObject | undefined {
+  const checked = runValidator(validators?.payload ?? anyJson, payload);
   if (checked.ok) return undefined;
-  const kind = failureKind(operation, payload);
+  const kind = failureKind(operation, payload, validators?.documents);
   const [first] = checked.issues;
   if (kind !== undefined && first !== undefined) {
     const lifted = liftToolError(JSON.stringify({ kind, path: first.path, reason: first.reason }), {

@@ -1,4 +1,20 @@
 import { brandErrorClass, GlassError, type GlassErrorInit } from "./glass-error.js";
+import { describeError } from "./redact.js";
+
+/**
+ * An operation's validators could not be loaded (in a browser bundle, the operation's chunk): the
+ * call was not sent. Safe to call again, which tries the load again; the cause says why it failed.
+ */
+export function validatorsUnavailable(operation: string, cause: unknown): GlassError {
+  return new GlassError({
+    code: "validators.unavailable",
+    message: `the validators of ${operation} could not be loaded, so nothing was sent (in a browser page: check that the page's chunks are served beside it, or call with { validate: false }): ${describeError(cause)}`,
+    phase: "preflight",
+    operation,
+    cause,
+    retry: { classification: "safeImmediate", recommendedOperation: "retry" },
+  });
+}
 
 /**
  * The error for a request, an option or a message the caller must fix before sending it again:

@@ -27,6 +27,11 @@ export const GlassErrorCode = {
   RequestInvalid: "request.invalid",
   /** The payload breaks the operation's schema (it was not sent). */
   PayloadInvalid: "payload.invalid",
+  /**
+   * An operation's validators could not be loaded (a browser page's chunk for it failed to load);
+   * the call was not sent.
+   */
+  ValidatorsUnavailable: "validators.unavailable",
   /** The response could not be believed: it breaks the envelope or the operation's result schema. */
   ResponseInvalid: "response.invalid",
   /** The daemon's answer would exceed 32 MiB and was dropped (-32001); for a mutating call the action ran. */

@@ -1,5 +1,6 @@
 import { leaseExemptTools } from "../../generated/operations.js";
 import type { GlassCapabilityManifest } from "../../generated/types/glass-capabilities-v1.js";
+import { operationValidators } from "../../generated/validators/by-operation.js";
 import { preflightPayload } from "../client/preflight.js";
 import type { GlassResponse } from "../envelope/envelope-types.js";
 import { GlassErrorCode } from "../errors/error-codes.js";
@@ -140,7 +141,7 @@ function payloadRefusal(call: ToolCall): GlassResponse | "untyped" | undefined {
   }
   // executeTask validates its task only to run it: a rule it breaks is an untyped failure too.
   if (checked.issues.some(isStructuralIssue) || operation === "task.execute") return "untyped";
-  const error = preflightPayload(operation, payload);
+  const error = preflightPayload(operation, payload, operationValidators(operation));
   return error === undefined ? undefined : responseEnvelope(call.request, false, error);
 }
 

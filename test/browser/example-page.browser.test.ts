@@ -15,7 +15,12 @@ interface PageRun {
   status: string;
   lines: string[];
   consoleErrors: string[];
+  /** The operations whose validator chunks the page fetched, in order. */
+  validatorChunks: string[];
 }
+
+/** An operation's validators as the page's bundle names their chunk: `/chunks/browser.observe-<hashes>.js`. */
+const VALIDATOR_CHUNK = /^\/chunks\/([a-z][A-Za-z]*\.[A-Za-z]+)-[\w-]+\.js$/;
 
 describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))(
   "the browser-page example in headless Chromium",
@@ -39,6 +44,11 @@ describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))(
       const consoleErrors: string[] = [];
       tab.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
       tab.on("pageerror", (error) => consoleErrors.push(error.message));
+      const validatorChunks: string[] = [];
+      tab.on("request", (request) => {
+        const chunk = VALIDATOR_CHUNK.exec(new URL(request.url()).pathname);
+        if (chunk !== null) validatorChunks.push(chunk[1]!);
+      });
       try {
         await tab.goto(url);
         await tab.waitForSelector("#status[data-outcome]", { timeout: 30_000 });
@@ -49,6 +59,7 @@ describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))(
           status: (await tab.textContent("#status")) ?? "",
           lines: await tab.locator("#story li").allTextContents(),
           consoleErrors,
+          validatorChunks,
         };
       } finally {
         await tab.close();
@@ -72,6 +83,13 @@ describe.skipIf(!existsSync(BROWSER_BUILD) || !existsSync(CHROMIUM))(
         "read the page's text: Sign in · Sign in to see your orders · Email · Password ·  Sign in",
       ]);
       expect(overWebSocket.consoleErrors).toEqual([]);
+      // The page loads the validators of the operations it calls, each on its first call, and no others.
+      expect(overWebSocket.validatorChunks).toEqual([
+        "browser.observe",
+        "browser.findTarget",
+        "browser.type",
+        "browser.getText",
+      ]);
 
       // The daemon's one browser has moved on: typing advanced its page to revision 2.
       const overHttp = await openPage(`${example.url}&transport=http`, "example-page-http.png");

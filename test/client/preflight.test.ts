@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { preflightPayload } from "../../src/client/preflight.js";
+import { operationValidators } from "../../generated/validators/by-operation.js";
+import { preflightPayload as preflightWith } from "../../src/client/preflight.js";
+
+/** The preflight as the client runs it: with the operation's validators from the catalog. */
+const preflightPayload = (operation: string, payload: unknown) =>
+  preflightWith(operation, payload, operationValidators(operation));
 
 const task = {
   schemaVersion: 1,

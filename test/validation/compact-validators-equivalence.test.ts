@@ -19,6 +19,9 @@ import { emitValidators, type NamedEntry } from "../../codegen/emit-validators.j
 import { SchemaRegistry, type SchemaLocation } from "../../codegen/schema-registry.js";
 import * as compiled from "../../generated/validators/index.js";
 import * as compact from "../../generated/validators-compact/index.js";
+import * as compactCore from "../../generated/validators-compact/core.js";
+import { operationValidators } from "../../generated/validators-compact/by-operation.js";
+import { operationValidators as compiledOperationValidators } from "../../generated/validators/by-operation.js";
 import type { GeneratedValidator } from "../../src/validation/generated-support.js";
 import type { ValidationIssue } from "../../src/validation/issue.js";
 import { readGoldenFixture } from "../support/golden-fixture.js";
@@ -37,6 +40,9 @@ void asCompiled;
 
 const registry = new SchemaRegistry(fileURLToPath(new URL("../../schema/", import.meta.url)));
 const catalog = loadCatalog(registry);
+
+/** The documents an operation's payload carries, as the compiled back end names them. */
+const compiledDocuments = (operation: string) => compiledOperationValidators(operation)?.documents;
 
 /** One validator under both back ends, and the schema it checks. */
 interface Pair {
@@ -78,7 +84,44 @@ const results: Pair[] = catalog.operations.flatMap((op) =>
         },
       ],
 );
-const pairs = [...named, ...payloads, ...results];
+/**
+ * The programs a browser bundle splits the catalog into: the client's named validators (core.ts),
+ * and each operation's payload, result and documents in a module of its own, loaded through
+ * by-operation.ts as a page does on the operation's first call.
+ */
+const core: Pair[] = Object.entries(compactCore).map(([name, validator]) => {
+  const whole = named.find((pair) => pair.label === name)!;
+  return { ...whole, label: `${name} (core program)`, compact: validator };
+});
+const perOperation: Pair[] = [];
+for (const op of catalog.operations) {
+  const own = await operationValidators(op.operation)!;
+  perOperation.push({
+    ...payloads.find((pair) => pair.label === `payload of ${op.operation}`)!,
+    label: `payload of ${op.operation} (own program)`,
+    compact: own.payload,
+  });
+  const result = results.find((pair) => pair.label === `result of ${op.operation}`);
+  if (result !== undefined)
+    perOperation.push({ ...result, label: `result of ${op.operation} (own program)`, compact: own.result! });
+  for (const [field, validator] of Object.entries(own.documents ?? {})) {
+    const document = named.find(
+      (pair) =>
+        pair.compact === compiledDocuments(op.operation)?.[field] ||
+        pair.compiled === compiledDocuments(op.operation)?.[field],
+    )!;
+    perOperation.push({ ...document, label: `${field} of ${op.operation} (own program)`, compact: validator });
+  }
+}
+const pairs = [...named, ...payloads, ...results, ...core, ...perOperation];
+/** The split programs' validators of each validator of the whole program: compared on whatever it is compared on. */
+const twins = new Map<Pair, Pair[]>();
+for (const twin of [...core, ...perOperation]) {
+  const whole = [...named, ...payloads, ...results].find(
+    (pair) => pair.compiled === twin.compiled && pair.location === twin.location,
+  )!;
+  twins.set(whole, [...(twins.get(whole) ?? []), twin]);
+}
 const byLabel = new Map(pairs.map((pair) => [pair.label, pair]));
 
 /** What a validator did: its verdict and issues, or what it threw. */
@@ -118,6 +161,7 @@ function compare(pair: Pair, value: unknown): boolean {
   const tally = seen.get(pair.label) ?? { valid: 0, invalid: 0 };
   tally[valid ? "valid" : "invalid"]++;
   seen.set(pair.label, tally);
+  for (const twin of twins.get(pair) ?? []) compare(twin, value);
   return true;
 }
 

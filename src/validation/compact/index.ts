@@ -19,14 +19,17 @@ import { jsonByteLength, jsonStringLength, utf8Length } from "../byte-length.js"
 import { codePointLength, duplicateIndex, failUnion, scratch, type GeneratedValidator } from "../generated-support.js";
 import { checkJson, got, gotValue, isJsonObject } from "../json-value.js";
 import { joinIndex, joinPath, type ValidationIssue } from "../issue.js";
-import { rules } from "../rules/index.js";
 import { isIdentifierText, isNonWhiteSpaceText } from "../text-patterns.js";
 
 /** The hand-written equivalents of schema patterns (text-patterns.ts; KNOWN_PATTERNS names them). */
 export const KNOWN_TESTS = [isIdentifierText, isNonWhiteSpaceText];
 
-/** The rules, as nodes name them (by their place in `rules`). */
-const RULES = Object.values(rules) as ((value: unknown, path: string, out: ValidationIssue[]) => boolean)[];
+/**
+ * An `x-rule` check (src/validation/rules/): pushes its issues and returns `false` when the value
+ * breaks it. It takes the shape its schema guarantees, since it runs once the value is otherwise valid.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each rule types the value as the shape its schema guarantees
+export type CompactRule = (value: any, path: string, out: ValidationIssue[]) => boolean;
 
 type Primitive = string | number | boolean | null;
 
@@ -102,7 +105,7 @@ export interface CompactNode {
   j?: 1;
   /** `x-maxBytes` on a value that is not (only) a string: its compact JSON (see `size`), once it is otherwise valid. */
   b?: number;
-  /** `x-rule`: the rules (their place in `rules`) run once the value is otherwise valid. */
+  /** `x-rule`: the rules (their place in src/validation/rules/index.ts's `rules`) run once the value is otherwise valid. */
   w?: number[];
   /** `x-reason`: the schema's own wording, by the key of the keyword (`P`: pattern, `0`: minimum...). */
   x?: Record<string, string>;
@@ -131,11 +134,15 @@ const ARTICLES = ",an object,an array,a string,a boolean,null,an integer,a numbe
 const LIMITS = ["at least", "at most", "greater than", "less than"];
 
 /**
- * Loads a program (`nodes[0]` is unused). Returns `validator(node, strict)`: the validator that
- * runs the program from a node (`strict` closes every typed object that lists properties, as the
- * compiled strict variant does).
+ * Loads a program (`nodes[0]` is unused) and the rules its nodes name, each at its place in
+ * src/validation/rules/index.ts's `rules` (a program passes only those it uses: the others are
+ * holes). Returns `validator(node, strict)`: the validator that runs the program from a node
+ * (`strict` closes every typed object that lists properties, as the compiled strict variant does).
  */
-export function compact(program: (PackedNode | undefined)[]): (node: number, strict?: boolean) => GeneratedValidator {
+export function compact(
+  program: (PackedNode | undefined)[],
+  rules: readonly (CompactRule | undefined)[] = [],
+): (node: number, strict?: boolean) => GeneratedValidator {
   /** The issue list (`null`: verdict only), the current function's verdict, strict mode. */
   let O: ValidationIssue[] | null = null;
   let ok = true;
@@ -420,7 +427,7 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
       !F(p, why(n, "D", `must serialize to at most ${n.b} bytes of JSON`, ` (got ${j})`))
     )
       return false;
-    for (const rule of n.w ?? []) if (ok && !RULES[rule]!(x, p, O ?? scratch()) && !no()) return false;
+    for (const rule of n.w ?? []) if (ok && !rules[rule]!(x, p, O ?? scratch()) && !no()) return false;
     return true;
   };
 
@@ -434,12 +441,17 @@ export function compact(program: (PackedNode | undefined)[]): (node: number, str
     };
 }
 
-/** A validator table (`payloadValidators`): each name with the validator of its node (0: none), frozen and without a prototype. */
+/**
+ * A validator table (`payloadValidators`): each key of `catalog`, in order, with the validator of
+ * its node (0: none), frozen and without a prototype. The keys are read here, not by the caller, so
+ * that a bundler drops an unused table whole (its arguments have no side effects).
+ */
 export function validatorTable(
   validator: (node: number) => GeneratedValidator,
-  names: string[],
+  catalog: Readonly<Record<string, unknown>>,
   nodes: number[],
 ): Readonly<Record<string, GeneratedValidator>> {
+  const names = Object.keys(catalog);
   const table = Object.create(null) as Record<string, GeneratedValidator>;
   nodes.forEach((node, i) => node && (table[names[i]!] = validator(node)));
   return Object.freeze(table);
