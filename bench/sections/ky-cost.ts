@@ -7,8 +7,9 @@ import { median } from "../lib/stats.js";
 /**
  * ky's cost per request over HTTP, as an A/B in this process against the running bridge: the same
  * small `tools/call` POST (same URL, headers and bytes of body, one request in flight, the answer
- * read with `.text()`) made through ky — set up as `httpTransport` sets it up (`extend` with its
- * retry settings, `throwHttpErrors`, a `beforeRequest` hook, no timeout: its defaults) — and
+ * read with `.text()`) made through ky — set up as `httpTransport` sets it up for a call (`extend`
+ * with `throwHttpErrors` and `retry: 0`, as the transport never sends a call twice; no hook of its
+ * own, no timeout: its defaults) — and
  * through a plain `fetch(url, init)`; between them, the steps ky adds in the order it adds them:
  * `fetch` of a `Request` built from the same init (its body becomes a stream), and that after
  * `request.clone()` (ky clones every request for a retry, tee-ing the body, and cancels the clone
@@ -31,18 +32,6 @@ export interface KyCostResult {
   kyNoIoMicros: number;
   newRequestMicros: number;
 }
-
-const RETRY = {
-  limit: 2,
-  methods: ["post"],
-  statusCodes: [408, 429, 502, 503, 504],
-  afterStatusCodes: [],
-  retryOnTimeout: false,
-  jitter: undefined,
-  backoffLimit: Number.POSITIVE_INFINITY,
-  shouldRetry: () => false,
-  delay: () => 0,
-};
 
 /** Measures ky next to plain `fetch` on the bridge of `targets` (a small call of the fixture). */
 export async function measureKyCost(targets: BenchTargets, settings: BenchSettings): Promise<KyCostResult> {
@@ -69,10 +58,9 @@ export async function measureKyCost(targets: BenchTargets, settings: BenchSettin
   const body = new TextEncoder().encode(
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: op.tool, arguments: op.payload } }),
   );
-  const client = ky.extend({ prefixUrl: "", throwHttpErrors: true, retry: RETRY });
-  const noop = (): void => {};
+  const client = ky.extend({ prefixUrl: "", throwHttpErrors: true, retry: 0 });
   const viaKy = async (): Promise<string> =>
-    (await client(url, { method: "POST", headers, body, timeout: false, hooks: { beforeRequest: [noop] } })).text();
+    (await client(url, { method: "POST", headers, body, timeout: false })).text();
   const viaFetch = async (): Promise<string> => (await fetch(url, { method: "POST", headers, body })).text();
   for (const check of [await viaKy(), await viaFetch()])
     if (!check.includes('"result"')) throw new Error(`ky A/B: the bridge answered ${check.slice(0, 200)}`);

@@ -230,14 +230,15 @@ export async function readCallAnswer(
   let resumeFailure: ResumeFailure | undefined;
   let tooLarge: AnswerTooLarge | undefined;
   try {
-    // The POST's stream is read until the answer: then it is released (its body cancelled, its
+    // The POST's SSE stream is read until the answer: then it is released (its body cancelled, its
     // fetch aborted) rather than held until the server ends it, so a server that never ends its
-    // streams holds no connection per answered call.
+    // streams holds no connection per answered call. A JSON answer has been read to its end when
+    // it is taken: nothing of it is left to release.
     await readMessages(response, take, { handlers: host.handlers(), answer, cursor }).catch((error: unknown) => {
       if (error instanceof AnswerTooLarge || cursor.lastEventId === "") throw error;
       why = describeError(error);
     });
-    if (answered) stop.abort();
+    if (answered && contentTypeOf(response) !== "application/json") stop.abort();
     if (!answered && cursor.lastEventId !== "" && !stop.signal.aborted && host.isOpen())
       resumeFailure = await resumeSseStream(cursor, stop.signal, (lastEventId) =>
         readStreamGet(host, {

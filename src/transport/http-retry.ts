@@ -67,9 +67,17 @@ export function mayMutate(message: JsonRpcMessage): boolean {
  * sends it twice; an answer to the daemon's request is never sent twice.
  */
 export function mayRetry(message: JsonRpcMessage, status: number): boolean {
-  if (!RETRY_STATUSES.has(status)) return false;
-  if (isJsonRpcRequest(message)) return message.method === "initialize" && INITIALIZE_RETRY_STATUSES.has(status);
-  return safeToRepeat(message);
+  if (!RETRY_STATUSES.has(status) || !retriedByTransport(message)) return false;
+  return !isJsonRpcRequest(message) || INITIALIZE_RETRY_STATUSES.has(status);
+}
+
+/**
+ * Whether the transport may POST `message` again after some refusal ({@link mayRetry}): a
+ * notification, and `initialize`. Any other message goes out once as far as the transport is
+ * concerned.
+ */
+export function retriedByTransport(message: JsonRpcMessage): boolean {
+  return isJsonRpcRequest(message) ? message.method === "initialize" : safeToRepeat(message);
 }
 
 const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

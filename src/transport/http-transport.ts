@@ -21,7 +21,7 @@ import {
   type HttpErrorContext,
 } from "./http-errors.js";
 import { planRequest, type HttpRequest } from "./http-request.js";
-import { mayRetry, RETRY_STATUSES, retryWaitMs, safeToRepeat } from "./http-retry.js";
+import { mayRetry, retriedByTransport, retryWaitMs, safeToRepeat } from "./http-retry.js";
 import { HttpClientSession, isInitialize, isInitialized, replayInitialize } from "./http-session.js";
 import { httpSettingsOf, type HttpSettings } from "./http-settings.js";
 import { PendingCalls } from "./http-pending-calls.js";
@@ -168,22 +168,13 @@ class HttpTransport implements GlassTransport {
       endRefused: async (response) => void this.#end(await this.#tokenRefused(response)),
     };
     // Every non-2xx comes back as ky's HTTPError (which carries the response): that is how ky
-    // retries, and #send hands its response to the mapping to GlassErrors. Only a POST is retried,
-    // and only when the request's own `shouldRetry` (see #retryOptions) says so.
+    // retries, and #send hands its response to the mapping to GlassErrors. No request is retried
+    // (`retry: 0`, whatever the caller's instance says) but a POST that #send gives retry options
+    // of its own (see #retryOptions).
     this.#ky = kyInstanceOf(options.ky).extend({
       prefixUrl: "",
       throwHttpErrors: true,
-      retry: {
-        limit: settings.maxRetries,
-        methods: ["post"],
-        statusCodes: [...RETRY_STATUSES],
-        afterStatusCodes: [],
-        retryOnTimeout: false,
-        jitter: undefined,
-        backoffLimit: Number.POSITIVE_INFINITY,
-        shouldRetry: () => false,
-        delay: () => 0,
-      },
+      retry: 0,
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
@@ -298,7 +289,11 @@ class HttpTransport implements GlassTransport {
     const message = request.kind === "post" ? request.message : undefined;
     const bytes = plan.body?.byteLength ?? 0;
     this.#unansweredBodyBytes += bytes;
-    const retryKey = message !== undefined && isJsonRpcRequest(message) ? String(message.id) : undefined;
+    // Retry options (and the hook below) only for what the transport may send again: every other
+    // request keeps the instance's `retry: 0` and costs ky no retry or hook work.
+    const retried = message !== undefined && stop !== undefined && retriedByTransport(message);
+    // Where a cancel finds a request waiting to be POSTed again (only `initialize` among requests is).
+    const retryKey = retried && isJsonRpcRequest(message) ? String(message.id) : undefined;
     // An attempt starts: a wait before it is over, so a cancel no longer ends the request there.
     const attemptStarts = (): void => {
       if (retryKey !== undefined) this.#pendingCalls.retryStarts(retryKey, stop);
@@ -310,9 +305,9 @@ class HttpTransport implements GlassTransport {
         ...(plan.body === undefined ? {} : { body: plan.body }),
         ...(stop === undefined ? {} : { signal: stop.signal }),
         timeout: plan.timeout,
+        ...(retried ? { retry: this.#retryOptions(message, stop, retryKey) } : {}),
         // After the caller's hooks: the attempt is on its way.
-        hooks: { beforeRequest: [attemptStarts] },
-        ...(message === undefined || stop === undefined ? {} : { retry: this.#retryOptions(message, stop, retryKey) }),
+        ...(retryKey === undefined ? {} : { hooks: { beforeRequest: [attemptStarts] } }),
       });
       this.#reachedServer = true;
       return response;
@@ -340,7 +335,11 @@ class HttpTransport implements GlassTransport {
    */
   #retryOptions(message: JsonRpcMessage, stop: AbortController, retryKey: string | undefined): RetryOptions {
     let waitMs = 0;
+    // Whole options, not merged with the instance's `retry: 0`: `shouldRetry` answers every refusal,
+    // `limit` also bounds a retry the caller's `afterResponse` hook forces (`ky.retry()`).
     return {
+      limit: this.#settings.maxRetries,
+      methods: ["post"],
       shouldRetry: ({ error, retryCount }) => {
         if (!isHTTPError(error) || this.#state !== "started" || !mayRetry(message, error.response.status)) return false;
         waitMs = retryWaitMs(error.response.headers.get("retry-after"), retryCount);

@@ -524,6 +524,26 @@ describe("httpTransport with the caller's ky instance", () => {
     ).toEqual([undefined, true]);
   });
 
+  it("a retry its afterResponse hook forces (ky.retry()) never POSTs a call again: the transport alone decides what is sent twice", async () => {
+    const instance = ky.create({
+      hooks: {
+        afterResponse: [
+          async (request) => ((await request.clone().text()).includes('"tools/call"') ? ky.retry() : undefined),
+        ],
+      },
+    });
+    const server = await serve(() => undefined);
+    const glass = await connect(server, { ky: instance });
+
+    // ky gives up the forced retry as an error of its own: the call's POST failed once it was sent.
+    expect(await failure(glass.browser.click(clickPayload, { deadlineMs: 5_000 }))).toMatchObject({
+      code: "transport.closed",
+      mutationPossible: true,
+    });
+    await sleep(100);
+    expect(server.count(CLICK)).toBe(1);
+  });
+
   it("the transport's settings go on top of the instance's: its timeout, retry and prefixUrl do not apply", async () => {
     const instance = ky.create({
       timeout: 50,
