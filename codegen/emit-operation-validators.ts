@@ -149,13 +149,15 @@ export function emitCompactOperationValidators(
   const byOperation = "validators-compact/by-operation";
   const lookup = [
     `import { lazyOperationValidators, type OperationValidatorsLookup } from "${sourceImport(byOperation, "src/validation/operation-validators")}";`,
+    `import { operations } from "${sourceImport(byOperation, "src/operations/catalog")}";`,
     "",
-    "/** The validators of every catalog operation, each loaded from its own module on first use (`undefined` outside the catalog). */",
-    "export const operationValidators: OperationValidatorsLookup = lazyOperationValidators({",
-    ...catalog.operations.map(
-      (op) => `  ${JSON.stringify(op.operation)}: () => import("./${operationModule(op.operation)}.js"),`,
-    ),
-    "});",
+    "/**",
+    " * The validators of every catalog operation, each loaded from its own module on first use",
+    " * (`undefined` outside the catalog). The loaders are in the order of the catalog's operations.",
+    " */",
+    "export const operationValidators: OperationValidatorsLookup = lazyOperationValidators(operations, [",
+    ...catalog.operations.map((op) => `  () => import("./${operationModule(op.operation)}.js"),`),
+    "]);",
   ];
   files.set(`${byOperation}.ts`, `${banner("schema/")}${lookup.join("\n")}\n`);
   return files;

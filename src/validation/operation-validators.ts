@@ -40,21 +40,24 @@ export function operationValidatorTable(
 }
 
 /**
- * The validators of each catalog operation loaded on its first use, once: `loaders` import the
- * operation's module (a chunk of its own in a bundle). A load that fails is not remembered, so the
- * next call tries again.
+ * The validators of each catalog operation loaded on its first use, once: `loaders[i]` imports the
+ * module of the catalog's `i`-th operation (a chunk of its own in a bundle). A load that fails is
+ * not remembered, so the next call tries again.
  */
 export function lazyOperationValidators(
-  loaders: Readonly<Record<string, () => Promise<OperationValidators>>>,
+  catalog: Readonly<Record<string, unknown>>,
+  loaders: readonly (() => Promise<OperationValidators>)[],
 ): OperationValidatorsLookup {
+  const loaderOf = new Map(Object.keys(catalog).map((operation, i) => [operation, loaders[i]!]));
   const loaded = new Map<string, OperationValidators>();
   return (operation) => {
     const known = loaded.get(operation);
     if (known !== undefined) return known;
-    const load = ownProperty(loaders, operation);
-    return load?.().then((validators) => {
-      loaded.set(operation, validators);
-      return validators;
-    });
+    return loaderOf
+      .get(operation)?.()
+      .then((validators) => {
+        loaded.set(operation, validators);
+        return validators;
+      });
   };
 }

@@ -21,7 +21,8 @@ vi.mock("../../generated/validators/by-operation.js", async () => {
   };
   return {
     operationValidators: lazyOperationValidators(
-      Object.fromEntries(Object.keys(operations).map((operation) => [operation, () => load(operation)])),
+      operations,
+      Object.keys(operations).map((operation) => () => load(operation)),
     ),
   };
 });
