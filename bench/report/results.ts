@@ -174,15 +174,34 @@ export function toResults(run: BenchRun): Record<string, unknown> {
       {
         build: "page-http",
         entry:
-          'import { Glass, httpTransport } from "glass-sdk" (esbuild --bundle --minify --platform=browser, exports\' browser condition)',
+          "Glass + httpTransport calling browser.observe, findTarget and type (esbuild --bundle --splitting --minify --platform=browser, exports' browser condition): what loads before the first call",
         minified: bytes(run.bundle.glassHttpPage.minifiedBytes),
         gzip: bytes(run.bundle.glassHttpPage.gzipBytes),
+        files: run.bundle.glassHttpPage.files,
+        firstCallAdds: Object.fromEntries(
+          Object.entries(run.bundle.glassHttpPage.onFirstCall).map(([operation, gzip]) => [operation, bytes(gzip)]),
+        ),
       },
       {
         build: "page-websocket",
-        entry: 'import { Glass, webSocketTransport } from "glass-sdk" (same)',
+        entry: "the same page with webSocketTransport",
         minified: bytes(run.bundle.glassWebSocketPage.minifiedBytes),
         gzip: bytes(run.bundle.glassWebSocketPage.gzipBytes),
+        files: run.bundle.glassWebSocketPage.files,
+      },
+      {
+        build: "page-http-vite",
+        entry: "the HTTP page built by Vite (production build): what loads before the first call",
+        minified: bytes(run.bundle.viteHttpPage.minifiedBytes),
+        gzip: bytes(run.bundle.viteHttpPage.gzipBytes),
+        files: run.bundle.viteHttpPage.files,
+      },
+      {
+        build: "page-websocket-vite",
+        entry: "the WebSocket page built by Vite",
+        minified: bytes(run.bundle.viteWebSocketPage.minifiedBytes),
+        gzip: bytes(run.bundle.viteWebSocketPage.gzipBytes),
+        files: run.bundle.viteWebSocketPage.files,
       },
       {
         build: "mcp-sdk-client",

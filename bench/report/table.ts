@@ -109,6 +109,7 @@ export function formatTable(run: BenchRun): string {
   );
   lines.push(
     `    pages calling three browser operations, loaded before the first call (esbuild, browser, chunks): Glass + httpTransport ${kb(b.glassHttpPage.minifiedBytes)} min, ${kb(b.glassHttpPage.gzipBytes)} gzip in ${b.glassHttpPage.files} files; Glass + webSocketTransport ${kb(b.glassWebSocketPage.minifiedBytes)} min, ${kb(b.glassWebSocketPage.gzipBytes)} gzip in ${b.glassWebSocketPage.files} files`,
+    `    the same pages built by Vite: Glass + httpTransport ${kb(b.viteHttpPage.gzipBytes)} gzip in ${b.viteHttpPage.files} files; Glass + webSocketTransport ${kb(b.viteWebSocketPage.gzipBytes)} gzip in ${b.viteWebSocketPage.files} files`,
     `    each first call adds its validators (gzip): ${Object.entries(b.glassWebSocketPage.onFirstCall)
       .map(([operation, bytes]) => `${operation} ${kb(bytes)}`)
       .join(", ")}`,

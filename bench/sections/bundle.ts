@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
+import { build as viteBuild, type Rollup } from "vite";
+
+type RollupOutput = Rollup.RollupOutput;
 import { DIST, ROOT } from "../lib/paths.js";
 import { bytesBySource } from "../lib/source-map-sizes.js";
 
@@ -37,6 +40,14 @@ export interface BundleResult {
   glassHttpPage: PageSize;
   /** The same page with `webSocketTransport` instead of `httpTransport`. */
   glassWebSocketPage: PageSize;
+  /**
+   * The same two pages built by Vite (its production build, defaults bar the `browser` condition):
+   * what they load before their first call. esbuild, with code splitting, loads the chunks of the
+   * validation rules up front (it ignores `sideEffects: false` once there are several entry points);
+   * Vite leaves them to the operations whose validators import them.
+   */
+  viteHttpPage: BundleSize & { files: number };
+  viteWebSocketPage: BundleSize & { files: number };
   /** esbuild bundle of the MCP SDK's Client + StreamableHTTPClientTransport, built now. */
   mcpSdk: BundleSize;
   /** Our minified bytes by source area, read from the bundle's source map. */
@@ -127,6 +138,40 @@ async function page(contents: string): Promise<PageSize> {
   };
 }
 
+/** Vite's production build of a page whose whole source is `contents`: what it loads before its first call. */
+async function vitePage(contents: string): Promise<BundleSize & { files: number }> {
+  const dir = mkdtempSync(join(ROOT, "bench/.vite-page-"));
+  try {
+    writeFileSync(join(dir, "page.js"), contents);
+    const built = await viteBuild({
+      root: dir,
+      configFile: false,
+      logLevel: "silent",
+      resolve: { conditions: ["browser"] },
+      build: { write: false, target: "es2022", modulePreload: false, rollupOptions: { input: join(dir, "page.js") } },
+    });
+    const output = (Array.isArray(built) ? built[0]! : (built as RollupOutput)).output;
+    const chunks = new Map(output.flatMap((file) => (file.type === "chunk" ? [[file.fileName, file] as const] : [])));
+    const initial = new Set<string>();
+    const visit = (name: string): void => {
+      if (initial.has(name)) return;
+      initial.add(name);
+      for (const imported of chunks.get(name)!.imports) visit(imported);
+    };
+    visit([...chunks.values()].find((chunk) => chunk.isEntry)!.fileName);
+    let minifiedBytes = 0;
+    let gzipBytes = 0;
+    for (const name of initial) {
+      const size = sizes(new TextEncoder().encode(chunks.get(name)!.code));
+      minifiedBytes += size.minifiedBytes;
+      gzipBytes += size.gzipBytes;
+    }
+    return { minifiedBytes, gzipBytes, files: initial.size };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Bundle sizes (minified, and gzip level 9 via node:zlib): ours as built, and the MCP SDK's client
  * (an entry exporting `Client` and `StreamableHTTPClientTransport`) bundled by esbuild in this run
@@ -153,6 +198,8 @@ export async function measureBundles(): Promise<BundleResult> {
     glass: sizes(readFileSync(DIST.browserBundle)),
     glassHttpPage: await page(pageSource("httpTransport")),
     glassWebSocketPage: await page(pageSource("webSocketTransport")),
+    viteHttpPage: await vitePage(pageSource("httpTransport")),
+    viteWebSocketPage: await vitePage(pageSource("webSocketTransport")),
     mcpSdk: sizes(mcp.outputFiles[0]!.contents),
     glassComposition: [...ours].map(([area, bytes]) => ({ area, bytes })).sort((a, b) => b.bytes - a.bytes),
     mcpSdkComposition: composition(mcp.metafile, packageArea),
