@@ -11,7 +11,12 @@ import { toMcpRequest } from "../mcp/to-mcp-request.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 import { describeOperation, isRetrySafe, requiresLease } from "../operations/catalog.js";
 import { callOptionArguments, type ResponseModeOption, type TraceOption } from "../operations/response-mode.js";
-import { requestInvalid, validatorsUnavailable } from "../errors/error-classes.js";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  requestInvalid,
+  validatorsUnavailable,
+} from "../errors/error-classes.js";
 import { GlassError } from "../errors/glass-error.js";
 import { describeError } from "../errors/redact.js";
 import { describeIssues } from "../validation/issue.js";
@@ -112,11 +117,11 @@ export async function callEnvelope(
     // first call: before anything is sent, so a chunk that cannot be loaded sends nothing. Found at
     // once, they are used at once: calls reach the session in the order they were made.
     const found = validatorsOf(operation);
-    try {
-      validators = found instanceof Promise ? await found : found;
-    } catch (error) {
-      return refuse(wireError(validatorsUnavailable(operation, error)));
-    }
+    if (found instanceof Promise) {
+      const loaded = await loadWithin(found, operation, deadlineAt, options.signal);
+      if (loaded instanceof GlassError) return refuse(wireError(loaded));
+      validators = loaded;
+    } else validators = found;
   }
   if (checkPayload && validators !== undefined) {
     // The catalog's schema also proves the payload is JSON.
@@ -227,6 +232,46 @@ export async function callEnvelope(
     settings.onLeaseRefused?.(failed.error, request);
   }
   return failed;
+}
+
+/**
+ * An operation's validators as their load settles, or the failure that ends the call first: the
+ * load failing (`validators.unavailable`), the deadline passing or the caller aborting. Nothing of
+ * the call has been sent.
+ */
+function loadWithin(
+  loading: Promise<OperationValidators>,
+  operation: string,
+  deadlineAt: number,
+  signal: AbortSignal | undefined,
+): Promise<OperationValidators | GlassError> {
+  const base = {
+    operation,
+    phase: "preflight" as const,
+    retry: { classification: "safeImmediate" as const, recommendedOperation: "retry" },
+  };
+  if (signal?.aborted) return Promise.resolve(new CancelledError({ ...base, message: "the call was aborted" }));
+  return new Promise((resolve) => {
+    const finish = (outcome: OperationValidators | GlassError): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = (): void =>
+      finish(new CancelledError({ ...base, message: "the call was aborted while its validators were loading" }));
+    const timer = setTimeout(
+      () =>
+        finish(
+          new DeadlineExceededError({
+            ...base,
+            message: `the deadline passed while the validators of ${operation} were loading; nothing was sent`,
+          }),
+        ),
+      Math.max(0, deadlineAt - Date.now()),
+    );
+    signal?.addEventListener("abort", onAbort, { once: true });
+    loading.then(finish, (error: unknown) => finish(validatorsUnavailable(operation, error)));
+  });
 }
 
 /** What an answer is checked against before it is believed: the operation's result validator, if any. */

@@ -8,13 +8,18 @@ import { ScriptedDaemon, textResult } from "../support/scripted-daemon.js";
 // The client as the browser build bundlers take runs it: each operation's validators come from a
 // module of their own (the compact back end's), imported on the operation's first call, as
 // tsup.config.ts arranges. Here the import can be made to fail, as a chunk a page cannot fetch does.
-const chunks = vi.hoisted(() => ({ loads: [] as string[], unreachable: new Set<string>() }));
+const chunks = vi.hoisted(() => ({
+  loads: [] as string[],
+  unreachable: new Set<string>(),
+  hanging: new Set<string>(),
+}));
 
 vi.mock("../../generated/validators/by-operation.js", async () => {
   const { lazyOperationValidators } = await import("../../src/validation/operation-validators.js");
   const { operations } = await import("../../src/operations/catalog.js");
   const load = async (operation: string) => {
     chunks.loads.push(operation);
+    if (chunks.hanging.has(operation)) return new Promise<never>(() => {});
     if (chunks.unreachable.has(operation))
       throw new TypeError(`Failed to fetch dynamically imported module: http://127.0.0.1/chunks/${operation}.js`);
     return import(`../../generated/validators-compact/operations/${operation}.ts`);
@@ -37,6 +42,7 @@ function observingDaemon(result: unknown = semanticObservation(3)): ScriptedDaem
 afterEach(() => {
   chunks.loads.length = 0;
   chunks.unreachable.clear();
+  chunks.hanging.clear();
 });
 
 describe("validators loaded on an operation's first call", () => {
@@ -87,6 +93,25 @@ describe("validators loaded on an operation's first call", () => {
     expect((await glass.browser.getText()).text).toBe("Sign in");
     expect(chunks.loads).toEqual(["browser.getText", "browser.getText"]);
     expect(toolCalls(daemon)).toEqual(["getText"]);
+    await glass.close();
+  });
+
+  it("ends a call whose validators never load at its deadline, or when its caller aborts, sending nothing", async () => {
+    chunks.hanging.add("browser.scroll");
+    const daemon = observingDaemon();
+    const glass = Glass.create(daemon);
+    const late = await failure(glass.browser.scroll({ direction: "down" } as never, { deadlineMs: 50 }));
+    expect({ code: late.code, phase: late.phase, mutationPossible: late.mutationPossible }).toEqual({
+      code: "deadlineExceeded",
+      phase: "preflight",
+      mutationPossible: false,
+    });
+    expect(late.message).toMatch(/validators of browser\.scroll were loading; nothing was sent/);
+    const controller = new AbortController();
+    const aborted = failure(glass.browser.scroll({ direction: "down" } as never, { signal: controller.signal }));
+    controller.abort();
+    expect((await aborted).code).toBe("cancelled");
+    expect(toolCalls(daemon)).toEqual([]);
     await glass.close();
   });
 
