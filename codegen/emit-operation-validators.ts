@@ -7,9 +7,9 @@ import { locationKey, type SchemaRegistry } from "./schema-registry.js";
 
 /**
  * The named validators the client itself calls on every page (the error object of a failure, the
- * request envelopes `glass.send` is given, the identifiers and operation names of calls, the capability manifest and agreement of the
- * handshake). `core` modules export only these, so that a browser bundle takes them without the
- * catalog's validators.
+ * request envelopes `glass.send` is given, the identifiers and operation names of calls, the
+ * capability manifest and agreement of the handshake). `core` modules export only these, so that a
+ * browser bundle takes them without the catalog's validators.
  */
 export const CORE_VALIDATORS = [
   "validateGlassRequest",

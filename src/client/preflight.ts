@@ -1,10 +1,9 @@
-import { runValidator } from "../envelope/validate.js";
+import { anyJson, runValidator } from "../envelope/validate.js";
 import type { GlassErrorObject } from "../envelope/envelope-types.js";
 import { liftToolError } from "../mcp/lift-tool-error.js";
 import { toolFor } from "../operations/catalog.js";
 import { describeIssues, isStructuralIssue } from "../validation/issue.js";
-import { checkJson, isJsonObject } from "../validation/json-value.js";
-import type { GeneratedValidator } from "../validation/generated-support.js";
+import { isJsonObject } from "../validation/json-value.js";
 import type { OperationValidators } from "../validation/operation-validators.js";
 import { truncateUtf8 } from "../mcp/utf8-truncate.js";
 
@@ -35,9 +34,6 @@ function failureKind(
   if (operation.startsWith("task.")) return "taskValidation";
   return undefined;
 }
-
-/** The payload of an operation outside the catalog only needs to be JSON. */
-const anyJson: GeneratedValidator = (value, path, out) => checkJson(value, path, out);
 
 /**
  * Checks a payload before it is sent. Returns the error to answer with instead of sending it, or

@@ -51,7 +51,8 @@ export function validateResponse(
   );
 }
 
-const anyJson = (x: unknown, p: string, out: Parameters<typeof checkJson>[2]): boolean => checkJson(x, p, out);
+/** The validator of a value the protocol gives no shape: it only needs to be JSON. */
+export const anyJson: GeneratedValidator = (x, p, out) => checkJson(x, p, out);
 
 /**
  * Checks an operation's payload against the catalog: its schema, and for the browser-free
