@@ -27,6 +27,7 @@ import { exchange, failedBeforeSending, type ExchangeContext } from "./exchange.
 import type { Lease } from "./lease.js";
 import type { CallOptions } from "./options.js";
 import { preflightPayload } from "./preflight.js";
+import type { CallOrder } from "./call-order.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { retryAfterOf, retrying, type ResolvedRetryPolicy } from "./retry.js";
 
@@ -52,6 +53,8 @@ export interface CallSettings extends RpcContext {
   validateResponses: boolean;
   /** The lease to attach to mutating calls, when the client holds one. */
   lease: Lease | undefined;
+  /** The client's line of calls waiting for validators, which keeps its calls in the order they were made. */
+  callOrder: CallOrder;
   /** Whether the session may use a capability (`undefined`: nobody said). */
   capabilityUsable(capability: string): boolean | undefined;
   /** The failure of a call to an operation whose tool the connected daemon does not list, if it does not. */
@@ -112,17 +115,23 @@ export async function callEnvelope(
   const descriptor = describeOperation(operation);
   const checkPayload = settings.validatePayloads && options.validate !== false && descriptor !== undefined;
   let validators: OperationValidators | undefined;
+  let found: ReturnType<OperationValidatorsLookup>;
   if (checkPayload || (settings.validateResponses && descriptor !== undefined)) {
     // In the browser build bundlers take, an operation's validators are a chunk loaded on its
     // first call: before anything is sent, so a chunk that cannot be loaded sends nothing. Found at
-    // once, they are used at once: calls reach the session in the order they were made.
-    const found = validatorsOf(operation);
-    if (found instanceof Promise) {
-      const loaded = await loadWithin(found, operation, deadlineAt, options.signal);
-      if (loaded instanceof GlassError) return refuse(wireError(loaded));
-      validators = loaded;
-    } else validators = found;
+    // once, they are used at once, unless an earlier call still waits for its own.
+    found = validatorsOf(operation);
   }
+  if (settings.callOrder.mustWait(found)) {
+    // Behind every earlier call still waiting, so calls reach the session in the order they were made.
+    const { ready, leave } = settings.callOrder.join(found);
+    const waitingFor =
+      found instanceof Promise ? `the validators of ${operation}` : "the validators of an earlier call";
+    const loaded = await loadWithin(ready, operation, waitingFor, deadlineAt, options.signal);
+    leave();
+    if (loaded instanceof GlassError) return refuse(wireError(loaded));
+    validators = loaded;
+  } else validators = found as OperationValidators | undefined;
   if (checkPayload && validators !== undefined) {
     // The catalog's schema also proves the payload is JSON.
     const refused = preflightPayload(operation, request.payload, validators);
@@ -235,16 +244,18 @@ export async function callEnvelope(
 }
 
 /**
- * An operation's validators as their load settles, or the failure that ends the call first: the
+ * An operation's validators once the wait in line settles (`waitingFor` says what it waited for:
+ * its own validators' chunk or an earlier call's), or the failure that ends the call first: the
  * load failing (`validators.unavailable`), the deadline passing or the caller aborting. Nothing of
  * the call has been sent.
  */
 function loadWithin(
-  loading: Promise<OperationValidators>,
+  ready: Promise<OperationValidators | undefined>,
   operation: string,
+  waitingFor: string,
   deadlineAt: number,
   signal: AbortSignal | undefined,
-): Promise<OperationValidators | GlassError> {
+): Promise<OperationValidators | undefined | GlassError> {
   const base = {
     operation,
     phase: "preflight" as const,
@@ -252,25 +263,25 @@ function loadWithin(
   };
   if (signal?.aborted) return Promise.resolve(new CancelledError({ ...base, message: "the call was aborted" }));
   return new Promise((resolve) => {
-    const finish = (outcome: OperationValidators | GlassError): void => {
+    const finish = (outcome: OperationValidators | undefined | GlassError): void => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
     };
     const onAbort = (): void =>
-      finish(new CancelledError({ ...base, message: "the call was aborted while its validators were loading" }));
+      finish(new CancelledError({ ...base, message: `the call was aborted while ${waitingFor} were loading` }));
     const timer = setTimeout(
       () =>
         finish(
           new DeadlineExceededError({
             ...base,
-            message: `the deadline passed while the validators of ${operation} were loading; nothing was sent`,
+            message: `the deadline passed while ${waitingFor} were loading; nothing was sent`,
           }),
         ),
       Math.max(0, deadlineAt - Date.now()),
     );
     signal?.addEventListener("abort", onAbort, { once: true });
-    loading.then(finish, (error: unknown) => finish(validatorsUnavailable(operation, error)));
+    ready.then(finish, (error: unknown) => finish(validatorsUnavailable(operation, error)));
   });
 }
 

@@ -31,6 +31,7 @@ import { describeOperation, operations, toolFor, type OperationDescriptor } from
 import type { ResponseModeOption, TraceOption } from "../operations/response-mode.js";
 import { toolNotListed } from "./daemon-tools.js";
 import { callEnvelope, rpcCall, type CallSettings } from "./call.js";
+import { CallOrder } from "./call-order.js";
 import { errorFromEnvelope } from "./error-from-envelope.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { InFlightLimiter } from "./in-flight-limiter.js";
@@ -423,6 +424,7 @@ export class Glass {
       log: this.#log,
       validatePayloads: this.#options.validate?.payloads !== false,
       validateResponses: this.#options.validate?.responses !== false,
+      callOrder: new CallOrder(),
       get lease() {
         return leases.current;
       },

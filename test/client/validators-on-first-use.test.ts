@@ -12,6 +12,8 @@ const chunks = vi.hoisted(() => ({
   loads: [] as string[],
   unreachable: new Set<string>(),
   hanging: new Set<string>(),
+  /** Operations whose chunk comes only once the promise given settles. */
+  held: new Map<string, Promise<void>>(),
 }));
 
 vi.mock("../../generated/validators/by-operation.js", async () => {
@@ -20,6 +22,7 @@ vi.mock("../../generated/validators/by-operation.js", async () => {
   const load = async (operation: string) => {
     chunks.loads.push(operation);
     if (chunks.hanging.has(operation)) return new Promise<never>(() => {});
+    await chunks.held.get(operation);
     if (chunks.unreachable.has(operation))
       throw new TypeError(`Failed to fetch dynamically imported module: http://127.0.0.1/chunks/${operation}.js`);
     return import(`../../generated/validators-compact/operations/${operation}.ts`);
@@ -43,6 +46,7 @@ afterEach(() => {
   chunks.loads.length = 0;
   chunks.unreachable.clear();
   chunks.hanging.clear();
+  chunks.held.clear();
 });
 
 describe("validators loaded on an operation's first call", () => {
@@ -121,6 +125,42 @@ describe("validators loaded on an operation's first call", () => {
     await glass.browser.observe({ level: "interactive" });
     await glass.browser.hover({ target: "ref=1" }).catch(() => undefined);
     expect(chunks.loads).toEqual([]);
+    await glass.close();
+  });
+
+  it("keeps calls in the order they were made while an earlier call waits for its chunk", async () => {
+    const daemon = observingDaemon();
+    const glass = Glass.create(daemon);
+    await glass.browser.observe({ level: "interactive" }); // observe's validators are at hand from now on
+    let chunkArrives!: () => void;
+    chunks.held.set("browser.hover", new Promise<void>((resolve) => (chunkArrives = resolve)));
+    // Made without await: hover waits for its chunk, the observe and the call with validation off behind it.
+    const calls = [
+      glass.browser.hover({ target: "ref=1" }).catch(() => undefined),
+      glass.browser.observe({ level: "interactive" }),
+      glass.browser.observe({ level: "interactive" }, { validate: false }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(toolCalls(daemon)).toEqual(["observe"]);
+    chunkArrives();
+    await Promise.all(calls);
+    expect(toolCalls(daemon)).toEqual(["observe", "hover", "observe", "observe"]);
+    await glass.close();
+  });
+
+  it("ends a call waiting behind an earlier call's chunk at its own deadline, and lets the next go once the earlier call gives up", async () => {
+    chunks.hanging.add("browser.scroll");
+    const daemon = observingDaemon();
+    const glass = Glass.create(daemon);
+    await glass.browser.observe({ level: "interactive" });
+    const stuck = failure(glass.browser.scroll({ direction: "down" } as never, { deadlineMs: 150 }));
+    const behind = await failure(glass.browser.observe({ level: "interactive" }, { deadlineMs: 30 }));
+    expect({ code: behind.code, phase: behind.phase }).toEqual({ code: "deadlineExceeded", phase: "preflight" });
+    expect(behind.message).toMatch(/validators of an earlier call were loading; nothing was sent/);
+    const after = glass.browser.observe({ level: "interactive" });
+    expect((await stuck).code).toBe("deadlineExceeded");
+    await after;
+    expect(toolCalls(daemon)).toEqual(["observe", "observe"]);
     await glass.close();
   });
 });
