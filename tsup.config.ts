@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
@@ -23,6 +23,32 @@ function compactValidators(swaps: Record<string, string>): NonNullable<Options["
     },
   };
 }
+
+/**
+ * For the build bundlers take: the validation rules (src/validation/rules/) that operations' own
+ * programs import, as copies of their own. A bundler splitting a page into chunks puts a module that
+ * both the page's entry and an operation's chunk reach into a chunk the entry imports; esbuild does
+ * so even when the entry uses none of it (with several entry points it ignores `sideEffects`). The
+ * entry reaches the rules through the whole-catalog program (`validatePayload`), where they are
+ * dropped as unused; the copies make the operations' chunks the only ones that load them.
+ */
+const OPERATION_PROGRAMS = generated("validators-compact/operations/");
+const RULE_COPY = "operation-rule";
+const operationRuleCopies: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "operation-rule-copies",
+  setup(build) {
+    build.onResolve({ filter: /\/validation\/rules\/[\w-]+\.js$/ }, (args) =>
+      args.importer.startsWith(OPERATION_PROGRAMS)
+        ? { path: resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts"), namespace: RULE_COPY }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: RULE_COPY }, async (args) => ({
+      contents: await readFile(args.path, "utf8"),
+      loader: "ts",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 /** The whole catalog in one program: for the prebuilt file, which carries every operation's validators. */
 const WHOLE_CATALOG = { "validators/index.js": "validators-compact/index.ts" };
@@ -182,6 +208,6 @@ export default defineConfig([
     treeshake: true,
     external: ["ws"],
     splitting: true,
-    esbuildPlugins: [compactValidators(BY_OPERATION)],
+    esbuildPlugins: [compactValidators(BY_OPERATION), operationRuleCopies],
   },
 ]);

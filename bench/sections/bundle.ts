@@ -42,9 +42,8 @@ export interface BundleResult {
   glassWebSocketPage: PageSize;
   /**
    * The same two pages built by Vite (its production build, defaults bar the `browser` condition):
-   * what they load before their first call. esbuild, with code splitting, loads the chunks of the
-   * validation rules up front (it ignores `sideEffects: false` once there are several entry points);
-   * Vite leaves them to the operations whose validators import them.
+   * what they load before their first call, to show that the split holds with another bundler
+   * (Rollup underneath).
    */
   viteHttpPage: BundleSize & { files: number };
   viteWebSocketPage: BundleSize & { files: number };

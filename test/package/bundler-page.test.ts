@@ -39,6 +39,10 @@ interface PageFetches {
   /** Gzip bytes of the files the first `observe` adds (its validators). */
   firstObserve: number;
   inputs: string[];
+  /** The text of the files loaded before the first call. */
+  initialText: string;
+  /** The text of the files the first call of `operation` adds. */
+  firstCallText(operation: string): string;
 }
 
 /** Bundles `source` as a user would for the browser (chunks split, or in one file); what the page fetches. */
@@ -76,7 +80,9 @@ async function bundle(name: string, source: string, splitting = true): Promise<P
     }
     return seen;
   };
-  const entryFile = Object.keys(outputs).find((file) => outputs[file]!.entryPoint !== undefined)!;
+  // The page's own entry: each chunk loaded by import() is an entry point of the metafile too.
+  const entryFile = Object.keys(outputs).find((file) => outputs[file]!.entryPoint === `${name}.js`);
+  if (entryFile === undefined) throw new Error(`esbuild's output has no entry for ${name}.js`);
   const initial = closure(entryFile);
   const observeChunk = Object.keys(outputs).find((file) => /\/browser\.observe-[^/]*\.js$/.test(file));
   const firstObserve =
@@ -86,10 +92,18 @@ async function bundle(name: string, source: string, splitting = true): Promise<P
           .filter((file) => !initial.has(file))
           .reduce((sum, file) => sum + sizeOf.get(file)!.gzip, 0);
   const sum = (key: "minified" | "gzip") => [...initial].reduce((total, file) => total + sizeOf.get(file)![key], 0);
+  const textOf = new Map(result.outputFiles.map((file) => [relative(project, file.path), file.text]));
+  const texts = (files: Iterable<string>) => [...files].map((file) => textOf.get(file)!).join("\n");
   return {
     initial: { minified: sum("minified"), gzip: sum("gzip") },
     firstObserve,
     inputs: Object.keys(result.metafile.inputs),
+    initialText: texts(initial),
+    firstCallText: (operation) => {
+      const chunk = Object.keys(outputs).find((file) => file.includes(`/${operation}-`));
+      if (chunk === undefined) throw new Error(`no chunk for the validators of ${operation}`);
+      return texts([...closure(chunk)].filter((file) => !initial.has(file)));
+    },
   };
 }
 
@@ -113,6 +127,19 @@ describe.skipIf(!existsSync(PREBUILT) || !existsSync(BUNDLER_BUILD))(
         expect(bundled.firstObserve).toBeGreaterThan(0);
         expect(bundled.firstObserve).toBeLessThan(3_000);
         expect(prebuilt.firstObserve).toBe(0);
+      });
+
+      it(`with ${transport}, loads the Web IR and task rules only with the first call of an operation that checks them`, async () => {
+        // esbuild, splitting a page, loads up front every module that the entry and a chunk both
+        // reach, used or not; the page's entry reaches the rules through validatePayload.
+        const bundled = await bundle(`rules-${transport}`, page("glass-sdk", transport, url));
+        const webIrRule = "Glass Web IR must contain exactly one page entity";
+        const taskRule = "form.submit requires at least one bounded postcondition";
+        expect(bundled.initialText).not.toContain(webIrRule);
+        expect(bundled.initialText).not.toContain(taskRule);
+        expect(bundled.firstCallText("webIr.validate")).toContain(webIrRule);
+        expect(bundled.firstCallText("task.validate")).toContain(taskRule);
+        expect(bundled.firstCallText("browser.observe")).not.toContain(webIrRule);
       });
 
       it(`with ${transport}, in one file (no chunks), ships at most 25 % more than the same page on the prebuilt file`, async () => {

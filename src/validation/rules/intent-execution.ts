@@ -7,9 +7,15 @@ interface IntentExecutionShape {
 }
 
 /** Actions whose execution enters a value. */
-const VALUE_ACTIONS: ReadonlySet<string> = new Set(["type", "select"]);
+const VALUE_ACTIONS: ReadonlySet<string> = /* @__PURE__ */ new Set(["type", "select"]);
 /** Actions the daemon resolves but does not execute. */
-const UNEXECUTED_ACTIONS: ReadonlySet<string> = new Set(["toggle", "download", "upload", "inspect", "extract"]);
+const UNEXECUTED_ACTIONS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  "toggle",
+  "download",
+  "upload",
+  "inspect",
+  "extract",
+]);
 
 /**
  * Rule of the executeIntent payload, as the daemon checks it before anything runs: `type` and

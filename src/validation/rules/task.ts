@@ -98,7 +98,7 @@ const FAMILIES: Readonly<Record<string, Family>> = {
 };
 
 /** The postcondition kinds the daemon knows; another kind is refused when the daemon reads the task, before these rules. */
-const POSTCONDITION_KINDS: ReadonlySet<string> = new Set([
+const POSTCONDITION_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set([
   "pageKind",
   "regionPresent",
   "entityState",
@@ -108,7 +108,13 @@ const POSTCONDITION_KINDS: ReadonlySet<string> = new Set([
   "recordsExtracted",
 ]);
 /** The states an `entityState` postcondition may name. */
-const ENTITY_STATES: ReadonlySet<string> = new Set(["disabled", "readOnly", "required", "checked", "empty"]);
+const ENTITY_STATES: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  "disabled",
+  "readOnly",
+  "required",
+  "checked",
+  "empty",
+]);
 /** Rust's `char::is_control`: the Unicode control characters (category Cc). */
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 /** Only Unicode White_Space (what Rust's `str::trim` removes). */

@@ -89,27 +89,25 @@ const boundedText = (max: number): string => `value must be non-empty, at most $
  * The actions an entity detail may list, in the daemon's order: `supportedActions` must follow it
  * without repeats (at most {@link MAX_ACTIONS} of them).
  */
-const ACTION_RANK: ReadonlyMap<string, number> = new Map(
-  [
-    "read",
-    "click",
-    "type",
-    "select",
-    "check",
-    "uncheck",
-    "submit",
-    "open",
-    "close",
-    "confirm",
-    "cancel",
-    "navigate",
-    "extract",
-    "paginate",
-  ].map((action, rank) => [action, rank]),
-);
+const ACTION_ORDER: readonly string[] = [
+  "read",
+  "click",
+  "type",
+  "select",
+  "check",
+  "uncheck",
+  "submit",
+  "open",
+  "close",
+  "confirm",
+  "cancel",
+  "navigate",
+  "extract",
+  "paginate",
+];
 const MAX_ACTIONS = 16;
 /** The actions a read-only entity cannot advertise: they change its value. */
-const VALUE_MUTATIONS: ReadonlySet<string> = new Set(["type", "select", "check", "uncheck"]);
+const VALUE_MUTATIONS: ReadonlySet<string> = /* @__PURE__ */ new Set(["type", "select", "check", "uncheck"]);
 /** Rust's `char::is_control`: the Unicode control characters (category Cc). */
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
@@ -282,7 +280,7 @@ function entityDetailIssue(
   let executable = false;
   let mutation = false;
   for (const action of actions) {
-    const rank = ACTION_RANK.get(action) ?? -1;
+    const rank = ACTION_ORDER.indexOf(action);
     if (rank <= previous) sorted = false;
     previous = rank;
     if (action !== "read" && action !== "extract") executable = true;
