@@ -221,8 +221,8 @@ function screenshot(messageBytes: number): Record<string, unknown> {
 /** An extractStructured payload (open: passed through as given) whose request is about `messageBytes`. */
 function extractionRequest(messageBytes: number): Record<string, unknown> {
   const fields = [
-    { name: "title", hint: "the item's title" },
-    { name: "due", hint: "the due date, ISO 8601" },
+    { name: "title", path: "$.page.title", kind: "string", hint: "the item's title" },
+    { name: "due", path: "$.page.due", kind: "date", hint: "the due date, ISO 8601" },
   ];
   const example = (i: number) => ({
     title: `Example title ${i} — Straße ${i}`,

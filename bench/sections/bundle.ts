@@ -5,6 +5,7 @@ import { build, type Metafile } from "esbuild";
 import { build as viteBuild, type Rollup } from "vite";
 
 type RollupOutput = Rollup.RollupOutput;
+import { staticImportClosure } from "../../test/support/page-chunks.js";
 import { DIST, ROOT } from "../lib/paths.js";
 import { bytesBySource } from "../lib/source-map-sizes.js";
 
@@ -105,17 +106,7 @@ async function page(contents: string): Promise<PageSize> {
     );
   const outputs = built.metafile.outputs;
   const files = new Map(built.outputFiles.map((file) => [relative(ROOT, file.path), sizes(file.contents)]));
-  /** A file and every file it imports statically, transitively. */
-  const closure = (start: string): Set<string> => {
-    const seen = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const imported of outputs[file]!.imports) if (imported.kind === "import-statement") visit(imported.path);
-    };
-    visit(start);
-    return seen;
-  };
+  const closure = (start: string): Set<string> => staticImportClosure(outputs, start);
   const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint === "<stdin>")!;
   const initial = closure(entry);
   const total = (chosen: Iterable<string>, key: keyof BundleSize): number =>

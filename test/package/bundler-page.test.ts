@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import { staticImportClosure } from "../support/page-chunks.js";
 
 /**
  * A page a user bundles for the browser from `import { Glass, httpTransport } from "glass-sdk"`
@@ -72,14 +73,7 @@ async function bundle(name: string, source: string, splitting = true): Promise<P
       { minified: file.contents.byteLength, gzip: gzipSync(file.contents, { level: 9 }).byteLength },
     ]),
   );
-  const closure = (start: string, seen = new Set<string>()): Set<string> => {
-    if (!seen.has(start)) {
-      seen.add(start);
-      for (const imported of outputs[start]!.imports)
-        if (imported.kind === "import-statement") closure(imported.path, seen);
-    }
-    return seen;
-  };
+  const closure = (start: string): Set<string> => staticImportClosure(outputs, start);
   // The page's own entry: each chunk loaded by import() is an entry point of the metafile too.
   const entryFile = Object.keys(outputs).find((file) => outputs[file]!.entryPoint === `${name}.js`);
   if (entryFile === undefined) throw new Error(`esbuild's output has no entry for ${name}.js`);
