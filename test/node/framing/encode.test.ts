@@ -117,6 +117,25 @@ describe("encodeFrameForStream", () => {
     ).toBe(true);
   });
 
+  it("frames a message of more than a megabyte byte for byte as TextEncoder encodes it, and measures one over the bound without framing it", async () => {
+    const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
+    // Past 349,525 characters (1 MiB at 3 bytes each) the frame is encoded straight into its buffer.
+    for (const text of ["a".repeat(400_000), 'ß—😀\u0000"'.repeat(80_000), `${"x".repeat(400_000)}\ud800`]) {
+      const message = { jsonrpc: "2.0", id: 4, method: "x", params: { text } };
+      const body = utf8.encode(JSON.stringify(message));
+      const expected = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+      expect(Buffer.from(encodeFrame(message)).equals(expected)).toBe(true);
+      const frame = encodeFrameForStream(message, "auto");
+      expect(typeof frame !== "string" && frame.bodyBytes).toBe(body.length);
+      expect(typeof frame !== "string" && Buffer.from(frame.frame!).equals(expected)).toBe(true);
+      // Fewer characters than the bound, more bytes: measured, no frame made.
+      expect(encodeFrameForStream(message, "auto", body.length - 1)).toEqual({
+        frame: undefined,
+        bodyBytes: body.length,
+      });
+    }
+  });
+
   it("with newline framing is always one JSON line, whatever the size (what a plain MCP server reads)", async () => {
     const { encodeFrame, encodeFrameForStream } = await import("../../../src/node/framing/encode-frame.js");
     for (const size of [10, 8192, 9000, 100_000]) {
