@@ -165,6 +165,8 @@ class WebSocketTransport implements GlassTransport {
   #closing: Promise<void> | undefined;
   /** What the last `error` event said (the close that follows says less). */
   #lastError: string | undefined;
+  /** Whether the socket itself refuses a message over the bound (a `ws` package socket, built with `maxPayload`). */
+  #boundedBySocket = false;
   /** The HTTP answer that refused the upgrade, when the WebSocket class shows it (the `ws` package). */
   #refused: RefusedUpgrade | undefined;
   /** Why the transport ended the connection itself, when it did. */
@@ -210,7 +212,10 @@ class WebSocketTransport implements GlassTransport {
     let socket: Socket | undefined;
     try {
       WebSocketClass = await resolveWebSocket(this.#WebSocket);
-      if (!this.#closeRequested) socket = connectSocket(WebSocketClass, this.#url, this.#protocols);
+      if (!this.#closeRequested) {
+        socket = connectSocket(WebSocketClass, this.#url, this.#protocols);
+        this.#boundedBySocket = takesWsOptions(WebSocketClass);
+      }
     } catch (error) {
       this.#finish();
       const why =
@@ -321,7 +326,9 @@ class WebSocketTransport implements GlassTransport {
     const handlers = this.#handlers;
     if (handlers === undefined) return;
     const max = TransportLimits.maxMessageBytes;
-    if (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max)
+    // A `ws` package socket refuses a message over the bound from its frame header (maxPayload), before
+    // decoding it: measuring a text of tens of megabytes again would cost ~1 ms per megabyte.
+    if (!this.#boundedBySocket && (typeof data === "string" ? exceedsUtf8Bytes(data, max) : binaryBytes(data) > max))
       return this.#tooBig(typeof data === "string" ? utf8Length(data) : binaryBytes(data));
     if (typeof data !== "string")
       return reportBadFrame(handlers, "a binary frame arrived; the daemon sends one JSON-RPC message per text frame");
@@ -551,10 +558,14 @@ function nodeOwnWebSocket(): unknown {
   }
 }
 
+/** Whether a WebSocket class is the `ws` package's (or made like it): it takes the options that bound a message. */
+function takesWsOptions(WebSocketClass: WebSocketConstructor): boolean {
+  return typeof (WebSocketClass as { prototype?: { terminate?: unknown } }).prototype?.terminate === "function";
+}
+
 /** Opens a socket; one of the `ws` package (or made like one) gets the options that bound it. */
 function connectSocket(WebSocketClass: WebSocketConstructor, url: string, protocols: string[]): Socket {
-  const prototype = (WebSocketClass as { prototype?: { terminate?: unknown } }).prototype;
-  if (typeof prototype?.terminate !== "function") return new WebSocketClass(url, protocols) as Socket;
+  if (!takesWsOptions(WebSocketClass)) return new WebSocketClass(url, protocols) as Socket;
   const WsPackageSocket = WebSocketClass as unknown as new (
     url: string,
     protocols: string[],
