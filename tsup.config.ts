@@ -30,7 +30,8 @@ function compactValidators(swaps: Record<string, string>): NonNullable<Options["
  * both the page's entry and an operation's chunk reach into a chunk the entry imports; esbuild does
  * so even when the entry uses none of it (with several entry points it ignores `sideEffects`). The
  * entry reaches the rules through the whole-catalog program (`validatePayload`), where they are
- * dropped as unused; the copies make the operations' chunks the only ones that load them.
+ * dropped as unused (the rule modules' top levels are free of side effects: their sets are marked
+ * `@__PURE__`); the copies make the operations' chunks the only ones that load them.
  */
 const OPERATION_PROGRAMS = generated("validators-compact/operations/");
 const RULE_COPY = "operation-rule";

@@ -4,10 +4,11 @@ import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
 import { build as viteBuild, type Rollup } from "vite";
 
-type RollupOutput = Rollup.RollupOutput;
 import { staticImportClosure } from "../../test/support/page-chunks.js";
 import { DIST, ROOT } from "../lib/paths.js";
 import { bytesBySource } from "../lib/source-map-sizes.js";
+
+type RollupOutput = Rollup.RollupOutput;
 
 /** Sizes of a browser bundle, in bytes. */
 export interface BundleSize {
