@@ -94,6 +94,15 @@ describe("message limits of the real daemon", () => {
     }
   });
 
+  it("a request of 3 MB of multibyte text (past a megabyte, encoded straight into its frame) reaches the daemon whole", async () => {
+    const { glass } = recorded;
+    // 1,500,000 × "é": 3,000,000 bytes of UTF-8 in a Content-Length frame the daemon must read to its last byte.
+    expect(await glass.browser.evaluate({ expression: `"${"é".repeat(1_500_000)}".length` })).toEqual({
+      result: 1_500_000,
+    });
+    expect(await glass.ping()).toBeGreaterThanOrEqual(0);
+  });
+
   it("a request over 4 MiB is refused by the SDK before sending (request.invalid), and the connection goes on", async () => {
     const { glass } = recorded;
     const error = await failure(glass.browser.evaluate({ expression: `"${"z".repeat(4 * 1024 * 1024)}".length` }));
